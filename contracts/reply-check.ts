@@ -1,0 +1,32 @@
+import { REPLY_RULES, type Violation } from './reply-rules/index';
+import type { Operation } from './schemas/index';
+import { validators, type ValidationIssue } from './validator';
+
+export type ForwardedOperation = Exclude<Operation, 'users-create'>;
+
+export interface ReplyCheck {
+  /** True when the reply has the contract's shape and breaks no rule. */
+  ok: boolean;
+  /** Schema errors (shape, types, formats, codes). When present, the rules were not run. */
+  errors: ValidationIssue[];
+  /** Broken reply rules. */
+  violations: Violation[];
+  /** Allowed but worth showing: extra fields, a seller's own pack codes. */
+  notes: (ValidationIssue | Violation)[];
+}
+
+/**
+ * Schema, then the cross-field rules: what the gateway enforces at run time, what the mock
+ * seller is tested against, and what the vendor verification reports. One implementation.
+ */
+export function checkSellerReply(operation: ForwardedOperation, forwardedRequest: unknown, reply: unknown): ReplyCheck {
+  const shape = validators[operation]['seller-reply'](reply);
+  if (!shape.valid) return { ok: false, errors: shape.errors, violations: [], notes: shape.notes };
+  const rules = REPLY_RULES[operation](forwardedRequest as never, reply as never);
+  return {
+    ok: rules.violations.length === 0,
+    errors: [],
+    violations: rules.violations,
+    notes: shape.notes.length === 0 ? rules.notes : [...shape.notes, ...rules.notes],
+  };
+}

@@ -1,0 +1,83 @@
+// The gateway's directory as the request path sees it: members and their seller systems,
+// locations, accounts, buyer users, API keys. Backed by the store, cached in memory (the
+// cache can always be rebuilt from the store, so several gateway instances may share one
+// PostgreSQL). Implemented by createDirectory(store) in this folder.
+
+export type SellerAuth =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'basic'; username: string; password: string };
+
+export interface Member {
+  id: string;
+  name: string;
+  /** The seller system's URL; forwarded requests are POSTed here. */
+  sellerUrl: string;
+  sellerAuth: SellerAuth;
+  /** Sent as `integration` in forwarded requests, when set. */
+  integration: string | null;
+  /** Deadline for one seller call. */
+  timeoutMs: number;
+}
+
+export interface Location {
+  id: string;
+  memberId: string;
+  description: string;
+  /** 1 store, 2 warehouse (codes.ts LocationType). */
+  type: number;
+}
+
+export type AccountStanding = 'good' | 'on_hold' | 'credit_limit';
+
+export interface Account {
+  memberId: string;
+  accountId: string;
+  description: string;
+  standing: AccountStanding;
+}
+
+/** One of a buyer user's locations, with the account the user holds at its member. */
+export interface UserLocation {
+  locationId: string;
+  memberId: string;
+  accountId: string;
+  description: string;
+  type: number;
+  canOrder: boolean;
+  sortOrder: number;
+}
+
+export interface BuyerUser {
+  id: number;
+  username: string;
+  email: string;
+  terminalPin: string | null;
+  /** The user's primary account (spec: account_id on user creation). */
+  accountId: string;
+  /** Sorted by sortOrder. */
+  locations: UserLocation[];
+}
+
+export type KeyAlgorithm = 'RS256' | 'ES256';
+
+export interface ApiKey {
+  kid: string;
+  clientId: string;
+  algorithm: KeyAlgorithm;
+  /** SPKI PEM of the public key. */
+  publicKeyPem: string;
+  active: boolean;
+}
+
+export interface Directory {
+  findKey(kid: string): Promise<ApiKey | undefined>;
+  /** Usernames of the buyer users an API client may act for. */
+  linkedUsernames(clientId: string): Promise<string[]>;
+  findUser(username: string): Promise<BuyerUser | undefined>;
+  findLocation(id: string): Promise<Location | undefined>;
+  findMember(id: string): Promise<Member | undefined>;
+  findAccount(memberId: string, accountId: string): Promise<Account | undefined>;
+  /** Drops cached entries after a write (keys revoked, users created, …). */
+  invalidate(): void;
+}

@@ -1,0 +1,29 @@
+// The gateway's store: PostgreSQL SQL everywhere. PGlite (embedded, WASM) by default,
+// a PostgreSQL server through `pg` when DATABASE_URL is set. Same migrations for both.
+// This file holds the interface; the implementations live beside it.
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  /** Rows changed by INSERT/UPDATE/DELETE. */
+  affectedRows: number;
+}
+
+/** Anything SQL can be sent to: the store itself, or a transaction in progress. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;
+}
+
+export interface Store extends Queryable {
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** 'pglite' or 'postgres', for logs and tests. */
+  readonly kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** postgres://… selects a PostgreSQL server; otherwise PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory; 'memory' (or undefined) for an in-memory database. */
+  dataDir?: string;
+}

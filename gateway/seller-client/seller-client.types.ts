@@ -1,0 +1,34 @@
+// The edge between the gateway and seller systems. Implemented by createSellerClient()
+// in seller-client.ts (undici `request` on a keep-alive Pool per seller origin). The Pact
+// consumer tests drive the real implementation, so this surface stays small.
+
+import type { Member } from '../directory/directory';
+
+export interface SellerCall {
+  /** Whose seller system: URL, auth, timeout. */
+  member: Pick<Member, 'id' | 'sellerUrl' | 'sellerAuth' | 'timeoutMs'>;
+  /** The forwarded request (contracts: *SellerRequest), sent as the JSON body. */
+  body: object;
+  /** Overrides member.timeoutMs for this call. */
+  deadlineMs?: number;
+  /** Propagated to the seller as the `x-request-id` header. */
+  requestId?: string;
+}
+
+/** What came back, classified; never throws for a seller's fault. */
+export type SellerOutcome =
+  | { kind: 'reply'; status: number; body: unknown; elapsedMs: number }
+  | { kind: 'timeout'; message: string; elapsedMs: number }
+  | { kind: 'unreachable'; message: string; elapsedMs: number }
+  | { kind: 'http-error'; status: number; message: string; body?: string; elapsedMs: number }
+  | { kind: 'malformed'; status: number; message: string; body: string; elapsedMs: number };
+
+export interface SellerClient {
+  call(call: SellerCall): Promise<SellerOutcome>;
+  close(): Promise<void>;
+}
+
+export interface SellerClientOptions {
+  /** Keep-alive connections per seller origin. */
+  connections?: number;
+}

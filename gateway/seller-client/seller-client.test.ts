@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { createServer } from 'node:net';
+import { createSellerClient } from './seller-client';
+import type { SellerCall } from './seller-client.types';
+
+// A real HTTP server on port 0 standing in for a seller system, one route per behaviour.
+
+interface Seen {
+  authorization?: string;
+  requestId?: string;
+  body?: unknown;
+  remotePort?: number;
+}
+
+let server: ServerType;
+let base: string;
+const seen: Seen[] = [];
+
+beforeAll(async () => {
+  const app = new Hono<{ Bindings: { incoming: IncomingMessage } }>();
+  app.post('/seller', async (c) => {
+    seen.push({
+      authorization: c.req.header('authorization'),
+      requestId: c.req.header('x-request-id'),
+      body: await c.req.json(),
+      remotePort: c.env.incoming.socket.remotePort,
+    });
+    return c.json({ status_code: 2000, items: [] });
+  });
+  app.post('/error', (c) => c.text('upstream exploded', 502));
+  app.post('/not-json', (c) => c.text('<html>oops</html>', 200));
+  app.post('/slow', async (c) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return c.json({ late: true });
+  });
+  app.post('/reset', (c) => {
+    c.env.incoming.socket.destroy();
+    return new Promise<Response>(() => {});
+  });
+  await new Promise<void>((resolve) => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const member = (path: string, extra: Partial<SellerCall['member']> = {}): SellerCall['member'] => ({
+  id: 'M100',
+  sellerUrl: `${base}${path}`,
+  sellerAuth: { kind: 'none' },
+  timeoutMs: 2_000,
+  ...extra,
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('seller client', () => {
+  const client = createSellerClient();
+  afterAll(() => client.close());
+
+  it('posts the body as JSON and returns the parsed reply', async () => {
+    seen.length = 0;
+    const outcome = await client.call({ member: member('/seller'), body: { service: 'item_inquiry', items: [] } });
+    expect(outcome).toMatchObject({ kind: 'reply', status: 200, body: { status_code: 2000, items: [] } });
+    expect(seen[0].body).toEqual({ service: 'item_inquiry', items: [] });
+    expect(seen[0].authorization).toBeUndefined();
+  });
+
+  it('propagates the request id as x-request-id', async () => {
+    seen.length = 0;
+    await client.call({ member: member('/seller'), body: {}, requestId: 'req-42' });
+    expect(seen[0].requestId).toBe('req-42');
+  });
+
+  it('sends a bearer token when the member uses bearer auth', async () => {
+    seen.length = 0;
+    await client.call({ member: member('/seller', { sellerAuth: { kind: 'bearer', token: 's3cret' } }), body: {} });
+    expect(seen[0].authorization).toBe('Bearer s3cret');
+  });
+
+  it('sends basic credentials when the member uses basic auth', async () => {
+    seen.length = 0;
+    await client.call({ member: member('/seller', { sellerAuth: { kind: 'basic', username: 'gw', password: 'pa:ss' } }), body: {} });
+    expect(seen[0].authorization).toBe(`Basic ${Buffer.from('gw:pa:ss').toString('base64')}`);
+  });
+
+  it('classifies a non-2xx answer as http-error with the status and body', async () => {
+    const outcome = await client.call({ member: member('/error'), body: {} });
+    expect(outcome).toMatchObject({ kind: 'http-error', status: 502, body: 'upstream exploded' });
+  });
+
+  it('classifies a 2xx body that is not JSON as malformed', async () => {
+    const outcome = await client.call({ member: member('/not-json'), body: {} });
+    expect(outcome).toMatchObject({ kind: 'malformed', status: 200, body: '<html>oops</html>' });
+  });
+
+  it('gives up at the deadline and says timeout', async () => {
+    const outcome = await client.call({ member: member('/slow'), body: {}, deadlineMs: 100 });
+    expect(outcome.kind).toBe('timeout');
+    expect(outcome.elapsedMs).toBeGreaterThanOrEqual(90);
+    expect(outcome.elapsedMs).toBeLessThan(450);
+  });
+
+  it('uses the member timeout when the call sets no deadline', async () => {
+    const outcome = await client.call({ member: member('/slow', { timeoutMs: 80 }), body: {} });
+    expect(outcome.kind).toBe('timeout');
+  });
+
+  it('classifies a refused connection as unreachable', async () => {
+    const port = await freePort();
+    const outcome = await client.call({ member: { ...member('/seller'), sellerUrl: `http://127.0.0.1:${port}/seller` }, body: {} });
+    expect(outcome.kind).toBe('unreachable');
+    if (outcome.kind === 'unreachable') expect(outcome.message).toContain('ECONNREFUSED');
+  });
+
+  it('classifies a connection reset mid-request as unreachable', async () => {
+    const outcome = await client.call({ member: member('/reset'), body: {} });
+    expect(outcome.kind).toBe('unreachable');
+  });
+
+  it('classifies an unusable seller URL as unreachable instead of throwing', async () => {
+    const outcome = await client.call({ member: { ...member('/seller'), sellerUrl: 'not a url' }, body: {} });
+    expect(outcome.kind).toBe('unreachable');
+  });
+
+  it('keeps the connection alive across sequential calls to one seller', async () => {
+    const fresh = createSellerClient();
+    seen.length = 0;
+    for (let i = 0; i < 10; i++) expect((await fresh.call({ member: member('/seller'), body: { n: i } })).kind).toBe('reply');
+    await fresh.close();
+    expect(seen).toHaveLength(10);
+    // Sequential calls need no more than a couple of pooled sockets, not one each.
+    expect(new Set(seen.map((s) => s.remotePort)).size).toBeLessThanOrEqual(2);
+  });
+});

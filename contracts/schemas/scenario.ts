@@ -1,0 +1,103 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { LocationType } from '../codes';
+import { CalendarDate, Closed, CodeOf, Id, ListOf, NonNegativeFloat, Text } from './common';
+import { RouteTime, SellerItemLocation } from './item-inquiry';
+import { InvoiceDetail } from './invoice';
+import { StatementDetail } from './statement';
+
+// A mock-seller scenario: the data a seller system holds. The reply shapes come from the
+// payload schemas; fields the mock derives (ids it echoes, link_url, account_id on
+// documents, location descriptions) are not repeated here. Closed objects: a typo in a
+// scenario file is an error naming the field, not a silently ignored key.
+
+export const ScenarioMember = Closed({
+  id: Id('Member ID in the member network, e.g. M100'),
+  name: Text(),
+});
+export type ScenarioMember = Static<typeof ScenarioMember>;
+
+export const ScenarioLocation = Closed({
+  id: Id('Location ID in the member network, e.g. L101'),
+  member: Id('The member this location belongs to'),
+  description: Text(),
+  type: CodeOf(LocationType, '1 store, 2 warehouse'),
+  route_times: Type.Optional(ListOf(RouteTime, { description: 'Sent with every stocked part at this location' })),
+});
+export type ScenarioLocation = Static<typeof ScenarioLocation>;
+
+// Price and availability of a part at one location: the seller reply's location data
+// without the fields the mock fills from the location itself.
+const { id: _id, type: _type, route_times: _routes, ...stockFields } = SellerItemLocation.properties;
+export const ScenarioStock = Closed({
+  location_id: Id(),
+  ...stockFields,
+});
+export type ScenarioStock = Static<typeof ScenarioStock>;
+
+export const RelationKind = Type.Union([Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')]);
+export type RelationKind = Static<typeof RelationKind>;
+
+/** Another part of the scenario offered with this one (item status 2, 3 or 4). */
+export const ScenarioRelation = Closed({
+  kind: RelationKind,
+  mfr_code: Id(),
+  part_number: Id(),
+});
+export type ScenarioRelation = Static<typeof ScenarioRelation>;
+
+export const ScenarioPart = Closed({
+  mfr_code: Id('Manufacturer code'),
+  part_number: Id(),
+  mfr_description: Type.Optional(Text()),
+  part_description: Type.Optional(Text()),
+  comment: Type.Optional(Text()),
+  weight: Type.Optional(NonNegativeFloat()),
+  fee: Type.Optional(NonNegativeFloat()),
+  stock: ListOf(ScenarioStock, { description: 'One entry per location that carries the part' }),
+  related: Type.Optional(ListOf(ScenarioRelation)),
+});
+export type ScenarioPart = Static<typeof ScenarioPart>;
+
+export const ScenarioInvoice = Closed({
+  invoice_number: Id(),
+  invoice_date: CalendarDate(),
+  location_id: Id(),
+  po_number: Text(),
+  invoice_type: Type.Optional(Id('Matched by the invoice_type filter')),
+  item_count: Type.Number(),
+  total_cost: Type.Number(),
+  invoice_detail: ListOf(InvoiceDetail),
+});
+export type ScenarioInvoice = Static<typeof ScenarioInvoice>;
+
+export const ScenarioStatement = Closed({
+  statement_date: CalendarDate(),
+  location_id: Type.Optional(Id()),
+  statement_type: Type.Optional(Id('Matched by the statement_type filter')),
+  total_cost: Type.Number(),
+  statement_detail: ListOf(StatementDetail),
+});
+export type ScenarioStatement = Static<typeof ScenarioStatement>;
+
+export const ScenarioAccount = Closed({
+  member: Id(),
+  id: Id('Account ID in the member system, e.g. A-1001'),
+  description: Text(),
+  invoices: ListOf(ScenarioInvoice),
+  statements: ListOf(ScenarioStatement),
+});
+export type ScenarioAccount = Static<typeof ScenarioAccount>;
+
+export const Scenario = Closed(
+  {
+    $schema: Type.Optional(Text()),
+    name: Id(),
+    description: Type.Optional(Text()),
+    members: ListOf(ScenarioMember, { minItems: 1 }),
+    locations: ListOf(ScenarioLocation, { minItems: 1 }),
+    parts: ListOf(ScenarioPart),
+    accounts: ListOf(ScenarioAccount),
+  },
+  { title: 'Mock seller scenario' },
+);
+export type Scenario = Static<typeof Scenario>;

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Type } from '@sinclair/typebox';
+import { compileFloatJson } from './float-json';
+import { buyerReplyJson } from './buyer-reply-json';
+
+describe('float JSON serializer', () => {
+  it('writes float fields of an item inquiry reply with a decimal point and leaves integers alone', () => {
+    const text = buyerReplyJson['item-inquiry']({
+      status_code: 2000,
+      items: [
+        {
+          id: '1', mfr_code: 'ACM', part_number: 'X1', status_code: 1, weight: 2, fee: 0,
+          locations: [{ id: 'L101', cost: 12, list: 19.99, core: 0, pack_code: 'EA', pack_quantity: 1, quantity_available: 7, sort_order: 1, type: 1, can_order: true }],
+        },
+      ],
+    });
+    expect(text).toContain('"status_code":2000,');
+    expect(text).toContain('"weight":2.0');
+    expect(text).toContain('"fee":0.0');
+    expect(text).toContain('"cost":12.0');
+    expect(text).toContain('"list":19.99');
+    expect(text).toContain('"core":0.0');
+    expect(text).toContain('"quantity_available":7.0');
+    expect(text).toContain('"pack_quantity":1,');
+    expect(text).toContain('"sort_order":1,');
+    expect(text).toContain('"type":1,');
+  });
+
+  it('writes order quantities and document amounts as floats', () => {
+    expect(buyerReplyJson['place-order']({ order_number: 'O1', status_code: 2000, items: [{ id: '1', status_code: 1, quantity_ordered: 3 }] }))
+      .toBe('{"order_number":"O1","status_code":2000,"items":[{"id":"1","status_code":1,"quantity_ordered":3.0}]}');
+    const invoice = buyerReplyJson.invoice({
+      status: 'success', error_description: '',
+      invoices: [{ invoice_number: 'I1', item_count: 2, total_cost: -40, invoice_detail: [{ item_quantity: -1, list_price: 10, cost: 8.5, line_code: 'A', part_number: 'P' }] }],
+    });
+    expect(invoice).toContain('"item_count":2.0,"total_cost":-40.0');
+    expect(invoice).toContain('"item_quantity":-1.0,"list_price":10.0,"cost":8.5');
+    expect(buyerReplyJson.statement({ status: 'success', statements: [{ total_cost: 100, statement_detail: [{ invoice_date: '2026-01-01', original_amount: 5, paid_amount: 0 }] }] }))
+      .toContain('"total_cost":100.0,"statement_detail":[{"invoice_date":"2026-01-01","original_amount":5.0,"paid_amount":0.0}]');
+  });
+
+  it('passes extra seller fields through untouched', () => {
+    const text = buyerReplyJson['item-inquiry']({ status_code: 2000, items: [], seller_note: { n: 3 }, skipped: undefined });
+    expect(text).toBe('{"status_code":2000,"items":[],"seller_note":{"n":3}}');
+  });
+
+  it('keeps numbers JSON cannot write with a decimal point valid', () => {
+    const write = compileFloatJson(Type.Object({ a: Type.Number(), b: Type.Number(), c: Type.Number() }));
+    const text = write({ a: 1e21, b: Number.NaN, c: -0 });
+    expect(JSON.parse(text)).toEqual({ a: 1e21, b: null, c: 0 });
+  });
+
+  it('round-trips to the same value as JSON.stringify for any reply-shaped data', () => {
+    const location = fc.record({
+      id: fc.string(), cost: fc.double({ noNaN: true, noDefaultInfinity: true }), list: fc.integer(),
+      pack_quantity: fc.integer(), extra: fc.jsonValue(),
+    }, { requiredKeys: ['id'] });
+    const reply = fc.record({
+      status_code: fc.integer(),
+      items: fc.array(fc.record({ id: fc.string(), weight: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: undefined }), locations: fc.array(location) })),
+    });
+    fc.assert(fc.property(reply, (value) => {
+      expect(JSON.parse(buyerReplyJson['item-inquiry'](value))).toEqual(JSON.parse(JSON.stringify(value)));
+    }));
+  });
+});

@@ -18,7 +18,7 @@ function planOf(schema: TSchema): Plan {
   const type = (schema as { type?: unknown }).type;
   if (type === 'number') return FLOAT;
   if (type === 'array') {
-    const item = planOf((schema as { items: TSchema }).items);
+    const item = planOf((schema as unknown as { items: TSchema }).items);
     return item === PLAIN ? PLAIN : { kind: 'array', item };
   }
   if (type === 'object') {

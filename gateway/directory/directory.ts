@@ -18,6 +18,12 @@ export interface Member {
   integration: string | null;
   /** Deadline for one seller call. */
   timeoutMs: number;
+  /**
+   * How a reply that breaks a rule is handled: 'strict' refuses it (5500), 'lenient' passes
+   * it on with a warning. Always set by createDirectory; optional so hand-built Members
+   * (tests) may leave it out, meaning 'strict'.
+   */
+  replyMode?: 'strict' | 'lenient';
 }
 
 export interface Location {

@@ -1,0 +1,76 @@
+// The embedded store: PGlite (PostgreSQL compiled to WASM), in memory or persisted under a
+// data directory. PGlite is a single connection: queries are serialised, and a transaction
+// holds the connection until it ends — so inside `transaction(work)` use only `tx`, never
+// the store itself (that would wait for the transaction that is waiting for it).
+import { PGlite } from '@electric-sql/pglite';
+import { mkdir } from 'node:fs/promises';
+import type { Queryable, QueryResult, Store } from './store';
+import type { SqlSession } from './sql-session';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+
+interface PgliteQueryable {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
+}
+
+function queryable(db: PgliteQueryable): Queryable {
+  return {
+    async query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+      const result = await db.query<Row>(sql, params);
+      return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+    },
+  };
+}
+
+export interface PgliteStore extends Store {
+  readonly kind: 'pglite';
+  /** The connection itself, for migrations and seeding. */
+  readonly session: SqlSession;
+  /** The whole database as a tarball, to start other in-memory instances from. */
+  dump(): Promise<Blob>;
+}
+
+export interface PgliteStoreOptions {
+  /** A directory to persist to; undefined or 'memory' for an in-memory database. */
+  dataDir?: string;
+  /** Start from a dump (see PgliteStore.dump) instead of running initdb: much faster. */
+  loadDataDir?: Blob;
+}
+
+export async function openPgliteStore(options: PgliteStoreOptions = {}): Promise<PgliteStore> {
+  const persisted = options.dataDir !== undefined && options.dataDir !== 'memory';
+  let lock: DataDirLock | undefined;
+  if (persisted) {
+    await mkdir(options.dataDir!, { recursive: true });
+    // Two processes opening one PGlite directory would corrupt it; fail clearly instead.
+    lock = await acquireDataDirLock(options.dataDir!);
+  }
+  let db: PGlite;
+  try {
+    db = await PGlite.create({
+      dataDir: persisted ? options.dataDir : undefined,
+      loadDataDir: options.loadDataDir,
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  const base = queryable(db);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    session: {
+      query: base.query,
+      async exec(sql: string) {
+        await db.exec(sql);
+      },
+    },
+    transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(queryable(tx)));
+    },
+    dump: () => db.dumpDataDir('none'),
+    async close() {
+      if (!db.closed) await db.close();
+      await lock?.release();
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// createTestStore(): an isolated, migrated and seeded store for one test, fast.
+//
+//   const store = await createTestStore();            // seeded with seeds/directory.json
+//   const store = await createTestStore({ sellerUrl }); // members point at your mock seller
+//   afterEach/afterAll: await store.close();             // always close it
+//
+// Each call returns its own database: writes in one test never show in another, and tests
+// may run concurrently. Backends:
+// - default, PGlite in memory. A fresh PGlite takes seconds to initialise, so the migrated
+//   and seeded database is built once, dumped to a tarball, and every test store starts from
+//   that dump (`loadDataDir`, a few hundred ms). The tarball is also cached on disk under
+//   var/cache/test-store/, keyed by a hash of the migrations, the seeds and the PGlite
+//   version, so later test files and runs skip the build; a changed migration or seed gets
+//   a new key, and the cache can always be deleted.
+// - DATABASE_URL set: a fresh database on that PostgreSQL server (CREATE DATABASE with a
+//   random name, migrated and seeded), dropped on close(). The URL's user must be allowed
+//   to create databases.
+// Figures: `npx tsx gateway/store/test-store-benchmark.ts`.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, sep } from 'node:path';
+import pg from 'pg';
+import type { Store } from './store';
+import { openPgliteStore } from './pglite-store';
+import { createStore } from './create-store';
+import { MIGRATIONS_DIR, runMigrations } from './migrations';
+import { REPO_ROOT } from './store-config';
+import { DEFAULT_SELLER_URL, seedDirectory } from '../../seeds/seed-directory';
+
+export interface TestStoreOptions {
+  /** Every member's seller URL (e.g. a mock seller bound to port 0). Default: the seeds' default. */
+  sellerUrl?: string;
+  /** Skip the seeds: migrated but empty. */
+  empty?: boolean;
+  /** Default: 'postgres' when DATABASE_URL is set, else 'pglite'. */
+  backend?: TestBackend;
+}
+
+export type TestBackend = 'pglite' | 'postgres';
+
+/** The backends this run can test: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export function availableTestBackends(): TestBackend[] {
+  return process.env.DATABASE_URL?.trim() ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export const TEST_STORE_CACHE_DIR = join(REPO_ROOT, 'var', 'cache', 'test-store');
+
+export async function createTestStore(options: TestStoreOptions = {}): Promise<Store> {
+  const databaseUrl = process.env.DATABASE_URL?.trim();
+  const backend = options.backend ?? (databaseUrl ? 'postgres' : 'pglite');
+  if (backend === 'postgres' && !databaseUrl) throw new Error('createTestStore: the postgres backend needs DATABASE_URL');
+  const store =
+    backend === 'postgres' ? await createPostgresTestStore(databaseUrl!, options) : await createPgliteTestStore(options);
+  if (options.sellerUrl && !options.empty) {
+    await store.query('UPDATE members SET seller_url = $1', [options.sellerUrl]);
+  }
+  return store;
+}
+
+// ---- PGlite: start from a snapshot --------------------------------------------------------
+
+const snapshots = new Map<'seeded' | 'empty', Promise<Blob>>();
+
+async function createPgliteTestStore(options: TestStoreOptions): Promise<Store> {
+  const variant = options.empty ? 'empty' : 'seeded';
+  let snapshot = snapshots.get(variant);
+  if (!snapshot) {
+    snapshot = loadOrBuildSnapshot(variant);
+    snapshots.set(variant, snapshot);
+    snapshot.catch(() => snapshots.delete(variant)); // let the next caller retry
+  }
+  const store = await openPgliteStore({ loadDataDir: await snapshot });
+  // Belt and braces: a no-op when the snapshot is current, a fix-up if it is not.
+  await runMigrations(store.session);
+  return store;
+}
+
+async function loadOrBuildSnapshot(variant: 'seeded' | 'empty'): Promise<Blob> {
+  const file = join(TEST_STORE_CACHE_DIR, `pglite-${variant}-${await snapshotKey()}.tar`);
+  try {
+    return new Blob([await readFile(file)]);
+  } catch {
+    // not cached yet
+  }
+  const store = await openPgliteStore();
+  try {
+    await runMigrations(store.session);
+    if (variant === 'seeded') await seedDirectory(store, { sellerUrl: DEFAULT_SELLER_URL });
+    const dump = await store.dump();
+    // Write-then-rename so a concurrent test process never reads half a file.
+    await mkdir(TEST_STORE_CACHE_DIR, { recursive: true });
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
+    await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+    await rename(partial, file);
+    return dump;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Changes whenever anything that shapes the snapshot's contents changes. */
+async function snapshotKey(): Promise<string> {
+  const hash = createHash('sha256');
+  // The package's exports hide package.json: find it from its entry point (…/pglite/dist/index.js).
+  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const pgliteRoot = pgliteEntry.slice(0, pgliteEntry.lastIndexOf(`${sep}dist${sep}`));
+  const pglitePackage = JSON.parse(await readFile(join(pgliteRoot, 'package.json'), 'utf8'));
+  hash.update(`pglite ${pglitePackage.version}\n`);
+  const seedsDir = join(REPO_ROOT, 'seeds');
+  const files = [
+    ...(await readdir(MIGRATIONS_DIR)).sort().map((f) => join(MIGRATIONS_DIR, f)),
+    join(REPO_ROOT, 'gateway', 'store', 'migrations.ts'),
+    ...(await readdir(seedsDir, { recursive: true }))
+      .filter((f) => /\.(json|ts|pem)$/.test(f) && !f.endsWith('.test.ts'))
+      .sort()
+      .map((f) => join(seedsDir, f)),
+  ];
+  for (const file of files) {
+    hash.update(`${file.slice(REPO_ROOT.length)}\n`);
+    hash.update(await readFile(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+// ---- PostgreSQL: a database per test store ------------------------------------------------
+
+async function createPostgresTestStore(databaseUrl: string, options: TestStoreOptions): Promise<Store> {
+  const name = `gw_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(databaseUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  let store: Store;
+  try {
+    store = await createStore({ databaseUrl: url.toString() });
+    if (!options.empty) await seedDirectory(store, { sellerUrl: DEFAULT_SELLER_URL });
+  } catch (error) {
+    await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    throw error;
+  }
+  let closed = false;
+  return {
+    kind: store.kind,
+    query: store.query,
+    transaction: store.transaction,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await store.close();
+      await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(databaseUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

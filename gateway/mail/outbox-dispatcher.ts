@@ -79,7 +79,7 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
   let woken = false;
 
   async function deliver(entry: OutboxEntry, summary: DispatchSummary): Promise<void> {
-    const composer = options.composers[entry.kind];
+    const composer: MailComposer | undefined = options.composers[entry.kind];
     try {
       if (!composer) throw new Error(`no composer for mail kind '${entry.kind}'`);
       const composed = await composer(entry);

@@ -19,7 +19,7 @@ export interface RuleCheck {
 
 /** Every rule name, with what it guards; the verification report and the docs read this. */
 export const RULES = {
-  'item.id-echo': 'Every requested item id comes back in the reply',
+  'item.id-echo': 'Every requested item id comes back in the reply (when the overall status_code is 2000, success)',
   'item.unknown-id': 'No item id comes back that was not requested',
   'item.requested-part-missing': 'Each requested id has an entry for the requested part itself (status 0 or 1)',
   'item.requested-part-duplicate': 'Each requested id has only one entry for the requested part itself',
@@ -33,7 +33,7 @@ export const RULES = {
   'location.type-code': 'Location type is 1 (store) or 2 (warehouse)',
   'location.pack-code': 'Pack code is one of the common list (a note only: sellers have their own)',
   'reply.status-code': 'Overall status_code is one of the common overall codes',
-  'order.id-echo': 'Every ordered item id is answered',
+  'order.id-echo': 'Every ordered item id is answered (when the overall status_code is 2000, success)',
   'order.unknown-id': 'No item id is answered that was not ordered',
   'order.duplicate-id': 'Each ordered item id is answered once',
   'order.item-status': 'Item order status is 0 (failure), 1 (received) or 2 (backorder)',

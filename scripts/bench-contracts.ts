@@ -1,0 +1,105 @@
+// Contract-check throughput on a large item-inquiry reply: schema alone, rules alone, both
+// (checkSellerReply, what the gateway runs), and JSON.parse of the same text for scale.
+// Usage: npm run bench:contracts [-- --seconds 1 --rounds 5]
+import { checkItemInquiryReply, checkSellerReply, validators } from '../contracts/index';
+import { buildItemInquiryExchange } from '../contracts/testing/large-exchange';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+};
+const secondsPerRound = arg('seconds', 0.75);
+const rounds = arg('rounds', 5);
+
+const size = { items: 50, alternates: 3, locations: 5 };
+const { request, reply } = buildItemInquiryExchange(size);
+const text = JSON.stringify(reply);
+const parsed: unknown = JSON.parse(text);
+const validate = validators['item-inquiry']['seller-reply'];
+
+// Sanity first: a benchmark of a check that fails measures the failure path.
+const sanity = checkSellerReply('item-inquiry', request, parsed);
+if (!sanity.ok || sanity.notes.length > 0) {
+  console.error('the benchmark reply does not pass the contract', sanity);
+  process.exit(1);
+}
+
+let sink = 0; // consumed results, so no work can be optimised away
+const cases: Record<string, () => void> = {
+  schema: () => {
+    sink += validate(parsed).errors.length;
+  },
+  rules: () => {
+    sink += checkItemInquiryReply(request, parsed as typeof reply).violations.length;
+  },
+  both: () => {
+    sink += checkSellerReply('item-inquiry', request, parsed).ok ? 1 : 0;
+  },
+  jsonParse: () => {
+    sink += (JSON.parse(text) as typeof reply).items.length;
+  },
+};
+
+function measure(run: () => void, seconds: number): number {
+  const budget = BigInt(Math.round(seconds * 1e9));
+  const start = process.hrtime.bigint();
+  let ops = 0;
+  let elapsed = 0n;
+  // Batches of 10 keep the clock out of the measurement.
+  do {
+    for (let i = 0; i < 10; i++) run();
+    ops += 10;
+    elapsed = process.hrtime.bigint() - start;
+  } while (elapsed < budget);
+  return ops / (Number(elapsed) / 1e9);
+}
+
+for (const run of Object.values(cases)) measure(run, 0.3); // warm-up: let V8 optimise
+
+// Rounds interleave the cases so a busy neighbour slows all of them alike.
+const samples: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (let r = 0; r < rounds; r++) {
+  for (const [name, run] of Object.entries(cases)) samples[name].push(measure(run, secondsPerRound));
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const rate = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)])) as Record<keyof typeof cases, number>;
+const spread = Object.fromEntries(
+  Object.entries(samples).map(([k, xs]) => [k, { min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) }]),
+);
+// Time per reply of both checks over time per JSON.parse of the same reply.
+const ratio = rate.jsonParse / rate.both;
+
+const entries = reply.items.length;
+const locations = reply.items.reduce((n, e) => n + e.locations.length, 0);
+console.log(`reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations, ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`);
+console.log(`${rounds} rounds of ${secondsPerRound}s per case, median (min-max) replies/second:`);
+for (const name of Object.keys(cases)) {
+  const r = Math.round(rate[name as keyof typeof cases]);
+  console.log(`  ${name.padEnd(10)} ${String(r).padStart(8)}/s  (${spread[name].min}-${spread[name].max})  ${(1e6 / r).toFixed(1)} µs/reply`);
+}
+console.log(`both vs JSON.parse: ${(ratio * 100).toFixed(1)}% of the parse time (target <= 10%)`);
+console.log(`targets: both >= 5000/s ${rate.both >= 5000 ? 'met' : 'MISSED'}; both <= 10% of JSON.parse ${ratio <= 0.1 ? 'met' : 'MISSED'}`);
+if (sink === -1) console.log(''); // keeps `sink` observable
+console.log(
+  JSON.stringify({
+    bench: 'contracts',
+    replyBytes: text.length,
+    entries,
+    locations,
+    rounds,
+    secondsPerRound,
+    schemaPerSec: Math.round(rate.schema),
+    rulesPerSec: Math.round(rate.rules),
+    bothPerSec: Math.round(rate.both),
+    jsonParsePerSec: Math.round(rate.jsonParse),
+    bothVsJsonParse: Number(ratio.toFixed(4)),
+    spread,
+    targets: { bothPerSec: 5000, bothVsJsonParse: 0.1 },
+    met: rate.both >= 5000 && ratio <= 0.1,
+    node: process.version,
+  }),
+);

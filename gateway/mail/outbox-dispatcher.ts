@@ -79,10 +79,11 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
   let woken = false;
 
   async function deliver(entry: OutboxEntry, summary: DispatchSummary): Promise<void> {
-    const composer: MailComposer | undefined = options.composers[entry.kind];
+    // A kind nobody can render will not improve with time: fail it at once.
+    const renderable = Object.hasOwn(options.composers, entry.kind);
     try {
-      if (!composer) throw new Error(`no composer for mail kind '${entry.kind}'`);
-      const composed = await composer(entry);
+      if (!renderable) throw new Error(`no composer for mail kind '${entry.kind}'`);
+      const composed = await options.composers[entry.kind](entry);
       await options.mailer.send({ from: options.from, to: entry.recipient, subject: entry.subject, text: composed.text });
       const sentAt = now();
       await options.store.transaction(async (tx) => {
@@ -92,7 +93,7 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
       summary.sent++;
     } catch (error) {
       const reason = (error as Error).message || String(error);
-      const retryAt = composer ? nextAttemptAt(now(), entry.attempts, backoff) : null;
+      const retryAt = renderable ? nextAttemptAt(now(), entry.attempts, backoff) : null;
       await recordFailure(options.store, entry.id, reason, retryAt);
       if (retryAt) summary.deferred++;
       else summary.failed++;

@@ -1,0 +1,76 @@
+import { Hono, type Context } from 'hono';
+import { BadRequestError } from './errors';
+import { PROVIDER_STATES } from './provider-states';
+import type { MockSellerControl } from './control';
+
+// /__admin: the control API. Tests and the Pact verifier drive the mock seller through it.
+
+async function readJson(c: Context): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch (error) {
+    throw new BadRequestError('the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
+  }
+}
+
+const object = (body: unknown): Record<string, unknown> => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the body must be a JSON object', [{ keyword: 'type', path: '', message: 'must be an object' }]);
+  return body as Record<string, unknown>;
+};
+
+export function adminRoutes(control: MockSellerControl): Hono {
+  const admin = new Hono();
+
+  admin.get('/scenario', (c) => c.json(control.data.scenario));
+  admin.put('/scenario', async (c) => {
+    const scenario = control.loadScenario(await readJson(c));
+    return c.json({ loaded: scenario.name, parts: scenario.parts.length, locations: scenario.locations.length, accounts: scenario.accounts.length });
+  });
+  admin.post('/reset', (c) => {
+    control.reset();
+    return c.json({ reset: true, scenario: control.data.scenario.name });
+  });
+
+  admin.get('/journal', (c) => {
+    const limit = c.req.query('limit');
+    if (limit !== undefined && !/^\d+$/.test(limit)) throw new BadRequestError('limit must be a whole number', [{ keyword: 'query', path: '/limit', message: 'must be a whole number' }]);
+    const entries = control.journal.entries({ service: c.req.query('service'), limit: limit === undefined ? undefined : Number(limit) });
+    return c.json({ count: entries.length, entries });
+  });
+  admin.delete('/journal', (c) => {
+    control.journal.clear();
+    return c.body(null, 204);
+  });
+
+  admin.get('/faults', (c) => c.json({ faults: control.faults.list() }));
+  admin.post('/faults', async (c) => c.json(control.faults.add(await readJson(c)), 201));
+  admin.delete('/faults', (c) => {
+    control.faults.clear();
+    return c.body(null, 204);
+  });
+  admin.delete('/faults/:id', (c) => {
+    control.faults.remove(c.req.param('id'));
+    return c.body(null, 204);
+  });
+
+  admin.get('/orders', (c) => c.json({ orders: control.orders }));
+
+  admin.get('/provider-states', (c) =>
+    c.json({ states: Object.entries(PROVIDER_STATES).map(([state, d]) => ({ state, description: d.description, required: d.required })) }),
+  );
+  admin.post('/provider-state', async (c) => {
+    const body = object(await readJson(c));
+    const { state, params, action } = body;
+    if (typeof state !== 'string' || state === '') throw new BadRequestError('state is required', [{ keyword: 'required', path: '/state', message: 'is required' }]);
+    if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+      throw new BadRequestError('params must be an object', [{ keyword: 'type', path: '/params', message: 'must be an object' }]);
+    }
+    if (action !== undefined && action !== 'setup' && action !== 'teardown') {
+      throw new BadRequestError("action must be 'setup' or 'teardown'", [{ keyword: 'enum', path: '/action', message: "must be 'setup' or 'teardown'" }]);
+    }
+    const result = control.providerState(state, (params ?? {}) as Record<string, unknown>, action ?? 'setup');
+    return c.json({ state, action: action ?? 'setup', ...result });
+  });
+
+  return admin;
+}

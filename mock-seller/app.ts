@@ -1,0 +1,128 @@
+import { Hono } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import type { Scenario } from '../contracts/schemas/scenario';
+import { adminRoutes } from './admin-routes';
+import type { MockSellerControl } from './control';
+import { documentRoutes } from './document-routes';
+import { BadRequestError, NotFoundError, ScenarioError } from './errors';
+import { createFaultRegistry } from './faults';
+import { createJournal } from './journal';
+import { orderNumbers } from './place-order';
+import { setUpProviderState } from './provider-states';
+import { checkScenario } from './scenario-file';
+import type { SellerContext } from './seller-context';
+import { indexScenario } from './seller-data';
+import { sellerEndpoint } from './seller-endpoint';
+
+export { startMockSeller, type RunningMockSeller, type StartOptions } from './listen';
+export { FAULT_HEADER } from './seller-endpoint';
+export type { Fault, FaultRuleInput } from './faults';
+
+export interface MockSellerOptions {
+  /** Journal entries kept (oldest dropped first). Default 1000. */
+  journalLimit?: number;
+  /** Base of link_url in invoices and statements; the request's own origin when unset. */
+  publicUrl?: string;
+}
+
+export interface MockSeller extends MockSellerControl {
+  app: Hono<{ Bindings: Partial<HttpBindings> | undefined }>;
+  /** Stops waiting latencies and lets hanging requests go; the server is closed by its owner. */
+  close(): void;
+}
+
+/**
+ * A seller system built from a scenario: `POST /seller` (every forwarded operation),
+ * `GET /documents/...` (invoice and statement copies), `/__admin` (control), `GET /health`.
+ */
+export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
+  let base: Scenario = checkScenario(scenario);
+  const closing = new AbortController();
+  const ctx: SellerContext = {
+    data: indexScenario(base),
+    faults: createFaultRegistry(),
+    journal: createJournal(options.journalLimit ?? 1000),
+    orders: [],
+    nextOrderNumber: orderNumbers(),
+    hanging: new Set(),
+    closing: closing.signal,
+    publicUrl: options.publicUrl?.replace(/\/$/, ''),
+  };
+
+  const releaseHanging = () => {
+    for (const release of [...ctx.hanging]) release();
+  };
+  const resetData = () => {
+    ctx.data = indexScenario(base);
+    ctx.orders.length = 0;
+  };
+
+  const control: MockSellerControl = {
+    get data() {
+      return ctx.data;
+    },
+    journal: ctx.journal,
+    faults: ctx.faults,
+    get orders() {
+      return ctx.orders;
+    },
+    loadScenario(next) {
+      base = checkScenario(next);
+      control.reset();
+      return base;
+    },
+    reset() {
+      resetData();
+      ctx.faults.clear();
+      ctx.journal.clear();
+      releaseHanging();
+    },
+    providerState(state, params, action) {
+      if (action === 'teardown') {
+        resetData();
+        return { params };
+      }
+      const result = setUpProviderState(ctx.data.scenario, state, params);
+      ctx.data = indexScenario(checkScenario(result.scenario, `provider state '${state}'`));
+      return { params: result.params };
+    },
+    releaseHanging,
+    get hangingCount() {
+      return ctx.hanging.size;
+    },
+  };
+
+  const app = new Hono<{ Bindings: Partial<HttpBindings> | undefined }>();
+  app.post('/seller', sellerEndpoint(ctx));
+  app.route('/documents', documentRoutes(ctx));
+  app.route('/__admin', adminRoutes(control));
+  app.get('/health', (c) => c.json({ status: 'ok', scenario: ctx.data.scenario.name }));
+
+  // Every failure kind mapped to a response here, and nowhere else.
+  app.onError((error, c) => {
+    if (error instanceof ScenarioError || error instanceof BadRequestError) return c.json({ message: error.message, errors: error.issues }, 400);
+    if (error instanceof NotFoundError) return c.json({ message: error.message }, 404);
+    console.error('mock seller: unexpected error', error);
+    return c.json({ message: 'mock seller internal error' }, 500);
+  });
+  app.notFound((c) => c.json({ message: `no route ${c.req.method} ${c.req.path}; the seller endpoint is POST /seller` }, 404));
+
+  return {
+    ...control,
+    // Getters must stay live, so they are re-exposed rather than copied by the spread.
+    get data() {
+      return ctx.data;
+    },
+    get orders() {
+      return ctx.orders;
+    },
+    get hangingCount() {
+      return ctx.hanging.size;
+    },
+    app,
+    close() {
+      closing.abort();
+      releaseHanging();
+    },
+  };
+}

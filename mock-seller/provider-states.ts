@@ -1,0 +1,233 @@
+import type {
+  RelationKind,
+  Scenario,
+  ScenarioAccount,
+  ScenarioPart,
+} from '../contracts/schemas/scenario';
+import { BadRequestError } from './errors';
+
+// Provider states for the Pact verification: each names what a seller must have for an
+// interaction and changes the live scenario so that it has it. Handlers get a copy of the
+// scenario and return the ids they used (Pact can inject them into the interaction).
+
+type Params = Record<string, unknown>;
+
+export interface ProviderStateResult {
+  scenario: Scenario;
+  /** The ids the state set up, defaults filled in. */
+  params: Params;
+}
+
+interface StateDefinition {
+  description: string;
+  required: string[];
+  setUp(scenario: Scenario, params: Params): Params;
+}
+
+const str = (params: Params, name: string, fallback?: string): string => {
+  const value = params[name] ?? fallback;
+  if (typeof value !== 'string' || value === '') throw new BadRequestError(`param '${name}' must be a non-empty string`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be a non-empty string' }]);
+  return value;
+};
+const num = (params: Params, name: string, fallback: number): number => {
+  const value = params[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new BadRequestError(`param '${name}' must be a number ≥ 0`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be a number ≥ 0' }]);
+  return value;
+};
+const list = (params: Params, name: string, fallback: string[]): string[] => {
+  const value = params[name] ?? fallback;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new BadRequestError(`param '${name}' must be an array of strings`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be an array of strings' }]);
+  return value as string[];
+};
+
+function ensureLocation(scenario: Scenario, id: string, member?: string): void {
+  if (scenario.locations.some((l) => l.id === id)) return;
+  const owner = member ?? scenario.members[0].id;
+  if (!scenario.members.some((m) => m.id === owner)) scenario.members.push({ id: owner, name: `Member ${owner}` });
+  scenario.locations.push({ id, member: owner, description: `Location ${id}`, type: 1 });
+}
+
+/** The part, created when missing, stocked at each location with at least `quantity`. */
+function ensurePart(scenario: Scenario, mfr: string, pn: string, locationIds: string[], quantity: number | undefined, member?: string): ScenarioPart {
+  let part = scenario.parts.find((p) => p.mfr_code === mfr && p.part_number === pn);
+  if (part === undefined) {
+    part = { mfr_code: mfr, part_number: pn, part_description: `Part ${pn}`, mfr_description: mfr, weight: 1, stock: [] };
+    scenario.parts.push(part);
+  }
+  for (const id of locationIds) {
+    ensureLocation(scenario, id, member);
+    const stock = part.stock.find((s) => s.location_id === id);
+    if (stock === undefined) part.stock.push({ location_id: id, cost: 6.2, list: 9.99, pack_code: 'EA', pack_quantity: 1, quantity_available: quantity ?? 10 });
+    else if (quantity !== undefined) stock.quantity_available = Math.max(stock.quantity_available, quantity);
+  }
+  return part;
+}
+
+function removePart(scenario: Scenario, mfr: string, pn: string): void {
+  scenario.parts = scenario.parts.filter((p) => !(p.mfr_code === mfr && p.part_number === pn));
+  for (const p of scenario.parts) if (p.related) p.related = p.related.filter((r) => !(r.mfr_code === mfr && r.part_number === pn));
+}
+
+function ensureAccount(scenario: Scenario, member: string, account: string, description?: string): ScenarioAccount {
+  if (!scenario.members.some((m) => m.id === member)) scenario.members.push({ id: member, name: `Member ${member}` });
+  let found = scenario.accounts.find((a) => a.member === member && a.id === account);
+  if (found === undefined) {
+    found = { member, id: account, description: description ?? `Account ${account}`, invoices: [], statements: [] };
+    scenario.accounts.push(found);
+  }
+  return found;
+}
+
+const firstLocationOf = (scenario: Scenario, member: string) => scenario.locations.find((l) => l.member === member)?.id ?? scenario.locations[0].id;
+const allLocations = (scenario: Scenario) => scenario.locations.map((l) => l.id);
+
+function relatedState(kind: RelationKind): StateDefinition {
+  return {
+    description: `the part exists, and so does its ${kind} part (status ${kind === 'alternate' ? 2 : kind === 'superseded' ? 3 : 4}), both stocked at location_ids`,
+    required: ['mfr_code', 'part_number'],
+    setUp(scenario, params) {
+      const mfr = str(params, 'mfr_code');
+      const pn = str(params, 'part_number');
+      const relMfr = str(params, 'related_mfr_code', (params.alternate_mfr_code as string | undefined) ?? mfr);
+      const relPn = str(params, 'related_part_number', (params.alternate_part_number as string | undefined) ?? `${pn}-${kind.slice(0, 3).toUpperCase()}`);
+      const locationIds = list(params, 'location_ids', allLocations(scenario));
+      const part = ensurePart(scenario, mfr, pn, locationIds, undefined);
+      ensurePart(scenario, relMfr, relPn, locationIds, undefined);
+      part.related = (part.related ?? []).filter((r) => !(r.mfr_code === relMfr && r.part_number === relPn));
+      part.related.push({ kind, mfr_code: relMfr, part_number: relPn });
+      return { mfr_code: mfr, part_number: pn, related_mfr_code: relMfr, related_part_number: relPn, kind, location_ids: locationIds };
+    },
+  };
+}
+
+const orderLine = (scenario: Scenario, params: Params) => ({
+  mfr: str(params, 'mfr_code'),
+  pn: str(params, 'part_number'),
+  location: str(params, 'location_id'),
+  quantity: num(params, 'quantity', 1),
+});
+
+export const PROVIDER_STATES: Record<string, StateDefinition> = {
+  'part exists': {
+    description: 'the part is in the catalogue, stocked at location_ids (default: every location) with at least quantity_available (default 10)',
+    required: ['mfr_code', 'part_number'],
+    setUp(scenario, params) {
+      const mfr = str(params, 'mfr_code');
+      const pn = str(params, 'part_number');
+      const locationIds = list(params, 'location_ids', allLocations(scenario));
+      const quantity = num(params, 'quantity_available', 10);
+      ensurePart(scenario, mfr, pn, locationIds, quantity);
+      return { mfr_code: mfr, part_number: pn, location_ids: locationIds, quantity_available: quantity };
+    },
+  },
+  'part has alternate': relatedState('alternate'),
+  'part has superseded': relatedState('superseded'),
+  'part has equivalent': relatedState('equivalent'),
+  'part is unknown': {
+    description: 'the seller does not know the part (item status 0, order item failure)',
+    required: ['mfr_code', 'part_number'],
+    setUp(scenario, params) {
+      const mfr = str(params, 'mfr_code');
+      const pn = str(params, 'part_number');
+      removePart(scenario, mfr, pn);
+      return { mfr_code: mfr, part_number: pn };
+    },
+  },
+  'order can be received': {
+    description: 'the part is stocked at location_id with at least quantity (order item status 1)',
+    required: ['mfr_code', 'part_number', 'location_id'],
+    setUp(scenario, params) {
+      const { mfr, pn, location, quantity } = orderLine(scenario, params);
+      ensurePart(scenario, mfr, pn, [location], quantity);
+      return { mfr_code: mfr, part_number: pn, location_id: location, quantity };
+    },
+  },
+  'order will be backordered': {
+    description: 'the part is known but location_id has none in stock (order item status 2)',
+    required: ['mfr_code', 'part_number', 'location_id'],
+    setUp(scenario, params) {
+      const { mfr, pn, location, quantity } = orderLine(scenario, params);
+      const part = ensurePart(scenario, mfr, pn, [location], undefined);
+      part.stock.find((s) => s.location_id === location)!.quantity_available = 0;
+      return { mfr_code: mfr, part_number: pn, location_id: location, quantity };
+    },
+  },
+  'order will fail': {
+    description: 'the ordered part is unknown to the seller (order item status 0)',
+    required: ['mfr_code', 'part_number'],
+    setUp(scenario, params) {
+      const mfr = str(params, 'mfr_code');
+      const pn = str(params, 'part_number');
+      removePart(scenario, mfr, pn);
+      return { mfr_code: mfr, part_number: pn };
+    },
+  },
+  'account has invoices': {
+    description: 'the account exists at the member and has an invoice matching the given fields (invoice_number, po_number, invoice_date or from/to_invoice_date, location_id, part_number, invoice_type)',
+    required: ['member', 'account'],
+    setUp(scenario, params) {
+      const member = str(params, 'member');
+      const account = ensureAccount(scenario, member, str(params, 'account'), params.account_description as string | undefined);
+      const locationId = str(params, 'location_id', firstLocationOf(scenario, member));
+      ensureLocation(scenario, locationId, member);
+      const date = str(params, 'invoice_date', (params.from_invoice_date ?? params.to_invoice_date ?? '2026-11-02') as string);
+      const invoiceNumber = str(params, 'invoice_number', `INV-PACT-${account.invoices.length + 1}`);
+      const poNumber = str(params, 'po_number', 'PO-PACT-1');
+      const partNumber = str(params, 'part_number', '51515');
+      const invoiceType = str(params, 'invoice_type', 'IN');
+      account.invoices = account.invoices.filter((i) => i.invoice_number !== invoiceNumber);
+      account.invoices.push({
+        invoice_number: invoiceNumber,
+        invoice_date: date,
+        location_id: locationId,
+        po_number: poNumber,
+        invoice_type: invoiceType,
+        item_count: 2,
+        total_cost: 11.76,
+        invoice_detail: [{ item_quantity: 2, line_code: 'WIX', part_number: partNumber, list_price: 9.49, cost: 5.88, description: 'Engine oil filter' }],
+      });
+      return { member, account: account.id, invoice_number: invoiceNumber, invoice_date: date, po_number: poNumber, location_id: locationId, part_number: partNumber, invoice_type: invoiceType };
+    },
+  },
+  'account has statements': {
+    description: 'the account exists at the member and has a statement matching the given fields (statement_date or from/to_statement_date, location_id, statement_type)',
+    required: ['member', 'account'],
+    setUp(scenario, params) {
+      const member = str(params, 'member');
+      const account = ensureAccount(scenario, member, str(params, 'account'), params.account_description as string | undefined);
+      const date = str(params, 'statement_date', (params.to_statement_date ?? params.from_statement_date ?? '2026-10-31') as string);
+      const statementType = str(params, 'statement_type', 'monthly');
+      const locationId = params.location_id === undefined ? undefined : str(params, 'location_id');
+      if (locationId !== undefined) ensureLocation(scenario, locationId, member);
+      account.statements = account.statements.filter((s) => s.statement_date !== date);
+      account.statements.push({
+        statement_date: date,
+        location_id: locationId,
+        statement_type: statementType,
+        total_cost: 11.76,
+        statement_detail: [{ invoice_date: date, invoice_number: 'INV-PACT-1', reference_number: 'PO-PACT-1', original_amount: 11.76, paid_amount: 0, reference_type: 'invoice' }],
+      });
+      return { member, account: account.id, statement_date: date, statement_type: statementType, ...(locationId === undefined ? {} : { location_id: locationId }) };
+    },
+  },
+  'account is unknown': {
+    description: 'the seller has no such account at the member (invoice/statement status "error")',
+    required: ['member', 'account'],
+    setUp(scenario, params) {
+      const member = str(params, 'member');
+      const account = str(params, 'account');
+      scenario.accounts = scenario.accounts.filter((a) => !(a.member === member && a.id === account));
+      return { member, account };
+    },
+  },
+};
+
+/** Applies a named state to a copy of `scenario`. */
+export function setUpProviderState(scenario: Scenario, state: string, params: Params = {}): ProviderStateResult {
+  const definition = PROVIDER_STATES[state];
+  if (definition === undefined) {
+    throw new BadRequestError(`unknown provider state '${state}'; known: ${Object.keys(PROVIDER_STATES).join(', ')}`, [{ keyword: 'state', path: '/state', message: `unknown provider state '${state}'` }]);
+  }
+  const copy = structuredClone(scenario);
+  return { scenario: copy, params: definition.setUp(copy, params) };
+}

@@ -1,0 +1,20 @@
+import type { FaultRegistry } from './faults';
+import type { Journal } from './journal';
+import type { PlacedOrder } from './place-order';
+import type { SellerData } from './seller-data';
+
+/** What the seller endpoint, the control API and the document server share. */
+export interface SellerContext {
+  /** The live data; replaced on reset, scenario load and provider states. */
+  data: SellerData;
+  faults: FaultRegistry;
+  journal: Journal;
+  orders: PlacedOrder[];
+  nextOrderNumber(): string;
+  /** Requests held by a `hang` fault; calling one lets it go (the connection is dropped). */
+  hanging: Set<() => void>;
+  /** Aborted on close(): latency faults stop waiting. */
+  closing: AbortSignal;
+  /** Base of link_url; the request's own origin when unset. */
+  publicUrl?: string;
+}

@@ -1,0 +1,233 @@
+import type { Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DOCUMENT_STATUS_SUCCESS,
+  OVERALL_STATUS_MEANING,
+  OverallStatus,
+  SERVICE_OF,
+  invoiceRequestRules,
+  itemInquiryRequestRules,
+  placeOrderRequestRules,
+  statementRequestRules,
+  validators,
+  type ForwardedOperation,
+  type InvoiceSellerRequest,
+  type ItemInquirySellerRequest,
+  type PlaceOrderSellerRequest,
+  type Service,
+  type StatementSellerRequest,
+  type ValidationIssue,
+} from '../contracts/index';
+import { answerInvoice, answerStatement, DOCUMENT_STATUS_ERROR } from './documents';
+import { BadRequestError } from './errors';
+import { describeFault, inapplicable, parseFaultHeader, type Fault } from './faults';
+import { answerItemInquiry } from './item-inquiry';
+import type { JournalEntry } from './journal';
+import { answerPlaceOrder } from './place-order';
+import type { SellerContext } from './seller-context';
+import { applyViolation } from './violations';
+
+// POST /seller: one endpoint for every forwarded operation, dispatching on `service`.
+
+export const FAULT_HEADER = 'x-mock-fault';
+
+const OPERATION_OF = Object.fromEntries(Object.entries(SERVICE_OF).map(([op, service]) => [service, op])) as Record<Service, ForwardedOperation>;
+
+const REQUEST_RULES: Record<Service, (request: never) => ValidationIssue[]> = {
+  item_inquiry: itemInquiryRequestRules,
+  place_order: placeOrderRequestRules,
+  invoice: invoiceRequestRules,
+  statement: statementRequestRules,
+};
+
+type Ctx = Context<{ Bindings: Partial<HttpBindings> | undefined }>;
+
+const socketOf = (c: Ctx) => c.env?.incoming?.socket;
+
+function honestReply(ctx: SellerContext, c: Ctx, service: Service, request: unknown): object {
+  switch (service) {
+    case 'item_inquiry':
+      return answerItemInquiry(ctx.data, request as ItemInquirySellerRequest);
+    case 'place_order': {
+      const order = request as PlaceOrderSellerRequest;
+      const reply = answerPlaceOrder(ctx.data, order, ctx.nextOrderNumber());
+      ctx.orders.push({ order_number: reply.order_number, placed_at: new Date().toISOString(), request: order, reply });
+      return reply;
+    }
+    case 'invoice':
+      return answerInvoice(ctx.data, request as InvoiceSellerRequest, ctx.publicUrl ?? new URL(c.req.url).origin);
+    case 'statement':
+      return answerStatement(ctx.data, request as StatementSellerRequest, ctx.publicUrl ?? new URL(c.req.url).origin);
+  }
+}
+
+/** The seller-level error a `status-code` fault answers with, in each service's envelope. */
+function sellerErrorReply(service: Service, code: number): object {
+  const meaning = OVERALL_STATUS_MEANING[code as OverallStatus] ?? 'Error';
+  switch (service) {
+    case 'item_inquiry':
+      return { status_code: code, items: [] };
+    case 'place_order':
+      return { order_number: '', status_code: code, comment: meaning, items: [] };
+    case 'invoice':
+      return { status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR, error_description: `${code} ${meaning}`, invoices: [] };
+    case 'statement':
+      return { status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR, error_description: `${code} ${meaning}`, statements: [] };
+  }
+}
+
+const partNumbersOf = (request: { items?: { part_number: string }[]; part_number?: string }) => () =>
+  request.items !== undefined ? request.items.map((i) => i.part_number) : request.part_number !== undefined ? [request.part_number] : [];
+
+/** A body that fails while being read: what a client sees of a reset connection in-process. */
+const brokenBody = (why: string) =>
+  new Response(new ReadableStream({ start: (controller) => controller.error(new Error(why)) }), { headers: { 'content-type': 'application/json' } });
+
+const TERMINAL = new Set<Fault['kind']>(['reset', 'hang', 'http-status', 'status-code', 'malformed-json']);
+const VIOLATIONS = new Set<Fault['kind']>(['drop-id', 'change-id', 'add-unknown-id', 'wrong-original-part', 'wrong-original-mfr', 'extra-location', 'missing-field']);
+export const MALFORMED_BODY = '{"status_code": 2000, "items": [{"id": "';
+
+export function sellerEndpoint(ctx: SellerContext) {
+  return async (c: Ctx): Promise<Response> => {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    let service: Service | null = null;
+    let request: unknown = null;
+    const record = (entry: Partial<JournalEntry> & Pick<JournalEntry, 'http_status' | 'reply'>) =>
+      ctx.journal.record({ service, request, faults: [], fault_source: null, notes: [], elapsed_ms: performance.now() - t0, startedAt, ...entry });
+    const reject = (message: string, errors: ValidationIssue[]) => {
+      const reply = { status_code: OverallStatus.ValidationError, message, errors };
+      record({ http_status: 400, reply, notes: errors });
+      return c.json(reply, 400);
+    };
+
+    const text = await c.req.text();
+    try {
+      request = JSON.parse(text);
+    } catch (error) {
+      request = text;
+      return reject('the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
+    }
+    const named = (request as { service?: unknown } | null)?.service;
+    if (typeof named !== 'string' || !(named in OPERATION_OF)) {
+      return reject(`service must be one of ${Object.keys(OPERATION_OF).join(', ')}`, [{ keyword: 'service', path: '/service', message: `must be one of ${Object.keys(OPERATION_OF).join(', ')}` }]);
+    }
+    service = named as Service;
+    const shape = validators[OPERATION_OF[service]]['seller-request'](request);
+    if (!shape.valid) return reject(`invalid ${service} request`, shape.errors);
+    const ruleIssues = REQUEST_RULES[service](request as never);
+    if (ruleIssues.length > 0) return reject(`invalid ${service} request`, ruleIssues);
+
+    let headerFaults: Fault[] = [];
+    const header = c.req.header(FAULT_HEADER);
+    if (header !== undefined) {
+      try {
+        headerFaults = parseFaultHeader(header);
+      } catch (error) {
+        if (error instanceof BadRequestError) return reject(error.message, error.issues);
+        throw error;
+      }
+      const misplaced = inapplicable(service, headerFaults);
+      if (misplaced.length > 0) {
+        return reject(`${FAULT_HEADER}: ${misplaced.map((f) => f.kind).join(', ')} does not apply to ${service}`, misplaced.map((f) => ({ keyword: 'fault', path: '', message: `${f.kind} does not apply to ${service}` })));
+      }
+    }
+    const ruleFaults = ctx.faults.take(service, partNumbersOf(request as never));
+
+    if (headerFaults.length === 0 && ruleFaults.length === 0) {
+      // The honest path, kept short: the benchmark measures it.
+      const reply = honestReply(ctx, c, service, request);
+      record({ http_status: 200, reply });
+      return c.json(reply);
+    }
+    return faulty(ctx, c, service, request, headerFaults, ruleFaults, record);
+  };
+}
+
+async function faulty(
+  ctx: SellerContext,
+  c: Ctx,
+  service: Service,
+  request: unknown,
+  headerFaults: Fault[],
+  ruleFaults: Fault[],
+  record: (entry: Partial<JournalEntry> & Pick<JournalEntry, 'http_status' | 'reply'>) => void,
+): Promise<Response> {
+  const faults = [...headerFaults, ...ruleFaults];
+  const applied = faults.map(describeFault);
+  const fault_source = headerFaults.length > 0 && ruleFaults.length > 0 ? 'header+rule' : headerFaults.length > 0 ? 'header' : 'rule';
+  const notes: string[] = [];
+  const log = (http_status: number | null, reply: unknown) => record({ http_status, reply, faults: applied, fault_source, notes });
+
+  let delay = 0;
+  for (const f of faults) {
+    if (f.kind === 'latency') delay += f.ms ?? f.min_ms! + Math.round(Math.random() * (f.max_ms! - f.min_ms!));
+  }
+  if (delay > 0) {
+    try {
+      await sleep(delay, undefined, { signal: ctx.closing });
+    } catch {
+      /* closing: fall through, the connection is going away */
+    }
+  }
+
+  const terminal = faults.find((f) => TERMINAL.has(f.kind));
+  const socket = socketOf(c);
+  switch (terminal?.kind) {
+    case 'reset':
+      log(null, null);
+      if (socket === undefined) return brokenBody('connection reset by the mock seller');
+      socket.resetAndDestroy();
+      return RESPONSE_ALREADY_SENT;
+    case 'hang': {
+      await new Promise<void>((resolve) => {
+        const release = () => {
+          ctx.hanging.delete(release);
+          resolve();
+        };
+        ctx.hanging.add(release);
+        socket?.once('close', release);
+      });
+      log(null, null);
+      if (socket === undefined) return brokenBody('the mock seller never answered');
+      socket.destroy();
+      return RESPONSE_ALREADY_SENT;
+    }
+    case 'http-status': {
+      const status = terminal.status ?? 503;
+      const body = `mock seller fault: HTTP ${status}`;
+      log(status, body);
+      return c.text(body, status as 503);
+    }
+    case 'status-code': {
+      const reply = sellerErrorReply(service, terminal.code ?? OverallStatus.ServiceOffline);
+      log(200, reply);
+      return c.json(reply);
+    }
+    case 'malformed-json':
+      log(200, MALFORMED_BODY);
+      return c.body(MALFORMED_BODY, 200, { 'content-type': 'application/json' });
+  }
+
+  const reply = honestReply(ctx, c, service, request);
+  for (const f of faults) {
+    if (!VIOLATIONS.has(f.kind)) continue;
+    const note = applyViolation(service, f, request, reply);
+    if (note !== undefined) notes.push(`${f.kind}: ${note}`);
+  }
+  if (!faults.some((f) => f.kind === 'truncated')) {
+    log(200, reply);
+    return c.json(reply);
+  }
+  const full = Buffer.from(JSON.stringify(reply));
+  const half = full.subarray(0, Math.floor(full.length / 2));
+  log(200, half.toString());
+  if (socket === undefined) return c.body(half.toString(), 200, { 'content-type': 'application/json' });
+  // Promise the whole body, send half, then drop the connection.
+  const outgoing = c.env!.outgoing!;
+  outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': String(full.length) });
+  outgoing.write(half, () => socket.destroy());
+  return RESPONSE_ALREADY_SENT;
+}

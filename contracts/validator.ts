@@ -137,7 +137,11 @@ export function compileValidator<T extends TSchema>(schema: T): Validator<Static
     check(data);
     const errors: ValidationIssue[] = [];
     const notes: ValidationIssue[] = [];
-    for (const error of check.errors ?? []) {
+    const found = check.errors ?? [];
+    // A value of the wrong type also fails its enum, minimum…: say only what is wrong first.
+    const wrongType = new Set(found.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+    for (const error of found) {
+      if (error.keyword !== 'type' && wrongType.has(error.instancePath)) continue;
       const issue = describe(error);
       if (error.keyword === 'additionalProperties' && openAt.has(error.schemaPath)) notes.push(issue);
       else errors.push(issue);

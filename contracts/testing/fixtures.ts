@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PAYLOADS, type Operation } from '../schemas/index';
+
+// The example payloads under fixtures/payloads/<operation>.<payload>.json, read fresh on
+// every call so a test may change its copy freely.
+
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/payloads/', import.meta.url));
+
+export type PayloadName<Op extends Operation> = keyof (typeof PAYLOADS)[Op] & string;
+
+export function loadFixture<Op extends Operation>(operation: Op, payload: PayloadName<Op>): any {
+  return JSON.parse(readFileSync(`${FIXTURES_DIR}${operation}.${payload}.json`, 'utf8'));
+}
+
+/** Every (operation, payload) pair the contract defines, for tests that cover them all. */
+export const ALL_PAYLOADS = Object.entries(PAYLOADS).flatMap(([operation, roles]) =>
+  Object.keys(roles).map((payload) => ({ operation: operation as Operation, payload })),
+);

@@ -1,0 +1,44 @@
+import { describe, it, expect } from 'vitest';
+import { checkSellerReply } from './reply-check';
+import { loadFixture } from './testing/fixtures';
+import { buildItemInquiryExchange } from './testing/large-exchange';
+
+describe('checkSellerReply: schema, then rules', () => {
+  it.each(['item-inquiry', 'place-order', 'invoice', 'statement'] as const)('passes the %s fixture pair', (operation) => {
+    const result = checkSellerReply(operation, loadFixture(operation, 'seller-request'), loadFixture(operation, 'seller-reply'));
+    expect(result).toEqual({ ok: true, errors: [], violations: [], notes: [] });
+  });
+
+  it('a reply of the wrong shape reports schema errors and runs no rule', () => {
+    const reply = loadFixture('item-inquiry', 'seller-reply');
+    delete reply.items[0].locations;
+    reply.items[1].original_part = 'WRONG'; // would break a rule, but the shape is checked first
+    const result = checkSellerReply('item-inquiry', loadFixture('item-inquiry', 'seller-request'), reply);
+    expect(result.ok).toBe(false);
+    expect(result.errors.map((e) => e.path)).toEqual(['/items/0/locations']);
+    expect(result.violations).toEqual([]);
+  });
+
+  it('a well-shaped reply that breaks a rule is not ok, with the violation', () => {
+    const reply = loadFixture('item-inquiry', 'seller-reply');
+    reply.items[1].original_mfr = 'STP';
+    const result = checkSellerReply('item-inquiry', loadFixture('item-inquiry', 'seller-request'), reply);
+    expect(result.ok).toBe(false);
+    expect(result.errors).toEqual([]);
+    expect(result.violations.map((v) => [v.rule, v.path])).toEqual([['alternate.original-mfr', '/items/1/original_mfr']]);
+  });
+
+  it('extra fields and a seller pack code are notes, and the reply is still ok', () => {
+    const reply = loadFixture('item-inquiry', 'seller-reply');
+    reply.items[0].warehouse_bin = 'B-12';
+    reply.items[0].locations[0].pack_code = 'DZ';
+    const result = checkSellerReply('item-inquiry', loadFixture('item-inquiry', 'seller-request'), reply);
+    expect(result.ok).toBe(true);
+    expect(result.notes.map((n) => n.path)).toEqual(['/items/0/warehouse_bin', '/items/0/locations/0/pack_code']);
+  });
+
+  it('passes the benchmark-size exchange (200 entries, 1000 locations)', () => {
+    const { request, reply } = buildItemInquiryExchange({ items: 50, alternates: 3, locations: 5 });
+    expect(checkSellerReply('item-inquiry', request, JSON.parse(JSON.stringify(reply)))).toEqual({ ok: true, errors: [], violations: [], notes: [] });
+  });
+});

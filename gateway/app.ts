@@ -1,0 +1,70 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { Directory } from './directory/directory';
+import type { SellerClient } from './seller-client/seller-client.types';
+import type { Store } from './store/store';
+import { systemClock, type Clock } from './clock';
+import { gatewayConfig, type GatewayConfig } from './config';
+import { createTokenVerifier } from './auth/token-verifier';
+import { authenticate } from './auth/authenticate';
+import { createOperations } from './operations/index';
+import { operationRoute } from './http/operation-route';
+import { errorResponse } from './http/error-response';
+import { jsonLineLogger, requestLog, type Logger } from './http/request-log';
+import { RequestValidationError } from './errors';
+import { OverallStatus } from '../contracts/index';
+import type { ErrorEnvelope, GatewayEnv } from './http/gateway-env';
+
+// The gateway: a Hono app built from its dependencies. server.ts wires and listens; tests
+// call app.request() in-process with a real store and a real mock seller.
+
+export interface GatewayDeps {
+  store: Store;
+  directory: Directory;
+  sellerClient: SellerClient;
+  clock?: Clock;
+  config?: GatewayConfig;
+  /** One entry per request; defaults to a JSON line on stdout. */
+  logger?: Logger;
+}
+
+export const V3_2 = '/json/federated/v3_2';
+
+const envelope = (kind: ErrorEnvelope): MiddlewareHandler<GatewayEnv> => async (c, next) => {
+  c.set('envelope', kind);
+  await next();
+};
+
+const jsonOnly: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+  const type = c.req.header('content-type');
+  if (type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new RequestValidationError(`content-type must be application/json, not '${type}'`, [{ path: 'header:content-type', message: 'must be application/json' }]);
+  }
+  await next();
+};
+
+export function createGateway(deps: GatewayDeps) {
+  const clock = deps.clock ?? systemClock;
+  const config = deps.config ?? gatewayConfig();
+  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient: deps.sellerClient, clock, config });
+  const auth = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
+
+  const app = new Hono<GatewayEnv>();
+  app.use('*', requestLog(deps.logger ?? jsonLineLogger));
+  app.onError(errorResponse);
+  app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+
+  app.get('/health', async (c) => {
+    // Healthy means the store answers; seller systems are not ours to vouch for.
+    await deps.store.query('SELECT 1');
+    return c.json({ status: 'ok', store: deps.store.kind });
+  });
+
+  app.post(`${V3_2}/item_inquiry`, auth, jsonOnly, operationRoute('item-inquiry', operations.itemInquiry));
+  app.post(`${V3_2}/place_order`, auth, jsonOnly, operationRoute('place-order', operations.placeOrder));
+  app.post(`${V3_2}/invoice`, envelope('invoices'), auth, jsonOnly, operationRoute('invoice', operations.invoice));
+  app.post(`${V3_2}/statement`, envelope('statements'), auth, jsonOnly, operationRoute('statement', operations.statement));
+
+  return app;
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

@@ -1,0 +1,193 @@
+import { decodeProtectedHeader, errors as joseErrors, importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import type { ApiKey, BuyerUser, Directory, KeyAlgorithm } from '../directory/directory';
+import type { Clock } from '../clock';
+import { AuthenticationError } from '../errors';
+
+// Buyer systems sign a short-lived JWT with a key whose public half is registered
+// (common-codes.md: RS256, header kid + typ JWT + gv-ver, claims iss, kid, aud, iat, exp).
+// Importing a key and checking a signature are the costly parts, so both are cached:
+// imported keys by kid and PEM, verified tokens by their exact bytes until they expire.
+// Key state (revoked?) and the user are looked up on every request through the directory,
+// whose own cache is invalidated on writes, so a revocation takes effect at once.
+
+export interface AuthConfig {
+  /** Accepted `aud` values; production clients send `groupvan`. */
+  audience: string | string[];
+  /** Longest accepted exp - iat, in seconds. */
+  maxLifetimeSeconds: number;
+  /** Tolerance for clocks that disagree, in seconds. */
+  clockSkewSeconds: number;
+}
+
+export const DEFAULT_AUTH_CONFIG: AuthConfig = { audience: ['groupvan'], maxLifetimeSeconds: 3600, clockSkewSeconds: 60 };
+
+export interface AuthenticatedBuyer {
+  clientId: string;
+  kid: string;
+  user: BuyerUser;
+}
+
+export interface TokenVerifier {
+  /** The buyer behind an `Authorization` header value; throws AuthenticationError with the reason. */
+  verify(authorization: string | undefined): Promise<AuthenticatedBuyer>;
+}
+
+const ACCEPTED_ALGORITHMS = new Set<string>(['RS256', 'ES256']);
+const TOKEN_CACHE_LIMIT = 10_000;
+const BEARER = /^Bearer[ ]+([^ ]+)[ ]*$/i;
+
+interface VerifiedToken {
+  kid: string;
+  clientId: string;
+  sub: string | undefined;
+  /** Seconds since the epoch. */
+  exp: number;
+  /** The key the signature was checked with: a re-registered kid must verify again. */
+  pem: string;
+}
+
+const refuse = (reason: string) => new AuthenticationError(reason);
+
+function headerOf(token: string): { alg?: unknown; kid?: unknown } {
+  if (token.split('.').length !== 3) throw refuse('malformed token: a JWT has three base64url parts separated by dots');
+  try {
+    return decodeProtectedHeader(token);
+  } catch {
+    throw refuse('malformed token: its header is not base64url-encoded JSON');
+  }
+}
+
+function checkAlgorithm(alg: unknown): KeyAlgorithm {
+  if (typeof alg !== 'string') throw refuse('malformed token: the header has no alg');
+  if (alg.toLowerCase() === 'none') throw refuse("alg 'none' is refused: tokens must be signed with RS256 or ES256");
+  if (/^HS/i.test(alg)) throw refuse(`alg '${alg}' is refused: HMAC algorithms are not accepted (algorithm confusion); sign with RS256 or ES256`);
+  if (!ACCEPTED_ALGORITHMS.has(alg)) throw refuse(`alg '${alg}' is not supported: sign with RS256 or ES256`);
+  return alg as KeyAlgorithm;
+}
+
+function describeJoseError(error: unknown, key: ApiKey, audience: string[]): string {
+  if (error instanceof joseErrors.JWTExpired) return 'token expired: mint a new one (exp is in the past)';
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return `bad signature: the token was not signed with the private key registered as kid '${key.kid}'`;
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    switch (error.claim) {
+      case 'nbf':
+        return 'token not yet valid (nbf is in the future)';
+      case 'aud':
+        return `wrong audience: aud must be ${audience.map((a) => `'${a}'`).join(' or ')}`;
+      case 'iss':
+        return `wrong issuer: iss must be '${key.clientId}', the client that registered kid '${key.kid}'`;
+      case 'exp':
+        return 'token has no exp: exp is required';
+      default:
+        return `claim ${error.claim} is invalid: ${error.message}`;
+    }
+  }
+  if (error instanceof joseErrors.JWTInvalid || error instanceof joseErrors.JWSInvalid) return `malformed token: ${error.message}`;
+  return `token could not be verified: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export function createTokenVerifier(deps: { directory: Directory; clock: Clock; config?: Partial<AuthConfig> }): TokenVerifier {
+  const { directory, clock } = deps;
+  const config = { ...DEFAULT_AUTH_CONFIG, ...deps.config };
+  const audience = Array.isArray(config.audience) ? config.audience : [config.audience];
+  const importedKeys = new Map<string, { pem: string; key: Promise<CryptoKey> }>();
+  const verifiedTokens = new Map<string, VerifiedToken>();
+
+  function publicKey(key: ApiKey): Promise<CryptoKey> {
+    const cached = importedKeys.get(key.kid);
+    if (cached !== undefined && cached.pem === key.publicKeyPem) return cached.key;
+    const imported = importSPKI(key.publicKeyPem, key.algorithm);
+    imported.catch(() => importedKeys.delete(key.kid));
+    importedKeys.set(key.kid, { pem: key.publicKeyPem, key: imported });
+    return imported;
+  }
+
+  async function activeKey(kid: unknown): Promise<ApiKey> {
+    if (typeof kid !== 'string' || kid === '') throw refuse('token header has no kid: set kid to your registered key id');
+    const key = await directory.findKey(kid);
+    if (key === undefined) throw refuse(`unknown kid '${kid}': no public key is registered under that id`);
+    if (!key.active) throw refuse(`kid '${kid}' has been revoked: sign with an active key`);
+    return key;
+  }
+
+  async function verifySignatureAndClaims(token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<VerifiedToken> {
+    if (alg !== key.algorithm) throw refuse(`alg '${alg}' does not match kid '${key.kid}', which is registered for ${key.algorithm}`);
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, await publicKey(key), {
+        algorithms: [key.algorithm],
+        issuer: key.clientId,
+        audience,
+        clockTolerance: config.clockSkewSeconds,
+        currentDate: new Date(nowMs),
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      throw refuse(describeJoseError(error, key, audience));
+    }
+    const now = nowMs / 1000;
+    const exp = payload.exp as number;
+    if (payload.iat !== undefined && payload.iat > now + config.clockSkewSeconds) throw refuse('token not yet valid: iat is in the future (check the caller clock)');
+    const issuedAt = payload.iat ?? now;
+    if (exp - issuedAt > config.maxLifetimeSeconds) {
+      throw refuse(`token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`);
+    }
+    const claimedKid = (payload as { kid?: unknown }).kid;
+    if (claimedKid !== undefined && claimedKid !== key.kid) throw refuse(`kid claim '${String(claimedKid)}' differs from the header kid '${key.kid}'`);
+    if (payload.sub !== undefined && (typeof payload.sub !== 'string' || payload.sub === '')) throw refuse('sub must be a buyer username');
+    return { kid: key.kid, clientId: key.clientId, sub: payload.sub, exp, pem: key.publicKeyPem };
+  }
+
+  function remember(token: string, verified: VerifiedToken) {
+    // Oldest-first eviction (Map keeps insertion order) bounds memory under token churn.
+    if (verifiedTokens.size >= TOKEN_CACHE_LIMIT) verifiedTokens.delete(verifiedTokens.keys().next().value as string);
+    verifiedTokens.set(token, verified);
+  }
+
+  async function resolveUser(verified: VerifiedToken): Promise<BuyerUser> {
+    const linked = await directory.linkedUsernames(verified.clientId);
+    let username = verified.sub;
+    if (username === undefined) {
+      if (linked.length !== 1) {
+        throw refuse(`token has no sub and client '${verified.clientId}' acts for ${linked.length} users: name the buyer user in sub`);
+      }
+      username = linked[0];
+    }
+    const user = await directory.findUser(username);
+    if (user === undefined) throw refuse(`unknown user '${username}' (sub)`);
+    if (!linked.includes(username)) throw refuse(`user '${username}' is not linked to client '${verified.clientId}'`);
+    return user;
+  }
+
+  async function verify(authorization: string | undefined): Promise<AuthenticatedBuyer> {
+    if (authorization === undefined || authorization === '') throw refuse('missing Authorization header: send Authorization: Bearer <JWT>');
+    const match = BEARER.exec(authorization);
+    if (match === null) throw refuse('malformed Authorization header: expected Bearer <JWT>');
+    const token = match[1];
+    const nowMs = clock();
+
+    let verified = verifiedTokens.get(token);
+    if (verified !== undefined) {
+      // Signature and claims held when cached; only time and the key's state can change.
+      const key = await activeKey(verified.kid);
+      if (verified.exp + config.clockSkewSeconds <= nowMs / 1000) {
+        verifiedTokens.delete(token);
+        throw refuse('token expired: mint a new one (exp is in the past)');
+      }
+      if (key.publicKeyPem !== verified.pem) {
+        verifiedTokens.delete(token);
+        verified = undefined;
+      }
+    }
+    if (verified === undefined) {
+      const header = headerOf(token);
+      const alg = checkAlgorithm(header.alg);
+      const key = await activeKey(header.kid);
+      verified = await verifySignatureAndClaims(token, key, alg, nowMs);
+      remember(token, verified);
+    }
+    return { clientId: verified.clientId, kid: verified.kid, user: await resolveUser(verified) };
+  }
+
+  return { verify };
+}

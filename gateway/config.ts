@@ -1,0 +1,27 @@
+import { DEFAULT_AUTH_CONFIG, type AuthConfig } from './auth/token-verifier';
+
+/** What a gateway instance can be told; server.ts fills it from the environment. */
+export interface GatewayConfig {
+  auth: AuthConfig;
+  /**
+   * Members whose replies are passed on despite broken reply rules (with a warning header
+   * and a log line), in addition to members whose directory entry says lenient.
+   */
+  lenientMembers: string[];
+  /** How long a repeated order waits for its first attempt, still in flight, to finish. */
+  orderWaitMs: number;
+}
+
+export const DEFAULT_GATEWAY_CONFIG: GatewayConfig = {
+  auth: DEFAULT_AUTH_CONFIG,
+  lenientMembers: [],
+  orderWaitMs: 15_000,
+};
+
+export function gatewayConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<Omit<GatewayConfig, 'auth'>> = {}): GatewayConfig {
+  return {
+    ...DEFAULT_GATEWAY_CONFIG,
+    ...overrides,
+    auth: { ...DEFAULT_AUTH_CONFIG, ...overrides.auth },
+  };
+}

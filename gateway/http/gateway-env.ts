@@ -1,0 +1,15 @@
+import type { AuthenticatedBuyer } from '../auth/token-verifier';
+
+/** Which reply envelope an error takes: invoices and statements answer in their own. */
+export type ErrorEnvelope = 'gateway' | 'invoices' | 'statements';
+
+/** Per-request values the middleware sets and the handlers read. */
+export interface GatewayEnv {
+  Variables: {
+    requestId: string;
+    buyer: AuthenticatedBuyer;
+    envelope: ErrorEnvelope;
+    /** Extra fields for this request's log line (overall code, members, warnings). */
+    log: Record<string, unknown>;
+  };
+}

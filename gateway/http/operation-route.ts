@@ -1,0 +1,48 @@
+import type { Context, Handler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { RequestValidationError } from '../errors';
+import { buyerReplyJson, type BuyerReplyOperation } from '../reply/buyer-reply-json';
+import type { OperationInput, OperationResult } from '../operations/operation-deps';
+import type { GatewayEnv } from './gateway-env';
+
+// The thin HTTP edge of an operation: read the body, hand it over, write the reply with the
+// float-aware serializer. Everything else lives in gateway/operations/.
+
+export type Operation = (input: OperationInput) => Promise<OperationResult>;
+
+async function jsonBody(c: Context<GatewayEnv>): Promise<unknown> {
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RequestValidationError(`the body is not valid JSON: ${(error as Error).message}`, [{ path: '', message: 'not valid JSON' }]);
+  }
+}
+
+export function operationRoute(name: BuyerReplyOperation, operation: Operation): Handler<GatewayEnv> {
+  const write = buyerReplyJson[name];
+  return async (c) => {
+    const result = await operation({
+      buyer: c.get('buyer'),
+      body: await jsonBody(c),
+      requestId: c.get('requestId'),
+      idempotencyKey: c.req.header('idempotency-key'),
+    });
+    const log = c.get('log');
+    if (result.log !== undefined) Object.assign(log, result.log);
+    if (result.warnings.length > 0) {
+      // Lenient members: the reply goes through, the buyer and the log are told what it broke.
+      c.header('x-contract-warning', result.warnings.join('; '));
+      log.warnings = result.warnings;
+    }
+    if (result.replayed === true) {
+      c.header('idempotent-replayed', 'true');
+      log.replayed = true;
+    }
+    const reply = result.reply as { status_code?: unknown; status?: unknown };
+    if (reply.status_code !== undefined) log.status_code = reply.status_code;
+    else log.status = reply.status;
+    c.header('content-type', 'application/json; charset=UTF-8');
+    return c.body(write(result.reply), result.httpStatus as ContentfulStatusCode);
+  };
+}

@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from 'hono';
+import type { GatewayEnv } from './gateway-env';
+
+/** Receives one structured entry per request; tests pass a collector or a no-op. */
+export type Logger = (entry: Record<string, unknown>) => void;
+
+export const jsonLineLogger: Logger = (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`);
+
+// A caller's own request id is kept when it looks like an id, so traces join up across systems.
+const USABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Assigns the request id, echoes it, and writes one log line when the response is ready. */
+export function requestLog(logger: Logger, now: () => number = () => performance.now()): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    const started = now();
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming !== undefined && USABLE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const fields: Record<string, unknown> = {};
+    c.set('requestId', requestId);
+    c.set('log', fields);
+    c.set('envelope', 'gateway');
+    await next();
+    c.header('x-request-id', requestId);
+    logger({
+      time: new Date().toISOString(),
+      request_id: requestId,
+      method: c.req.method,
+      path: c.req.path,
+      http_status: c.res.status,
+      ms: Math.round((now() - started) * 100) / 100,
+      ...fields,
+    });
+  };
+}

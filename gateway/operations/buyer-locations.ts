@@ -1,0 +1,32 @@
+import type { BuyerUser, UserLocation } from '../directory/directory';
+
+// The user object comes from the directory's cache, so indexing it once per object makes
+// location look-ups on the hot path a Map get; a directory reload yields a new object.
+const indexes = new WeakMap<BuyerUser, Map<string, UserLocation>>();
+
+export function userLocationIndex(user: BuyerUser): Map<string, UserLocation> {
+  let index = indexes.get(user);
+  if (index === undefined) {
+    index = new Map(user.locations.map((l) => [l.locationId, l]));
+    indexes.set(user, index);
+  }
+  return index;
+}
+
+/** Locations grouped by member, each group in the user's sort order; members in order of first appearance. */
+export function groupByMember(locations: UserLocation[]): Map<string, UserLocation[]> {
+  const groups = new Map<string, UserLocation[]>();
+  for (const location of [...locations].sort((a, b) => a.sortOrder - b.sortOrder)) {
+    const group = groups.get(location.memberId);
+    if (group === undefined) groups.set(location.memberId, [location]);
+    else group.push(location);
+  }
+  return groups;
+}
+
+/** The accounts a user holds at a member: those of their locations there, plus their primary account. */
+export function accountsAt(user: BuyerUser, memberId: string, primaryHeldThere: boolean): Set<string> {
+  const accounts = new Set(user.locations.filter((l) => l.memberId === memberId).map((l) => l.accountId));
+  if (primaryHeldThere) accounts.add(user.accountId);
+  return accounts;
+}

@@ -1,0 +1,147 @@
+import {
+  itemInquiryRequestRules,
+  OverallStatus,
+  REQUESTED_PART_STATUSES,
+  type BuyerItemLocation,
+  type BuyerItemResult,
+  type ItemInquiryBuyerReply,
+  type ItemInquiryBuyerRequest,
+  type ItemInquirySellerReply,
+  type ItemInquirySellerRequest,
+} from '../../contracts/index';
+import type { UserLocation } from '../directory/directory';
+import { type Detail, GatewayError, InvalidLocationError, LocationNotAllowedError } from '../errors';
+import { validBuyerRequest } from './buyer-request';
+import { groupByMember, userLocationIndex } from './buyer-locations';
+import { forwardToSeller, warningLines, type CheckedReply } from './forward';
+import { forwardedCommon, memberOf } from './seller-member';
+import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
+
+// Item inquiry: the buyer's locations (all, or the listed subset), one forwarded request per
+// member, concurrently; every reply checked; one merged answer with the buyer's own view of
+// each location (description, can_order, sort_order), sorted by sort_order.
+
+type SellerItem = ItemInquirySellerReply['items'][number];
+
+/** The locations to ask about: all of the user's, or exactly the listed ones, each checked. */
+async function resolveLocations(deps: OperationDeps, input: OperationInput, request: ItemInquiryBuyerRequest): Promise<UserLocation[]> {
+  const user = input.buyer.user;
+  if (request.locations === undefined) {
+    if (user.locations.length === 0) throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
+    return user.locations;
+  }
+  const index = userLocationIndex(user);
+  const chosen = new Map<string, UserLocation>();
+  const notFound: Detail[] = [];
+  const notAllowed: Detail[] = [];
+  for (const [i, ref] of request.locations.entries()) {
+    const mine = index.get(ref.id);
+    if (mine === undefined) {
+      if ((await deps.directory.findLocation(ref.id)) === undefined) notFound.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' does not exist` });
+      else notAllowed.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' is not one of your locations` });
+    } else if (mine.memberId !== ref.member) {
+      notAllowed.push({ path: `/locations/${i}/member`, message: `location '${ref.id}' belongs to member '${mine.memberId}', not '${ref.member}'`, expected: mine.memberId, found: ref.member });
+    } else if (mine.accountId !== ref.account) {
+      notAllowed.push({ path: `/locations/${i}/account`, message: `your account at location '${ref.id}' is '${mine.accountId}', not '${ref.account}'`, expected: mine.accountId, found: ref.account });
+    } else {
+      chosen.set(mine.locationId, mine);
+    }
+  }
+  if (notFound.length > 0) throw new InvalidLocationError(notFound.map((d) => d.message).join('; '), [...notFound, ...notAllowed]);
+  if (notAllowed.length > 0) throw new LocationNotAllowedError(notAllowed.map((d) => d.message).join('; '), notAllowed);
+  return [...chosen.values()];
+}
+
+const isRequestedPart = (item: SellerItem) => REQUESTED_PART_STATUSES.includes(item.status_code);
+const mergeKey = (item: SellerItem) =>
+  isRequestedPart(item) ? `${item.id}\u0000` : `${item.id}\u0000${item.status_code}\u0000${item.mfr_code}\u0000${item.part_number}`;
+
+/** One entry per requested part (and per alternate), with the locations of every member merged. */
+function merge(request: ItemInquiryBuyerRequest, replies: CheckedReply<ItemInquirySellerReply>[], index: Map<string, UserLocation>, asked: Set<string>): BuyerItemResult[] {
+  const entries = new Map<string, BuyerItemResult>();
+  for (const { reply } of replies) {
+    for (const item of reply.items) {
+      const locations = enrich(item.locations, index, asked);
+      const key = mergeKey(item);
+      const seen = entries.get(key);
+      if (seen === undefined) {
+        entries.set(key, { ...item, locations });
+        continue;
+      }
+      // The same part from another member: its locations join; a "found" beats "not found".
+      if (seen.status_code === 0 && item.status_code !== 0) {
+        entries.set(key, { ...seen, ...item, locations: [...seen.locations, ...locations] });
+      } else {
+        seen.locations.push(...locations);
+      }
+    }
+  }
+  const order = new Map(request.items.map((item, i) => [item.id, i]));
+  const merged = [...entries.values()];
+  for (const entry of merged) entry.locations.sort((a, b) => (a.sort_order ?? 0) - (b.sort_order ?? 0));
+  // Request order; within one id the requested part first, alternates after (stable sort).
+  return merged.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)));
+}
+
+function enrich(locations: SellerItem['locations'], index: Map<string, UserLocation>, asked: Set<string>): BuyerItemLocation[] {
+  const out: BuyerItemLocation[] = [];
+  for (const location of locations) {
+    const mine = index.get(location.id);
+    // Only forwarded locations reach the buyer, even from a lenient member.
+    if (mine === undefined || !asked.has(location.id)) continue;
+    out.push({
+      ...location,
+      type: location.type ?? mine.type,
+      description: mine.description,
+      can_order: mine.canOrder,
+      sort_order: mine.sortOrder,
+    });
+  }
+  return out;
+}
+
+export function createItemInquiry(deps: OperationDeps) {
+  return async function itemInquiry(input: OperationInput): Promise<OperationResult> {
+    const request = validBuyerRequest<ItemInquiryBuyerRequest>('item-inquiry', input.body, itemInquiryRequestRules);
+    const user = input.buyer.user;
+    const locations = await resolveLocations(deps, input, request);
+    const groups = groupByMember(locations);
+
+    const calls = [...groups].map(async ([memberId, group]) => {
+      const member = await memberOf(deps, memberId);
+      const forwarded: ItemInquirySellerRequest = {
+        service: 'item_inquiry',
+        ...forwardedCommon(member, user.terminalPin),
+        locations: group.map((l) => ({ id: l.locationId, member: l.memberId, account: l.accountId })),
+        items: request.items,
+      };
+      return forwardToSeller<ItemInquirySellerReply>(deps, 'item-inquiry', member, forwarded, input.requestId);
+    });
+    const settled = await Promise.allSettled(calls);
+    const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+    if (failures.length > 0) throw firstFailure(failures);
+    const replies = settled.map((s) => (s as PromiseFulfilledResult<CheckedReply<ItemInquirySellerReply>>).value);
+
+    const asked = new Set(locations.map((l) => l.locationId));
+    const status = replies.find((r) => r.reply.status_code !== OverallStatus.Success)?.reply.status_code ?? OverallStatus.Success;
+    const reply: ItemInquiryBuyerReply = { status_code: status, items: merge(request, replies, userLocationIndex(user), asked) };
+    return {
+      httpStatus: 200,
+      reply,
+      warnings: replies.flatMap((r) => warningLines(r.member, r.warnings)),
+      log: { members: [...groups.keys()] },
+    };
+  };
+}
+
+/**
+ * A merged answer with a member missing would look complete to the buyer, so any member's
+ * failure fails the inquiry; the first failure decides the code, the others join its details.
+ */
+function firstFailure(failures: unknown[]): unknown {
+  const [first, ...rest] = failures;
+  if (!(first instanceof GatewayError) || rest.length === 0) return first;
+  const extra: Detail[] = rest.flatMap((f) => (f instanceof GatewayError ? (f.details ?? [{ path: '', message: f.message }]) : []));
+  const Kind = first.constructor as new (message: string, details?: Detail[]) => GatewayError;
+  return new Kind(first.message, [...(first.details ?? []), ...extra]);
+}

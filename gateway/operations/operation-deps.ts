@@ -1,0 +1,36 @@
+import type { Directory } from '../directory/directory';
+import type { SellerClient } from '../seller-client/seller-client.types';
+import type { Store } from '../store/store';
+import type { Clock } from '../clock';
+import type { GatewayConfig } from '../config';
+import type { AuthenticatedBuyer } from '../auth/token-verifier';
+
+/** What every operation is built from; the same handlers serve v3.2 and (later) v3.1 paths. */
+export interface OperationDeps {
+  store: Store;
+  directory: Directory;
+  sellerClient: SellerClient;
+  clock: Clock;
+  config: GatewayConfig;
+}
+
+/** One buyer call, stripped of HTTP: who, what, and the ids that travel with it. */
+export interface OperationInput {
+  buyer: AuthenticatedBuyer;
+  body: unknown;
+  requestId: string;
+  /** Place order only: the buyer's Idempotency-Key header. */
+  idempotencyKey?: string;
+}
+
+/** A buyer reply, serialized by the route with the operation's float-aware writer. */
+export interface OperationResult {
+  httpStatus: number;
+  reply: object;
+  /** Broken reply rules passed on in lenient mode; the route sends them as a header. */
+  warnings: string[];
+  /** Set when a repeated order is answered from the first attempt. */
+  replayed?: boolean;
+  /** Extra fields for the request's log line. */
+  log?: Record<string, unknown>;
+}

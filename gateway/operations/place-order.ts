@@ -1,0 +1,166 @@
+import {
+  OverallStatus,
+  placeOrderRequestRules,
+  type PlaceOrderBuyerRequest,
+  type PlaceOrderSellerReply,
+  type PlaceOrderSellerRequest,
+} from '../../contracts/index';
+import type { UserLocation } from '../directory/directory';
+import {
+  type Detail,
+  GatewayError,
+  InternalError,
+  InvalidLocationError,
+  LocationNotAllowedError,
+  OrderInFlightError,
+  RequestValidationError,
+  SellerReplyError,
+  SellerTimeoutError,
+} from '../errors';
+import { errorReply } from '../http/error-response';
+import { orderRecords, type OrderRecord, type OrderStatus, type StoredAnswer } from '../orders/order-records';
+import { validBuyerRequest } from './buyer-request';
+import { userLocationIndex } from './buyer-locations';
+import { forwardToSeller, warningLines } from './forward';
+import { forwardedCommon, memberOf } from './seller-member';
+import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
+
+// Place order: every item at an orderable location of the buyer, all at one seller; the
+// order is recorded (and claimed) before it is forwarded, so a retried or concurrent
+// duplicate is answered with the first attempt's result instead of ordering again.
+
+const MAX_IDEMPOTENCY_KEY = 255;
+const POLL_MS = 25;
+
+async function resolveItems(deps: OperationDeps, input: OperationInput, request: PlaceOrderBuyerRequest): Promise<UserLocation[]> {
+  const index = userLocationIndex(input.buyer.user);
+  const notFound: Detail[] = [];
+  const notAllowed: Detail[] = [];
+  const resolved: UserLocation[] = [];
+  for (const [i, item] of request.items.entries()) {
+    const path = `/items/${i}/location_id`;
+    const mine = index.get(item.location_id);
+    if (mine === undefined) {
+      if ((await deps.directory.findLocation(item.location_id)) === undefined) notFound.push({ path, message: `location '${item.location_id}' does not exist` });
+      else notAllowed.push({ path, message: `location '${item.location_id}' is not one of your locations` });
+    } else if (!mine.canOrder) {
+      notAllowed.push({ path, message: `you cannot order from location '${item.location_id}' (can_order is false)` });
+    } else {
+      resolved.push(mine);
+    }
+  }
+  if (notFound.length > 0) throw new InvalidLocationError(notFound.map((d) => d.message).join('; '), [...notFound, ...notAllowed]);
+  if (notAllowed.length > 0) throw new LocationNotAllowedError(notAllowed.map((d) => d.message).join('; '), notAllowed);
+  const members = new Set(resolved.map((l) => l.memberId));
+  if (members.size > 1) {
+    throw new RequestValidationError(
+      `the items span ${members.size} sellers (${[...members].join(', ')}): one order goes to one seller, so send one place_order per member`,
+      resolved.map((l, i) => ({ path: `/items/${i}/location_id`, message: `location '${l.locationId}' is served by member ${l.memberId}` })),
+    );
+  }
+  return resolved;
+}
+
+function idempotencyKeyOf(input: OperationInput): string | null {
+  const key = input.idempotencyKey?.trim();
+  if (key === undefined || key === '') return null;
+  if (key.length > MAX_IDEMPOTENCY_KEY) {
+    throw new RequestValidationError(`the Idempotency-Key header is longer than ${MAX_IDEMPOTENCY_KEY} characters`, [{ path: 'header:Idempotency-Key', message: `at most ${MAX_IDEMPOTENCY_KEY} characters` }]);
+  }
+  return key;
+}
+
+/** Whether a seller fault leaves the order possibly placed: then it must never be sent again. */
+function statusAfter(error: GatewayError): Extract<OrderStatus, 'failed' | 'unknown'> {
+  return error instanceof SellerTimeoutError || error instanceof SellerReplyError ? 'unknown' : 'failed';
+}
+
+const replay = (answer: StoredAnswer): OperationResult => ({ httpStatus: answer.http_status, reply: answer.body, warnings: [], replayed: true });
+
+export function createPlaceOrder(deps: OperationDeps) {
+  const records = orderRecords(deps.store);
+  const now = () => new Date(deps.clock());
+
+  /** A repeat of an order still in flight waits for its answer, up to a limit. */
+  async function answerOf(first: OrderRecord): Promise<OperationResult> {
+    const giveUpAt = Date.now() + deps.config.orderWaitMs;
+    let current: OrderRecord | undefined = first;
+    while (current !== undefined && current.answer === null && Date.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      current = await records.find(first.id);
+    }
+    if (current?.answer != null) return replay(current.answer);
+    throw new OrderInFlightError(
+      `purchase order '${first.purchaseOrderNumber}' is already being placed by an earlier request; retry later to receive its result`,
+    );
+  }
+
+  async function forward(record: OrderRecord, member: Awaited<ReturnType<typeof memberOf>>, forwarded: PlaceOrderSellerRequest, input: OperationInput): Promise<OperationResult> {
+    await records.markForwarded(record.id, now());
+    try {
+      const checked = await forwardToSeller<PlaceOrderSellerReply>(deps, 'place-order', member, forwarded, input.requestId);
+      const confirmed = checked.reply.status_code === OverallStatus.Success;
+      await records.finish(record.id, { status: confirmed ? 'confirmed' : 'failed', sellerReply: checked.reply, answer: { http_status: 200, body: checked.reply } }, now());
+      return { httpStatus: 200, reply: checked.reply, warnings: warningLines(member, checked.warnings), log: { order_id: record.id, order_status: confirmed ? 'confirmed' : 'failed' } };
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      const status = statusAfter(error);
+      const recorded: GatewayError =
+        status === 'unknown'
+          ? new (error.constructor as new (m: string, d?: Detail[]) => GatewayError)(
+              `${error.message}; the seller may have placed the order, so purchase order '${forwarded.purchase_order_number}' will not be sent again: check with the seller`,
+              error.details,
+            )
+          : error;
+      await records.finish(record.id, { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message }, now());
+      throw recorded;
+    }
+  }
+
+  return async function placeOrder(input: OperationInput): Promise<OperationResult> {
+    const request = validBuyerRequest<PlaceOrderBuyerRequest>('place-order', input.body, placeOrderRequestRules);
+    const key = idempotencyKeyOf(input);
+    const user = input.buyer.user;
+    const locations = await resolveItems(deps, input, request);
+    const member = await memberOf(deps, locations[0].memberId);
+    const { items, ...order } = request;
+    const forwarded: PlaceOrderSellerRequest = {
+      service: 'place_order',
+      ...forwardedCommon(member, user.terminalPin),
+      ...order,
+      items: items.map((item, i) => ({ ...item, account_id: locations[i].accountId, member_id: locations[i].memberId })),
+    };
+
+    const claim = () =>
+      records.claim({
+        userId: user.id,
+        username: user.username,
+        purchaseOrderNumber: request.purchase_order_number,
+        idempotencyKey: key,
+        memberId: member.id,
+        requestId: input.requestId,
+        forwardedRequest: forwarded,
+        at: now(),
+      });
+
+    const claimed = await claim();
+    if (claimed !== undefined) return forward(claimed, member, forwarded, input);
+
+    const existing = await records.findExisting(user.id, request.purchase_order_number, key);
+    if (existing === undefined) throw new InternalError('the order collided with an earlier one that could not be read back');
+    if (key !== null && existing.idempotencyKey === key && existing.purchaseOrderNumber !== request.purchase_order_number) {
+      throw new RequestValidationError(
+        `Idempotency-Key '${key}' was already used for purchase order '${existing.purchaseOrderNumber}'`,
+        [{ path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` }],
+      );
+    }
+    if (existing.status === 'failed') {
+      // Certainly not placed the first time: this attempt may place it, if no one else got there first.
+      const retaken = await records.retakeFailed(existing.id, input.requestId, forwarded, key, now());
+      if (retaken !== undefined) return forward(retaken, member, forwarded, input);
+      // Another retry took it over: wait for that attempt, not the old failure.
+      return answerOf((await records.find(existing.id)) ?? existing);
+    }
+    return answerOf(existing);
+  };
+}

@@ -1,0 +1,116 @@
+import type { Queryable } from '../store/store';
+
+// The orders table (migration 002). The INSERT is the claim: the unique constraints on
+// (user, PO number) and (user, Idempotency-Key) let exactly one of any number of concurrent
+// attempts — in this process or another gateway instance — go on to forward the order.
+
+export type OrderStatus = 'received' | 'forwarded' | 'confirmed' | 'failed' | 'unknown';
+
+/** What the buyer was answered, kept so a repeat is answered the same. */
+export interface StoredAnswer {
+  http_status: number;
+  body: object;
+}
+
+export interface OrderRecord {
+  id: number;
+  purchaseOrderNumber: string;
+  idempotencyKey: string | null;
+  status: OrderStatus;
+  answer: StoredAnswer | null;
+  attempts: number;
+}
+
+export interface NewOrder {
+  userId: number;
+  username: string;
+  purchaseOrderNumber: string;
+  idempotencyKey: string | null;
+  memberId: string;
+  requestId: string;
+  forwardedRequest: object;
+  at: Date;
+}
+
+interface Row {
+  id: string | number;
+  purchase_order_number: string;
+  idempotency_key: string | null;
+  status: OrderStatus;
+  answer: StoredAnswer | string | null;
+  attempts: number;
+}
+
+const COLUMNS = 'id, purchase_order_number, idempotency_key, status, answer, attempts';
+
+const toRecord = (row: Row): OrderRecord => ({
+  id: Number(row.id),
+  purchaseOrderNumber: row.purchase_order_number,
+  idempotencyKey: row.idempotency_key,
+  status: row.status,
+  // pg and PGlite both parse jsonb; a string would mean a driver configured otherwise.
+  answer: typeof row.answer === 'string' ? (JSON.parse(row.answer) as StoredAnswer) : row.answer,
+  attempts: row.attempts,
+});
+
+export function orderRecords(db: Queryable) {
+  return {
+    /** Inserts the order as received; undefined when an order with that PO number or key exists. */
+    async claim(order: NewOrder): Promise<OrderRecord | undefined> {
+      const { rows } = await db.query<Row>(
+        `INSERT INTO orders (user_id, username, purchase_order_number, idempotency_key, member_id, status, request_id, forwarded_request, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, 'received', $6, $7, $8, $8)
+         ON CONFLICT DO NOTHING
+         RETURNING ${COLUMNS}`,
+        [order.userId, order.username, order.purchaseOrderNumber, order.idempotencyKey, order.memberId, order.requestId, JSON.stringify(order.forwardedRequest), order.at.toISOString()],
+      );
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    },
+
+    /** The earlier order a repeat collides with: same PO number, or same Idempotency-Key. */
+    async findExisting(userId: number, purchaseOrderNumber: string, idempotencyKey: string | null): Promise<OrderRecord | undefined> {
+      const { rows } = await db.query<Row>(
+        `SELECT ${COLUMNS} FROM orders
+          WHERE user_id = $1 AND (purchase_order_number = $2 OR ($3::text IS NOT NULL AND idempotency_key = $3))
+          ORDER BY (idempotency_key IS NOT DISTINCT FROM $3) DESC, id
+          LIMIT 1`,
+        [userId, purchaseOrderNumber, idempotencyKey],
+      );
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    },
+
+    async find(id: number): Promise<OrderRecord | undefined> {
+      const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM orders WHERE id = $1`, [id]);
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    },
+
+    /**
+     * A failed order (certainly not placed) may be tried again: the conditional UPDATE is
+     * the claim, so of several concurrent retries exactly one takes it over.
+     */
+    async retakeFailed(id: number, requestId: string, forwardedRequest: object, idempotencyKey: string | null, at: Date): Promise<OrderRecord | undefined> {
+      const { rows } = await db.query<Row>(
+        `UPDATE orders
+            SET status = 'received', attempts = attempts + 1, request_id = $2, forwarded_request = $3,
+                idempotency_key = COALESCE(idempotency_key, $4), seller_reply = NULL, answer = NULL, error = NULL, updated_at = $5
+          WHERE id = $1 AND status = 'failed'
+          RETURNING ${COLUMNS}`,
+        [id, requestId, JSON.stringify(forwardedRequest), idempotencyKey, at.toISOString()],
+      );
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    },
+
+    async markForwarded(id: number, at: Date): Promise<void> {
+      await db.query(`UPDATE orders SET status = 'forwarded', updated_at = $2 WHERE id = $1`, [id, at.toISOString()]);
+    },
+
+    async finish(id: number, outcome: { status: Exclude<OrderStatus, 'received' | 'forwarded'>; sellerReply?: unknown; answer: StoredAnswer; error?: string }, at: Date): Promise<void> {
+      await db.query(
+        `UPDATE orders SET status = $2, seller_reply = $3, answer = $4, error = $5, updated_at = $6 WHERE id = $1`,
+        [id, outcome.status, outcome.sellerReply === undefined ? null : JSON.stringify(outcome.sellerReply), JSON.stringify(outcome.answer), outcome.error ?? null, at.toISOString()],
+      );
+    },
+  };
+}
+
+export type OrderRecords = ReturnType<typeof orderRecords>;

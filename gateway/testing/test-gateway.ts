@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTestStore } from '../store/test-store';
+import { createDirectory } from '../directory/create-directory';
+import type { Directory } from '../directory/directory';
+import type { Store } from '../store/store';
+import { createSellerClient } from '../seller-client/seller-client';
+import type { SellerClient } from '../seller-client/seller-client.types';
+import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
+import { DEV_KEYS } from '../../seeds/dev-keys';
+import { REPO_ROOT } from '../store/store-config';
+import { createGateway, type Gateway } from '../app';
+import { gatewayConfig, type GatewayConfig } from '../config';
+import type { Clock } from '../clock';
+import { mintToken, type MintOptions } from '../auth/mint-token';
+
+// A whole gateway for in-process tests: a seeded test store, the real directory and seller
+// client, and a real mock seller on a free loopback port that every member points at.
+
+export const DEFAULT_SCENARIO_FILE = join(REPO_ROOT, 'fixtures', 'scenarios', 'default.json');
+
+export interface TestGateway {
+  app: Gateway;
+  store: Store;
+  directory: Directory;
+  sellerClient: SellerClient;
+  seller: RunningMockSeller;
+  /** Log entries the gateway wrote, newest last. */
+  logs: Record<string, unknown>[];
+  /** A production-style token for a seeded dev user (demo → dev-key-1, other → dev-key-2). */
+  token(user?: 'demo' | 'other', overrides?: Partial<MintOptions>): Promise<string>;
+  /** POST a JSON body with a token; returns the response. */
+  post(path: string, body: unknown, options?: { user?: 'demo' | 'other'; token?: string; headers?: Record<string, string> }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  config?: Partial<Omit<GatewayConfig, 'auth'>> & { auth?: Partial<GatewayConfig['auth']> };
+  clock?: Clock;
+  /** SQL run on the seeded store before the directory is built (e.g. shorter member timeouts). */
+  setupSql?: string[];
+}
+
+const KID_OF = { demo: 'dev-key-1', other: 'dev-key-2' } as const;
+
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const seller = await startMockSeller({ scenario: DEFAULT_SCENARIO_FILE, port: 0 });
+  const store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
+  for (const sql of options.setupSql ?? []) await store.query(sql);
+  const directory = createDirectory(store);
+  const sellerClient = createSellerClient();
+  const logs: Record<string, unknown>[] = [];
+  const clock = options.clock ?? (() => Date.now());
+  const app = createGateway({
+    store,
+    directory,
+    sellerClient,
+    clock,
+    config: gatewayConfig(options.config),
+    logger: (entry) => logs.push(entry),
+  });
+  const privateKeys = new Map<string, string>();
+
+  async function token(user: 'demo' | 'other' = 'demo', overrides: Partial<MintOptions> = {}): Promise<string> {
+    const dev = DEV_KEYS[KID_OF[user]];
+    let pem = privateKeys.get(dev.kid);
+    if (pem === undefined) {
+      pem = await readFile(dev.privateKeyFile, 'utf8');
+      privateKeys.set(dev.kid, pem);
+    }
+    return mintToken({ privateKey: pem, kid: dev.kid, issuer: dev.clientId, subject: user, issuedAt: Math.floor(clock() / 1000), ...overrides });
+  }
+
+  return {
+    app,
+    store,
+    directory,
+    sellerClient,
+    seller,
+    logs,
+    token,
+    async post(path, body, opts = {}) {
+      const bearer = opts.token ?? (await token(opts.user ?? 'demo'));
+      return app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...opts.headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    async close() {
+      await sellerClient.close();
+      await seller.close();
+      await store.close();
+    },
+  };
+}

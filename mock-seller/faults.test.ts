@@ -1,0 +1,216 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import { request as undiciRequest } from 'undici';
+import { checkSellerReply, type ItemInquirySellerRequest, type PlaceOrderSellerRequest } from '../contracts/index';
+import { createMockSeller, startMockSeller, FAULT_HEADER } from './app';
+import { readDefaultScenario } from './default-scenario';
+import { parseFaultHeader } from './faults';
+import { MALFORMED_BODY } from './seller-endpoint';
+
+const inquiry: ItemInquirySellerRequest = {
+  service: 'item_inquiry',
+  locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+  items: [
+    { id: 'a', mfr_code: 'WIX', part_number: '51515' },
+    { id: 'b', mfr_code: 'GAT', part_number: 'K060882' },
+  ],
+};
+const orderRequest: PlaceOrderSellerRequest = {
+  service: 'place_order',
+  purchase_order_number: 'PO-9',
+  order_type: 1,
+  items: [{ id: 'o1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1, account_id: 'A-1001', member_id: 'M100' }],
+};
+
+const post = (seller: ReturnType<typeof createMockSeller>, body: object, fault?: string) =>
+  seller.app.request('/seller', { method: 'POST', body: JSON.stringify(body), headers: fault === undefined ? {} : { [FAULT_HEADER]: fault } });
+
+describe('the x-mock-fault header', () => {
+  it('parses a list of faults with parameters', () => {
+    expect(parseFaultHeader('latency;ms=20, drop-id;id=b ,http-status;status=502')).toEqual([
+      { kind: 'latency', ms: 20 },
+      { kind: 'drop-id', id: 'b' },
+      { kind: 'http-status', status: 502 },
+    ]);
+  });
+
+  it('rejects an unknown kind with a 400 naming it, and journals the request', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await post(seller, inquiry, 'explode');
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toContain("'explode' is not a fault");
+    expect(seller.journal.entries()[0]).toMatchObject({ http_status: 400, service: 'item_inquiry' });
+  });
+
+  it('rejects a fault the service cannot honour', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await post(seller, orderRequest, 'extra-location');
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toContain('extra-location does not apply to place_order');
+  });
+
+  it('applies only to the request that carries it', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    expect((await post(seller, inquiry, 'http-status;status=502')).status).toBe(502);
+    expect((await post(seller, inquiry)).status).toBe(200);
+  });
+});
+
+describe('faults', () => {
+  it('delays the reply by a fixed latency', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const started = performance.now();
+    const res = await post(seller, inquiry, 'latency;ms=120');
+    expect(res.status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+    expect(seller.journal.entries()[0].faults).toEqual(['latency;ms=120']);
+  });
+
+  it('delays by a random latency within the bounds', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const started = performance.now();
+    await post(seller, inquiry, 'latency;min_ms=50;max_ms=80');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it('answers an HTTP error status', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await post(seller, inquiry, 'http-status');
+    expect(res.status).toBe(503);
+  });
+
+  it('answers a seller-level status_code in each service envelope', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    expect(await (await post(seller, inquiry, 'status-code;code=5503')).json()).toEqual({ status_code: 5503, items: [] });
+    expect(await (await post(seller, orderRequest, 'status-code;code=3220')).json()).toMatchObject({ status_code: 3220, items: [] });
+    const invoice = await (await post(seller, { service: 'invoice', member: 'M100', account: 'A-1001' }, 'status-code;code=5500')).json();
+    expect(invoice).toEqual({ status: 'error', error_description: '5500 System error', invoices: [] });
+    // Nothing was ordered: the seller refused before acting.
+    expect(seller.orders).toHaveLength(0);
+  });
+
+  it('sends a malformed JSON body', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await post(seller, inquiry, 'malformed-json');
+    const text = await res.text();
+    expect(text).toBe(MALFORMED_BODY);
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('sends a truncated body (in-process: the first half)', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const honest = await (await post(seller, inquiry)).text();
+    const text = await (await post(seller, inquiry, 'truncated')).text();
+    expect(text).toBe(honest.slice(0, Math.floor(honest.length / 2)));
+  });
+
+  it('resets the connection (in-process: the body fails to read)', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await post(seller, inquiry, 'reset');
+    await expect(res.text()).rejects.toThrow();
+    expect(seller.journal.entries()[0]).toMatchObject({ http_status: null, faults: ['reset'] });
+  });
+
+  it('never answers a hang until released', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    let settled = false;
+    const pending = post(seller, inquiry, 'hang').finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(settled).toBe(false);
+    expect(seller.hangingCount).toBe(1);
+    seller.releaseHanging();
+    await expect((await pending).text()).rejects.toThrow();
+    expect(seller.hangingCount).toBe(0);
+  });
+
+  it('applies a control-API fault to the next N requests of its service only', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', count: 2, fault: { kind: 'http-status', status: 500 } }) });
+    expect(res.status).toBe(201);
+    expect((await post(seller, orderRequest)).status).toBe(200);
+    expect((await post(seller, inquiry)).status).toBe(500);
+    expect((await post(seller, inquiry)).status).toBe(500);
+    expect((await post(seller, inquiry)).status).toBe(200);
+    expect(seller.journal.entries().map((e) => e.fault_source)).toEqual([null, 'rule', 'rule', null]);
+  });
+
+  it('applies a fault until cleared, optionally only for one part number', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: '*', part_number: 'K060882', fault: { kind: 'drop-id' } }) });
+    for (let i = 0; i < 3; i++) {
+      const reply = await (await post(seller, inquiry)).json();
+      expect(reply.items.some((e: { id: string }) => e.id === 'b')).toBe(false);
+      expect(reply.items.some((e: { id: string }) => e.id === 'a')).toBe(true);
+    }
+    const other = { ...inquiry, items: [inquiry.items[0]] };
+    expect((await (await post(seller, other)).json()).items[0].id).toBe('a');
+    expect((await seller.app.request('/__admin/faults', { method: 'DELETE' })).status).toBe(204);
+    const reply = await (await post(seller, inquiry)).json();
+    expect(checkSellerReply('item-inquiry', inquiry, reply).ok).toBe(true);
+  });
+
+  it('removes one fault rule by id', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const rule = await (await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'invoice', fault: { kind: 'malformed-json' } }) })).json();
+    expect((await (await seller.app.request('/__admin/faults')).json()).faults).toHaveLength(1);
+    expect((await seller.app.request(`/__admin/faults/${rule.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await seller.app.request(`/__admin/faults/${rule.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect(seller.faults.list()).toHaveLength(0);
+  });
+
+  it('refuses a fault rule it cannot honour, naming the field', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'statement', fault: { kind: 'wrong-original-part' } }) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([expect.objectContaining({ path: '/fault/kind' })]);
+    const bad = await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'latency' } }) });
+    expect((await bad.json()).errors[0].message).toContain('latency needs ms');
+  });
+});
+
+describe('faults over a real connection', () => {
+  const started = startMockSeller({ scenario: readDefaultScenario(), port: 0 });
+  afterAll(async () => (await started).close());
+
+  const send = async (fault: string, timeoutMs = 5000) => {
+    const { url } = await started;
+    return undiciRequest(`${url}/seller`, { method: 'POST', body: JSON.stringify(inquiry), headers: { [FAULT_HEADER]: fault, 'content-type': 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  };
+
+  it('listens on the port it reports', async () => {
+    const { url, port } = await started;
+    expect(port).toBeGreaterThan(0);
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    const res = await undiciRequest(`${url}/health`);
+    expect(await res.body.json()).toEqual({ status: 'ok', scenario: 'default' });
+  });
+
+  it('resets the connection', async () => {
+    await expect(send('reset')).rejects.toThrow(/other side closed|ECONNRESET|socket/i);
+  });
+
+  it('promises the whole body and sends half of it', async () => {
+    const res = await send('truncated');
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(0);
+    await expect(res.body.text()).rejects.toThrow();
+  });
+
+  it('hangs until the client gives up', async () => {
+    const { seller } = await started;
+    const begun = performance.now();
+    await expect(send('hang', 300)).rejects.toThrow(/timeout/i);
+    expect(performance.now() - begun).toBeGreaterThanOrEqual(290);
+    // The client dropped the connection, so the held request is let go.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seller.hangingCount).toBe(0);
+  });
+
+  it('lets hanging requests go on close()', async () => {
+    const running = await startMockSeller({ scenario: readDefaultScenario(), port: 0 });
+    const pending = undiciRequest(`${running.url}/seller`, { method: 'POST', body: JSON.stringify(inquiry), headers: { [FAULT_HEADER]: 'hang' } });
+    const outcome = pending.then(() => 'answered', () => 'dropped');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(running.seller.hangingCount).toBe(1);
+    await running.close();
+    expect(await outcome).toBe('dropped');
+  });
+});

@@ -42,7 +42,10 @@ CREATE TABLE catalog_base_vehicles (
   -- "2015 Honda Civic", kept by the seed; what vehicle search matches against.
   name      text NOT NULL DEFAULT '',
   search_text text NOT NULL DEFAULT '',
-  search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, search_text)) STORED,
+  -- Punctuation becomes a space first: PostgreSQL's parser reads "F-150" as "f" and "-150".
+  search_tsv tsvector GENERATED ALWAYS AS (
+    to_tsvector('simple'::regconfig, regexp_replace(search_text, '[^[:alnum:]]+', ' ', 'g'))
+  ) STORED,
   UNIQUE (year_id, make_id, model_id)
 );
 CREATE INDEX catalog_base_vehicles_search ON catalog_base_vehicles USING gin (search_tsv);
@@ -81,9 +84,9 @@ CREATE TABLE catalog_products (
   search_vehicles  text NOT NULL DEFAULT '',
   -- Weighted: identifiers first, then what the part is, then what it fits.
   search_tsv tsvector GENERATED ALWAYS AS (
-    setweight(to_tsvector('simple'::regconfig, mfr_code || ' ' || part_number || ' ' || brand), 'A') ||
-    setweight(to_tsvector('english'::regconfig, description || ' ' || search_names), 'B') ||
-    setweight(to_tsvector('english'::regconfig, search_vehicles), 'C')
+    setweight(to_tsvector('simple'::regconfig, regexp_replace(mfr_code || ' ' || part_number || ' ' || brand, '[^[:alnum:]]+', ' ', 'g')), 'A') ||
+    setweight(to_tsvector('english'::regconfig, regexp_replace(description || ' ' || search_names, '[^[:alnum:]]+', ' ', 'g')), 'B') ||
+    setweight(to_tsvector('english'::regconfig, regexp_replace(search_vehicles, '[^[:alnum:]]+', ' ', 'g')), 'C')
   ) STORED,
   UNIQUE (mfr_code, part_number)
 );
@@ -124,13 +127,20 @@ CREATE TABLE catalog_assets (
 CREATE INDEX catalog_assets_sku ON catalog_assets (sku);
 CREATE INDEX catalog_assets_application ON catalog_assets (application_id);
 
--- Trigram indexes only where pg_trgm exists (see above).
+-- Every word search can match, per kind ('product', 'vehicle'), kept by the seed: a
+-- misspelt query word is replaced by its closest word here before the full-text query runs
+-- (pg_trgm's spelling-suggestion technique; the trigram index finds the candidates).
+CREATE TABLE catalog_search_words (
+  kind  text NOT NULL CHECK (kind IN ('product', 'vehicle')),
+  word  text NOT NULL CHECK (word <> ''),
+  PRIMARY KEY (kind, word)
+);
+
+-- The trigram index only where pg_trgm exists (see above).
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
-    CREATE INDEX catalog_products_trgm ON catalog_products
-      USING gin ((part_number || ' ' || brand || ' ' || description || ' ' || search_names) gin_trgm_ops);
-    CREATE INDEX catalog_base_vehicles_trgm ON catalog_base_vehicles USING gin (search_text gin_trgm_ops);
+    EXECUTE 'CREATE INDEX catalog_search_words_trgm ON catalog_search_words USING gist (word gist_trgm_ops)';
   END IF;
 END
 $$;

@@ -1,0 +1,180 @@
+// npm run keys -- add --client <id> --kid <kid> --public-key <pem file> --user <username> [--algorithm RS256|ES256] [--name <client name>]
+// npm run keys -- list [--json]
+// npm run keys -- revoke --kid <kid>
+//
+// Registers, lists and revokes buyer systems' public keys in the gateway's store — the same
+// store the gateway opens (DATABASE_URL, else GATEWAY_DATA_DIR, else var/pglite). With the
+// embedded store, stop the gateway first (one process per PGlite directory); with
+// PostgreSQL, running gateways see a revocation within their directory cache TTL (30 s).
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import type { Store } from '../gateway/store/store';
+import type { Directory, KeyAlgorithm } from '../gateway/directory/directory';
+import { createStore } from '../gateway/store/create-store';
+import { describeStore, storeOptionsFromEnv } from '../gateway/store/store-config';
+import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey } from '../gateway/directory/api-keys';
+
+const USAGE = `usage:
+  npm run keys -- add --client <id> --kid <kid> --public-key <pem file> --user <username> [--user <username>…]
+                      [--algorithm RS256|ES256] [--name <client display name>]
+  npm run keys -- list [--json]
+  npm run keys -- revoke --kid <kid>`;
+
+export interface KeysIo {
+  store: Store;
+  /** When given, invalidated after a write (an in-process gateway sees it at once). */
+  directory?: Directory;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Relative --public-key paths resolve against this. Default: process.cwd(). */
+  cwd?: string;
+}
+
+class UsageError extends Error {}
+
+/** Runs one keys command; returns the exit code (0 ok, 1 refused, 2 bad usage). */
+export async function runKeysCommand(argv: string[], io: KeysIo): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    switch (command) {
+      case 'add':
+        await add(rest, io);
+        return 0;
+      case 'list':
+        await list(rest, io);
+        return 0;
+      case 'revoke':
+        await revoke(rest, io);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`keys: ${error.message}\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof KeyCommandError) {
+      io.err(`keys: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function parse(args: string[], options: ParseArgsConfig['options']): Record<string, unknown> {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, unknown>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+async function add(args: string[], io: KeysIo) {
+  const values = parse(args, {
+    client: { type: 'string' },
+    kid: { type: 'string' },
+    'public-key': { type: 'string' },
+    user: { type: 'string', multiple: true },
+    algorithm: { type: 'string', default: 'RS256' },
+    name: { type: 'string' },
+  });
+  const clientId = required(values, 'client');
+  const kid = required(values, 'kid');
+  const file = resolve(io.cwd ?? process.cwd(), required(values, 'public-key'));
+  const algorithm = String(values.algorithm).toUpperCase() as KeyAlgorithm;
+  if (!KEY_ALGORITHMS.includes(algorithm)) throw new UsageError(`--algorithm must be RS256 or ES256, not ${values.algorithm}`);
+  let pem: string;
+  try {
+    pem = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new KeyCommandError(`cannot read --public-key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const registered = await registerKey(
+    io.store,
+    {
+      clientId,
+      kid,
+      publicKeyPem: pem,
+      algorithm,
+      usernames: (values.user as string[] | undefined)?.map((u) => u.trim()),
+      clientName: values.name as string | undefined,
+    },
+    io.directory,
+  );
+  io.out(
+    `registered ${registered.algorithm} key ${registered.kid} for ${registered.createdClient ? 'new ' : ''}client ` +
+      `${registered.clientId} (acts for: ${registered.linkedUsernames.join(', ') || 'nobody'})`,
+  );
+}
+
+async function list(args: string[], io: KeysIo) {
+  const values = parse(args, { json: { type: 'boolean', default: false } });
+  const keys = await listKeys(io.store);
+  if (values.json) {
+    io.out(JSON.stringify(keys));
+    return;
+  }
+  if (keys.length === 0) {
+    io.out('no keys registered');
+    return;
+  }
+  const rows = keys.map((k) => [
+    k.kid,
+    k.clientId,
+    k.algorithm,
+    k.active ? 'active' : `revoked ${k.revokedAt?.toISOString() ?? ''}`,
+    k.linkedUsernames.join(',') || '-',
+  ]);
+  const header = ['KID', 'CLIENT', 'ALG', 'STATE', 'USERS'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) io.out(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+}
+
+async function revoke(args: string[], io: KeysIo) {
+  const values = parse(args, { kid: { type: 'string' } });
+  const revoked = await revokeKey(io.store, required(values, 'kid'), io.directory);
+  io.out(`revoked key ${revoked.kid} at ${revoked.revokedAt.toISOString()}`);
+}
+
+async function main() {
+  const options = storeOptionsFromEnv();
+  let store: Store;
+  try {
+    store = await createStore(options);
+  } catch (error) {
+    console.error(`keys: cannot open the store (${describeStore(options)}): ${(error as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    process.exitCode = await runKeysCommand(process.argv.slice(2), {
+      store,
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error) => {
+    console.error(`keys: ${(error as Error).stack ?? error}`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { OverallStatus, type GatewayErrorReply } from '../../contracts/index';
+import type { Store } from '../store/store';
+import type { Directory } from '../directory/directory';
+import type { AddressValidator } from '../address/address-validator';
+import type { OutboxDispatcher } from '../mail/outbox-dispatcher';
+import { systemClock, type Clock } from '../clock';
+import type { InternalApiConfig } from './internal-api-config';
+import { requireInternalToken } from './internal-auth';
+import { CreateUserRejected, internalErrorResponse } from './internal-api-errors';
+import { createUser } from './create-user';
+import { outboxRoutes } from './outbox-routes';
+
+// The internal API: a Hono app of its own (own port, own credential), separate from the
+// buyer gateway. Serves POST /internal/users/create and the outbox's operator view.
+
+export interface InternalApiDeps {
+  store: Store;
+  addressValidator: AddressValidator;
+  config: InternalApiConfig;
+  /** The gateway's directory in this process, invalidated when a user is created. */
+  directory?: Pick<Directory, 'invalidate'>;
+  /** Woken after each creation so the welcome mail leaves at once; runs `retry` passes. */
+  dispatcher?: OutboxDispatcher;
+  clock?: Clock;
+  log?: (line: string) => void;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export function createInternalApi(deps: InternalApiDeps): Hono {
+  const clock = deps.clock ?? systemClock;
+  const log = deps.log ?? ((line: string) => console.error(line));
+  const app = new Hono();
+
+  app.use('/internal/*', requireInternalToken(deps.config.token));
+  app.use('/internal/*', bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json({ status_code: OverallStatus.ValidationError, message: `request body larger than ${MAX_BODY_BYTES} bytes` } satisfies GatewayErrorReply, 413),
+  }));
+
+  app.post('/internal/users/create', async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch (error) {
+      throw new CreateUserRejected([{ path: '', detail: `is not JSON (${(error as Error).message})` }]);
+    }
+    const reply = await createUser(body, {
+      store: deps.store,
+      addressValidator: deps.addressValidator,
+      clock,
+      directory: deps.directory,
+      onCreated: () => deps.dispatcher?.wake(),
+    });
+    return c.json(reply, 200);
+  });
+
+  app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
+
+  app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no route ${c.req.method} ${c.req.path}` } satisfies GatewayErrorReply, 404));
+  app.onError((error, c) => internalErrorResponse(error, c, log));
+  return app;
+}

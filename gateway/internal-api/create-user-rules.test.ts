@@ -124,10 +124,10 @@ describe('create user: fields', () => {
   it('refuses a body that is not JSON, or not an object', async () => {
     const res = await post('{"username": ');
     expect(res.status).toBe(400);
-    expect((await res.json()).errors[0].path).toBe('');
+    expect(((await res.json()) as ErrorReply).errors[0].path).toBe('');
     const list = await post([validCreateUserRequest()]);
-    expect(res.status).toBe(400);
-    expect((await list.json()).message).toBe('Invalid request: body must be a JSON object');
+    expect(list.status).toBe(400);
+    expect(((await list.json()) as ErrorReply).message).toBe('Invalid request: body must be a JSON object');
   });
 });
 

@@ -36,7 +36,7 @@ describe('internal API credential', () => {
     for (const token of ['nope', 'a-long-internal-service-tokem', 'a-long-internal-service-token-and-more']) {
       const res = await create(`Bearer ${token}`);
       expect(res.status, token).toBe(401);
-      expect((await res.json()).message).toBe('invalid internal API credential');
+      expect(((await res.json()) as { message: string }).message).toBe('invalid internal API credential');
     }
   });
 
@@ -49,7 +49,7 @@ describe('internal API credential', () => {
       .sign(await importPKCS8(await readFile(key.privateKeyFile, 'utf8'), 'RS256'));
     const res = await create(`Bearer ${jwt}`);
     expect(res.status).toBe(401);
-    expect((await res.json()).message).toMatch(/buyer tokens are not accepted/);
+    expect(((await res.json()) as { message: string }).message).toMatch(/buyer tokens are not accepted/);
     expect((await store.query('SELECT 1 FROM users WHERE username = $1', ['nina'])).rows).toEqual([]);
   });
 

@@ -3,7 +3,8 @@
 // npm run keys -- revoke --kid <kid>
 //
 // Registers, lists and revokes buyer systems' public keys in the gateway's store — the same
-// store the gateway opens (DATABASE_URL, else GATEWAY_DATA_DIR, else var/pglite). With the
+// store the gateway opens (DATABASE_URL, else GATEWAY_DATA_DIR, else var/pglite; seeded on a
+// fresh install like the gateway's, unless GATEWAY_SEED=false). With the
 // embedded store, stop the gateway first (one process per PGlite directory); with
 // PostgreSQL, running gateways see a revocation within their directory cache TTL (30 s).
 import { readFile } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { Store } from '../gateway/store/store';
 import type { Directory, KeyAlgorithm } from '../gateway/directory/directory';
-import { createStore } from '../gateway/store/create-store';
+import { openGatewayStore } from '../gateway/store/open-gateway-store';
 import { describeStore, storeOptionsFromEnv } from '../gateway/store/store-config';
 import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey } from '../gateway/directory/api-keys';
 
@@ -155,7 +156,7 @@ async function main() {
   const options = storeOptionsFromEnv();
   let store: Store;
   try {
-    store = await createStore(options);
+    store = await openGatewayStore();
   } catch (error) {
     console.error(`keys: cannot open the store (${describeStore(options)}): ${(error as Error).message}`);
     process.exitCode = 1;

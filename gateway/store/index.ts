@@ -5,3 +5,5 @@ export { storeOptionsFromEnv, describeStore, DEFAULT_DATA_DIR, REPO_ROOT } from 
 export { runMigrations, loadMigrations, MIGRATIONS_DIR, MigrationError } from './migrations';
 export { DataDirInUseError } from './data-dir-lock';
 export { isUniqueViolation, isForeignKeyViolation, isCheckViolation } from './sql-errors';
+export { openGatewayStore, seedingEnabled } from './open-gateway-store';
+export { countingStore, type CountingStore } from './counting-store';

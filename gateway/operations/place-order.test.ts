@@ -1,0 +1,160 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { V3_2 } from '../app';
+
+// Place order: recorded before it is forwarded, never placed twice.
+
+const PATH = `${V3_2}/place_order`;
+interface Reply { order_number?: string; status_code: number; message?: string; items?: { id: string; status_code: number; quantity_ordered: number }[]; errors?: { path: string; message: string }[] }
+
+let gw: TestGateway;
+beforeAll(async () => {
+  // A short seller deadline keeps the timeout tests quick.
+  gw = await startTestGateway({ setupSql: ['UPDATE members SET timeout_ms = 600'], config: { orderWaitMs: 5_000 } });
+});
+afterEach(() => gw.seller.seller.faults.clear());
+afterAll(() => gw.close());
+
+let po = 0;
+const nextPo = () => `PO-TEST-${++po}`;
+const order = (purchaseOrderNumber: string, items: object[] = [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 2 }]) => ({
+  purchase_order_number: purchaseOrderNumber,
+  order_type: 1,
+  comment: 'test order',
+  items,
+});
+
+async function place(body: unknown, options: { user?: 'demo' | 'other'; headers?: Record<string, string> } = {}) {
+  const response = await gw.post(PATH, body, options);
+  return { status: response.status, headers: response.headers, text: await response.clone().text(), body: (await response.json()) as Reply };
+}
+
+const sellerOrdersFor = (purchaseOrderNumber: string) =>
+  gw.seller.seller.journal.entries({ service: 'place_order' }).filter((e) => (e.request as { purchase_order_number: string }).purchase_order_number === purchaseOrderNumber);
+
+async function orderRow(purchaseOrderNumber: string) {
+  const { rows } = await gw.store.query<{ status: string; attempts: number; forwarded_request: { items: { account_id: string; member_id: string }[] }; seller_reply: unknown; member_id: string }>(
+    'SELECT status, attempts, forwarded_request, seller_reply, member_id FROM orders WHERE purchase_order_number = $1',
+    [purchaseOrderNumber],
+  );
+  return rows;
+}
+
+describe('place order', () => {
+  it('forwards the order with account and member per item, records it confirmed, answers with floats', async () => {
+    const number = nextPo();
+    const { status, body, text } = await place(order(number));
+    expect(status).toBe(200);
+    expect(body.status_code).toBe(2000);
+    expect(body.order_number).toMatch(/\S/);
+    expect(text).toContain('"quantity_ordered":2.0');
+    const sent = sellerOrdersFor(number);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].request).toMatchObject({ service: 'place_order', order_type: 1, items: [{ id: 'line-1', location_id: 'L101', account_id: 'A-1001', member_id: 'M100' }] });
+    const [row] = await orderRow(number);
+    expect(row).toMatchObject({ status: 'confirmed', attempts: 1, member_id: 'M100' });
+    expect(row.forwarded_request.items[0]).toMatchObject({ account_id: 'A-1001', member_id: 'M100' });
+    expect(row.seller_reply).toMatchObject({ order_number: body.order_number });
+  });
+
+  it('answers a repeated purchase order number with the first result and does not order again', async () => {
+    const number = nextPo();
+    const first = await place(order(number));
+    const again = await place(order(number));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('honours an Idempotency-Key the same way', async () => {
+    const number = nextPo();
+    const headers = { 'idempotency-key': `key-${number}` };
+    const first = await place(order(number), { headers });
+    const again = await place(order(number), { headers });
+    expect(again.body.order_number).toBe(first.body.order_number);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+    const reused = await place(order(nextPo()), { headers });
+    expect(reused.status).toBe(422);
+    expect(reused.body.message).toContain(`Idempotency-Key 'key-${number}' was already used for purchase order '${number}'`);
+  });
+
+  it('places exactly one order at the seller when duplicates arrive concurrently', async () => {
+    const number = nextPo();
+    // The seller takes a moment, so the duplicates arrive while the first is in flight.
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'latency', ms: 150 } });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => place(order(number))));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => a.body.order_number)).size).toBe(1);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+    expect(await orderRow(number)).toHaveLength(1);
+  });
+
+  it('refuses a location that cannot order with 3110', async () => {
+    const { status, body } = await place(order(nextPo(), [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L250', quantity_ordered: 1 }]));
+    expect(status).toBe(403);
+    expect(body.status_code).toBe(3110);
+    expect(body.errors?.[0]).toEqual({ path: '/items/0/location_id', message: "you cannot order from location 'L250' (can_order is false)" });
+  });
+
+  it("refuses another buyer's location with 3110 and records nothing", async () => {
+    const number = nextPo();
+    const { body } = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]));
+    expect(body.status_code).toBe(3110);
+    expect(await orderRow(number)).toHaveLength(0);
+  });
+
+  it('refuses items spanning several sellers with 4422 explaining why', async () => {
+    const { status, body } = await place(order(nextPo(), [
+      { id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 },
+      { id: 'l2', mfr_code: 'WIX', part_number: '51515', location_id: 'L201', quantity_ordered: 1 },
+    ]));
+    expect(status).toBe(422);
+    expect(body.status_code).toBe(4422);
+    expect(body.message).toContain('one order goes to one seller');
+  });
+
+  it('validates the body, listing every bad path', async () => {
+    const { body } = await place({ purchase_order_number: '', order_type: 9, items: [{ id: 'x', mfr_code: 'WIX', part_number: '1', location_id: 'L101', quantity_ordered: 0 }] });
+    expect(body.status_code).toBe(4422);
+    expect(body.errors!.map((e) => e.path).sort()).toEqual(['/items/0/quantity_ordered', '/order_type', '/purchase_order_number']);
+  });
+
+  it('records a timed-out order as unknown and never sends it again', async () => {
+    const number = nextPo();
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'latency', ms: 1_200 }, count: 1 });
+    const first = await place(order(number));
+    expect(first.status).toBe(504);
+    expect(first.body.status_code).toBe(4408);
+    expect(first.body.message).toContain('will not be sent again');
+    expect((await orderRow(number))[0].status).toBe('unknown');
+    const again = await place(order(number));
+    expect(again.body).toEqual(first.body);
+    // The mock seller journals the slow request when its latency is over.
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('records an order the seller could not take as failed, and places it on retry', async () => {
+    const number = nextPo();
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'http-status', status: 503 }, count: 1 });
+    const first = await place(order(number));
+    expect(first.status).toBe(503);
+    expect(first.body.status_code).toBe(5503);
+    expect((await orderRow(number))[0].status).toBe('failed');
+    const retry = await place(order(number));
+    expect(retry.status).toBe(200);
+    expect(retry.body.status_code).toBe(2000);
+    const [row] = await orderRow(number);
+    expect(row).toMatchObject({ status: 'confirmed', attempts: 2 });
+    expect(sellerOrdersFor(number)).toHaveLength(2);
+  });
+
+  it("keeps one buyer's purchase order numbers apart from another's", async () => {
+    const number = nextPo();
+    await place(order(number));
+    const other = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]), { user: 'other' });
+    expect(other.status).toBe(200);
+    expect(sellerOrdersFor(number)).toHaveLength(2);
+  });
+});

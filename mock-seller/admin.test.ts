@@ -1,0 +1,181 @@
+import { describe, it, expect } from 'vitest';
+import { checkSellerReply, type ItemInquirySellerRequest } from '../contracts/index';
+import { createMockSeller, type MockSeller } from './app';
+import { readDefaultScenario } from './default-scenario';
+import { ScenarioError } from './errors';
+import { PROVIDER_STATES } from './provider-states';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
+const call = async (seller: MockSeller, method: string, path: string, body?: unknown): Promise<Response> =>
+  seller.app.request(path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+const inquiry = (mfr_code: string, part_number: string, locationIds = ['L101']): ItemInquirySellerRequest => ({
+  service: 'item_inquiry',
+  locations: locationIds.map((id) => ({ id, member: 'M100', account: 'A-1001' })),
+  items: [{ id: 'q', mfr_code, part_number }],
+});
+
+describe('invalid forwarded requests', () => {
+  it('answers 400 with every error and journals the request', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await call(seller, 'POST', '/seller', { service: 'item_inquiry', locations: [], items: [{ id: '', mfr_code: 'WIX' }] });
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body.status_code).toBe(4422);
+    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/items/0/id', '/items/0/part_number', '/locations']);
+    const [entry] = seller.journal.entries();
+    expect(entry).toMatchObject({ service: 'item_inquiry', http_status: 400, request: { service: 'item_inquiry' } });
+    expect(entry.notes).toHaveLength(3);
+  });
+
+  it('names the services when the service is unknown, and rejects a body that is not JSON', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    expect((await json(call(seller, 'POST', '/seller', { service: 'teleport' }))).message).toContain('item_inquiry, place_order, invoice, statement');
+    const res = await seller.app.request('/seller', { method: 'POST', body: '{"service":' });
+    expect(res.status).toBe(400);
+    expect(seller.journal.entries().map((e) => e.http_status)).toEqual([400, 400]);
+  });
+
+  it('rejects duplicate item ids, whose replies would be ambiguous', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const request = inquiry('WIX', '51515');
+    request.items.push({ ...request.items[0] });
+    const res = await call(seller, 'POST', '/seller', request);
+    expect(res.status).toBe(400);
+    expect((await json(res)).errors[0].path).toBe('/items/1/id');
+  });
+});
+
+describe('the journal', () => {
+  it('keeps each request, the reply, timing and faults, and can be filtered and cleared', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    await call(seller, 'POST', '/seller', inquiry('WIX', '51515'));
+    await call(seller, 'POST', '/seller', { service: 'invoice', member: 'M100', account: 'A-1001', invoice_number: 'INV-100401' });
+    const all = await json(call(seller, 'GET', '/__admin/journal'));
+    expect(all.count).toBe(2);
+    expect(all.entries[0]).toMatchObject({ seq: 1, service: 'item_inquiry', http_status: 200, faults: [], fault_source: null });
+    expect(all.entries[0].reply.items[0].part_number).toBe('51515');
+    expect(all.entries[0].elapsed_ms).toBeGreaterThanOrEqual(0);
+    expect(new Date(all.entries[0].at).getTime()).not.toBeNaN();
+    expect((await json(call(seller, 'GET', '/__admin/journal?service=invoice'))).entries.map((e: { seq: number }) => e.seq)).toEqual([2]);
+    expect((await json(call(seller, 'GET', '/__admin/journal?limit=1'))).entries.map((e: { seq: number }) => e.seq)).toEqual([2]);
+    expect((await call(seller, 'DELETE', '/__admin/journal')).status).toBe(204);
+    expect(seller.journal.size).toBe(0);
+  });
+
+  it('drops the oldest entries beyond its limit', async () => {
+    const seller = createMockSeller(readDefaultScenario(), { journalLimit: 3 });
+    for (let i = 0; i < 5; i++) await call(seller, 'POST', '/seller', inquiry('WIX', '51515'));
+    expect(seller.journal.entries().map((e) => e.seq)).toEqual([3, 4, 5]);
+  });
+});
+
+describe('scenarios', () => {
+  it('refuses a scenario that breaks the schema or its own references, naming each problem', () => {
+    const broken = readDefaultScenario();
+    broken.parts[0].stock[0].location_id = 'L-NOWHERE';
+    (broken.parts[1] as unknown as Record<string, unknown>).part_numbr = 'typo';
+    expect(() => createMockSeller(broken)).toThrow(ScenarioError);
+    const dangling = readDefaultScenario();
+    dangling.parts[0].stock[0].location_id = 'L-NOWHERE';
+    let caught: unknown;
+    try {
+      createMockSeller(dangling);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ScenarioError);
+    expect((caught as ScenarioError).issues).toEqual([expect.objectContaining({ path: '/parts/0/stock/0/location_id', message: "unknown location 'L-NOWHERE'" })]);
+  });
+
+  it('replaces the scenario through the control API and resets to it', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const small = readDefaultScenario();
+    small.name = 'small';
+    small.parts = small.parts.filter((p) => p.mfr_code === 'NGK').map((p) => ({ ...p, related: undefined }));
+    const res = await call(seller, 'PUT', '/__admin/scenario', small);
+    expect(await json(res)).toMatchObject({ loaded: 'small', parts: 3 });
+    const reply = await json(call(seller, 'POST', '/seller', inquiry('WIX', '51515')));
+    expect(reply.items[0].status_code).toBe(0);
+    expect((await json(call(seller, 'GET', '/__admin/scenario'))).name).toBe('small');
+    const bad = await call(seller, 'PUT', '/__admin/scenario', { name: 'x' });
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['/members', '/locations', '/parts', '/accounts']));
+    expect(seller.data.scenario.name).toBe('small');
+  });
+});
+
+describe('provider states', () => {
+  const setUp = (seller: MockSeller, state: string, params: Record<string, unknown>) => call(seller, 'POST', '/__admin/provider-state', { state, params, action: 'setup' });
+  const ask = async (seller: MockSeller, request: ItemInquirySellerRequest) => {
+    const reply = await json(call(seller, 'POST', '/seller', request));
+    expect(checkSellerReply('item-inquiry', request, reply).ok).toBe(true);
+    return reply;
+  };
+
+  it('lists the catalogue of states', async () => {
+    const { states } = await json(call(createMockSeller(readDefaultScenario()), 'GET', '/__admin/provider-states'));
+    expect(states.map((s: { state: string }) => s.state)).toEqual(Object.keys(PROVIDER_STATES));
+  });
+
+  it('"part exists" stocks a new part at the named locations; teardown takes it away', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await setUp(seller, 'part exists', { mfr_code: 'PCT', part_number: 'P-1', location_ids: ['L101', 'L150'], quantity_available: 7 });
+    expect(await json(res)).toMatchObject({ state: 'part exists', action: 'setup', params: { location_ids: ['L101', 'L150'] } });
+    const reply = await ask(seller, inquiry('PCT', 'P-1', ['L101', 'L150']));
+    expect(reply.items[0]).toMatchObject({ status_code: 1, locations: [{ id: 'L101', quantity_available: 7 }, { id: 'L150', quantity_available: 7 }] });
+    await call(seller, 'POST', '/__admin/provider-state', { state: 'part exists', action: 'teardown' });
+    expect((await ask(seller, inquiry('PCT', 'P-1'))).items[0].status_code).toBe(0);
+  });
+
+  it.each([
+    ['part has alternate', 2],
+    ['part has superseded', 3],
+    ['part has equivalent', 4],
+  ])('"%s" answers the related part with status %i', async (state, status) => {
+    const seller = createMockSeller(readDefaultScenario());
+    const { params } = await json(setUp(seller, state, { mfr_code: 'PCT', part_number: 'P-2', related_mfr_code: 'PCU', related_part_number: 'P-9', location_ids: ['L101'] }));
+    expect(params).toMatchObject({ related_mfr_code: 'PCU', related_part_number: 'P-9' });
+    const reply = await ask(seller, inquiry('PCT', 'P-2'));
+    expect(reply.items[1]).toMatchObject({ id: 'q', mfr_code: 'PCU', part_number: 'P-9', status_code: status, original_part: 'P-2', original_mfr: 'PCT' });
+  });
+
+  it('"part is unknown" removes a part and the relations to it', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    await setUp(seller, 'part is unknown', { mfr_code: 'WIX', part_number: '51515XP' });
+    expect((await ask(seller, inquiry('WIX', '51515XP'))).items[0].status_code).toBe(0);
+    expect((await ask(seller, inquiry('WIX', '51515'))).items.map((e: { part_number: string }) => e.part_number)).toEqual(['51515', 'FL400S']);
+  });
+
+  it.each([
+    ['order can be received', 1],
+    ['order will be backordered', 2],
+    ['order will fail', 0],
+  ])('"%s" gives the ordered item status %i', async (state, status) => {
+    const seller = createMockSeller(readDefaultScenario());
+    await setUp(seller, state, { mfr_code: 'GAT', part_number: 'K060882', location_id: 'L101', quantity: 50 });
+    const order = { service: 'place_order', purchase_order_number: 'PO', order_type: 1, items: [{ id: 'i', mfr_code: 'GAT', part_number: 'K060882', location_id: 'L101', quantity_ordered: 50, account_id: 'A-1001', member_id: 'M100' }] };
+    const reply = await json(call(seller, 'POST', '/seller', order));
+    expect(reply.items[0].status_code).toBe(status);
+  });
+
+  it('"account has invoices" and "account has statements" create matching documents for a new account', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    await setUp(seller, 'account has invoices', { member: 'M200', account: 'A-PACT', invoice_number: 'INV-9', po_number: 'PO-9', from_invoice_date: '2026-05-01' });
+    const inv = await json(call(seller, 'POST', '/seller', { service: 'invoice', member: 'M200', account: 'A-PACT', po_number: 'PO-9', from_invoice_date: '2026-05-01', to_invoice_date: '2026-05-31' }));
+    expect(inv.invoices.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['INV-9']);
+    await setUp(seller, 'account has statements', { member: 'M200', account: 'A-PACT', from_statement_date: '2026-05-01', to_statement_date: '2026-05-31' });
+    const st = await json(call(seller, 'POST', '/seller', { service: 'statement', member: 'M200', account: 'A-PACT', from_statement_date: '2026-05-01', to_statement_date: '2026-05-31' }));
+    expect(st.statements.map((s: { statement_date: string }) => s.statement_date)).toEqual(['2026-05-31']);
+  });
+
+  it('answers 400 for an unknown state or a missing parameter', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const unknown = await setUp(seller, 'moon is full', {});
+    expect(unknown.status).toBe(400);
+    expect((await json(unknown)).message).toContain('part exists');
+    const missing = await setUp(seller, 'part exists', { mfr_code: 'WIX' });
+    expect((await json(missing)).errors).toEqual([expect.objectContaining({ path: '/params/part_number' })]);
+  });
+});

@@ -1,6 +1,6 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import type { ForwardedOperation } from '../reply-check';
-import { PROVIDER_STATES, type StateName, type StateParams } from './provider-states';
+import { injectionKey, type StateName, type StateParams } from './provider-states';
 
 // The gateway → seller interactions of the contract, as data: the consumer test drives the
 // real seller client through each one, the replay server and the docs read them.
@@ -20,11 +20,15 @@ import { PROVIDER_STATES, type StateName, type StateParams } from './provider-st
 
 const { fromProviderState, eachLike, integer, number, regex, string } = MatchersV3;
 
+export interface ProviderStateRef {
+  name: StateName;
+  params: Record<string, string | number>;
+}
+
 export interface SellerInteraction {
   description: string;
   operation: ForwardedOperation;
-  state: StateName;
-  params: Record<string, string | number>;
+  states: ProviderStateRef[];
   /** Forwarded request body, with matchers. */
   request: Record<string, unknown>;
   /** Seller reply body, with matchers. */
@@ -35,18 +39,20 @@ const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 const ROUTE_TIME = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 const URL_PATTERN = '^https?://\\S+$';
 
-/** An interaction whose params are checked against the state catalogue at compile time. */
-function interaction<S extends StateName>(
-  spec: Omit<SellerInteraction, 'state' | 'params' | 'request' | 'response'> & {
-    state: S;
-    params: StateParams<S>;
-    build: (value: (param: keyof (typeof PROVIDER_STATES)[S]['params'] & string) => unknown) => Pick<SellerInteraction, 'request' | 'response'>;
-  },
-): SellerInteraction {
+/** A state with its parameters checked against the catalogue at compile time. */
+const state = <S extends StateName>(name: S, params: StateParams<S>): ProviderStateRef => ({ name, params: params as Record<string, string | number> });
+
+/** `value(param, n)`: seller data from the n-th state of the interaction, injectable. */
+type Value = (param: string, position?: number) => unknown;
+
+function interaction(spec: Omit<SellerInteraction, 'request' | 'response'> & { build: (value: Value) => Pick<SellerInteraction, 'request' | 'response'> }): SellerInteraction {
   const { build, ...rest } = spec;
-  const params = spec.params as Record<string, string | number>;
-  const value = (param: string) => fromProviderState(`\${${param}}`, params[param]);
-  return { ...rest, params, ...build(value) };
+  const value: Value = (param, position = 1) => {
+    const example = spec.states[position - 1]?.params[param];
+    if (example === undefined) throw new Error(`${spec.description}: state ${position} has no param '${param}'`);
+    return fromProviderState(`\${${injectionKey(param, position)}}`, example);
+  };
+  return { ...rest, ...build(value) };
 }
 
 const routeTime = {
@@ -69,35 +75,26 @@ function stock(id: unknown, withRoutes = false) {
   };
 }
 
-type Value = (param: string) => unknown;
+const locationRef = (value: Value, location: string) => ({ id: value(location), member: value('member'), account: value('account') });
 
-function locationRef(value: Value, location: string) {
-  return { id: value(location), member: value('member'), account: value('account') };
-}
+const northside = { member: 'M100', account: 'A-1001' };
 
 /** Requested part plus one related part of the given status, both at one location. */
-function relatedPartInteraction<S extends 'a part has an alternate' | 'a part has been superseded' | 'a part has an equivalent'>(
-  description: string,
-  state: S,
-  params: StateParams<S>,
-  id: string,
-  relatedStatus: 2 | 3 | 4,
-): SellerInteraction {
+function relatedPartInteraction(description: string, related: ProviderStateRef, id: string, relatedStatus: 2 | 3 | 4): SellerInteraction {
   return interaction({
     description,
     operation: 'item-inquiry',
-    state,
-    params,
+    states: [related],
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value as Value, 'location')],
+        locations: [locationRef(value, 'location_id')],
         items: [{ id, mfr_code: value('mfr_code'), part_number: value('part_number') }],
       },
       response: {
         status_code: 2000,
         items: [
-          { id, mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location'))] },
+          { id, mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'))] },
           {
             id,
             mfr_code: value('related_mfr_code'),
@@ -105,7 +102,7 @@ function relatedPartInteraction<S extends 'a part has an alternate' | 'a part ha
             original_part: value('part_number'),
             original_mfr: value('mfr_code'),
             status_code: relatedStatus,
-            locations: [stock(value('location'))],
+            locations: [stock(value('location_id'))],
           },
         ],
       },
@@ -113,21 +110,11 @@ function relatedPartInteraction<S extends 'a part has an alternate' | 'a part ha
   });
 }
 
-const northside = { member: 'M100', account: 'A-1001' };
-
-function orderInteraction<S extends 'a part can be ordered' | 'a part is on backorder' | 'a part cannot be ordered'>(
-  description: string,
-  state: S,
-  params: StateParams<S>,
-  id: string,
-  po: string,
-  itemStatus: 0 | 1 | 2,
-): SellerInteraction {
+function orderInteraction(description: string, order: ProviderStateRef, id: string, po: string, itemStatus: 0 | 1 | 2): SellerInteraction {
   return interaction({
     description,
     operation: 'place-order',
-    state,
-    params,
+    states: [order],
     build: (value) => ({
       request: {
         service: 'place_order',
@@ -138,7 +125,7 @@ function orderInteraction<S extends 'a part can be ordered' | 'a part is on back
             id,
             mfr_code: value('mfr_code'),
             part_number: value('part_number'),
-            location_id: value('location'),
+            location_id: value('location_id'),
             account_id: value('account'),
             member_id: value('member'),
             quantity_ordered: value('quantity'),
@@ -148,7 +135,7 @@ function orderInteraction<S extends 'a part can be ordered' | 'a part is on back
       response: {
         order_number: string('SO-100001'),
         status_code: 2000,
-        items: [{ id, status_code: itemStatus, quantity_ordered: number(params.quantity as number) }],
+        items: [{ id, status_code: itemStatus, quantity_ordered: number(order.params.quantity as number) }],
       },
     }),
   });
@@ -171,7 +158,7 @@ function invoice(value: Value, overrides: Record<string, unknown> = {}) {
       list_price: number(9.49),
       cost: number(5.88),
     }),
-    link_url: regex(URL_PATTERN, 'https://seller.example/invoices/INV-100405.pdf'),
+    link_url: regex(URL_PATTERN, 'https://seller.example/documents/invoices/INV-100405.pdf'),
     ...overrides,
   };
 }
@@ -180,12 +167,11 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'an item inquiry for a part stocked at two locations with route times',
     operation: 'item-inquiry',
-    state: 'a part is stocked at two locations',
-    params: { ...northside, mfr_code: 'WIX', part_number: '49100', location_1: 'L101', location_2: 'L150' },
+    states: [state('part exists', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', second_location_id: 'L150' })],
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value as Value, 'location_1'), locationRef(value as Value, 'location_2')],
+        locations: [locationRef(value, 'location_id'), locationRef(value, 'second_location_id')],
         items: [{ id: 'stocked-1', mfr_code: value('mfr_code'), part_number: value('part_number') }],
       },
       response: {
@@ -196,7 +182,7 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
             mfr_code: value('mfr_code'),
             part_number: value('part_number'),
             status_code: 1,
-            locations: [stock(value('location_1'), true), stock(value('location_2'), true)],
+            locations: [stock(value('location_id'), true), stock(value('second_location_id'), true)],
           },
         ],
       },
@@ -205,12 +191,11 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'an item inquiry for an unknown part',
     operation: 'item-inquiry',
-    state: 'a part does not exist',
-    params: { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location: 'L101' },
+    states: [state('part is unknown', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101' })],
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value as Value, 'location')],
+        locations: [locationRef(value, 'location_id')],
         items: [{ id: 'unknown-1', mfr_code: value('mfr_code'), part_number: value('part_number') }],
       },
       response: {
@@ -221,90 +206,93 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   }),
   relatedPartInteraction(
     'an item inquiry for a part with an alternate',
-    'a part has an alternate',
-    { ...northside, mfr_code: 'MOT', part_number: 'BRF1478', related_mfr_code: 'BOS', related_part_number: 'BC905', location: 'L150' },
+    state('part has alternate', { ...northside, mfr_code: 'MOT', part_number: 'BRF1478', related_mfr_code: 'BOS', related_part_number: 'BC905', location_id: 'L150' }),
     'alternate-1',
     2,
   ),
   relatedPartInteraction(
     'an item inquiry for a superseded part',
-    'a part has been superseded',
-    { ...northside, mfr_code: 'BOS', part_number: '0242236562', related_mfr_code: 'BOS', related_part_number: '9652', location: 'L150' },
+    state('part has superseded', { ...northside, mfr_code: 'BOS', part_number: '0242236562', related_mfr_code: 'BOS', related_part_number: '9652', location_id: 'L150' }),
     'superseded-1',
     3,
   ),
   relatedPartInteraction(
     'an item inquiry for a part with an equivalent',
-    'a part has an equivalent',
-    { ...northside, mfr_code: 'ACD', part_number: '41-110', related_mfr_code: 'NGK', related_part_number: 'ILZKR7B11', location: 'L150' },
+    // A part of its own: the default scenario's parts with equivalents have two each.
+    state('part has equivalent', { ...northside, mfr_code: 'ACD', part_number: '41-993', related_mfr_code: 'NGK', related_part_number: 'ILZKR7B11', location_id: 'L150' }),
     'equivalent-1',
     4,
   ),
   interaction({
     description: 'an item inquiry for several parts, each id echoed',
     operation: 'item-inquiry',
-    state: 'several parts are stocked at a location',
-    params: { ...northside, location: 'L101', mfr_code_1: 'WIX', part_number_1: '49100', mfr_code_2: 'DAY', part_number_2: '89012', unknown_mfr_code: 'GAT', unknown_part_number: 'NO-SUCH-PART' },
+    states: [
+      state('part exists', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101' }),
+      state('part exists', { ...northside, mfr_code: 'DAY', part_number: '89012', location_id: 'L101' }),
+      state('part is unknown', { ...northside, mfr_code: 'GAT', part_number: 'NO-SUCH-PART', location_id: 'L101' }),
+    ],
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value as Value, 'location')],
+        locations: [locationRef(value, 'location_id')],
         items: [
-          { id: 'several-1', mfr_code: value('mfr_code_1'), part_number: value('part_number_1') },
-          { id: 'several-2', mfr_code: value('mfr_code_2'), part_number: value('part_number_2') },
-          { id: 'several-3', mfr_code: value('unknown_mfr_code'), part_number: value('unknown_part_number') },
+          { id: 'several-1', mfr_code: value('mfr_code'), part_number: value('part_number') },
+          { id: 'several-2', mfr_code: value('mfr_code', 2), part_number: value('part_number', 2) },
+          { id: 'several-3', mfr_code: value('mfr_code', 3), part_number: value('part_number', 3) },
         ],
       },
       response: {
         status_code: 2000,
         items: [
-          { id: 'several-1', mfr_code: value('mfr_code_1'), part_number: value('part_number_1'), status_code: 1, locations: [stock(value('location'))] },
-          { id: 'several-2', mfr_code: value('mfr_code_2'), part_number: value('part_number_2'), status_code: 1, locations: [stock(value('location'))] },
-          { id: 'several-3', mfr_code: value('unknown_mfr_code'), part_number: value('unknown_part_number'), status_code: 0, locations: [] },
+          { id: 'several-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'))] },
+          { id: 'several-2', mfr_code: value('mfr_code', 2), part_number: value('part_number', 2), status_code: 1, locations: [stock(value('location_id'))] },
+          { id: 'several-3', mfr_code: value('mfr_code', 3), part_number: value('part_number', 3), status_code: 0, locations: [] },
         ],
       },
     }),
   }),
-  orderInteraction('an order for a part in stock, received', 'a part can be ordered', { ...northside, location: 'L101', mfr_code: 'WIX', part_number: '49100', quantity: 2 }, 'order-received-1', 'PO-PACT-1', 1),
-  orderInteraction('an order for more than is in stock, backordered', 'a part is on backorder', { ...northside, location: 'L101', mfr_code: 'WIX', part_number: '49100', quantity: 5000 }, 'order-backorder-1', 'PO-PACT-2', 2),
-  orderInteraction('an order for an unknown part, failed', 'a part cannot be ordered', { ...northside, location: 'L101', mfr_code: 'WIX', part_number: 'NO-SUCH-PART', quantity: 1 }, 'order-failure-1', 'PO-PACT-3', 0),
+  orderInteraction('an order for a part in stock, received', state('order can be received', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 2 }), 'order-received-1', 'PO-PACT-1', 1),
+  orderInteraction('an order for more than is in stock, backordered', state('order will be backordered', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 5000 }), 'order-backorder-1', 'PO-PACT-2', 2),
+  orderInteraction('an order for an unknown part, failed', state('order will fail', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101', quantity: 1 }), 'order-failure-1', 'PO-PACT-3', 0),
   interaction({
     description: 'invoices by date range',
     operation: 'invoice',
-    state: 'an account has invoices in a date range',
-    params: { ...northside, from_date: '2026-10-01', to_date: '2026-10-31' },
+    states: [state('account has invoices', { ...northside, from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' })],
     build: (value) => ({
-      request: { service: 'invoice', member: value('member'), account: value('account'), from_invoice_date: value('from_date'), to_invoice_date: value('to_date') },
-      response: { status: 'success', invoices: eachLike(invoice(value as Value)) },
+      request: { service: 'invoice', member: value('member'), account: value('account'), from_invoice_date: value('from_invoice_date'), to_invoice_date: value('to_invoice_date') },
+      response: { status: 'success', invoices: eachLike(invoice(value)) },
     }),
   }),
   interaction({
     description: 'an invoice by invoice number',
     operation: 'invoice',
-    state: 'an account has an invoice with a number',
-    params: { ...northside, invoice_number: 'INV-100405' },
+    states: [state('account has invoices', { ...northside, invoice_number: 'INV-100405' })],
     build: (value) => ({
       request: { service: 'invoice', member: value('member'), account: value('account'), invoice_number: value('invoice_number') },
-      response: { status: 'success', invoices: eachLike(invoice(value as Value, { invoice_number: value('invoice_number') })) },
+      response: { status: 'success', invoices: eachLike(invoice(value, { invoice_number: value('invoice_number') })) },
     }),
   }),
   interaction({
     description: 'invoices by PO number',
     operation: 'invoice',
-    state: 'an account has an invoice for a PO number',
-    params: { ...northside, po_number: 'PO-7005' },
+    states: [state('account has invoices', { ...northside, po_number: 'PO-7005' })],
     build: (value) => ({
       request: { service: 'invoice', member: value('member'), account: value('account'), po_number: value('po_number') },
-      response: { status: 'success', invoices: eachLike(invoice(value as Value, { po_number: value('po_number') })) },
+      response: { status: 'success', invoices: eachLike(invoice(value, { po_number: value('po_number') })) },
     }),
   }),
   interaction({
     description: 'statements by date range, with their detail lines',
     operation: 'statement',
-    state: 'an account has statements in a date range',
-    params: { ...northside, from_date: '2026-09-01', to_date: '2026-10-31' },
+    states: [state('account has statements', { ...northside, from_statement_date: '2026-09-01', to_statement_date: '2026-10-31' })],
     build: (value) => ({
-      request: { service: 'statement', member: value('member'), account: value('account'), from_statement_date: value('from_date'), to_statement_date: value('to_date') },
+      request: {
+        service: 'statement',
+        member: value('member'),
+        account: value('account'),
+        from_statement_date: value('from_statement_date'),
+        to_statement_date: value('to_statement_date'),
+      },
       response: {
         status: 'success',
         statements: eachLike({

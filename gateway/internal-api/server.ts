@@ -1,0 +1,94 @@
+import { pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Store } from '../store/store';
+import type { Directory } from '../directory/directory';
+import { systemClock, type Clock } from '../clock';
+import { addressValidatorFromEnv } from '../address/address-validator-from-env';
+import { mailerFromEnv, mailFromEnv } from '../mail/mailer-from-env';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../mail/outbox-dispatcher';
+import { createInternalApi } from './internal-api';
+import { DEV_INTERNAL_API_TOKEN, internalApiConfigFromEnv } from './internal-api-config';
+import { userMailComposers } from './welcome-email';
+
+// Wires the internal API from the environment and listens; starts the outbox dispatcher
+// beside it. `npm start` calls startInternalApi with the gateway's store and directory;
+// `tsx gateway/internal-api/server.ts` runs it alone on its own store.
+
+export interface StartInternalApiOptions {
+  store: Store;
+  /** The buyer gateway's directory in the same process, invalidated on each creation. */
+  directory?: Pick<Directory, 'invalidate'>;
+  /** Default process.env: INTERNAL_*, ADDRESS_VALIDATOR*, MAIL_*, SMTP_*. */
+  env?: NodeJS.ProcessEnv;
+  /** Overrides INTERNAL_PORT; 0 picks a free port. */
+  port?: number;
+  hostname?: string;
+  clock?: Clock;
+  log?: (line: string) => void;
+  /** How often the dispatcher looks for due messages besides being woken. */
+  outboxPollMs?: number;
+}
+
+export interface RunningInternalApi {
+  url: string;
+  port: number;
+  dispatcher: OutboxDispatcher;
+  close(): Promise<void>;
+}
+
+export async function startInternalApi(options: StartInternalApiOptions): Promise<RunningInternalApi> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const clock = options.clock ?? systemClock;
+  const config = internalApiConfigFromEnv(env);
+  const addressValidator = addressValidatorFromEnv(env);
+  const mailer = mailerFromEnv(env);
+  const dispatcher = createOutboxDispatcher({ store: options.store, mailer, clock, from: mailFromEnv(env), composers: userMailComposers, log });
+  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log });
+
+  const hostname = options.hostname ?? config.hostname;
+  const server: ServerType = serve({ fetch: app.fetch, port: options.port ?? config.port, hostname });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  dispatcher.start(options.outboxPollMs ?? 5_000);
+  const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+  const credential = config.token === DEV_INTERNAL_API_TOKEN ? 'the development token (see docs/internal-api.md)' : 'INTERNAL_API_TOKEN';
+  log(`internal API on ${url}/internal/users/create (credential: ${credential}; address validator: ${addressValidator.name}; mail: ${mailer.description})`);
+
+  return {
+    url,
+    port,
+    dispatcher,
+    async close() {
+      await dispatcher.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      mailer.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const { createStore, storeOptionsFromEnv, describeStore } = await import('../store/index');
+  const storeOptions = storeOptionsFromEnv();
+  const store = await createStore(storeOptions);
+  console.error(`store: ${describeStore(storeOptions)}`);
+  const running = await startInternalApi({ store });
+  const shutdown = async () => {
+    await running.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

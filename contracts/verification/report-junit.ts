@@ -1,0 +1,35 @@
+import type { VerificationReport } from './report';
+
+// JUnit XML for CI: one test case per interaction; a failure lists Pact's mismatches and
+// the broken reply rules with item id, path, expected and found.
+
+const escape = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+export function renderJunit(report: VerificationReport, suiteName = 'seller-system verification'): string {
+  const cases = report.interactions.map((i) => {
+    const lines: string[] = [];
+    for (const m of i.pactMismatches) lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${m.message}`);
+    for (const e of i.schemaErrors) lines.push(`reply.schema ${e.path || '/'}: ${e.message}`);
+    for (const v of i.violations) {
+      lines.push(`${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} ${v.path}: ${v.message}${v.expected !== undefined || v.found !== undefined ? ` (expected ${JSON.stringify(v.expected)}, found ${JSON.stringify(v.found)})` : ''}`);
+    }
+    for (const p of i.problems) lines.push(`problem: ${p}`);
+    const time = ((i.exchange?.elapsedMs ?? 0) / 1000).toFixed(3);
+    const open = `    <testcase classname="${escape(i.states.join(' + ') || 'seller-system')}" name="${escape(i.description)}" time="${time}"`;
+    if (lines.length === 0) return `${open}/>`;
+    const rules = [...new Set(i.violations.map((v) => v.rule).concat(i.schemaErrors.length > 0 ? ['reply.schema'] : []))];
+    const message = [i.pact === 'failed' ? 'pact failed' : '', rules.length > 0 ? `broken rules: ${rules.join(', ')}` : '', i.problems.length > 0 ? 'problems' : ''].filter(Boolean).join('; ');
+    return `${open}>\n      <failure message="${escape(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escape(lines.join('\n'))}</failure>\n    </testcase>`;
+  });
+  const failures = report.interactions.filter((i) => !(i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0)).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escape(suiteName)}" tests="${report.interactions.length}" failures="${failures}">`,
+    `  <testsuite name="${escape(suiteName)}" tests="${report.interactions.length}" failures="${failures}" errors="${report.fatal !== undefined ? 1 : 0}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -72,10 +73,10 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
 }
 
 async function main(): Promise<void> {
-  const { createStore, storeOptionsFromEnv, describeStore } = await import('../store/index');
-  const storeOptions = storeOptionsFromEnv();
-  const store = await createStore(storeOptions);
-  console.error(`store: ${describeStore(storeOptions)}`);
+  const { openGatewayStore } = await import('../store/open-gateway-store');
+  const { describeStore, storeOptionsFromEnv } = await import('../store/store-config');
+  const store = await openGatewayStore();
+  console.error(`store: ${describeStore(storeOptionsFromEnv())}`);
   const running = await startInternalApi({ store });
   const shutdown = async () => {
     await running.close();
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -169,11 +169,10 @@ describe('migrations', () => {
   });
 
   it.runIf(process.env.DATABASE_URL)('two processes migrating one PostgreSQL at once apply each migration once', async () => {
-    const scratch = await createTestStore({ backend: 'postgres', empty: true });
-    // A database with nothing applied yet: drop what the test store applied.
+    // A database with nothing applied yet.
     const name = `gw_test_race_${Date.now().toString(36)}`;
-    await scratch.query(`CREATE DATABASE ${name}`).catch(() => {});
-    await scratch.close();
+    const admin = await openPostgresStore({ databaseUrl: process.env.DATABASE_URL! });
+    await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(process.env.DATABASE_URL!);
     url.pathname = `/${name}`;
     try {
@@ -185,7 +184,6 @@ describe('migrations', () => {
       expect(rows[0].n).toBe((await loadMigrations()).length);
       await Promise.all([a.close(), b.close()]);
     } finally {
-      const admin = await openPostgresStore({ databaseUrl: process.env.DATABASE_URL! });
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.close();
     }

@@ -15,9 +15,11 @@
 // - DATABASE_URL set: a fresh database on that PostgreSQL server (CREATE DATABASE with a
 //   random name, migrated and seeded), dropped on close(). The URL's user must be allowed
 //   to create databases.
-// Figures: `npx tsx gateway/store/test-store-benchmark.ts`.
+// Figures (`npx tsx gateway/store/test-store-benchmark.ts`, 2 busy cores): fresh PGlite +
+// migrations + seeds ~4.2 s; from the dump ~1.0 s (uncompressed and gzip alike, ~0.4–0.6 s
+// on an idle machine). Memory is returned on close(): close every store you create.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import pg from 'pg';
@@ -77,7 +79,8 @@ async function createPgliteTestStore(options: TestStoreOptions): Promise<Store> 
 }
 
 async function loadOrBuildSnapshot(variant: 'seeded' | 'empty'): Promise<Blob> {
-  const file = join(TEST_STORE_CACHE_DIR, `pglite-${variant}-${await snapshotKey()}.tar`);
+  const prefix = `pglite-${variant}-`;
+  const file = join(TEST_STORE_CACHE_DIR, `${prefix}${await snapshotKey()}.tar`);
   try {
     return new Blob([await readFile(file)]);
   } catch {
@@ -93,6 +96,12 @@ async function loadOrBuildSnapshot(variant: 'seeded' | 'empty'): Promise<Blob> {
     const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
     await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
     await rename(partial, file);
+    // Snapshots of older migrations/seeds are dead weight (~40 MB each): drop them.
+    for (const stale of await readdir(TEST_STORE_CACHE_DIR)) {
+      if (stale.startsWith(prefix) && stale.endsWith('.tar') && join(TEST_STORE_CACHE_DIR, stale) !== file) {
+        await rm(join(TEST_STORE_CACHE_DIR, stale), { force: true });
+      }
+    }
     return dump;
   } finally {
     await store.close();

@@ -1,0 +1,89 @@
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { openGatewayStore, describeStore, storeOptionsFromEnv } from './store/index';
+import { createDirectory } from './directory/create-directory';
+import { createSellerClient } from './seller-client/seller-client';
+import { createGateway } from './app';
+import { jsonLineLogger } from './http/request-log';
+import { serverSettings } from './server-config';
+
+// Wires the gateway from the environment and listens. `npm run gateway` runs this file;
+// scripts/start.ts calls startGatewayServer() in-process.
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the store. */
+  close(): Promise<void>;
+}
+
+export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: { port?: number } = {}): Promise<RunningGateway> {
+  const settings = serverSettings(env);
+  const store = await openGatewayStore(env);
+  const directory = createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
+  const sellerClient = createSellerClient();
+  const app = createGateway({ store, directory, sellerClient, config: settings.config, logger: settings.requestLog ? jsonLineLogger : () => {} });
+
+  const port = overrides.port ?? settings.port;
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port, hostname: settings.host }, () => resolve(s as Server)) as Server;
+      s.once('error', reject);
+    });
+  } catch (error) {
+    await sellerClient.close();
+    await store.close();
+    throw error;
+  }
+  // Keep-alive clients (load balancers, benchmarks) should outlive Node's 5 s default.
+  server.keepAliveTimeout = 65_000;
+  const actual = (server.address() as AddressInfo).port;
+  const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${actual}`;
+  console.error(`gateway: listening on ${url}, store ${describeStore(storeOptionsFromEnv(env))}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: actual,
+    close() {
+      closing ??= (async () => {
+        // close() stops new connections and waits for open ones; idle keep-alive sockets go now,
+        // busy ones after their response.
+        const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, settings.shutdownGraceMs).unref());
+        await Promise.race([drained, grace]);
+        clearInterval(idleSweep);
+        server.closeAllConnections();
+        await sellerClient.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const running = await startGatewayServer();
+    const stop = (signal: string) => {
+      console.error(`gateway: ${signal}, finishing in-flight requests`);
+      running.close().then(
+        () => process.exit(0),
+        (error) => {
+          console.error(`gateway: shutdown failed: ${(error as Error).message}`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  } catch (error) {
+    console.error(`gateway: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}

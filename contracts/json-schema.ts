@@ -1,0 +1,70 @@
+import type { TSchema } from '@sinclair/typebox';
+import { PAYLOADS } from './schemas/index';
+
+// The JSON Schema documents seller vendors use without TypeScript, one per payload,
+// rendered from the TypeBox schemas (never written by hand). `npm run schemas` writes
+// them to contracts/json-schema/; a test fails when the committed files are stale.
+
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+export const JSON_SCHEMA_BASE_ID = 'https://federated-gateway.example/contracts/json-schema/';
+
+/**
+ * Our own formats, which a vendor's validator does not know (Ajv even refuses unknown
+ * formats by default): rendered as a pattern for the layout, the rest said in $comment.
+ * `date` and `email` are standard formats and stay.
+ */
+const CUSTOM_FORMATS: Record<string, { pattern: string; comment: string }> = {
+  'route-time': {
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$',
+    comment: 'YYYY-MM-DD HH:MM:SS on a day that exists on the calendar, hours 00-23',
+  },
+  'country-code': { pattern: '^[A-Z]{2}$', comment: 'an assigned ISO 3166-1 alpha-2 country code' },
+};
+
+// Keywords first in this order, the rest alphabetically; `properties` keeps the
+// specification's field order. Same input, same bytes.
+const KEYWORD_ORDER = ['$schema', '$id', 'title', 'description', '$comment', 'type', 'const', 'enum', 'format', 'pattern', 'properties', 'required', 'additionalProperties', 'items'];
+
+function render(node: unknown, inProperties = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => render(n));
+  if (node === null || typeof node !== 'object') return node;
+  const source = { ...(node as Record<string, unknown>) };
+  const custom = !inProperties && typeof source.format === 'string' ? CUSTOM_FORMATS[source.format] : undefined;
+  if (custom) {
+    delete source.format;
+    source.pattern = custom.pattern;
+    source.$comment = custom.comment;
+  }
+  const keys = Object.keys(source); // symbols (TypeBox's Kind, Optional…) are left behind here
+  const ordered = inProperties
+    ? keys
+    : [...KEYWORD_ORDER.filter((k) => k in source), ...keys.filter((k) => !KEYWORD_ORDER.includes(k)).sort()];
+  const out: Record<string, unknown> = {};
+  for (const key of ordered) {
+    const value = source[key];
+    if (value === undefined) continue;
+    // Under `properties` (and other name → schema maps) the keys are field names, not keywords.
+    out[key] = render(value, !inProperties && (key === 'properties' || key === 'patternProperties' || key === '$defs'));
+  }
+  return out;
+}
+
+export function jsonSchemaFileName(operation: string, payload: string): string {
+  return `${operation}.${payload}.schema.json`;
+}
+
+export function renderJsonSchema(operation: string, payload: string, schema: TSchema): string {
+  const document = render({ $schema: JSON_SCHEMA_DIALECT, $id: `${JSON_SCHEMA_BASE_ID}${jsonSchemaFileName(operation, payload)}`, ...schema });
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Every payload's document, by file name. */
+export function renderJsonSchemas(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [operation, roles] of Object.entries(PAYLOADS)) {
+    for (const [payload, schema] of Object.entries(roles)) {
+      files.set(jsonSchemaFileName(operation, payload), renderJsonSchema(operation, payload, schema as TSchema));
+    }
+  }
+  return files;
+}

@@ -1,0 +1,31 @@
+// Writes contracts/json-schema/<operation>.<payload>.schema.json from the TypeBox schemas,
+// and removes documents of payloads that no longer exist. Usage: npm run schemas
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { renderJsonSchemas } from '../contracts/json-schema';
+
+const dir = fileURLToPath(new URL('../contracts/json-schema/', import.meta.url));
+mkdirSync(dir, { recursive: true });
+
+const files = renderJsonSchemas();
+let written = 0;
+for (const [name, text] of files) {
+  let current: string | undefined;
+  try {
+    current = readFileSync(`${dir}${name}`, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current !== text) {
+    writeFileSync(`${dir}${name}`, text);
+    written++;
+    console.log(`wrote   ${name}`);
+  }
+}
+for (const name of readdirSync(dir)) {
+  if (name.endsWith('.schema.json') && !files.has(name)) {
+    rmSync(`${dir}${name}`);
+    console.log(`removed ${name}`);
+  }
+}
+console.log(`${files.size} JSON Schema documents in contracts/json-schema/ (${written} changed)`);

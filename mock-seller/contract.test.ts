@@ -122,3 +122,18 @@ describe('each violation fault breaks the rule it is named for', () => {
     seller.reset();
   });
 });
+
+describe('the fast item inquiry serialiser', () => {
+  it('writes exactly what JSON.stringify writes of the reply object, also after stock changes', async () => {
+    const { answerItemInquiry, itemInquiryText } = await import('./item-inquiry');
+    const fresh = createMockSeller(readDefaultScenario());
+    await fc.assert(
+      fc.asyncProperty(itemInquiry, placeOrder, async (request, order) => {
+        expect(itemInquiryText(fresh.data, request)).toBe(JSON.stringify(answerItemInquiry(fresh.data, request)));
+        await fresh.app.request('/seller', { method: 'POST', body: JSON.stringify(order) });
+        expect(itemInquiryText(fresh.data, request)).toBe(JSON.stringify(answerItemInquiry(fresh.data, request)));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -21,7 +21,8 @@ export interface JournalEntry {
 }
 
 export interface Journal {
-  record(entry: Omit<JournalEntry, 'seq' | 'at'> & { startedAt: number }): void;
+  /** `replyText`: the reply as sent, parsed only when the journal is read (keeps the hot path cheap). */
+  record(entry: Omit<JournalEntry, 'seq' | 'at'> & { startedAt: number; replyText?: string }): void;
   entries(filter?: { service?: string; limit?: number }): JournalEntry[];
   clear(): void;
   readonly size: number;
@@ -30,6 +31,7 @@ export interface Journal {
 interface Stored extends Omit<JournalEntry, 'seq' | 'at'> {
   seq: number;
   startedAt: number;
+  replyText?: string;
 }
 
 export function createJournal(limit = 1000): Journal {
@@ -49,8 +51,9 @@ export function createJournal(limit = 1000): Journal {
       for (let i = 0; i < count; i++) {
         const stored = ring[(next - count + i + limit) % limit]!;
         if (filter.service !== undefined && stored.service !== filter.service) continue;
-        const { startedAt, ...rest } = stored;
-        out.push({ ...rest, at: new Date(startedAt).toISOString() } as JournalEntry);
+        const { seq, startedAt, replyText, ...rest } = stored;
+        const reply = replyText === undefined ? rest.reply : JSON.parse(replyText);
+        out.push({ seq, at: new Date(startedAt).toISOString(), ...rest, reply });
       }
       return filter.limit === undefined ? out : out.slice(-filter.limit);
     },

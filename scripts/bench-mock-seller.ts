@@ -1,0 +1,130 @@
+// Mock seller throughput: item inquiry (3 items, 2 locations) against the mock seller and
+// against a bare Hono handler returning a fixed reply of the same size, same run, loopback.
+// The servers run in a child process so the load generator does not steal their CPU.
+// Usage: npm run bench:mock-seller [-- --seconds 8 --rounds 2 --connections 50]
+// Ends with one line of JSON holding the figures. Target: mock ≥ 0.7 × bare.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import autocannon from 'autocannon';
+import { checkSellerReply, type ItemInquirySellerRequest } from '../contracts/index';
+import { startMockSeller } from '../mock-seller/app';
+import { readDefaultScenario } from '../mock-seller/default-scenario';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+};
+
+const request: ItemInquirySellerRequest = {
+  service: 'item_inquiry',
+  locations: [
+    { id: 'L101', member: 'M100', account: 'A-1001' },
+    { id: 'L150', member: 'M100', account: 'A-1001' },
+  ],
+  items: [
+    { id: 'bench-1', mfr_code: 'WIX', part_number: '51515' },
+    { id: 'bench-2', mfr_code: 'GAT', part_number: 'K060882' },
+    { id: 'bench-3', mfr_code: 'BOS', part_number: 'AL8792X' },
+  ],
+};
+const body = JSON.stringify(request);
+
+interface Ports {
+  mock: number;
+  bare: number;
+  replyBytes: number;
+}
+
+/** Child: the mock seller and the bare handler, each on its own port. */
+async function serveBoth(): Promise<void> {
+  const mock = await startMockSeller({ scenario: readDefaultScenario(), port: 0 });
+  const res = await mock.seller.app.request('/seller', { method: 'POST', body });
+  const replyText = await res.text();
+  const check = checkSellerReply('item-inquiry', request, JSON.parse(replyText));
+  if (!check.ok) throw new Error(`the mock seller's benchmark reply breaks the contract: ${JSON.stringify(check.violations)}`);
+  mock.seller.journal.clear();
+  // Same size, fixed: what a seller costs when it does nothing but answer.
+  const bare = new Hono();
+  bare.post('/seller', async (c) => {
+    await c.req.text();
+    return c.body(replyText, 200, { 'content-type': 'application/json' });
+  });
+  const bareServer = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => bareServer.once('listening', resolve));
+  const barePort = (bareServer.address() as { port: number }).port;
+  process.send!({ mock: mock.port, bare: barePort, replyBytes: Buffer.byteLength(replyText) } satisfies Ports);
+  process.on('disconnect', () => process.exit(0));
+}
+
+interface Figures {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(port: number, seconds: number, connections: number): Promise<Figures> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/seller`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections,
+    duration: seconds,
+  });
+  return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+async function main(): Promise<void> {
+  const seconds = arg('seconds', 8);
+  const rounds = arg('rounds', 2);
+  const connections = arg('connections', 50);
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ports = await new Promise<Ports>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Ports));
+    child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
+  });
+  try {
+    console.log(`item inquiry, 3 items × 2 locations (reply ${ports.replyBytes} bytes), ${connections} connections, ${rounds} round(s) of ${seconds} s each`);
+    // Warm both up (JIT, connection setup) before measuring.
+    await load(ports.mock, 2, connections);
+    await load(ports.bare, 2, connections);
+    const mock: Figures[] = [];
+    const bare: Figures[] = [];
+    for (let r = 0; r < rounds; r++) {
+      // Alternate the order so neither side always runs on a warmer or quieter machine.
+      const order = r % 2 === 0 ? (['mock', 'bare'] as const) : (['bare', 'mock'] as const);
+      for (const which of order) {
+        const figures = await load(which === 'mock' ? ports.mock : ports.bare, seconds, connections);
+        (which === 'mock' ? mock : bare).push(figures);
+        console.log(`  round ${r + 1} ${which.padEnd(4)} ${figures.rps.toFixed(0).padStart(7)} req/s   p50 ${figures.p50_ms} ms   p99 ${figures.p99_ms} ms   errors ${figures.errors}   non-2xx ${figures.non2xx}`);
+      }
+    }
+    const summary = (fs: Figures[]) => ({
+      rps: Math.round(mean(fs.map((f) => f.rps))),
+      p50_ms: round1(mean(fs.map((f) => f.p50_ms))),
+      p99_ms: round1(mean(fs.map((f) => f.p99_ms))),
+      errors: fs.reduce((a, f) => a + f.errors + f.non2xx, 0),
+    });
+    const m = summary(mock);
+    const b = summary(bare);
+    const ratio = Math.round((m.rps / b.rps) * 1000) / 1000;
+    console.log(`mock seller  ${String(m.rps).padStart(7)} req/s   p50 ${m.p50_ms} ms   p99 ${m.p99_ms} ms`);
+    console.log(`bare handler ${String(b.rps).padStart(7)} req/s   p50 ${b.p50_ms} ms   p99 ${b.p99_ms} ms`);
+    console.log(`ratio ${ratio} (target ≥ 0.7)${ratio >= 0.7 ? '' : '  BELOW TARGET'}`);
+    console.log(JSON.stringify({ bench: 'mock-seller', scenario: 'item inquiry 3 items x 2 locations', reply_bytes: ports.replyBytes, connections, seconds, rounds, mock: m, bare: b, ratio, target: 0.7, meets_target: ratio >= 0.7 }));
+    if (m.errors > 0 || b.errors > 0) process.exitCode = 1;
+  } finally {
+    child.disconnect();
+    child.kill();
+  }
+}
+
+if (process.argv.includes('--serve')) await serveBoth();
+else await main();

@@ -31,8 +31,8 @@ export function welcomeText(payload: WelcomePayload, temporaryPassword: string):
     `  Username:           ${payload.username}`,
     `  Temporary password: ${temporaryPassword}`,
     '',
-    'Please sign in and choose a new password. If you did not expect this message,',
-    'tell your administrator; nobody can use the account without this password.',
+    'Please sign in and choose a new password.',
+    'If you did not expect this message, tell your administrator.',
     '',
   ].join('\r\n');
 }

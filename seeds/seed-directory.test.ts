@@ -76,6 +76,20 @@ describe.each(availableTestBackends())('directory seeds on %s', (backend) => {
   });
 });
 
+describe.each(availableTestBackends())('concurrent seeding on %s', (backend) => {
+  it('seeds once when two starters seed an empty store at the same time', async () => {
+    const store = await createTestStore({ backend, empty: true });
+    try {
+      const results = await Promise.all([seedDirectory(store), seedDirectory(store)]);
+      expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
+      const { rows } = await store.query<{ n: number }>('SELECT count(*) AS n FROM users');
+      expect(rows[0].n).toBe((await readDirectorySeed()).users.length);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('seller URL at seed time', () => {
   it('comes from MOCK_SELLER_URL when set', async () => {
     const store = await createTestStore({ empty: true });

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
+import { PACT_FILE } from '../pact/pact-names';
+import { renderJunit } from './report-junit';
+import { renderReport } from './report-text';
+import { runVerification, type StateSetup } from './run-verification';
+import { readStateMap } from './state-map';
+
+// The vendor kit against our mock seller: an honest seller passes; each contract violation
+// the mock can be told to commit fails the run with the right rule named in the report.
+
+let mock: RunningMockSeller;
+beforeAll(async () => {
+  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await mock?.close();
+});
+afterEach(async () => {
+  await fetch(`${mock.url}/__admin/faults`, { method: 'DELETE' });
+  await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
+});
+
+const viaCallback = (): StateSetup => ({ kind: 'url', url: `${mock.url}/__admin/provider-state` });
+const verify = (states: StateSetup = viaCallback(), progress?: (line: string) => void) =>
+  runVerification({ sellerUrl: `${mock.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states, logLevel: 'error', ...(progress ? { progress } : {}) });
+
+async function addFault(service: string, fault: Record<string, unknown>) {
+  const response = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service, fault }) });
+  expect(response.status).toBe(201);
+}
+
+describe('the verification kit against the mock seller', () => {
+  it('passes an honest seller on every interaction, printing a progress line per exchange', async () => {
+    const lines: string[] = [];
+    const report = await verify(viaCallback(), (line) => lines.push(line));
+    expect(report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed' || i.problems.length > 0)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.interactions).toHaveLength(13);
+    expect(report.rules).toEqual([]);
+    expect(lines).toHaveLength(13);
+    expect(lines[0]).toMatch(/^\[1\/13\] .+ — reply rules ok$/);
+    expect(renderReport(report)).toContain('PASSED: 13 of 13 interactions passed');
+  });
+
+  it("injects a vendor's own values from a state map, without any state callback", async () => {
+    // The map names other parts than the pact's examples; one of them (a part with a single
+    // equivalent) is added to the scenario, as a vendor would pick one from its catalogue.
+    const scenario = JSON.parse(readFileSync('fixtures/scenarios/default.json', 'utf8'));
+    scenario.parts.push({
+      mfr_code: 'ACD',
+      part_number: '41-962',
+      stock: ['L101', 'L150'].map((location_id) => ({ location_id, cost: 4.1, list: 6.99, pack_code: 'EA', pack_quantity: 1, quantity_available: 12 })),
+      related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
+    });
+    const own = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
+    try {
+      const map = await readStateMap('fixtures/state-maps/mock-seller.json');
+      const report = await runVerification({ sellerUrl: `${own.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states: { kind: 'map', map }, logLevel: 'error' });
+      expect(report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed')).toEqual([]);
+      expect(report.ok).toBe(true);
+      // The seller saw the vendor values, not the pact's examples.
+      const journal = (await (await fetch(`${own.url}/__admin/journal?service=item_inquiry`)).json()) as { entries: { request: { items: { part_number: string }[] } }[] };
+      const asked = journal.entries.flatMap((e) => e.request.items.map((i) => i.part_number));
+      expect(asked).toEqual(expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', '41-962', 'VENDOR-NO-SUCH-PART']));
+      expect(asked).not.toContain('49100');
+    } finally {
+      await own.close();
+    }
+  });
+
+  // Each violation the mock can commit, the rule that must be named, and one breach to pin.
+  const violations: { fault: Record<string, unknown>; service: string; rule: string; breach: Record<string, unknown> }[] = [
+    { service: 'item_inquiry', fault: { kind: 'drop-id' }, rule: 'item.id-echo', breach: { interaction: 'an item inquiry for a part with an alternate', id: 'alternate-1', path: '/items', expected: 'alternate-1' } },
+    { service: 'item_inquiry', fault: { kind: 'change-id' }, rule: 'item.unknown-id', breach: { interaction: 'an item inquiry for an unknown part', id: 'unknown-1-changed', path: '/items/0/id' } },
+    { service: 'item_inquiry', fault: { kind: 'add-unknown-id' }, rule: 'item.unknown-id', breach: { interaction: 'an item inquiry for a superseded part', id: 'unrequested-id', path: '/items/2/id' } },
+    { service: 'item_inquiry', fault: { kind: 'wrong-original-part' }, rule: 'alternate.original-part', breach: { interaction: 'an item inquiry for a part with an alternate', id: 'alternate-1', path: '/items/1/original_part', expected: 'BRF1478', found: 'BRF1478-WRONG' } },
+    { service: 'item_inquiry', fault: { kind: 'wrong-original-mfr' }, rule: 'alternate.original-mfr', breach: { interaction: 'an item inquiry for a superseded part', id: 'superseded-1', path: '/items/1/original_mfr', expected: 'BOS', found: 'BOS-WRONG' } },
+    { service: 'item_inquiry', fault: { kind: 'extra-location' }, rule: 'location.not-forwarded', breach: { interaction: 'an item inquiry for a part with an equivalent', id: 'equivalent-1', path: '/items/0/locations/1/id', found: 'L-NOT-FORWARDED' } },
+    { service: 'item_inquiry', fault: { kind: 'missing-field', field: '/items/0/locations' }, rule: 'reply.schema', breach: { interaction: 'an item inquiry for a part with an alternate', path: '/items/0/locations' } },
+    { service: 'place_order', fault: { kind: 'drop-id' }, rule: 'order.id-echo', breach: { interaction: 'an order for a part in stock, received', id: 'order-received-1', path: '/items' } },
+    { service: 'place_order', fault: { kind: 'add-unknown-id' }, rule: 'order.unknown-id', breach: { interaction: 'an order for more than is in stock, backordered', id: 'unrequested-id', path: '/items/1/id' } },
+  ];
+
+  for (const { service, fault, rule, breach } of violations) {
+    it(`fails a seller that commits ${fault.kind} on ${service}, naming ${rule}`, async () => {
+      await addFault(service, fault);
+      const report = await verify();
+      expect(report.ok).toBe(false);
+      const summary = report.rules.find((r) => r.rule === rule);
+      expect(summary, `rules named: ${report.rules.map((r) => r.rule).join(', ')}`).toBeDefined();
+      expect(summary!.breaches).toContainEqual(expect.objectContaining(breach));
+      // Operations the fault does not touch still pass.
+      const untouched = report.interactions.filter((i) => !i.description.startsWith(service === 'item_inquiry' ? 'an item inquiry' : 'an order'));
+      expect(untouched.every((i) => i.rules === 'passed' && i.pact === 'passed')).toBe(true);
+      // The same findings reach CI.
+      expect(renderJunit(report)).toContain(rule);
+      expect(renderReport(report)).toMatch(new RegExp(`FAILED: .*broken rules: .*${rule.replace('.', '\\.')}`));
+    });
+  }
+
+  it('shows what Pact alone cannot: a wrong original_part passes Pact and fails the reply rules', async () => {
+    await addFault('item_inquiry', { kind: 'wrong-original-part' });
+    const report = await verify();
+    const alternate = report.interactions.find((i) => i.description === 'an item inquiry for a part with an alternate')!;
+    expect(alternate.pact).toBe('passed');
+    expect(alternate.rules).toBe('failed');
+  });
+
+  it('reports a state callback that fails, and the interaction with it', async () => {
+    const report = await verify({ kind: 'url', url: `${mock.url}/__admin/no-such-endpoint` });
+    expect(report.ok).toBe(false);
+    expect(report.interactions[0].problems.join('\n')).toMatch(/state callback answered HTTP 404/);
+  });
+});

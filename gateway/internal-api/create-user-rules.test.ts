@@ -197,3 +197,11 @@ describe('create user: several problems at once', () => {
     expect(reply.errors.map((e) => e.path).sort()).toEqual(['/catalog_region_id', '/locations/1/id', '/nickname', '/phone_number', '/username', '/zip']);
   });
 });
+
+describe('create user: request size', () => {
+  it('refuses a body over 64 KiB with 413 before reading it as a user', async () => {
+    const res = await post(validCreateUserRequest({ company_name: 'x'.repeat(70_000) }));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ErrorReply).message).toBe('request body larger than 65536 bytes');
+  });
+});

@@ -1,0 +1,30 @@
+import { parseArgs } from 'node:util';
+import { brokerSettings, BrokerSettingsError, gitVersion, runPactBroker, uncommitted } from '../contracts/pact/broker-cli';
+import { PACTS_DIR } from '../contracts/pact/pact-names';
+
+// npm run pact:publish [-- --allow-dirty]
+// Publishes contracts/pacts/ with `pact-broker publish`: consumer version = git SHA,
+// --branch = git branch. PACT_BROKER_BASE_URL and PACT_BROKER_TOKEN come from the environment.
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { 'allow-dirty': { type: 'boolean', default: false }, 'build-url': { type: 'string' } } });
+  try {
+    const settings = brokerSettings(process.env);
+    const { sha, branch } = gitVersion(process.env);
+    const dirty = uncommitted(PACTS_DIR);
+    if (dirty.length > 0 && !values['allow-dirty']) {
+      throw new BrokerSettingsError(`contracts/pacts has uncommitted changes (${dirty.join(', ')}); commit them first, or pass --allow-dirty`);
+    }
+    const buildUrl = values['build-url'] ?? process.env.BUILD_URL;
+    process.stderr.write(`pact:publish: ${PACTS_DIR} as federated-gateway ${sha} (branch ${branch}) to ${settings.baseUrl}\n`);
+    return await runPactBroker(['publish', PACTS_DIR, '--consumer-app-version', sha, '--branch', branch, ...(buildUrl ? ['--build-url', buildUrl] : [])], settings);
+  } catch (error) {
+    if (error instanceof BrokerSettingsError) {
+      process.stderr.write(`pact:publish: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main();

@@ -18,7 +18,7 @@ beforeAll(async () => {
       const body = JSON.parse(raw) as PostalAddress;
       seen.push({ auth: req.headers.authorization, body });
       const reply = (status: number, payload: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(payload);
-      if (body.address === 'slow') return setTimeout(() => reply(200, '{"valid":true}'), 800);
+      if (body.address === 'slow') return setTimeout(() => reply(200, '{"valid":true}'), 1_500);
       if (body.address === 'broken') return reply(500, '{}');
       if (body.address === 'garbled') return reply(200, '{"valid":"yes"}');
       if (body.address.startsWith('1 ')) return reply(200, JSON.stringify({ valid: true, standardized: { ...body, address: body.address.toUpperCase() } }));
@@ -28,7 +28,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => new Promise<void>((resolve) => {
+  server.close(() => resolve());
+  server.closeAllConnections();
+}));
 
 const address = (street: string): PostalAddress => ({ address: street, city: 'Springfield', state: 'IL', zip: '62701' });
 
@@ -45,11 +48,13 @@ describe('HTTP address provider adapter', () => {
   });
 
   it('reports the service unavailable on an HTTP error, a malformed reply, a timeout and a closed port', async () => {
-    const validator = createHttpAddressValidator({ url: base, timeoutMs: 300 });
+    const validator = createHttpAddressValidator({ url: base });
     await expect(validator.validate(address('broken'))).rejects.toThrow(/HTTP 500/);
     await expect(validator.validate(address('garbled'))).rejects.toThrow(/broke the contract: \/valid/);
-    await expect(validator.validate(address('slow'))).rejects.toBeInstanceOf(AddressServiceUnavailable);
-    const closed = createHttpAddressValidator({ url: 'http://127.0.0.1:1/verify', timeoutMs: 300 });
+    // The provider answers after 1.5 s; the deadline is 300 ms.
+    const impatient = createHttpAddressValidator({ url: base, timeoutMs: 300 });
+    await expect(impatient.validate(address('slow'))).rejects.toThrow(/unreachable/);
+    const closed = createHttpAddressValidator({ url: 'http://127.0.0.1:1/verify' });
     await expect(closed.validate(address('1 Main St'))).rejects.toBeInstanceOf(AddressServiceUnavailable);
   });
 

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const waitFor = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 150 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 250 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
 };
 
 async function createOver(url: string, body: Record<string, unknown>, token = DEV_INTERNAL_API_TOKEN) {

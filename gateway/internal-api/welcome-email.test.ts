@@ -105,7 +105,7 @@ describe('welcome e-mail', () => {
     try {
       await new Promise((r) => setTimeout(r, 50));
       expect((await create()).status).toBe(200);
-      for (let i = 0; i < 150 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 250 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(smtp.received.map((m) => m.to)).toEqual([['nina@new-garage.example']]);
     } finally {
       await dispatcher.stop();

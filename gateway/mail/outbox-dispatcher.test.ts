@@ -143,7 +143,7 @@ describe('outbox dispatcher', () => {
       await new Promise((r) => setTimeout(r, 50));
       await note('woken');
       d.wake();
-      for (let i = 0; i < 100 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 250 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(smtp.received).toHaveLength(1);
     } finally {
       await d.stop();

@@ -31,11 +31,11 @@ describe('pact replay', () => {
 
   it('tells apart requests of one service by their items and by their filter fields', async () => {
     const app = createPactReplay(pact);
-    const byPo = await json(await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', po_number: 'PO-7005' })).json();
-    const byNumber = await json(await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', invoice_number: 'INV-100405' })).json();
+    const byPo = await json(await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', po_number: 'PO-7005' }));
+    const byNumber = await json(await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', invoice_number: 'INV-100405' }));
     expect(byPo.invoices[0].po_number).toBe('PO-7005');
     expect(byNumber.invoices[0].invoice_number).toBe('INV-100405');
-    const superseded = await json(await post(app, { service: 'item_inquiry', locations: [{ id: 'L150', member: 'M100', account: 'A-1001' }], items: [{ id: 'superseded-1', mfr_code: 'BOS', part_number: '0242236562' }] })).json();
+    const superseded = await json(await post(app, { service: 'item_inquiry', locations: [{ id: 'L150', member: 'M100', account: 'A-1001' }], items: [{ id: 'superseded-1', mfr_code: 'BOS', part_number: '0242236562' }] }));
     expect(superseded.items.map((i: { status_code: number }) => i.status_code)).toEqual([1, 3]);
   });
 

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { PACT_FILE } from '../pact/pact-names';
+import { parseKitOptions, UsageError } from './kit-options';
+import { checkStateMap, StateMapError, valuesFor } from './state-map';
+
+describe('the kit command line', () => {
+  it('defaults to the committed pact and no state set-up', () => {
+    expect(parseKitOptions(['--seller-url', 'http://127.0.0.1:9090/seller'], {})).toEqual({
+      sellerUrl: 'http://127.0.0.1:9090/seller',
+      states: { kind: 'none' },
+      pacts: { kind: 'file', files: [PACT_FILE] },
+      headers: {},
+      verbose: false,
+    });
+  });
+
+  it('takes broker, publication, headers and JUnit options, the token from the environment', () => {
+    const options = parseKitOptions(
+      ['--seller-url', 'https://seller.example/fg', '--broker-url', 'https://broker.example', '--publish', '--provider-version', 'abc', '--branch', 'main', '--header', 'Authorization: Bearer x', '--junit', 'out.xml'],
+      { PACT_BROKER_TOKEN: 'tok' },
+    );
+    expect(options.pacts).toEqual({ kind: 'broker', brokerUrl: 'https://broker.example', token: 'tok' });
+    expect(options.publish).toEqual({ providerVersion: 'abc', branch: 'main' });
+    expect(options.headers).toEqual({ authorization: 'Bearer x' });
+    expect(options.junit).toBe('out.xml');
+  });
+
+  it.each([
+    [[], '--seller-url is required'],
+    [['--seller-url', 'ftp://x'], '--seller-url must be an http(s) URL'],
+    [['--seller-url', 'http://x', '--states-url', 'http://y', '--state-map', 'm.json'], 'not both'],
+    [['--seller-url', 'http://x', '--pact', 'p.json', '--broker-url', 'http://b'], 'not both'],
+    [['--seller-url', 'http://x', '--publish'], '--publish needs --broker-url'],
+    [['--seller-url', 'http://x', '--broker-url', 'http://b', '--publish', '--provider-version', '1'], '--publish needs --branch'],
+    [['--seller-url', 'http://x', '--header', 'nocolon'], "--header must be 'name: value'"],
+    [['--seller-url', 'http://x', '--bogus'], "Unknown option '--bogus'"],
+  ])('rejects %j: %s', (argv, message) => {
+    expect(() => parseKitOptions(argv as string[], {})).toThrow(UsageError);
+    expect(() => parseKitOptions(argv as string[], {})).toThrow(message);
+  });
+});
+
+describe('the state map', () => {
+  it('names unknown states and parameters, all at once', () => {
+    expect(() => checkStateMap({ states: { 'part exsts': {}, 'part exists': { part_no: 'X' } } })).toThrow(StateMapError);
+    try {
+      checkStateMap({ states: { 'part exsts': {}, 'part exists': { part_no: 'X' } } });
+    } catch (error) {
+      expect((error as Error).message).toContain("/states/part exsts: unknown state");
+      expect((error as Error).message).toContain("'part exists' has no parameter 'part_no'");
+    }
+  });
+
+  it('gives the n-th entry to the n-th use of a state in one interaction, over the defaults', () => {
+    const map = checkStateMap({ defaults: { member: 'M9', location_id: 'S1' }, states: { 'part exists': [{ part_number: 'A' }, { part_number: 'B', location_id: 'S2' }] } });
+    expect(valuesFor(map, 'part exists', 1)).toEqual({ member: 'M9', location_id: 'S1', part_number: 'A' });
+    expect(valuesFor(map, 'part exists', 2)).toEqual({ member: 'M9', location_id: 'S2', part_number: 'B' });
+    // Defaults only reach the states that have the parameter.
+    expect(valuesFor(map, 'account has statements', 1)).toEqual({ member: 'M9' });
+  });
+});

@@ -3,7 +3,7 @@ import type { InteractionReport, VerificationReport } from './report';
 // The report as a vendor reads it in a terminal: one block per interaction, then one per
 // broken rule with every item id, JSON path, expected and found.
 
-const show = (value: unknown): string => (typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
+const show = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
 
 function verdict(i: InteractionReport): string {
   const ok = i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0;

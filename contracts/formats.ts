@@ -8,49 +8,40 @@ const PHONE = /^\+?1?\d{10}$/;
 // addresses no mail system delivers to.
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 // Dates and route times are checked by hand, not by regex: a large seller reply carries
 // thousands of them and this runs on every reply (see scripts/bench-contracts.ts).
-
-/** The number written by `length` ASCII digits at `start`, or -1 if any is not a digit. */
-function digitsAt(value: string, start: number, length: number): number {
-  let n = 0;
-  for (let i = start; i < start + length; i++) {
-    const c = value.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
-}
+// Each digit is `charCode - 48`; `(d >>> 0) > 9` is true for anything but '0'-'9'.
 
 function dayExists(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const max = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  return day <= max;
+  if (day <= 28) return true;
+  if (month !== 2) return day <= DAYS_IN_MONTH[month];
+  return day <= ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28);
 }
 
-/** `YYYY-MM-DD` at `start`, a day that exists on the calendar. */
-function dateAt(value: string, start: number): boolean {
-  if (value.charCodeAt(start + 4) !== 45 || value.charCodeAt(start + 7) !== 45) return false; // '-'
-  const year = digitsAt(value, start, 4);
-  return year >= 0 && dayExists(year, digitsAt(value, start + 5, 2), digitsAt(value, start + 8, 2));
+/** `YYYY-MM-DD` at the start of `value`: a day that exists on the calendar. */
+function leadingDate(value: string): boolean {
+  if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return false; // '-'
+  const y0 = value.charCodeAt(0) - 48, y1 = value.charCodeAt(1) - 48, y2 = value.charCodeAt(2) - 48, y3 = value.charCodeAt(3) - 48;
+  const m0 = value.charCodeAt(5) - 48, m1 = value.charCodeAt(6) - 48, d0 = value.charCodeAt(8) - 48, d1 = value.charCodeAt(9) - 48;
+  if ((y0 >>> 0) > 9 || (y1 >>> 0) > 9 || (y2 >>> 0) > 9 || (y3 >>> 0) > 9 || (m0 >>> 0) > 9 || (m1 >>> 0) > 9 || (d0 >>> 0) > 9 || (d1 >>> 0) > 9) return false;
+  return dayExists(y0 * 1000 + y1 * 100 + y2 * 10 + y3, m0 * 10 + m1, d0 * 10 + d1);
 }
 
 /** `YYYY-MM-DD` and a day that exists on the calendar (2026-02-30 does not). */
 export function isCalendarDate(value: string): boolean {
-  return value.length === 10 && dateAt(value, 0);
+  return value.length === 10 && leadingDate(value);
 }
 
 /** Route times: `YYYY-MM-DD HH:MM:SS`, a real day and a real time of day. */
 export function isRouteTime(value: string): boolean {
-  if (value.length !== 19 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return false;
-  if (!dateAt(value, 0)) return false;
-  const h = digitsAt(value, 11, 2);
-  const m = digitsAt(value, 14, 2);
-  const s = digitsAt(value, 17, 2);
-  return h >= 0 && h < 24 && m >= 0 && m < 60 && s >= 0 && s < 60;
+  if (value.length !== 19 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return false; // ' ', ':'
+  const h0 = value.charCodeAt(11) - 48, h1 = value.charCodeAt(12) - 48, i0 = value.charCodeAt(14) - 48, i1 = value.charCodeAt(15) - 48;
+  const s0 = value.charCodeAt(17) - 48, s1 = value.charCodeAt(18) - 48;
+  if ((h0 >>> 0) > 2 || (h1 >>> 0) > 9 || h0 * 10 + h1 > 23 || (i0 >>> 0) > 5 || (i1 >>> 0) > 9 || (s0 >>> 0) > 5 || (s1 >>> 0) > 9) return false;
+  return leadingDate(value);
 }
 
 export const isPhoneNumber = (value: string): boolean => PHONE.test(value);

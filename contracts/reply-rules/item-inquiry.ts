@@ -34,13 +34,22 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
 
   const tally = new Map<string, Tally>();
   for (const asked of request.items) tally.set(asked.id, { asked, requestedPart: 0, entries: 0 });
-  const forwarded = new Set<string>();
-  for (const location of request.locations) forwarded.add(location.id);
+  const forwardedIds = request.locations.map((l) => l.id);
+  const forwarded = new Set<string>(forwardedIds);
+  // A freshly parsed reply's strings have no hash yet, so each Map/Set look-up hashes its
+  // key. Entries of one id come together and sellers answer a handful of locations with a
+  // common pack code: comparing with the previous answer first spares most look-ups.
+  const fewLocations = forwardedIds.length <= 8;
+  let lastId: string | undefined;
+  let lastTally: Tally | undefined;
+  let lastPackCode = '';
 
   const items = reply.items;
   for (let i = 0; i < items.length; i++) {
     const entry = items[i];
-    const t = tally.get(entry.id);
+    const t = entry.id === lastId ? lastTally : tally.get(entry.id);
+    lastId = entry.id;
+    lastTally = t;
     const status = entry.status_code;
     if (t === undefined) {
       violations.push(violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, { id: entry.id, found: entry.id, expected: [...tally.keys()] }));
@@ -82,7 +91,7 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
     for (let j = 0; j < locations.length; j++) {
       const location = locations[j];
       const id = location.id;
-      if (!forwarded.has(id)) {
+      if (fewLocations ? !forwardedIds.includes(id) : !forwarded.has(id)) {
         violations.push(violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, { id: entry.id, expected: [...forwarded], found: id }));
       }
       // Entries carry a handful of locations: a backwards scan beats building a Set.
@@ -92,10 +101,14 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
           break;
         }
       }
-      if (location.type !== undefined && !LOCATION_TYPES.has(location.type)) {
+      if (location.type !== undefined && location.type !== LocationType.Store && location.type !== LocationType.Warehouse && !LOCATION_TYPES.has(location.type)) {
         violations.push(violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${location.type} is not 1 (store) or 2 (warehouse)`, { id: entry.id, found: location.type }));
       }
-      if (!KNOWN_PACK_CODES.has(location.pack_code)) {
+      if (location.pack_code === lastPackCode) {
+        // same as the previous location's, already known to be in the list
+      } else if (KNOWN_PACK_CODES.has(location.pack_code)) {
+        lastPackCode = location.pack_code;
+      } else {
         notes.push(violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${location.pack_code}' is not in the common list`, { id: entry.id, found: location.pack_code }));
       }
     }

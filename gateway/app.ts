@@ -23,8 +23,8 @@ export interface GatewayDeps {
   sellerClient: SellerClient;
   clock?: Clock;
   config?: GatewayConfig;
-  /** One entry per request; defaults to a JSON line on stdout. */
-  logger?: Logger;
+  /** One entry per request; defaults to a JSON line on stdout; false for none. */
+  logger?: Logger | false;
 }
 
 export const V3_2 = '/json/federated/v3_2';
@@ -49,7 +49,7 @@ export function createGateway(deps: GatewayDeps) {
   const auth = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
 
   const app = new Hono<GatewayEnv>();
-  app.use('*', requestLog(deps.logger ?? jsonLineLogger));
+  app.use('*', requestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger)));
   app.onError(errorResponse);
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 

@@ -24,7 +24,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   const store = await openGatewayStore(env);
   const directory = createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
   const sellerClient = createSellerClient();
-  const app = createGateway({ store, directory, sellerClient, config: settings.config, logger: settings.requestLog ? jsonLineLogger : () => {} });
+  const app = createGateway({ store, directory, sellerClient, config: settings.config, logger: settings.requestLog ? jsonLineLogger : false });
 
   const port = overrides.port ?? settings.port;
   let server: Server;

@@ -9,8 +9,11 @@ export const jsonLineLogger: Logger = (entry) => process.stdout.write(`${JSON.st
 // A caller's own request id is kept when it looks like an id, so traces join up across systems.
 const USABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Assigns the request id, echoes it, and writes one log line when the response is ready. */
-export function requestLog(logger: Logger, now: () => number = () => performance.now()): MiddlewareHandler<GatewayEnv> {
+/**
+ * Assigns the request id, echoes it, and writes one log line when the response is ready.
+ * With no logger (GATEWAY_LOG=off, benchmarks) the id is still assigned and echoed.
+ */
+export function requestLog(logger: Logger | undefined, now: () => number = () => performance.now()): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     const started = now();
     const incoming = c.req.header('x-request-id');
@@ -19,8 +22,10 @@ export function requestLog(logger: Logger, now: () => number = () => performance
     c.set('requestId', requestId);
     c.set('log', fields);
     c.set('envelope', 'gateway');
-    await next();
+    // Set before the response exists: adding a header afterwards makes Hono copy the response.
     c.header('x-request-id', requestId);
+    await next();
+    if (logger === undefined) return;
     logger({
       time: new Date().toISOString(),
       request_id: requestId,

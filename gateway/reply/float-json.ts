@@ -11,6 +11,18 @@ type Plan =
   | { kind: 'array'; item: Plan }
   | { kind: 'object'; properties: Map<string, Plan> };
 
+/** Object keys are quoted once, when planned, not on every reply. */
+const quotedKeys = new Map<string, string>();
+function quoted(key: string): string {
+  let text = quotedKeys.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    // Keys of seller extras are arbitrary: only remember a bounded number.
+    if (quotedKeys.size < 10_000) quotedKeys.set(key, text);
+  }
+  return text;
+}
+
 const PLAIN: Plan = { kind: 'plain' };
 const FLOAT: Plan = { kind: 'float' };
 
@@ -63,7 +75,7 @@ function write(plan: Plan, value: unknown): string {
         if (field === undefined || typeof field === 'function') continue;
         const fieldPlan = plan.properties.get(key);
         const text = fieldPlan === undefined ? JSON.stringify(field) : write(fieldPlan, field);
-        out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
+        out += `${first ? '' : ','}${quoted(key)}:${text}`;
         first = false;
       }
       return `${out}}`;

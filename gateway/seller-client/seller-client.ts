@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Pool } from 'undici';
 import type { SellerAuth } from '../directory/directory';
 import type { SellerCall, SellerClient, SellerClientOptions, SellerOutcome } from './seller-client.types';
@@ -95,12 +96,13 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     if (auth !== undefined) headers.authorization = auth;
     if (requestId !== undefined) headers['x-request-id'] = requestId;
 
-    // One timer covers connect, headers and body: the deadline is for the whole call.
-    const controller = new AbortController();
+    // One timer covers connect, headers and body: the deadline is for the whole call. undici
+    // takes an EventEmitter as signal; it costs far less than an AbortController per call.
+    const signal = new EventEmitter();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      signal.emit('abort');
     }, deadline);
     const timeout = (): SellerOutcome => ({
       kind: 'timeout',
@@ -114,7 +116,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
         path: target.path,
         headers,
         body: JSON.stringify(body),
-        signal: controller.signal,
+        signal,
       });
       const text = await response.body.text();
       const status = response.statusCode;

@@ -1,0 +1,283 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { REPO_ROOT } from '../gateway/store/store-config';
+import { DEV_KEYS } from '../seeds/dev-keys';
+import { mintToken } from '../gateway/auth/mint-token';
+
+// npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
+// the mock seller in the same run, on loopback. The mock seller and the gateway run in their
+// own processes (as in production), the load generator here. Ends with one line of JSON.
+//   BENCH_SECONDS (default 10) per measured phase; BENCH_RSS_REQUESTS (default 100000).
+//   BENCH_STORE=postgres|pglite: the gateway's store. Default: a throwaway PostgreSQL when
+//   initdb and pg_ctl are on the PATH (the embedded PGlite keeps a whole Postgres in the
+//   gateway's own heap, ~400 MB of RSS before the first request), else PGlite.
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
+const SATURATION_CONNECTIONS = 50;
+const FIXED_RATE = 1_000;
+const TARGETS = { ratio: 0.4, addedP50Ms: 1, addedP99Ms: 5, rssMb: 200 };
+
+const ITEMS = [
+  { id: 'bench-1', mfr_code: 'WIX', part_number: '51515' },
+  { id: 'bench-2', mfr_code: 'NGK', part_number: 'BKR5E' },
+  { id: 'bench-3', mfr_code: 'GAT', part_number: '22433' },
+];
+// Two of demo's locations at one member: one seller call, so both paths do the same seller work.
+const LOCATIONS = [
+  { id: 'L101', member: 'M100', account: 'A-1001' },
+  { id: 'L150', member: 'M100', account: 'A-1001' },
+];
+
+function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${seen}`)), 120_000);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = ready.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}:\n${seen}`));
+    });
+  });
+}
+
+/** CPU time (user + system) a process has used so far, in µs, from /proc (Linux). */
+async function cpuMicros(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second here).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** One autocannon run; latencies are collected per response (autocannon's histogram keeps whole ms only). */
+function load(url: string, body: string, headers: Record<string, string>, options: { connections: number; duration?: number; amount?: number; overallRate?: number }): Promise<Run> {
+  const samples: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      { url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...options },
+      (error, result) => {
+        if (error) return reject(error);
+        samples.sort((a, b) => a - b);
+        resolve({
+          rps: round(result.requests.total / (result.duration || 1), 1),
+          p50: round(percentile(samples, 50)),
+          p99: round(percentile(samples, 99)),
+          requests: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        });
+      },
+    );
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
+    });
+  });
+}
+
+const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
+  console.log(
+    `${label.padEnd(28)} ${String(run.rps).padStart(8)} req/s   p50 ${run.p50.toFixed(3)} ms   p99 ${run.p99.toFixed(3)} ms   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)` +
+      Object.entries(cpu).map(([name, us]) => `   ${name} CPU ${us} µs/req`).join(''),
+  );
+
+/** Runs a load phase and reports each process's CPU per request during it. */
+async function measured(pids: Record<string, number>, phase: () => Promise<Run>): Promise<{ run: Run; cpu: Record<string, number> }> {
+  const before = Object.fromEntries(await Promise.all(Object.entries(pids).map(async ([name, pid]) => [name, await cpuMicros(pid)] as const)));
+  const run = await phase();
+  const cpu: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) cpu[name] = Math.round((await cpuMicros(pid) - before[name]) / Math.max(1, run.requests));
+  return { run, cpu };
+}
+
+function onPath(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A throwaway PostgreSQL in a temporary directory on a free loopback port (as .ci/run does). */
+async function startThrowawayPostgres(): Promise<{ url: string; stop(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'fgw-bench-pg-'));
+  const port = await freePort();
+  // initdb refuses to run as root: run the server as the postgres user then.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('chown', ['postgres', dir]);
+  const run = (command: string) =>
+    asRoot ? execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'ignore' }) : execFileSync('sh', ['-c', command], { stdio: 'ignore' });
+  run(`initdb -D '${dir}/data' -U postgres --auth=trust -E UTF8`);
+  run(`pg_ctl -D '${dir}/data' -l '${dir}/server.log' -w -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off" start`);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run(`pg_ctl -D '${dir}/data' -m fast -w stop`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+const children: ChildProcess[] = [];
+let postgres: { url: string; stop(): void } | undefined;
+const stopChildren = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  const pg = postgres;
+  postgres = undefined;
+  pg?.stop();
+};
+process.once('exit', stopChildren);
+
+try {
+  const storeKind = process.env.BENCH_STORE ?? (onPath('initdb') && onPath('pg_ctl') ? 'postgres' : 'pglite');
+  if (storeKind === 'postgres') postgres = await startThrowawayPostgres();
+  console.log(`starting the mock seller and the gateway (store: ${storeKind === 'postgres' ? `throwaway PostgreSQL ${postgres!.url}` : 'PGlite in memory'}) in their own processes…`);
+  const seller = await startChild('mock seller', ['mock-seller/server.ts', '--port', '0'], {}, /listening on (http:\/\/[^\s]+)/);
+  children.push(seller.child);
+  const gateway = await startChild(
+    'gateway',
+    ['gateway/server.ts'],
+    { GATEWAY_PORT: '0', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: postgres?.url ?? '' },
+    /gateway: listening on (http:\/\/[^\s,]+)/,
+  );
+  children.push(gateway.child);
+
+  const rssAtStart = await rssMb(gateway.child.pid!);
+  const dev = DEV_KEYS['dev-key-1'];
+  const token = await mintToken({ privateKey: await readFile(dev.privateKeyFile, 'utf8'), kid: dev.kid, issuer: dev.clientId, subject: dev.username, ttlSeconds: 3600 });
+  const gatewayUrl = `${gateway.url}/json/federated/v3_2/item_inquiry`;
+  const gatewayBody = JSON.stringify({ items: ITEMS, locations: LOCATIONS });
+  const gatewayHeaders = { authorization: `Bearer ${token}` };
+  const directUrl = `${seller.url}/seller`;
+  // What the gateway forwards for this inquiry (the directory's integration and terminal pin included).
+  const directBody = JSON.stringify({ service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1', locations: LOCATIONS, items: ITEMS });
+
+  // One request each way first: a wrong setup fails here, not as a page of non-2xx.
+  for (const [name, url, body, headers] of [['gateway', gatewayUrl, gatewayBody, gatewayHeaders], ['direct', directUrl, directBody, {}]] as const) {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${text.slice(0, 500)}`);
+    const reply = JSON.parse(text) as { items: { locations: unknown[] }[] };
+    console.log(`${name}: ${reply.items.length} item entries, ${reply.items[0].locations.length} locations on the first`);
+  }
+
+  let gatewayRequests = 0;
+  const counted = (run: Run) => {
+    gatewayRequests += run.requests;
+    return run;
+  };
+
+  console.log('\nwarm-up (3 s each)');
+  await load(directUrl, directBody, {}, { connections: 10, duration: 3 });
+  counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 }));
+
+  console.log(`\nsaturation: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each`);
+  const pids = { gateway: gateway.child.pid!, seller: seller.child.pid!, 'load generator': process.pid };
+  const { run: directSat, cpu: directCpu } = await measured(pids, () => load(directUrl, directBody, {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }));
+  print('direct to mock seller', directSat, { seller: directCpu.seller, 'load generator': directCpu['load generator'] });
+  const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
+  print('through the gateway', gatewaySat, gatewayCpu);
+  const ratio = round(gatewaySat.rps / directSat.rps);
+
+  console.log(`\nfixed rate: ${FIXED_RATE} req/s, ${SECONDS} s each`);
+  const directFixed = await load(directUrl, directBody, {}, { connections: 20, duration: SECONDS, overallRate: FIXED_RATE });
+  print('direct to mock seller', directFixed);
+  const gatewayFixed = counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: 20, duration: SECONDS, overallRate: FIXED_RATE }));
+  print('through the gateway', gatewayFixed);
+  const addedP50 = round(gatewayFixed.p50 - directFixed.p50);
+  const addedP99 = round(gatewayFixed.p99 - directFixed.p99);
+
+  if (gatewayRequests < RSS_REQUESTS) {
+    console.log(`\nmemory: ${RSS_REQUESTS - gatewayRequests} more gateway requests to reach ${RSS_REQUESTS}`);
+    counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
+  }
+  const rss = await rssMb(gateway.child.pid!);
+
+  const failures = [directSat, gatewaySat, directFixed, gatewayFixed].reduce((n, r) => n + r.non2xx + r.errors, 0);
+  console.log(`
+results
+  throughput ratio (gateway / direct, ${SATURATION_CONNECTIONS} connections)  ${ratio}      target ≥ ${TARGETS.ratio}   ${ratio >= TARGETS.ratio ? 'ok' : 'MISSED'}
+  added latency p50 at ${FIXED_RATE} req/s                    ${addedP50} ms  target ≤ ${TARGETS.addedP50Ms} ms  ${addedP50 <= TARGETS.addedP50Ms ? 'ok' : 'MISSED'}
+  added latency p99 at ${FIXED_RATE} req/s                    ${addedP99} ms  target ≤ ${TARGETS.addedP99Ms} ms  ${addedP99 <= TARGETS.addedP99Ms ? 'ok' : 'MISSED'}
+  gateway RSS after ${gatewayRequests} requests              ${rss} MB   target < ${TARGETS.rssMb} MB  ${rss < TARGETS.rssMb ? 'ok' : 'MISSED'}   (${rssAtStart} MB before the first request; store ${storeKind})
+  failed requests (non-2xx or errors) in measured phases   ${failures}
+`);
+  console.log(
+    JSON.stringify({
+      gateway_rps: gatewaySat.rps,
+      direct_rps: directSat.rps,
+      ratio,
+      gateway_p50_ms: gatewaySat.p50,
+      gateway_p99_ms: gatewaySat.p99,
+      direct_p50_ms: directSat.p50,
+      direct_p99_ms: directSat.p99,
+      fixed_rate: FIXED_RATE,
+      fixed_gateway_p50_ms: gatewayFixed.p50,
+      fixed_gateway_p99_ms: gatewayFixed.p99,
+      fixed_direct_p50_ms: directFixed.p50,
+      fixed_direct_p99_ms: directFixed.p99,
+      added_p50_ms: addedP50,
+      added_p99_ms: addedP99,
+      gateway_cpu_us_per_req: gatewayCpu.gateway,
+      seller_cpu_us_per_req: directCpu.seller,
+      rss_mb: rss,
+      rss_at_start_mb: rssAtStart,
+      store: storeKind,
+      gateway_requests: gatewayRequests,
+      failed_requests: failures,
+    }),
+  );
+} catch (error) {
+  console.error(`bench: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  stopChildren();
+}

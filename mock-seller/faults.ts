@@ -113,6 +113,8 @@ export interface FaultRegistry {
   list(): FaultRule[];
   remove(id: string): void;
   clear(): void;
+  /** Rules in force; 0 lets the hot path skip take(). */
+  readonly size: number;
   /** The faults for one request; counts go down. `partNumbers` are those the request names. */
   take(service: Service, partNumbers: () => readonly string[]): Fault[];
 }
@@ -144,6 +146,9 @@ export function createFaultRegistry(): FaultRegistry {
     },
     clear() {
       rules = [];
+    },
+    get size() {
+      return rules.length;
     },
     take(service, partNumbers) {
       if (rules.length === 0) return NONE; // the hot path: nothing configured

@@ -20,45 +20,95 @@ export interface JournalEntry {
   elapsed_ms: number;
 }
 
+/** What the seller endpoint hands over per request; kept cheap to make and to retain. */
+export interface JournalRecord {
+  startedAt: number;
+  elapsed_ms: number;
+  service: string | null;
+  /** The body as received; parsed only when the journal is read. */
+  requestText: string;
+  http_status: number | null;
+  /** The reply as sent: an object, or its bytes (parsed only when read). */
+  reply?: unknown;
+  replyBytes?: Uint8Array;
+  faults?: string[];
+  fault_source?: JournalEntry['fault_source'];
+  notes?: unknown[];
+}
+
 export interface Journal {
-  /** `replyText`: the reply as sent, parsed only when the journal is read (keeps the hot path cheap). */
-  record(entry: Omit<JournalEntry, 'seq' | 'at'> & { startedAt: number; replyText?: string }): void;
+  record(entry: JournalRecord): void;
   entries(filter?: { service?: string; limit?: number }): JournalEntry[];
   clear(): void;
   readonly size: number;
 }
 
-interface Stored extends Omit<JournalEntry, 'seq' | 'at'> {
+interface Slot extends Required<Omit<JournalRecord, 'reply' | 'replyBytes'>> {
   seq: number;
-  startedAt: number;
-  replyText?: string;
+  reply: unknown;
+  replyBytes: Uint8Array | undefined;
+}
+
+const NONE: never[] = [];
+
+function parsedRequest(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON: journaled as it came
+  }
 }
 
 export function createJournal(limit = 1000): Journal {
-  // A ring buffer: recording is O(1) and allocation-free beyond the entry itself.
-  const ring: (Stored | undefined)[] = new Array(limit);
+  // A ring of slots reused in place: under load, recording allocates nothing that must
+  // survive, so the garbage collector is not kept busy promoting old requests.
+  const ring: Slot[] = [];
   let next = 0;
   let seq = 0;
   let count = 0;
   return {
     record(entry) {
-      ring[next] = { ...entry, seq: ++seq };
+      let slot = ring[next];
+      if (slot === undefined) {
+        slot = { seq: 0, startedAt: 0, elapsed_ms: 0, service: null, requestText: '', http_status: null, reply: undefined, replyBytes: undefined, faults: NONE, fault_source: null, notes: NONE };
+        ring[next] = slot;
+      }
+      slot.seq = ++seq;
+      slot.startedAt = entry.startedAt;
+      slot.elapsed_ms = entry.elapsed_ms;
+      slot.service = entry.service;
+      slot.requestText = entry.requestText;
+      slot.http_status = entry.http_status;
+      slot.reply = entry.reply;
+      slot.replyBytes = entry.replyBytes;
+      slot.faults = entry.faults ?? NONE;
+      slot.fault_source = entry.fault_source ?? null;
+      slot.notes = entry.notes ?? NONE;
       next = (next + 1) % limit;
       if (count < limit) count++;
     },
     entries(filter = {}) {
       const out: JournalEntry[] = [];
       for (let i = 0; i < count; i++) {
-        const stored = ring[(next - count + i + limit) % limit]!;
-        if (filter.service !== undefined && stored.service !== filter.service) continue;
-        const { seq, startedAt, replyText, ...rest } = stored;
-        const reply = replyText === undefined ? rest.reply : JSON.parse(replyText);
-        out.push({ seq, at: new Date(startedAt).toISOString(), ...rest, reply });
+        const s = ring[(next - count + i + limit) % limit];
+        if (filter.service !== undefined && s.service !== filter.service) continue;
+        out.push({
+          seq: s.seq,
+          at: new Date(s.startedAt).toISOString(),
+          service: s.service,
+          request: parsedRequest(s.requestText),
+          http_status: s.http_status,
+          reply: s.replyBytes === undefined ? s.reply : JSON.parse(Buffer.from(s.replyBytes).toString('utf8')),
+          faults: [...s.faults],
+          fault_source: s.fault_source,
+          notes: [...s.notes],
+          elapsed_ms: s.elapsed_ms,
+        });
       }
       return filter.limit === undefined ? out : out.slice(-filter.limit);
     },
     clear() {
-      ring.fill(undefined);
+      ring.length = 0;
       next = 0;
       count = 0;
     },

@@ -56,48 +56,50 @@ const isRequestedPart = (item: SellerItem) => REQUESTED_PART_STATUSES.includes(i
 const mergeKey = (item: SellerItem) =>
   isRequestedPart(item) ? `${item.id}\u0000` : `${item.id}\u0000${item.status_code}\u0000${item.mfr_code}\u0000${item.part_number}`;
 
-/** One entry per requested part (and per alternate), with the locations of every member merged. */
+/**
+ * One entry per requested part (and per alternate), with the locations of every member
+ * merged. The seller replies were parsed for this request alone, so they are enriched and
+ * merged in place: no copies on the hot path.
+ */
 function merge(request: ItemInquiryBuyerRequest, replies: CheckedReply<ItemInquirySellerReply>[], index: Map<string, UserLocation>, asked: Set<string>): BuyerItemResult[] {
-  const entries = new Map<string, BuyerItemResult>();
+  const entries = new Map<string, SellerItem>();
   for (const { reply } of replies) {
     for (const item of reply.items) {
-      const locations = enrich(item.locations, index, asked);
+      enrich(item.locations, index, asked);
       const key = mergeKey(item);
       const seen = entries.get(key);
       if (seen === undefined) {
-        entries.set(key, { ...item, locations });
-        continue;
-      }
-      // The same part from another member: its locations join; a "found" beats "not found".
-      if (seen.status_code === 0 && item.status_code !== 0) {
-        entries.set(key, { ...seen, ...item, locations: [...seen.locations, ...locations] });
+        entries.set(key, item);
+      } else if (seen.status_code === 0 && item.status_code !== 0) {
+        // The same part from another member: a "found" beats "not found"; locations join.
+        item.locations = [...seen.locations, ...item.locations];
+        entries.set(key, item);
       } else {
-        seen.locations.push(...locations);
+        seen.locations.push(...item.locations);
       }
     }
   }
   const order = new Map(request.items.map((item, i) => [item.id, i]));
-  const merged = [...entries.values()];
-  for (const entry of merged) entry.locations.sort((a, b) => (a.sort_order ?? 0) - (b.sort_order ?? 0));
+  const merged = [...entries.values()] as BuyerItemResult[];
+  for (const entry of merged) if (entry.locations.length > 1) entry.locations.sort((a, b) => (a.sort_order ?? 0) - (b.sort_order ?? 0));
   // Request order; within one id the requested part first, alternates after (stable sort).
   return merged.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)));
 }
 
-function enrich(locations: SellerItem['locations'], index: Map<string, UserLocation>, asked: Set<string>): BuyerItemLocation[] {
-  const out: BuyerItemLocation[] = [];
-  for (const location of locations) {
+/** Adds the buyer's view to each location and drops any that was not forwarded (a lenient member's slip). */
+function enrich(locations: SellerItem['locations'], index: Map<string, UserLocation>, asked: Set<string>): void {
+  let kept = 0;
+  for (let i = 0; i < locations.length; i++) {
+    const location = locations[i] as BuyerItemLocation;
     const mine = index.get(location.id);
-    // Only forwarded locations reach the buyer, even from a lenient member.
     if (mine === undefined || !asked.has(location.id)) continue;
-    out.push({
-      ...location,
-      type: location.type ?? mine.type,
-      description: mine.description,
-      can_order: mine.canOrder,
-      sort_order: mine.sortOrder,
-    });
+    if (location.type === undefined) location.type = mine.type;
+    location.description = mine.description;
+    location.can_order = mine.canOrder;
+    location.sort_order = mine.sortOrder;
+    locations[kept++] = location;
   }
-  return out;
+  locations.length = kept;
 }
 
 export function createItemInquiry(deps: OperationDeps) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Type } from '@sinclair/typebox';
-import { compileFloatJson } from './float-json';
+import { compileFloatJson, compileFloatJsonByWalking } from './float-json';
 import { buyerReplyJson } from './buyer-reply-json';
 
 describe('float JSON serializer', () => {
@@ -63,5 +63,35 @@ describe('float JSON serializer', () => {
     fc.assert(fc.property(reply, (value) => {
       expect(JSON.parse(buyerReplyJson['item-inquiry'](value))).toEqual(JSON.parse(JSON.stringify(value)));
     }));
+  });
+});
+
+describe('float JSON fast writer', () => {
+  const schema = Type.Object({ n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), i: Type.Integer() })) });
+  const fast = compileFloatJson(schema);
+  const walking = compileFloatJsonByWalking(schema);
+
+  it('writes exactly what the walking writer writes, and leaves the value unchanged', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()), list: fc.array(fc.record({ q: fc.oneof(fc.integer(), fc.double()), i: fc.integer(), note: fc.string() })), extra: fc.jsonValue() }),
+        (value) => {
+          const before = JSON.stringify(value);
+          expect(fast(value)).toBe(walking(value));
+          expect(JSON.stringify(value)).toBe(before);
+        },
+      ),
+    );
+  });
+
+  it('cannot be fooled by a seller string that looks like a marker', () => {
+    const text = fast({ n: 1, list: [{ q: 2, i: 3, note: '~float~0000~5' }] });
+    expect(JSON.parse(text)).toEqual({ n: 1, list: [{ q: 2, i: 3, note: '~float~0000~5' }] });
+    expect(text).toBe('{"n":1.0,"list":[{"q":2.0,"i":3,"note":"~float~0000~5"}]}');
+  });
+
+  it('falls back to walking for a frozen value', () => {
+    const frozen = Object.freeze({ n: 4, list: Object.freeze([Object.freeze({ q: 5, i: 6 })]) });
+    expect(fast(frozen)).toBe('{"n":4.0,"list":[{"q":5.0,"i":6}]}');
   });
 });

@@ -8,6 +8,7 @@ import { BadRequestError, NotFoundError, ScenarioError } from './errors';
 import { createFaultRegistry } from './faults';
 import { createJournal } from './journal';
 import { orderNumbers } from './place-order';
+import { createReplyCache } from './reply-cache';
 import { setUpProviderState } from './provider-states';
 import { checkScenario } from './scenario-file';
 import type { SellerContext } from './seller-context';
@@ -42,6 +43,7 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     data: indexScenario(base),
     faults: createFaultRegistry(),
     journal: createJournal(options.journalLimit ?? 1000),
+    replies: createReplyCache(),
     orders: [],
     nextOrderNumber: orderNumbers(),
     hanging: new Set(),

@@ -70,4 +70,24 @@ describe('item inquiry', () => {
     expect(check.ok).toBe(true);
     expect(reply.items.every((e) => e.locations.length === 0)).toBe(true);
   });
+
+  it('answers a repeated inquiry from the current stock, after orders and after reset', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const body = JSON.stringify({ service: 'item_inquiry', locations: [L101], items: [{ id: 'x', mfr_code: 'WIX', part_number: '51515' }] });
+    const ask = async () => ((await (await seller.app.request('/seller', { method: 'POST', body })).json()) as ItemInquirySellerReply).items[0].locations[0].quantity_available;
+    expect(await ask()).toBe(24);
+    expect(await ask()).toBe(24);
+    const order = { service: 'place_order', purchase_order_number: 'P', order_type: 1, items: [{ id: 'o', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 4, account_id: 'A-1001', member_id: 'M100' }] };
+    await seller.app.request('/seller', { method: 'POST', body: JSON.stringify(order) });
+    expect(await ask()).toBe(20);
+    seller.reset();
+    expect(await ask()).toBe(24);
+    // Every request is journaled, answered from the cache or not.
+    await ask();
+    expect(seller.journal.entries().map((e) => [e.service, (e.request as { items: { id: string }[] }).items[0].id])).toEqual([
+      ['item_inquiry', 'x'],
+      ['item_inquiry', 'x'],
+    ]);
+  });
 });
+

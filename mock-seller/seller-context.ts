@@ -1,6 +1,7 @@
 import type { FaultRegistry } from './faults';
 import type { Journal } from './journal';
 import type { PlacedOrder } from './place-order';
+import type { ReplyCache } from './reply-cache';
 import type { SellerData } from './seller-data';
 
 /** What the seller endpoint, the control API and the document server share. */
@@ -9,6 +10,8 @@ export interface SellerContext {
   data: SellerData;
   faults: FaultRegistry;
   journal: Journal;
+  /** Honest item inquiry replies by request body; cleared when stock changes. */
+  replies: ReplyCache;
   orders: PlacedOrder[];
   nextOrderNumber(): string;
   /** Requests held by a `hang` fault; calling one lets it go (the connection is dropped). */

@@ -59,10 +59,10 @@ export function createGateway(deps: GatewayDeps) {
     return c.json({ status: 'ok', store: deps.store.kind });
   });
 
-  app.post(`${V3_2}/item_inquiry`, auth, jsonOnly, operationRoute('item-inquiry', operations.itemInquiry));
-  app.post(`${V3_2}/place_order`, auth, jsonOnly, operationRoute('place-order', operations.placeOrder));
-  app.post(`${V3_2}/invoice`, envelope('invoices'), auth, jsonOnly, operationRoute('invoice', operations.invoice));
-  app.post(`${V3_2}/statement`, envelope('statements'), auth, jsonOnly, operationRoute('statement', operations.statement));
+  app.post(`${V3_2}/item_inquiry`, auth, jsonOnly, operationRoute('item-inquiry', operations.itemInquiry, config.forwardHeaders));
+  app.post(`${V3_2}/place_order`, auth, jsonOnly, operationRoute('place-order', operations.placeOrder, config.forwardHeaders));
+  app.post(`${V3_2}/invoice`, envelope('invoices'), auth, jsonOnly, operationRoute('invoice', operations.invoice, config.forwardHeaders));
+  app.post(`${V3_2}/statement`, envelope('statements'), auth, jsonOnly, operationRoute('statement', operations.statement, config.forwardHeaders));
 
   return app;
 }

@@ -10,12 +10,18 @@ export interface GatewayConfig {
   lenientMembers: string[];
   /** How long a repeated order waits for its first attempt, still in flight, to finish. */
   orderWaitMs: number;
+  /**
+   * Buyer request headers passed on to seller systems (lower case). Empty by default; `npm
+   * start` passes `x-mock-fault` so a developer can make the mock seller misbehave per request.
+   */
+  forwardHeaders: string[];
 }
 
 export const DEFAULT_GATEWAY_CONFIG: GatewayConfig = {
   auth: DEFAULT_AUTH_CONFIG,
   lenientMembers: [],
   orderWaitMs: 15_000,
+  forwardHeaders: [],
 };
 
 export function gatewayConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<Omit<GatewayConfig, 'auth'>> = {}): GatewayConfig {

@@ -8,6 +8,8 @@ import { startGatewayServer } from '../gateway/server';
 
 const scenario = process.env.MOCK_SELLER_SCENARIO ?? join(REPO_ROOT, 'fixtures', 'scenarios', 'default.json');
 const sellerPort = Number(process.env.MOCK_SELLER_PORT ?? 9090);
+// Development only: let `curl -H 'x-mock-fault: …'` reach the mock seller through the gateway.
+process.env.GATEWAY_FORWARD_HEADERS ??= 'x-mock-fault';
 
 try {
   const seller = await startMockSeller({ scenario, port: sellerPort, host: '127.0.0.1' });

@@ -19,7 +19,16 @@ async function jsonBody(c: Context<GatewayEnv>): Promise<unknown> {
   }
 }
 
-export function operationRoute(name: BuyerReplyOperation, operation: Operation): Handler<GatewayEnv> {
+function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, string> | undefined {
+  let headers: Record<string, string> | undefined;
+  for (const name of names) {
+    const value = c.req.header(name);
+    if (value !== undefined) (headers ??= {})[name] = value;
+  }
+  return headers;
+}
+
+export function operationRoute(name: BuyerReplyOperation, operation: Operation, forwardHeaders: string[] = []): Handler<GatewayEnv> {
   const write = buyerReplyJson[name];
   return async (c) => {
     const result = await operation({
@@ -27,6 +36,7 @@ export function operationRoute(name: BuyerReplyOperation, operation: Operation):
       body: await jsonBody(c),
       requestId: c.get('requestId'),
       idempotencyKey: c.req.header('idempotency-key'),
+      sellerHeaders: forwardHeaders.length === 0 ? undefined : sellerHeaders(c, forwardHeaders),
     });
     const log = c.get('log');
     if (result.log !== undefined) Object.assign(log, result.log);

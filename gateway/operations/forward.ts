@@ -51,9 +51,9 @@ export async function forwardToSeller<T>(
   operation: ForwardedOperation,
   member: Member,
   body: object,
-  requestId: string,
+  input: { requestId: string; sellerHeaders?: Record<string, string> },
 ): Promise<CheckedReply<T>> {
-  const outcome = await deps.sellerClient.call({ member, body, requestId });
+  const outcome = await deps.sellerClient.call({ member, body, requestId: input.requestId, headers: input.sellerHeaders });
   if (outcome.kind !== 'reply') throw sellerFault(member, outcome);
   const check = checkSellerReply(operation, body, outcome.body);
   if (check.errors.length > 0) {

@@ -31,7 +31,7 @@ export function createInvoice(deps: OperationDeps) {
       account: access.accountId,
       ...filters,
     };
-    const checked = await forwardToSeller<InvoiceSellerReply>(deps, 'invoice', member, forwarded, input.requestId);
+    const checked = await forwardToSeller<InvoiceSellerReply>(deps, 'invoice', member, forwarded, input);
     const reply: InvoiceBuyerReply = checked.reply;
     return { httpStatus: 200, reply, warnings: warningLines(member, checked.warnings), log: { members: [member.id] } };
   };

@@ -117,7 +117,7 @@ export function createItemInquiry(deps: OperationDeps) {
         locations: group.map((l) => ({ id: l.locationId, member: l.memberId, account: l.accountId })),
         items: request.items,
       };
-      return forwardToSeller<ItemInquirySellerReply>(deps, 'item-inquiry', member, forwarded, input.requestId);
+      return forwardToSeller<ItemInquirySellerReply>(deps, 'item-inquiry', member, forwarded, input);
     });
     const settled = await Promise.allSettled(calls);
     const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));

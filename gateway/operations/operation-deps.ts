@@ -21,6 +21,8 @@ export interface OperationInput {
   requestId: string;
   /** Place order only: the buyer's Idempotency-Key header. */
   idempotencyKey?: string;
+  /** Buyer headers configured to travel on to the seller (config.forwardHeaders). */
+  sellerHeaders?: Record<string, string>;
 }
 
 /** A buyer reply, serialized by the route with the operation's float-aware writer. */

@@ -98,7 +98,7 @@ export function createPlaceOrder(deps: OperationDeps) {
   async function forward(record: OrderRecord, member: Awaited<ReturnType<typeof memberOf>>, forwarded: PlaceOrderSellerRequest, input: OperationInput): Promise<OperationResult> {
     await records.markForwarded(record.id, now());
     try {
-      const checked = await forwardToSeller<PlaceOrderSellerReply>(deps, 'place-order', member, forwarded, input.requestId);
+      const checked = await forwardToSeller<PlaceOrderSellerReply>(deps, 'place-order', member, forwarded, input);
       const confirmed = checked.reply.status_code === OverallStatus.Success;
       await records.finish(record.id, { status: confirmed ? 'confirmed' : 'failed', sellerReply: checked.reply, answer: { http_status: 200, body: checked.reply } }, now());
       return { httpStatus: 200, reply: checked.reply, warnings: warningLines(member, checked.warnings), log: { order_id: record.id, order_status: confirmed ? 'confirmed' : 'failed' } };

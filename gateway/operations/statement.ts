@@ -30,7 +30,7 @@ export function createStatement(deps: OperationDeps) {
       member: access.memberId,
       account: access.accountId,
     };
-    const checked = await forwardToSeller<StatementSellerReply>(deps, 'statement', member, forwarded, input.requestId);
+    const checked = await forwardToSeller<StatementSellerReply>(deps, 'statement', member, forwarded, input);
     const reply: StatementBuyerReply = checked.reply;
     return { httpStatus: 200, reply, warnings: warningLines(member, checked.warnings), log: { members: [member.id] } };
   };

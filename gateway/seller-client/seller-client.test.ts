@@ -14,6 +14,7 @@ interface Seen {
   requestId?: string;
   body?: unknown;
   remotePort?: number;
+  fault?: string;
 }
 
 let server: ServerType;
@@ -28,6 +29,7 @@ beforeAll(async () => {
       requestId: c.req.header('x-request-id'),
       body: await c.req.json(),
       remotePort: c.env.incoming.socket.remotePort,
+      fault: c.req.header('x-mock-fault'),
     });
     return c.json({ status_code: 2000, items: [] });
   });
@@ -83,6 +85,13 @@ describe('seller client', () => {
     seen.length = 0;
     await client.call({ member: member('/seller'), body: {}, requestId: 'req-42' });
     expect(seen[0].requestId).toBe('req-42');
+  });
+
+  it('sends extra headers the call names, without letting them replace its own', async () => {
+    seen.length = 0;
+    await client.call({ member: member('/seller'), body: { a: 1 }, headers: { 'x-mock-fault': 'drop-id', 'content-type': 'text/plain' } });
+    expect(seen[0].fault).toBe('drop-id');
+    expect(seen[0].body).toEqual({ a: 1 });
   });
 
   it('sends a bearer token when the member uses bearer auth', async () => {

@@ -79,7 +79,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     return target;
   }
 
-  async function call({ member, body, deadlineMs, requestId }: SellerCall): Promise<SellerOutcome> {
+  async function call({ member, body, deadlineMs, requestId, headers: extraHeaders }: SellerCall): Promise<SellerOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
     const deadline = deadlineMs ?? member.timeoutMs;
@@ -91,7 +91,10 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
       return { kind: 'unreachable', message: `seller URL '${member.sellerUrl}' is not usable: ${describeError(error)}`, elapsedMs: elapsed() };
     }
 
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> =
+      extraHeaders === undefined
+        ? { 'content-type': 'application/json', accept: 'application/json' }
+        : { ...extraHeaders, 'content-type': 'application/json', accept: 'application/json' };
     const auth = cachedAuthHeader(member.sellerAuth);
     if (auth !== undefined) headers.authorization = auth;
     if (requestId !== undefined) headers['x-request-id'] = requestId;

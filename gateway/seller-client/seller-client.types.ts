@@ -13,6 +13,8 @@ export interface SellerCall {
   deadlineMs?: number;
   /** Propagated to the seller as the `x-request-id` header. */
   requestId?: string;
+  /** Further headers for the seller (e.g. a development fault header the gateway was told to pass on). */
+  headers?: Record<string, string>;
 }
 
 /** What came back, classified; never throws for a seller's fault. */

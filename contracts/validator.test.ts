@@ -92,6 +92,13 @@ describe('item inquiry seller reply', () => {
     expect(validate.is(body)).toBe(true);
   });
 
+  it('treats an optional field set to undefined (not possible in JSON) as absent', () => {
+    const body = fixture();
+    body.items[0].comment = undefined;
+    body.items[0].locations[0].core = undefined;
+    expect(validate(body)).toEqual({ valid: true, errors: [], notes: [] });
+  });
+
   it('keeps notes alongside errors when both are present', () => {
     const body = fixture();
     body.items[0].bonus = true;

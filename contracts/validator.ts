@@ -44,14 +44,20 @@ for (const ajv of [firstError, allErrors]) {
  * present, an object has no other key exactly when its key count is the number of
  * required fields plus the optional ones present. Names come from our own schemas.
  */
+// Generated inline (a `code` keyword): a `compile` keyword would be called with a data
+// context whose instancePath Ajv concatenates for every object, valid or not.
 firstError.addKeyword({
   keyword: 'x-known-properties',
   type: 'object',
   schemaType: 'object',
-  errors: false,
-  compile: ({ required, optional }: { required: number; optional: string[] }) => {
-    const present = [String(required), ...optional.map((name) => `(d[${JSON.stringify(name)}] !== undefined ? 1 : 0)`)].join(' + ');
-    return new Function('d', `let n = 0; for (const k in d) n++; return n === ${present};`) as (data: unknown) => boolean;
+  code: (cxt: KeywordCxt) => {
+    const { gen, data } = cxt;
+    const { required, optional } = cxt.schema as { required: number; optional: string[] };
+    const count = gen.let('keys', 0);
+    gen.forIn('key', data, () => gen.code(_`${count}++`));
+    let present = _`${required}`;
+    for (const name of optional) present = _`${present} + (${data}[${name}] !== undefined ? 1 : 0)`;
+    cxt.fail(_`${count} !== ${present}`);
   },
 });
 

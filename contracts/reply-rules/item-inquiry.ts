@@ -35,10 +35,15 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
   const tally = new Map<string, Tally>();
   for (const asked of request.items) tally.set(asked.id, { asked, requestedPart: 0, entries: 0 });
   const forwardedIds = request.locations.map((l) => l.id);
-  const forwarded = new Set<string>(forwardedIds);
+  // Index of each forwarded location; a location is a duplicate within entry i when its
+  // mark already says i (marks start at 0, entries count from 1).
+  const forwardedAt = new Map<string, number>();
+  forwardedIds.forEach((id, n) => forwardedAt.set(id, n));
+  const marks = new Int32Array(forwardedIds.length);
   // A freshly parsed reply's strings have no hash yet, so each Map/Set look-up hashes its
   // key. Entries of one id come together and sellers answer a handful of locations with a
-  // common pack code: comparing with the previous answer first spares most look-ups.
+  // common pack code: a scan of a few ids, or comparing with the previous answer, spares
+  // most look-ups.
   const fewLocations = forwardedIds.length <= 8;
   let lastId: string | undefined;
   let lastTally: Tally | undefined;
@@ -91,15 +96,20 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
     for (let j = 0; j < locations.length; j++) {
       const location = locations[j];
       const id = location.id;
-      if (fewLocations ? !forwardedIds.includes(id) : !forwarded.has(id)) {
-        violations.push(violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, { id: entry.id, expected: [...forwarded], found: id }));
-      }
-      // Entries carry a handful of locations: a backwards scan beats building a Set.
-      for (let k = 0; k < j; k++) {
-        if (locations[k].id === id) {
-          violations.push(violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`, { id: entry.id, found: id }));
-          break;
+      const at = fewLocations ? forwardedIds.indexOf(id) : forwardedAt.get(id) ?? -1;
+      if (at === -1) {
+        violations.push(violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, { id: entry.id, expected: forwardedIds, found: id }));
+        for (let k = 0; k < j; k++) {
+          if (locations[k].id === id) {
+            violations.push(violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`, { id: entry.id, found: id }));
+            break;
+          }
         }
+      } else if (marks[at] === i + 1) {
+        const k = locations.findIndex((l) => l.id === id);
+        violations.push(violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`, { id: entry.id, found: id }));
+      } else {
+        marks[at] = i + 1;
       }
       if (location.type !== undefined && location.type !== LocationType.Store && location.type !== LocationType.Warehouse && !LOCATION_TYPES.has(location.type)) {
         violations.push(violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${location.type} is not 1 (store) or 2 (warehouse)`, { id: entry.id, found: location.type }));

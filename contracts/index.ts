@@ -6,3 +6,4 @@ export * from './validator';
 export * from './reply-rules/index';
 export * from './request-rules';
 export * from './reply-check';
+export * from './json-schema-documents';

@@ -2,7 +2,7 @@
 // and removes documents of payloads that no longer exist. Usage: npm run schemas
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { renderJsonSchemas } from '../contracts/json-schema';
+import { renderJsonSchemas } from '../contracts/json-schema-documents';
 
 const dir = fileURLToPath(new URL('../contracts/json-schema/', import.meta.url));
 mkdirSync(dir, { recursive: true });

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { renderJsonSchemas } from './json-schema';
+import { renderJsonSchemas } from './json-schema-documents';
 import { ALL_PAYLOADS, loadFixture } from './testing/fixtures';
 
 const dir = fileURLToPath(new URL('./json-schema/', import.meta.url));

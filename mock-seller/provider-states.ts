@@ -100,7 +100,7 @@ function relatedState(kind: RelationKind): StateDefinition {
   };
 }
 
-const orderLine = (scenario: Scenario, params: Params) => ({
+const orderLine = (params: Params) => ({
   mfr: str(params, 'mfr_code'),
   pn: str(params, 'part_number'),
   location: str(params, 'location_id'),
@@ -137,7 +137,7 @@ export const PROVIDER_STATES: Record<string, StateDefinition> = {
     description: 'the part is stocked at location_id with at least quantity (order item status 1)',
     required: ['mfr_code', 'part_number', 'location_id'],
     setUp(scenario, params) {
-      const { mfr, pn, location, quantity } = orderLine(scenario, params);
+      const { mfr, pn, location, quantity } = orderLine(params);
       ensurePart(scenario, mfr, pn, [location], quantity);
       return { mfr_code: mfr, part_number: pn, location_id: location, quantity };
     },
@@ -146,7 +146,7 @@ export const PROVIDER_STATES: Record<string, StateDefinition> = {
     description: 'the part is known but location_id has none in stock (order item status 2)',
     required: ['mfr_code', 'part_number', 'location_id'],
     setUp(scenario, params) {
-      const { mfr, pn, location, quantity } = orderLine(scenario, params);
+      const { mfr, pn, location, quantity } = orderLine(params);
       const part = ensurePart(scenario, mfr, pn, [location], undefined);
       part.stock.find((s) => s.location_id === location)!.quantity_available = 0;
       return { mfr_code: mfr, part_number: pn, location_id: location, quantity };

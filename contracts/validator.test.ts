@@ -247,6 +247,17 @@ describe('users-create request', () => {
   });
 });
 
+describe('bodies that are not objects', () => {
+  it.each(ALL_PAYLOADS)('$operation.$payload: null, an array, a string or a number is one error at the root, never a crash', ({ operation, payload }) => {
+    const validate = validatorOf(operation, payload);
+    for (const body of [null, [], 'items', 42, undefined]) {
+      const result = validate(body);
+      expect(result.valid).toBe(false);
+      expect(result.errors).toEqual([{ keyword: 'type', path: '', message: 'must be an object' }]);
+    }
+  });
+});
+
 describe('compileValidator', () => {
   it('escapes ~ and / in field names of the JSON pointer', () => {
     const validate = compileValidator(Closed({ a: Type.String() }));

@@ -1,6 +1,6 @@
 // Contract-check throughput on a large item-inquiry reply: schema alone, rules alone, both
 // (checkSellerReply, what the gateway runs), and JSON.parse of the same text for scale.
-// Usage: npm run bench:contracts [-- --ops 300 --rounds 7]
+// Usage: npm run bench:contracts [-- --ops 300 --rounds 7 --route-times 1]
 import { checkItemInquiryReply, checkSellerReply, validators } from '../contracts/index';
 import { buildItemInquiryExchange } from '../contracts/testing/large-exchange';
 
@@ -11,7 +11,7 @@ const arg = (name: string, fallback: number) => {
 const opsPerRound = arg('ops', 300);
 const rounds = arg('rounds', 7);
 
-const size = { items: 50, alternates: 3, locations: 5 };
+const size = { items: 50, alternates: 3, locations: 5, routeTimes: arg('route-times', 1) };
 const { request, reply } = buildItemInquiryExchange(size);
 const text = JSON.stringify(reply);
 const validate = validators['item-inquiry']['seller-reply'];
@@ -78,7 +78,7 @@ const ratio = rate.jsonParse / rate.both;
 
 const entries = reply.items.length;
 const locations = reply.items.reduce((n, e) => n + e.locations.length, 0);
-console.log(`reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations, ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`);
+console.log(`reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations with ${size.routeTimes} route time(s) each, ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`);
 console.log(`${rounds} rounds of ${opsPerRound} replies per case, each check on a freshly parsed reply; median (min-max) replies/second:`);
 for (const name of Object.keys(cases)) {
   const r = Math.round(rate[name as keyof typeof cases]);
@@ -93,6 +93,7 @@ console.log(
     replyBytes: text.length,
     entries,
     locations,
+    routeTimesPerLocation: size.routeTimes,
     rounds,
     opsPerRound,
     schemaPerSec: Math.round(rate.schema),

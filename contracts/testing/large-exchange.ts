@@ -11,12 +11,14 @@ export interface ExchangeSize {
   alternates: number;
   /** Locations forwarded, and answered on every entry. */
   locations: number;
+  /** Route times on each location (default 1). */
+  routeTimes?: number;
 }
 
 const RELATED = [ItemStatus.Alternate, ItemStatus.Superseded, ItemStatus.Equivalent];
 
 // Route times belong to a location (its delivery run), so each location has its own.
-function location(id: string, at: number, n: number): SellerItemLocation {
+function location(id: string, at: number, n: number, routeTimes: number): SellerItemLocation {
   const cost = 10 + (n % 97) + 0.25;
   const hour = 10 + at;
   return {
@@ -28,14 +30,12 @@ function location(id: string, at: number, n: number): SellerItemLocation {
     pack_code: 'EA',
     pack_quantity: 1,
     quantity_available: n % 11,
-    route_times: [
-      {
-        cutoff_time: `2026-03-02 ${hour}:30:00`,
-        arrival_time: `2026-03-02 ${hour + 2}:00:00`,
-        pickup_time: `2026-03-02 ${hour + 2}:15:00`,
-        route_code: `R${at + 1}`,
-      },
-    ],
+    route_times: Array.from({ length: routeTimes }, (_, r) => ({
+      cutoff_time: `2026-03-0${2 + r} ${hour}:30:00`,
+      arrival_time: `2026-03-0${2 + r} ${hour + 2}:00:00`,
+      pickup_time: `2026-03-0${2 + r} ${hour + 2}:15:00`,
+      route_code: `R${at + 1}`,
+    })),
   };
 }
 
@@ -68,7 +68,7 @@ export function buildItemInquiryExchange(size: ExchangeSize): {
       part_number: item.part_number,
       ...base,
       status_code: ItemStatus.Found,
-      locations: locations.map((l, at) => location(l.id, at, n++)),
+      locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1)),
     });
     for (let a = 0; a < size.alternates; a++) {
       entries.push({
@@ -80,7 +80,7 @@ export function buildItemInquiryExchange(size: ExchangeSize): {
         ...base,
         comment: 'Fits the same applications',
         status_code: RELATED[a % RELATED.length],
-        locations: locations.map((l, at) => location(l.id, at, n++)),
+        locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1)),
       });
     }
   }

@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import { REPO_ROOT } from '../gateway/store/store-config';
 import { DEV_KEYS } from '../seeds/dev-keys';
 import { mintToken } from '../gateway/auth/mint-token';
@@ -109,6 +110,59 @@ function load(url: string, body: string, headers: Record<string, string>, option
       if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
     });
   });
+}
+
+/**
+ * Open-loop load at a fixed rate: requests leave evenly spaced whether or not earlier ones have
+ * answered. autocannon's overallRate is not that: each connection sends back to back until its
+ * quota for the second is used up, so its "1,000 req/s" is a burst of saturation at the start
+ * of every second, and the latency it shows is mostly queueing behind the burst.
+ */
+async function paced(url: string, body: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Run> {
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: 64, keepAliveTimeout: 30_000 });
+  const samples: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const total = rate * seconds;
+  const interval = 1e9 / rate;
+  const inFlight = new Set<Promise<void>>();
+  const send = () => {
+    const started = process.hrtime.bigint();
+    const request = pool
+      .request({ method: 'POST', path: target.pathname, headers: { 'content-type': 'application/json', ...headers }, body })
+      .then(async (response) => {
+        await response.body.text();
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        if (response.statusCode >= 200 && response.statusCode < 300) samples.push(ms);
+        else non2xx++;
+      })
+      .catch(() => {
+        errors++;
+      })
+      .finally(() => inFlight.delete(request));
+    inFlight.add(request);
+  };
+  const begin = process.hrtime.bigint();
+  let sent = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      // Send what is due by now: timers fire about every millisecond, so usually one request.
+      const due = Math.min(total, Math.floor(Number(process.hrtime.bigint() - begin) / interval) + 1);
+      while (sent < due) {
+        send();
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
+  });
+  const elapsed = Number(process.hrtime.bigint() - begin) / 1e9;
+  await Promise.all(inFlight);
+  await pool.close();
+  samples.sort((a, b) => a - b);
+  return { rps: round(sent / elapsed, 1), p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), requests: sent, non2xx, errors };
 }
 
 const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
@@ -227,10 +281,10 @@ try {
   print('through the gateway', gatewaySat, gatewayCpu);
   const ratio = round(gatewaySat.rps / directSat.rps);
 
-  console.log(`\nfixed rate: ${FIXED_RATE} req/s, ${SECONDS} s each`);
-  const directFixed = await load(directUrl, directBody, {}, { connections: 20, duration: SECONDS, overallRate: FIXED_RATE });
+  console.log(`\nfixed rate: ${FIXED_RATE} req/s evenly spaced (open loop), ${SECONDS} s each`);
+  const directFixed = await paced(directUrl, directBody, {}, FIXED_RATE, SECONDS);
   print('direct to mock seller', directFixed);
-  const gatewayFixed = counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: 20, duration: SECONDS, overallRate: FIXED_RATE }));
+  const gatewayFixed = counted(await paced(gatewayUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS));
   print('through the gateway', gatewayFixed);
   const addedP50 = round(gatewayFixed.p50 - directFixed.p50);
   const addedP99 = round(gatewayFixed.p99 - directFixed.p99);

@@ -4,11 +4,14 @@ import { OverallStatus, type ErrorDetail } from '../contracts/index';
 // status. Handlers throw these; app.onError (error-response.ts) is the one place that turns
 // them into responses.
 
+/** Contract ErrorDetail (an open object) with the context the gateway adds: which member, which item. */
+export type Detail = ErrorDetail & { member?: string; id?: string };
+
 export abstract class GatewayError extends Error {
   abstract readonly code: OverallStatus;
   abstract readonly httpStatus: number;
-  readonly details?: ErrorDetail[];
-  constructor(message: string, details?: ErrorDetail[]) {
+  readonly details?: Detail[];
+  constructor(message: string, details?: Detail[]) {
     super(message);
     this.name = new.target.name;
     if (details !== undefined && details.length > 0) this.details = details;

@@ -119,6 +119,12 @@ describe('item inquiry', () => {
     expect(paths).toEqual(['/items/0/part_number', '/items/1/part_numbr', '/locations/0/account', '/locations/0/member']);
   });
 
+  it('refuses an empty locations list with 4422 rather than answering nothing', async () => {
+    const { status, body } = await inquire({ items: [OIL_FILTER], locations: [] });
+    expect(status).toBe(422);
+    expect(body.errors).toEqual([{ path: '/locations', message: 'must not be empty when present' }]);
+  });
+
   it('applies the request rules after the schema: duplicate item ids are refused', async () => {
     const { body } = await inquire({ items: [OIL_FILTER, OIL_FILTER] });
     expect(body.status_code).toBe(4422);

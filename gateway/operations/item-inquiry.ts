@@ -10,7 +10,7 @@ import {
   type ItemInquirySellerRequest,
 } from '../../contracts/index';
 import type { UserLocation } from '../directory/directory';
-import { type Detail, GatewayError, InvalidLocationError, LocationNotAllowedError } from '../errors';
+import { type Detail, GatewayError, InvalidLocationError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
 import { groupByMember, userLocationIndex } from './buyer-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
@@ -29,6 +29,10 @@ async function resolveLocations(deps: OperationDeps, input: OperationInput, requ
   if (request.locations === undefined) {
     if (user.locations.length === 0) throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
     return user.locations;
+  }
+  if (request.locations.length === 0) {
+    // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
+    throw new RequestValidationError('locations is empty: leave it out to ask about all your locations, or list at least one', [{ path: '/locations', message: 'must not be empty when present' }]);
   }
   const index = userLocationIndex(user);
   const chosen = new Map<string, UserLocation>();

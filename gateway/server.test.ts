@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
+import { DEV_KEYS } from '../seeds/dev-keys';
+import { mintToken } from './auth/mint-token';
+import { startGatewayServer, type RunningGateway } from './server';
+import { DEFAULT_SCENARIO_FILE } from './testing/test-gateway';
+
+// The server file: wired from the environment, seeded on a fresh store, and shut down
+// gracefully — a request in flight when shutdown begins still gets its answer.
+
+let seller: RunningMockSeller;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  seller = await startMockSeller({ scenario: DEFAULT_SCENARIO_FILE, port: 0 });
+  // The seeds read the seller URL from process.env, whatever env the server is given.
+  const before = process.env.MOCK_SELLER_URL;
+  process.env.MOCK_SELLER_URL = `${seller.url}/seller`;
+  try {
+    gateway = await startGatewayServer(
+      { GATEWAY_DATA_DIR: 'memory', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG: 'off', GATEWAY_FORWARD_HEADERS: 'x-mock-fault' },
+      { port: 0 },
+    );
+  } finally {
+    if (before === undefined) delete process.env.MOCK_SELLER_URL;
+    else process.env.MOCK_SELLER_URL = before;
+  }
+});
+afterAll(async () => {
+  await gateway.close();
+  await seller.close();
+});
+
+describe('gateway server', () => {
+  it('serves a seeded store and lets an in-flight request finish on shutdown', async () => {
+    const dev = DEV_KEYS['dev-key-1'];
+    const token = await mintToken({ privateKey: await readFile(dev.privateKeyFile, 'utf8'), kid: dev.kid, issuer: dev.clientId, subject: 'demo' });
+    expect((await fetch(`${gateway.url}/health`)).status).toBe(200);
+
+    const slow = fetch(`${gateway.url}/json/federated/v3_2/item_inquiry`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-mock-fault': 'latency;ms=700' },
+      body: JSON.stringify({ items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closing = gateway.close();
+
+    const response = await slow;
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { status_code: number }).status_code).toBe(2000);
+    await closing;
+    await expect(fetch(`${gateway.url}/health`)).rejects.toThrow();
+  });
+});

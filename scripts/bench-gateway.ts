@@ -35,8 +35,8 @@ const LOCATIONS = [
   { id: 'L150', member: 'M100', account: 'A-1001' },
 ];
 
-function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${seen}`)), 120_000);
@@ -241,6 +241,8 @@ try {
     ['gateway/server.ts'],
     { GATEWAY_PORT: '0', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: postgres?.url ?? '' },
     /gateway: listening on (http:\/\/[^\s,]+)/,
+    // BENCH_GATEWAY_NODE_FLAGS, e.g. --max-semi-space-size=32, to try V8 settings on the gateway.
+    (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
   );
   children.push(gateway.child);
 

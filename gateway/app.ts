@@ -59,10 +59,22 @@ export function createGateway(deps: GatewayDeps) {
     return c.json({ status: 'ok', store: deps.store.kind });
   });
 
-  app.post(`${V3_2}/item_inquiry`, auth, jsonOnly, operationRoute('item-inquiry', operations.itemInquiry, config.forwardHeaders));
-  app.post(`${V3_2}/place_order`, auth, jsonOnly, operationRoute('place-order', operations.placeOrder, config.forwardHeaders));
-  app.post(`${V3_2}/invoice`, envelope('invoices'), auth, jsonOnly, operationRoute('invoice', operations.invoice, config.forwardHeaders));
-  app.post(`${V3_2}/statement`, envelope('statements'), auth, jsonOnly, operationRoute('statement', operations.statement, config.forwardHeaders));
+  // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
+  // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.
+  const routes = {
+    item_inquiry: operationRoute('item-inquiry', operations.itemInquiry, config.forwardHeaders),
+    place_order: operationRoute('place-order', operations.placeOrder, config.forwardHeaders),
+    invoice: operationRoute('invoice', operations.invoice, config.forwardHeaders),
+    statement: operationRoute('statement', operations.statement, config.forwardHeaders),
+  };
+  const mount = (base: string, names: (keyof typeof routes)[]) => {
+    for (const name of names) {
+      if (name === 'invoice') app.post(`${base}/invoice`, envelope('invoices'), auth, jsonOnly, routes.invoice);
+      else if (name === 'statement') app.post(`${base}/statement`, envelope('statements'), auth, jsonOnly, routes.statement);
+      else app.post(`${base}/${name}`, auth, jsonOnly, routes[name]);
+    }
+  };
+  mount(V3_2, ['item_inquiry', 'place_order', 'invoice', 'statement']);
 
   return app;
 }

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { openGatewayStore, describeStore, storeOptionsFromEnv } from './store/index';
 import { createDirectory } from './directory/create-directory';
+import type { Directory } from './directory/directory';
+import type { Store } from './store/store';
 import { createSellerClient } from './seller-client/seller-client';
 import { createGateway } from './app';
 import { jsonLineLogger } from './http/request-log';
@@ -19,10 +21,18 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: { port?: number } = {}): Promise<RunningGateway> {
+export interface GatewayServerOverrides {
+  port?: number;
+  /** A store opened by the caller (npm start shares one with the internal API); the caller closes it. */
+  store?: Store;
+  directory?: Directory;
+}
+
+export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: GatewayServerOverrides = {}): Promise<RunningGateway> {
   const settings = serverSettings(env);
-  const store = await openGatewayStore(env);
-  const directory = createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
+  const ownsStore = overrides.store === undefined;
+  const store = overrides.store ?? (await openGatewayStore(env));
+  const directory = overrides.directory ?? createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
   const sellerClient = createSellerClient();
   const app = createGateway({ store, directory, sellerClient, config: settings.config, logger: settings.requestLog ? jsonLineLogger : false });
 
@@ -35,7 +45,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     });
   } catch (error) {
     await sellerClient.close();
-    await store.close();
+    if (ownsStore) await store.close();
     throw error;
   }
   // Keep-alive clients (load balancers, benchmarks) should outlive Node's 5 s default.
@@ -60,7 +70,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
         clearInterval(idleSweep);
         server.closeAllConnections();
         await sellerClient.close();
-        await store.close();
+        if (ownsStore) await store.close();
       })();
       return closing;
     },

@@ -2,9 +2,13 @@ import { join } from 'node:path';
 import { startMockSeller } from '../mock-seller/app';
 import { REPO_ROOT } from '../gateway/store/store-config';
 import { startGatewayServer } from '../gateway/server';
+import { startInternalApi } from '../gateway/internal-api/server';
+import { openGatewayStore } from '../gateway/store/index';
+import { createDirectory } from '../gateway/directory/create-directory';
 
 // npm start: the mock seller (9090, default scenario), the embedded store with the seeds,
-// and the gateway (8080) — everything a developer needs to call the gateway locally.
+// the gateway (8080) and the internal API (8081) — everything a developer needs locally.
+// One process, one store: the embedded PGlite store admits a single process.
 
 const scenario = process.env.MOCK_SELLER_SCENARIO ?? join(REPO_ROOT, 'fixtures', 'scenarios', 'default.json');
 const sellerPort = Number(process.env.MOCK_SELLER_PORT ?? 9090);
@@ -13,18 +17,28 @@ process.env.GATEWAY_FORWARD_HEADERS ??= 'x-mock-fault';
 
 try {
   const seller = await startMockSeller({ scenario, port: sellerPort, host: '127.0.0.1' });
+  let store;
   let gateway;
+  let internal;
   try {
-    gateway = await startGatewayServer();
+    store = await openGatewayStore();
+    const directory = createDirectory(store);
+    gateway = await startGatewayServer(process.env, { store, directory });
+    internal = await startInternalApi({ store, directory });
   } catch (error) {
+    await gateway?.close();
+    await store?.close();
     await seller.close();
     throw error;
   }
+  const openStore = store;
+  const internalApi = internal;
   const base = gateway.url;
   console.error(`
 Federated Gateway (development)
   gateway       ${base}            (GET ${base}/health)
   mock seller   ${seller.url}/seller     (scenario ${scenario}; control ${seller.url}/__admin, journal ${seller.url}/__admin/journal)
+  internal API  ${internalApi.url}/internal/users/create   (Authorization: Bearer $INTERNAL_API_TOKEN; development default in docs/internal-api.md)
   store         DATABASE_URL / GATEWAY_DATA_DIR, else var/pglite (seeded on first start)
 
 Mint a development token (user demo) and ask for an item:
@@ -43,9 +57,9 @@ More: docs/gateway.md. Ctrl-C stops everything (in-flight requests finish first)
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     // The gateway drains first, so its in-flight seller calls still find the mock seller.
-    gateway
-      .close()
-      .catch((error) => console.error(`start: gateway shutdown: ${(error as Error).message}`))
+    Promise.all([gateway.close(), internalApi.close()])
+      .catch((error) => console.error(`start: shutdown: ${(error as Error).message}`))
+      .then(() => openStore.close())
       .then(() => seller.close())
       .then(() => process.exit(0));
   };

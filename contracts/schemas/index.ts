@@ -11,6 +11,7 @@ export * from './invoice';
 export * from './statement';
 export * from './users-create';
 export * from './gateway-error';
+export * from './scenario';
 
 /** Every payload by operation and role; the JSON Schema files and fixtures follow these names. */
 export const PAYLOADS = {

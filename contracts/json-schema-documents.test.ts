@@ -16,8 +16,9 @@ describe('generated JSON Schema documents', () => {
     for (const [name, text] of rendered) expect(readFileSync(`${dir}${name}`, 'utf8'), name).toBe(text);
   });
 
-  it('there is one per payload, named <operation>.<payload>.schema.json', () => {
-    expect([...rendered.keys()].sort()).toEqual(ALL_PAYLOADS.map(({ operation, payload }) => `${operation}.${payload}.schema.json`).sort());
+  it('there is one per payload, named <operation>.<payload>.schema.json, and one for mock-seller scenarios', () => {
+    const expected = [...ALL_PAYLOADS.map(({ operation, payload }) => `${operation}.${payload}.schema.json`), 'mock-seller.scenario.schema.json'];
+    expect([...rendered.keys()].sort()).toEqual(expected.sort());
   });
 
   it('renders the same bytes every time, ending in a newline', () => {
@@ -36,6 +37,15 @@ describe('generated JSON Schema documents', () => {
   it.each(ALL_PAYLOADS)('a stock validator accepts the $operation.$payload fixture', ({ operation, payload }) => {
     const validate = compiled.get(`${operation}.${payload}.schema.json`)!;
     expect(validate(loadFixture(operation, payload as never)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('a stock validator accepts the default scenario, which names this schema, and rejects a misspelt field', () => {
+    const validate = compiled.get('mock-seller.scenario.schema.json')!;
+    const scenario = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/scenarios/default.json', import.meta.url)), 'utf8'));
+    expect(scenario.$schema).toBe('../../contracts/json-schema/mock-seller.scenario.schema.json');
+    expect(validate(scenario), JSON.stringify(validate.errors)).toBe(true);
+    scenario.parts[0].part_numbr = scenario.parts[0].part_number;
+    expect(validate(scenario)).toBe(false);
   });
 
   it('a stock validator still rejects the targeted mistakes', () => {

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { PAYLOADS } from './schemas/index';
+import { PAYLOADS, Scenario } from './schemas/index';
 
 // The JSON Schema documents seller vendors use without TypeScript, one per payload,
 // rendered from the TypeBox schemas (never written by hand). `npm run schemas` writes
@@ -58,7 +58,13 @@ export function renderJsonSchema(operation: string, payload: string, schema: TSc
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-/** Every payload's document, by file name. */
+/**
+ * Documents that are not payloads: the mock seller's scenario file, so a scenario can name
+ * its schema (`"$schema"`) and editors complete and check it.
+ */
+export const OTHER_DOCUMENTS = [{ operation: 'mock-seller', payload: 'scenario', schema: Scenario as TSchema }] as const;
+
+/** Every payload's document, then the other documents, by file name. */
 export function renderJsonSchemas(): Map<string, string> {
   const files = new Map<string, string>();
   for (const [operation, roles] of Object.entries(PAYLOADS)) {
@@ -66,5 +72,6 @@ export function renderJsonSchemas(): Map<string, string> {
       files.set(jsonSchemaFileName(operation, payload), renderJsonSchema(operation, payload, schema as TSchema));
     }
   }
+  for (const { operation, payload, schema } of OTHER_DOCUMENTS) files.set(jsonSchemaFileName(operation, payload), renderJsonSchema(operation, payload, schema));
   return files;
 }

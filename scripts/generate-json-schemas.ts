@@ -1,4 +1,5 @@
-// Writes contracts/json-schema/<operation>.<payload>.schema.json from the TypeBox schemas,
+// Writes contracts/json-schema/<operation>.<payload>.schema.json from the TypeBox schemas
+// (every payload, and mock-seller.scenario.schema.json for scenario files),
 // and removes documents of payloads that no longer exist. Usage: npm run schemas
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -90,7 +90,7 @@ export type ScenarioAccount = Static<typeof ScenarioAccount>;
 
 export const Scenario = Closed(
   {
-    $schema: Type.Optional(Text()),
+    $schema: Type.Optional(Text('The JSON Schema of scenario files (contracts/json-schema/mock-seller.scenario.schema.json), for editors; the mock ignores it')),
     name: Id(),
     description: Type.Optional(Text()),
     members: ListOf(ScenarioMember, { minItems: 1 }),

@@ -15,7 +15,7 @@ import type { SellerContext } from './seller-context';
 import { indexScenario } from './seller-data';
 import { sellerEndpoint } from './seller-endpoint';
 
-export { startMockSeller, type RunningMockSeller, type StartOptions } from './listen';
+export { startMockSeller, startPactReplay, type RunningMockSeller, type RunningPactReplay, type PactReplayStartOptions, type StartOptions } from './listen';
 export { FAULT_HEADER } from './seller-endpoint';
 export type { Fault, FaultRuleInput } from './faults';
 

@@ -1,6 +1,8 @@
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readPact, type PactDocument } from '../contracts/pact/pact-file';
+import { createPactReplay } from '../contracts/pact/pact-replay';
 import { createMockSeller, type MockSeller, type MockSellerOptions } from './app';
 import { readScenarioFile } from './scenario-file';
 
@@ -20,12 +22,16 @@ export interface RunningMockSeller {
   close(): Promise<void>;
 }
 
-/** Starts a mock seller on a port (0 = any free one); close() also drops hanging and keep-alive connections. */
-export async function startMockSeller(options: StartOptions): Promise<RunningMockSeller> {
-  const { scenario, port = 0, host = '127.0.0.1', ...rest } = options;
-  const seller = createMockSeller(typeof scenario === 'string' ? await readScenarioFile(scenario) : scenario, rest);
+interface Listening {
+  url: string;
+  port: number;
+  /** Stops listening and drops keep-alive connections. */
+  close(): Promise<void>;
+}
+
+async function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, host: string, beforeClose?: () => void): Promise<Listening> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: seller.app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
     s.once('error', reject);
   });
   const actual = (server.address() as AddressInfo).port;
@@ -33,14 +39,61 @@ export async function startMockSeller(options: StartOptions): Promise<RunningMoc
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actual}`,
     port: actual,
-    seller,
     close() {
       closed ??= new Promise<void>((resolve) => {
-        seller.close();
+        beforeClose?.();
         server.close(() => resolve());
         server.closeAllConnections();
       });
       return closed;
     },
   };
+}
+
+/** Starts a mock seller on a port (0 = any free one); close() also drops hanging and keep-alive connections. */
+export async function startMockSeller(options: StartOptions): Promise<RunningMockSeller> {
+  const { scenario, port = 0, host = '127.0.0.1', ...rest } = options;
+  const seller = createMockSeller(typeof scenario === 'string' ? await readScenarioFile(scenario) : scenario, rest);
+  // Hanging requests and waiting latencies are let go before the server waits for them.
+  const listening = await listen(seller.app.fetch, port, host, () => seller.close());
+  return { ...listening, seller };
+}
+
+export interface PactReplayStartOptions {
+  /** A pact document, or the path of a pact file. */
+  pact: PactDocument | string;
+  /** 0 picks a free port; the real one is reported. */
+  port?: number;
+  host?: string;
+  /** Called with the description of the interaction that answered each request. */
+  onMatch?: (description: string) => void;
+}
+
+export interface RunningPactReplay {
+  url: string;
+  port: number;
+  /** How many interactions the replay answers (those with a JSON request body to match on). */
+  interactions: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves exactly a pact's interactions instead of a scenario (`--pact`): each example
+ * request gets its example reply; anything else a 404 listing what the pact offers.
+ */
+export async function startPactReplay(options: PactReplayStartOptions): Promise<RunningPactReplay> {
+  const { pact, port = 0, host = '127.0.0.1', onMatch } = options;
+  const source = typeof pact === 'string' ? pact : 'the pact';
+  let document: PactDocument;
+  try {
+    document = typeof pact === 'string' ? readPact(pact) : pact;
+  } catch (error) {
+    throw new Error(`cannot read ${source}: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(document?.interactions)) throw new Error(`${source} is not a pact: it has no interactions list`);
+  const app = createPactReplay(document, { onMatch });
+  const offered = (await (await app.request('/__replay/interactions')).json()) as { interactions: unknown[] };
+  if (offered.interactions.length === 0) throw new Error(`${source} has no interaction with a JSON request body to replay`);
+  const listening = await listen(app.fetch, port, host);
+  return { ...listening, interactions: offered.interactions.length };
 }

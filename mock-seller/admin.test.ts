@@ -141,6 +141,38 @@ describe('provider states', () => {
     expect(reply.items[1]).toMatchObject({ id: 'q', mfr_code: 'PCU', part_number: 'P-9', status_code: status, original_part: 'P-2', original_mfr: 'PCT' });
   });
 
+  it('"part exists" honours location_id and second_location_id as the pact passes them, and leaves the part without related parts', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const { params } = await json(setUp(seller, 'part exists', { member: 'M200', mfr_code: 'PCT', part_number: 'P-3', location_id: 'L201', second_location_id: 'L250' }));
+    expect(params).toMatchObject({ location_id: 'L201', second_location_id: 'L250', location_ids: ['L201', 'L250'] });
+    const everywhere = ['L101', 'L102', 'L150', 'L201', 'L250'];
+    const reply = await ask(seller, inquiry('PCT', 'P-3', everywhere));
+    expect(reply.items[0].locations.map((l: { id: string }) => l.id)).toEqual(['L201', 'L250']);
+    // WIX 51515 has an alternate and an equivalent in the default scenario; the state drops them.
+    expect((await ask(seller, inquiry('WIX', '51515'))).items).toHaveLength(2 + 1);
+    await setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', location_id: 'L101' });
+    expect((await ask(seller, inquiry('WIX', '51515'))).items.map((e: { status_code: number }) => e.status_code)).toEqual([1]);
+    expect((await json(setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', second_location_id: 'L150' }))).errors).toEqual([expect.objectContaining({ path: '/params/location_id' })]);
+  });
+
+  it.each([
+    ['part has alternate', 'alternate', 2],
+    ['part has superseded', 'superseded', 3],
+    ['part has equivalent', 'equivalent', 4],
+  ])('"%s" makes the named part the only related part, stocked at location_id', async (state, kind, status) => {
+    // ACD PF48 has two equivalents in the default scenario (WIX 57060, MOT FL400S) and no stock at L201.
+    const seller = createMockSeller(readDefaultScenario());
+    const { params } = await json(setUp(seller, state, { member: 'M200', mfr_code: 'ACD', part_number: 'PF48', related_mfr_code: 'WIX', related_part_number: '57060', location_id: 'L201' }));
+    expect(params).toMatchObject({ location_id: 'L201', location_ids: ['L201'], kind });
+    const reply = await ask(seller, inquiry('ACD', 'PF48', ['L201']));
+    expect(reply.items.map((e: { part_number: string; status_code: number }) => [e.part_number, e.status_code])).toEqual([
+      ['PF48', 1],
+      ['57060', status],
+    ]);
+    for (const entry of reply.items) expect(entry.locations).toEqual([expect.objectContaining({ id: 'L201', quantity_available: expect.any(Number) })]);
+    expect(reply.items.every((e: { locations: { quantity_available: number }[] }) => e.locations[0].quantity_available > 0)).toBe(true);
+  });
+
   it('"part is unknown" removes a part and the relations to it', async () => {
     const seller = createMockSeller(readDefaultScenario());
     await setUp(seller, 'part is unknown', { mfr_code: 'WIX', part_number: '51515XP' });

@@ -80,22 +80,45 @@ function ensureAccount(scenario: Scenario, member: string, account: string, desc
 
 const firstLocationOf = (scenario: Scenario, member: string) => scenario.locations.find((l) => l.member === member)?.id ?? scenario.locations[0].id;
 const allLocations = (scenario: Scenario) => scenario.locations.map((l) => l.id);
+const optionalStr = (params: Params, name: string): string | undefined => (params[name] === undefined ? undefined : str(params, name));
+
+/**
+ * The locations a part state names: `location_ids`, or `location_id` and
+ * `second_location_id` as the pact's catalogue passes them (contracts/pact/provider-states.ts);
+ * every location when none is named. The echo repeats the single-location params given,
+ * so Pact injects the same values it sent.
+ */
+function namedLocations(scenario: Scenario, params: Params): { ids: string[]; echo: Params } {
+  if (params.location_ids !== undefined) return { ids: list(params, 'location_ids', []), echo: {} };
+  const first = optionalStr(params, 'location_id');
+  const second = optionalStr(params, 'second_location_id');
+  if (first === undefined) {
+    if (second !== undefined) throw new BadRequestError("param 'second_location_id' needs 'location_id'", [{ keyword: 'param', path: '/params/location_id', message: "required with 'second_location_id'" }]);
+    return { ids: allLocations(scenario), echo: {} };
+  }
+  return {
+    ids: second === undefined || second === first ? [first] : [first, second],
+    echo: { location_id: first, ...(second === undefined ? {} : { second_location_id: second }) },
+  };
+}
 
 function relatedState(kind: RelationKind): StateDefinition {
   return {
-    description: `the part exists, and so does its ${kind} part (status ${kind === 'alternate' ? 2 : kind === 'superseded' ? 3 : 4}), both stocked at location_ids`,
+    description: `the part exists, and its ${kind} part (status ${kind === 'alternate' ? 2 : kind === 'superseded' ? 3 : 4}) is its only related part; both stocked (at least quantity_available, default 10) at location_ids, or location_id (default: every location)`,
     required: ['mfr_code', 'part_number'],
     setUp(scenario, params) {
       const mfr = str(params, 'mfr_code');
       const pn = str(params, 'part_number');
       const relMfr = str(params, 'related_mfr_code', (params.alternate_mfr_code as string | undefined) ?? mfr);
       const relPn = str(params, 'related_part_number', (params.alternate_part_number as string | undefined) ?? `${pn}-${kind.slice(0, 3).toUpperCase()}`);
-      const locationIds = list(params, 'location_ids', allLocations(scenario));
-      const part = ensurePart(scenario, mfr, pn, locationIds, undefined);
-      ensurePart(scenario, relMfr, relPn, locationIds, undefined);
-      part.related = (part.related ?? []).filter((r) => !(r.mfr_code === relMfr && r.part_number === relPn));
-      part.related.push({ kind, mfr_code: relMfr, part_number: relPn });
-      return { mfr_code: mfr, part_number: pn, related_mfr_code: relMfr, related_part_number: relPn, kind, location_ids: locationIds };
+      const member = optionalStr(params, 'member');
+      const locations = namedLocations(scenario, params);
+      const quantity = num(params, 'quantity_available', 10);
+      const part = ensurePart(scenario, mfr, pn, locations.ids, quantity, member);
+      ensurePart(scenario, relMfr, relPn, locations.ids, quantity, member);
+      // The only related part, so the reply has exactly the interaction's entries.
+      part.related = [{ kind, mfr_code: relMfr, part_number: relPn }];
+      return { mfr_code: mfr, part_number: pn, related_mfr_code: relMfr, related_part_number: relPn, kind, ...locations.echo, location_ids: locations.ids, quantity_available: quantity };
     },
   };
 }
@@ -109,15 +132,17 @@ const orderLine = (params: Params) => ({
 
 export const PROVIDER_STATES: Record<string, StateDefinition> = {
   'part exists': {
-    description: 'the part is in the catalogue, stocked at location_ids (default: every location) with at least quantity_available (default 10)',
+    description: 'the part is in the catalogue without related parts, stocked at location_ids, or location_id and second_location_id (default: every location), with at least quantity_available (default 10)',
     required: ['mfr_code', 'part_number'],
     setUp(scenario, params) {
       const mfr = str(params, 'mfr_code');
       const pn = str(params, 'part_number');
-      const locationIds = list(params, 'location_ids', allLocations(scenario));
+      const locations = namedLocations(scenario, params);
       const quantity = num(params, 'quantity_available', 10);
-      ensurePart(scenario, mfr, pn, locationIds, quantity);
-      return { mfr_code: mfr, part_number: pn, location_ids: locationIds, quantity_available: quantity };
+      const part = ensurePart(scenario, mfr, pn, locations.ids, quantity, optionalStr(params, 'member'));
+      // The catalogue's 'part exists' has no alternates: the reply is the part's entry alone.
+      delete part.related;
+      return { mfr_code: mfr, part_number: pn, ...locations.echo, location_ids: locations.ids, quantity_available: quantity };
     },
   },
   'part has alternate': relatedState('alternate'),

@@ -45,11 +45,32 @@ describe('the x-mock-fault header', () => {
     expect(seller.journal.entries()[0]).toMatchObject({ http_status: 400, service: 'item_inquiry' });
   });
 
-  it('rejects a fault the service cannot honour', async () => {
+  it('ignores a fault the service cannot honour, journaling it as not applied', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const res = await post(seller, orderRequest, 'extra-location');
-    expect(res.status).toBe(400);
-    expect((await json(res)).message).toContain('extra-location does not apply to place_order');
+    const res = await post(seller, orderRequest, 'extra-location;id=o1');
+    expect(res.status).toBe(200);
+    const reply = await json(res);
+    expect(checkSellerReply('place-order', orderRequest, reply).ok).toBe(true);
+    expect(seller.journal.entries()[0]).toMatchObject({ http_status: 200, service: 'place_order', faults: [], fault_source: null, faults_not_applied: ['extra-location;id=o1'] });
+    expect(seller.orders).toHaveLength(1);
+  });
+
+  it('with one header on every operation, breaks only those a fault targets', async () => {
+    // What a vendor-kit run with a header fault does: the same header on each exchange.
+    const seller = createMockSeller(readDefaultScenario());
+    const header = 'wrong-original-part, latency;ms=1';
+    const item = await json(post(seller, inquiry, header));
+    expect(checkSellerReply('item-inquiry', inquiry, item).violations.map((v) => v.rule)).toContain('alternate.original-part');
+    const order = await post(seller, orderRequest, header);
+    expect(order.status).toBe(200);
+    expect(checkSellerReply('place-order', orderRequest, await json(order)).ok).toBe(true);
+    const invoice = await post(seller, { service: 'invoice', member: 'M100', account: 'A-1001', from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' }, header);
+    expect(invoice.status).toBe(200);
+    expect((await json(invoice)).status).toBe('success');
+    const [i, o, v] = seller.journal.entries();
+    expect(i).toMatchObject({ faults: ['wrong-original-part', 'latency;ms=1'], fault_source: 'header', faults_not_applied: [] });
+    expect(o).toMatchObject({ faults: ['latency;ms=1'], fault_source: 'header', faults_not_applied: ['wrong-original-part'] });
+    expect(v).toMatchObject({ faults: ['latency;ms=1'], faults_not_applied: ['wrong-original-part'] });
   });
 
   it('applies only to the request that carries it', async () => {

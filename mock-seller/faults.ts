@@ -103,7 +103,7 @@ export function parseFaultHeader(header: string): Fault[] {
     });
 }
 
-/** Faults in `faults` that the service cannot honour; the seller endpoint answers 400 for them. */
+/** Faults in `faults` that the service cannot honour; the seller endpoint ignores them (journaled as not applied). */
 export function inapplicable(service: Service, faults: readonly Fault[]): Fault[] {
   return faults.filter((f) => !FAULTS_OF_SERVICE[service].has(f.kind));
 }

@@ -15,6 +15,8 @@ export interface JournalEntry {
   faults: string[];
   /** Where the faults came from. */
   fault_source: 'header' | 'rule' | 'header+rule' | null;
+  /** Header faults not applied because they do not apply to the request's service (e.g. drop-id on an invoice). */
+  faults_not_applied: string[];
   /** Validation errors of an invalid request, or notes on faults that found nothing to act on. */
   notes: unknown[];
   elapsed_ms: number;
@@ -33,6 +35,7 @@ export interface JournalRecord {
   replyBytes?: Uint8Array;
   faults?: string[];
   fault_source?: JournalEntry['fault_source'];
+  faults_not_applied?: string[];
   notes?: unknown[];
 }
 
@@ -70,7 +73,7 @@ export function createJournal(limit = 1000): Journal {
     record(entry) {
       let slot = ring[next];
       if (slot === undefined) {
-        slot = { seq: 0, startedAt: 0, elapsed_ms: 0, service: null, requestText: '', http_status: null, reply: undefined, replyBytes: undefined, faults: NONE, fault_source: null, notes: NONE };
+        slot = { seq: 0, startedAt: 0, elapsed_ms: 0, service: null, requestText: '', http_status: null, reply: undefined, replyBytes: undefined, faults: NONE, fault_source: null, faults_not_applied: NONE, notes: NONE };
         ring[next] = slot;
       }
       slot.seq = ++seq;
@@ -83,6 +86,7 @@ export function createJournal(limit = 1000): Journal {
       slot.replyBytes = entry.replyBytes;
       slot.faults = entry.faults ?? NONE;
       slot.fault_source = entry.fault_source ?? null;
+      slot.faults_not_applied = entry.faults_not_applied ?? NONE;
       slot.notes = entry.notes ?? NONE;
       next = (next + 1) % limit;
       if (count < limit) count++;
@@ -101,6 +105,7 @@ export function createJournal(limit = 1000): Journal {
           reply: s.replyBytes === undefined ? s.reply : JSON.parse(Buffer.from(s.replyBytes).toString('utf8')),
           faults: [...s.faults],
           fault_source: s.fault_source,
+          faults_not_applied: [...s.faults_not_applied],
           notes: [...s.notes],
           elapsed_ms: s.elapsed_ms,
         });

@@ -107,13 +107,15 @@ interface Received {
   t0: number;
   service: Service | null;
   text: string;
+  /** Header faults ignored because they do not apply to the service, in header syntax. */
+  notApplied: string[] | undefined;
 }
 
-type Outcome = Omit<JournalRecord, 'startedAt' | 'elapsed_ms' | 'service' | 'requestText'>;
+type Outcome = Omit<JournalRecord, 'startedAt' | 'elapsed_ms' | 'service' | 'requestText' | 'faults_not_applied'>;
 
 // Module-level rather than per-request closures: the honest path allocates little.
 function record(ctx: SellerContext, rx: Received, outcome: Outcome): void {
-  ctx.journal.record({ startedAt: rx.startedAt, elapsed_ms: performance.now() - rx.t0, service: rx.service, requestText: rx.text, ...outcome });
+  ctx.journal.record({ startedAt: rx.startedAt, elapsed_ms: performance.now() - rx.t0, service: rx.service, requestText: rx.text, faults_not_applied: rx.notApplied, ...outcome });
 }
 
 function reject(ctx: SellerContext, c: Ctx, rx: Received, message: string, errors: ValidationIssue[]): Response {
@@ -129,7 +131,7 @@ export function sellerEndpoint(ctx: SellerContext) {
     const startedAt = Date.now();
     const t0 = performance.now();
     const text = await c.req.text();
-    const rx: Received = { startedAt, t0, service: null, text };
+    const rx: Received = { startedAt, t0, service: null, text, notApplied: undefined };
     const header = faultHeaderOf(c);
     if (header === undefined && ctx.faults.size === 0) {
       // A body answered before, on the same data, with no fault in play: the same bytes again.
@@ -164,9 +166,12 @@ export function sellerEndpoint(ctx: SellerContext) {
         if (error instanceof BadRequestError) return reject(ctx, c, rx, error.message, error.issues);
         throw error;
       }
+      // One header may target several operations (a vendor-kit run, a gateway fan-out): a
+      // fault this service cannot honour is skipped here, and journaled as not applied.
       const misplaced = inapplicable(service, headerFaults);
       if (misplaced.length > 0) {
-        return reject(ctx, c, rx, `${FAULT_HEADER}: ${misplaced.map((f) => f.kind).join(', ')} does not apply to ${service}`, misplaced.map((f) => ({ keyword: 'fault', path: '', message: `${f.kind} does not apply to ${service}` })));
+        headerFaults = headerFaults.filter((f) => !misplaced.includes(f));
+        rx.notApplied = misplaced.map(describeFault);
       }
     }
     const ruleFaults = ctx.faults.size === 0 ? NO_FAULTS : ctx.faults.take(service, partNumbersOf(request as never));

@@ -13,6 +13,12 @@ import { jsonLineLogger, requestLog, type Logger } from './http/request-log';
 import { RequestValidationError } from './errors';
 import { OverallStatus } from '../contracts/index';
 import type { ErrorEnvelope, GatewayEnv } from './http/gateway-env';
+import { createCatalog } from './catalog/catalog-queries';
+import { createCatalogSearch } from './catalog/catalog-search';
+import { catalogRoutes } from './catalog/catalog-routes';
+import { catalogSessionRoutes } from './catalog-session/catalog-session-routes';
+import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
+import { apiReferenceRoutes } from './api-reference/api-reference-routes';
 
 // The gateway: a Hono app built from its dependencies. server.ts wires and listens; tests
 // call app.request() in-process with a real store and a real mock seller.
@@ -25,9 +31,14 @@ export interface GatewayDeps {
   config?: GatewayConfig;
   /** One entry per request; defaults to a JSON line on stdout; false for none. */
   logger?: Logger | false;
+  /** Public base URL for catalog launch URLs behind a proxy; default: the request's origin. */
+  publicUrl?: string;
+  /** Catalog session lifetime in seconds (default 15 minutes). */
+  catalogTokenTtlSeconds?: number;
 }
 
 export const V3_2 = '/json/federated/v3_2';
+export const V3_1 = '/json/federated/v3_1';
 
 const envelope = (kind: ErrorEnvelope): MiddlewareHandler<GatewayEnv> => async (c, next) => {
   c.set('envelope', kind);
@@ -75,6 +86,25 @@ export function createGateway(deps: GatewayDeps) {
     }
   };
   mount(V3_2, ['item_inquiry', 'place_order', 'invoice', 'statement']);
+  // v3.1 lists item inquiry and place order with the same bodies: the very same handlers.
+  mount(V3_1, ['item_inquiry', 'place_order']);
+
+  // v3.1 catalog launch and cart, the catalog page and its session API.
+  const catalog = createCatalog(deps.store);
+  const session = catalogSessionRoutes({
+    store: deps.store,
+    directory: deps.directory,
+    catalog,
+    itemInquiry: operations.itemInquiry,
+    buyerAuth: auth,
+    clock,
+    tokenTtlSeconds: deps.catalogTokenTtlSeconds,
+    publicUrl: deps.publicUrl,
+  });
+  app.route('/', session.routes);
+  // Catalog and search answer the buyer system (JWT) and the catalog page (session token) alike.
+  app.route('/', catalogRoutes({ catalog, search: createCatalogSearch(deps.store), auth: buyerOrCatalogSession(auth, session.sessionAuth) }));
+  app.route('/', apiReferenceRoutes());
 
   return app;
 }

@@ -303,7 +303,7 @@ export const CartItem = Closed({
   quantity: Type.Number({ exclusiveMinimum: 0 }),
   location_id: Id(),
   location_description: Text(),
-  price: Type.Number({ minimum: 0, description: 'Unit price when added (catalog list price)' }),
+  price: Type.Number({ minimum: 0, description: "Unit price the seller quoted this buyer at that location (item inquiry's cost) when the item was added or changed" }),
 });
 export type CartItem = Static<typeof CartItem>;
 
@@ -333,6 +333,37 @@ export const CartChangeItemRequest = Closed(
 );
 export type CartChangeItemRequest = Static<typeof CartChangeItemRequest>;
 
+/** GET /v2_1/catalog/cart/{cart_id}: the path parameter. */
+export const CartPath = Closed({ cart_id: Uuid('The cart id from the catalog token reply') }, { title: 'Cart — path' });
+export type CartPath = Static<typeof CartPath>;
+
+/** Catalog session: where a catalog product can be had, priced by the sellers (an item inquiry). */
+export const ProductAvailabilityRequest = Closed({ sku: Key('Catalog SKU') }, { title: 'Product availability — request' });
+export type ProductAvailabilityRequest = Static<typeof ProductAvailabilityRequest>;
+
+export const ProductAvailabilityReply = Closed(
+  {
+    sku: Key(),
+    mfr_code: Id(),
+    part_number: Id(),
+    description: Text(),
+    locations: ListOf(
+      Closed({
+        id: Id(),
+        description: Text(),
+        can_order: Type.Boolean(),
+        sort_order: Type.Integer(),
+        price: Type.Number({ minimum: 0, description: "The buyer's unit price there (item inquiry cost)" }),
+        list_price: Type.Number({ minimum: 0 }),
+        quantity_available: Type.Number({ minimum: 0 }),
+      }),
+      { description: "The buyer's locations whose seller quotes the part, in the buyer's sort order; empty when none does" },
+    ),
+  },
+  { title: 'Product availability — reply' },
+);
+export type ProductAvailabilityReply = Static<typeof ProductAvailabilityReply>;
+
 export const CatalogSessionReply = Closed(
   {
     cart_id: Uuid(),
@@ -355,8 +386,9 @@ export const CATALOG_PAYLOADS = {
   'search-products': { request: SearchQuery, reply: ProductSearchReply },
   'search-vehicles': { request: SearchQuery, reply: VehicleSearchReply },
   'catalog-token': { request: CatalogTokenRequest, reply: CatalogTokenReply },
-  cart: { reply: Cart },
+  cart: { request: CartPath, reply: Cart },
   'cart-add-item': { request: CartAddItemRequest, reply: Cart },
   'cart-change-item': { request: CartChangeItemRequest, reply: Cart },
   'catalog-session': { reply: CatalogSessionReply },
+  'product-availability': { request: ProductAvailabilityRequest, reply: ProductAvailabilityReply },
 } as const satisfies Record<string, Record<string, TSchema>>;

@@ -41,6 +41,10 @@ describe('GET /openapi.json', () => {
         'POST /catalog/vehicles', 'POST /catalog/categories', 'POST /catalog/products',
         'POST /catalog/products/assets', 'POST /catalog/product/info', 'POST /catalog/applications/assets',
         'GET /search/products', 'GET /search/vehicles', 'POST /internal/users/create',
+        'POST /auth/get_catalog_token', 'GET /v2_1/catalog/cart/{cart_id}',
+        'GET /catalog-session/api/session', 'POST /catalog-session/api/availability', 'GET /catalog-session/api/cart',
+        'POST /catalog-session/api/cart/items', 'PATCH /catalog-session/api/cart/items/{item_id}',
+        'DELETE /catalog-session/api/cart/items/{item_id}',
       ].sort(),
     );
   });
@@ -51,6 +55,15 @@ describe('GET /openapi.json', () => {
     const routes = catalogRoutes({ catalog: unused, search: unused, auth: async (_c, next) => next() }).routes.filter((r) => r.method !== 'ALL');
     expect(routes.length).toBe(8);
     for (const route of routes) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+  });
+
+  it('serves an interactive reference page that embeds the document and loads nothing from elsewhere', async () => {
+    const response = await apiReferenceRoutes().request('/reference');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('"/v2_1/catalog/cart/{cart_id}"');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!localhost)[a-z]/i);
+    expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
   });
 
   it('gives the error reply schema for refusals', async () => {

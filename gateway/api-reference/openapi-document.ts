@@ -3,12 +3,12 @@
 // schemas are compatible with; each payload becomes a named component.
 import type { TSchema } from '@sinclair/typebox';
 import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
-import { CATALOG_PAYLOADS } from '../../contracts/schemas/catalog';
+import { CATALOG_PAYLOADS, CartPath } from '../../contracts/schemas/catalog';
 
 type Json = Record<string, unknown>;
 
 interface Endpoint {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   summary: string;
   tag: string;
@@ -48,6 +48,38 @@ const catalog = (path: string, operation: keyof typeof CATALOG_PAYLOADS & `catal
   errors: path === '/catalog/product/info' || path === '/catalog/vehicles' ? [...CATALOG_ERRORS, 404] : CATALOG_ERRORS,
 });
 
+/** TypeBox schemas carry symbols JSON drops; a JSON round trip leaves plain JSON Schema. */
+function plain(schema: TSchema): Json {
+  return JSON.parse(JSON.stringify(schema)) as Json;
+}
+
+/** The catalog page's API, authorised by the catalog session token. */
+function catalogSession(): Endpoint[] {
+  const base = '/catalog-session/api';
+  const tag = 'Catalog session';
+  const itemId = [{ name: 'item_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' }, description: 'Cart line id (items[].id)' }];
+  const cart = CATALOG_PAYLOADS.cart.reply;
+  const common = { tag, security: 'catalogSession' as const };
+  return [
+    { ...common, method: 'get', path: `${base}/session`, summary: 'The session: cart id, buyer, expiry, locations', reply: CATALOG_PAYLOADS['catalog-session'].reply, errors: [401] },
+    {
+      ...common, method: 'post', path: `${base}/availability`, summary: "A product's price and stock at the buyer's locations (an item inquiry)",
+      request: CATALOG_PAYLOADS['product-availability'].request, reply: CATALOG_PAYLOADS['product-availability'].reply, errors: [401, 422, 502, 503, 504],
+    },
+    { ...common, method: 'get', path: `${base}/cart`, summary: "The session's cart", reply: cart, errors: [401] },
+    {
+      ...common, method: 'post', path: `${base}/cart/items`, summary: 'Add an item (priced by the seller at that location)',
+      request: CATALOG_PAYLOADS['cart-add-item'].request, reply: cart, errors: [401, 403, 422, 502, 503, 504],
+      description: 'The same SKU at the same location adds to that line. The location must be one of the buyer\'s where they may order (else 3110).',
+    },
+    {
+      ...common, method: 'patch', path: `${base}/cart/items/{item_id}`, summary: 'Change the quantity or location of an item', parameters: itemId,
+      request: CATALOG_PAYLOADS['cart-change-item'].request, reply: cart, errors: [401, 403, 404, 422, 502, 503, 504],
+    },
+    { ...common, method: 'delete', path: `${base}/cart/items/{item_id}`, summary: 'Remove an item', parameters: itemId, reply: cart, errors: [401, 404] },
+  ];
+}
+
 const searchParameters: Json[] = [
   { name: 'query', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: 'Words to look for; prefixes and typos are tolerated' },
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } },
@@ -62,8 +94,18 @@ export const ENDPOINTS: Endpoint[] = [
   transactional('v3_2', 'statement', 'Retrieve statements'),
   transactional('v3_1', 'item-inquiry', 'Check pricing and availability (v3.1)'),
   transactional('v3_1', 'place-order', 'Submit purchase orders (v3.1)'),
-  // POST /auth/get_catalog_token and GET /v2_1/catalog/cart/{cart_id} join this list when they are
-  // served (their schemas are in contracts/schemas/catalog.ts); the document lists only real routes.
+  {
+    method: 'post', path: '/auth/get_catalog_token', summary: 'Generate a catalog session token', tag: 'Catalog launch and cart',
+    request: CATALOG_PAYLOADS['catalog-token'].request, reply: CATALOG_PAYLOADS['catalog-token'].reply, security: 'buyerJwt',
+    errors: [401, 403, 404, 422],
+    description: 'A short-lived catalog session bound to a cart: a fresh cart, or the buyer\'s own cart_id to resume it (404 unknown, 403/4403 another buyer\'s). The body may be empty. Open launch_url in a browser.',
+  },
+  {
+    method: 'get', path: '/v2_1/catalog/cart/{cart_id}', summary: 'Retrieve a cart from a catalog session', tag: 'Catalog launch and cart',
+    parameters: [{ name: 'cart_id', in: 'path', required: true, schema: plain(CartPath.properties.cart_id) }],
+    reply: CATALOG_PAYLOADS.cart.reply, security: 'buyerJwt', errors: [401, 403, 404, 422],
+  },
+  ...catalogSession(),
   catalog('/catalog/vehicles', 'catalog-vehicles', 'Query vehicles, one level at a time'),
   catalog('/catalog/categories', 'catalog-categories', 'Query categories and part types'),
   catalog('/catalog/products', 'catalog-products', 'Query products and fitment'),
@@ -85,8 +127,6 @@ export const ENDPOINTS: Endpoint[] = [
   },
 ];
 
-/** TypeBox schemas carry symbols JSON drops; a JSON round trip leaves plain JSON Schema. */
-const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as Json;
 
 const componentName = (schema: TSchema, fallback: string) =>
   (typeof schema.title === 'string' ? schema.title : fallback).replace(/[^A-Za-z0-9]+/g, ' ').trim().split(' ')
@@ -129,7 +169,7 @@ export function openApiDocument(options: { serverUrl?: string; version?: string 
       description: 'Buyer-to-seller gateway of the member network: v3.2 and v3.1 operations, catalog launch and cart, catalog and search. Generated from the contract schemas in contracts/.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    tags: ['v3.2 operations', 'v3.1 operations', 'Catalog', 'Search', 'Internal API'].map((name) => ({ name })),
+    tags: ['v3.2 operations', 'v3.1 operations', 'Catalog launch and cart', 'Catalog session', 'Catalog', 'Search', 'Internal API'].map((name) => ({ name })),
     paths,
     components: {
       schemas,

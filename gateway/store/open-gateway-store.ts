@@ -1,11 +1,12 @@
 // What `npm start`, the gateway server and the scripts call: the store the environment
 // names (store-config.ts), migrated, and — on a fresh install — loaded with the seeded
-// directory, so every entry point sees the same install whichever runs first.
+// directory and the catalog, so every entry point sees the same install whichever runs first.
 // GATEWAY_SEED=false skips the seeds (a real deployment does not want the dev keys).
 import type { Store } from './store';
 import { createStore } from './create-store';
 import { storeOptionsFromEnv } from './store-config';
-import { seedDirectory } from '../../seeds/seed-directory';
+import { DEFAULT_SELLER_URL, seedDirectory } from '../../seeds/seed-directory';
+import { seedCatalog } from '../catalog/catalog-seed';
 
 export function seedingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !/^(false|0|no|off)$/i.test(env.GATEWAY_SEED?.trim() ?? '');
@@ -15,7 +16,10 @@ export async function openGatewayStore(env: NodeJS.ProcessEnv = process.env): Pr
   const store = await createStore(storeOptionsFromEnv(env));
   if (seedingEnabled(env)) {
     try {
-      await seedDirectory(store);
+      // The env given, not process.env: a caller's MOCK_SELLER_URL must reach the seeds.
+      await seedDirectory(store, { sellerUrl: env.MOCK_SELLER_URL?.trim() || DEFAULT_SELLER_URL });
+      // Upserts by id: a restart refreshes the seed catalog and leaves carts alone.
+      await seedCatalog(store);
     } catch (error) {
       await store.close();
       throw error;

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import {
+  CartAddItemRequest,
+  CartChangeItemRequest,
+  CartPath,
+  CatalogTokenRequest,
+  ProductAvailabilityRequest,
+  type Cart,
+  type CatalogSessionReply,
+  type CatalogTokenReply,
+  type ProductAvailabilityReply,
+} from '../../contracts/schemas/catalog';
+import type { BuyerUser, Directory, UserLocation } from '../directory/directory';
+import type { Store } from '../store/store';
+import type { Clock } from '../clock';
+import type { GatewayEnv } from '../http/gateway-env';
+import { AccessDeniedError, InvalidLocationError, LocationNotAllowedError, RequestValidationError } from '../errors';
+import { userLocationIndex } from '../operations/buyer-locations';
+import type { Catalog } from '../catalog/catalog-queries';
+import { NotFoundError, invalidField } from '../catalog/catalog-errors';
+import { checked, readBody } from '../catalog/read-request';
+import { createCartStore, type CartStore } from './cart-store';
+import { createCatalogSessions, type CatalogSessions } from './catalog-sessions';
+import { catalogSessionAuth, type CatalogSessionEnv } from './catalog-session-auth';
+import { quoteProduct, type ItemInquiry } from './product-availability';
+import { CATALOG_PAGE_HEADERS, catalogPage } from './catalog-page';
+
+// v3.1 catalog launch and cart: the buyer system asks for a catalog token bound to a cart,
+// a person fills the cart on the catalog page (authorised by that token), and the buyer
+// system reads the cart back. Carts belong to one buyer user; nobody else reads or fills them.
+
+export const CATALOG_SESSION_BASE = '/catalog-session';
+export const DEFAULT_CATALOG_TOKEN_TTL_SECONDS = 15 * 60;
+
+export interface CatalogSessionRoutesDeps {
+  store: Store;
+  directory: Directory;
+  catalog: Catalog;
+  /** The gateway's item inquiry operation: prices come from the buyer's sellers. */
+  itemInquiry: ItemInquiry;
+  /** The buyer system's JWT check (the gateway's authenticate middleware). */
+  buyerAuth: MiddlewareHandler<GatewayEnv>;
+  clock: Clock;
+  /** Catalog session lifetime; default 15 minutes. */
+  tokenTtlSeconds?: number;
+  /** Base of the launch URL when the gateway sits behind a proxy; default: the request's own origin. */
+  publicUrl?: string;
+}
+
+export interface CatalogSessionParts {
+  routes: Hono<GatewayEnv>;
+  /** The catalog-session token check, for the catalog and search routes to accept it too. */
+  sessionAuth: MiddlewareHandler<CatalogSessionEnv>;
+}
+
+type SessionContext = Context<CatalogSessionEnv>;
+
+export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSessionParts {
+  const ttl = deps.tokenTtlSeconds ?? DEFAULT_CATALOG_TOKEN_TTL_SECONDS;
+  const carts: CartStore = createCartStore(deps.store);
+  const sessions: CatalogSessions = createCatalogSessions(deps.store);
+  const sessionAuth = catalogSessionAuth({ sessions, directory: deps.directory, clock: deps.clock });
+  const now = () => new Date(deps.clock());
+
+  /** The cart, once its owner is known to be this user: 404 unknown, 4403 someone else's. */
+  async function ownCart(cartId: string, user: BuyerUser): Promise<void> {
+    const owner = await carts.owner(cartId);
+    if (owner === undefined) throw new NotFoundError(`cart '${cartId}' does not exist`, [{ path: '/cart_id', message: 'no such cart' }]);
+    if (owner.username !== user.username) throw new AccessDeniedError(`cart '${cartId}' belongs to another buyer`, [{ path: '/cart_id', message: 'not your cart' }]);
+  }
+
+  async function cartReply(cartId: string): Promise<Cart> {
+    const cart = await carts.read(cartId);
+    if (cart === undefined) throw new NotFoundError(`cart '${cartId}' does not exist`);
+    return cart;
+  }
+
+  /** One of the user's locations where they may order; anything else names the field at fault. */
+  async function orderableLocation(user: BuyerUser, locationId: string): Promise<UserLocation> {
+    const location = userLocationIndex(user).get(locationId);
+    if (location === undefined) {
+      const detail = [{ path: '/location_id', message: `location '${locationId}' is not one of your locations` }];
+      if ((await deps.directory.findLocation(locationId)) === undefined) throw new InvalidLocationError(`location '${locationId}' does not exist`, [{ path: '/location_id', message: 'no such location' }]);
+      throw new LocationNotAllowedError(detail[0].message, detail);
+    }
+    if (!location.canOrder) throw new LocationNotAllowedError(`you cannot order at location '${locationId}'`, [{ path: '/location_id', message: 'ordering not allowed there' }]);
+    return location;
+  }
+
+  /** The seller's price for this buyer at this location, or a 4422 when it does not offer the part there. */
+  async function priceAt(c: SessionContext, part: { mfr_code: string; part_number: string }, location: UserLocation): Promise<number> {
+    const quotes = await quoteProduct(deps.itemInquiry, c.get('buyer'), part, c.get('requestId'), location);
+    const quote = quotes.find((q) => q.id === location.locationId);
+    if (quote === undefined) throw invalidField('/location_id', `location '${location.locationId}' does not offer ${part.mfr_code} ${part.part_number}`);
+    return quote.price;
+  }
+
+  const app = new Hono<GatewayEnv>();
+  const session = new Hono<CatalogSessionEnv>();
+
+  // ---- the buyer system ----
+
+  app.post('/auth/get_catalog_token', deps.buyerAuth, async (c) => {
+    const text = await c.req.text();
+    // No body at all asks for a fresh cart; a body must be a valid request.
+    const request = text.trim() === '' ? {} : checked(CatalogTokenRequest, parseJson(text), 'the body');
+    const buyer = c.get('buyer');
+    let cartId = request.cart_id?.toLowerCase();
+    if (cartId === undefined) {
+      cartId = randomUUID();
+      await carts.create(cartId, buyer.user.username, now());
+    } else {
+      await ownCart(cartId, buyer.user);
+    }
+    const issued = now();
+    const expiresAt = new Date(issued.getTime() + ttl * 1000);
+    const token = await sessions.open({ cartId, username: buyer.user.username, clientId: buyer.clientId, kid: buyer.kid, expiresAt }, issued);
+    // The token travels in the fragment: browsers never send it to a server or in a Referer.
+    const base = (deps.publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
+    const reply: CatalogTokenReply = {
+      token,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      expires_at: expiresAt.toISOString(),
+      cart_id: cartId,
+      launch_url: `${base}${CATALOG_SESSION_BASE}/#token=${token}`,
+    };
+    c.header('cache-control', 'no-store');
+    return c.json(reply);
+  });
+
+  app.get('/v2_1/catalog/cart/:cart_id', deps.buyerAuth, async (c) => {
+    const { cart_id } = checked(CartPath, { cart_id: c.req.param('cart_id') }, 'the path');
+    const cartId = cart_id.toLowerCase();
+    await ownCart(cartId, c.get('buyer').user);
+    return c.json(await cartReply(cartId));
+  });
+
+  // ---- the catalog page and its session API ----
+
+  app.get(`${CATALOG_SESSION_BASE}/`, (c) => c.html(catalogPage(), 200, CATALOG_PAGE_HEADERS));
+  app.get(CATALOG_SESSION_BASE, (c) => c.redirect(`${CATALOG_SESSION_BASE}/`, 301));
+
+  session.use('*', sessionAuth);
+
+  session.get('/session', async (c) => {
+    const { cartId, expiresAt } = c.get('session');
+    const user = c.get('buyer').user;
+    const reply: CatalogSessionReply = {
+      cart_id: cartId,
+      username: user.username,
+      expires_at: expiresAt.toISOString(),
+      locations: user.locations.map((l) => ({ id: l.locationId, description: l.description, can_order: l.canOrder, sort_order: l.sortOrder })),
+    };
+    return c.json(reply);
+  });
+
+  session.post('/availability', async (c) => {
+    const { sku } = await readBody(c, ProductAvailabilityRequest);
+    const [product] = await deps.catalog.productsBySku([sku]);
+    if (product === undefined) throw invalidField('/sku', `${sku} is not in the catalog`);
+    const reply: ProductAvailabilityReply = {
+      sku,
+      mfr_code: product.mfr_code,
+      part_number: product.part_number,
+      description: product.description,
+      locations: await quoteProduct(deps.itemInquiry, c.get('buyer'), product, c.get('requestId')),
+    };
+    return c.json(reply);
+  });
+
+  session.get('/cart', async (c) => c.json(await cartReply(c.get('session').cartId)));
+
+  session.post('/cart/items', async (c) => {
+    const request = await readBody(c, CartAddItemRequest);
+    const [product] = await deps.catalog.productsBySku([request.sku]);
+    if (product === undefined) throw invalidField('/sku', `${request.sku} is not in the catalog`);
+    const location = await orderableLocation(c.get('buyer').user, request.location_id);
+    const price = await priceAt(c, product, location);
+    const { cartId } = c.get('session');
+    await carts.addLine(
+      cartId,
+      {
+        sku: product.sku,
+        mfrCode: product.mfr_code,
+        partNumber: product.part_number,
+        description: product.description,
+        quantity: request.quantity,
+        locationId: location.locationId,
+        locationDescription: location.description,
+        price,
+      },
+      now(),
+    );
+    return c.json(await cartReply(cartId));
+  });
+
+  session.patch('/cart/items/:item_id', async (c) => {
+    const request = await readBody(c, CartChangeItemRequest);
+    const { cartId } = c.get('session');
+    const line = await carts.line(cartId, c.req.param('item_id'));
+    if (line === undefined) throw new NotFoundError(`cart '${cartId}' has no item '${c.req.param('item_id')}'`);
+    let { location_id: locationId, location_description: locationDescription, price } = line;
+    if (request.location_id !== undefined && request.location_id !== line.location_id) {
+      // Another location is another seller's offer: price it again there.
+      const location = await orderableLocation(c.get('buyer').user, request.location_id);
+      price = await priceAt(c, line, location);
+      locationId = location.locationId;
+      locationDescription = location.description;
+    }
+    await carts.changeLine(cartId, line.id, { quantity: request.quantity ?? line.quantity, locationId, locationDescription, price }, now());
+    return c.json(await cartReply(cartId));
+  });
+
+  session.delete('/cart/items/:item_id', async (c) => {
+    const { cartId } = c.get('session');
+    if (!(await carts.removeLine(cartId, c.req.param('item_id'), now()))) {
+      throw new NotFoundError(`cart '${cartId}' has no item '${c.req.param('item_id')}'`);
+    }
+    return c.json(await cartReply(cartId));
+  });
+
+  app.route(`${CATALOG_SESSION_BASE}/api`, session as unknown as Hono<GatewayEnv>);
+  return { routes: app, sessionAuth };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RequestValidationError('the body is not JSON', [{ path: '', message: 'must be a JSON object' }]);
+  }
+}

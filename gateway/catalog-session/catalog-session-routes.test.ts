@@ -37,7 +37,7 @@ async function catalogToken(user: 'demo' | 'other' = 'demo', body?: unknown): Pr
   return (await response.json()) as CatalogTokenReply;
 }
 
-function session(token: string, method: string, path: string, body?: unknown): Promise<Response> {
+async function session(token: string, method: string, path: string, body?: unknown): Promise<Response> {
   return gw.app.request(`/catalog-session/api${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -220,7 +220,7 @@ describe('catalog session API', () => {
     try {
       const expired = await session(token, 'GET', '/cart');
       expect(expired.status).toBe(401);
-      expect((await expired.json()).message).toMatch(/expired/);
+      expect(((await expired.json()) as { message: string }).message).toMatch(/expired/);
     } finally {
       now = saved;
     }

@@ -76,6 +76,7 @@ async function showOffers(product) {
   }
   const first = offer.locations.find((l) => l.can_order);
   if (first) select.value = first.id;
+  $('offer-quantity').value = '1';
   $('offer-none').hidden = offer.locations.length > 0;
   $('offer-add').disabled = !first;
   $('offer').hidden = false;

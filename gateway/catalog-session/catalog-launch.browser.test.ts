@@ -95,7 +95,7 @@ describe.skipIf(!available)(title, () => {
     const other = page.locator('[data-testid=search-result]', { hasText: 'BRF1478' });
     await other.getByRole('button', { name: 'Prices' }).click();
     await expect.poll(() => page.locator('#offer-title').textContent()).toContain('BRF1478');
-    const offered = await page.locator('#offer-location option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const offered = await page.locator('#offer-location option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
     const where = offered.includes('L201') ? 'L201' : offered[0];
     await page.selectOption('#offer-location', where);
     await page.click('#offer-add');

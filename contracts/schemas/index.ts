@@ -55,3 +55,4 @@ export const SERVICE_OF = {
   statement: 'statement',
 } as const;
 export type Service = (typeof SERVICE_OF)[keyof typeof SERVICE_OF];
+export * from './catalog';

@@ -14,18 +14,17 @@ let gateway: RunningGateway;
 
 beforeAll(async () => {
   seller = await startMockSeller({ scenario: DEFAULT_SCENARIO_FILE, port: 0 });
-  // The seeds read the seller URL from process.env, whatever env the server is given.
-  const before = process.env.MOCK_SELLER_URL;
-  process.env.MOCK_SELLER_URL = `${seller.url}/seller`;
-  try {
-    gateway = await startGatewayServer(
-      { GATEWAY_DATA_DIR: 'memory', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG: 'off', GATEWAY_FORWARD_HEADERS: 'x-mock-fault' },
-      { port: 0 },
-    );
-  } finally {
-    if (before === undefined) delete process.env.MOCK_SELLER_URL;
-    else process.env.MOCK_SELLER_URL = before;
-  }
+  // The env given reaches the seeds (the seller URL every member points at).
+  gateway = await startGatewayServer(
+    {
+      GATEWAY_DATA_DIR: 'memory',
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_LOG: 'off',
+      GATEWAY_FORWARD_HEADERS: 'x-mock-fault',
+      MOCK_SELLER_URL: `${seller.url}/seller`,
+    },
+    { port: 0 },
+  );
 });
 afterAll(async () => {
   await gateway.close();

@@ -34,7 +34,15 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   const store = overrides.store ?? (await openGatewayStore(env));
   const directory = overrides.directory ?? createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
   const sellerClient = createSellerClient();
-  const app = createGateway({ store, directory, sellerClient, config: settings.config, logger: settings.requestLog ? jsonLineLogger : false });
+  const app = createGateway({
+    store,
+    directory,
+    sellerClient,
+    config: settings.config,
+    logger: settings.requestLog ? jsonLineLogger : false,
+    // Behind a proxy the request's own origin is not what a browser can open.
+    publicUrl: env.GATEWAY_PUBLIC_URL?.trim() || undefined,
+  });
 
   const port = overrides.port ?? settings.port;
   let server: Server;

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
@@ -230,6 +230,8 @@ const stopChildren = () => {
 };
 process.once('exit', stopChildren);
 
+const loadAtStart = round(loadavg()[0], 2);
+const cpus = availableParallelism();
 try {
   const storeKind = process.env.BENCH_STORE ?? (onPath('initdb') && onPath('pg_ctl') ? 'postgres' : 'pglite');
   if (storeKind === 'postgres') postgres = await startThrowawayPostgres();
@@ -282,6 +284,11 @@ try {
   const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
   print('through the gateway', gatewaySat, gatewayCpu);
   const ratio = round(gatewaySat.rps / directSat.rps);
+  // The same comparison by CPU, which the other processes on a shared machine disturb less:
+  // server CPU per request straight to the seller over server CPU per request through the
+  // gateway (gateway + seller). It is the throughput ratio the two paths would show if the
+  // servers had the cores to themselves and the load generator cost nothing.
+  const cpuRatio = round(directCpu.seller / (gatewayCpu.gateway + gatewayCpu.seller));
 
   console.log(`\nfixed rate: ${FIXED_RATE} req/s evenly spaced (open loop), ${SECONDS} s each`);
   const directFixed = await paced(directUrl, directBody, {}, FIXED_RATE, SECONDS);
@@ -301,10 +308,12 @@ try {
   console.log(`
 results
   throughput ratio (gateway / direct, ${SATURATION_CONNECTIONS} connections)  ${ratio}      target ≥ ${TARGETS.ratio}   ${ratio >= TARGETS.ratio ? 'ok' : 'MISSED'}
+  CPU ratio (seller CPU/req direct ÷ gateway+seller CPU/req)   ${cpuRatio}      (${directCpu.seller} µs ÷ ${gatewayCpu.gateway} + ${gatewayCpu.seller} µs)
   added latency p50 at ${FIXED_RATE} req/s                    ${addedP50} ms  target ≤ ${TARGETS.addedP50Ms} ms  ${addedP50 <= TARGETS.addedP50Ms ? 'ok' : 'MISSED'}
   added latency p99 at ${FIXED_RATE} req/s                    ${addedP99} ms  target ≤ ${TARGETS.addedP99Ms} ms  ${addedP99 <= TARGETS.addedP99Ms ? 'ok' : 'MISSED'}
   gateway RSS after ${gatewayRequests} requests              ${rss} MB   target < ${TARGETS.rssMb} MB  ${rss < TARGETS.rssMb ? 'ok' : 'MISSED'}   (${rssAtStart} MB before the first request; store ${storeKind})
   failed requests (non-2xx or errors) in measured phases   ${failures}
+  load average (1 min) at start / end                      ${loadAtStart} / ${round(loadavg()[0], 2)}   (${cpus} CPUs; other work on the machine skews every figure)
 `);
   console.log(
     JSON.stringify({
@@ -322,8 +331,14 @@ results
       fixed_direct_p99_ms: directFixed.p99,
       added_p50_ms: addedP50,
       added_p99_ms: addedP99,
+      cpu_ratio: cpuRatio,
       gateway_cpu_us_per_req: gatewayCpu.gateway,
       seller_cpu_us_per_req: directCpu.seller,
+      seller_cpu_us_per_req_via_gateway: gatewayCpu.seller,
+      load_generator_cpu_us_per_req_direct: directCpu['load generator'],
+      load_generator_cpu_us_per_req_via_gateway: gatewayCpu['load generator'],
+      load_average_start: loadAtStart,
+      load_average_end: round(loadavg()[0], 2),
       rss_mb: rss,
       rss_at_start_mb: rssAtStart,
       store: storeKind,

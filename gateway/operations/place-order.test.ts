@@ -158,3 +158,110 @@ describe('place order', () => {
     expect(sellerOrdersFor(number)).toHaveLength(2);
   });
 });
+
+// A gateway instance that crashed mid-order leaves its row received or forwarded. The crash is
+// simulated by writing that row directly; the injected clock then moves past the staleness
+// bound (member timeout 600 ms + margin) so the row is no longer in flight.
+describe('place order left in flight by a stopped gateway instance', () => {
+  const TIMEOUT_MS = 600;
+  const MARGIN_MS = 1_000;
+  let nowMs = Date.now();
+  let crashed: TestGateway;
+  beforeAll(async () => {
+    crashed = await startTestGateway({
+      setupSql: [`UPDATE members SET timeout_ms = ${TIMEOUT_MS}`],
+      config: { orderWaitMs: 300, orderStaleMarginMs: MARGIN_MS },
+      clock: () => nowMs,
+    });
+  });
+  afterEach(() => crashed.seller.seller.faults.clear());
+  afterAll(() => crashed.close());
+
+  const post = async (body: unknown) => {
+    const response = await crashed.post(PATH, body);
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Reply };
+  };
+  const sentFor = (purchaseOrderNumber: string) =>
+    crashed.seller.seller.journal.entries({ service: 'place_order' }).filter((e) => (e.request as { purchase_order_number: string }).purchase_order_number === purchaseOrderNumber);
+  const rowOf = async (purchaseOrderNumber: string) =>
+    (await crashed.store.query<{ status: string; attempts: number; answer: unknown }>('SELECT status, attempts, answer FROM orders WHERE purchase_order_number = $1', [purchaseOrderNumber])).rows;
+
+  /** The row a crashed instance leaves behind: claimed (and perhaps sent), never finished. */
+  async function leaveInFlight(purchaseOrderNumber: string, status: 'received' | 'forwarded') {
+    await crashed.store.query(
+      `INSERT INTO orders (user_id, username, purchase_order_number, member_id, status, request_id, forwarded_request, created_at, updated_at)
+       SELECT id, username, $1, 'M100', $2, 'crashed-request', $3, $4, $4 FROM users WHERE username = 'demo'`,
+      [purchaseOrderNumber, status, JSON.stringify({ service: 'place_order', purchase_order_number: purchaseOrderNumber }), new Date(nowMs).toISOString()],
+    );
+  }
+  const pastStaleness = () => { nowMs += TIMEOUT_MS + MARGIN_MS + 1; };
+
+  it('places a stale received order once on retry: it was never sent', async () => {
+    const number = nextPo();
+    await leaveInFlight(number, 'received');
+    pastStaleness();
+    const retry = await post(order(number));
+    expect(retry.status).toBe(200);
+    expect(retry.body.status_code).toBe(2000);
+    expect(sentFor(number)).toHaveLength(1);
+    expect(await rowOf(number)).toMatchObject([{ status: 'confirmed', attempts: 2 }]);
+    const again = await post(order(number));
+    expect(again.body).toEqual(retry.body);
+    expect(sentFor(number)).toHaveLength(1);
+  });
+
+  it('places exactly one order when several retries of a stale received order arrive together', async () => {
+    const number = nextPo();
+    await leaveInFlight(number, 'received');
+    pastStaleness();
+    // The seller takes a moment, so the other retries find the order taken over and in flight.
+    crashed.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'latency', ms: 100 } });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(order(number))));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((a) => a.body.order_number)).size).toBe(1);
+    expect(sentFor(number)).toHaveLength(1);
+    expect(await rowOf(number)).toMatchObject([{ status: 'confirmed', attempts: 2 }]);
+  });
+
+  it('marks a stale forwarded order unknown and never sends it again: the seller may have it', async () => {
+    const number = nextPo();
+    await leaveInFlight(number, 'forwarded');
+    pastStaleness();
+    const retry = await post(order(number));
+    expect(retry.status).toBe(504);
+    expect(retry.body.status_code).toBe(4408);
+    expect(retry.body.message).toContain('will not be sent again');
+    const [row] = await rowOf(number);
+    expect(row).toMatchObject({ status: 'unknown', attempts: 1, answer: { http_status: 504 } });
+    const again = await post(order(number));
+    expect(again.status).toBe(504);
+    expect(again.replayed).toBe('true');
+    expect(again.body).toEqual(retry.body);
+    expect(sentFor(number)).toHaveLength(0);
+  });
+
+  it('still treats a fresh order in flight as in flight: the repeat waits, then gets 409 / 3000', async () => {
+    for (const status of ['received', 'forwarded'] as const) {
+      const number = nextPo();
+      await leaveInFlight(number, status);
+      nowMs += TIMEOUT_MS + MARGIN_MS - 1;
+      const repeat = await post(order(number));
+      expect(repeat.status).toBe(409);
+      expect(repeat.body.status_code).toBe(3000);
+      expect(sentFor(number)).toHaveLength(0);
+      expect(await rowOf(number)).toMatchObject([{ status, attempts: 1, answer: null }]);
+    }
+  });
+
+  it('answers a waiting repeat with the result its first attempt records meanwhile', async () => {
+    const number = nextPo();
+    await leaveInFlight(number, 'forwarded');
+    const repeat = post(order(number));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answer = { http_status: 200, body: { order_number: 'FIRST-1', status_code: 2000 } };
+    await crashed.store.query(`UPDATE orders SET status = 'confirmed', answer = $2 WHERE purchase_order_number = $1`, [number, JSON.stringify(answer)]);
+    const { status, body } = await repeat;
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ order_number: 'FIRST-1', status_code: 2000 });
+  });
+});

@@ -5,7 +5,7 @@ import {
   type PlaceOrderSellerReply,
   type PlaceOrderSellerRequest,
 } from '../../contracts/index';
-import type { UserLocation } from '../directory/directory';
+import type { Member, UserLocation } from '../directory/directory';
 import {
   type Detail,
   GatewayError,
@@ -75,17 +75,61 @@ function statusAfter(error: GatewayError): Extract<OrderStatus, 'failed' | 'unkn
   return error instanceof SellerTimeoutError || error instanceof SellerReplyError ? 'unknown' : 'failed';
 }
 
+/** What a repeat would send, should it have to place the order itself. */
+interface Retry {
+  input: OperationInput;
+  forwarded: PlaceOrderSellerRequest;
+  key: string | null;
+  member: Member;
+}
+
 const replay = (answer: StoredAnswer): OperationResult => ({ httpStatus: answer.http_status, reply: answer.body, warnings: [], replayed: true });
 
 export function createPlaceOrder(deps: OperationDeps) {
   const records = orderRecords(deps.store);
   const now = () => new Date(deps.clock());
 
-  /** A repeat of an order still in flight waits for its answer, up to a limit. */
-  async function answerOf(first: OrderRecord): Promise<OperationResult> {
+  /** The instant before which an order of this member, still in flight, was left by an attempt that stopped. */
+  async function staleBefore(record: OrderRecord): Promise<Date> {
+    const owner = await memberOf(deps, record.memberId);
+    return new Date(deps.clock() - owner.timeoutMs - deps.config.orderStaleMarginMs);
+  }
+
+  /**
+   * An order whose attempt stopped (a crashed instance) is no longer in flight. Received: it
+   * was never sent, so this request takes it over and places it (if no other retry got there
+   * first). Forwarded: it may have reached the seller, so it becomes unknown and is answered
+   * as every unknown order is, never sent again. Undefined when the order was not stale after all.
+   */
+  async function settleStale(record: OrderRecord, retry: Retry): Promise<OperationResult | undefined> {
+    const before = await staleBefore(record);
+    if (record.updatedAt >= before) return undefined;
+    if (record.status === 'received') {
+      const taken = await records.takeOverStaleReceived(record.id, { requestId: retry.input.requestId, forwardedRequest: retry.forwarded, idempotencyKey: retry.key, memberId: retry.member.id, staleBefore: before, at: now() });
+      return taken === undefined ? undefined : forward(taken, retry.member, retry.forwarded, retry.input);
+    }
+    if (record.status === 'forwarded') {
+      const lost = new SellerTimeoutError(
+        `the gateway instance that forwarded purchase order '${record.purchaseOrderNumber}' stopped before the seller's answer was recorded; the seller may have placed the order, so it will not be sent again: check with the seller`,
+      );
+      const answer = { http_status: lost.httpStatus, body: errorReply(lost) };
+      const marked = await records.markStaleForwardedUnknown(record.id, { answer, error: lost.message, staleBefore: before, at: now() });
+      return marked?.answer == null ? undefined : replay(marked.answer);
+    }
+    return undefined;
+  }
+
+  /**
+   * A repeat of an order still in flight waits for its answer, up to a limit; one whose
+   * attempt went stale is settled instead (settleStale).
+   */
+  async function answerOf(first: OrderRecord, retry: Retry): Promise<OperationResult> {
     const giveUpAt = Date.now() + deps.config.orderWaitMs;
     let current: OrderRecord | undefined = first;
-    while (current !== undefined && current.answer === null && Date.now() < giveUpAt) {
+    while (current !== undefined && current.answer === null) {
+      const settled = await settleStale(current, retry);
+      if (settled !== undefined) return settled;
+      if (Date.now() >= giveUpAt) break;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       current = await records.find(first.id);
     }
@@ -95,8 +139,10 @@ export function createPlaceOrder(deps: OperationDeps) {
     );
   }
 
-  async function forward(record: OrderRecord, member: Awaited<ReturnType<typeof memberOf>>, forwarded: PlaceOrderSellerRequest, input: OperationInput): Promise<OperationResult> {
-    await records.markForwarded(record.id, now());
+  async function forward(record: OrderRecord, member: Member, forwarded: PlaceOrderSellerRequest, input: OperationInput): Promise<OperationResult> {
+    // Only the attempt still holding the claim sends: if this one was so slow that a retry
+    // took the order over as stale, it answers with that retry's result instead.
+    if (!(await records.markForwarded(record.id, record.attempts, now()))) return answerOf(record, { input, forwarded, key: record.idempotencyKey, member });
     try {
       const checked = await forwardToSeller<PlaceOrderSellerReply>(deps, 'place-order', member, forwarded, input);
       const confirmed = checked.reply.status_code === OverallStatus.Success;
@@ -154,13 +200,14 @@ export function createPlaceOrder(deps: OperationDeps) {
         [{ path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` }],
       );
     }
+    const retry: Retry = { input, forwarded, key, member };
     if (existing.status === 'failed') {
       // Certainly not placed the first time: this attempt may place it, if no one else got there first.
       const retaken = await records.retakeFailed(existing.id, input.requestId, forwarded, key, now());
       if (retaken !== undefined) return forward(retaken, member, forwarded, input);
       // Another retry took it over: wait for that attempt, not the old failure.
-      return answerOf((await records.find(existing.id)) ?? existing);
+      return answerOf((await records.find(existing.id)) ?? existing, retry);
     }
-    return answerOf(existing);
+    return answerOf(existing, retry);
   };
 }

@@ -18,7 +18,11 @@ export interface OrderRecord {
   idempotencyKey: string | null;
   status: OrderStatus;
   answer: StoredAnswer | null;
+  /** Which attempt holds the claim; a takeover increments it, so the attempt it replaced can tell. */
   attempts: number;
+  memberId: string;
+  /** When the status last changed: for an order in flight, when it was claimed or forwarded. */
+  updatedAt: Date;
 }
 
 export interface NewOrder {
@@ -39,9 +43,11 @@ interface Row {
   status: OrderStatus;
   answer: StoredAnswer | string | null;
   attempts: number;
+  member_id: string;
+  updated_at: Date | string;
 }
 
-const COLUMNS = 'id, purchase_order_number, idempotency_key, status, answer, attempts';
+const COLUMNS = 'id, purchase_order_number, idempotency_key, status, answer, attempts, member_id, updated_at';
 
 const toRecord = (row: Row): OrderRecord => ({
   id: Number(row.id),
@@ -51,6 +57,8 @@ const toRecord = (row: Row): OrderRecord => ({
   // pg and PGlite both parse jsonb; a string would mean a driver configured otherwise.
   answer: typeof row.answer === 'string' ? (JSON.parse(row.answer) as StoredAnswer) : row.answer,
   attempts: row.attempts,
+  memberId: row.member_id,
+  updatedAt: new Date(row.updated_at),
 });
 
 export function orderRecords(db: Queryable) {
@@ -100,11 +108,53 @@ export function orderRecords(db: Queryable) {
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
 
-    async markForwarded(id: number, at: Date): Promise<void> {
-      await db.query(`UPDATE orders SET status = 'forwarded', updated_at = $2 WHERE id = $1`, [id, at.toISOString()]);
+    /**
+     * An order left received by an attempt that stopped (a crashed instance) and not touched
+     * since staleBefore was certainly never sent: one retry may take it over and place it.
+     * The conditional UPDATE is the claim, as for a failed order.
+     */
+    async takeOverStaleReceived(id: number, takeover: { requestId: string; forwardedRequest: object; idempotencyKey: string | null; memberId: string; staleBefore: Date; at: Date }): Promise<OrderRecord | undefined> {
+      const { rows } = await db.query<Row>(
+        `UPDATE orders
+            SET attempts = attempts + 1, request_id = $2, forwarded_request = $3, idempotency_key = COALESCE(idempotency_key, $4),
+                member_id = $5, updated_at = $7
+          WHERE id = $1 AND status = 'received' AND updated_at < $6
+          RETURNING ${COLUMNS}`,
+        [id, takeover.requestId, JSON.stringify(takeover.forwardedRequest), takeover.idempotencyKey, takeover.memberId, takeover.staleBefore.toISOString(), takeover.at.toISOString()],
+      );
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    },
+
+    /**
+     * An order left forwarded and not touched since staleBefore may have reached the seller,
+     * so it becomes unknown (never sent again) with the answer every repeat will get.
+     * Undefined when it was no longer a stale forwarded order (finished, or already marked).
+     */
+    async markStaleForwardedUnknown(id: number, outcome: { answer: StoredAnswer; error: string; staleBefore: Date; at: Date }): Promise<OrderRecord | undefined> {
+      const { rows } = await db.query<Row>(
+        `UPDATE orders SET status = 'unknown', answer = $2, error = $3, updated_at = $5
+          WHERE id = $1 AND status = 'forwarded' AND updated_at < $4
+          RETURNING ${COLUMNS}`,
+        [id, JSON.stringify(outcome.answer), outcome.error, outcome.staleBefore.toISOString(), outcome.at.toISOString()],
+      );
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    },
+
+    /**
+     * Received → forwarded, only by the attempt that still holds the claim: false when a
+     * retry took the order over meanwhile (this attempt was stale), and then it must not send.
+     */
+    async markForwarded(id: number, attempt: number, at: Date): Promise<boolean> {
+      const { rows } = await db.query<{ id: string | number }>(
+        `UPDATE orders SET status = 'forwarded', updated_at = $3 WHERE id = $1 AND status = 'received' AND attempts = $2 RETURNING id`,
+        [id, attempt, at.toISOString()],
+      );
+      return rows.length > 0;
     },
 
     async finish(id: number, outcome: { status: Exclude<OrderStatus, 'received' | 'forwarded'>; sellerReply?: unknown; answer: StoredAnswer; error?: string }, at: Date): Promise<void> {
+      // Not conditional: an attempt that outlived its staleness bound and was marked unknown
+      // still records what the seller actually answered, which is better than unknown.
       await db.query(
         `UPDATE orders SET status = $2, seller_reply = $3, answer = $4, error = $5, updated_at = $6 WHERE id = $1`,
         [id, outcome.status, outcome.sellerReply === undefined ? null : JSON.stringify(outcome.sellerReply), JSON.stringify(outcome.answer), outcome.error ?? null, at.toISOString()],

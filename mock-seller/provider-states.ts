@@ -102,6 +102,20 @@ function namedLocations(scenario: Scenario, params: Params): { ids: string[]; ec
   };
 }
 
+/** The part is removed from the scenario: inquiries answer status 0, orders fail. */
+function unknownPartState(description: string): StateDefinition {
+  return {
+    description,
+    required: ['mfr_code', 'part_number'],
+    setUp(scenario, params) {
+      const mfr = str(params, 'mfr_code');
+      const pn = str(params, 'part_number');
+      removePart(scenario, mfr, pn);
+      return { mfr_code: mfr, part_number: pn };
+    },
+  };
+}
+
 function relatedState(kind: RelationKind): StateDefinition {
   return {
     description: `the part exists, and its ${kind} part (status ${kind === 'alternate' ? 2 : kind === 'superseded' ? 3 : 4}) is its only related part; both stocked (at least quantity_available, default 10) at location_ids, or location_id (default: every location)`,
@@ -148,16 +162,7 @@ export const PROVIDER_STATES: Record<string, StateDefinition> = {
   'part has alternate': relatedState('alternate'),
   'part has superseded': relatedState('superseded'),
   'part has equivalent': relatedState('equivalent'),
-  'part is unknown': {
-    description: 'the seller does not know the part (item status 0, order item failure)',
-    required: ['mfr_code', 'part_number'],
-    setUp(scenario, params) {
-      const mfr = str(params, 'mfr_code');
-      const pn = str(params, 'part_number');
-      removePart(scenario, mfr, pn);
-      return { mfr_code: mfr, part_number: pn };
-    },
-  },
+  'part is unknown': unknownPartState('the seller does not know the part (item status 0, order item failure)'),
   'order can be received': {
     description: 'the part is stocked at location_id with at least quantity (order item status 1)',
     required: ['mfr_code', 'part_number', 'location_id'],
@@ -177,16 +182,7 @@ export const PROVIDER_STATES: Record<string, StateDefinition> = {
       return { mfr_code: mfr, part_number: pn, location_id: location, quantity };
     },
   },
-  'order will fail': {
-    description: 'the ordered part is unknown to the seller (order item status 0)',
-    required: ['mfr_code', 'part_number'],
-    setUp(scenario, params) {
-      const mfr = str(params, 'mfr_code');
-      const pn = str(params, 'part_number');
-      removePart(scenario, mfr, pn);
-      return { mfr_code: mfr, part_number: pn };
-    },
-  },
+  'order will fail': unknownPartState('the ordered part is unknown to the seller (order item status 0)'),
   'account has invoices': {
     description: 'the account exists at the member and has an invoice matching the given fields (invoice_number, po_number, invoice_date or from/to_invoice_date, location_id, part_number, invoice_type)',
     required: ['member', 'account'],

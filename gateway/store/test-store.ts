@@ -9,9 +9,9 @@
 // - default, PGlite in memory. A fresh PGlite takes seconds to initialise, so the migrated
 //   and seeded database is built once, dumped to a tarball, and every test store starts from
 //   that dump (`loadDataDir`, a few hundred ms). The tarball is also cached on disk under
-//   var/cache/test-store/, keyed by a hash of the migrations, the seeds and the PGlite
-//   version, so later test files and runs skip the build; a changed migration or seed gets
-//   a new key, and the cache can always be deleted.
+//   var/cache/test-store/, keyed by a hash of the migrations, the seeds, the PGlite version
+//   and its shared_buffers, so later test files and runs skip the build; a changed migration
+//   or seed gets a new key, and the cache can always be deleted.
 // - DATABASE_URL set: a fresh database on that PostgreSQL server (CREATE DATABASE with a
 //   random name, migrated and seeded), dropped on close(). The URL's user must be allowed
 //   to create databases.
@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import pg from 'pg';
 import type { Store } from './store';
-import { openPgliteStore } from './pglite-store';
+import { openPgliteStore, PGLITE_SHARED_BUFFERS } from './pglite-store';
 import { createStore } from './create-store';
 import { MIGRATIONS_DIR, runMigrations } from './migrations';
 import { REPO_ROOT } from './store-config';
@@ -116,6 +116,8 @@ async function snapshotKey(): Promise<string> {
   const pgliteRoot = pgliteEntry.slice(0, pgliteEntry.lastIndexOf(`${sep}dist${sep}`));
   const pglitePackage = JSON.parse(await readFile(join(pgliteRoot, 'package.json'), 'utf8'));
   hash.update(`pglite ${pglitePackage.version}\n`);
+  // initdb writes it into the snapshot's postgresql.conf.
+  hash.update(`shared_buffers ${PGLITE_SHARED_BUFFERS}\n`);
   const seedsDir = join(REPO_ROOT, 'seeds');
   const files = [
     ...(await readdir(MIGRATIONS_DIR)).sort().map((f) => join(MIGRATIONS_DIR, f)),

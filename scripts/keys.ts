@@ -6,7 +6,8 @@
 // store the gateway opens (DATABASE_URL, else GATEWAY_DATA_DIR, else var/pglite; seeded on a
 // fresh install like the gateway's, unless GATEWAY_SEED=false). With the
 // embedded store, stop the gateway first (one process per PGlite directory); with
-// PostgreSQL, running gateways see a revocation within their directory cache TTL (30 s).
+// PostgreSQL, running gateways see a revocation at once (a NOTIFY their directory caches
+// listen for; the cache TTL, 30 s, is the fallback).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';

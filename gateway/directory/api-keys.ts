@@ -1,7 +1,8 @@
 // Registering, listing and revoking buyer systems' public keys: what `npm run keys` does,
 // as functions so tests (and an admin API, later) call them in-process. Writes go through
 // one transaction each, and invalidate the directory cache given, so a revoked key stops
-// working in this process at once (other processes: within the directory's TTL).
+// working in this process at once; the transaction also sends the store's directory-change
+// signal, so other processes on the same PostgreSQL drop their caches on commit too.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Store } from '../store/store';
 import type { Directory, KeyAlgorithm } from './directory';
@@ -97,6 +98,7 @@ export async function registerKey(store: Store, input: RegisterKeyInput, directo
       algorithm,
       publicKeyPem,
     ]);
+    await store.notifyDirectoryChanged?.(tx);
     const linked = await tx.query<{ username: string }>(
       `SELECT u.username FROM api_client_users cu JOIN users u ON u.id = cu.user_id
        WHERE cu.client_id = $1 ORDER BY u.username`,
@@ -151,7 +153,10 @@ export async function revokeKey(store: Store, kid: string, directory?: Directory
       'UPDATE api_keys SET active = false, revoked_at = now() WHERE kid = $1 AND active RETURNING revoked_at',
       [kid],
     );
-    if (revoked.rows[0]) return { kid, revokedAt: revoked.rows[0].revoked_at };
+    if (revoked.rows[0]) {
+      await store.notifyDirectoryChanged?.(tx);
+      return { kid, revokedAt: revoked.rows[0].revoked_at };
+    }
     const existing = await tx.query<{ revoked_at: Date }>('SELECT revoked_at FROM api_keys WHERE kid = $1', [kid]);
     if (existing.rows[0]) throw new KeyCommandError(`kid ${kid} was already revoked at ${existing.rows[0].revoked_at.toISOString()}`);
     throw new KeyCommandError(`unknown kid ${kid}`);

@@ -120,6 +120,15 @@ describe('directory cache', () => {
   beforeAll(async () => {
     store = await createTestStore();
     counted = countingStore(store);
+    // The first directory on a PostgreSQL store opens its LISTEN connection, which drops
+    // every cache once it is up (signals may have been missed before): let that happen now,
+    // not in the middle of a test counting queries.
+    let signalled = false;
+    const stop = store.onDirectoryChanged?.(() => (signalled = true));
+    await store.notifyDirectoryChanged?.();
+    for (let waited = 0; stop && !signalled && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    stop?.();
+    expect(signalled || !stop).toBe(true);
   });
   afterAll(async () => {
     await store?.close();

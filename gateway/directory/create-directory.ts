@@ -4,12 +4,17 @@
 // - In this process, a write made through code that calls `directory.invalidate()` (the
 //   keys commands, user creation) is seen by the very next look-up: a revoked key stops
 //   working at once.
-// - Other processes sharing the store (several gateway instances on one PostgreSQL) see
-//   the write when their cached entry expires: within `ttlMs`. Lower ttlMs for faster
-//   propagation, or set it to 0 to read through on every look-up.
+// - Other processes sharing the store (several gateway instances on one PostgreSQL): the
+//   writers also send the store's directory-change signal in their transaction
+//   (store.notifyDirectoryChanged, a NOTIFY delivered on commit), and every directory
+//   built on a store that offers store.onDirectoryChanged drops its whole cache when the
+//   signal arrives — within milliseconds, not the TTL. The TTL stays the safety net for
+//   what sends no signal (a hand-written SQL change, a store without the capability, the
+//   moment a lost listening connection is re-established — that one invalidates too).
+//   Lower ttlMs for a tighter net, or set it to 0 to read through on every look-up.
 // Negative answers (unknown kid, unknown user) are cached too, for the same ttlMs, so a
 // flood of made-up kids does not reach the store.
-import type { Queryable } from '../store/store';
+import type { Queryable, Store } from '../store/store';
 import type { Account, ApiKey, BuyerUser, Directory, Location, Member } from './directory';
 import { storeDirectory } from './store-directory';
 import { TtlCache } from './ttl-cache';
@@ -25,7 +30,15 @@ export interface DirectoryOptions {
 
 export const DEFAULT_DIRECTORY_TTL_MS = 30_000;
 
-export function createDirectory(store: Queryable, options: DirectoryOptions = {}): Directory {
+export interface CachedDirectory extends Directory {
+  /** Stops listening for the store's change signals (the store's close() ends them too). */
+  close(): void;
+}
+
+export function createDirectory(
+  store: Queryable & Partial<Pick<Store, 'onDirectoryChanged'>>,
+  options: DirectoryOptions = {},
+): CachedDirectory {
   const reader = storeDirectory(store);
   const cacheOptions = {
     ttlMs: options.ttlMs ?? DEFAULT_DIRECTORY_TTL_MS,
@@ -39,6 +52,10 @@ export function createDirectory(store: Queryable, options: DirectoryOptions = {}
   const members = new TtlCache<Member | undefined>(cacheOptions);
   const accounts = new TtlCache<Account | undefined>(cacheOptions);
   const all = [keys, links, users, locations, members, accounts];
+  const invalidate = () => {
+    for (const cache of all) cache.clear();
+  };
+  const unsubscribe = store.onDirectoryChanged?.(invalidate);
 
   return {
     findKey: (kid) => keys.get(kid, () => reader.findKey(kid).then(deepFreeze)),
@@ -49,8 +66,9 @@ export function createDirectory(store: Queryable, options: DirectoryOptions = {}
     // \u0000 cannot occur in either id, so the pair maps to one key unambiguously.
     findAccount: (memberId, accountId) =>
       accounts.get(`${memberId}\u0000${accountId}`, () => reader.findAccount(memberId, accountId).then(deepFreeze)),
-    invalidate() {
-      for (const cache of all) cache.clear();
+    invalidate,
+    close() {
+      unsubscribe?.();
     },
   };
 }

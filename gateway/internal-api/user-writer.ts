@@ -47,6 +47,8 @@ export async function insertUser(store: Store, user: CheckedUser, now: Date): Pr
           [id, location.id, user.memberId, r.account_id, location.can_order, location.sort_order],
         );
       }
+      // Other gateway processes drop their cached directory when this commits.
+      await store.notifyDirectoryChanged?.(tx);
       await enqueueMail(tx, welcomeMail({ id, email: r.email, username: r.username, first_name: r.first_name }), now);
       return id;
     });

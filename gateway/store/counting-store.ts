@@ -25,6 +25,8 @@ export function countingStore(inner: Store): CountingStore {
     query: direct.query,
     transaction: (work) => inner.transaction((tx) => work(counted(tx))),
     close: () => inner.close(),
+    notifyDirectoryChanged: inner.notifyDirectoryChanged && ((tx) => inner.notifyDirectoryChanged!(tx ?? direct)),
+    onDirectoryChanged: inner.onDirectoryChanged && ((listener) => inner.onDirectoryChanged!(listener)),
     get count() {
       return statements.length;
     },

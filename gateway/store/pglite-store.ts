@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Queryable, QueryResult, Store } from './store';
 import type { SqlSession } from './sql-session';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { DIRECTORY_CHANNEL, DirectoryListeners, sendDirectoryChanged } from './directory-changes';
 
 interface PgliteQueryable {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
@@ -67,9 +68,22 @@ export async function openPgliteStore(options: PgliteStoreOptions = {}): Promise
     throw error;
   }
   const base = queryable(db);
+  // PGlite has LISTEN/NOTIFY too, with PostgreSQL's rule that a NOTIFY sent in a transaction
+  // is delivered at its commit: the same signal as on a server, within this one process.
+  // Listening from the start (one statement), so no signal can precede the LISTEN.
+  const directoryListeners = new DirectoryListeners();
+  try {
+    await db.listen(DIRECTORY_CHANNEL, () => directoryListeners.fire());
+  } catch (error) {
+    await db.close().catch(() => {});
+    await lock?.release();
+    throw error;
+  }
   return {
     kind: 'pglite',
     query: base.query,
+    notifyDirectoryChanged: (tx) => sendDirectoryChanged(tx ?? base),
+    onDirectoryChanged: (callback) => directoryListeners.add(callback),
     session: {
       query: base.query,
       async exec(sql: string) {

@@ -1,8 +1,12 @@
 // A PostgreSQL server through `pg`: a Pool for plain queries; a transaction checks one
 // client out and runs BEGIN … COMMIT/ROLLBACK on it, so all of `work` is one transaction.
+// Directory change signals: NOTIFY in the writer's transaction, and one LISTEN connection
+// per store (postgres-listener.ts), opened on the first subscriber.
 import pg from 'pg';
 import type { Queryable, QueryResult, Store } from './store';
 import type { SqlSession } from './sql-session';
+import { DIRECTORY_CHANNEL, DirectoryListeners, sendDirectoryChanged } from './directory-changes';
+import { startPostgresListener, type PostgresListener } from './postgres-listener';
 
 // Same JavaScript values as PGlite: int8 (count(*), bigserial) as a number rather than a
 // string. Values beyond 2^53 are not expected in this schema.
@@ -46,9 +50,21 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   });
   probe.release();
   const base = queryable(pool);
+  const directoryListeners = new DirectoryListeners();
+  // Opened on the first subscription: the keys command and migrations never need it.
+  let listener: PostgresListener | undefined;
   return {
     kind: 'postgres',
     query: base.query,
+    notifyDirectoryChanged: (tx) => sendDirectoryChanged(tx ?? base),
+    onDirectoryChanged(callback) {
+      listener ??= startPostgresListener({
+        databaseUrl: options.databaseUrl,
+        channel: DIRECTORY_CHANNEL,
+        onSignal: () => directoryListeners.fire(),
+      });
+      return directoryListeners.add(callback);
+    },
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;
@@ -87,6 +103,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       }
     },
     async close() {
+      await listener?.stop();
       await pool.end();
     },
   };

@@ -19,6 +19,17 @@ export interface Store extends Queryable {
   /** 'pglite' or 'postgres', for logs and tests. */
   readonly kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * Tells every process using this database that directory rows (keys, clients, users,
+   * members, …) changed. Pass the writing transaction: the signal is sent only if it
+   * commits. Optional: a store without it leaves other processes to their cache TTL.
+   */
+  notifyDirectoryChanged?(tx?: Queryable): Promise<void>;
+  /**
+   * Calls `listener` after each such change, from any process — and whenever signals may
+   * have been missed (the listening connection was (re)established). Returns unsubscribe.
+   */
+  onDirectoryChanged?(listener: () => void): () => void;
 }
 
 export interface StoreOptions {

@@ -154,6 +154,8 @@ async function createPostgresTestStore(databaseUrl: string, options: TestStoreOp
     kind: store.kind,
     query: store.query,
     transaction: store.transaction,
+    notifyDirectoryChanged: store.notifyDirectoryChanged,
+    onDirectoryChanged: store.onDirectoryChanged,
     async close() {
       if (closed) return;
       closed = true;

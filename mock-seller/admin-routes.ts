@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { BadRequestError } from './errors';
-import { PROVIDER_STATES } from './provider-states';
+import { MOCK_SELLER_STATE_HANDLERS } from './provider-states';
 import type { MockSellerControl } from './control';
 
 // /__admin: the control API. Tests and the Pact verifier drive the mock seller through it.
@@ -56,7 +56,7 @@ export function adminRoutes(control: MockSellerControl): Hono {
   admin.get('/orders', (c) => c.json({ orders: control.orders }));
 
   admin.get('/provider-states', (c) =>
-    c.json({ states: Object.entries(PROVIDER_STATES).map(([state, d]) => ({ state, description: d.description, required: d.required })) }),
+    c.json({ states: Object.entries(MOCK_SELLER_STATE_HANDLERS).map(([state, d]) => ({ state, description: d.description, required: d.required })) }),
   );
   admin.post('/provider-state', async (c) => {
     const body = object(await readJson(c));
@@ -69,7 +69,8 @@ export function adminRoutes(control: MockSellerControl): Hono {
       throw new BadRequestError("action must be 'setup' or 'teardown'", [{ keyword: 'enum', path: '/action', message: "must be 'setup' or 'teardown'" }]);
     }
     const result = control.providerState(state, (params ?? {}) as Record<string, unknown>, action ?? 'setup');
-    return c.json({ state, action: action ?? 'setup', ...result });
+    // A flat map of the values used: what every Pact verifier injects (pact-jvm, pact-net, the Rust CLI).
+    return c.json(result.params);
   });
 
   return admin;

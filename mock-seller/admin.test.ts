@@ -3,7 +3,7 @@ import { checkSellerReply, type ItemInquirySellerRequest } from '../contracts/in
 import { createMockSeller, type MockSeller } from './app';
 import { readDefaultScenario } from './default-scenario';
 import { ScenarioError } from './errors';
-import { PROVIDER_STATES } from './provider-states';
+import { MOCK_SELLER_STATE_HANDLERS } from './provider-states';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
@@ -116,13 +116,13 @@ describe('provider states', () => {
 
   it('lists the catalogue of states', async () => {
     const { states } = await json(call(createMockSeller(readDefaultScenario()), 'GET', '/__admin/provider-states'));
-    expect(states.map((s: { state: string }) => s.state)).toEqual(Object.keys(PROVIDER_STATES));
+    expect(states.map((s: { state: string }) => s.state)).toEqual(Object.keys(MOCK_SELLER_STATE_HANDLERS));
   });
 
   it('"part exists" stocks a new part at the named locations; teardown takes it away', async () => {
     const seller = createMockSeller(readDefaultScenario());
     const res = await setUp(seller, 'part exists', { mfr_code: 'PCT', part_number: 'P-1', location_ids: ['L101', 'L150'], quantity_available: 7 });
-    expect(await json(res)).toMatchObject({ state: 'part exists', action: 'setup', params: { location_ids: ['L101', 'L150'] } });
+    expect(await json(res)).toMatchObject({ mfr_code: 'PCT', part_number: 'P-1', location_ids: ['L101', 'L150'] });
     const reply = await ask(seller, inquiry('PCT', 'P-1', ['L101', 'L150']));
     expect(reply.items[0]).toMatchObject({ status_code: 1, locations: [{ id: 'L101', quantity_available: 7 }, { id: 'L150', quantity_available: 7 }] });
     await call(seller, 'POST', '/__admin/provider-state', { state: 'part exists', action: 'teardown' });
@@ -135,7 +135,7 @@ describe('provider states', () => {
     ['part has equivalent', 4],
   ])('"%s" answers the related part with status %i', async (state, status) => {
     const seller = createMockSeller(readDefaultScenario());
-    const { params } = await json(setUp(seller, state, { mfr_code: 'PCT', part_number: 'P-2', related_mfr_code: 'PCU', related_part_number: 'P-9', location_ids: ['L101'] }));
+    const params = await json(setUp(seller, state, { mfr_code: 'PCT', part_number: 'P-2', related_mfr_code: 'PCU', related_part_number: 'P-9', location_ids: ['L101'] }));
     expect(params).toMatchObject({ related_mfr_code: 'PCU', related_part_number: 'P-9' });
     const reply = await ask(seller, inquiry('PCT', 'P-2'));
     expect(reply.items[1]).toMatchObject({ id: 'q', mfr_code: 'PCU', part_number: 'P-9', status_code: status, original_part: 'P-2', original_mfr: 'PCT' });
@@ -143,7 +143,7 @@ describe('provider states', () => {
 
   it('"part exists" honours location_id and second_location_id as the pact passes them, and leaves the part without related parts', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const { params } = await json(setUp(seller, 'part exists', { member: 'M200', mfr_code: 'PCT', part_number: 'P-3', location_id: 'L201', second_location_id: 'L250' }));
+    const params = await json(setUp(seller, 'part exists', { member: 'M200', mfr_code: 'PCT', part_number: 'P-3', location_id: 'L201', second_location_id: 'L250' }));
     expect(params).toMatchObject({ location_id: 'L201', second_location_id: 'L250', location_ids: ['L201', 'L250'] });
     const everywhere = ['L101', 'L102', 'L150', 'L201', 'L250'];
     const reply = await ask(seller, inquiry('PCT', 'P-3', everywhere));
@@ -162,7 +162,7 @@ describe('provider states', () => {
   ])('"%s" makes the named part the only related part, stocked at location_id', async (state, kind, status) => {
     // ACD PF48 has two equivalents in the default scenario (WIX 57060, MOT FL400S) and no stock at L201.
     const seller = createMockSeller(readDefaultScenario());
-    const { params } = await json(setUp(seller, state, { member: 'M200', mfr_code: 'ACD', part_number: 'PF48', related_mfr_code: 'WIX', related_part_number: '57060', location_id: 'L201' }));
+    const params = await json(setUp(seller, state, { member: 'M200', mfr_code: 'ACD', part_number: 'PF48', related_mfr_code: 'WIX', related_part_number: '57060', location_id: 'L201' }));
     expect(params).toMatchObject({ location_id: 'L201', location_ids: ['L201'], kind });
     const reply = await ask(seller, inquiry('ACD', 'PF48', ['L201']));
     expect(reply.items.map((e: { part_number: string; status_code: number }) => [e.part_number, e.status_code])).toEqual([
@@ -200,6 +200,53 @@ describe('provider states', () => {
     await setUp(seller, 'account has statements', { member: 'M200', account: 'A-PACT', from_statement_date: '2026-05-01', to_statement_date: '2026-05-31' });
     const st = await json(call(seller, 'POST', '/seller', { service: 'statement', member: 'M200', account: 'A-PACT', from_statement_date: '2026-05-01', to_statement_date: '2026-05-31' }));
     expect(st.statements.map((s: { statement_date: string }) => s.statement_date)).toEqual(['2026-05-31']);
+  });
+
+  it('"two parts exist and a third is unknown" answers with every value it used, in one flat map', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const params = await json(
+      setUp(seller, 'two parts exist and a third is unknown', { location_id: 'L101', mfr_code: 'WIX', part_number: '51515', second_mfr_code: 'PCT', second_part_number: 'P-7', unknown_mfr_code: 'GAT', unknown_part_number: 'K060882' }),
+    );
+    expect(params).toMatchObject({ mfr_code: 'WIX', part_number: '51515', second_mfr_code: 'PCT', second_part_number: 'P-7', unknown_mfr_code: 'GAT', unknown_part_number: 'K060882', location_id: 'L101' });
+    const request: ItemInquirySellerRequest = {
+      service: 'item_inquiry',
+      locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+      items: [
+        { id: '1', mfr_code: 'WIX', part_number: '51515' },
+        { id: '2', mfr_code: 'PCT', part_number: 'P-7' },
+        { id: '3', mfr_code: 'GAT', part_number: 'K060882' },
+      ],
+    };
+    const reply = await ask(seller, request);
+    // WIX 51515 loses its related parts: exactly one entry per id.
+    expect(reply.items.map((e: { id: string; status_code: number }) => [e.id, e.status_code])).toEqual([
+      ['1', 1],
+      ['2', 1],
+      ['3', 0],
+    ]);
+  });
+
+  it('"part has route times" gives a location without routes a route', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    await setUp(seller, 'part exists', { member: 'M100', mfr_code: 'PCT', part_number: 'P-5', location_id: 'L-NEW', second_location_id: 'L101' });
+    expect((await ask(seller, inquiry('PCT', 'P-5', ['L-NEW']))).items[0].locations[0].route_times).toBeUndefined();
+    await setUp(seller, 'part has route times', { member: 'M100', mfr_code: 'PCT', part_number: 'P-5', location_id: 'L-NEW' });
+    expect((await ask(seller, inquiry('PCT', 'P-5', ['L-NEW']))).items[0].locations[0].route_times).toEqual([expect.objectContaining({ route_code: 'PACT-1' })]);
+  });
+
+  it('sets each state up absolutely, whatever state ran before and without teardown', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const line = { mfr_code: 'WIX', part_number: '49100', location_id: 'L101' };
+    const order = (quantity: number) => ({ service: 'place_order', purchase_order_number: 'PO', order_type: 1, items: [{ id: 'i', ...line, quantity_ordered: quantity, account_id: 'A-1001', member_id: 'M100' }] });
+    await setUp(seller, 'order will be backordered', { ...line, quantity: 5 });
+    await setUp(seller, 'order can be received', { ...line, quantity: 5 });
+    expect((await json(call(seller, 'POST', '/seller', order(5)))).items[0].status_code).toBe(1);
+    await setUp(seller, 'part is unknown', line);
+    await setUp(seller, 'part exists', { ...line, second_location_id: 'L150' });
+    expect((await ask(seller, inquiry('WIX', '49100', ['L101', 'L150']))).items.map((e: { status_code: number }) => e.status_code)).toEqual([1]);
+    await setUp(seller, 'part has alternate', { ...line, related_mfr_code: 'BOS', related_part_number: 'BC905' });
+    await setUp(seller, 'part exists', { ...line, second_location_id: 'L150' });
+    expect((await ask(seller, inquiry('WIX', '49100'))).items).toHaveLength(1);
   });
 
   it('answers 400 for an unknown state or a missing parameter', async () => {

@@ -82,7 +82,7 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     providerState(state, params, action) {
       if (action === 'teardown') {
         resetData();
-        return { params };
+        return { params: {} };
       }
       const result = setUpProviderState(ctx.data.scenario, state, params);
       ctx.data = indexScenario(checkScenario(result.scenario, `provider state '${state}'`));

@@ -6,9 +6,10 @@ import type {
 } from '../contracts/schemas/scenario';
 import { BadRequestError } from './errors';
 
-// Provider states for the Pact verification: each names what a seller must have for an
-// interaction and changes the live scenario so that it has it. Handlers get a copy of the
-// scenario and return the ids they used (Pact can inject them into the interaction).
+// The mock seller's handlers for the provider-state catalogue (contracts/pact/provider-states.ts):
+// each changes the live scenario so that the named state holds, whatever states ran before
+// (no reliance on teardown), and returns the values it used — a flat map, which every Pact
+// verifier merges and injects into the interaction.
 
 type Params = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ export interface ProviderStateResult {
   params: Params;
 }
 
-interface StateDefinition {
+interface MockStateHandler {
   description: string;
   required: string[];
   setUp(scenario: Scenario, params: Params): Params;
@@ -103,7 +104,7 @@ function namedLocations(scenario: Scenario, params: Params): { ids: string[]; ec
 }
 
 /** The part is removed from the scenario: inquiries answer status 0, orders fail. */
-function unknownPartState(description: string): StateDefinition {
+function unknownPartState(description: string): MockStateHandler {
   return {
     description,
     required: ['mfr_code', 'part_number'],
@@ -116,7 +117,7 @@ function unknownPartState(description: string): StateDefinition {
   };
 }
 
-function relatedState(kind: RelationKind): StateDefinition {
+function relatedState(kind: RelationKind): MockStateHandler {
   return {
     description: `the part exists, and its ${kind} part (status ${kind === 'alternate' ? 2 : kind === 'superseded' ? 3 : 4}) is its only related part; both stocked (at least quantity_available, default 10) at location_ids, or location_id (default: every location)`,
     required: ['mfr_code', 'part_number'],
@@ -137,6 +138,9 @@ function relatedState(kind: RelationKind): StateDefinition {
   };
 }
 
+/** Route times for a location that has none, so 'part has route times' holds anywhere. */
+const DEFAULT_ROUTE = { cutoff_time: '2026-11-23 10:00:00', arrival_time: '2026-11-23 11:30:00', pickup_time: '2026-11-23 11:45:00', route_code: 'PACT-1' };
+
 const orderLine = (params: Params) => ({
   mfr: str(params, 'mfr_code'),
   pn: str(params, 'part_number'),
@@ -144,7 +148,7 @@ const orderLine = (params: Params) => ({
   quantity: num(params, 'quantity', 1),
 });
 
-export const PROVIDER_STATES: Record<string, StateDefinition> = {
+export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
   'part exists': {
     description: 'the part is in the catalogue without related parts, stocked at location_ids, or location_id and second_location_id (default: every location), with at least quantity_available (default 10)',
     required: ['mfr_code', 'part_number'],
@@ -159,10 +163,45 @@ export const PROVIDER_STATES: Record<string, StateDefinition> = {
       return { mfr_code: mfr, part_number: pn, ...locations.echo, location_ids: locations.ids, quantity_available: quantity };
     },
   },
+  'part has route times': {
+    description: 'the part is in the catalogue without related parts, stocked at location_id (at least quantity_available, default 10), and location_id has route times (a default route is added when it has none)',
+    required: ['mfr_code', 'part_number', 'location_id'],
+    setUp(scenario, params) {
+      const mfr = str(params, 'mfr_code');
+      const pn = str(params, 'part_number');
+      const locationId = str(params, 'location_id');
+      const quantity = num(params, 'quantity_available', 10);
+      const part = ensurePart(scenario, mfr, pn, [locationId], quantity, optionalStr(params, 'member'));
+      delete part.related;
+      const location = scenario.locations.find((l) => l.id === locationId)!;
+      if (location.route_times === undefined || location.route_times.length === 0) location.route_times = [DEFAULT_ROUTE];
+      return { mfr_code: mfr, part_number: pn, location_id: locationId, quantity_available: quantity };
+    },
+  },
   'part has alternate': relatedState('alternate'),
   'part has superseded': relatedState('superseded'),
   'part has equivalent': relatedState('equivalent'),
   'part is unknown': unknownPartState('the seller does not know the part (item status 0, order item failure)'),
+  'two parts exist and a third is unknown': {
+    description: 'mfr_code/part_number and second_mfr_code/second_part_number are stocked at location_id (at least quantity_available, default 10) without related parts; unknown_mfr_code/unknown_part_number is not in the catalogue',
+    required: ['mfr_code', 'part_number', 'second_mfr_code', 'second_part_number', 'unknown_mfr_code', 'unknown_part_number', 'location_id'],
+    setUp(scenario, params) {
+      const locationId = str(params, 'location_id');
+      const quantity = num(params, 'quantity_available', 10);
+      const member = optionalStr(params, 'member');
+      const unknown = { unknown_mfr_code: str(params, 'unknown_mfr_code'), unknown_part_number: str(params, 'unknown_part_number') };
+      // Removed first: the two stocked parts win should a vendor name one of them twice.
+      removePart(scenario, unknown.unknown_mfr_code, unknown.unknown_part_number);
+      const stocked = { mfr_code: str(params, 'mfr_code'), part_number: str(params, 'part_number'), second_mfr_code: str(params, 'second_mfr_code'), second_part_number: str(params, 'second_part_number') };
+      for (const [mfr, pn] of [
+        [stocked.mfr_code, stocked.part_number],
+        [stocked.second_mfr_code, stocked.second_part_number],
+      ]) {
+        delete ensurePart(scenario, mfr, pn, [locationId], quantity, member).related;
+      }
+      return { ...stocked, ...unknown, location_id: locationId, quantity_available: quantity };
+    },
+  },
   'order can be received': {
     description: 'the part is stocked at location_id with at least quantity (order item status 1)',
     required: ['mfr_code', 'part_number', 'location_id'],
@@ -210,6 +249,13 @@ export const PROVIDER_STATES: Record<string, StateDefinition> = {
       return { member, account: account.id, invoice_number: invoiceNumber, invoice_date: date, po_number: poNumber, location_id: locationId, part_number: partNumber, invoice_type: invoiceType };
     },
   },
+  'invoice has a downloadable copy': {
+    description: 'the account exists at the member and has the invoice invoice_number (the mock serves every invoice with a link_url to a copy)',
+    required: ['member', 'account', 'invoice_number'],
+    setUp(scenario, params) {
+      return MOCK_SELLER_STATE_HANDLERS['account has invoices'].setUp(scenario, params);
+    },
+  },
   'account has statements': {
     description: 'the account exists at the member and has a statement matching the given fields (statement_date or from/to_statement_date, location_id, statement_type)',
     required: ['member', 'account'],
@@ -245,9 +291,9 @@ export const PROVIDER_STATES: Record<string, StateDefinition> = {
 
 /** Applies a named state to a copy of `scenario`. */
 export function setUpProviderState(scenario: Scenario, state: string, params: Params = {}): ProviderStateResult {
-  const definition = PROVIDER_STATES[state];
+  const definition = MOCK_SELLER_STATE_HANDLERS[state];
   if (definition === undefined) {
-    throw new BadRequestError(`unknown provider state '${state}'; known: ${Object.keys(PROVIDER_STATES).join(', ')}`, [{ keyword: 'state', path: '/state', message: `unknown provider state '${state}'` }]);
+    throw new BadRequestError(`unknown provider state '${state}'; known: ${Object.keys(MOCK_SELLER_STATE_HANDLERS).join(', ')}`, [{ keyword: 'state', path: '/state', message: `unknown provider state '${state}'` }]);
   }
   const copy = structuredClone(scenario);
   return { scenario: copy, params: definition.setUp(copy, params) };

@@ -43,6 +43,35 @@ export function readPact(file: string): PactDocument {
   return JSON.parse(readFileSync(file, 'utf8')) as PactDocument;
 }
 
+export class PactFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PactFileError';
+  }
+}
+
+/** Reads a pact for verification: readable JSON, Pact specification 4.x, with interactions; else a message naming the file and what is wrong. */
+export function readV4Pact(file: string): PactDocument {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new PactFileError(`cannot read pact ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let pact: PactDocument;
+  try {
+    pact = JSON.parse(text) as PactDocument;
+  } catch (error) {
+    throw new PactFileError(`pact ${file} is not JSON: ${(error as Error).message}`);
+  }
+  const version = (pact?.metadata?.pactSpecification as { version?: unknown } | undefined)?.version;
+  if (typeof version !== 'string' || !version.startsWith('4.')) {
+    throw new PactFileError(`pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is ${JSON.stringify(version ?? null)}); the seller contract is V4`);
+  }
+  if (!Array.isArray(pact.interactions)) throw new PactFileError(`pact ${file} has no interactions array`);
+  return pact;
+}
+
 /** One pact from several single-interaction pacts of the same pair. */
 export function joinPacts(pacts: PactDocument[]): PactDocument {
   if (pacts.length === 0) throw new Error('no pacts to join');

@@ -1,24 +1,30 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import type { ForwardedOperation } from '../reply-check';
-import { injectionKey, type StateName, type StateParams } from './provider-states';
+import type { StateName, StateParams } from './provider-states';
 
 // The gateway → seller interactions of the contract, as data: the consumer test drives the
 // real seller client through each one, the replay server and the docs read them.
 //
+// Each interaction has ONE provider state whose parameters name every value it injects, so
+// any Pact verifier resolves each `${param}` without collision (see provider-states.ts), and
+// each asks only what the specification requires: optional fields the gateway uses (route
+// times, a downloadable copy) have interactions and states of their own.
+//
 // Matcher policy:
 // - item `id`s are exact literals on both sides: they are the gateway's, never injected, so
 //   Pact itself proves the id echo on any seller's data;
-// - status codes and `status` are exact literals: they carry the meaning of the example;
+// - status codes and `status` are exact literals: they carry the meaning of the example
+//   (where the specification allows two, a pattern admits both);
 // - seller data (part numbers, manufacturer codes, locations, account, member, document
 //   numbers, dates) comes from the provider state (`fromProviderState('${param}', example)`)
 //   so a seller may inject its own. On the reply side Pact can then only type-check them
-//   (pact-js 16: an injected value is never compared for equality), so the echo of
+//   (an injected value is never compared for equality), so the echo of
 //   `part_number`/`mfr_code` and `original_part`/`original_mfr` is proven by the reply
-//   rules, which the verification kit applies to every exchange on the seller's real data;
+//   rules, which the rules-checking proxy applies to every exchange on the seller's real data;
 // - values that vary (prices, quantities, descriptions, document numbers in a range) use
 //   type or regex matchers.
 
-const { fromProviderState, eachLike, integer, number, regex, string } = MatchersV3;
+const { fromProviderState, eachLike, atLeastLike, integer, number, regex, string } = MatchersV3;
 
 export interface ProviderStateRef {
   name: StateName;
@@ -28,7 +34,7 @@ export interface ProviderStateRef {
 export interface SellerInteraction {
   description: string;
   operation: ForwardedOperation;
-  states: ProviderStateRef[];
+  state: ProviderStateRef;
   /** Forwarded request body, with matchers. */
   request: Record<string, unknown>;
   /** Seller reply body, with matchers. */
@@ -42,18 +48,21 @@ const URL_PATTERN = '^https?://\\S+$';
 /** A state with its parameters checked against the catalogue at compile time. */
 const state = <S extends StateName>(name: S, params: StateParams<S>): ProviderStateRef => ({ name, params: params as Record<string, string | number> });
 
-/** `value(param, n)`: seller data from the n-th state of the interaction, injectable. */
-type Value = (param: string, position?: number) => unknown;
+/** `value(param)`: seller data named by the interaction's state, injectable. */
+type Value = (param: string) => unknown;
 
 function interaction(spec: Omit<SellerInteraction, 'request' | 'response'> & { build: (value: Value) => Pick<SellerInteraction, 'request' | 'response'> }): SellerInteraction {
   const { build, ...rest } = spec;
-  const value: Value = (param, position = 1) => {
-    const example = spec.states[position - 1]?.params[param];
-    if (example === undefined) throw new Error(`${spec.description}: state ${position} has no param '${param}'`);
-    return fromProviderState(`\${${injectionKey(param, position)}}`, example);
+  const value: Value = (param) => {
+    const example = spec.state.params[param];
+    if (example === undefined) throw new Error(`${spec.description}: state '${spec.state.name}' has no param '${param}'`);
+    return fromProviderState(`\${${param}}`, example);
   };
   return { ...rest, ...build(value) };
 }
+
+/** An integer field that may take either of two codes (Pact's regex matcher reads numbers as text). */
+const eitherCode = (a: number, b: number, example: number) => ({ 'pact:matcher:type': 'regex', regex: `^(${a}|${b})$`, value: example });
 
 const routeTime = {
   cutoff_time: regex(ROUTE_TIME, '2026-11-23 10:00:00'),
@@ -62,7 +71,7 @@ const routeTime = {
   route_code: string('N-AM'),
 };
 
-/** Price and availability at one location; `withRoutes` adds the route times. */
+/** Price and availability at one location (the specification's required fields); `withRoutes` adds route times. */
 function stock(id: unknown, withRoutes = false) {
   return {
     id,
@@ -75,33 +84,43 @@ function stock(id: unknown, withRoutes = false) {
   };
 }
 
-const locationRef = (value: Value, location: string) => ({ id: value(location), member: value('member'), account: value('account') });
+const locationRef = (value: Value, location = 'location_id') => ({ id: value(location), member: value('member'), account: value('account') });
 
 const northside = { member: 'M100', account: 'A-1001' };
 
-/** Requested part plus one related part of the given status, both at one location. */
-function relatedPartInteraction(description: string, related: ProviderStateRef, id: string, relatedStatus: 2 | 3 | 4): SellerInteraction {
+const RELATED_STATUS = { 'part has alternate': 2, 'part has superseded': 3, 'part has equivalent': 4 } as const;
+
+/** Requested part plus one related part of the state's kind, at one location. */
+function relatedPartInteraction<S extends keyof typeof RELATED_STATUS>(description: string, name: S, params: StateParams<S>, id: string): SellerInteraction {
+  // A superseded part may no longer be stocked: its own entry answers 1 or 0, with or without locations.
+  const superseded = name === 'part has superseded';
   return interaction({
     description,
     operation: 'item-inquiry',
-    states: [related],
+    state: state(name, params),
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value, 'location_id')],
+        locations: [locationRef(value)],
         items: [{ id, mfr_code: value('mfr_code'), part_number: value('part_number') }],
       },
       response: {
         status_code: 2000,
         items: [
-          { id, mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'))] },
+          {
+            id,
+            mfr_code: value('mfr_code'),
+            part_number: value('part_number'),
+            status_code: superseded ? eitherCode(0, 1, 1) : 1,
+            locations: superseded ? atLeastLike(stock(value('location_id')), 0, 1) : [stock(value('location_id'))],
+          },
           {
             id,
             mfr_code: value('related_mfr_code'),
             part_number: value('related_part_number'),
             original_part: value('part_number'),
             original_mfr: value('mfr_code'),
-            status_code: relatedStatus,
+            status_code: RELATED_STATUS[name],
             locations: [stock(value('location_id'))],
           },
         ],
@@ -114,7 +133,7 @@ function orderInteraction(description: string, order: ProviderStateRef, id: stri
   return interaction({
     description,
     operation: 'place-order',
-    states: [order],
+    state: order,
     build: (value) => ({
       request: {
         service: 'place_order',
@@ -141,6 +160,7 @@ function orderInteraction(description: string, order: ProviderStateRef, id: stri
   });
 }
 
+/** An invoice with the specification's required fields; `overrides` pins some to the request. */
 function invoice(value: Value, overrides: Record<string, unknown> = {}) {
   return {
     invoice_number: string('INV-100405'),
@@ -158,20 +178,19 @@ function invoice(value: Value, overrides: Record<string, unknown> = {}) {
       list_price: number(9.49),
       cost: number(5.88),
     }),
-    link_url: regex(URL_PATTERN, 'https://seller.example/documents/invoices/INV-100405.pdf'),
     ...overrides,
   };
 }
 
 export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
-    description: 'an item inquiry for a part stocked at two locations with route times',
+    description: 'an item inquiry for a part stocked at two locations',
     operation: 'item-inquiry',
-    states: [state('part exists', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', second_location_id: 'L150' })],
+    state: state('part exists', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', second_location_id: 'L150' }),
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value, 'location_id'), locationRef(value, 'second_location_id')],
+        locations: [locationRef(value), locationRef(value, 'second_location_id')],
         items: [{ id: 'stocked-1', mfr_code: value('mfr_code'), part_number: value('part_number') }],
       },
       response: {
@@ -182,20 +201,36 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
             mfr_code: value('mfr_code'),
             part_number: value('part_number'),
             status_code: 1,
-            locations: [stock(value('location_id'), true), stock(value('second_location_id'), true)],
+            locations: [stock(value('location_id')), stock(value('second_location_id'))],
           },
         ],
       },
     }),
   }),
   interaction({
-    description: 'an item inquiry for an unknown part',
+    description: 'an item inquiry for a part at a location with route times',
     operation: 'item-inquiry',
-    states: [state('part is unknown', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101' })],
+    state: state('part has route times', { ...northside, mfr_code: 'WIX', part_number: '51515', location_id: 'L101' }),
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value, 'location_id')],
+        locations: [locationRef(value)],
+        items: [{ id: 'routes-1', mfr_code: value('mfr_code'), part_number: value('part_number') }],
+      },
+      response: {
+        status_code: 2000,
+        items: [{ id: 'routes-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'), true)] }],
+      },
+    }),
+  }),
+  interaction({
+    description: 'an item inquiry for an unknown part',
+    operation: 'item-inquiry',
+    state: state('part is unknown', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101' }),
+    build: (value) => ({
+      request: {
+        service: 'item_inquiry',
+        locations: [locationRef(value)],
         items: [{ id: 'unknown-1', mfr_code: value('mfr_code'), part_number: value('part_number') }],
       },
       response: {
@@ -206,47 +241,52 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   }),
   relatedPartInteraction(
     'an item inquiry for a part with an alternate',
-    state('part has alternate', { ...northside, mfr_code: 'MOT', part_number: 'BRF1478', related_mfr_code: 'BOS', related_part_number: 'BC905', location_id: 'L150' }),
+    'part has alternate',
+    { ...northside, mfr_code: 'MOT', part_number: 'BRF1478', related_mfr_code: 'BOS', related_part_number: 'BC905', location_id: 'L150' },
     'alternate-1',
-    2,
   ),
   relatedPartInteraction(
     'an item inquiry for a superseded part',
-    state('part has superseded', { ...northside, mfr_code: 'BOS', part_number: '0242236562', related_mfr_code: 'BOS', related_part_number: '9652', location_id: 'L150' }),
+    'part has superseded',
+    { ...northside, mfr_code: 'BOS', part_number: '0242236562', related_mfr_code: 'BOS', related_part_number: '9652', location_id: 'L150' },
     'superseded-1',
-    3,
   ),
   relatedPartInteraction(
     'an item inquiry for a part with an equivalent',
     // A part of its own: the default scenario's parts with equivalents have two each.
-    state('part has equivalent', { ...northside, mfr_code: 'ACD', part_number: '41-993', related_mfr_code: 'NGK', related_part_number: 'ILZKR7B11', location_id: 'L150' }),
+    'part has equivalent',
+    { ...northside, mfr_code: 'ACD', part_number: '41-993', related_mfr_code: 'NGK', related_part_number: 'ILZKR7B11', location_id: 'L150' },
     'equivalent-1',
-    4,
   ),
   interaction({
     description: 'an item inquiry for several parts, each id echoed',
     operation: 'item-inquiry',
-    states: [
-      state('part exists', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101' }),
-      state('part exists', { ...northside, mfr_code: 'DAY', part_number: '89012', location_id: 'L101' }),
-      state('part is unknown', { ...northside, mfr_code: 'GAT', part_number: 'NO-SUCH-PART', location_id: 'L101' }),
-    ],
+    state: state('two parts exist and a third is unknown', {
+      ...northside,
+      location_id: 'L101',
+      mfr_code: 'WIX',
+      part_number: '49100',
+      second_mfr_code: 'DAY',
+      second_part_number: '89012',
+      unknown_mfr_code: 'GAT',
+      unknown_part_number: 'NO-SUCH-PART',
+    }),
     build: (value) => ({
       request: {
         service: 'item_inquiry',
-        locations: [locationRef(value, 'location_id')],
+        locations: [locationRef(value)],
         items: [
           { id: 'several-1', mfr_code: value('mfr_code'), part_number: value('part_number') },
-          { id: 'several-2', mfr_code: value('mfr_code', 2), part_number: value('part_number', 2) },
-          { id: 'several-3', mfr_code: value('mfr_code', 3), part_number: value('part_number', 3) },
+          { id: 'several-2', mfr_code: value('second_mfr_code'), part_number: value('second_part_number') },
+          { id: 'several-3', mfr_code: value('unknown_mfr_code'), part_number: value('unknown_part_number') },
         ],
       },
       response: {
         status_code: 2000,
         items: [
           { id: 'several-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'))] },
-          { id: 'several-2', mfr_code: value('mfr_code', 2), part_number: value('part_number', 2), status_code: 1, locations: [stock(value('location_id'))] },
-          { id: 'several-3', mfr_code: value('mfr_code', 3), part_number: value('part_number', 3), status_code: 0, locations: [] },
+          { id: 'several-2', mfr_code: value('second_mfr_code'), part_number: value('second_part_number'), status_code: 1, locations: [stock(value('location_id'))] },
+          { id: 'several-3', mfr_code: value('unknown_mfr_code'), part_number: value('unknown_part_number'), status_code: 0, locations: [] },
         ],
       },
     }),
@@ -257,7 +297,7 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'invoices by date range',
     operation: 'invoice',
-    states: [state('account has invoices', { ...northside, from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' })],
+    state: state('account has invoices', { ...northside, from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' }),
     build: (value) => ({
       request: { service: 'invoice', member: value('member'), account: value('account'), from_invoice_date: value('from_invoice_date'), to_invoice_date: value('to_invoice_date') },
       response: { status: 'success', invoices: eachLike(invoice(value)) },
@@ -266,7 +306,7 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'an invoice by invoice number',
     operation: 'invoice',
-    states: [state('account has invoices', { ...northside, invoice_number: 'INV-100405' })],
+    state: state('account has invoices', { ...northside, invoice_number: 'INV-100405' }),
     build: (value) => ({
       request: { service: 'invoice', member: value('member'), account: value('account'), invoice_number: value('invoice_number') },
       response: { status: 'success', invoices: eachLike(invoice(value, { invoice_number: value('invoice_number') })) },
@@ -275,16 +315,28 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'invoices by PO number',
     operation: 'invoice',
-    states: [state('account has invoices', { ...northside, po_number: 'PO-7005' })],
+    state: state('account has invoices', { ...northside, po_number: 'PO-7005' }),
     build: (value) => ({
       request: { service: 'invoice', member: value('member'), account: value('account'), po_number: value('po_number') },
       response: { status: 'success', invoices: eachLike(invoice(value, { po_number: value('po_number') })) },
     }),
   }),
   interaction({
+    description: 'an invoice with a downloadable copy',
+    operation: 'invoice',
+    state: state('invoice has a downloadable copy', { ...northside, invoice_number: 'INV-100404' }),
+    build: (value) => ({
+      request: { service: 'invoice', member: value('member'), account: value('account'), invoice_number: value('invoice_number') },
+      response: {
+        status: 'success',
+        invoices: eachLike(invoice(value, { invoice_number: value('invoice_number'), link_url: regex(URL_PATTERN, 'https://seller.example/documents/invoices/INV-100404.pdf') })),
+      },
+    }),
+  }),
+  interaction({
     description: 'statements by date range, with their detail lines',
     operation: 'statement',
-    states: [state('account has statements', { ...northside, from_statement_date: '2026-09-01', to_statement_date: '2026-10-31' })],
+    state: state('account has statements', { ...northside, from_statement_date: '2026-09-01', to_statement_date: '2026-10-31' }),
     build: (value) => ({
       request: {
         service: 'statement',
@@ -299,12 +351,7 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
           statement_date: regex(DATE, '2026-09-30'),
           account_id: value('account'),
           total_cost: number(0),
-          statement_detail: eachLike({
-            invoice_date: regex(DATE, '2026-09-26'),
-            invoice_number: string('INV-100403'),
-            original_amount: number(5.57),
-            paid_amount: number(5.57),
-          }),
+          statement_detail: eachLike({ invoice_date: regex(DATE, '2026-09-26') }),
         }),
       },
     }),

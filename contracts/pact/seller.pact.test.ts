@@ -37,9 +37,9 @@ describe('gateway → seller contract (consumer side)', () => {
 
       const dir = join(scratch, String(written.length));
       const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir, logLevel: 'warn' });
-      let builder = pact.addInteraction();
-      for (const state of interaction.states) builder = builder.given(state.name, state.params);
-      await builder
+      await pact
+        .addInteraction()
+        .given(interaction.state.name, interaction.state.params)
         .uponReceiving(interaction.description)
         .withRequest('POST', SELLER_PATH, (request) => request.jsonBody(interaction.request))
         .willRespondWith(200, (response) => response.jsonBody(interaction.response))

@@ -51,11 +51,15 @@ describe('the state map', () => {
     }
   });
 
-  it('gives the n-th entry to the n-th use of a state in one interaction, over the defaults', () => {
-    const map = checkStateMap({ defaults: { member: 'M9', location_id: 'S1' }, states: { 'part exists': [{ part_number: 'A' }, { part_number: 'B', location_id: 'S2' }] } });
-    expect(valuesFor(map, 'part exists', 1)).toEqual({ member: 'M9', location_id: 'S1', part_number: 'A' });
-    expect(valuesFor(map, 'part exists', 2)).toEqual({ member: 'M9', location_id: 'S2', part_number: 'B' });
-    // Defaults only reach the states that have the parameter.
-    expect(valuesFor(map, 'account has statements', 1)).toEqual({ member: 'M9' });
+  it("gives a state its own values over the defaults, and defaults only where the state has the parameter", () => {
+    const map = checkStateMap({ defaults: { member: 'M9', location_id: 'S1' }, states: { 'part exists': { part_number: 'A', second_location_id: 'S2' } } });
+    expect(valuesFor(map, 'part exists')).toEqual({ member: 'M9', location_id: 'S1', part_number: 'A', second_location_id: 'S2' });
+    expect(valuesFor(map, 'account has statements')).toEqual({ member: 'M9' });
+  });
+
+  it('explains that a list of values per state is the old format', () => {
+    expect(() => checkStateMap({ states: { 'part exists': [{ part_number: 'A' }, { part_number: 'B' }] } })).toThrow(
+      /\/states\/part exists: one object of values per state.*'two parts exist and a third is unknown'/,
+    );
   });
 });

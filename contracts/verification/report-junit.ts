@@ -3,7 +3,7 @@ import type { VerificationReport } from './report';
 // JUnit XML for CI: one test case per interaction; a failure lists Pact's mismatches and
 // the broken reply rules with item id, path, expected and found.
 
-const escape = (text: string): string =>
+export const escapeXml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 export function renderJunit(report: VerificationReport, suiteName = 'seller-system verification'): string {
@@ -16,17 +16,17 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     }
     for (const p of i.problems) lines.push(`problem: ${p}`);
     const time = ((i.exchange?.elapsedMs ?? 0) / 1000).toFixed(3);
-    const open = `    <testcase classname="${escape(i.states.join(' + ') || 'seller-system')}" name="${escape(i.description)}" time="${time}"`;
+    const open = `    <testcase classname="${escapeXml(i.states.join(' + ') || 'seller-system')}" name="${escapeXml(i.description)}" time="${time}"`;
     if (lines.length === 0) return `${open}/>`;
     const rules = [...new Set(i.violations.map((v) => v.rule).concat(i.schemaErrors.length > 0 ? ['reply.schema'] : []))];
     const message = [i.pact === 'failed' ? 'pact failed' : '', rules.length > 0 ? `broken rules: ${rules.join(', ')}` : '', i.problems.length > 0 ? 'problems' : ''].filter(Boolean).join('; ');
-    return `${open}>\n      <failure message="${escape(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escape(lines.join('\n'))}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${escapeXml(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`;
   });
   const failures = report.interactions.filter((i) => !(i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0)).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escape(suiteName)}" tests="${report.interactions.length}" failures="${failures}">`,
-    `  <testsuite name="${escape(suiteName)}" tests="${report.interactions.length}" failures="${failures}" errors="${report.fatal !== undefined ? 1 : 0}">`,
+    `<testsuites name="${escapeXml(suiteName)}" tests="${report.interactions.length}" failures="${failures}">`,
+    `  <testsuite name="${escapeXml(suiteName)}" tests="${report.interactions.length}" failures="${failures}" errors="${report.fatal !== undefined ? 1 : 0}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

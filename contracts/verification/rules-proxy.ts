@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../reply-check';
 import { SERVICE_OF } from '../schemas/index';
+import { breachesOf, breachLine } from './proxy-report';
 
 // The rules-checking proxy: the Pact verifier talks to it as if it were the seller; it
 // forwards each request, unchanged, to the seller's real URL, applies the contract core's
@@ -37,10 +38,29 @@ export interface Exchange {
 export interface RulesProxyOptions {
   /** The seller's full URL; every request is POSTed there whatever path it came on. */
   sellerUrl: string;
+  /**
+   * Answer a reply that breaks the schema or a rule with 502 and a JSON body naming each
+   * breach, so any Pact verifier in front of the proxy fails the interaction visibly. Off in
+   * our own kit, which reports Pact's verdict and the rules' verdict side by side.
+   */
+  rejectBroken?: boolean;
   /** Added to every forwarded request (authorization, test switches). */
   headers?: Record<string, string>;
   onExchange?: (exchange: Exchange) => void;
   timeoutMs?: number;
+}
+
+/**
+ * What a verifier shows for a broken reply: a body without the contract's keys, so every
+ * verifier prints it in its diff — one line per breach. (The breaches as data are in the
+ * proxy's JSON report; here they would only make the diff longer.)
+ */
+export function brokenReplyBody(sellerStatus: number, check: ReplyCheck) {
+  const breaches = breachesOf(check);
+  return {
+    rules_proxy: `the seller's reply (HTTP ${sellerStatus}) breaks the gateway's reply rules: ${[...new Set(breaches.map((b) => b.rule))].join(', ')}`,
+    broken: breaches.map(breachLine),
+  };
 }
 
 export function createRulesProxy(options: RulesProxyOptions): Hono {
@@ -85,8 +105,10 @@ export function createRulesProxy(options: RulesProxyOptions): Hono {
       const type = response.headers['content-type'];
       contentType = Array.isArray(type) ? type[0] : type;
     } catch (error) {
-      record({ status: 0, problem: `the seller at ${options.sellerUrl} could not be reached: ${(error as Error).message}` });
-      return c.text(`rules proxy: seller unreachable: ${(error as Error).message}`, 502);
+      const problem = `the seller at ${options.sellerUrl} could not be reached: ${(error as Error).message}`;
+      record({ status: 0, problem });
+      // The proxy's own answer, named as such: the seller never answered.
+      return c.json({ rules_proxy: `rules proxy: ${problem}` }, 502);
     }
 
     let reply: unknown;
@@ -101,6 +123,7 @@ export function createRulesProxy(options: RulesProxyOptions): Hono {
     const check = problem === undefined ? checkSellerReply(operation!, body, reply) : undefined;
     record({ status, reply, check, problem });
 
+    if (options.rejectBroken === true && check !== undefined && !check.ok) return c.json(brokenReplyBody(status, check), 502);
     return new Response(replyText, { status, headers: contentType === undefined ? {} : { 'content-type': contentType } });
   });
   return app;
@@ -111,15 +134,15 @@ export interface RunningRulesProxy {
   close(): Promise<void>;
 }
 
-export async function startRulesProxy(options: RulesProxyOptions, host = '127.0.0.1'): Promise<RunningRulesProxy> {
+export async function startRulesProxy(options: RulesProxyOptions, host = '127.0.0.1', port = 0): Promise<RunningRulesProxy> {
   const app = createRulesProxy(options);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: host }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
     s.once('error', reject);
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host}:${bound}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections?.();

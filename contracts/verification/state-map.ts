@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import { compileValidator } from '../validator';
-import { PROVIDER_STATES, type StateName } from '../pact/provider-states';
+import { PROVIDER_STATE_CATALOGUE, type StateName } from '../pact/provider-states';
 
 // A vendor's state map: for each provider state, the values from the vendor's own
 // catalogue that the kit injects into the contract's requests. For vendors who cannot
@@ -15,8 +15,8 @@ export const StateMapFile = Type.Object(
     $comment: Type.Optional(Type.String()),
     /** Used for every state unless the state's own entry says otherwise (member, account, a location). */
     defaults: Type.Optional(Values),
-    /** State name → values, or a list of values: the n-th time a state occurs in one interaction uses the n-th entry. */
-    states: Type.Record(Type.String({ minLength: 1 }), Type.Union([Values, Type.Array(Values, { minItems: 1 })])),
+    /** State name → the vendor's values for its parameters. */
+    states: Type.Record(Type.String({ minLength: 1 }), Values),
   },
   { additionalProperties: false, title: 'Verification kit — state map' },
 );
@@ -30,23 +30,31 @@ export class StateMapError extends Error {
 }
 
 const validate = compileValidator(StateMapFile);
+const STATE_LIST = Object.keys(PROVIDER_STATE_CATALOGUE).map((name) => `'${name}'`).join(', ');
 
 /** Checks shape, state names and parameter names against the catalogue; every problem at once. */
 export function checkStateMap(data: unknown, source = 'state map'): StateMapFile {
+  const states = (data as { states?: unknown } | null)?.states;
+  if (states !== null && typeof states === 'object') {
+    const listed = Object.entries(states).filter(([, entry]) => Array.isArray(entry));
+    if (listed.length > 0) {
+      throw new StateMapError(
+        `${source}: ${listed.map(([name]) => `/states/${name}: one object of values per state, not a list`).join('; ')} — each interaction now has a single state; the several-parts inquiry has its own, 'two parts exist and a third is unknown' (second_* and unknown_* parameters)`,
+      );
+    }
+  }
   const shape = validate(data);
   if (!shape.valid) throw new StateMapError(`${source}: ${shape.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
   const map = data as StateMapFile;
   const problems: string[] = [];
   for (const [state, entry] of Object.entries(map.states)) {
-    const definition = PROVIDER_STATES[state as StateName];
+    const definition = PROVIDER_STATE_CATALOGUE[state as StateName];
     if (definition === undefined) {
-      problems.push(`/states/${state}: unknown state (known: ${Object.keys(PROVIDER_STATES).join(', ')})`);
+      problems.push(`/states/${state}: unknown state (known: ${STATE_LIST})`);
       continue;
     }
-    for (const values of Array.isArray(entry) ? entry : [entry]) {
-      for (const param of Object.keys(values)) {
-        if (!(param in definition.params)) problems.push(`/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`);
-      }
+    for (const param of Object.keys(entry)) {
+      if (!(param in definition.params)) problems.push(`/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`);
     }
   }
   if (problems.length > 0) throw new StateMapError(`${source}: ${problems.join('; ')}`);
@@ -69,13 +77,11 @@ export async function readStateMap(file: string): Promise<StateMapFile> {
   return checkStateMap(data, file);
 }
 
-/** The values for the `occurrence`-th (1-based) use of `state` in one interaction, limited to the state's parameters. */
-export function valuesFor(map: StateMapFile, state: string, occurrence: number): Record<string, string | number> {
-  const definition = PROVIDER_STATES[state as StateName];
-  const entry = map.states[state];
-  const own = entry === undefined ? {} : Array.isArray(entry) ? (entry[occurrence - 1] ?? entry[entry.length - 1]) : entry;
+/** The values for `state`: its own entry over the defaults, limited to the state's parameters. */
+export function valuesFor(map: StateMapFile, state: string): Record<string, string | number> {
+  const definition = PROVIDER_STATE_CATALOGUE[state as StateName];
   const merged: Record<string, string | number> = {};
-  for (const [param, value] of Object.entries({ ...map.defaults, ...own })) {
+  for (const [param, value] of Object.entries({ ...map.defaults, ...map.states[state] })) {
     if (definition === undefined || param in definition.params) merged[param] = value;
   }
   return merged;

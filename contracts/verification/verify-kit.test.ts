@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
 import { PACT_FILE } from '../pact/pact-names';
+import { readPact } from '../pact/pact-file';
 import { renderJunit } from './report-junit';
 import { renderReport } from './report-text';
 import { runVerification, type StateSetup } from './run-verification';
@@ -37,11 +38,12 @@ describe('the verification kit against the mock seller', () => {
     const report = await verify(viaCallback(), (line) => lines.push(line));
     expect(report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed' || i.problems.length > 0)).toEqual([]);
     expect(report.ok).toBe(true);
-    expect(report.interactions).toHaveLength(13);
+    const count = readPact(PACT_FILE).interactions.length;
+    expect(report.interactions).toHaveLength(count);
     expect(report.rules).toEqual([]);
-    expect(lines).toHaveLength(13);
-    expect(lines[0]).toMatch(/^\[1\/13\] .+ — reply rules ok$/);
-    expect(renderReport(report)).toContain('PASSED: 13 of 13 interactions passed');
+    expect(lines).toHaveLength(count);
+    expect(lines[0]).toMatch(new RegExp(`^\\[1/${count}\\] .+ — reply rules ok$`));
+    expect(renderReport(report)).toContain(`PASSED: ${count} of ${count} interactions passed`);
   });
 
   it("injects a vendor's own values from a state map, without any state callback", async () => {

@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
+import type { CommandIo } from './command-io';
+import { rulesProxyCommand } from './rules-proxy-command';
+
+// The rules proxy as a vendor uses it: their own Pact verifier (here the official Rust CLI)
+// in front of the proxy, the proxy in front of their seller (here the mock seller).
+
+let mock: RunningMockSeller;
+beforeAll(async () => {
+  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await mock?.close();
+});
+afterEach(async () => {
+  await fetch(`${mock.url}/__admin/faults`, { method: 'DELETE' });
+});
+
+/** Runs the command in-process until `stop()`; `url` resolves once it listens. */
+function startCommand(argv: string[]) {
+  const controller = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  let announce: (url: string) => void;
+  const url = new Promise<string>((resolve) => (announce = resolve));
+  const io: CommandIo = {
+    stdout: (text) => {
+      stdout += text;
+      const listening = /listening on (http:\/\/\S+?),/.exec(text);
+      if (listening) announce(listening[1]);
+    },
+    stderr: (text) => void (stderr += text),
+    env: {},
+    signal: controller.signal,
+  };
+  const exit = rulesProxyCommand(argv, io);
+  return { url, exit, stop: () => controller.abort('SIGTERM'), output: () => ({ stdout, stderr }) };
+}
+
+const scratch = () => mkdtempSync(join(tmpdir(), 'rules-proxy-'));
+
+describe('the official pact verifier through the rules proxy', () => {
+  it('passes the honest mock seller; the proxy reports every exchange kept the rules', async () => {
+    const dir = scratch();
+    const proxy = startCommand(['--upstream', `${mock.url}/seller`, '--report', join(dir, 'report.txt')]);
+    const run = await runOfficialVerifier(PACT_FILE, await proxy.url, ['--state-change-url', `${mock.url}/__admin/provider-state`]);
+    expect(run.code, run.stdout).toBe(0);
+    proxy.stop();
+    expect(await proxy.exit).toBe(0);
+    const report = readFileSync(join(dir, 'report.txt'), 'utf8');
+    expect(report).toMatch(/: 15 exchanges, 0 not passing the reply rules/);
+    expect(report).toContain('an item inquiry for a part with an alternate (item_inquiry [alternate-1]) — HTTP 200');
+  });
+
+  it('fails the mock seller that gives a wrong original_part: the verifier names alternate.original-part, so does the report', async () => {
+    await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: 'item_inquiry', part_number: 'BRF1478', fault: { kind: 'wrong-original-part' } }) });
+    const dir = scratch();
+    const proxy = startCommand(['--upstream', `${mock.url}/seller`, '--report', join(dir, 'report.txt'), '--junit', join(dir, 'junit.xml'), '--json', join(dir, 'report.json')]);
+    const run = await runOfficialVerifier(PACT_FILE, await proxy.url, ['--state-change-url', `${mock.url}/__admin/provider-state`]);
+    expect(run.code).toBe(1);
+    // The vendor's own verifier shows the rule, the item and the values.
+    expect(run.stdout).toContain('alternate.original-part');
+    expect(run.stdout).toMatch(/alternate\.original-part \[id alternate-1\] at \/items\/1\/original_part: .*expected: 'BRF1478'\s+found: 'BRF1478-WRONG'/);
+    expect(run.stdout).toContain('expected 200 but was 502');
+    // The other interactions are untouched by the fault and still pass.
+    expect(run.stdout).toMatch(/There were 1 pact failures/);
+    proxy.stop();
+    expect(await proxy.exit).toBe(1);
+    const report = readFileSync(join(dir, 'report.txt'), 'utf8');
+    expect(report).toContain("alternate.original-part [id alternate-1] at /items/1/original_part: original_part 'BRF1478-WRONG' differs from the requested part_number 'BRF1478'   expected: 'BRF1478'   found: 'BRF1478-WRONG'");
+    const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { broken: number; exchanges: { verdict: string; breaches: { rule: string }[] }[] };
+    expect(json.broken).toBe(1);
+    expect(json.exchanges.filter((e) => e.verdict === 'broken').every((e) => e.breaches.some((b) => b.rule === 'alternate.original-part'))).toBe(true);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuite name="seller-system reply rules" tests="15" failures="1"/);
+  });
+
+  it('names its own failure when the seller stops answering, instead of passing a 502 off as the seller', async () => {
+    const own = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+    const proxy = startCommand(['--upstream', `${own.url}/seller`]);
+    const url = await proxy.url;
+    await own.close();
+    const reply = await fetch(`${url}/seller`, { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', locations: [], items: [] }) });
+    expect(reply.status).toBe(502);
+    expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(/^rules proxy: the seller at .* could not be reached/);
+    proxy.stop();
+    expect(await proxy.exit).toBe(1);
+  });
+});
+
+/** The script as a vendor starts it: a real process. */
+function spawnProxy(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/rules-proxy.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { child, exit, output: () => ({ stdout, stderr }) };
+}
+
+describe('npm run rules-proxy, as a process', () => {
+  it('prints where it listens, and on SIGTERM the report; exit 0 when nothing broke', async () => {
+    const proxy = spawnProxy(['--upstream', `${mock.url}/seller`]);
+    await expect.poll(() => proxy.output().stdout, { timeout: 20_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    const url = /listening on (\S+),/.exec(proxy.output().stdout)![1];
+    const reply = await fetch(`${url}/seller`, { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }], items: [{ id: 'a', mfr_code: 'WIX', part_number: '51515' }] }) });
+    expect(reply.status).toBe(200);
+    proxy.child.kill('SIGTERM');
+    expect(await proxy.exit).toBe(0);
+    expect(proxy.output().stdout).toContain('1 exchanges, 0 not passing the reply rules');
+    expect(proxy.output().stderr).toMatch(/#1 item_inquiry \[a\] — HTTP 200, \d+ ms — reply rules ok/);
+  });
+
+  const usage: [string, string[], RegExp][] = [
+    ['no upstream', [], /rules-proxy: --upstream is required/],
+    ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /Unknown option '--colour'/],
+    ['a bad port', ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'], /--port must be an integer 0–65535, got '70000'/],
+    ['an unreachable upstream', ['--upstream', 'http://127.0.0.1:1/seller'], /the upstream http:\/\/127\.0\.0\.1:1\/seller cannot be reached: 127\.0\.0\.1:1 cannot be reached \(ECONNREFUSED\)/],
+  ];
+  for (const [what, args, message] of usage) {
+    it(`exits 2 with a clear message for ${what}`, async () => {
+      const proxy = spawnProxy(args);
+      expect(await proxy.exit).toBe(2);
+      expect(proxy.output().stderr).toMatch(message);
+      expect(proxy.output().stderr).not.toMatch(/\n\s+at /); // no stack trace
+    });
+  }
+
+  it('exits 2 when the pact is not a V4 pact, and when the port is in use', async () => {
+    const file = join(scratch(), 'v2.json');
+    writeFileSync(file, JSON.stringify({ consumer: { name: 'a' }, provider: { name: 'b' }, interactions: [], metadata: { pactSpecification: { version: '2.0.0' } } }));
+    const v2 = spawnProxy(['--upstream', `${mock.url}/seller`, '--pact', file]);
+    expect(await v2.exit).toBe(2);
+    expect(v2.output().stderr).toContain(`pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is "2.0.0")`);
+
+    const taken = await new Promise<Server>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
+    });
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const busy = spawnProxy(['--upstream', `${mock.url}/seller`, '--port', String(port)]);
+      expect(await busy.exit).toBe(2);
+      expect(busy.output().stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('prints its usage on --help, exit 0', async () => {
+    const help = spawnProxy(['--help']);
+    expect(await help.exit).toBe(0);
+    expect(help.output().stdout).toContain('Usage: rules-proxy --upstream <seller url>');
+  });
+});

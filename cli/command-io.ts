@@ -6,6 +6,9 @@ export interface CommandIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Whether stdout / stderr are terminals (colour only there). */
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
   /** Aborted on SIGINT or SIGTERM; `signal.reason` is the signal's name. */
   signal: AbortSignal;
 }
@@ -27,21 +30,28 @@ export function runAsProcess(command: Command, argv = process.argv.slice(2)): vo
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // `timeout 300 npm run …` or a cancelled CI job may kill only our parent: when it goes
+  // away we are reparented, and stop as if told to, rather than run on as an orphan.
+  const parent = process.ppid;
+  const watchdog = setInterval(() => {
+    if (process.ppid !== parent && !controller.signal.aborted) controller.abort('SIGTERM');
+  }, 500);
+  watchdog.unref();
   const io: CommandIo = {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     env: process.env,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     signal: controller.signal,
   };
+  // Exit as soon as the command is done: an idle keep-alive socket must not hold the process.
+  // (stdout and stderr are synchronous for files and pipes on Linux, so nothing is lost.)
   command(argv, io).then(
-    (code) => {
-      process.exitCode = code;
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
+    (code) => process.exit(code),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
+      process.exit(1);
     },
   );
 }

@@ -39,6 +39,8 @@ function startCommand(argv: string[]) {
     },
     stderr: (text) => void (stderr += text),
     env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
     signal: controller.signal,
   };
   const exit = rulesProxyCommand(argv, io);

@@ -1,14 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { pactBinary } from '../verification/pact-cli';
 
-// The Rust `pact verifier` that @pact-foundation/pact-cli ships (what pact-python, pact-go and
-// the CLI users run), spawned as a vendor would run it: tests use it to prove the pact and the
-// rules proxy work with a verifier that is not ours.
-
-const require = createRequire(import.meta.url);
-const { standalone } = require('@pact-foundation/pact-cli/src/pact-standalone') as { standalone: () => { pactFullPath: string } };
-
-export const PACT_BINARY = standalone().pactFullPath;
+// The official Rust `pact verifier`, spawned as a vendor runs it by hand: tests use it to
+// prove the pact and the rules proxy work with a verifier that is not ours.
 
 export interface VerifierRun {
   code: number | null;
@@ -21,7 +15,7 @@ export function runOfficialVerifier(pactFile: string, baseUrl: string, extra: st
   const url = new URL(baseUrl);
   const args = ['verifier', '--file', pactFile, '--hostname', url.hostname, '--port', url.port, '--no-colour', ...(url.pathname !== '/' ? ['--base-path', url.pathname] : []), ...extra];
   return new Promise((resolve, reject) => {
-    const child = spawn(PACT_BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(pactBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

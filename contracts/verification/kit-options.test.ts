@@ -10,6 +10,7 @@ describe('the kit command line', () => {
       states: { kind: 'none' },
       pacts: { kind: 'file', files: [PACT_FILE] },
       headers: {},
+      timeoutMs: 30_000,
       verbose: false,
     });
   });

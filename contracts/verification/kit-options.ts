@@ -5,7 +5,7 @@ import type { PactSource, Publication } from './verifier-options';
 // `npm run verify -- …`: the vendor's command line, checked before anything starts, with a
 // message naming the flag at fault.
 
-export const USAGE = `Usage: npm run verify -- --seller-url <url> [options]
+export const USAGE = `Usage: verify --seller-url <url> [options]      (in this repository: npm run verify -- …)
 
   --seller-url <url>        your seller system's endpoint (every request is POSTed here)
   --states-url <url>        your provider-state callback: POST {state, params, action}
@@ -20,7 +20,14 @@ export const USAGE = `Usage: npm run verify -- --seller-url <url> [options]
   --header <name: value>    add a header to every request to your system (e.g. authorization); repeatable
   --junit <file>            also write JUnit XML for CI
   --json <file>             also write the report as JSON
-  --verbose                 Pact's own log at info level
+  --timeout <ms>            how long your system may take per exchange (default 30000); a later
+                            answer is reported as "answered after N ms, over the limit"
+  --verbose                 also print the Pact verifier's own output (stderr)
+  --help                    this text
+
+Exit 0: every interaction passed Pact and the reply rules; 1: any did not (or a state could not be
+set up); 2: bad usage, an unreadable state map or pact, or your system cannot be reached at start;
+130/143: stopped by SIGINT/SIGTERM (the partial report says what did not run).
 `;
 
 export class UsageError extends Error {
@@ -38,6 +45,7 @@ export interface KitOptions {
   headers: Record<string, string>;
   junit?: string;
   json?: string;
+  timeoutMs: number;
   verbose: boolean;
 }
 
@@ -71,6 +79,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
         header: { type: 'string', multiple: true },
         junit: { type: 'string' },
         json: { type: 'string' },
+        timeout: { type: 'string', default: '30000' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -88,6 +97,9 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     if (values['provider-version'] === undefined) throw new UsageError('--publish needs --provider-version');
     if (values.branch === undefined) throw new UsageError('--publish needs --branch');
   }
+
+  const timeoutMs = Number(values.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000) throw new UsageError(`--timeout must be a whole number of milliseconds, 1–3600000, got '${values.timeout}'`);
 
   const headers: Record<string, string> = {};
   for (const header of values.header ?? []) {
@@ -121,6 +133,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     headers,
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
+    timeoutMs,
     verbose: values.verbose ?? false,
   };
 }

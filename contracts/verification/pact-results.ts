@@ -20,6 +20,8 @@ export interface PactResults {
   failures: PactFailure[];
   /** Text when the core did not run at all (bad options, broker unreachable). */
   fatal?: string;
+  /** Descriptions of the interactions verified, in the order they ran. */
+  interactions?: string[];
 }
 
 interface RawMismatch {
@@ -49,7 +51,7 @@ function toMismatch(raw: RawMismatch): PactMismatch {
 
 /** `text` is what the verifier resolved or rejected with. */
 export function parsePactResults(text: string, rejected: boolean): PactResults {
-  let parsed: { result?: boolean; errors?: RawError[] };
+  let parsed: { result?: boolean; errors?: RawError[]; interactionResults?: { description?: string }[] };
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
@@ -62,7 +64,8 @@ export function parsePactResults(text: string, rejected: boolean): PactResults {
         ? error.mismatch.mismatches.map(toMismatch)
         : [{ message: error.mismatch?.message ?? error.mismatch?.type ?? 'failed' }],
   }));
-  return { ok: !rejected && (parsed.result ?? failures.length === 0), failures };
+  const interactions = parsed.interactionResults?.map((r) => r.description ?? '');
+  return { ok: !rejected && (parsed.result ?? failures.length === 0), failures, ...(interactions !== undefined ? { interactions } : {}) };
 }
 
 /** The failure belonging to the interaction with this description, if any. */

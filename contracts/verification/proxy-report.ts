@@ -1,5 +1,6 @@
 import { RULES } from '../reply-rules/index';
 import { escapeXml } from './report-junit';
+import { show } from './report-text';
 import type { ReplyCheck } from '../reply-check';
 import type { Exchange } from './rules-proxy';
 
@@ -57,8 +58,6 @@ export const proxyReport = (upstream: string, exchanges: ProxyExchange[]): Proxy
   exchanges,
   broken: exchanges.filter((e) => e.verdict !== 'ok').length,
 });
-
-const show = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
 
 export function breachLine(b: ProxyBreach): string {
   const values = 'expected' in b || 'found' in b ? `   expected: ${show(b.expected)}   found: ${show(b.found)}` : '';

@@ -1,31 +1,43 @@
-import type { InteractionReport, VerificationReport } from './report';
+import { PLAIN, type Palette } from './palette';
+import { interactionPassed, type InteractionReport, type VerificationReport } from './report';
 
 // The report as a vendor reads it in a terminal: one block per interaction, then one per
 // broken rule with every item id, JSON path, expected and found.
 
-const show = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
+/** One wording for a value, and for its absence, in every report. */
+export const show = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
 
-function verdict(i: InteractionReport): string {
-  const ok = i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0;
-  return `${ok ? 'PASS' : 'FAIL'}  ${i.description}`;
+const rulesVerdict = (i: InteractionReport): string =>
+  i.rules === 'failed' ? `BROKEN: ${[...new Set([...(i.schemaErrors.length > 0 ? ['reply.schema'] : []), ...i.violations.map((v) => v.rule)])].join(', ')}` : i.rules;
+
+function exchangeNote(i: InteractionReport): string {
+  if (i.exchange === undefined) return '';
+  const late = i.exchange.answeredAfterMs !== undefined ? `, answered after ${i.exchange.answeredAfterMs} ms` : '';
+  return `   (HTTP ${i.exchange.status === 0 ? '—' : i.exchange.status}, ${i.exchange.elapsedMs} ms${late})`;
 }
 
-export function renderReport(report: VerificationReport): string {
+/** The line printed as each interaction finishes: both verdicts, and what stopped a check. */
+export function progressLine(i: InteractionReport, index: number, total: number, palette: Palette = PLAIN): string {
+  const ok = interactionPassed(i);
+  const verdicts = `pact: ${i.pact === 'failed' ? palette.fail('FAILED') : i.pact} · reply rules: ${i.rules === 'failed' ? palette.fail(rulesVerdict(i)) : i.rules}`;
+  const problem = i.problems[0] !== undefined ? ` — ${i.problems[0]}` : '';
+  return `[${index}/${total}] ${ok ? palette.pass('PASS') : palette.fail('FAIL')} ${i.description} — ${verdicts}${problem}`;
+}
+
+export function renderReport(report: VerificationReport, palette: Palette = PLAIN): string {
   const lines: string[] = [];
   lines.push(`Seller verification of ${report.sellerUrl}`);
   if (report.fatal !== undefined) lines.push('', `Pact could not run: ${report.fatal}`);
   lines.push('', 'Interactions');
   for (const i of report.interactions) {
-    lines.push(`  ${verdict(i)}`);
+    const label = i.pact === 'not-run' ? palette.dim('NOT RUN') : interactionPassed(i) ? palette.pass('PASS') : palette.fail('FAIL');
+    lines.push(`  ${label}  ${i.description}`);
     if (i.states.length > 0) lines.push(`        given ${i.states.join(', ')}`);
-    lines.push(`        pact: ${i.pact}   reply rules: ${i.rules}${i.exchange !== undefined ? `   (HTTP ${i.exchange.status}, ${i.exchange.elapsedMs} ms)` : ''}`);
-    for (const m of i.pactMismatches) {
-      lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${m.message}`);
-    }
+    if (i.pact === 'not-run') continue;
+    lines.push(`        pact: ${i.pact}   reply rules: ${rulesVerdict(i)}${exchangeNote(i)}`);
+    for (const m of i.pactMismatches) lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${m.message}`);
     for (const e of i.schemaErrors) lines.push(`        reply.schema at ${e.path || '/'}: ${e.message}`);
-    for (const v of i.violations) {
-      lines.push(`        ${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} at ${v.path}: ${v.message}`);
-    }
+    for (const v of i.violations) lines.push(`        ${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} at ${v.path}: ${v.message}`);
     for (const p of i.problems) lines.push(`        problem: ${p}`);
   }
   if (report.rules.length > 0) {
@@ -40,7 +52,18 @@ export function renderReport(report: VerificationReport): string {
       }
     }
   }
-  const failed = report.interactions.filter((i) => !(i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0)).length;
-  lines.push('', `${report.ok ? 'PASSED' : 'FAILED'}: ${report.interactions.length - failed} of ${report.interactions.length} interactions passed${report.rules.length > 0 ? `; broken rules: ${report.rules.map((r) => r.rule).join(', ')}` : ''}`);
+  lines.push('', summaryLine(report, palette));
   return `${lines.join('\n')}\n`;
+}
+
+export function summaryLine(report: VerificationReport, palette: Palette = PLAIN): string {
+  const total = report.interactions.length;
+  const ran = report.interactions.filter((i) => i.pact !== 'not-run');
+  const passedCount = ran.filter(interactionPassed).length;
+  const broken = report.rules.length > 0 ? `; broken rules: ${report.rules.map((r) => r.rule).join(', ')}` : '';
+  if (report.stopped !== undefined) {
+    const notRun = report.interactions.filter((i) => i.pact === 'not-run').map((i) => `'${i.description}'`);
+    return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;
+  }
+  return `${report.ok ? palette.pass('PASSED') : palette.fail('FAILED')}: ${passedCount} of ${total} interactions passed${broken}`;
 }

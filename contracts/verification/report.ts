@@ -1,7 +1,6 @@
 import { RULES, type Violation } from '../reply-rules/index';
 import type { ValidationIssue } from '../validator';
-import type { PactMismatch, PactResults } from './pact-results';
-import { failureOf } from './pact-results';
+import type { PactFailure, PactMismatch } from './pact-results';
 import type { Exchange } from './rules-proxy';
 
 // The vendor's report: per interaction (Pact's verdict and the reply rules' verdict on the
@@ -14,15 +13,16 @@ export const SCHEMA_RULE_DESCRIPTION = "The reply has the contract's shape (requ
 export interface InteractionReport {
   description: string;
   states: string[];
-  pact: 'passed' | 'failed';
+  /** Pact's verdict; 'not-run' when the run was stopped before this interaction. */
+  pact: 'passed' | 'failed' | 'not-run';
   pactMismatches: PactMismatch[];
-  rules: 'passed' | 'failed' | 'not-checked';
+  rules: 'passed' | 'failed' | 'not-checked' | 'not-run';
   schemaErrors: ValidationIssue[];
   violations: Violation[];
   notes: (ValidationIssue | Violation)[];
-  /** Things that stopped a check: state set-up errors, HTTP errors, no exchange seen. */
+  /** Things that stopped a check: state set-up errors, no answer in time, the seller unreachable, HTTP errors. */
   problems: string[];
-  exchange?: { status: number; elapsedMs: number };
+  exchange?: { status: number; elapsedMs: number; answeredAfterMs?: number };
 }
 
 export interface RuleBreach {
@@ -47,69 +47,63 @@ export interface VerificationReport {
   rules: RuleSummary[];
   /** Set when Pact could not run at all. */
   fatal?: string;
+  /** The signal that stopped the run before every interaction ran. */
+  stopped?: string;
 }
 
-export interface PlannedInteraction {
+/** What the kit saw for one interaction: Pact's verdict, the exchanges tagged with it, its state changes. */
+export interface InteractionRun {
   description: string;
-  states: { name: string; params?: Record<string, unknown> }[];
-}
-
-export interface ObservedExchange {
-  exchange: Exchange;
-  /** The states set up just before it. */
-  states: { name: string; params?: Record<string, unknown> }[];
+  states: string[];
+  /** Absent when the interaction was not run (the run was stopped first). */
+  pact?: { failure?: PactFailure; problem?: string };
+  exchanges: Exchange[];
   stateErrors: string[];
+  /** Example value → the value the seller was sent, for Pact's mismatch texts. */
+  injected: Map<string, string>;
 }
 
-const sameStates = (a: PlannedInteraction['states'], b: PlannedInteraction['states']) =>
-  a.length === b.length && a.every((s, i) => s.name === b[i].name && JSON.stringify(s.params ?? {}) === JSON.stringify(b[i].params ?? {}));
+/** Pact quotes the contract's examples; the vendor wants to read the values their seller was sent. */
+function withInjectedValues(mismatch: PactMismatch, injected: Map<string, string>): PactMismatch {
+  let message = mismatch.message;
+  for (const [example, value] of injected) message = message.split(JSON.stringify(example)).join(JSON.stringify(value)).split(`'${example}'`).join(`'${value}'`);
+  return { ...mismatch, message };
+}
 
-/** Pairs each planned interaction with the exchange made for it (same states, in order). */
-export function buildReport(sellerUrl: string, planned: PlannedInteraction[], observed: ObservedExchange[], pact: PactResults): VerificationReport {
-  const unused = [...observed];
-  const interactions: InteractionReport[] = planned.map((plan) => {
-    const at = unused.findIndex((o) => sameStates(o.states, plan.states));
-    const seen = at >= 0 ? unused.splice(at, 1)[0] : undefined;
-    const failure = failureOf(pact, plan.description);
-    const check = seen?.exchange.check;
-    const problems = [...(seen?.stateErrors ?? [])];
-    if (seen === undefined) problems.push('no request for this interaction reached the seller');
-    else if (seen.exchange.problem !== undefined) problems.push(seen.exchange.problem);
-    return {
-      description: plan.description,
-      states: plan.states.map((s) => s.name),
-      pact: failure === undefined && pact.fatal === undefined ? 'passed' : 'failed',
-      pactMismatches: failure?.mismatches ?? [],
-      rules: check === undefined ? 'not-checked' : check.ok ? 'passed' : 'failed',
-      schemaErrors: check?.errors ?? [],
-      violations: check?.violations ?? [],
-      notes: check?.notes ?? [],
-      problems,
-      ...(seen !== undefined ? { exchange: { status: seen.exchange.status, elapsedMs: seen.exchange.elapsedMs } } : {}),
-    };
-  });
-  // Exchanges no planned interaction claimed (pacts from a broker): reported by their states.
-  for (const extra of unused) {
-    const check = extra.exchange.check;
-    interactions.push({
-      description: `request ${extra.exchange.index} (${extra.exchange.service ?? 'unknown service'})`,
-      states: extra.states.map((s) => s.name),
-      pact: 'passed',
-      pactMismatches: [],
-      rules: check === undefined ? 'not-checked' : check.ok ? 'passed' : 'failed',
-      schemaErrors: check?.errors ?? [],
-      violations: check?.violations ?? [],
-      notes: check?.notes ?? [],
-      problems: [...extra.stateErrors, ...(extra.exchange.problem !== undefined ? [extra.exchange.problem] : [])],
-      exchange: { status: extra.exchange.status, elapsedMs: extra.exchange.elapsedMs },
-    });
+export function interactionReport(run: InteractionRun): InteractionReport {
+  const base = { description: run.description, states: run.states, schemaErrors: [], violations: [], notes: [] };
+  if (run.pact === undefined) return { ...base, pact: 'not-run', pactMismatches: [], rules: 'not-run', problems: ['not run: the verification was stopped first'] };
+  const exchange = run.exchanges[run.exchanges.length - 1];
+  const problems = [...run.stateErrors];
+  if (run.pact.problem !== undefined) problems.push(run.pact.problem);
+  if (exchange === undefined && problems.length === 0) problems.push('no request for this interaction reached the seller');
+  for (const e of run.exchanges) {
+    if (e.problem !== undefined) problems.push(e.problem);
+    if (e.late !== undefined) problems.push(e.late);
   }
-  // Pact failures for interactions we did not plan (broker pacts).
-  for (const failure of pact.failures) {
-    if (planned.some((p) => failureOf({ ok: false, failures: [failure] }, p.description) !== undefined)) continue;
-    interactions.push({ description: failure.interaction, states: [], pact: 'failed', pactMismatches: failure.mismatches, rules: 'not-checked', schemaErrors: [], violations: [], notes: [], problems: [] });
-  }
+  // A 502/504 made by the kit's own proxy is not the seller's answer: Pact's mismatches about it say nothing.
+  const proxyAnswered = run.exchanges.some((e) => e.proxyAnswer !== undefined);
+  const check = exchange?.check;
+  return {
+    ...base,
+    pact: run.pact.failure === undefined && run.pact.problem === undefined ? 'passed' : 'failed',
+    pactMismatches: proxyAnswered ? [] : (run.pact.failure?.mismatches ?? []).map((m) => withInjectedValues(m, run.injected)),
+    rules: check === undefined ? 'not-checked' : check.ok ? 'passed' : 'failed',
+    schemaErrors: check?.errors ?? [],
+    violations: check?.violations ?? [],
+    notes: check?.notes ?? [],
+    problems,
+    ...(exchange !== undefined
+      ? { exchange: { status: exchange.status, elapsedMs: exchange.elapsedMs, ...(exchange.answeredAfterMs !== undefined ? { answeredAfterMs: exchange.answeredAfterMs } : {}) } }
+      : {}),
+  };
+}
 
+export const interactionPassed = (i: InteractionReport): boolean => i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0;
+
+/** The report from every interaction's run, plus every breach gathered per rule. */
+export function buildReport(sellerUrl: string, runs: InteractionRun[], extra: { fatal?: string; stopped?: string } = {}): VerificationReport {
+  const interactions = runs.map(interactionReport);
   const byRule = new Map<string, RuleSummary>();
   const add = (rule: string, description: string, breach: RuleBreach) => {
     let summary = byRule.get(rule);
@@ -130,6 +124,6 @@ export function buildReport(sellerUrl: string, planned: PlannedInteraction[], ob
     }
   }
   const rules = [...byRule.values()].sort((a, b) => a.rule.localeCompare(b.rule));
-  const ok = pact.fatal === undefined && interactions.every((i) => i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0);
-  return { ok, sellerUrl, interactions, rules, ...(pact.fatal !== undefined ? { fatal: pact.fatal } : {}) };
+  const ok = extra.fatal === undefined && extra.stopped === undefined && interactions.length > 0 && interactions.every(interactionPassed);
+  return { ok, sellerUrl, interactions, rules, ...extra };
 }

@@ -1,17 +1,19 @@
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../reply-check';
 import { SERVICE_OF } from '../schemas/index';
 import { breachesOf, breachLine } from './proxy-report';
+import { serveApp } from './serve-app';
 
 // The rules-checking proxy: the Pact verifier talks to it as if it were the seller; it
 // forwards each request, unchanged, to the seller's real URL, applies the contract core's
 // reply rules to the (request, reply) pair, and hands the reply back unchanged. So the id
 // echo and original_part/original_mfr rules are checked on the seller's own data, which
 // Pact cannot do for injected values.
+//
+// One clock: the proxy waits `timeoutMs` for the seller and then answers the verifier itself
+// (504, named as the proxy's), so it always answers before the verifier's own, longer limit;
+// the seller's late reply is still awaited, checked, and reported on the same exchange.
 
 const OPERATION_OF_SERVICE = new Map<string, ForwardedOperation>(
   Object.entries(SERVICE_OF).map(([operation, service]) => [service, operation as ForwardedOperation]),
@@ -30,9 +32,17 @@ export interface Exchange {
   reply?: unknown;
   /** The rules' verdict; absent when the reply could not be checked (see `problem`). */
   check?: ReplyCheck;
-  /** Why the exchange could not be checked: seller unreachable, HTTP error, not JSON. */
+  /** Why the exchange could not be checked: seller unreachable, HTTP error, not JSON, no answer in time. */
   problem?: string;
   elapsedMs: number;
+  /** What the caller tagged the exchange with when it arrived (the interaction under way). */
+  tag?: string;
+  /** The proxy answered for the seller: it could not be reached, or did not answer in time. */
+  proxyAnswer?: 'unreachable' | 'timeout';
+  /** The seller's answer came after the limit: how long it took. */
+  answeredAfterMs?: number;
+  /** What became of a request the proxy stopped waiting for. */
+  late?: string;
 }
 
 export interface RulesProxyOptions {
@@ -46,8 +56,31 @@ export interface RulesProxyOptions {
   rejectBroken?: boolean;
   /** Added to every forwarded request (authorization, test switches). */
   headers?: Record<string, string>;
+  /** Called when the proxy answers the verifier. */
   onExchange?: (exchange: Exchange) => void;
+  /** Called when a seller's reply arrives after the limit; the exchange is updated in place. */
+  onLateReply?: (exchange: Exchange) => void;
+  /** How long to wait for the seller before answering 504 (default 30 s). */
   timeoutMs?: number;
+  /** Tags each exchange on arrival (e.g. with the interaction under way). */
+  tag?: () => string | undefined;
+}
+
+type SellerAnswer = { kind: 'reply'; status: number; text: string; contentType?: string } | { kind: 'unreachable'; message: string };
+
+/** Reads what the seller answered into the exchange's fields: reply, the rules' verdict or why it could not be checked. */
+function judge(answer: SellerAnswer & { kind: 'reply' }, operation: ForwardedOperation | undefined, service: string | undefined, request: unknown) {
+  let reply: unknown;
+  let problem: string | undefined;
+  try {
+    reply = JSON.parse(answer.text);
+  } catch {
+    problem = `the reply is not JSON (HTTP ${answer.status}): ${answer.text.slice(0, 200)}`;
+  }
+  if (problem === undefined && (answer.status < 200 || answer.status > 299)) problem = `the seller answered HTTP ${answer.status}`;
+  if (problem === undefined && operation === undefined) problem = `the request names no forwarded service ('${service ?? ''}')`;
+  const check = problem === undefined ? checkSellerReply(operation!, request, reply) : undefined;
+  return { status: answer.status, reply, check, problem };
 }
 
 /**
@@ -63,12 +96,23 @@ export function brokenReplyBody(sellerStatus: number, check: ReplyCheck) {
   };
 }
 
-export function createRulesProxy(options: RulesProxyOptions): Hono {
+export interface RulesProxyApp {
+  app: Hono;
+  /** Abandons every request still waiting for the seller. */
+  abandon(): void;
+  /** Resolves when no late reply is awaited any more, or after `maxMs`. */
+  settled(maxMs: number): Promise<void>;
+}
+
+export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
   const app = new Hono();
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const pending = new Set<{ controller: AbortController; done: Promise<unknown>; giveUp: () => void }>();
   let count = 0;
 
   app.all('*', async (c) => {
     const started = performance.now();
+    const tag = options.tag?.();
     const text = await c.req.text();
     const index = ++count;
     let body: unknown;
@@ -86,67 +130,98 @@ export function createRulesProxy(options: RulesProxyOptions): Hono {
     });
     Object.assign(headers, options.headers);
 
-    const record = (exchange: Omit<Exchange, 'index' | 'service' | 'operation' | 'request' | 'elapsedMs'>) =>
-      options.onExchange?.({ index, service, operation, request: body, elapsedMs: Math.round(performance.now() - started), ...exchange });
+    const elapsed = () => Math.round(performance.now() - started);
+    const controller = new AbortController();
+    const answer: Promise<SellerAnswer> = (async () => {
+      try {
+        // No undici timeouts: the one limit is ours, below; close() aborts what is left.
+        const response = await request(options.sellerUrl, { method: 'POST', headers, body: text, signal: controller.signal, headersTimeout: 0, bodyTimeout: 0 });
+        const type = response.headers['content-type'];
+        return { kind: 'reply', status: response.statusCode, text: await response.body.text(), contentType: Array.isArray(type) ? type[0] : type };
+      } catch (error) {
+        return { kind: 'unreachable', message: (error as Error).message };
+      }
+    })();
+    let exchange: Exchange | undefined;
+    const entry = {
+      controller,
+      done: answer,
+      // The run is over and this answer still has not come: say so on its exchange.
+      giveUp: () => {
+        if (exchange !== undefined && exchange.late === undefined) exchange.late = `still no answer after ${elapsed()} ms, when the run ended`;
+      },
+    };
+    pending.add(entry);
+    void answer.finally(() => pending.delete(entry));
 
-    let status: number;
-    let replyText: string;
-    let contentType: string | undefined;
-    try {
-      const response = await request(options.sellerUrl, {
-        method: 'POST',
-        headers,
-        body: text,
-        headersTimeout: options.timeoutMs ?? 30_000,
-        bodyTimeout: options.timeoutMs ?? 30_000,
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([answer, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
+    clearTimeout(timer);
+    exchange = { index, service, operation, request: body, status: 0, elapsedMs: elapsed(), ...(tag !== undefined ? { tag } : {}) };
+
+    if (first === 'timeout') {
+      exchange.proxyAnswer = 'timeout';
+      exchange.problem = `no answer within ${timeoutMs} ms (the limit, --timeout)`;
+      options.onExchange?.(exchange);
+      void answer.then((late) => {
+        if (controller.signal.aborted) return;
+        exchange.answeredAfterMs = elapsed();
+        if (late.kind === 'reply') {
+          // The rules are still applied to the late reply; the timeout stays the exchange's problem.
+          const { problem, ...judged } = judge(late, operation, service, body);
+          Object.assign(exchange, judged);
+          exchange.late = `answered after ${exchange.answeredAfterMs} ms, over the limit of ${timeoutMs} ms${problem !== undefined ? `; ${problem}` : ''}`;
+        } else exchange.late = `then the connection failed: ${late.message}`;
+        options.onLateReply?.(exchange);
       });
-      status = response.statusCode;
-      replyText = await response.body.text();
-      const type = response.headers['content-type'];
-      contentType = Array.isArray(type) ? type[0] : type;
-    } catch (error) {
-      const problem = `the seller at ${options.sellerUrl} could not be reached: ${(error as Error).message}`;
-      record({ status: 0, problem });
+      return c.json({ rules_proxy: `rules proxy: the seller did not answer within ${timeoutMs} ms` }, 504);
+    }
+    if (first.kind === 'unreachable') {
+      exchange.proxyAnswer = 'unreachable';
+      exchange.problem = `the seller at ${options.sellerUrl} could not be reached: ${first.message}`;
+      options.onExchange?.(exchange);
       // The proxy's own answer, named as such: the seller never answered.
-      return c.json({ rules_proxy: `rules proxy: ${problem}` }, 502);
+      return c.json({ rules_proxy: `rules proxy: ${exchange.problem}` }, 502);
     }
-
-    let reply: unknown;
-    let problem: string | undefined;
-    try {
-      reply = JSON.parse(replyText);
-    } catch {
-      problem = `the reply is not JSON (HTTP ${status}): ${replyText.slice(0, 200)}`;
-    }
-    if (problem === undefined && (status < 200 || status > 299)) problem = `the seller answered HTTP ${status}`;
-    if (problem === undefined && operation === undefined) problem = `the request names no forwarded service ('${service ?? ''}')`;
-    const check = problem === undefined ? checkSellerReply(operation!, body, reply) : undefined;
-    record({ status, reply, check, problem });
-
-    if (options.rejectBroken === true && check !== undefined && !check.ok) return c.json(brokenReplyBody(status, check), 502);
-    return new Response(replyText, { status, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+    Object.assign(exchange, judge(first, operation, service, body));
+    options.onExchange?.(exchange);
+    if (options.rejectBroken === true && exchange.check !== undefined && !exchange.check.ok) return c.json(brokenReplyBody(first.status, exchange.check), 502);
+    return new Response(first.text, { status: first.status, headers: first.contentType === undefined ? {} : { 'content-type': first.contentType } });
   });
-  return app;
+
+  return {
+    app,
+    abandon: () => {
+      for (const { controller, giveUp } of pending) {
+        giveUp();
+        controller.abort();
+      }
+    },
+    settled: async (maxMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...pending].map((p) => p.done)), new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+      clearTimeout(timer);
+    },
+  };
 }
 
 export interface RunningRulesProxy {
   url: string;
+  /** Waits up to `maxMs` for late replies still coming. */
+  settled(maxMs: number): Promise<void>;
+  /** Abandons requests still waiting for the seller, stops listening. */
   close(): Promise<void>;
 }
 
 export async function startRulesProxy(options: RulesProxyOptions, host = '127.0.0.1', port = 0): Promise<RunningRulesProxy> {
-  const app = createRulesProxy(options);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
-    s.once('error', reject);
-  });
-  const bound = (server.address() as AddressInfo).port;
+  const proxy = createRulesProxy(options);
+  const served = await serveApp(proxy.app, host, port);
   return {
-    url: `http://${host}:${bound}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    url: served.url,
+    settled: proxy.settled,
+    close: async () => {
+      proxy.abandon();
+      await served.close();
+    },
   };
 }

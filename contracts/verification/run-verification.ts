@@ -1,87 +1,171 @@
-import { Verifier } from '@pact-foundation/pact';
-import { readPact } from '../pact/pact-file';
-import { STATE_NAMES } from '../pact/provider-states';
-import { parsePactResults, type PactResults } from './pact-results';
-import { buildReport, type ObservedExchange, type PlannedInteraction, type VerificationReport } from './report';
+import { PROVIDER } from '../pact/pact-names';
+import { readV4Pact } from '../pact/pact-file';
+import { exactly, runPactCli, type PactCliRun } from './pact-cli';
+import { failureOf, parsePactResults } from './pact-results';
+import { buildReport, type InteractionRun, type VerificationReport } from './report';
 import { startRulesProxy, type Exchange } from './rules-proxy';
-import { createStateHandlers, noStateSource, remoteStateSource, stateMapSource, type StateEvent } from './state-handlers';
+import { serveApp } from './serve-app';
+import { createStateEndpoint } from './state-endpoint';
+import { noStateSource, remoteStateSource, stateMapSource, type StateEvent, type StateSource } from './state-handlers';
 import type { StateMapFile } from './state-map';
-import { baseOptions, pactSourceOptions, publishOptions, stateHandlerOptions, type PactSource, type Publication } from './verifier-options';
+import type { PactSource, Publication } from './verifier-options';
 
-// The vendor kit's run: the rules proxy in front of the seller, Pact's verifier through the
-// proxy with the chosen state source, and one report from both verdicts.
+// The vendor kit's run: the rules proxy in front of the seller, the kit's state endpoint in
+// front of the vendor's state source, and the official Pact verifier (a child process)
+// through both — one verifier run per interaction of a pact file, so every exchange and
+// state change belongs to the interaction under way, never to a neighbour. Pacts from a
+// broker are verified in one run (the kit cannot list their interactions first); there an
+// exchange belongs to the interaction whose states were set up before it.
 
 export type StateSetup = { kind: 'url'; url: string } | { kind: 'map'; map: StateMapFile } | { kind: 'none' };
+
+/** The per-exchange limit when none is given: the seller's answer within 30 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Pact's own limit sits above the proxy's, so the proxy always answers first. */
+const PACT_MARGIN_MS = 5_000;
+const LATE_WAIT_MIN_MS = 5_000;
 
 export interface KitRun {
   sellerUrl: string;
   pacts: PactSource;
   states: StateSetup;
-  /** Added to every request to the seller (e.g. authorization). */
+  /** Added to every request to the seller and its state callback (e.g. authorization). */
   headers?: Record<string, string>;
   publish?: Publication;
-  /** One line per exchange while the run goes on. */
-  progress?: (line: string) => void;
-  logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  /** How long the seller may take per exchange. */
+  timeoutMs?: number;
+  /** After each interaction: its report so far, its 1-based number, how many there are. */
+  onInteraction?: (run: InteractionRun, index: number, total: number) => void;
+  /** Everything the Pact verifier printed (for --verbose). */
+  log?: (text: string) => void;
+  /** Stops the run: the verifier child is ended, what did not run is reported as such. */
+  signal?: AbortSignal;
 }
 
-function plannedInteractions(pacts: PactSource): PlannedInteraction[] {
-  if (pacts.kind !== 'file') return [];
-  return pacts.files.flatMap((file) =>
-    readPact(file).interactions.map((i) => ({ description: i.description, states: (i.providerStates ?? []).map((s) => ({ name: s.name, params: s.params ?? {} })) })),
-  );
+const stateSource = (run: KitRun): StateSource =>
+  run.states.kind === 'url' ? remoteStateSource(run.states.url, run.headers) : run.states.kind === 'map' ? stateMapSource(run.states.map) : noStateSource;
+
+const newRun = (description: string, states: string[]): InteractionRun => ({ description, states, exchanges: [], stateErrors: [], injected: new Map() });
+
+/** What the verifier's exit says when it wrote no result: it could not run at all. */
+function crashed(result: PactCliRun): string | undefined {
+  if (result.json !== undefined || result.signal !== null) return undefined;
+  const last = result.output.trim().split('\n').slice(-3).join(' | ');
+  return `the Pact verifier stopped with exit code ${result.code}: ${last}`;
 }
 
 export async function runVerification(run: KitRun): Promise<VerificationReport> {
-  // No internet on CI runners or here; Pact's usage ping would only wait for a timeout.
-  process.env.PACT_DO_NOT_TRACK ??= 'true';
-  const planned = plannedInteractions(run.pacts);
-  const observed: ObservedExchange[] = [];
-  let states: ObservedExchange['states'] = [];
-  let stateErrors: string[] = [];
-  let tornDown = true;
+  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let current: InteractionRun | undefined;
+  const runs: InteractionRun[] = [];
+  // Exchanges are tagged with the key of the interaction under way when they arrive.
+  const keys = new Map<InteractionRun, string>();
+  const byKey = new Map<string, InteractionRun>();
+  const keyOf = (r: InteractionRun) => {
+    let key = keys.get(r);
+    if (key === undefined) {
+      key = `#${keys.size + 1}`;
+      keys.set(r, key);
+      byKey.set(key, r);
+    }
+    return key;
+  };
+  // Broker pacts run in one go: a setup after a teardown starts the next interaction.
+  const segments: InteractionRun[] = [];
+  let lastAction: StateEvent['action'] = 'teardown';
 
   const onState = (event: StateEvent) => {
-    if (event.action === 'setup') {
-      if (tornDown) {
-        states = [];
-        stateErrors = [];
-        tornDown = false;
-      }
-      states.push({ name: event.state, params: event.params });
-    } else tornDown = true;
-    if (event.error !== undefined) stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
-  };
-
-  const onExchange = (exchange: Exchange) => {
-    const entry: ObservedExchange = { exchange, states: [...states], stateErrors: [...stateErrors] };
-    observed.push(entry);
-    const plan = planned.find((p) => p.states.length === entry.states.length && p.states.every((s, i) => s.name === entry.states[i].name && JSON.stringify(s.params) === JSON.stringify(entry.states[i].params ?? {})));
-    const name = plan?.description ?? `${exchange.service ?? 'request'} given ${entry.states.map((s) => s.name).join(', ') || 'no state'}`;
-    const verdict = exchange.check === undefined ? `not checked: ${exchange.problem}` : exchange.check.ok ? 'reply rules ok' : `BROKEN: ${[...new Set([...exchange.check.errors.map(() => 'reply.schema'), ...exchange.check.violations.map((v) => v.rule)])].join(', ')}`;
-    run.progress?.(`[${observed.length}/${planned.length || '?'}] ${name} — ${verdict}`);
-  };
-
-  const proxy = await startRulesProxy({ sellerUrl: run.sellerUrl, headers: run.headers, onExchange });
-  const source = run.states.kind === 'url' ? remoteStateSource(run.states.url, run.headers) : run.states.kind === 'map' ? stateMapSource(run.states.map) : noStateSource;
-  const stateNames = [...new Set([...STATE_NAMES, ...planned.flatMap((p) => p.states.map((s) => s.name))])];
-
-  let results: PactResults;
-  try {
-    const verifier = new Verifier({
-      ...baseOptions(proxy.url),
-      ...pactSourceOptions(run.pacts),
-      ...stateHandlerOptions(createStateHandlers(stateNames, source, onState)),
-      ...publishOptions(run.publish),
-      ...(run.logLevel !== undefined ? { logLevel: run.logLevel } : {}),
-    });
-    try {
-      results = parsePactResults(String(await verifier.verifyProvider()), false);
-    } catch (error) {
-      results = parsePactResults(error instanceof Error ? error.message : String(error), true);
+    if (run.pacts.kind === 'broker' && event.action === 'setup' && lastAction === 'teardown') {
+      current = newRun(`interaction ${segments.length + 1}`, []);
+      segments.push(current);
     }
+    lastAction = event.action;
+    if (current === undefined) return;
+    if (run.pacts.kind === 'broker' && event.action === 'setup') current.states.push(event.state);
+    if (event.error !== undefined) current.stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
+    if (event.action !== 'setup' || event.injected === undefined) return;
+    for (const [param, value] of Object.entries(event.injected)) {
+      const example = event.params[param];
+      if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value)) current.injected.set(String(example), String(value));
+    }
+  };
+
+  const endpoint = await serveApp(createStateEndpoint(stateSource(run), (event) => onState(event)));
+  const proxy = await startRulesProxy({
+    sellerUrl: run.sellerUrl,
+    headers: run.headers,
+    timeoutMs,
+    tag: () => (current === undefined ? undefined : keyOf(current)),
+    onExchange: (exchange: Exchange) => (exchange.tag === undefined ? undefined : byKey.get(exchange.tag)?.exchanges.push(exchange)),
+  });
+  const proxyUrl = new URL(proxy.url);
+  const common = [
+    '--hostname', proxyUrl.hostname,
+    '--port', proxyUrl.port,
+    '--provider-name', PROVIDER,
+    '--state-change-url', `${endpoint.url}/states`,
+    // Teardown calls too, for sellers that clean up; our states never need them.
+    '--state-change-teardown',
+    '--request-timeout', String(timeoutMs + PACT_MARGIN_MS),
+    '--no-colour',
+  ];
+  let fatal: string | undefined;
+
+  try {
+    if (run.pacts.kind === 'file') {
+      const planned = run.pacts.files.flatMap((file) => readV4Pact(file).interactions.map((i) => ({ file, run: newRun(i.description, (i.providerStates ?? []).map((s) => s.name)) })));
+      runs.push(...planned.map((p) => p.run));
+      for (const [index, plan] of planned.entries()) {
+        if (run.signal?.aborted) break;
+        current = plan.run;
+        const result = await runPactCli({ args: ['--file', plan.file, '--filter-description', exactly(plan.run.description), ...common], signal: run.signal });
+        run.log?.(result.output);
+        if (result.signal !== null) break; // stopped: this interaction did not finish
+        const pact = parsePactResults(result.json ?? '', result.code !== 0);
+        const failure = failureOf(pact, plan.run.description);
+        plan.run.pact = { ...(failure !== undefined ? { failure } : {}), ...(crashed(result) !== undefined ? { problem: crashed(result) } : {}) };
+        current = undefined;
+        run.onInteraction?.(plan.run, index + 1, planned.length);
+      }
+    } else {
+      const result = await runPactCli({ args: [...brokerArgs(run), ...common], signal: run.signal });
+      run.log?.(result.output);
+      const pact = parsePactResults(result.json ?? '', result.code !== 0);
+      fatal = pact.fatal ?? crashed(result);
+      for (const [index, segment] of segments.entries()) {
+        segment.description = pact.interactions?.[index] ?? segment.description;
+        const failure = failureOf(pact, segment.description);
+        segment.pact = failure !== undefined ? { failure } : {};
+        runs.push(segment);
+        run.onInteraction?.(segment, index + 1, segments.length);
+      }
+    }
+    // Late replies still on their way are reported with their time: awaited one more limit (at least 5 s).
+    if (!run.signal?.aborted) await proxy.settled(Math.max(timeoutMs, LATE_WAIT_MIN_MS));
   } finally {
+    current = undefined;
     await proxy.close();
+    await endpoint.close();
   }
-  return buildReport(run.sellerUrl, planned, observed, results);
+  return buildReport(run.sellerUrl, runs, {
+    ...(fatal !== undefined ? { fatal } : {}),
+    ...(run.signal?.aborted ? { stopped: String(run.signal.reason ?? 'stopped') } : {}),
+  });
+}
+
+/** Verifier arguments for the pacts a broker holds for this provider, and for publishing the results there. */
+function brokerArgs(run: KitRun): string[] {
+  if (run.pacts.kind !== 'broker') return [];
+  const source = run.pacts;
+  const args = ['--broker-url', source.brokerUrl];
+  if (source.token !== undefined) args.push('--token', source.token);
+  if (source.username !== undefined) args.push('--user', source.username, '--password', source.password ?? '');
+  for (const selector of source.selectors ?? [{ mainBranch: true }, { deployedOrReleased: true }]) args.push('--consumer-version-selectors', JSON.stringify(selector));
+  if (source.enablePending === true) args.push('--enable-pending');
+  if (run.publish !== undefined) {
+    args.push('--publish', '--provider-version', run.publish.providerVersion);
+    if (run.publish.branch !== undefined) args.push('--provider-branch', run.publish.branch);
+    if (run.publish.buildUrl !== undefined) args.push('--build-url', run.publish.buildUrl);
+  }
+  return args;
 }

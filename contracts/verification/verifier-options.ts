@@ -2,8 +2,11 @@ import type { VerifierOptions } from '@pact-foundation/pact';
 import { PROVIDER } from '../pact/pact-names';
 import type { StateHandlers } from './state-handlers';
 
-// Verifier options from small named parts (the pactflow example style): what to verify
-// against, where the pacts come from, how states are set up, whether results are published.
+// pact-js Verifier options from small named parts (the pactflow example style): what to
+// verify against, where the pacts come from, how states are set up, whether results are
+// published. The vendor kit runs the official CLI instead (pact-cli.ts); these serve a JS
+// provider test such as contracts/pact/mock-seller.verify.test.ts, and name the kit's
+// PactSource and Publication.
 
 export type VerifierConfig = VerifierOptions & { providerBaseUrl: string };
 
@@ -58,7 +61,3 @@ export const publishOptions = (publication: Publication | undefined): Partial<Ve
         ...(publication.branch !== undefined ? { providerVersionBranch: publication.branch } : {}),
         ...(publication.buildUrl !== undefined ? { buildUrl: publication.buildUrl } : {}),
       };
-
-/** Extra headers on every request to the seller (auth, test switches). */
-export const headerOptions = (headers: Record<string, string>): Partial<VerifierConfig> =>
-  Object.keys(headers).length === 0 ? {} : { customProviderHeaders: headers };

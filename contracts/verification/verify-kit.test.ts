@@ -4,7 +4,8 @@ import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
 import { PACT_FILE } from '../pact/pact-names';
 import { readPact } from '../pact/pact-file';
 import { renderJunit } from './report-junit';
-import { renderReport } from './report-text';
+import { progressLine, renderReport } from './report-text';
+import { interactionReport, type InteractionRun } from './report';
 import { runVerification, type StateSetup } from './run-verification';
 import { readStateMap } from './state-map';
 
@@ -25,7 +26,12 @@ afterEach(async () => {
 
 const viaCallback = (): StateSetup => ({ kind: 'url', url: `${mock.url}/__admin/provider-state` });
 const verify = (states: StateSetup = viaCallback(), progress?: (line: string) => void) =>
-  runVerification({ sellerUrl: `${mock.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states, logLevel: 'error', ...(progress ? { progress } : {}) });
+  runVerification({
+    sellerUrl: `${mock.url}/seller`,
+    pacts: { kind: 'file', files: [PACT_FILE] },
+    states,
+    ...(progress ? { onInteraction: (run: InteractionRun, index: number, total: number) => progress(progressLine(interactionReport(run), index, total)) } : {}),
+  });
 
 async function addFault(service: string, fault: Record<string, unknown>) {
   const response = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service, fault }) });
@@ -42,7 +48,7 @@ describe('the verification kit against the mock seller', () => {
     expect(report.interactions).toHaveLength(count);
     expect(report.rules).toEqual([]);
     expect(lines).toHaveLength(count);
-    expect(lines[0]).toMatch(new RegExp(`^\\[1/${count}\\] .+ — reply rules ok$`));
+    expect(lines[0]).toMatch(new RegExp(`^\\[1/${count}\\] PASS .+ — pact: passed · reply rules: passed$`));
     expect(renderReport(report)).toContain(`PASSED: ${count} of ${count} interactions passed`);
   });
 
@@ -59,7 +65,7 @@ describe('the verification kit against the mock seller', () => {
     const own = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
     try {
       const map = await readStateMap('fixtures/state-maps/mock-seller.json');
-      const report = await runVerification({ sellerUrl: `${own.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states: { kind: 'map', map }, logLevel: 'error' });
+      const report = await runVerification({ sellerUrl: `${own.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states: { kind: 'map', map } });
       expect(report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed')).toEqual([]);
       expect(report.ok).toBe(true);
       // The seller saw the vendor values, not the pact's examples.
@@ -108,6 +114,18 @@ describe('the verification kit against the mock seller', () => {
     const alternate = report.interactions.find((i) => i.description === 'an item inquiry for a part with an alternate')!;
     expect(alternate.pact).toBe('passed');
     expect(alternate.rules).toBe('failed');
+  });
+
+  it("quotes the vendor's own values in Pact's mismatches, not the contract's examples", async () => {
+    const map = await readStateMap('fixtures/state-maps/mock-seller.json');
+    await addFault('item_inquiry', { kind: 'drop-id' });
+    const report = await runVerification({ sellerUrl: `${mock.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states: { kind: 'map', map } });
+    const alternate = report.interactions.find((i) => i.description === 'an item inquiry for a part with an alternate')!;
+    expect(alternate.pact).toBe('failed');
+    const text = alternate.pactMismatches.map((m) => m.message).join('\n');
+    expect(text).toContain('"part_number":"K060882"');
+    expect(text).toContain('"mfr_code":"GAT"');
+    expect(text).not.toMatch(/BRF1478|"MOT"/);
   });
 
   it('reports a state callback that fails, and the interaction with it', async () => {

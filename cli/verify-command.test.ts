@@ -1,0 +1,160 @@
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
+import { readPact } from '../contracts/pact/pact-file';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+
+// `verify` as a vendor's CI runs it: a real process, exit codes, the report on stdout,
+// progress on stderr, JUnit XML on disk; slow sellers, Ctrl-C and a vanished parent.
+
+const VERIFY = [process.execPath, '--import', 'tsx', 'scripts/verify-seller.ts'] as const;
+const TOTAL = readPact(PACT_FILE).interactions.length;
+
+function verify(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(VERIFY[0], [...VERIFY.slice(1), ...args], { timeout: 90_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+    );
+  });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const childrenOf = (pid: number): number[] => {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+  } catch {
+    return [];
+  }
+};
+
+let mock: RunningMockSeller;
+beforeAll(async () => {
+  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await mock?.close();
+});
+afterEach(async () => {
+  await fetch(`${mock.url}/__admin/faults`, { method: 'DELETE' });
+  await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
+});
+
+const addFault = async (service: string, fault: Record<string, unknown>) => {
+  const response = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service, fault }) });
+  expect(response.status).toBe(201);
+};
+const seller = () => ['--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`];
+
+describe('npm run verify', () => {
+  it('exits 1 on a broken seller: both verdicts per line on stderr, the rule in the report and in the JUnit file', async () => {
+    const junit = join(mkdtempSync(join(tmpdir(), 'verify-')), 'results.xml');
+    // The fault travels as a header on every request, the way a vendor adds its own auth.
+    const run = await verify([...seller(), '--header', 'x-mock-fault: wrong-original-mfr', '--junit', junit]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`\\[\\d+/${TOTAL}\\] FAIL an item inquiry for a part with an alternate — pact: passed · reply rules: BROKEN: alternate\\.original-mfr`));
+    expect(run.stdout).toContain("expected: 'MOT'   found: 'MOT-WRONG'");
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(new RegExp(`<testsuite name="seller-system verification" tests="${TOTAL}" failures="\\d+"`));
+    expect(xml).toContain('alternate.original-mfr [id alternate-1] /items/1/original_mfr: original_mfr &apos;MOT-WRONG&apos; differs from the requested mfr_code &apos;MOT&apos; (expected &apos;MOT&apos;, found &apos;MOT-WRONG&apos;)');
+    expect(xml).not.toContain('undefined');
+  });
+
+  it('keeps stdout free of colour and of the Pact core\'s own lines, unless asked', async () => {
+    const run = await verify(seller(), { FORCE_COLOR: '1' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain(`PASSED: ${TOTAL} of ${TOTAL} interactions passed`);
+    expect(run.stdout + run.stderr).not.toMatch(/\u001b\[/);
+    expect(run.stdout).not.toMatch(/Ok\(|pact-core@|Verifying a pact between|WARN|ERROR/);
+    const verbose = await verify([...seller(), '--verbose']);
+    expect(verbose.stderr).toMatch(/ {2}pact \| .*Verifying a pact between federated-gateway and seller-system/);
+  });
+
+  it('colours only on a terminal, and not with NO_COLOR', async () => {
+    // `script` runs the command on a pseudo-terminal (util-linux); async, as the mock seller lives in this process.
+    const onTty = (env: string) =>
+      new Promise<string>((resolve) => {
+        execFile('script', ['-qec', `${env} ${VERIFY.join(' ')} ${seller().join(' ')}`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 }, (_error, stdout) => resolve(stdout));
+      });
+    expect(await onTty('')).toMatch(/\u001b\[32mPASSED/);
+    expect(await onTty('NO_COLOR=1')).not.toMatch(/\u001b\[/);
+  });
+
+  it('reports a seller slower than --timeout on the interactions it belongs to, with how late it answered', async () => {
+    await addFault('place_order', { kind: 'latency', ms: 1_500 });
+    const json = join(mkdtempSync(join(tmpdir(), 'verify-')), 'report.json');
+    const run = await verify([...seller(), '--timeout', '500', '--json', json]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { interactions: { description: string; pact: string; problems: string[]; pactMismatches: unknown[] }[] };
+    // Exactly the pact's interactions: no phantom entries, no repeats.
+    expect(report.interactions.map((i) => i.description).sort()).toEqual(readPact(PACT_FILE).interactions.map((i) => i.description).sort());
+    const orders = report.interactions.filter((i) => i.description.startsWith('an order'));
+    expect(orders).toHaveLength(3);
+    for (const order of orders) {
+      expect(order.problems[0]).toBe('no answer within 500 ms (the limit, --timeout)');
+      expect(order.problems[1]).toMatch(/^answered after 1[5-9]\d\d ms, over the limit of 500 ms$/);
+      // The 504 was the kit's own: no Pact mismatch about it, and no claim that nothing arrived.
+      expect(order.pactMismatches).toEqual([]);
+      expect(order.problems.join()).not.toMatch(/no request for this interaction reached the seller|Headers Timeout/);
+    }
+    expect(report.interactions.filter((i) => !i.description.startsWith('an order')).every((i) => i.problems.length === 0 && i.pact === 'passed')).toBe(true);
+    expect(run.stdout).toContain(`FAILED: ${TOTAL - 3} of ${TOTAL} interactions passed`);
+    const progress = run.stderr.split('\n').filter((l) => /^\[\d+\/\d+\]/.test(l));
+    expect(progress).toHaveLength(TOTAL);
+    expect(new Set(progress.map((l) => l.replace(/ — .*/, '').replace(/^\[\d+\/\d+\] \w+ /, ''))).size).toBe(TOTAL);
+  });
+
+  it('stops on SIGINT: the verifier child ends, the partial report says what did not run, exit 130', async () => {
+    await addFault('item_inquiry', { kind: 'latency', ms: 20_000 });
+    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...seller()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    // The first item inquiry is under way (the two invoice interactions come first).
+    await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/\[2\/\d+\]/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const verifiers = childrenOf(child.pid!);
+    expect(verifiers.length).toBeGreaterThan(0);
+    const started = Date.now();
+    child.kill('SIGINT');
+    expect(await exit).toBe(130);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(verifiers.filter(alive)).toEqual([]);
+    expect(stdout).toMatch(/STOPPED by SIGINT: \d+ of \d+ interactions ran, \d+ passed; not run: '/);
+    expect(stdout).toContain('NOT RUN  an order for a part in stock, received');
+  });
+
+  it('stops when its parent is killed (timeout, a cancelled CI job) instead of running on as an orphan', async () => {
+    await addFault('item_inquiry', { kind: 'latency', ms: 20_000 });
+    // A shell stands in for npm: it starts verify and is then killed outright.
+    const shell = spawn('sh', ['-c', `${VERIFY.join(' ')} ${seller().join(' ')} >/dev/null 2>&1 & echo $!; wait`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const pid = await new Promise<number>((resolve) => shell.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const verifiers = childrenOf(pid);
+    shell.kill('SIGKILL');
+    await expect.poll(() => alive(pid), { timeout: 10_000, interval: 200 }).toBe(false);
+    await expect.poll(() => verifiers.filter(alive), { timeout: 5_000, interval: 200 }).toEqual([]);
+  });
+
+  it('exits 2 with the usage when the seller URL is missing, and when the seller cannot be reached', async () => {
+    const run = await verify([]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('verify: --seller-url is required');
+    expect(run.stderr).toContain('Usage: verify --seller-url <url>');
+    const down = await verify(['--seller-url', 'http://127.0.0.1:1/seller']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain('verify: your system at http://127.0.0.1:1/seller cannot be reached: 127.0.0.1:1 cannot be reached (ECONNREFUSED)');
+    expect(down.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,64 @@
+import { writeFile } from 'node:fs/promises';
+import { PactFileError, readV4Pact } from '../contracts/pact/pact-file';
+import { parseKitOptions, UsageError, USAGE } from '../contracts/verification/kit-options';
+import { paletteFor } from '../contracts/verification/palette';
+import { interactionReport } from '../contracts/verification/report';
+import { renderJunit } from '../contracts/verification/report-junit';
+import { progressLine, renderReport } from '../contracts/verification/report-text';
+import { runVerification, type StateSetup } from '../contracts/verification/run-verification';
+import { readStateMap, StateMapError } from '../contracts/verification/state-map';
+import { SIGNAL_EXIT, type CommandIo } from './command-io';
+import { probeUpstream } from './upstream-probe';
+
+// `verify`: Pact verification of a seller system with the reply rules applied to every
+// exchange. Progress on stderr, the report on stdout, files on request.
+
+export async function verifyCommand(argv: string[], io: CommandIo): Promise<number> {
+  let options;
+  try {
+    options = parseKitOptions(argv, io.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message === '') {
+      io.stdout(USAGE);
+      return 0;
+    }
+    io.stderr(`verify: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+
+  let states: StateSetup;
+  try {
+    states = options.states.kind === 'map' ? { kind: 'map', map: await readStateMap(options.states.file) } : options.states;
+    if (options.pacts.kind === 'file') for (const file of options.pacts.files) readV4Pact(file);
+  } catch (error) {
+    if (!(error instanceof StateMapError) && !(error instanceof PactFileError)) throw error;
+    io.stderr(`verify: ${error.message}\n`);
+    return 2;
+  }
+  const unreachable = await probeUpstream(options.sellerUrl);
+  if (unreachable !== undefined) {
+    io.stderr(`verify: your system at ${options.sellerUrl} cannot be reached: ${unreachable}. Start it, or check --seller-url.\n`);
+    return 2;
+  }
+
+  const progressColours = paletteFor(io.stderrIsTTY, io.env);
+  io.stderr(`verify: ${options.sellerUrl} against ${options.pacts.kind === 'file' ? options.pacts.files.join(', ') : options.pacts.brokerUrl} (limit ${options.timeoutMs} ms per exchange)\n`);
+  const report = await runVerification({
+    sellerUrl: options.sellerUrl,
+    pacts: options.pacts,
+    states,
+    headers: options.headers,
+    timeoutMs: options.timeoutMs,
+    ...(options.publish !== undefined ? { publish: options.publish } : {}),
+    onInteraction: (run, index, total) => io.stderr(`${progressLine(interactionReport(run), index, total, progressColours)}\n`),
+    ...(options.verbose ? { log: (text: string) => io.stderr(text.replace(/^/gm, '  pact | ')) } : {}),
+    signal: io.signal,
+  });
+
+  io.stdout(`\n${renderReport(report, paletteFor(io.stdoutIsTTY, io.env))}`);
+  if (options.junit !== undefined) await writeFile(options.junit, renderJunit(report));
+  if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (report.stopped !== undefined) return SIGNAL_EXIT[report.stopped] ?? 1;
+  return report.ok ? 0 : 1;
+}

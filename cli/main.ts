@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { packagePath } from '../contracts/package-root';
+import type { Command, CommandIo } from './command-io';
+
+// `federated-gateway <command>`: the toolkit's installable CLI (package.json "bin"). Commands
+// load on demand: the contract's validators compile at load, which --help need not wait for.
+
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
+  verify: { load: async () => (await import('./verify-command')).verifyCommand, summary: 'verify your seller system against the pact and the reply rules' },
+  'rules-proxy': { load: async () => (await import('./rules-proxy-command')).rulesProxyCommand, summary: 'the reply rules in front of your seller, for your own Pact verifier' },
+  'mock-seller': { load: async () => (await import('./mock-seller-command')).mockSellerCommand, summary: 'a seller system from a scenario, honest or faulty on demand' },
+};
+
+const version = () => (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+
+export const MAIN_USAGE = `Usage: federated-gateway <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, { summary }]) => `  ${name.padEnd(13)} ${summary}`)
+  .join('\n')}
+
+'federated-gateway <command> --help' describes each. --version prints the version.
+`;
+
+export async function main(argv: string[], io: CommandIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(MAIN_USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr(`federated-gateway: unknown command '${name}'\n\n${MAIN_USAGE}`);
+    return 2;
+  }
+  return (await command.load())(rest, io);
+}
+

@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_SCENARIO_PATH } from '../mock-seller/default-scenario';
+import { ScenarioError } from '../mock-seller/errors';
+import { startMockSeller, startPactReplay } from '../mock-seller/listen';
+import type { CommandIo } from './command-io';
+
+// `mock-seller`: a seller system that keeps the contract (or breaks it on demand) from a
+// scenario, or replays exactly a pact's interactions. Runs until SIGINT/SIGTERM.
+
+export const MOCK_SELLER_USAGE = `Usage: mock-seller [--scenario <file> | --pact <file>] [--port <n>] [--host <h>] [--public-url <url>]
+
+  --scenario <file>    the seller's data (default: the toolkit's default scenario)
+  --pact <file>        serve exactly this pact's interactions instead
+  --port <n>           port (default MOCK_SELLER_PORT or 9090; 0 = any free port, printed)
+  --host <h>           address (default MOCK_SELLER_HOST or 127.0.0.1)
+  --public-url <url>   base of link_url in invoices and statements (default: the request's origin)
+  --help               this text
+
+Prints where it listens on stdout; control API under /__admin (see the mock seller's README).
+Exit 0 when stopped by SIGINT/SIGTERM; 1 a scenario that does not load; 2 bad usage or a port in use.
+`;
+
+export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        scenario: { type: 'string' },
+        pact: { type: 'string' },
+        port: { type: 'string', default: io.env.MOCK_SELLER_PORT ?? '9090' },
+        host: { type: 'string', default: io.env.MOCK_SELLER_HOST ?? '127.0.0.1' },
+        'public-url': { type: 'string', default: io.env.MOCK_SELLER_PUBLIC_URL },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    io.stderr(`mock-seller: ${(error as Error).message}\n\n${MOCK_SELLER_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(MOCK_SELLER_USAGE);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.stderr(`mock-seller: --port must be 0-65535, got '${values.port}'\n`);
+    return 2;
+  }
+  if (values.pact !== undefined && values.scenario !== undefined) {
+    io.stderr("mock-seller: --pact and --scenario exclude each other (a pact replay serves only the pact's interactions)\n");
+    return 2;
+  }
+
+  let close: () => Promise<void>;
+  try {
+    if (values.pact !== undefined) {
+      const running = await startPactReplay({ pact: values.pact, port, host: values.host, onMatch: (d) => io.stderr(`mock seller: replayed '${d}'\n`) });
+      io.stdout(`mock seller: replaying ${running.interactions} interactions from ${values.pact}\n`);
+      io.stdout(`mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, interactions GET ${running.url}/__replay/interactions)\n`);
+      close = running.close;
+    } else {
+      const scenario = values.scenario ?? DEFAULT_SCENARIO_PATH;
+      const running = await startMockSeller({ scenario, port, host: values.host, publicUrl: values['public-url'] });
+      io.stdout(`mock seller: scenario '${running.seller.data.scenario.name}' from ${scenario}\n`);
+      io.stdout(`mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, control ${running.url}/__admin)\n`);
+      close = running.close;
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      io.stderr(`mock-seller: cannot listen on ${values.host}:${port}: the port is in use\n`);
+      return 2;
+    }
+    io.stderr(`mock-seller: ${(error as Error).message}\n`);
+    if (error instanceof ScenarioError) for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
+    return 1;
+  }
+
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  io.stderr(`mock seller: ${String(io.signal.reason)}, closing\n`);
+  await close();
+  return 0;
+}

@@ -171,6 +171,7 @@ async function select(id) {
   $('violations').replaceChildren(...marks.map(nearMiss));
   renderJson($('request-json'), d.request, []);
   renderJson($('reply-json'), d.reply, marks);
+  $('notes-title').hidden = d.notes.length === 0;
   $('notes').replaceChildren(...d.notes.map((n) => node('li', (n.rule || n.keyword) + ' at ' + (n.path || '/') + ': ' + n.message, 'muted')));
 }
 

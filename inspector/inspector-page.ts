@@ -38,7 +38,7 @@ export function inspectorPage(title: string, basePath: string): string {
 <div><h3>Forwarded request</h3><pre class="json" id="request-json"></pre></div>
 <div><h3>Reply</h3><pre class="json" id="reply-json"></pre></div>
 </div>
-<h3>Notes</h3>
+<h3 id="notes-title" hidden>Notes</h3>
 <ul id="notes"></ul>
 </section>
 <script>${INSPECTOR_SCRIPT}</script>

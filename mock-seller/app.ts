@@ -7,6 +7,8 @@ import { documentRoutes } from './document-routes';
 import { BadRequestError, NotFoundError, ScenarioError } from './errors';
 import { createFaultRegistry } from './faults';
 import { createJournal } from './journal';
+import { journalFeed } from './journal-feed';
+import { createInspector } from '../inspector/inspector-app';
 import { orderNumbers } from './place-order';
 import { createReplyCache } from './reply-cache';
 import { setUpProviderState } from './provider-states';
@@ -97,6 +99,8 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
   const app = new Hono<{ Bindings: Partial<HttpBindings> | undefined }>();
   app.post('/seller', sellerEndpoint(ctx));
   app.route('/documents', documentRoutes(ctx));
+  // The live inspector page over the journal; its event streams end when the seller closes.
+  app.route('/__admin/ui', createInspector({ feed: journalFeed(ctx.journal), title: 'Mock seller — exchanges', signal: closing.signal }).app);
   app.route('/__admin', adminRoutes(control));
   app.get('/health', (c) => c.json({ status: 'ok', scenario: ctx.data.scenario.name }));
 

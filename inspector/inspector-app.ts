@@ -91,8 +91,8 @@ export function createInspector(options: InspectorOptions): Inspector {
     return c.json(detail);
   });
 
-  app.get('/events', (c) =>
-    streamSSE(c, async (stream) => {
+  app.get('/events', (c) => {
+    const response = streamSSE(c, async (stream) => {
       const queue: ExchangeSummary[] = [];
       let resync = false;
       let wake: (() => void) | undefined;
@@ -138,8 +138,11 @@ export function createInspector(options: InspectorOptions): Inspector {
         unsubscribe();
         streams.delete(end);
       }
-    }),
-  );
+    });
+    // The socket goes with the stream: a server closing would otherwise wait out keep-alive.
+    response.headers.set('connection', 'close');
+    return response;
+  });
 
   return { app, close };
 }

@@ -13,6 +13,7 @@ import { orderNumbers } from './place-order';
 import { createReplyCache } from './reply-cache';
 import { setUpProviderState } from './provider-states';
 import { checkScenario } from './scenario-file';
+import { shiftRouteTimes } from './route-time-shift';
 import type { SellerContext } from './seller-context';
 import { indexScenario } from './seller-data';
 import { sellerEndpoint } from './seller-endpoint';
@@ -39,7 +40,7 @@ export interface MockSeller extends MockSellerControl {
  * `GET /documents/...` (invoice and statement copies), `/__admin` (control), `GET /health`.
  */
 export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
-  let base: Scenario = checkScenario(scenario);
+  let base: Scenario = shiftRouteTimes(checkScenario(scenario));
   const closing = new AbortController();
   const ctx: SellerContext = {
     data: indexScenario(base),
@@ -71,7 +72,7 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
       return ctx.orders;
     },
     loadScenario(next) {
-      base = checkScenario(next);
+      base = shiftRouteTimes(checkScenario(next));
       control.reset();
       return base;
     },

@@ -48,7 +48,7 @@ describe('the installed CLI', () => {
   it('answers --help for itself and every command, and 2 for an unknown one', async () => {
     const top = await run(bin, ['--help'], dir);
     expect(top.code).toBe(0);
-    for (const command of ['verify', 'rules-proxy', 'mock-seller']) {
+    for (const command of ['verify', 'rules-proxy', 'mock-seller', 'record']) {
       expect(top.stdout).toContain(`  ${command}`);
       const help = await run(bin, [command, '--help'], dir);
       expect(help.code, command).toBe(0);

@@ -74,6 +74,9 @@ describe('the official pact verifier through the rules proxy', () => {
     expect(run.stdout).toContain('expected 200 but was 502');
     // The other interactions are untouched by the fault and still pass.
     expect(run.stdout).toMatch(/There were 1 pact failures/);
+    // The inspector page on the proxy's port saw the same.
+    const seen = (await (await fetch(`${await proxy.url}/__inspector/exchanges?verdict=broken`)).json()) as { exchanges: { service: string; rules: string[] }[] };
+    expect(seen.exchanges).toEqual([expect.objectContaining({ service: 'item_inquiry', rules: ['alternate.original-part'] })]);
     proxy.stop();
     expect(await proxy.exit).toBe(1);
     const report = readFileSync(join(dir, 'report.txt'), 'utf8');

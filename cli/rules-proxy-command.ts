@@ -6,6 +6,7 @@ import { exchangeLine, proxyReport, renderProxyJunit, renderProxyText, toProxyEx
 import { startRulesProxy, type RunningRulesProxy } from '../contracts/verification/rules-proxy';
 import type { CommandIo } from './command-io';
 import { writeWhole } from './report-files';
+import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
 import { probeUpstream } from './upstream-probe';
 
 // `rules-proxy`: the reply rules for any Pact verifier. The vendor points their own verifier
@@ -145,6 +146,7 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
     return report;
   };
 
+  const inspector = createProxyInspector(`Rules proxy → ${upstream}`);
   let proxy: RunningRulesProxy;
   try {
     proxy = await startRulesProxy(
@@ -153,7 +155,9 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
         headers: args.headers,
         timeoutMs: args.timeoutMs,
         rejectBroken: !args.passBroken,
+        routes: inspector.routes,
         onExchange: (exchange) => {
+          inspector.record(exchange);
           const named = interactionsShaped(pact, exchange.request);
           const entry = toProxyExchange(exchange, named.length === 1 ? `${named[0]} (${requestShape(exchange.request)})` : requestShape(exchange.request));
           exchanges.push(entry);
@@ -165,18 +169,21 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
       args.port,
     );
   } catch (error) {
+    inspector.close();
     const code = (error as NodeJS.ErrnoException).code;
     io.stderr(`rules-proxy: cannot listen on ${args.host}:${args.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address here' : (error as Error).message}\n`);
     return 2;
   }
   writeReports();
   io.stdout(`rules-proxy: listening on ${proxy.url}, forwarding to ${upstream}${args.passBroken ? ' (broken replies passed through)' : ''}\n`);
+  io.stdout(`rules-proxy: inspector page at ${proxy.url}${INSPECTOR_PATH}\n`);
 
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   io.stderr(`rules-proxy: ${String(io.signal.reason ?? 'stop')}, closing\n`);
+  inspector.close();
   await proxy.close();
   const report = writeReports();
   io.stdout(renderProxyText(report));

@@ -8,6 +8,7 @@ import { progressLine, renderReport } from '../contracts/verification/report-tex
 import { runVerification, type StateSetup } from '../contracts/verification/run-verification';
 import { readStateMap, StateMapError } from '../contracts/verification/state-map';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
+import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
 import { probeUpstream } from './upstream-probe';
 
 // `verify`: Pact verification of a seller system with the reply rules applied to every
@@ -44,6 +45,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
 
   const progressColours = paletteFor(io.stderrIsTTY, io.env);
   io.stderr(`verify: ${options.sellerUrl} against ${options.pacts.kind === 'file' ? options.pacts.files.join(', ') : options.pacts.brokerUrl} (limit ${options.timeoutMs} ms per exchange)\n`);
+  const inspector = createProxyInspector(`Verification of ${options.sellerUrl}`);
   const report = await runVerification({
     sellerUrl: options.sellerUrl,
     pacts: options.pacts,
@@ -54,7 +56,10 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     onInteraction: (run, index, total) => io.stderr(`${progressLine(interactionReport(run), index, total, progressColours)}\n`),
     ...(options.verbose ? { log: (text: string) => io.stderr(text.replace(/^/gm, '  pact | ')) } : {}),
     signal: io.signal,
-  });
+    proxyRoutes: inspector.routes,
+    onExchange: inspector.record,
+    onProxyReady: (url) => io.stderr(`verify: the exchanges, live, while the run lasts: ${url}${INSPECTOR_PATH}\n`),
+  }).finally(() => inspector.close());
 
   io.stdout(`\n${renderReport(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   if (options.junit !== undefined) await writeFile(options.junit, renderJunit(report));

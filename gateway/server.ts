@@ -7,6 +7,8 @@ import { createDirectory } from './directory/create-directory';
 import type { Directory } from './directory/directory';
 import type { Store } from './store/store';
 import { createSellerClient } from './seller-client/seller-client';
+import { recordingSellerClient } from './seller-client/recording-seller-client';
+import type { ExchangeLog } from '../inspector/exchange-log';
 import { createGateway } from './app';
 import { jsonLineLogger } from './http/request-log';
 import { serverSettings } from './server-config';
@@ -26,6 +28,8 @@ export interface GatewayServerOverrides {
   /** A store opened by the caller (npm start shares one with the internal API); the caller closes it. */
   store?: Store;
   directory?: Directory;
+  /** Every forwarded call is also added here, for the inspector on the internal port (npm start). */
+  exchanges?: ExchangeLog;
 }
 
 export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: GatewayServerOverrides = {}): Promise<RunningGateway> {
@@ -33,7 +37,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   const ownsStore = overrides.store === undefined;
   const store = overrides.store ?? (await openGatewayStore(env));
   const directory = overrides.directory ?? createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
-  const sellerClient = createSellerClient();
+  const sellerClient = overrides.exchanges === undefined ? createSellerClient() : recordingSellerClient(createSellerClient(), overrides.exchanges);
   const app = createGateway({
     store,
     directory,

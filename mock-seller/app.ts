@@ -7,10 +7,13 @@ import { documentRoutes } from './document-routes';
 import { BadRequestError, NotFoundError, ScenarioError } from './errors';
 import { createFaultRegistry } from './faults';
 import { createJournal } from './journal';
+import { journalFeed } from './journal-feed';
+import { createInspector } from '../inspector/inspector-app';
 import { orderNumbers } from './place-order';
 import { createReplyCache } from './reply-cache';
 import { setUpProviderState } from './provider-states';
 import { checkScenario } from './scenario-file';
+import { shiftRouteTimes } from './route-time-shift';
 import type { SellerContext } from './seller-context';
 import { indexScenario } from './seller-data';
 import { sellerEndpoint } from './seller-endpoint';
@@ -37,7 +40,7 @@ export interface MockSeller extends MockSellerControl {
  * `GET /documents/...` (invoice and statement copies), `/__admin` (control), `GET /health`.
  */
 export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
-  let base: Scenario = checkScenario(scenario);
+  let base: Scenario = shiftRouteTimes(checkScenario(scenario));
   const closing = new AbortController();
   const ctx: SellerContext = {
     data: indexScenario(base),
@@ -69,7 +72,7 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
       return ctx.orders;
     },
     loadScenario(next) {
-      base = checkScenario(next);
+      base = shiftRouteTimes(checkScenario(next));
       control.reset();
       return base;
     },
@@ -97,6 +100,8 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
   const app = new Hono<{ Bindings: Partial<HttpBindings> | undefined }>();
   app.post('/seller', sellerEndpoint(ctx));
   app.route('/documents', documentRoutes(ctx));
+  // The live inspector page over the journal; its event streams end when the seller closes.
+  app.route('/__admin/ui', createInspector({ feed: journalFeed(ctx.journal), title: 'Mock seller — exchanges', signal: closing.signal }).app);
   app.route('/__admin', adminRoutes(control));
   app.get('/health', (c) => c.json({ status: 'ok', scenario: ctx.data.scenario.name }));
 

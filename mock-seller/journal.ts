@@ -42,8 +42,13 @@ export interface JournalRecord {
 export interface Journal {
   record(entry: JournalRecord): void;
   entries(filter?: { service?: string; limit?: number }): JournalEntry[];
+  /** One retained entry by its seq; undefined once dropped (or cleared). */
+  get(seq: number): JournalEntry | undefined;
+  /** Calls `listener` with each entry as it is recorded (the inspector); returns the unsubscribe function. */
+  subscribe(listener: (entry: JournalEntry) => void): () => void;
   clear(): void;
   readonly size: number;
+  readonly limit: number;
 }
 
 interface Slot extends Required<Omit<JournalRecord, 'reply' | 'replyBytes'>> {
@@ -62,6 +67,22 @@ function parsedRequest(text: string): unknown {
   }
 }
 
+function entryOf(s: Slot): JournalEntry {
+  return {
+    seq: s.seq,
+    at: new Date(s.startedAt).toISOString(),
+    service: s.service,
+    request: parsedRequest(s.requestText),
+    http_status: s.http_status,
+    reply: s.replyBytes === undefined ? s.reply : JSON.parse(Buffer.from(s.replyBytes).toString('utf8')),
+    faults: [...s.faults],
+    fault_source: s.fault_source,
+    faults_not_applied: [...s.faults_not_applied],
+    notes: [...s.notes],
+    elapsed_ms: s.elapsed_ms,
+  };
+}
+
 export function createJournal(limit = 1000): Journal {
   // A ring of slots reused in place: under load, recording allocates nothing that must
   // survive, so the garbage collector is not kept busy promoting old requests.
@@ -69,7 +90,9 @@ export function createJournal(limit = 1000): Journal {
   let next = 0;
   let seq = 0;
   let count = 0;
+  const listeners = new Set<(entry: JournalEntry) => void>();
   return {
+    limit,
     record(entry) {
       let slot = ring[next];
       if (slot === undefined) {
@@ -90,27 +113,30 @@ export function createJournal(limit = 1000): Journal {
       slot.notes = entry.notes ?? NONE;
       next = (next + 1) % limit;
       if (count < limit) count++;
+      // Entries are built only for listeners: with nobody watching, recording stays as cheap as before.
+      if (listeners.size > 0) {
+        const built = entryOf(slot);
+        for (const listener of listeners) listener(built);
+      }
     },
     entries(filter = {}) {
       const out: JournalEntry[] = [];
       for (let i = 0; i < count; i++) {
         const s = ring[(next - count + i + limit) % limit];
         if (filter.service !== undefined && s.service !== filter.service) continue;
-        out.push({
-          seq: s.seq,
-          at: new Date(s.startedAt).toISOString(),
-          service: s.service,
-          request: parsedRequest(s.requestText),
-          http_status: s.http_status,
-          reply: s.replyBytes === undefined ? s.reply : JSON.parse(Buffer.from(s.replyBytes).toString('utf8')),
-          faults: [...s.faults],
-          fault_source: s.fault_source,
-          faults_not_applied: [...s.faults_not_applied],
-          notes: [...s.notes],
-          elapsed_ms: s.elapsed_ms,
-        });
+        out.push(entryOf(s));
       }
       return filter.limit === undefined ? out : out.slice(-filter.limit);
+    },
+    get(wanted) {
+      // Seqs are consecutive, newest at next - 1: the slot follows from the distance to it.
+      const back = seq - wanted;
+      if (!Number.isInteger(wanted) || back < 0 || back >= count) return undefined;
+      return entryOf(ring[(next - 1 - back + 2 * limit) % limit]);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     clear() {
       ring.length = 0;

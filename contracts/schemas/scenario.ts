@@ -93,6 +93,7 @@ export const Scenario = Closed(
     $schema: Type.Optional(Text('The JSON Schema of scenario files (contracts/json-schema/mock-seller.scenario.schema.json), for editors; the mock ignores it')),
     name: Id(),
     description: Type.Optional(Text()),
+    recorded_on: Type.Optional(CalendarDate('The day route times were recorded (npm run record): the mock shifts them by the days from it to today')),
     members: ListOf(ScenarioMember, { minItems: 1 }),
     locations: ListOf(ScenarioLocation, { minItems: 1 }),
     parts: ListOf(ScenarioPart),

@@ -64,6 +64,8 @@ export interface RulesProxyOptions {
   timeoutMs?: number;
   /** Tags each exchange on arrival (e.g. with the interaction under way). */
   tag?: () => string | undefined;
+  /** Apps served on the proxy's port under these paths instead of being relayed (e.g. an inspector page). */
+  routes?: { path: string; app: Hono }[];
 }
 
 type SellerAnswer = { kind: 'reply'; status: number; text: string; contentType?: string } | { kind: 'unreachable'; message: string };
@@ -109,6 +111,7 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const pending = new Set<{ controller: AbortController; done: Promise<unknown>; giveUp: () => void }>();
   let count = 0;
+  for (const route of options.routes ?? []) app.route(route.path, route.app);
 
   app.all('*', async (c) => {
     const started = performance.now();

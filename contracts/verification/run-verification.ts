@@ -1,3 +1,4 @@
+import type { Hono } from 'hono';
 import { PROVIDER } from '../pact/pact-names';
 import { readV4Pact } from '../pact/pact-file';
 import { exactly, runPactCli, type PactCliRun } from './pact-cli';
@@ -40,6 +41,11 @@ export interface KitRun {
   log?: (text: string) => void;
   /** Stops the run: the verifier child is ended, what did not run is reported as such. */
   signal?: AbortSignal;
+  /** Served on the kit's proxy port instead of relayed (e.g. an inspector page), and told of every exchange. */
+  proxyRoutes?: { path: string; app: Hono }[];
+  onExchange?: (exchange: Exchange) => void;
+  /** The kit's proxy listens here for the length of the run. */
+  onProxyReady?: (url: string) => void;
 }
 
 const stateSource = (run: KitRun): StateSource =>
@@ -96,8 +102,13 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     headers: run.headers,
     timeoutMs,
     tag: () => (current === undefined ? undefined : keyOf(current)),
-    onExchange: (exchange: Exchange) => (exchange.tag === undefined ? undefined : byKey.get(exchange.tag)?.exchanges.push(exchange)),
+    onExchange: (exchange: Exchange) => {
+      if (exchange.tag !== undefined) byKey.get(exchange.tag)?.exchanges.push(exchange);
+      run.onExchange?.(exchange);
+    },
+    ...(run.proxyRoutes !== undefined ? { routes: run.proxyRoutes } : {}),
   });
+  run.onProxyReady?.(proxy.url);
   const proxyUrl = new URL(proxy.url);
   const common = [
     '--hostname', proxyUrl.hostname,

@@ -11,6 +11,8 @@ import { requireInternalToken } from './internal-auth';
 import { CreateUserRejected, internalErrorResponse } from './internal-api-errors';
 import { createUser } from './create-user';
 import { outboxRoutes } from './outbox-routes';
+import type { ExchangeFeed } from '../../inspector/exchange';
+import { createInspector } from '../../inspector/inspector-app';
 
 // The internal API: a Hono app of its own (own port, own credential), separate from the
 // buyer gateway. Serves POST /internal/users/create and the outbox's operator view.
@@ -25,6 +27,8 @@ export interface InternalApiDeps {
   dispatcher?: OutboxDispatcher;
   clock?: Clock;
   log?: (line: string) => void;
+  /** The gateway's forwarded exchanges: served by the inspector at /inspector, behind the same credential. */
+  inspector?: { feed: ExchangeFeed; signal?: AbortSignal };
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -57,6 +61,11 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
     return c.json(reply, 200);
   });
 
+  if (deps.inspector !== undefined) {
+    // Outside /internal/*: a browser cannot send the bearer header, so the inspector takes the
+    // credential once and keeps a session cookie (inspector/inspector-access.ts).
+    app.route('/inspector', createInspector({ ...deps.inspector, credential: deps.config.token, title: 'Gateway — forwarded exchanges' }).app);
+  }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
 
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no route ${c.req.method} ${c.req.path}` } satisfies GatewayErrorReply, 404));

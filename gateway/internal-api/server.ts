@@ -11,6 +11,7 @@ import { createOutboxDispatcher, type OutboxDispatcher } from '../mail/outbox-di
 import { createInternalApi } from './internal-api';
 import { DEV_INTERNAL_API_TOKEN, internalApiConfigFromEnv } from './internal-api-config';
 import { userMailComposers } from './welcome-email';
+import type { ExchangeFeed } from '../../inspector/exchange';
 
 // Wires the internal API from the environment and listens; starts the outbox dispatcher
 // beside it. `npm start` calls startInternalApi with the gateway's store and directory;
@@ -29,6 +30,8 @@ export interface StartInternalApiOptions {
   log?: (line: string) => void;
   /** How often the dispatcher looks for due messages besides being woken. */
   outboxPollMs?: number;
+  /** The gateway's forwarded exchanges in this process: adds the inspector page at /inspector. */
+  exchanges?: ExchangeFeed;
 }
 
 export interface RunningInternalApi {
@@ -46,7 +49,10 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   const addressValidator = addressValidatorFromEnv(env);
   const mailer = mailerFromEnv(env);
   const dispatcher = createOutboxDispatcher({ store: options.store, mailer, clock, from: mailFromEnv(env), composers: userMailComposers, log });
-  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log });
+  // Ends the inspector's event streams on close, which server.close() would otherwise wait for.
+  const closing = new AbortController();
+  const inspector = options.exchanges === undefined ? undefined : { feed: options.exchanges, signal: closing.signal };
+  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log, inspector });
 
   const hostname = options.hostname ?? config.hostname;
   const server: ServerType = serve({ fetch: app.fetch, port: options.port ?? config.port, hostname });
@@ -66,6 +72,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
     dispatcher,
     async close() {
       await dispatcher.stop();
+      closing.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       mailer.close();
     },

@@ -19,6 +19,8 @@ import { catalogRoutes } from './catalog/catalog-routes';
 import { catalogSessionRoutes } from './catalog-session/catalog-session-routes';
 import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
 import { apiReferenceRoutes } from './api-reference/api-reference-routes';
+import { requestBodyLimit } from './protection/request-body-limit';
+import { INQUIRY_ITEMS_RULE, itemCountLimit, ORDER_LINES_RULE } from './protection/item-count-limit';
 
 // The gateway: a Hono app built from its dependencies. server.ts wires and listens; tests
 // call app.request() in-process with a real store and a real mock seller.
@@ -62,6 +64,7 @@ export function createGateway(deps: GatewayDeps) {
   const app = new Hono<GatewayEnv>();
   app.use('*', requestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger)));
   app.onError(errorResponse);
+  app.use('*', requestBodyLimit(config.protection.maxBodyBytes));
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.get('/health', async (c) => {
@@ -73,8 +76,8 @@ export function createGateway(deps: GatewayDeps) {
   // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
   // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.
   const routes = {
-    item_inquiry: operationRoute('item-inquiry', operations.itemInquiry, config.forwardHeaders),
-    place_order: operationRoute('place-order', operations.placeOrder, config.forwardHeaders),
+    item_inquiry: operationRoute('item-inquiry', itemCountLimit(operations.itemInquiry, { limit: config.protection.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }), config.forwardHeaders),
+    place_order: operationRoute('place-order', itemCountLimit(operations.placeOrder, { limit: config.protection.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }), config.forwardHeaders),
     invoice: operationRoute('invoice', operations.invoice, config.forwardHeaders),
     statement: operationRoute('statement', operations.statement, config.forwardHeaders),
   };

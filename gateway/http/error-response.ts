@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { OVERALL_STATUS_MEANING, type GatewayErrorReply } from '../../contracts/index';
 import { GatewayError, InternalError } from '../errors';
 import type { GatewayEnv } from './gateway-env';
+import { retryAfterOf } from '../protection/protection-errors';
 
 // The one place failures become responses. Item inquiry and place order answer with the
 // contract's GatewayErrorReply; invoice and statement keep their own envelope (status other
@@ -26,6 +27,8 @@ export function errorResponse(error: unknown, c: Context<GatewayEnv>): Response 
     if (!(error instanceof GatewayError)) log.cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
   const reply = errorReply(known);
+  const retryAfter = retryAfterOf(known);
+  if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
   const status = known.httpStatus as ContentfulStatusCode;
   const envelope = c.get('envelope') ?? 'gateway';
   if (envelope === 'gateway') return c.json(reply, status);

@@ -1,0 +1,26 @@
+// The gateway's self-protection settings: request limits, seller protection, rate limits.
+// Defaults here; server-config.ts fills them from the environment (one marked block).
+
+export interface ProtectionConfig {
+  /** Largest request body accepted, in bytes; a larger one is refused (413) before it is read. */
+  maxBodyBytes: number;
+  /** Most items one item inquiry may ask about. */
+  maxInquiryItems: number;
+  /** Most lines (items) one order may carry. */
+  maxOrderLines: number;
+  /** Consecutive failures or timeouts of one member's seller that open its circuit breaker. */
+  breakerFailures: number;
+  /** How long an open breaker answers at once before letting one probe through. */
+  breakerCooldownMs: number;
+  /** Calls to one member's seller in flight at once; more are refused at once (5503). */
+  memberConcurrency: number;
+}
+
+export const DEFAULT_PROTECTION_CONFIG: ProtectionConfig = {
+  maxBodyBytes: 1024 * 1024,
+  maxInquiryItems: 1_000,
+  maxOrderLines: 500,
+  breakerFailures: 5,
+  breakerCooldownMs: 30_000,
+  memberConcurrency: 32,
+};

@@ -20,6 +20,7 @@ import { catalogSessionRoutes } from './catalog-session/catalog-session-routes';
 import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
 import { apiReferenceRoutes } from './api-reference/api-reference-routes';
 import { requestBodyLimit } from './protection/request-body-limit';
+import { protectSellerClient, sellerProtectionOptions } from './protection/protected-seller-client';
 import { INQUIRY_ITEMS_RULE, itemCountLimit, ORDER_LINES_RULE } from './protection/item-count-limit';
 
 // The gateway: a Hono app built from its dependencies. server.ts wires and listens; tests
@@ -58,7 +59,9 @@ const jsonOnly: MiddlewareHandler<GatewayEnv> = async (c, next) => {
 export function createGateway(deps: GatewayDeps) {
   const clock = deps.clock ?? systemClock;
   const config = deps.config ?? gatewayConfig();
-  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient: deps.sellerClient, clock, config });
+  // Seller protection per member (circuit breaker, cap on calls in flight) around the real client.
+  const sellerClient = protectSellerClient(deps.sellerClient, { ...sellerProtectionOptions(config.protection), clock });
+  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient, clock, config });
   const auth = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
 
   const app = new Hono<GatewayEnv>();

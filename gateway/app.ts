@@ -9,6 +9,7 @@ import { authenticate } from './auth/authenticate';
 import { createOperations } from './operations/index';
 import { operationRoute } from './http/operation-route';
 import { errorResponse } from './http/error-response';
+import { healthRoute } from './http/health-route';
 import { jsonLineLogger, requestLog, type Logger } from './http/request-log';
 import { RequestValidationError } from './errors';
 import { OverallStatus } from '../contracts/index';
@@ -70,11 +71,7 @@ export function createGateway(deps: GatewayDeps) {
   app.use('*', requestBodyLimit(config.protection.maxBodyBytes));
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
-  app.get('/health', async (c) => {
-    // Healthy means the store answers; seller systems are not ours to vouch for.
-    await deps.store.query('SELECT 1');
-    return c.json({ status: 'ok', store: deps.store.kind });
-  });
+  app.get('/health', healthRoute(deps.store));
 
   // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
   // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.

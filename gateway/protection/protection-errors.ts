@@ -37,3 +37,13 @@ export class SellerCircuitOpenError extends SellerUnavailableError implements Re
 export class SellerBusyError extends SellerUnavailableError implements RetryableAfter {
   readonly retryAfterSeconds = 1;
 }
+
+/**
+ * The gateway's own store cannot be reached: a dependency failing, not a bug (5503, 503).
+ * The message says what became of the request (for an order: not placed, or state unknown).
+ */
+export class StoreUnavailableError extends GatewayError implements RetryableAfter {
+  readonly code = OverallStatus.ServiceOffline;
+  readonly httpStatus = 503;
+  retryAfterSeconds = 5;
+}

@@ -11,6 +11,7 @@ import { requireInternalToken } from './internal-auth';
 import { CreateUserRejected, internalErrorResponse } from './internal-api-errors';
 import { createUser } from './create-user';
 import { outboxRoutes } from './outbox-routes';
+import { keyRoutes } from './key-routes';
 
 // The internal API: a Hono app of its own (own port, own credential), separate from the
 // buyer gateway. Serves POST /internal/users/create and the outbox's operator view.
@@ -58,6 +59,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   });
 
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
+  app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
 
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no route ${c.req.method} ${c.req.path}` } satisfies GatewayErrorReply, 404));
   app.onError((error, c) => internalErrorResponse(error, c, log));

@@ -21,6 +21,8 @@ import { catalogSessionRoutes } from './catalog-session/catalog-session-routes';
 import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
 import { apiReferenceRoutes } from './api-reference/api-reference-routes';
 import { requestBodyLimit } from './protection/request-body-limit';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
+import { requestMetrics } from './metrics/request-metrics';
 import { protectSellerClient, sellerProtectionOptions } from './protection/protected-seller-client';
 import { INQUIRY_ITEMS_RULE, itemCountLimit, ORDER_LINES_RULE } from './protection/item-count-limit';
 
@@ -39,6 +41,8 @@ export interface GatewayDeps {
   publicUrl?: string;
   /** Catalog session lifetime in seconds (default 15 minutes). */
   catalogTokenTtlSeconds?: number;
+  /** Prometheus metrics of this gateway (served by the internal API's /metrics); none by default. */
+  metrics?: GatewayMetrics;
 }
 
 export const V3_2 = '/json/federated/v3_2';
@@ -61,13 +65,21 @@ export function createGateway(deps: GatewayDeps) {
   const clock = deps.clock ?? systemClock;
   const config = deps.config ?? gatewayConfig();
   // Seller protection per member (circuit breaker, cap on calls in flight) around the real client.
-  const sellerClient = protectSellerClient(deps.sellerClient, { ...sellerProtectionOptions(config.protection), clock });
-  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient, clock, config });
+  const metrics = deps.metrics;
+  const sellerClient = protectSellerClient(deps.sellerClient, {
+    ...sellerProtectionOptions(config.protection),
+    clock,
+    onOutcome: metrics && ((member, outcome) => metrics.sellerCall(member, outcome)),
+    onRefused: metrics && ((member, reason) => metrics.sellerRefused(member, reason)),
+  });
+  metrics?.watchBreakers(sellerClient.breakers);
+  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient, clock, config, onViolations: metrics && ((member, list) => metrics.violations(member, list)) });
   const auth = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
 
   const app = new Hono<GatewayEnv>();
   app.use('*', requestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger)));
   app.onError(errorResponse);
+  if (metrics !== undefined) app.use('*', requestMetrics(metrics));
   app.use('*', requestBodyLimit(config.protection.maxBodyBytes));
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 

@@ -10,6 +10,7 @@ import { createSellerClient } from './seller-client/seller-client';
 import { createGateway } from './app';
 import { jsonLineLogger } from './http/request-log';
 import { serverSettings } from './server-config';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
 
 // Wires the gateway from the environment and listens. `npm run gateway` runs this file;
 // scripts/start.ts calls startGatewayServer() in-process.
@@ -26,6 +27,8 @@ export interface GatewayServerOverrides {
   /** A store opened by the caller (npm start shares one with the internal API); the caller closes it. */
   store?: Store;
   directory?: Directory;
+  /** Metrics shared with the internal API that serves them (npm start). */
+  metrics?: GatewayMetrics;
 }
 
 export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: GatewayServerOverrides = {}): Promise<RunningGateway> {
@@ -39,6 +42,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     directory,
     sellerClient,
     config: settings.config,
+    metrics: overrides.metrics,
     logger: settings.requestLog ? jsonLineLogger : false,
     // Behind a proxy the request's own origin is not what a browser can open.
     publicUrl: env.GATEWAY_PUBLIC_URL?.trim() || undefined,

@@ -5,6 +5,7 @@ import { startGatewayServer } from '../gateway/server';
 import { startInternalApi } from '../gateway/internal-api/server';
 import { openGatewayStore } from '../gateway/store/index';
 import { createDirectory } from '../gateway/directory/create-directory';
+import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';
 
 // npm start: the mock seller (9090, default scenario), the embedded store with the seeds,
 // the gateway (8080) and the internal API (8081) — everything a developer needs locally.
@@ -23,8 +24,9 @@ try {
   try {
     store = await openGatewayStore();
     const directory = createDirectory(store);
-    gateway = await startGatewayServer(process.env, { store, directory });
-    internal = await startInternalApi({ store, directory });
+    const metrics = createGatewayMetrics({ store });
+    gateway = await startGatewayServer(process.env, { store, directory, metrics });
+    internal = await startInternalApi({ store, directory, metrics });
   } catch (error) {
     await gateway?.close();
     await store?.close();
@@ -39,6 +41,7 @@ Federated Gateway (development)
   gateway       ${base}            (GET ${base}/health)
   mock seller   ${seller.url}/seller     (scenario ${scenario}; control ${seller.url}/__admin, journal ${seller.url}/__admin/journal)
   internal API  ${internalApi.url}/internal/users/create   (Authorization: Bearer $INTERNAL_API_TOKEN; development default in docs/internal-api.md)
+  metrics       ${internalApi.url}/metrics   (Prometheus; same credential)
   store         DATABASE_URL / GATEWAY_DATA_DIR, else var/pglite (seeded on first start)
 
 Mint a development token (user demo) and ask for an item:

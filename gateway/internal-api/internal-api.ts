@@ -12,6 +12,8 @@ import { CreateUserRejected, internalErrorResponse } from './internal-api-errors
 import { createUser } from './create-user';
 import { outboxRoutes } from './outbox-routes';
 import { keyRoutes } from './key-routes';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { metricsRoute } from '../metrics/metrics-route';
 
 // The internal API: a Hono app of its own (own port, own credential), separate from the
 // buyer gateway. Serves POST /internal/users/create and the outbox's operator view.
@@ -22,6 +24,8 @@ export interface InternalApiDeps {
   config: InternalApiConfig;
   /** The gateway's directory in this process, invalidated when a user is created. */
   directory?: Pick<Directory, 'invalidate'>;
+  /** The gateway's metrics in this process, served at GET /metrics (internal credential). */
+  metrics?: GatewayMetrics;
   /** Woken after each creation so the welcome mail leaves at once; runs `retry` passes. */
   dispatcher?: OutboxDispatcher;
   clock?: Clock;
@@ -36,6 +40,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   const app = new Hono();
 
   app.use('/internal/*', requireInternalToken(deps.config.token));
+  if (deps.metrics !== undefined) app.get('/metrics', requireInternalToken(deps.config.token), metricsRoute(deps.metrics.registry));
   app.use('/internal/*', bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json({ status_code: OverallStatus.ValidationError, message: `request body larger than ${MAX_BODY_BYTES} bytes` } satisfies GatewayErrorReply, 413),

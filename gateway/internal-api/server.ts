@@ -11,6 +11,7 @@ import { createOutboxDispatcher, type OutboxDispatcher } from '../mail/outbox-di
 import { createInternalApi } from './internal-api';
 import { DEV_INTERNAL_API_TOKEN, internalApiConfigFromEnv } from './internal-api-config';
 import { userMailComposers } from './welcome-email';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
 
 // Wires the internal API from the environment and listens; starts the outbox dispatcher
 // beside it. `npm start` calls startInternalApi with the gateway's store and directory;
@@ -27,6 +28,8 @@ export interface StartInternalApiOptions {
   hostname?: string;
   clock?: Clock;
   log?: (line: string) => void;
+  /** The gateway's metrics in this process, served at GET /metrics. */
+  metrics?: GatewayMetrics;
   /** How often the dispatcher looks for due messages besides being woken. */
   outboxPollMs?: number;
 }
@@ -46,7 +49,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   const addressValidator = addressValidatorFromEnv(env);
   const mailer = mailerFromEnv(env);
   const dispatcher = createOutboxDispatcher({ store: options.store, mailer, clock, from: mailFromEnv(env), composers: userMailComposers, log });
-  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log });
+  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log, metrics: options.metrics });
 
   const hostname = options.hostname ?? config.hostname;
   const server: ServerType = serve({ fetch: app.fetch, port: options.port ?? config.port, hostname });

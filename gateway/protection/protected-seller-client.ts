@@ -20,6 +20,8 @@ export interface SellerProtectionOptions {
   /** Told of every finished seller call (metrics). */
   onOutcome?: (memberId: string, outcome: SellerOutcome) => void;
   onBreakerChange?: (memberId: string, state: BreakerState) => void;
+  /** Told of every call refused here (metrics). */
+  onRefused?: (memberId: string, reason: 'circuit-open' | 'busy') => void;
 }
 
 /** The options a gateway's protection config gives. */
@@ -47,6 +49,7 @@ export function protectSellerClient(inner: SellerClient, options: SellerProtecti
     const memberId = request.member.id;
     const busy = inFlight.get(memberId) ?? 0;
     if (busy >= options.memberConcurrency) {
+      options.onRefused?.(memberId, 'busy');
       throw new SellerBusyError(
         `the seller of member ${memberId} already has ${busy} requests from this gateway in flight, the most it is sent at once; retry shortly`,
         [{ path: '', message: `member ${memberId}: ${busy} calls in flight (limit ${options.memberConcurrency})`, member: memberId }],
@@ -54,6 +57,7 @@ export function protectSellerClient(inner: SellerClient, options: SellerProtecti
     }
     const admission = breakers.admit(memberId);
     if (!admission.admitted) {
+      options.onRefused?.(memberId, 'circuit-open');
       const seconds = Math.ceil(admission.retryAfterMs / 1000);
       throw SellerCircuitOpenError.after(
         seconds,

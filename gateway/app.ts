@@ -21,6 +21,9 @@ import { catalogSessionRoutes } from './catalog-session/catalog-session-routes';
 import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
 import { apiReferenceRoutes } from './api-reference/api-reference-routes';
 import { requestBodyLimit } from './protection/request-body-limit';
+import { rateLimitedAuth } from './protection/rate-limit';
+import { createRateLimiter } from './protection/rate-limiter';
+import { clientRateLimits } from './protection/client-rate-limits';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { requestMetrics } from './metrics/request-metrics';
 import { protectSellerClient, sellerProtectionOptions } from './protection/protected-seller-client';
@@ -74,7 +77,12 @@ export function createGateway(deps: GatewayDeps) {
   });
   metrics?.watchBreakers(sellerClient.breakers);
   const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient, clock, config, onViolations: metrics && ((member, list) => metrics.violations(member, list)) });
-  const auth = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
+  // Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
+  const auth = rateLimitedAuth(authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth })), {
+    limiter: createRateLimiter({ windowMs: config.protection.rateLimitWindowMs, clock }),
+    limitOf: clientRateLimits(deps.store, { defaultLimit: config.protection.rateLimit, ttlMs: 30_000, clock }),
+    instances: config.protection.rateLimitInstances,
+  });
 
   const app = new Hono<GatewayEnv>();
   app.use('*', requestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger)));

@@ -52,6 +52,9 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
         breakerFailures: integer(env, 'GATEWAY_BREAKER_FAILURES', DEFAULT_PROTECTION_CONFIG.breakerFailures, 1),
         breakerCooldownMs: integer(env, 'GATEWAY_BREAKER_COOLDOWN_MS', DEFAULT_PROTECTION_CONFIG.breakerCooldownMs, 1),
         memberConcurrency: integer(env, 'GATEWAY_MEMBER_CONCURRENCY', DEFAULT_PROTECTION_CONFIG.memberConcurrency, 1),
+        rateLimit: integer(env, 'GATEWAY_RATE_LIMIT', DEFAULT_PROTECTION_CONFIG.rateLimit, 1),
+        rateLimitWindowMs: integer(env, 'GATEWAY_RATE_LIMIT_WINDOW_MS', DEFAULT_PROTECTION_CONFIG.rateLimitWindowMs, 1_000),
+        rateLimitInstances: integer(env, 'GATEWAY_RATE_LIMIT_INSTANCES', DEFAULT_PROTECTION_CONFIG.rateLimitInstances, 1),
       },
       // ---- end protection
     }),

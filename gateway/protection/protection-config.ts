@@ -14,6 +14,11 @@ export interface ProtectionConfig {
   breakerCooldownMs: number;
   /** Calls to one member's seller in flight at once; more are refused at once (5503). */
   memberConcurrency: number;
+  /** Requests per window an API client may make, unless its directory entry (api_clients.rate_limit) says otherwise. */
+  rateLimit: number;
+  rateLimitWindowMs: number;
+  /** Gateway instances sharing each client's limit: each instance allows limit / instances. */
+  rateLimitInstances: number;
 }
 
 export const DEFAULT_PROTECTION_CONFIG: ProtectionConfig = {
@@ -23,4 +28,7 @@ export const DEFAULT_PROTECTION_CONFIG: ProtectionConfig = {
   breakerFailures: 5,
   breakerCooldownMs: 30_000,
   memberConcurrency: 32,
+  rateLimit: 1_200,
+  rateLimitWindowMs: 60_000,
+  rateLimitInstances: 1,
 };

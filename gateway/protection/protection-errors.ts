@@ -47,3 +47,15 @@ export class StoreUnavailableError extends GatewayError implements RetryableAfte
   readonly httpStatus = 503;
   retryAfterSeconds = 5;
 }
+
+/** An API client over its request rate (429, Retry-After until the window resets). */
+export class RateLimitedError extends GatewayError implements RetryableAfter {
+  readonly code = OverallStatus.GeneralError;
+  readonly httpStatus = 429;
+  retryAfterSeconds = 1;
+  static after(retryAfterSeconds: number, message: string): RateLimitedError {
+    const error = new RateLimitedError(message, [{ path: 'header:Authorization', message: 'request rate over the limit' }]);
+    error.retryAfterSeconds = retryAfterSeconds;
+    return error;
+  }
+}

@@ -27,7 +27,7 @@ export const DEFAULT_PROTECTION_CONFIG: ProtectionConfig = {
   maxOrderLines: 500,
   breakerFailures: 5,
   breakerCooldownMs: 30_000,
-  memberConcurrency: 32,
+  memberConcurrency: 64,
   rateLimit: 1_200,
   rateLimitWindowMs: 60_000,
   rateLimitInstances: 1,

@@ -9,6 +9,7 @@ import { authenticate } from './auth/authenticate';
 import { createOperations } from './operations/index';
 import { operationRoute } from './http/operation-route';
 import { errorResponse } from './http/error-response';
+import { healthRoute } from './http/health-route';
 import { jsonLineLogger, requestLog, type Logger } from './http/request-log';
 import { RequestValidationError } from './errors';
 import { OverallStatus } from '../contracts/index';
@@ -19,6 +20,14 @@ import { catalogRoutes } from './catalog/catalog-routes';
 import { catalogSessionRoutes } from './catalog-session/catalog-session-routes';
 import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
 import { apiReferenceRoutes } from './api-reference/api-reference-routes';
+import { requestBodyLimit } from './protection/request-body-limit';
+import { rateLimitedAuth } from './protection/rate-limit';
+import { createRateLimiter } from './protection/rate-limiter';
+import { clientRateLimits } from './protection/client-rate-limits';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
+import { requestMetrics } from './metrics/request-metrics';
+import { protectSellerClient, sellerProtectionOptions } from './protection/protected-seller-client';
+import { INQUIRY_ITEMS_RULE, itemCountLimit, ORDER_LINES_RULE } from './protection/item-count-limit';
 
 // The gateway: a Hono app built from its dependencies. server.ts wires and listens; tests
 // call app.request() in-process with a real store and a real mock seller.
@@ -35,6 +44,8 @@ export interface GatewayDeps {
   publicUrl?: string;
   /** Catalog session lifetime in seconds (default 15 minutes). */
   catalogTokenTtlSeconds?: number;
+  /** Prometheus metrics of this gateway (served by the internal API's /metrics); none by default. */
+  metrics?: GatewayMetrics;
 }
 
 export const V3_2 = '/json/federated/v3_2';
@@ -56,25 +67,37 @@ const jsonOnly: MiddlewareHandler<GatewayEnv> = async (c, next) => {
 export function createGateway(deps: GatewayDeps) {
   const clock = deps.clock ?? systemClock;
   const config = deps.config ?? gatewayConfig();
-  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient: deps.sellerClient, clock, config });
-  const auth = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
+  // Seller protection per member (circuit breaker, cap on calls in flight) around the real client.
+  const metrics = deps.metrics;
+  const sellerClient = protectSellerClient(deps.sellerClient, {
+    ...sellerProtectionOptions(config.protection),
+    clock,
+    onOutcome: metrics && ((member, outcome) => metrics.sellerCall(member, outcome)),
+    onRefused: metrics && ((member, reason) => metrics.sellerRefused(member, reason)),
+  });
+  metrics?.watchBreakers(sellerClient.breakers);
+  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient, clock, config, onViolations: metrics && ((member, list) => metrics.violations(member, list)) });
+  // Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
+  const auth = rateLimitedAuth(authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth })), {
+    limiter: createRateLimiter({ windowMs: config.protection.rateLimitWindowMs, clock }),
+    limitOf: clientRateLimits(deps.store, { defaultLimit: config.protection.rateLimit, ttlMs: 30_000, clock }),
+    instances: config.protection.rateLimitInstances,
+  });
 
   const app = new Hono<GatewayEnv>();
   app.use('*', requestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger)));
   app.onError(errorResponse);
+  if (metrics !== undefined) app.use('*', requestMetrics(metrics));
+  app.use('*', requestBodyLimit(config.protection.maxBodyBytes));
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
-  app.get('/health', async (c) => {
-    // Healthy means the store answers; seller systems are not ours to vouch for.
-    await deps.store.query('SELECT 1');
-    return c.json({ status: 'ok', store: deps.store.kind });
-  });
+  app.get('/health', healthRoute(deps.store));
 
   // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
   // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.
   const routes = {
-    item_inquiry: operationRoute('item-inquiry', operations.itemInquiry, config.forwardHeaders),
-    place_order: operationRoute('place-order', operations.placeOrder, config.forwardHeaders),
+    item_inquiry: operationRoute('item-inquiry', itemCountLimit(operations.itemInquiry, { limit: config.protection.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }), config.forwardHeaders),
+    place_order: operationRoute('place-order', itemCountLimit(operations.placeOrder, { limit: config.protection.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }), config.forwardHeaders),
     invoice: operationRoute('invoice', operations.invoice, config.forwardHeaders),
     statement: operationRoute('statement', operations.statement, config.forwardHeaders),
   };

@@ -1,4 +1,5 @@
 import { DEFAULT_AUTH_CONFIG, type AuthConfig } from './auth/token-verifier';
+import { DEFAULT_PROTECTION_CONFIG, type ProtectionConfig } from './protection/protection-config';
 
 /** What a gateway instance can be told; server.ts fills it from the environment. */
 export interface GatewayConfig {
@@ -21,6 +22,8 @@ export interface GatewayConfig {
    * start` passes `x-mock-fault` so a developer can make the mock seller misbehave per request.
    */
   forwardHeaders: string[];
+  /** Request limits, seller protection (breaker, concurrency cap) and rate limits. */
+  protection: ProtectionConfig;
 }
 
 export const DEFAULT_GATEWAY_CONFIG: GatewayConfig = {
@@ -29,12 +32,16 @@ export const DEFAULT_GATEWAY_CONFIG: GatewayConfig = {
   orderWaitMs: 15_000,
   orderStaleMarginMs: 60_000,
   forwardHeaders: [],
+  protection: DEFAULT_PROTECTION_CONFIG,
 };
 
-export function gatewayConfig(overrides: { auth?: Partial<AuthConfig> } & Partial<Omit<GatewayConfig, 'auth'>> = {}): GatewayConfig {
+export function gatewayConfig(
+  overrides: { auth?: Partial<AuthConfig>; protection?: Partial<ProtectionConfig> } & Partial<Omit<GatewayConfig, 'auth' | 'protection'>> = {},
+): GatewayConfig {
   return {
     ...DEFAULT_GATEWAY_CONFIG,
     ...overrides,
     auth: { ...DEFAULT_AUTH_CONFIG, ...overrides.auth },
+    protection: { ...DEFAULT_PROTECTION_CONFIG, ...overrides.protection },
   };
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_AUTH_CONFIG } from './auth/token-verifier';
 import { gatewayConfig, type GatewayConfig } from './config';
+import { DEFAULT_PROTECTION_CONFIG } from './protection/protection-config';
 
 // The gateway's settings from the environment, in one place. The store's own variables
 // (DATABASE_URL, GATEWAY_DATA_DIR, GATEWAY_SEED) are read by gateway/store.
@@ -43,6 +44,19 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
       orderWaitMs: integer(env, 'GATEWAY_ORDER_WAIT_MS', 15_000),
       orderStaleMarginMs: integer(env, 'GATEWAY_ORDER_STALE_MARGIN_MS', 60_000),
       forwardHeaders: list(env.GATEWAY_FORWARD_HEADERS).map((h) => h.toLowerCase()),
+      // ---- protection (issue 13): limits, seller protection, rate limits; defaults in protection/protection-config.ts
+      protection: {
+        maxBodyBytes: integer(env, 'GATEWAY_MAX_BODY_BYTES', DEFAULT_PROTECTION_CONFIG.maxBodyBytes, 1),
+        maxInquiryItems: integer(env, 'GATEWAY_MAX_INQUIRY_ITEMS', DEFAULT_PROTECTION_CONFIG.maxInquiryItems, 1),
+        maxOrderLines: integer(env, 'GATEWAY_MAX_ORDER_LINES', DEFAULT_PROTECTION_CONFIG.maxOrderLines, 1),
+        breakerFailures: integer(env, 'GATEWAY_BREAKER_FAILURES', DEFAULT_PROTECTION_CONFIG.breakerFailures, 1),
+        breakerCooldownMs: integer(env, 'GATEWAY_BREAKER_COOLDOWN_MS', DEFAULT_PROTECTION_CONFIG.breakerCooldownMs, 1),
+        memberConcurrency: integer(env, 'GATEWAY_MEMBER_CONCURRENCY', DEFAULT_PROTECTION_CONFIG.memberConcurrency, 1),
+        rateLimit: integer(env, 'GATEWAY_RATE_LIMIT', DEFAULT_PROTECTION_CONFIG.rateLimit, 1),
+        rateLimitWindowMs: integer(env, 'GATEWAY_RATE_LIMIT_WINDOW_MS', DEFAULT_PROTECTION_CONFIG.rateLimitWindowMs, 1_000),
+        rateLimitInstances: integer(env, 'GATEWAY_RATE_LIMIT_INSTANCES', DEFAULT_PROTECTION_CONFIG.rateLimitInstances, 1),
+      },
+      // ---- end protection
     }),
   };
 }

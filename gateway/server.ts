@@ -12,6 +12,7 @@ import type { ExchangeLog } from '../inspector/exchange-log';
 import { createGateway } from './app';
 import { jsonLineLogger } from './http/request-log';
 import { serverSettings } from './server-config';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
 
 // Wires the gateway from the environment and listens. `npm run gateway` runs this file;
 // scripts/start.ts calls startGatewayServer() in-process.
@@ -30,6 +31,8 @@ export interface GatewayServerOverrides {
   directory?: Directory;
   /** Every forwarded call is also added here, for the inspector on the internal port (npm start). */
   exchanges?: ExchangeLog;
+  /** Metrics shared with the internal API that serves them (npm start). */
+  metrics?: GatewayMetrics;
 }
 
 export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: GatewayServerOverrides = {}): Promise<RunningGateway> {
@@ -43,6 +46,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     directory,
     sellerClient,
     config: settings.config,
+    metrics: overrides.metrics,
     logger: settings.requestLog ? jsonLineLogger : false,
     // Behind a proxy the request's own origin is not what a browser can open.
     publicUrl: env.GATEWAY_PUBLIC_URL?.trim() || undefined,

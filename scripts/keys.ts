@@ -4,10 +4,12 @@
 //
 // Registers, lists and revokes buyer systems' public keys in the gateway's store — the same
 // store the gateway opens (DATABASE_URL, else GATEWAY_DATA_DIR, else var/pglite; seeded on a
-// fresh install like the gateway's, unless GATEWAY_SEED=false). With the
-// embedded store, stop the gateway first (one process per PGlite directory); with
-// PostgreSQL, running gateways see a revocation at once (a NOTIFY their directory caches
-// listen for; the cache TTL, 30 s, is the fallback).
+// fresh install like the gateway's, unless GATEWAY_SEED=false). Asks the running internal
+// API first (INTERNAL_API_URL, default http://127.0.0.1:$INTERNAL_PORT or 8081, credential
+// INTERNAL_API_TOKEN or the development default), so it works beside `npm start` on the
+// embedded store and the key works at once; opens the store itself when nothing answers.
+// With PostgreSQL, other running gateways see a change at once (a NOTIFY their directory
+// caches listen for; the cache TTL, 30 s, is the fallback).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -16,7 +18,9 @@ import type { Store } from '../gateway/store/store';
 import type { Directory, KeyAlgorithm } from '../gateway/directory/directory';
 import { openGatewayStore } from '../gateway/store/open-gateway-store';
 import { describeStore, storeOptionsFromEnv } from '../gateway/store/store-config';
-import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey } from '../gateway/directory/api-keys';
+import { KEY_ALGORITHMS, KeyCommandError } from '../gateway/directory/api-keys';
+import { httpKeysBackend, storeKeysBackend, type KeysBackend } from './keys-backend';
+import { DEFAULT_INTERNAL_PORT, DEV_INTERNAL_API_TOKEN } from '../gateway/internal-api/internal-api-config';
 
 const USAGE = `usage:
   npm run keys -- add --client <id> --kid <kid> --public-key <pem file> --user <username> [--user <username>…]
@@ -25,7 +29,9 @@ const USAGE = `usage:
   npm run keys -- revoke --kid <kid>`;
 
 export interface KeysIo {
-  store: Store;
+  /** Where the keys live: a running server's internal API or the store; default: `store`. */
+  backend?: KeysBackend;
+  store?: Store;
   /** When given, invalidated after a write (an in-process gateway sees it at once). */
   directory?: Directory;
   out: (line: string) => void;
@@ -35,6 +41,12 @@ export interface KeysIo {
 }
 
 class UsageError extends Error {}
+
+function backendOf(io: KeysIo): KeysBackend {
+  if (io.backend !== undefined) return io.backend;
+  if (io.store === undefined) throw new Error('keys: neither a backend nor a store given');
+  return storeKeysBackend(io.store, io.directory);
+}
 
 /** Runs one keys command; returns the exit code (0 ok, 1 refused, 2 bad usage). */
 export async function runKeysCommand(argv: string[], io: KeysIo): Promise<number> {
@@ -106,8 +118,7 @@ async function add(args: string[], io: KeysIo) {
   } catch (error) {
     throw new KeyCommandError(`cannot read --public-key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const registered = await registerKey(
-    io.store,
+  const registered = await backendOf(io).register(
     {
       clientId,
       kid,
@@ -116,7 +127,6 @@ async function add(args: string[], io: KeysIo) {
       usernames: (values.user as string[] | undefined)?.map((u) => u.trim()),
       clientName: values.name as string | undefined,
     },
-    io.directory,
   );
   io.out(
     `registered ${registered.algorithm} key ${registered.kid} for ${registered.createdClient ? 'new ' : ''}client ` +
@@ -126,7 +136,7 @@ async function add(args: string[], io: KeysIo) {
 
 async function list(args: string[], io: KeysIo) {
   const values = parse(args, { json: { type: 'boolean', default: false } });
-  const keys = await listKeys(io.store);
+  const keys = await backendOf(io).list();
   if (values.json) {
     io.out(JSON.stringify(keys));
     return;
@@ -149,11 +159,26 @@ async function list(args: string[], io: KeysIo) {
 
 async function revoke(args: string[], io: KeysIo) {
   const values = parse(args, { kid: { type: 'string' } });
-  const revoked = await revokeKey(io.store, required(values, 'kid'), io.directory);
+  const revoked = await backendOf(io).revoke(required(values, 'kid'));
   io.out(`revoked key ${revoked.kid} at ${revoked.revokedAt.toISOString()}`);
 }
 
+const isConnectionRefused = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === 'ECONNREFUSED' || e?.cause?.code === 'ECONNREFUSED';
+};
+
 async function main() {
+  const env = process.env;
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  // A running server first (npm start: the embedded store is its alone), else the store.
+  const baseUrl = env.INTERNAL_API_URL ?? `http://127.0.0.1:${env.INTERNAL_PORT ?? DEFAULT_INTERNAL_PORT}`;
+  try {
+    process.exitCode = await runKeysCommand(process.argv.slice(2), { ...io, backend: httpKeysBackend(baseUrl, env.INTERNAL_API_TOKEN?.trim() || DEV_INTERNAL_API_TOKEN) });
+    return;
+  } catch (error) {
+    if (!isConnectionRefused(error)) throw error;
+  }
   const options = storeOptionsFromEnv();
   let store: Store;
   try {

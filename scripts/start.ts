@@ -6,6 +6,7 @@ import { startInternalApi } from '../gateway/internal-api/server';
 import { openGatewayStore } from '../gateway/store/index';
 import { createDirectory } from '../gateway/directory/create-directory';
 import { createExchangeLog } from '../inspector/exchange-log';
+import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';
 
 // npm start: the mock seller (9090, default scenario), the embedded store with the seeds,
 // the gateway (8080) and the internal API (8081) — everything a developer needs locally.
@@ -24,10 +25,11 @@ try {
   try {
     store = await openGatewayStore();
     const directory = createDirectory(store);
-    // The gateway's forwarded calls, shown by the inspector on the internal port.
+    // The gateway's forwarded calls, shown by the inspector on the internal port; metrics served there too.
     const exchanges = createExchangeLog({ limit: 500 });
-    gateway = await startGatewayServer(process.env, { store, directory, exchanges });
-    internal = await startInternalApi({ store, directory, exchanges });
+    const metrics = createGatewayMetrics({ store });
+    gateway = await startGatewayServer(process.env, { store, directory, exchanges, metrics });
+    internal = await startInternalApi({ store, directory, exchanges, metrics });
   } catch (error) {
     await gateway?.close();
     await store?.close();
@@ -43,6 +45,7 @@ Federated Gateway (development)
   mock seller   ${seller.url}/seller     (scenario ${scenario}; control ${seller.url}/__admin, journal ${seller.url}/__admin/journal)
   internal API  ${internalApi.url}/internal/users/create   (Authorization: Bearer $INTERNAL_API_TOKEN; development default in docs/internal-api.md)
   inspectors    ${seller.url}/__admin/ui (mock seller)   ${internalApi.url}/inspector#token=<INTERNAL_API_TOKEN> (gateway's forwarded calls)
+  metrics       ${internalApi.url}/metrics   (Prometheus; same credential)
   store         DATABASE_URL / GATEWAY_DATA_DIR, else var/pglite (seeded on first start)
 
 Mint a development token (user demo) and ask for an item:

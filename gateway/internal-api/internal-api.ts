@@ -13,6 +13,9 @@ import { createUser } from './create-user';
 import { outboxRoutes } from './outbox-routes';
 import type { ExchangeFeed } from '../../inspector/exchange';
 import { createInspector } from '../../inspector/inspector-app';
+import { keyRoutes } from './key-routes';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { metricsRoute } from '../metrics/metrics-route';
 
 // The internal API: a Hono app of its own (own port, own credential), separate from the
 // buyer gateway. Serves POST /internal/users/create and the outbox's operator view.
@@ -23,6 +26,8 @@ export interface InternalApiDeps {
   config: InternalApiConfig;
   /** The gateway's directory in this process, invalidated when a user is created. */
   directory?: Pick<Directory, 'invalidate'>;
+  /** The gateway's metrics in this process, served at GET /metrics (internal credential). */
+  metrics?: GatewayMetrics;
   /** Woken after each creation so the welcome mail leaves at once; runs `retry` passes. */
   dispatcher?: OutboxDispatcher;
   clock?: Clock;
@@ -39,6 +44,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   const app = new Hono();
 
   app.use('/internal/*', requireInternalToken(deps.config.token));
+  if (deps.metrics !== undefined) app.get('/metrics', requireInternalToken(deps.config.token), metricsRoute(deps.metrics.registry));
   app.use('/internal/*', bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json({ status_code: OverallStatus.ValidationError, message: `request body larger than ${MAX_BODY_BYTES} bytes` } satisfies GatewayErrorReply, 413),
@@ -67,6 +73,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
     app.route('/inspector', createInspector({ ...deps.inspector, credential: deps.config.token, title: 'Gateway — forwarded exchanges' }).app);
   }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
+  app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
 
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no route ${c.req.method} ${c.req.path}` } satisfies GatewayErrorReply, 404));
   app.onError((error, c) => internalErrorResponse(error, c, log));

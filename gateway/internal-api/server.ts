@@ -12,6 +12,7 @@ import { createInternalApi } from './internal-api';
 import { DEV_INTERNAL_API_TOKEN, internalApiConfigFromEnv } from './internal-api-config';
 import { userMailComposers } from './welcome-email';
 import type { ExchangeFeed } from '../../inspector/exchange';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
 
 // Wires the internal API from the environment and listens; starts the outbox dispatcher
 // beside it. `npm start` calls startInternalApi with the gateway's store and directory;
@@ -28,6 +29,8 @@ export interface StartInternalApiOptions {
   hostname?: string;
   clock?: Clock;
   log?: (line: string) => void;
+  /** The gateway's metrics in this process, served at GET /metrics. */
+  metrics?: GatewayMetrics;
   /** How often the dispatcher looks for due messages besides being woken. */
   outboxPollMs?: number;
   /** The gateway's forwarded exchanges in this process: adds the inspector page at /inspector. */
@@ -52,7 +55,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   // Ends the inspector's event streams on close, which server.close() would otherwise wait for.
   const closing = new AbortController();
   const inspector = options.exchanges === undefined ? undefined : { feed: options.exchanges, signal: closing.signal };
-  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log, inspector });
+  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log, inspector, metrics: options.metrics });
 
   const hostname = options.hostname ?? config.hostname;
   const server: ServerType = serve({ fetch: app.fetch, port: options.port ?? config.port, hostname });

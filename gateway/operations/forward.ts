@@ -62,6 +62,7 @@ export async function forwardToSeller<T>(
       check.errors.map((e) => ({ path: e.path, message: e.message, member: member.id })),
     );
   }
+  if (check.violations.length > 0) deps.onViolations?.(member.id, check.violations);
   if (check.violations.length > 0 && !isLenient(deps, member)) {
     const rules = [...new Set(check.violations.map((v) => v.rule))];
     throw new SellerReplyError(

@@ -4,6 +4,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../clock';
 import type { GatewayConfig } from '../config';
 import type { AuthenticatedBuyer } from '../auth/token-verifier';
+import type { Violation } from '../../contracts/index';
 
 /** What every operation is built from; the same handlers serve v3.2 and (later) v3.1 paths. */
 export interface OperationDeps {
@@ -12,6 +13,8 @@ export interface OperationDeps {
   sellerClient: SellerClient;
   clock: Clock;
   config: GatewayConfig;
+  /** Told of the reply-rule violations found in each seller reply (metrics). */
+  onViolations?: (memberId: string, violations: readonly Violation[]) => void;
 }
 
 /** One buyer call, stripped of HTTP: who, what, and the ids that travel with it. */

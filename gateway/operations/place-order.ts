@@ -24,6 +24,8 @@ import { userLocationIndex } from './buyer-locations';
 import { forwardToSeller, warningLines } from './forward';
 import { forwardedCommon, memberOf } from './seller-member';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
+import { isStoreUnreachable } from '../store/store-outage';
+import { orderNotPlaced, orderStateUnknown } from '../orders/order-store-outage';
 
 // Place order: every item at an orderable location of the buyer, all at one seller; the
 // order is recorded (and claimed) before it is forwarded, so a retried or concurrent
@@ -143,6 +145,13 @@ export function createPlaceOrder(deps: OperationDeps) {
     // Only the attempt still holding the claim sends: if this one was so slow that a retry
     // took the order over as stale, it answers with that retry's result instead.
     if (!(await records.markForwarded(record.id, record.attempts, now()))) return answerOf(record, { input, forwarded, key: record.idempotencyKey, member });
+    // From here on the order may be at the seller: losing the store leaves its state unknown.
+    return sendForwarded(record, member, forwarded, input).catch((error: unknown) => {
+      throw isStoreUnreachable(error) ? orderStateUnknown(forwarded.purchase_order_number) : error;
+    });
+  }
+
+  async function sendForwarded(record: OrderRecord, member: Member, forwarded: PlaceOrderSellerRequest, input: OperationInput): Promise<OperationResult> {
     try {
       const checked = await forwardToSeller<PlaceOrderSellerReply>(deps, 'place-order', member, forwarded, input);
       const confirmed = checked.reply.status_code === OverallStatus.Success;
@@ -163,7 +172,14 @@ export function createPlaceOrder(deps: OperationDeps) {
     }
   }
 
+  // Before the forward, losing the store means the order was certainly not placed.
   return async function placeOrder(input: OperationInput): Promise<OperationResult> {
+    return placeOrderOnce(input).catch((error: unknown) => {
+      throw isStoreUnreachable(error) ? orderNotPlaced((input.body as { purchase_order_number?: unknown } | null)?.purchase_order_number) : error;
+    });
+  };
+
+  async function placeOrderOnce(input: OperationInput): Promise<OperationResult> {
     const request = validBuyerRequest<PlaceOrderBuyerRequest>('place-order', input.body, placeOrderRequestRules);
     const key = idempotencyKeyOf(input);
     const user = input.buyer.user;
@@ -209,5 +225,5 @@ export function createPlaceOrder(deps: OperationDeps) {
       return answerOf((await records.find(existing.id)) ?? existing, retry);
     }
     return answerOf(existing, retry);
-  };
+  }
 }

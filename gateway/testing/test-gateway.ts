@@ -35,7 +35,7 @@ export interface TestGateway {
 }
 
 export interface TestGatewayOptions {
-  config?: Partial<Omit<GatewayConfig, 'auth'>> & { auth?: Partial<GatewayConfig['auth']> };
+  config?: Partial<Omit<GatewayConfig, 'auth' | 'protection'>> & { auth?: Partial<GatewayConfig['auth']>; protection?: Partial<GatewayConfig['protection']> };
   clock?: Clock;
   /** SQL run on the seeded store before the directory is built (e.g. shorter member timeouts). */
   setupSql?: string[];

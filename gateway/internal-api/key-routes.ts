@@ -1,0 +1,68 @@
+import { Hono } from 'hono';
+import { OverallStatus } from '../../contracts/index';
+import type { Store } from '../store/store';
+import type { Directory } from '../directory/directory';
+import { GatewayError } from '../errors';
+import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput } from '../directory/api-keys';
+import type { KeyAlgorithm } from '../directory/directory';
+
+// Buyer systems' keys through the running server, for `npm run keys` beside a running
+// gateway (an embedded PGlite store admits one process): the same registerKey / listKeys /
+// revokeKey the command runs on the store, and the gateway's directory in this process is
+// invalidated, so a new key works and a revoked one stops at once.
+
+/** A key request the directory refused (unknown user, bad PEM, kid taken, …): 400 with its message. */
+export class KeyRequestRejected extends GatewayError {
+  readonly code = OverallStatus.ValidationError;
+  readonly httpStatus = 400;
+}
+
+/** A listing as JSON carries its dates as ISO strings. */
+export type KeyListingJson = Omit<KeyListing, 'createdAt' | 'revokedAt'> & { createdAt: string; revokedAt: string | null };
+
+const refused = (error: unknown): never => {
+  throw error instanceof KeyCommandError ? new KeyRequestRejected(error.message) : error;
+};
+
+function registerInput(body: unknown): RegisterKeyInput {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const text = (name: string) => {
+    if (typeof b[name] !== 'string' || (b[name] as string).trim() === '') throw new KeyRequestRejected(`${name} is required (a non-empty string)`, [{ path: `/${name}`, message: 'required' }]);
+    return (b[name] as string).trim();
+  };
+  const algorithm = (b.algorithm ?? 'RS256') as KeyAlgorithm;
+  if (!KEY_ALGORITHMS.includes(algorithm)) throw new KeyRequestRejected('algorithm must be RS256 or ES256', [{ path: '/algorithm', message: 'RS256 or ES256' }]);
+  const usernames = b.usernames;
+  if (usernames !== undefined && !(Array.isArray(usernames) && usernames.every((u) => typeof u === 'string'))) {
+    throw new KeyRequestRejected('usernames must be a list of usernames', [{ path: '/usernames', message: 'list of strings' }]);
+  }
+  if (b.clientName !== undefined && typeof b.clientName !== 'string') throw new KeyRequestRejected('clientName must be a string', [{ path: '/clientName', message: 'string' }]);
+  return { clientId: text('clientId'), kid: text('kid'), publicKeyPem: text('publicKeyPem'), algorithm, usernames: usernames as string[] | undefined, clientName: b.clientName as string | undefined };
+}
+
+export function keyRoutes(deps: { store: Store; directory?: Pick<Directory, 'invalidate'> }): Hono {
+  const app = new Hono();
+  const directory = deps.directory as Directory | undefined; // registerKey and revokeKey only invalidate it
+
+  app.get('/', async (c) => {
+    const keys = await listKeys(deps.store);
+    return c.json(keys.map((k): KeyListingJson => ({ ...k, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null })));
+  });
+
+  app.post('/', async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      throw new KeyRequestRejected('the body is not JSON', [{ path: '', message: 'not JSON' }]);
+    }
+    return c.json(await registerKey(deps.store, registerInput(body), directory).catch(refused), 201);
+  });
+
+  app.post('/:kid/revoke', async (c) => {
+    const revoked = await revokeKey(deps.store, c.req.param('kid'), directory).catch(refused);
+    return c.json({ kid: revoked.kid, revokedAt: revoked.revokedAt.toISOString() });
+  });
+
+  return app;
+}

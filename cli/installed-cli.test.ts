@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 
 // The CLI as a vendor gets it: `npm pack` (which builds dist/ through prepack), the tarball
 // installed into an empty directory, `federated-gateway …` run from there — no clone.
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], app);
   expect(installed.code, installed.stderr).toBe(0);
   bin = join(app, 'node_modules', '.bin', 'federated-gateway');
-  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+  mock = await startMockSeller();
 }, 180_000);
 
 afterAll(async () => {

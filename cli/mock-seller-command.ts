@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_SCENARIO_PATH } from '../mock-seller/default-scenario';
-import { ScenarioError } from '../mock-seller/errors';
-import { startMockSeller, startPactReplay } from '../mock-seller/listen';
+import { DEFAULT_SCENARIO_PATH, ScenarioError, startMockSeller, startPactReplay } from '../mock-seller/index';
 import type { CommandIo } from './command-io';
 
 // `mock-seller`: a seller system that keeps the contract (or breaks it on demand) from a

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
 import type { CommandIo } from './command-io';
@@ -15,7 +15,7 @@ import { rulesProxyCommand } from './rules-proxy-command';
 
 let mock: RunningMockSeller;
 beforeAll(async () => {
-  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+  mock = await startMockSeller();
 });
 afterAll(async () => {
   await mock?.close();
@@ -88,7 +88,7 @@ describe('the official pact verifier through the rules proxy', () => {
   });
 
   it('names its own failure when the seller stops answering, instead of passing a 502 off as the seller', async () => {
-    const own = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+    const own = await startMockSeller();
     const proxy = startCommand(['--upstream', `${own.url}/seller`]);
     const url = await proxy.url;
     await own.close();

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { readPact } from '../contracts/pact/pact-file';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 
@@ -39,7 +39,7 @@ const childrenOf = (pid: number): number[] => {
 
 let mock: RunningMockSeller;
 beforeAll(async () => {
-  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+  mock = await startMockSeller();
 });
 afterAll(async () => {
   await mock?.close();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
-import { DEV_KEYS } from '../seeds/dev-keys';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
+import { DEV_KEYS } from './auth/dev-keys';
 import { mintToken } from './auth/mint-token';
 import { startGatewayServer, type RunningGateway } from './server';
-import { DEFAULT_SCENARIO_FILE } from './testing/test-gateway';
 
 // The server file: wired from the environment, seeded on a fresh store, and shut down
 // gracefully — a request in flight when shutdown begins still gets its answer.
@@ -13,7 +12,7 @@ let seller: RunningMockSeller;
 let gateway: RunningGateway;
 
 beforeAll(async () => {
-  seller = await startMockSeller({ scenario: DEFAULT_SCENARIO_FILE, port: 0 });
+  seller = await startMockSeller();
   // The env given reaches the seeds (the seller URL every member points at).
   gateway = await startGatewayServer(
     {

@@ -1,7 +1,5 @@
-import { serve } from '@hono/node-server';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { listen, type Listening } from '../contracts/http/listen';
 import { openGatewayStore, describeStore, storeOptionsFromEnv } from './store/index';
 import { createDirectory } from './directory/create-directory';
 import type { Directory } from './directory/directory';
@@ -52,39 +50,26 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     publicUrl: env.GATEWAY_PUBLIC_URL?.trim() || undefined,
   });
 
-  const port = overrides.port ?? settings.port;
-  let server: Server;
+  let listening: Listening;
   try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port, hostname: settings.host }, () => resolve(s as Server)) as Server;
-      s.once('error', reject);
-    });
+    listening = await listen(app.fetch, { port: overrides.port ?? settings.port, host: settings.host });
   } catch (error) {
     await sellerClient.close();
     if (ownsStore) await store.close();
     throw error;
   }
   // Keep-alive clients (load balancers, benchmarks) should outlive Node's 5 s default.
-  server.keepAliveTimeout = 65_000;
-  const actual = (server.address() as AddressInfo).port;
-  const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${actual}`;
-  console.error(`gateway: listening on ${url}, store ${describeStore(storeOptionsFromEnv(env))}`);
+  listening.server.keepAliveTimeout = 65_000;
+  console.error(`gateway: listening on ${listening.url}, store ${describeStore(storeOptionsFromEnv(env))}`);
 
   let closing: Promise<void> | undefined;
   return {
-    url,
-    port: actual,
+    url: listening.url,
+    port: listening.port,
     close() {
       closing ??= (async () => {
-        // close() stops new connections and waits for open ones; idle keep-alive sockets go now,
-        // busy ones after their response.
-        const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, settings.shutdownGraceMs).unref());
-        await Promise.race([drained, grace]);
-        clearInterval(idleSweep);
-        server.closeAllConnections();
+        // Idle keep-alive sockets go now, busy ones after their response (up to the grace period).
+        await listening.drain(settings.shutdownGraceMs);
         await sellerClient.close();
         if (ownsStore) await store.close();
       })();

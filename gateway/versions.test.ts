@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './store/store-config';
+import { PACKAGE_ROOT } from '../contracts/package-root';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 import { V3_1, V3_2 } from './app';
 
@@ -9,7 +9,7 @@ import { V3_1, V3_2 } from './app';
 // the same state (fresh store, fresh mock seller, one fixed clock) are given the same calls,
 // one on each version's path; every answer must be identical.
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'payloads', `${name}.json`), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string) => JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'payloads', `${name}.json`), 'utf8')) as Record<string, unknown>;
 const CLOCK = Date.parse('2026-03-02T12:00:00Z');
 const stockedOrder = { ...fixture('place-order.buyer-request'), purchase_order_number: 'PO-V31-1', items: [{ id: 'line-1', mfr_code: 'BOS', part_number: 'BC905', location_id: 'L150', quantity_ordered: 2 }] };
 

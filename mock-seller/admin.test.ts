@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { checkSellerReply, type ItemInquirySellerRequest } from '../contracts/index';
-import { createMockSeller, type MockSeller } from './app';
+import { createMockSeller, type MockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
 import { ScenarioError } from './errors';
 import { MOCK_SELLER_STATE_HANDLERS } from './provider-states';

@@ -18,9 +18,6 @@ import type { SellerContext } from './seller-context';
 import { indexScenario } from './seller-data';
 import { sellerEndpoint } from './seller-endpoint';
 
-export { startMockSeller, startPactReplay, type RunningMockSeller, type RunningPactReplay, type PactReplayStartOptions, type StartOptions } from './listen';
-export { FAULT_HEADER } from './seller-endpoint';
-export type { Fault, FaultRuleInput } from './faults';
 
 export interface MockSellerOptions {
   /** Journal entries kept (oldest dropped first). Default 1000. */

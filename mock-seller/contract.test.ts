@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { checkSellerReply, type ItemInquirySellerRequest, type PlaceOrderSellerRequest } from '../contracts/index';
-import { createMockSeller, FAULT_HEADER } from './app';
+import { createMockSeller, FAULT_HEADER } from './index';
 import { readDefaultScenario } from './default-scenario';
 
 // The mock never breaks the contract unless told to, and each violation fault breaks

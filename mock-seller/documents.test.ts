@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { checkSellerReply, type InvoiceSellerReply, type InvoiceSellerRequest, type StatementSellerReply, type StatementSellerRequest } from '../contracts/index';
-import { createMockSeller } from './app';
+import { createMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
 
 const seller = createMockSeller(readDefaultScenario());

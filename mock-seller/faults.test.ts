@@ -1,7 +1,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { request as undiciRequest } from 'undici';
 import { checkSellerReply, type ItemInquirySellerRequest, type PlaceOrderSellerRequest } from '../contracts/index';
-import { createMockSeller, startMockSeller, FAULT_HEADER } from './app';
+import { createMockSeller, startMockSeller, FAULT_HEADER } from './index';
 import { readDefaultScenario } from './default-scenario';
 import { parseFaultHeader } from './faults';
 import { MALFORMED_BODY } from './seller-endpoint';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemInquirySellerRequest } from '../contracts/index';
-import { FAULT_HEADER, startMockSeller, type RunningMockSeller } from './app';
+import { FAULT_HEADER, startMockSeller, type RunningMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
 
 // The inspector page in a real browser: it is open while one honest and one faulty exchange

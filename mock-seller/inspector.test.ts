@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemInquirySellerRequest } from '../contracts/index';
-import { createMockSeller, FAULT_HEADER } from './app';
+import { createMockSeller, FAULT_HEADER } from './index';
 import { readDefaultScenario } from './default-scenario';
 import { createJournal } from './journal';
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { checkSellerReply, type ItemInquirySellerReply, type ItemInquirySellerRequest } from '../contracts/index';
-import { createMockSeller } from './app';
+import { createMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
 
 const L101 = { id: 'L101', member: 'M100', account: 'A-1001' };

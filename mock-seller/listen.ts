@@ -1,14 +1,13 @@
-import { serve } from '@hono/node-server';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../contracts/http/listen';
 import { readPact, type PactDocument } from '../contracts/pact/pact-file';
 import { createPactReplay } from '../contracts/pact/pact-replay';
 import { createMockSeller, type MockSeller, type MockSellerOptions } from './app';
 import { readScenarioFile } from './scenario-file';
+import { DEFAULT_SCENARIO_PATH } from './default-scenario';
 
 export interface StartOptions extends MockSellerOptions {
-  /** A scenario object, or the path of a scenario file. */
-  scenario: unknown;
+  /** A scenario object, or the path of a scenario file; default fixtures/scenarios/default.json. */
+  scenario?: unknown;
   /** 0 picks a free port; the real one is reported. */
   port?: number;
   host?: string;
@@ -22,41 +21,21 @@ export interface RunningMockSeller {
   close(): Promise<void>;
 }
 
-interface Listening {
-  url: string;
-  port: number;
-  /** Stops listening and drops keep-alive connections. */
-  close(): Promise<void>;
-}
-
-async function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, host: string, beforeClose?: () => void): Promise<Listening> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
-    s.once('error', reject);
-  });
-  const actual = (server.address() as AddressInfo).port;
-  let closed: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${actual}`,
-    port: actual,
-    close() {
-      closed ??= new Promise<void>((resolve) => {
-        beforeClose?.();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closed;
-    },
-  };
-}
-
 /** Starts a mock seller on a port (0 = any free one); close() also drops hanging and keep-alive connections. */
-export async function startMockSeller(options: StartOptions): Promise<RunningMockSeller> {
-  const { scenario, port = 0, host = '127.0.0.1', ...rest } = options;
+export async function startMockSeller(options: StartOptions = {}): Promise<RunningMockSeller> {
+  const { scenario = DEFAULT_SCENARIO_PATH, port = 0, host = '127.0.0.1', ...rest } = options;
   const seller = createMockSeller(typeof scenario === 'string' ? await readScenarioFile(scenario) : scenario, rest);
   // Hanging requests and waiting latencies are let go before the server waits for them.
-  const listening = await listen(seller.app.fetch, port, host, () => seller.close());
-  return { ...listening, seller };
+  const { url, port: bound, close } = await listen(seller.app.fetch, { port, host });
+  return {
+    url,
+    port: bound,
+    seller,
+    close() {
+      seller.close();
+      return close();
+    },
+  };
 }
 
 export interface PactReplayStartOptions {
@@ -94,6 +73,6 @@ export async function startPactReplay(options: PactReplayStartOptions): Promise<
   const app = createPactReplay(document, { onMatch });
   const offered = (await (await app.request('/__replay/interactions')).json()) as { interactions: unknown[] };
   if (offered.interactions.length === 0) throw new Error(`${source} has no interaction with a JSON request body to replay`);
-  const listening = await listen(app.fetch, port, host);
-  return { ...listening, interactions: offered.interactions.length };
+  const { url, port: bound, close } = await listen(app.fetch, { port, host });
+  return { url, port: bound, close, interactions: offered.interactions.length };
 }

@@ -2,7 +2,7 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
-import { startPactReplay } from './app';
+import { startPactReplay } from './index';
 
 // `npm run mock-seller -- --pact <file>`: the mock serves exactly the pact's interactions.
 

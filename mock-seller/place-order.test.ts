@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { checkSellerReply, type PlaceOrderSellerReply, type PlaceOrderSellerRequest, type SellerOrderItem } from '../contracts/index';
-import { createMockSeller, type MockSeller } from './app';
+import { createMockSeller, type MockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
 import { ORDER_TYPE_UNKNOWN_NOTE } from './place-order';
 

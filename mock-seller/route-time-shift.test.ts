@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../contracts/schemas/scenario';
-import { createMockSeller } from './app';
+import { createMockSeller } from './index';
 import { localDate, shiftRouteTimes } from './route-time-shift';
 
 const scenario = (recorded_on?: string): Scenario => ({

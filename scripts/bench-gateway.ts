@@ -6,8 +6,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { REPO_ROOT } from '../gateway/store/store-config';
-import { DEV_KEYS } from '../seeds/dev-keys';
+import { PACKAGE_ROOT } from '../contracts/package-root';
+import { DEV_KEYS } from '../gateway/auth/dev-keys';
 import { mintToken } from '../gateway/auth/mint-token';
 
 // npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
@@ -36,7 +36,7 @@ const LOCATIONS = [
 ];
 
 function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${seen}`)), 120_000);

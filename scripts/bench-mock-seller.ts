@@ -8,12 +8,11 @@
 // Ends with one line of JSON holding the figures. Target: mock ≥ 0.7 × bare.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import autocannon from 'autocannon';
 import { checkSellerReply, type ItemInquirySellerRequest } from '../contracts/index';
-import { startMockSeller } from '../mock-seller/app';
-import { readDefaultScenario } from '../mock-seller/default-scenario';
+import { startMockSeller, readDefaultScenario } from '../mock-seller/index';
+import { listen } from '../contracts/http/listen';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,9 +53,7 @@ async function serveBoth(): Promise<void> {
     await c.req.text();
     return c.body(replyText, 200, { 'content-type': 'application/json' });
   });
-  const bareServer = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => bareServer.once('listening', resolve));
-  const barePort = (bareServer.address() as { port: number }).port;
+  const { port: barePort } = await listen(bare.fetch);
   process.send!({ mock: mock.port, bare: barePort, replyBytes: Buffer.byteLength(replyText) } satisfies Ports);
   // CPU time used by this process, asked for around each load: robust where req/s is not
   // (the machine is shared, so throughput also measures the neighbours).

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import { startTestGateway, type TestGateway } from '../gateway/testing/test-gateway';
 import { createInternalApi } from '../gateway/internal-api/internal-api';
 import { createLocalAddressValidator } from '../gateway/address/local-address-validator';
@@ -12,6 +10,7 @@ import { mintToken } from '../gateway/auth/mint-token';
 import { V3_2 } from '../gateway/app';
 import { runKeysCommand } from './keys';
 import { httpKeysBackend, type KeysBackend } from './keys-backend';
+import { listen, type Listening } from '../contracts/http/listen';
 
 // `npm run keys` beside a running gateway: through the internal API's /internal/keys (its
 // credential), into the store the gateway holds, and the gateway's directory in the same
@@ -19,7 +18,7 @@ import { httpKeysBackend, type KeysBackend } from './keys-backend';
 
 const TOKEN = 'keys-beside-gateway-test-token';
 let gw: TestGateway;
-let server: ServerType;
+let server: Listening;
 let url: string;
 let dir: string;
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
@@ -27,14 +26,13 @@ const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 20
 beforeAll(async () => {
   gw = await startTestGateway();
   const internal = createInternalApi({ store: gw.store, directory: gw.directory, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, log: () => {} });
-  server = serve({ fetch: internal.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(internal.fetch);
+  url = server.url;
   dir = await mkdtemp(join(tmpdir(), 'keys-http-'));
   await writeFile(join(dir, 'buyer.pem'), publicKey);
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await gw.close();
   await rm(dir, { recursive: true, force: true });
 });

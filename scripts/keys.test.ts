@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Store } from '../gateway/store/store';
 import { createTestStore } from '../gateway/store/test-store';
 import { createDirectory } from '../gateway/directory/create-directory';
-import { DEV_KEYS } from '../seeds/dev-keys';
+import { DEV_KEYS } from '../gateway/auth/dev-keys';
 import { runKeysCommand } from './keys';
 
 let store: Store;

@@ -1,5 +1,5 @@
 import { runAsProcess } from '../cli/command-io';
-import { runRecord } from '../mock-seller/record/run-record';
+import { recordCommand } from '../cli/record-command';
 
 // npm run record -- --upstream <seller url> --port <n> --out <scenario file>   (see --help)
-runAsProcess(runRecord);
+runAsProcess(recordCommand);

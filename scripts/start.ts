@@ -1,6 +1,4 @@
-import { join } from 'node:path';
-import { startMockSeller } from '../mock-seller/app';
-import { REPO_ROOT } from '../gateway/store/store-config';
+import { DEFAULT_SCENARIO_PATH, startMockSeller } from '../mock-seller/index';
 import { startGatewayServer } from '../gateway/server';
 import { startInternalApi } from '../gateway/internal-api/server';
 import { openGatewayStore } from '../gateway/store/index';
@@ -12,7 +10,7 @@ import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';
 // the gateway (8080) and the internal API (8081) — everything a developer needs locally.
 // One process, one store: the embedded PGlite store admits a single process.
 
-const scenario = process.env.MOCK_SELLER_SCENARIO ?? join(REPO_ROOT, 'fixtures', 'scenarios', 'default.json');
+const scenario = process.env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
 const sellerPort = Number(process.env.MOCK_SELLER_PORT ?? 9090);
 // Development only: let `curl -H 'x-mock-fault: …'` reach the mock seller through the gateway.
 process.env.GATEWAY_FORWARD_HEADERS ??= 'x-mock-fault';

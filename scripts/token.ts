@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DEV_KEYS, type DevKey } from '../seeds/dev-keys';
+import { DEV_KEYS, type DevKey } from '../gateway/auth/dev-keys';
 import { mintToken, PRODUCTION_TOKEN_TTL_SECONDS } from '../gateway/auth/mint-token';
 
 // npm run token -- [--user demo] [--kid dev-key-1] [--audience groupvan] [--ttl 300]

@@ -1,7 +1,5 @@
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../http/listen';
 
 // A stand-in Pact Broker on loopback for testing the publishing scripts (no broker can run
 // on these machines): it records what the `pact` CLI sends and answers the three calls the
@@ -83,13 +81,6 @@ export function createRecordingBroker(options: RecordingBrokerOptions = {}): { a
 
 export async function startRecordingBroker(options: RecordingBrokerOptions = {}): Promise<{ url: string; calls: RecordedCall[]; close(): Promise<void> }> {
   const { app, calls } = createRecordingBroker(options);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
-    s.once('error', reject);
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const { url, close } = await listen(app.fetch);
+  return { url, calls, close };
 }

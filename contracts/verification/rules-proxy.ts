@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../reply-check';
 import { SERVICE_OF } from '../schemas/index';
 import { breachesOf, breachLine } from './proxy-report';
-import { serveApp } from './serve-app';
+import { listen } from '../http/listen';
 
 // The rules-checking proxy: the Pact verifier talks to it as if it were the seller; it
 // forwards each request, unchanged, to the seller's real URL, applies the contract core's
@@ -218,7 +218,7 @@ export interface RunningRulesProxy {
 
 export async function startRulesProxy(options: RulesProxyOptions, host = '127.0.0.1', port = 0): Promise<RunningRulesProxy> {
   const proxy = createRulesProxy(options);
-  const served = await serveApp(proxy.app, host, port);
+  const served = await listen(proxy.app.fetch, { host, port });
   return {
     url: served.url,
     settled: proxy.settled,

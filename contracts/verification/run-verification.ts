@@ -5,7 +5,7 @@ import { exactly, runPactCli, type PactCliRun } from './pact-cli';
 import { failureOf, parsePactResults } from './pact-results';
 import { buildReport, type InteractionRun, type VerificationReport } from './report';
 import { startRulesProxy, type Exchange } from './rules-proxy';
-import { serveApp } from './serve-app';
+import { listen } from '../http/listen';
 import { createStateEndpoint } from './state-endpoint';
 import { noStateSource, remoteStateSource, stateMapSource, type StateEvent, type StateSource } from './state-handlers';
 import type { StateMapFile } from './state-map';
@@ -96,7 +96,7 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     }
   };
 
-  const endpoint = await serveApp(createStateEndpoint(stateSource(run), (event) => onState(event)));
+  const endpoint = await listen(createStateEndpoint(stateSource(run), (event) => onState(event)).fetch);
   const proxy = await startRulesProxy({
     sellerUrl: run.sellerUrl,
     headers: run.headers,

@@ -5,7 +5,7 @@ import type { StateHandlers } from './state-handlers';
 // pact-js Verifier options from small named parts (the pactflow example style): what to
 // verify against, where the pacts come from, how states are set up, whether results are
 // published. The vendor kit runs the official CLI instead (pact-cli.ts); these serve a JS
-// provider test such as contracts/pact/mock-seller.verify.test.ts, and name the kit's
+// provider test such as mock-seller/pact-verification.test.ts, and name the kit's
 // PactSource and Publication.
 
 export type VerifierConfig = VerifierOptions & { providerBaseUrl: string };

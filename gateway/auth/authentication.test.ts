@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { SignJWT } from 'jose';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { registerKey, revokeKey } from '../directory/api-keys';
-import { DEV_KEYS } from '../../seeds/dev-keys';
+import { DEV_KEYS } from './dev-keys';
 import { createGateway, V3_2 } from '../app';
 import { gatewayConfig } from '../config';
 

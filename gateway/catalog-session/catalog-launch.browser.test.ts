@@ -2,14 +2,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cart, CatalogTokenReply } from '../../contracts/schemas/catalog';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { seedCatalog } from '../catalog/catalog-seed';
+import { listen, type Listening } from '../../contracts/http/listen';
 
 // The whole catalog launch in a real browser: the buyer system asks for a catalog token, a
 // person opens the launch URL in (headless) Chromium, searches, picks a location, adds items,
@@ -26,7 +24,7 @@ const title = available
 if (!available) console.warn(title);
 
 let gw: TestGateway;
-let server: Server;
+let server: Listening | undefined;
 let base: string;
 let context: BrowserContext;
 let profile: string;
@@ -35,10 +33,8 @@ describe.skipIf(!available)(title, () => {
   beforeAll(async () => {
     gw = await startTestGateway();
     await seedCatalog(gw.store);
-    server = await new Promise<Server>((resolve) => {
-      const s = serve({ fetch: gw.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listen(gw.app.fetch);
+    base = server.url;
     profile = await mkdtemp(join(tmpdir(), 'fgw-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -50,7 +46,7 @@ describe.skipIf(!available)(title, () => {
   afterAll(async () => {
     await context?.close();
     if (profile) await rm(profile, { recursive: true, force: true });
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
     await gw?.close();
   });
 

@@ -1,16 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileValidator } from '../../contracts/index';
 import { Cart, CatalogSessionReply, CatalogTokenReply, ProductAvailabilityReply } from '../../contracts/schemas/catalog';
-import { DEFAULT_SCENARIO_FILE, startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { readDefaultScenario } from '../../mock-seller/index';
 import { seedCatalog } from '../catalog/catalog-seed';
 import { DEFAULT_CATALOG_TOKEN_TTL_SECONDS } from './catalog-session-routes';
 
 // The v3.1 catalog launch and cart on the whole gateway: real store, directory, item inquiry
 // and a real mock seller; time is a clock the tests move.
 
-type Scenario = { parts: { mfr_code: string; part_number: string; stock: { location_id: string; cost: number }[] }[] };
-const scenario = JSON.parse(readFileSync(DEFAULT_SCENARIO_FILE, 'utf8')) as Scenario;
+const scenario = readDefaultScenario();
 const costOf = (part: string, location: string) => scenario.parts.find((p) => p.part_number === part)!.stock.find((s) => s.location_id === location)!.cost;
 
 // BOS BC905 (catalog SKU 10001): stocked at L150, L201 and L250, not at L101.

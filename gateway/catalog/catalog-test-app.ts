@@ -12,7 +12,7 @@ import { mintToken } from '../auth/mint-token';
 import { errorResponse } from '../http/error-response';
 import { requestLog } from '../http/request-log';
 import type { GatewayEnv } from '../http/gateway-env';
-import { DEV_KEYS } from '../../seeds/dev-keys';
+import { DEV_KEYS } from '../auth/dev-keys';
 import { seedCatalog } from './catalog-seed';
 import { createCatalog } from './catalog-queries';
 import { createCatalogSearch } from './catalog-search';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Store } from '../store/store';
 import { availableTestBackends, createTestStore } from '../store/test-store';
 import { createStore } from '../store/create-store';
-import { seedDirectory } from '../../seeds/seed-directory';
+import { seedDirectory } from './directory-seed';
 import { createDirectory } from './create-directory';
 import { registerKey, revokeKey } from './api-keys';
 

@@ -8,7 +8,7 @@ import { createTokenVerifier } from '../auth/token-verifier';
 import { mintToken } from '../auth/mint-token';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { listMail } from '../mail/outbox';
-import { DEV_KEYS } from '../../seeds/dev-keys';
+import { DEV_KEYS } from '../auth/dev-keys';
 import { createInternalApi } from './internal-api';
 import { checkCreateUser } from './create-user-checks';
 import { insertUser } from './user-writer';

@@ -6,8 +6,8 @@ import { registerKey } from '../directory/api-keys';
 import { mintToken } from '../auth/mint-token';
 import { V3_2 } from '../app';
 import { createLocalAddressValidator } from '../address/local-address-validator';
-import { REPO_ROOT } from '../store/store-config';
-import { DEV_KEYS } from '../../seeds/dev-keys';
+import { PACKAGE_ROOT } from '../../contracts/package-root';
+import { DEV_KEYS } from '../auth/dev-keys';
 import { createInternalApi } from './internal-api';
 
 // A user created through the internal API is at once a buyer of the gateway in the same
@@ -23,7 +23,7 @@ afterAll(() => gw.close());
 describe('a user created through the internal API', () => {
   it('from the contract fixture, can be linked to an API client and make an item inquiry through the gateway at once', async () => {
     const internal = createInternalApi({ store: gw.store, directory: gw.directory, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, log: () => {} });
-    const body = await readFile(join(REPO_ROOT, 'fixtures', 'payloads', 'users-create.request.json'), 'utf8');
+    const body = await readFile(join(PACKAGE_ROOT, 'fixtures', 'payloads', 'users-create.request.json'), 'utf8');
     const created = await internal.request('/internal/users/create', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body });
     expect(created.status).toBe(200);
     expect(await created.json()).toEqual({ username: 'jdoe', user_id: expect.any(Number) });

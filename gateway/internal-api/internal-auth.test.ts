@@ -4,7 +4,7 @@ import { importPKCS8, SignJWT } from 'jose';
 import type { Store } from '../store/store';
 import { createTestStore } from '../store/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
-import { DEV_KEYS } from '../../seeds/dev-keys';
+import { DEV_KEYS } from '../auth/dev-keys';
 import { createInternalApi } from './internal-api';
 import { DEV_INTERNAL_API_TOKEN, internalApiConfigFromEnv } from './internal-api-config';
 import { validCreateUserRequest } from './testing/create-user-request';

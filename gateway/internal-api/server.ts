@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { listen } from '../../contracts/http/listen';
 import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
 import { systemClock, type Clock } from '../clock';
@@ -17,6 +16,9 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics';
 // Wires the internal API from the environment and listens; starts the outbox dispatcher
 // beside it. `npm start` calls startInternalApi with the gateway's store and directory;
 // `tsx gateway/internal-api/server.ts` runs it alone on its own store.
+
+/** How long close() lets a request in flight (a user being created) finish. */
+const CLOSE_GRACE_MS = 5_000;
 
 export interface StartInternalApiOptions {
   store: Store;
@@ -58,14 +60,8 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log, inspector, metrics: options.metrics });
 
   const hostname = options.hostname ?? config.hostname;
-  const server: ServerType = serve({ fetch: app.fetch, port: options.port ?? config.port, hostname });
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { url, port, drain } = await listen(app.fetch, { port: options.port ?? config.port, host: hostname });
   dispatcher.start(options.outboxPollMs ?? 5_000);
-  const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
   const credential = config.token === DEV_INTERNAL_API_TOKEN ? 'the development token (see docs/internal-api.md)' : 'INTERNAL_API_TOKEN';
   log(`internal API on ${url}/internal/users/create (credential: ${credential}; address validator: ${addressValidator.name}; mail: ${mailer.description})`);
 
@@ -76,7 +72,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
     async close() {
       await dispatcher.stop();
       closing.abort();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await drain(CLOSE_GRACE_MS);
       mailer.close();
     },
   };

@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createGateway, V3_2 } from '../app';
 import { gatewayConfig } from '../config';
-import type { FaultRuleInput } from '../../mock-seller/app';
+import type { FaultRuleInput } from '../../mock-seller/index';
+import { unusedPort } from '../../contracts/http/listen';
 
 // Seller faults become codes, never crashes; a reply that breaks a rule is never passed on
 // silently. Each request carries its fault in the mock seller's `x-mock-fault` header, which
@@ -59,10 +58,7 @@ describe('seller faults', () => {
   });
 
   it('a refused connection is 5503', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await unusedPort();
     const closed = createGateway({
       store: gw.store,
       sellerClient: gw.sellerClient,

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
-import { readDefaultScenario } from '../../mock-seller/default-scenario';
+import { startMockSeller, type RunningMockSeller, readDefaultScenario } from '../../mock-seller/index';
 import { createExchangeLog } from '../../inspector/exchange-log';
 import { createSellerClient } from './seller-client';
 import { recordingSellerClient } from './recording-seller-client';

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { createServer } from 'node:net';
 import { createSellerClient } from './seller-client';
 import type { SellerCall } from './seller-client.types';
+import { listen, unusedPort, type Listening } from '../../contracts/http/listen';
 
 // A real HTTP server on port 0 standing in for a seller system, one route per behaviour.
 
@@ -17,7 +15,7 @@ interface Seen {
   fault?: string;
 }
 
-let server: ServerType;
+let server: Listening;
 let base: string;
 const seen: Seen[] = [];
 
@@ -43,14 +41,12 @@ beforeAll(async () => {
     c.env.incoming.socket.destroy();
     return new Promise<Response>(() => {});
   });
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(app.fetch);
+  base = server.url;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 const member = (path: string, extra: Partial<SellerCall['member']> = {}): SellerCall['member'] => ({
@@ -60,14 +56,6 @@ const member = (path: string, extra: Partial<SellerCall['member']> = {}): Seller
   timeoutMs: 2_000,
   ...extra,
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe('seller client', () => {
   const client = createSellerClient();
@@ -129,7 +117,7 @@ describe('seller client', () => {
   });
 
   it('classifies a refused connection as unreachable', async () => {
-    const port = await freePort();
+    const port = await unusedPort();
     const outcome = await client.call({ member: { ...member('/seller'), sellerUrl: `http://127.0.0.1:${port}/seller` }, body: {} });
     expect(outcome.kind).toBe('unreachable');
     if (outcome.kind === 'unreachable') expect(outcome.message).toContain('ECONNREFUSED');

@@ -5,7 +5,7 @@
 import type { Store } from './store';
 import { createStore } from './create-store';
 import { storeOptionsFromEnv } from './store-config';
-import { DEFAULT_SELLER_URL, seedDirectory } from '../../seeds/seed-directory';
+import { DEFAULT_SELLER_URL, seedDirectory } from '../directory/directory-seed';
 import { seedCatalog } from '../catalog/catalog-seed';
 
 export function seedingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

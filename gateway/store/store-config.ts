@@ -3,12 +3,11 @@
 //   DATABASE_URL=postgres://…   a PostgreSQL server
 //   GATEWAY_DATA_DIR=<dir>      PGlite persisted there ('memory' for in-memory)
 //   neither                     PGlite persisted under var/pglite in the repository
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { packagePath } from '../../contracts/package-root';
 import type { StoreOptions } from './store';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DEFAULT_DATA_DIR = resolve(REPO_ROOT, 'var', 'pglite');
+export const DEFAULT_DATA_DIR = packagePath('var', 'pglite');
 
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {
   const databaseUrl = env.DATABASE_URL?.trim();

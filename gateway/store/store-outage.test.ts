@@ -1,15 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
-import { DEV_KEYS } from '../../seeds/dev-keys';
-import { seedDirectory } from '../../seeds/seed-directory';
+import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
+import { DEV_KEYS } from '../auth/dev-keys';
+import { seedDirectory } from '../directory/directory-seed';
 import { createGateway, V3_2, type Gateway } from '../app';
 import { mintToken } from '../auth/mint-token';
 import { gatewayConfig } from '../config';
 import { createDirectory } from '../directory/create-directory';
 import { createSellerClient } from '../seller-client/seller-client';
 import type { SellerClient } from '../seller-client/seller-client.types';
-import { DEFAULT_SCENARIO_FILE } from '../testing/test-gateway';
 import { createStore } from './create-store';
 import type { Store } from './store';
 import { isStoreUnreachable } from './store-outage';
@@ -34,7 +33,7 @@ describe.skipIf(unavailable !== undefined)(`store outage (PostgreSQL stopped und
 
   beforeAll(async () => {
     pg = await startThrowawayPostgres();
-    seller = await startMockSeller({ scenario: DEFAULT_SCENARIO_FILE, port: 0 });
+    seller = await startMockSeller();
     store = await createStore({ databaseUrl: pg.url });
     await seedDirectory(store, { sellerUrl: `${seller.url}/seller` });
     sellerClient = createSellerClient();

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { openPgliteStore } from './pglite-store';
 import { runMigrations } from './migrations';
 import { createTestStore } from './test-store';
-import { seedDirectory } from '../../seeds/seed-directory';
+import { seedDirectory } from '../directory/directory-seed';
 
 const rounds = Number(process.argv[2] ?? 5);
 

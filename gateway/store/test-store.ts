@@ -27,8 +27,8 @@ import type { Store } from './store';
 import { openPgliteStore, PGLITE_SHARED_BUFFERS } from './pglite-store';
 import { createStore } from './create-store';
 import { MIGRATIONS_DIR, runMigrations } from './migrations';
-import { REPO_ROOT } from './store-config';
-import { DEFAULT_SELLER_URL, seedDirectory } from '../../seeds/seed-directory';
+import { PACKAGE_ROOT } from '../../contracts/package-root';
+import { DEFAULT_SELLER_URL, seedDirectory } from '../directory/directory-seed';
 
 export interface TestStoreOptions {
   /** Every member's seller URL (e.g. a mock seller bound to port 0). Default: the seeds' default. */
@@ -46,7 +46,7 @@ export function availableTestBackends(): TestBackend[] {
   return process.env.DATABASE_URL?.trim() ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-export const TEST_STORE_CACHE_DIR = join(REPO_ROOT, 'var', 'cache', 'test-store');
+export const TEST_STORE_CACHE_DIR = join(PACKAGE_ROOT, 'var', 'cache', 'test-store');
 
 export async function createTestStore(options: TestStoreOptions = {}): Promise<Store> {
   const databaseUrl = process.env.DATABASE_URL?.trim();
@@ -118,17 +118,17 @@ async function snapshotKey(): Promise<string> {
   hash.update(`pglite ${pglitePackage.version}\n`);
   // initdb writes it into the snapshot's postgresql.conf.
   hash.update(`shared_buffers ${PGLITE_SHARED_BUFFERS}\n`);
-  const seedsDir = join(REPO_ROOT, 'seeds');
+  const seedsDir = join(PACKAGE_ROOT, 'seeds');
   const files = [
     ...(await readdir(MIGRATIONS_DIR)).sort().map((f) => join(MIGRATIONS_DIR, f)),
-    join(REPO_ROOT, 'gateway', 'store', 'migrations.ts'),
+    join(PACKAGE_ROOT, 'gateway', 'store', 'migrations.ts'),
     ...(await readdir(seedsDir, { recursive: true }))
       .filter((f) => /\.(json|ts|pem)$/.test(f) && !f.endsWith('.test.ts'))
       .sort()
       .map((f) => join(seedsDir, f)),
   ];
   for (const file of files) {
-    hash.update(`${file.slice(REPO_ROOT.length)}\n`);
+    hash.update(`${file.slice(PACKAGE_ROOT.length)}\n`);
     hash.update(await readFile(file));
   }
   return hash.digest('hex').slice(0, 16);

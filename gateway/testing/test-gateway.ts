@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createTestStore } from '../store/test-store';
 import { createDirectory } from '../directory/create-directory';
 import type { Directory } from '../directory/directory';
 import type { Store } from '../store/store';
 import { createSellerClient } from '../seller-client/seller-client';
 import type { SellerClient } from '../seller-client/seller-client.types';
-import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
-import { DEV_KEYS } from '../../seeds/dev-keys';
-import { REPO_ROOT } from '../store/store-config';
+import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
+import { DEV_KEYS } from '../auth/dev-keys';
 import { createGateway, type Gateway } from '../app';
 import { gatewayConfig, type GatewayConfig } from '../config';
 import type { Clock } from '../clock';
@@ -16,8 +14,6 @@ import { mintToken, type MintOptions } from '../auth/mint-token';
 
 // A whole gateway for in-process tests: a seeded test store, the real directory and seller
 // client, and a real mock seller on a free loopback port that every member points at.
-
-export const DEFAULT_SCENARIO_FILE = join(REPO_ROOT, 'fixtures', 'scenarios', 'default.json');
 
 export interface TestGateway {
   app: Gateway;
@@ -44,7 +40,7 @@ export interface TestGatewayOptions {
 const KID_OF = { demo: 'dev-key-1', other: 'dev-key-2' } as const;
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const seller = await startMockSeller({ scenario: DEFAULT_SCENARIO_FILE, port: 0 });
+  const seller = await startMockSeller();
   const store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
   for (const sql of options.setupSql ?? []) await store.query(sql);
   const directory = createDirectory(store);

@@ -1,17 +1,15 @@
-import { serve } from '@hono/node-server';
 import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ScenarioError } from '../errors';
-import { localDate } from '../route-time-shift';
-import { checkScenario } from '../scenario-file';
-import type { CommandIo } from '../../cli/command-io';
-import { createRecordingProxy, type RecordedExchange } from './recording-proxy';
-import { createScenarioLearner } from './scenario-learner';
+import { ScenarioError } from '../mock-seller/index';
+import { localDate } from '../mock-seller/route-time-shift';
+import { checkScenario } from '../mock-seller/scenario-file';
+import type { CommandIo } from './command-io';
+import { createRecordingProxy, type RecordedExchange } from '../mock-seller/record/recording-proxy';
+import { createScenarioLearner } from '../mock-seller/record/scenario-learner';
+import { listen, type Listening } from '../contracts/http/listen';
 
 // `record`: a pass-through proxy in front of a real seller that learns a mock-seller
 // scenario from the exchanges and writes it when stopped (SIGINT/SIGTERM). An npm script
@@ -55,12 +53,6 @@ function reachable(url: URL, timeoutMs = 3_000): Promise<string | undefined> {
   });
 }
 
-function listen(app: ReturnType<typeof createRecordingProxy>, port: number, host: string): Promise<Server> {
-  return new Promise((resolveServer, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolveServer(server as Server)) as Server;
-    server.once('error', reject);
-  });
-}
 
 const parseJson = (text: string): unknown => {
   try {
@@ -70,7 +62,7 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-export async function runRecord(argv: string[], io: CommandIo): Promise<number> {
+export async function recordCommand(argv: string[], io: CommandIo): Promise<number> {
   const say = (line: string) => io.stderr(`record: ${line}\n`);
   let values: { upstream?: string; out?: string; port?: string; host?: string; name?: string; help?: boolean };
   try {
@@ -134,27 +126,22 @@ export async function runRecord(argv: string[], io: CommandIo): Promise<number> 
     );
   };
 
-  let server: Server;
+  let server: Listening;
   try {
-    server = await listen(createRecordingProxy({ upstream: upstream.href, onExchange }), port, values.host!);
+    server = await listen(createRecordingProxy({ upstream: upstream.href, onExchange }).fetch, { port, host: values.host! });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     say(code === 'EADDRINUSE' ? `port ${port} on ${values.host} is in use: choose another with --port (0 picks a free one)` : `cannot listen on ${values.host}:${port}: ${(error as Error).message}`);
     return 1;
   }
-  const actual = (server.address() as AddressInfo).port;
-  const host = values.host!.includes(':') ? `[${values.host}]` : values.host;
-  say(`recording ${upstream.href} — send seller requests to http://${host}:${actual}${upstream.pathname}`);
+  say(`recording ${upstream.href} — send seller requests to ${server.url}${upstream.pathname}`);
   say(`Ctrl-C (SIGINT) or SIGTERM writes the scenario to ${out}`);
 
   const signal = await new Promise<string>((resolveStop) => {
     if (io.signal.aborted) resolveStop(String(io.signal.reason));
     else io.signal.addEventListener('abort', () => resolveStop(String(io.signal.reason)), { once: true });
   });
-  await new Promise<void>((closed) => {
-    server.close(() => closed());
-    server.closeAllConnections();
-  });
+  await server.close();
   return writeLearned(signal);
 
   async function writeLearned(signalName: string): Promise<number> {

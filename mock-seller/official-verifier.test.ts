@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
-import { runOfficialVerifier } from '../testing/official-pact-verifier';
-import { exactly } from '../verification/pact-cli';
-import { PACT_FILE } from './pact-names';
-import { readPact } from './pact-file';
+import { startMockSeller, type RunningMockSeller } from './index';
+import { listen } from '../contracts/http/listen';
+import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
+import { exactly } from '../contracts/verification/pact-cli';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { readPact } from '../contracts/pact/pact-file';
 
 // The pact as a vendor meets it: verified by the official Rust `pact verifier`, not our kit.
 // States go to the mock seller's /__admin/provider-state; the verifier merges the flat maps
@@ -19,7 +17,7 @@ const DESCRIPTIONS = readPact(PACT_FILE).interactions.map((i) => i.description);
 
 let mock: RunningMockSeller;
 beforeAll(async () => {
-  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+  mock = await startMockSeller();
 });
 afterAll(async () => {
   await mock?.close();
@@ -61,19 +59,17 @@ describe('the official pact verifier against the mock seller', () => {
       const answer = await fetch(stateUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state, params: { ...params, ...own }, action }) });
       return c.json((await answer.json()) as object);
     });
-    const server = await new Promise<Server>((resolve) => {
-      const s = serve({ fetch: vendor.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
-    });
+    const server = await listen(vendor.fetch);
     try {
       await fetch(`${mock.url}/__admin/journal`, { method: 'DELETE' });
-      const run = await runOfficialVerifier(PACT_FILE, mock.url, ['--state-change-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/states`]);
+      const run = await runOfficialVerifier(PACT_FILE, mock.url, ['--state-change-url', `${server.url}/states`]);
       expect(run.code, run.stdout).toBe(0);
       const journal = (await (await fetch(`${mock.url}/__admin/journal?service=item_inquiry`)).json()) as { entries: { request: { items: { part_number: string }[] } }[] };
       const asked = journal.entries.flatMap((e) => e.request.items.map((i) => i.part_number));
       expect(asked).toEqual(expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', 'VENDOR-NO-SUCH-PART']));
       expect(asked).not.toContain('49100');
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

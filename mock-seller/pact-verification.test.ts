@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Verifier } from '@pact-foundation/pact';
-import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
-import { PACT_FILE } from './pact-names';
-import { readPact } from './pact-file';
-import { STATE_NAMES } from './provider-states';
-import { createStateHandlers, remoteStateSource, type StateEvent } from '../verification/state-handlers';
-import { baseOptions, pactSourceOptions, publishOptions, stateHandlerOptions } from '../verification/verifier-options';
+import { startMockSeller, type RunningMockSeller } from './index';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { readPact } from '../contracts/pact/pact-file';
+import { STATE_NAMES } from '../contracts/pact/provider-states';
+import { createStateHandlers, remoteStateSource, type StateEvent } from '../contracts/verification/state-handlers';
+import { baseOptions, pactSourceOptions, publishOptions, stateHandlerOptions } from '../contracts/verification/verifier-options';
 
 // Provider side against our own mock seller: proves the contract can be satisfied and
 // that the mock conforms. States are set up through the mock's provider-state endpoint.
 
 let mock: RunningMockSeller;
 beforeAll(async () => {
-  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+  mock = await startMockSeller();
 });
 afterAll(async () => {
   await mock?.close();

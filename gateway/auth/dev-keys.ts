@@ -2,10 +2,10 @@
 // are committed to this repository, so anyone can sign tokens with them. They exist so a
 // fresh checkout can mint a token against the seeded directory; never register them in a
 // real deployment (see seeds/dev-keys/README.md).
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packagePath } from '../../contracts/package-root';
 
-export const DEV_KEYS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'dev-keys');
+export const DEV_KEYS_DIR = packagePath('seeds', 'dev-keys');
 
 export interface DevKey {
   kid: string;

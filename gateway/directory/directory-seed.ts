@@ -1,15 +1,13 @@
-// Loads seeds/directory.json — the realistic directory a fresh install starts with — into
+// Loads seeds/directory.json (data only; this code lives beside the directory it fills) — the realistic directory a fresh install starts with — into
 // the store. Idempotent: it seeds only an empty directory (no members yet), all in one
 // transaction, so restarts never duplicate rows nor resurrect what an operator deleted or
 // revoked. Two processes seeding one PostgreSQL at once are serialised by an advisory lock.
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Queryable, Store } from '../gateway/store/store';
-import type { AccountStanding, KeyAlgorithm, SellerAuth } from '../gateway/directory/directory';
+import { packagePath } from '../../contracts/package-root';
+import type { Queryable, Store } from '../store/store';
+import type { AccountStanding, KeyAlgorithm, SellerAuth } from './directory';
 
-const SEEDS_DIR = dirname(fileURLToPath(import.meta.url));
-export const DIRECTORY_SEED_FILE = join(SEEDS_DIR, 'directory.json');
+export const DIRECTORY_SEED_FILE = packagePath('seeds', 'directory.json');
 export const DEFAULT_SELLER_URL = 'http://127.0.0.1:9090/seller';
 
 const SEED_LOCK_KEY = 72_410_002;
@@ -72,7 +70,7 @@ export async function seedDirectory(store: Store, options: SeedOptions = {}): Pr
   const seed = options.seed ?? (await readDirectorySeed());
   const publicKeys = new Map<string, string>();
   for (const client of seed.apiClients) {
-    for (const key of client.keys) publicKeys.set(key.kid, await readFile(join(SEEDS_DIR, key.publicKeyFile), 'utf8'));
+    for (const key of client.keys) publicKeys.set(key.kid, await readFile(packagePath('seeds', key.publicKeyFile), 'utf8'));
   }
   return store.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);

@@ -1,20 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../../mock-seller/app';
-import { PACT_FILE } from '../pact/pact-names';
-import { readPact } from '../pact/pact-file';
-import { renderJunit } from './report-junit';
-import { progressLine, renderReport } from './report-text';
-import { interactionReport, type InteractionRun } from './report';
-import { runVerification, type StateSetup } from './run-verification';
-import { readStateMap } from './state-map';
+import { readDefaultScenario, startMockSeller, type RunningMockSeller } from '../mock-seller/index';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { readPact } from '../contracts/pact/pact-file';
+import { renderJunit } from '../contracts/verification/report-junit';
+import { progressLine, renderReport } from '../contracts/verification/report-text';
+import { interactionReport, type InteractionRun } from '../contracts/verification/report';
+import { runVerification, type StateSetup } from '../contracts/verification/run-verification';
+import { readStateMap } from '../contracts/verification/state-map';
 
 // The vendor kit against our mock seller: an honest seller passes; each contract violation
 // the mock can be told to commit fails the run with the right rule named in the report.
 
 let mock: RunningMockSeller;
 beforeAll(async () => {
-  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json', port: 0, host: '127.0.0.1' });
+  mock = await startMockSeller();
 });
 afterAll(async () => {
   await mock?.close();
@@ -55,7 +55,7 @@ describe('the verification kit against the mock seller', () => {
   it("injects a vendor's own values from a state map, without any state callback", async () => {
     // The map names other parts than the pact's examples; one of them (a part with a single
     // equivalent) is added to the scenario, as a vendor would pick one from its catalogue.
-    const scenario = JSON.parse(readFileSync('fixtures/scenarios/default.json', 'utf8'));
+    const scenario = readDefaultScenario();
     scenario.parts.push({
       mfr_code: 'ACD',
       part_number: '41-962',

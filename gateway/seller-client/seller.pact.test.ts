@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MatchersV3, PactV4 } from '@pact-foundation/pact';
-import { createSellerClient } from '../../gateway/seller-client/seller-client';
-import { checkSellerReply } from '../reply-check';
-import { validators } from '../validator';
-import { CONSUMER, PACT_FILE, PACT_FILE_NAME, PROVIDER, SELLER_PATH } from './pact-names';
-import { joinPacts, normalisePact, readPact } from './pact-file';
-import { SELLER_INTERACTIONS } from './seller-interactions';
+import { createSellerClient } from './seller-client';
+import { checkSellerReply } from '../../contracts/reply-check';
+import { validators } from '../../contracts/validator';
+import { CONSUMER, PACT_FILE, PACT_FILE_NAME, PROVIDER, SELLER_PATH } from '../../contracts/pact/pact-names';
+import { joinPacts, normalisePact, readPact } from '../../contracts/pact/pact-file';
+import { SELLER_INTERACTIONS } from '../../contracts/pact/seller-interactions';
 
 // Consumer side: the gateway's real seller client against Pact's mock server, one
 // interaction at a time. Each interaction is written into a fresh directory of its own:

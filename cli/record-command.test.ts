@@ -2,12 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scenario } from '../../contracts/schemas/scenario';
-import { startMockSeller, type RunningMockSeller } from '../app';
-import { readDefaultScenario } from '../default-scenario';
-import { checkScenario } from '../scenario-file';
-import type { CommandIo } from '../../cli/command-io';
-import { runRecord } from './run-record';
+import type { Scenario } from '../contracts/schemas/scenario';
+import { startMockSeller, readDefaultScenario, type RunningMockSeller } from '../mock-seller/index';
+import { checkScenario } from '../mock-seller/scenario-file';
+import type { CommandIo } from './command-io';
+import { recordCommand } from './record-command';
 
 // Record the default-scenario mock seller through `record` with a generated set of requests,
 // replay the written scenario in a second mock seller: the same requests, in the same order,
@@ -91,7 +90,7 @@ function recorder(argv: string[]) {
     stderrIsTTY: false,
     signal: controller.signal,
   };
-  const exit = runRecord(argv, io);
+  const exit = recordCommand(argv, io);
   const url = async () => {
     await expect.poll(() => stderr.join('')).toMatch(/send seller requests to (http:\S+)/);
     return /send seller requests to (http:\S+)/.exec(stderr.join(''))![1];

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Store } from '../gateway/store/store';
-import { availableTestBackends, createTestStore } from '../gateway/store/test-store';
-import { DEFAULT_SELLER_URL, readDirectorySeed, seedDirectory } from './seed-directory';
-import { DEV_KEYS } from './dev-keys';
+import type { Store } from '../store/store';
+import { availableTestBackends, createTestStore } from '../store/test-store';
+import { DEFAULT_SELLER_URL, readDirectorySeed, seedDirectory } from './directory-seed';
+import { DEV_KEYS } from '../auth/dev-keys';
 
 const tableCounts = async (store: Store) => {
   const { rows } = await store.query<Record<string, number>>(

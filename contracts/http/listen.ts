@@ -1,0 +1,66 @@
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// The one way every component (gateway, internal API, mock seller, kit, record, benches,
+// tests) serves a fetch handler: listen, wait until bound, read the real port back.
+
+export type FetchHandler = (request: Request, ...rest: never[]) => Response | Promise<Response>;
+
+export interface ListenOptions {
+  /** 0 (the default) picks a free port; the bound one is reported. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface Listening {
+  /** e.g. http://127.0.0.1:40123 (IPv6 hosts bracketed). */
+  url: string;
+  port: number;
+  server: Server;
+  /** Stops listening and drops every open connection at once. Idempotent. */
+  close(): Promise<void>;
+  /**
+   * Stops accepting, closes idle keep-alive connections, lets requests in flight finish for
+   * up to `graceMs`, then drops what is left. Idempotent (shares close()'s promise).
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
+/** Serves `fetch` and resolves once it listens; rejects with the listen error (EADDRINUSE…). */
+export async function listen(fetch: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+  const { port = 0, host = '127.0.0.1' } = options;
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: fetch as (request: Request) => Response | Promise<Response>, port, hostname: host }, () => resolve(s as Server)) as Server;
+    s.once('error', reject);
+  });
+  const bound = (server.address() as AddressInfo).port;
+  let stopped: Promise<void> | undefined;
+  const drain = (graceMs: number): Promise<void> =>
+    (stopped ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // A keep-alive connection that finishes its request becomes idle: sweep until the grace ends.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([closed, grace]);
+      clearInterval(sweep);
+      server.closeAllConnections();
+      await closed;
+    })());
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
+    port: bound,
+    server,
+    close: () => drain(0),
+    drain,
+  };
+}
+
+/** A loopback port that nothing listens on at the moment of asking (for "seller unreachable" cases). */
+export async function unusedPort(host = '127.0.0.1'): Promise<number> {
+  const { port, close } = await listen(() => new Response(null), { host });
+  await close();
+  return port;
+}

@@ -1,4 +1,6 @@
-import { OverallStatus, type ErrorDetail } from '../contracts/index';
+import { OverallStatus, type ErrorDetail, type GatewayErrorReply } from '../contracts/index';
+import { HttpError } from '../contracts/http/http-error';
+import { notJsonMessage } from '../contracts/http/json-body';
 
 // One error type per failure kind, each with its overall code (common-codes.md) and HTTP
 // status. Handlers throw these; app.onError (error-response.ts) is the one place that turns
@@ -7,15 +9,20 @@ import { OverallStatus, type ErrorDetail } from '../contracts/index';
 /** Contract ErrorDetail (an open object) with the context the gateway adds: which member, which item. */
 export type Detail = ErrorDetail & { member?: string; id?: string };
 
-export abstract class GatewayError extends Error {
+export abstract class GatewayError extends HttpError {
   abstract readonly code: OverallStatus;
-  abstract readonly httpStatus: number;
   readonly details?: Detail[];
-  constructor(message: string, details?: Detail[]) {
-    super(message);
-    this.name = new.target.name;
+  constructor(message: string, details?: Detail[], options?: { retryAfterSeconds?: number }) {
+    super(message, options);
     if (details !== undefined && details.length > 0) this.details = details;
   }
+}
+
+/** The contract's error body for a gateway error; also what an order records as its answer. */
+export function errorReply(error: GatewayError): GatewayErrorReply {
+  const reply: GatewayErrorReply = { status_code: error.code, message: error.message };
+  if (error.details !== undefined) reply.errors = error.details;
+  return reply;
 }
 
 /** The caller could not be authenticated (token missing, bad, expired, unknown key, …). */
@@ -36,6 +43,9 @@ export class RequestValidationError extends GatewayError {
   readonly httpStatus = 422;
 }
 
+/** How the buyer endpoints refuse a body that is not JSON (readJsonBody's NotJson). */
+export const bodyNotJson = (reason: string): RequestValidationError => new RequestValidationError(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
+
 /** A location that does not exist anywhere in the directory. */
 export class InvalidLocationError extends GatewayError {
   readonly code = OverallStatus.InvalidLocation;
@@ -46,12 +56,6 @@ export class InvalidLocationError extends GatewayError {
 export class LocationNotAllowedError extends GatewayError {
   readonly code = OverallStatus.LocationNotAllowed;
   readonly httpStatus = 403;
-}
-
-/** The buyer named an account the directory does not know at that member. */
-export class InvalidAccountError extends GatewayError {
-  readonly code = OverallStatus.InvalidAccount;
-  readonly httpStatus = 422;
 }
 
 /** The seller did not answer within the deadline. */
@@ -76,6 +80,24 @@ export class SellerReplyError extends GatewayError {
 export class OrderInFlightError extends GatewayError {
   readonly code = OverallStatus.GeneralError;
   readonly httpStatus = 409;
+}
+
+/** The thing named in the path or body does not exist (a catalog SKU, a cart). */
+export class NotFoundError extends GatewayError {
+  readonly code = OverallStatus.GeneralError;
+  readonly httpStatus = 404;
+}
+
+/** A refusal Hono itself raised (HTTPException: a body limit, a malformed request) with its own status. */
+export class HttpRefusalError extends GatewayError {
+  readonly code: OverallStatus;
+  constructor(
+    readonly httpStatus: number,
+    message: string,
+  ) {
+    super(message);
+    this.code = httpStatus < 500 ? OverallStatus.ValidationError : OverallStatus.SystemError;
+  }
 }
 
 /** Anything we did not foresee: a bug or a store failure, never a seller's fault. */

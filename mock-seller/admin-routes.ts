@@ -1,17 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { BadRequestError } from './errors';
+import { notJsonMessage, readJsonBody } from '../contracts/http/json-body';
 import { MOCK_SELLER_STATE_HANDLERS } from './provider-states';
 import type { MockSellerControl } from './control';
 
 // /__admin: the control API. Tests and the Pact verifier drive the mock seller through it.
 
-async function readJson(c: Context): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch (error) {
-    throw new BadRequestError('the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
-  }
-}
+const bodyNotJson = (reason: string) => new BadRequestError(notJsonMessage(reason), [{ keyword: 'json', path: '', message: reason }]);
+const readJson = (c: Context): Promise<unknown> => readJsonBody(c, bodyNotJson);
 
 const object = (body: unknown): Record<string, unknown> => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the body must be a JSON object', [{ keyword: 'type', path: '', message: 'must be an object' }]);

@@ -4,7 +4,9 @@ import type { Scenario } from '../contracts/schemas/scenario';
 import { adminRoutes } from './admin-routes';
 import type { MockSellerControl } from './control';
 import { documentRoutes } from './document-routes';
-import { BadRequestError, NotFoundError, ScenarioError } from './errors';
+import { MockSellerError } from './errors';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { createFaultRegistry } from './faults';
 import { createJournal } from './journal';
 import { journalFeed } from './journal-feed';
@@ -104,8 +106,8 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
 
   // Every failure kind mapped to a response here, and nowhere else.
   app.onError((error, c) => {
-    if (error instanceof ScenarioError || error instanceof BadRequestError) return c.json({ message: error.message, errors: error.issues }, 400);
-    if (error instanceof NotFoundError) return c.json({ message: error.message }, 404);
+    if (error instanceof MockSellerError) return c.json(error.issues === undefined ? { message: error.message } : { message: error.message, errors: error.issues }, error.httpStatus as ContentfulStatusCode);
+    if (error instanceof HTTPException) return c.json({ message: error.message || `the request was refused (HTTP ${error.status})` }, error.status);
     console.error('mock seller: unexpected error', error);
     return c.json({ message: 'mock seller internal error' }, 500);
   });

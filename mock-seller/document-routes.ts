@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { NotFoundError } from './errors';
+import { UnknownResourceError } from './errors';
 import { renderInvoice, renderStatement } from './documents';
 import type { SellerContext } from './seller-context';
 
@@ -10,7 +10,7 @@ const stripTxt = (file: string) => (file.endsWith('.txt') ? file.slice(0, -4) : 
 export function documentRoutes(ctx: SellerContext): Hono {
   const docs = new Hono();
   const send = (text: string | undefined, what: string, filename: string) => {
-    if (text === undefined) throw new NotFoundError(`no ${what}`);
+    if (text === undefined) throw new UnknownResourceError(`no ${what}`);
     return new Response(text, {
       headers: { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"` },
     });

@@ -1,27 +1,38 @@
 import type { ValidationIssue } from '../contracts/index';
+import { HttpError } from '../contracts/http/http-error';
 
-// One error type per failure kind; app.ts maps them to responses in one place.
+// One error type per failure kind, on the toolkit's one base (HttpError, which carries the
+// status); app.ts maps them to responses in one place.
+
+/** A mock seller failure: its status, and the issues (JSON path, rule) when there are any. */
+export abstract class MockSellerError extends HttpError {
+  constructor(
+    message: string,
+    readonly issues?: ValidationIssue[],
+  ) {
+    super(message);
+  }
+}
 
 /** A scenario that fails its schema or refers to things it does not define. */
-export class ScenarioError extends Error {
-  constructor(message: string, readonly issues: ValidationIssue[]) {
-    super(message);
-    this.name = 'ScenarioError';
+export class ScenarioError extends MockSellerError {
+  readonly httpStatus = 400;
+  declare readonly issues: ValidationIssue[];
+  constructor(message: string, issues: ValidationIssue[]) {
+    super(message, issues);
   }
 }
 
 /** A request to the mock seller (seller endpoint or control API) that it cannot act on. */
-export class BadRequestError extends Error {
-  constructor(message: string, readonly issues: ValidationIssue[] = []) {
-    super(message);
-    this.name = 'BadRequestError';
+export class BadRequestError extends MockSellerError {
+  readonly httpStatus = 400;
+  declare readonly issues: ValidationIssue[];
+  constructor(message: string, issues: ValidationIssue[] = []) {
+    super(message, issues);
   }
 }
 
 /** Something named in the path that does not exist (a fault rule, a document). */
-export class NotFoundError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'NotFoundError';
-  }
+export class UnknownResourceError extends MockSellerError {
+  readonly httpStatus = 404;
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compileValidator, type Service, type ValidationIssue } from '../contracts/index';
-import { BadRequestError, NotFoundError } from './errors';
+import { BadRequestError, UnknownResourceError } from './errors';
 
 // Faults: how the mock seller misbehaves on demand. Set through the control API (per
 // service, for the next N requests or until cleared, optionally for one part number) or per
@@ -142,7 +142,7 @@ export function createFaultRegistry(): FaultRegistry {
     remove(id) {
       const before = rules.length;
       rules = rules.filter((r) => r.id !== id);
-      if (rules.length === before) throw new NotFoundError(`no fault rule '${id}'`);
+      if (rules.length === before) throw new UnknownResourceError(`no fault rule '${id}'`);
     },
     clear() {
       rules = [];

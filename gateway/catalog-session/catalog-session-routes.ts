@@ -18,7 +18,8 @@ import type { GatewayEnv } from '../http/gateway-env';
 import { AccessDeniedError, InvalidLocationError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { userLocationIndex } from '../operations/buyer-locations';
 import type { Catalog } from '../catalog/catalog-queries';
-import { NotFoundError, invalidField } from '../catalog/catalog-errors';
+import { invalidField } from '../catalog/catalog-errors';
+import { NotFoundError } from '../errors';
 import { checked, readBody } from '../catalog/read-request';
 import { createCartStore, type CartStore } from './cart-store';
 import { createCatalogSessions, type CatalogSessions } from './catalog-sessions';
@@ -102,9 +103,8 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
   // ---- the buyer system ----
 
   app.post('/auth/get_catalog_token', deps.buyerAuth, async (c) => {
-    const text = await c.req.text();
     // No body at all asks for a fresh cart; a body must be a valid request.
-    const request = text.trim() === '' ? {} : checked(CatalogTokenRequest, parseJson(text), 'the body');
+    const request = await readBody(c, CatalogTokenRequest, { emptyAs: {} });
     const buyer = c.get('buyer');
     let cartId = request.cart_id?.toLowerCase();
     if (cartId === undefined) {
@@ -223,12 +223,4 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
 
   app.route(`${CATALOG_SESSION_BASE}/api`, session as unknown as Hono<GatewayEnv>);
   return { routes: app, sessionAuth };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new RequestValidationError('the body is not JSON', [{ path: '', message: 'must be a JSON object' }]);
-  }
 }

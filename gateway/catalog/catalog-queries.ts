@@ -21,7 +21,8 @@ import type {
   Product,
 } from '../../contracts/schemas/catalog';
 import type { Queryable } from '../store/store';
-import { invalidField, NotFoundError } from './catalog-errors';
+import { invalidField } from './catalog-errors';
+import { NotFoundError } from '../errors';
 
 export const DEFAULT_TAXONOMY = 'standard';
 

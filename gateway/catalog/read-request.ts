@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { compileValidator, type Validator } from '../../contracts/index';
-import { RequestValidationError } from '../errors';
+import { bodyNotJson, RequestValidationError } from '../errors';
+import { readJsonBody, type JsonBodyOptions } from '../../contracts/http/json-body';
 
 // Catalog bodies and query strings, checked against their contract schema: a 4422 naming
 // every field at fault, never a crash on bad JSON.
@@ -25,14 +26,9 @@ export function checked<T extends TSchema>(schema: T, data: unknown, what: strin
   return data as Static<T>;
 }
 
-export async function readBody<T extends TSchema>(c: Context, schema: T): Promise<Static<T>> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await c.req.text());
-  } catch {
-    throw new RequestValidationError('the body is not JSON', [{ path: '', message: 'must be a JSON object' }]);
-  }
-  return checked(schema, body, 'the body');
+/** The body read as JSON (an empty one standing for `emptyAs` when given) and checked against `schema`. */
+export async function readBody<T extends TSchema>(c: Context, schema: T, options: JsonBodyOptions = {}): Promise<Static<T>> {
+  return checked(schema, await readJsonBody(c, bodyNotJson, options), 'the body');
 }
 
 /** Query parameters as an object; integer-looking values of `integerNames` become numbers. */

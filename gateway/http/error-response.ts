@@ -1,9 +1,11 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { OVERALL_STATUS_MEANING, type GatewayErrorReply } from '../../contracts/index';
-import { GatewayError, InternalError } from '../errors';
+import { OVERALL_STATUS_MEANING } from '../../contracts/index';
+import { HTTPException } from 'hono/http-exception';
+import { errorReply, GatewayError, HttpRefusalError, InternalError } from '../errors';
+import { retryAfterOf } from '../../contracts/http/http-error';
 import type { GatewayEnv } from './gateway-env';
-import { retryAfterOf, StoreUnavailableError } from '../protection/protection-errors';
+import { StoreUnavailableError } from '../protection/protection-errors';
 import { isStoreUnreachable } from '../store/store-outage';
 
 const storeUnavailable = () =>
@@ -15,15 +17,16 @@ const storeUnavailable = () =>
 
 export const DOCUMENT_STATUS_ERROR = 'error';
 
-/** The contract's error body for a gateway error; also what an order records as its answer. */
-export function errorReply(error: GatewayError): GatewayErrorReply {
-  const reply: GatewayErrorReply = { status_code: error.code, message: error.message };
-  if (error.details !== undefined) reply.errors = error.details;
-  return reply;
+/** What a thrown value means to the caller: our own errors as they are, Hono's refusals with their status, the rest a 500. */
+export function knownError(error: unknown, unexpected: string): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof HTTPException) return new HttpRefusalError(error.status, error.message || `the request was refused (HTTP ${error.status})`);
+  if (isStoreUnreachable(error)) return storeUnavailable();
+  return new InternalError(unexpected);
 }
 
 export function errorResponse(error: unknown, c: Context<GatewayEnv>): Response {
-  const known = error instanceof GatewayError ? error : isStoreUnreachable(error) ? storeUnavailable() : new InternalError('the gateway failed unexpectedly; the request id identifies it in the log');
+  const known = knownError(error, 'the gateway failed unexpectedly; the request id identifies it in the log');
   const log = c.get('log');
   if (log !== undefined) {
     log.status_code = known.code;

@@ -1,6 +1,7 @@
 import type { Context, Handler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { RequestValidationError } from '../errors';
+import { bodyNotJson } from '../errors';
+import { readJsonBody } from '../../contracts/http/json-body';
 import { buyerReplyJson, type BuyerReplyOperation } from '../reply/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
 import type { GatewayEnv } from './gateway-env';
@@ -9,15 +10,6 @@ import type { GatewayEnv } from './gateway-env';
 // float-aware serializer. Everything else lives in gateway/operations/.
 
 export type Operation = (input: OperationInput) => Promise<OperationResult>;
-
-async function jsonBody(c: Context<GatewayEnv>): Promise<unknown> {
-  const text = await c.req.text();
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new RequestValidationError(`the body is not valid JSON: ${(error as Error).message}`, [{ path: '', message: 'not valid JSON' }]);
-  }
-}
 
 function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, string> | undefined {
   let headers: Record<string, string> | undefined;
@@ -33,7 +25,7 @@ export function operationRoute(name: BuyerReplyOperation, operation: Operation, 
   return async (c) => {
     const result = await operation({
       buyer: c.get('buyer'),
-      body: await jsonBody(c),
+      body: await readJsonBody(c, bodyNotJson),
       requestId: c.get('requestId'),
       idempotencyKey: c.req.header('idempotency-key'),
       sellerHeaders: forwardHeaders.length === 0 ? undefined : sellerHeaders(c, forwardHeaders),

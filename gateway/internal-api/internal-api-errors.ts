@@ -1,7 +1,10 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { OverallStatus, type ErrorDetail, type GatewayErrorReply } from '../../contracts/index';
-import { AuthenticationError, GatewayError, InternalError } from '../errors';
+import { OverallStatus, type ErrorDetail } from '../../contracts/index';
+import { retryAfterOf } from '../../contracts/http/http-error';
+import { notJsonMessage } from '../../contracts/http/json-body';
+import { AuthenticationError, errorReply, GatewayError, InternalError } from '../errors';
+import { knownError } from '../http/error-response';
 import { AddressServiceUnavailable } from '../address/address-validator';
 
 // The internal API's failure kinds and the one place they become responses. The body is
@@ -52,6 +55,15 @@ export class CreateUserRejected extends GatewayError {
   }
 }
 
+/** Any other internal request refused (a key the directory refused, an outbox filter): 400 with its message. */
+export class InternalRequestRejected extends GatewayError {
+  readonly code = OverallStatus.ValidationError;
+  readonly httpStatus = 400;
+}
+
+/** How the internal API refuses a body that is not JSON (readJsonBody's NotJson). */
+export const internalBodyNotJson = (reason: string): InternalRequestRejected => new InternalRequestRejected(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
+
 /** The address provider gave no verdict: not the caller's fault, worth retrying later. */
 export class AddressValidationUnavailableError extends GatewayError {
   readonly code = OverallStatus.ServiceOffline;
@@ -60,16 +72,16 @@ export class AddressValidationUnavailableError extends GatewayError {
 
 export function internalErrorResponse(error: unknown, c: Context, log: (line: string) => void): Response {
   let known: GatewayError;
-  if (error instanceof GatewayError) known = error;
-  else if (error instanceof AddressServiceUnavailable) {
+  if (error instanceof AddressServiceUnavailable) {
     known = new AddressValidationUnavailableError('address validation is unavailable; try again later');
     log(`internal-api: ${error.message}`);
   } else {
-    known = new InternalError('the internal API failed unexpectedly; see its log');
-    log(`internal-api: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    known = knownError(error, 'the internal API failed unexpectedly; see its log');
+    if (known instanceof InternalError) log(`internal-api: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
-  const reply: GatewayErrorReply = { status_code: known.code, message: known.message };
-  if (known.details !== undefined) reply.errors = known.details;
+  const reply = errorReply(known);
+  const retryAfter = retryAfterOf(known);
+  if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
   if (known instanceof AuthenticationError) c.header('WWW-Authenticate', 'Bearer realm="internal"');
   return c.json(reply, known.httpStatus as ContentfulStatusCode);
 }

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../clock';
 import type { InternalApiConfig } from './internal-api-config';
 import { requireInternalToken } from './internal-auth';
 import { CreateUserRejected, internalErrorResponse } from './internal-api-errors';
+import { readJsonBody } from '../../contracts/http/json-body';
 import { createUser } from './create-user';
 import { outboxRoutes } from './outbox-routes';
 import type { ExchangeFeed } from '../../inspector/exchange';
@@ -51,12 +52,8 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   }));
 
   app.post('/internal/users/create', async (c) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch (error) {
-      throw new CreateUserRejected([{ path: '', detail: `is not JSON (${(error as Error).message})` }]);
-    }
+    // The specification's create-user errors are 400 with its own message shape.
+    const body = await readJsonBody(c, (reason) => new CreateUserRejected([{ path: '', detail: `is not valid JSON (${reason})` }]));
     const reply = await createUser(body, {
       store: deps.store,
       addressValidator: deps.addressValidator,

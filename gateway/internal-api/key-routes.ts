@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { OverallStatus } from '../../contracts/index';
 import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
-import { GatewayError } from '../errors';
+import { readJsonBody } from '../../contracts/http/json-body';
+import { InternalRequestRejected as KeyRequestRejected, internalBodyNotJson } from './internal-api-errors';
 import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput } from '../directory/api-keys';
 import type { KeyAlgorithm } from '../directory/directory';
 
@@ -10,12 +10,6 @@ import type { KeyAlgorithm } from '../directory/directory';
 // gateway (an embedded PGlite store admits one process): the same registerKey / listKeys /
 // revokeKey the command runs on the store, and the gateway's directory in this process is
 // invalidated, so a new key works and a revoked one stops at once.
-
-/** A key request the directory refused (unknown user, bad PEM, kid taken, …): 400 with its message. */
-export class KeyRequestRejected extends GatewayError {
-  readonly code = OverallStatus.ValidationError;
-  readonly httpStatus = 400;
-}
 
 /** A listing as JSON carries its dates as ISO strings. */
 export type KeyListingJson = Omit<KeyListing, 'createdAt' | 'revokedAt'> & { createdAt: string; revokedAt: string | null };
@@ -50,12 +44,7 @@ export function keyRoutes(deps: { store: Store; directory?: Pick<Directory, 'inv
   });
 
   app.post('/', async (c) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      throw new KeyRequestRejected('the body is not JSON', [{ path: '', message: 'not JSON' }]);
-    }
+    const body = await readJsonBody(c, internalBodyNotJson);
     return c.json(await registerKey(deps.store, registerInput(body), directory).catch(refused), 201);
   });
 

@@ -42,6 +42,10 @@ describe('outbox routes', () => {
   it('refuse a state that does not exist and ids that are not ids, and need the credential', async () => {
     expect((await call('?state=lost')).status).toBe(400);
     expect((await call('/retry', { method: 'POST', body: JSON.stringify({ ids: ['1'] }) })).status).toBe(400);
+    // A body that is not JSON is refused, never read as "retry everything".
+    const garbled = await call('/retry', { method: 'POST', body: '{"ids": [1' });
+    expect(garbled.status).toBe(400);
+    expect(((await garbled.json()) as { message: string }).message).toMatch(/^the body is not valid JSON: /);
     expect((await app.request('/internal/outbox')).status).toBe(401);
   });
 });

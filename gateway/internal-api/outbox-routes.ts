@@ -3,7 +3,8 @@ import type { Store } from '../store/store';
 import type { Clock } from '../clock';
 import type { DispatchSummary, OutboxDispatcher } from '../mail/outbox-dispatcher';
 import { countMailByState, listMail, retryMailNow, type OutboxEntry, type OutboxState } from '../mail/outbox';
-import { CreateUserRejected } from './internal-api-errors';
+import { readJsonBody } from '../../contracts/http/json-body';
+import { InternalRequestRejected, internalBodyNotJson } from './internal-api-errors';
 
 // The outbox as operators see it, for `npm run outbox` against a running server (an
 // embedded PGlite store can be opened by one process only, so the script asks the server).
@@ -36,7 +37,7 @@ export function outboxRoutes(deps: { store: Store; clock: Clock; dispatcher?: Ou
 
   app.get('/', async (c) => {
     const state = c.req.query('state');
-    if (state !== undefined && !STATES.includes(state)) throw new CreateUserRejected([{ path: '/state', detail: 'must be pending, sent or failed' }]);
+    if (state !== undefined && !STATES.includes(state)) throw new InternalRequestRejected('state must be pending, sent or failed', [{ path: '/state', message: 'must be pending, sent or failed' }]);
     const limit = Math.min(1_000, Math.max(1, Number(c.req.query('limit') ?? 50) || 50));
     const view: OutboxView = {
       counts: await countMailByState(deps.store),
@@ -46,10 +47,11 @@ export function outboxRoutes(deps: { store: Store; clock: Clock; dispatcher?: Ou
   });
 
   app.post('/retry', async (c) => {
-    const body = (await c.req.json().catch(() => ({}))) as { ids?: unknown };
-    const ids = body.ids;
+    // No body retries every failed message; a body must be JSON.
+    const body = (await readJsonBody(c, internalBodyNotJson, { emptyAs: {} })) as { ids?: unknown } | null;
+    const ids = body?.ids;
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0))) {
-      throw new CreateUserRejected([{ path: '/ids', detail: 'must be a list of message ids' }]);
+      throw new InternalRequestRejected('ids must be a list of message ids', [{ path: '/ids', message: 'must be a list of message ids' }]);
     }
     const retried = await retryMailNow(deps.store, (ids as number[] | undefined) ?? 'all', new Date(deps.clock()));
     const outcome: RetryOutcome = { retried, dispatched: deps.dispatcher ? await deps.dispatcher.runOnce() : null };

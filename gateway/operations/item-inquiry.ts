@@ -148,7 +148,5 @@ function firstFailure(failures: unknown[]): unknown {
   const [first, ...rest] = failures;
   if (!(first instanceof GatewayError) || rest.length === 0) return first;
   const extra: Detail[] = rest.flatMap((f) => (f instanceof GatewayError ? (f.details ?? [{ path: '', message: f.message }]) : []));
-  const Kind = first.constructor as new (message: string, details?: Detail[]) => GatewayError;
-  // Object.assign keeps what the first failure carries beyond its message (Retry-After).
-  return Object.assign(new Kind(first.message, [...(first.details ?? []), ...extra]), { retryAfterSeconds: (first as { retryAfterSeconds?: number }).retryAfterSeconds });
+  return first.restated(first.message, { details: [...(first.details ?? []), ...extra] });
 }

@@ -8,6 +8,7 @@ import {
 import type { Member, UserLocation } from '../directory/directory';
 import {
   type Detail,
+  errorReply,
   GatewayError,
   InternalError,
   InvalidLocationError,
@@ -17,7 +18,6 @@ import {
   SellerReplyError,
   SellerTimeoutError,
 } from '../errors';
-import { errorReply } from '../http/error-response';
 import { orderRecords, type OrderRecord, type OrderStatus, type StoredAnswer } from '../orders/order-records';
 import { validBuyerRequest } from './buyer-request';
 import { userLocationIndex } from './buyer-locations';
@@ -160,12 +160,9 @@ export function createPlaceOrder(deps: OperationDeps) {
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       const status = statusAfter(error);
-      const recorded: GatewayError =
+      const recorded =
         status === 'unknown'
-          ? new (error.constructor as new (m: string, d?: Detail[]) => GatewayError)(
-              `${error.message}; the seller may have placed the order, so purchase order '${forwarded.purchase_order_number}' will not be sent again: check with the seller`,
-              error.details,
-            )
+          ? error.restated(`${error.message}; the seller may have placed the order, so purchase order '${forwarded.purchase_order_number}' will not be sent again: check with the seller`)
           : error;
       await records.finish(record.id, { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message }, now());
       throw recorded;

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
-import { DEV_KEYS } from './auth/dev-keys';
-import { mintToken } from './auth/mint-token';
+import { mintDevToken } from './auth/dev-keys';
 import { startGatewayServer, type RunningGateway } from './server';
 
 // The server file: wired from the environment, seeded on a fresh store, and shut down
@@ -32,8 +30,7 @@ afterAll(async () => {
 
 describe('gateway server', () => {
   it('serves a seeded store and lets an in-flight request finish on shutdown', async () => {
-    const dev = DEV_KEYS['dev-key-1'];
-    const token = await mintToken({ privateKey: await readFile(dev.privateKeyFile, 'utf8'), kid: dev.kid, issuer: dev.clientId, subject: 'demo' });
+    const token = await mintDevToken();
     expect((await fetch(`${gateway.url}/health`)).status).toBe(200);
 
     const slow = fetch(`${gateway.url}/json/federated/v3_2/item_inquiry`, {

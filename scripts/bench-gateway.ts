@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { PACKAGE_ROOT } from '../contracts/package-root';
-import { DEV_KEYS } from '../gateway/auth/dev-keys';
-import { mintToken } from '../gateway/auth/mint-token';
+import { mintDevToken } from '../gateway/auth/dev-keys';
 
 // npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
 // the mock seller in the same run, on loopback. The mock seller and the gateway run in their
@@ -250,8 +249,7 @@ try {
   children.push(gateway.child);
 
   const rssAtStart = await rssMb(gateway.child.pid!);
-  const dev = DEV_KEYS['dev-key-1'];
-  const token = await mintToken({ privateKey: await readFile(dev.privateKeyFile, 'utf8'), kid: dev.kid, issuer: dev.clientId, subject: dev.username, ttlSeconds: 3600 });
+  const token = await mintDevToken('dev-key-1', { ttlSeconds: 3600 });
   const gatewayUrl = `${gateway.url}/json/federated/v3_2/item_inquiry`;
   const gatewayBody = JSON.stringify({ items: ITEMS, locations: LOCATIONS });
   const gatewayHeaders = { authorization: `Bearer ${token}` };

@@ -1,18 +1,16 @@
 // For tests: the catalog routes on the real pieces they run with in the gateway — a store
 // seeded with the directory and the catalog, the buyer token verifier, the error mapping —
 // plus dev tokens for the seeded buyer systems.
-import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { createTestStore } from '../store/test-store';
 import type { Store } from '../store/store';
 import { createDirectory } from '../directory/create-directory';
 import { createTokenVerifier } from '../auth/token-verifier';
 import { authenticate } from '../auth/authenticate';
-import { mintToken } from '../auth/mint-token';
 import { errorResponse } from '../http/error-response';
 import { requestLog } from '../http/request-log';
 import type { GatewayEnv } from '../http/gateway-env';
-import { DEV_KEYS } from '../auth/dev-keys';
+import { DEV_KEYS, mintDevToken } from '../auth/dev-keys';
 import { seedCatalog } from './catalog-seed';
 import { createCatalog } from './catalog-queries';
 import { createCatalogSearch } from './catalog-search';
@@ -26,10 +24,6 @@ export interface CatalogTestApp {
   close(): Promise<void>;
 }
 
-export async function devToken(kid: keyof typeof DEV_KEYS = 'dev-key-1'): Promise<string> {
-  const key = DEV_KEYS[kid];
-  return mintToken({ privateKey: await readFile(key.privateKeyFile, 'utf8'), kid: key.kid, issuer: key.clientId, subject: key.username });
-}
 
 /** A bare app with the gateway's request log and error mapping, for mounting route groups on. */
 export function testShell(): Hono<GatewayEnv> {
@@ -45,5 +39,5 @@ export async function catalogTestApp(): Promise<CatalogTestApp> {
   const verifier = createTokenVerifier({ directory: createDirectory(store), clock: Date.now });
   const app = testShell();
   app.route('/', catalogRoutes({ catalog: createCatalog(store), search: createCatalogSearch(store), auth: authenticate(verifier) }));
-  return { app, store, token: devToken, close: () => store.close() };
+  return { app, store, token: mintDevToken, close: () => store.close() };
 }

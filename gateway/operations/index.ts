@@ -1,7 +1,6 @@
 import { createItemInquiry } from './item-inquiry';
 import { createPlaceOrder } from './place-order';
-import { createInvoice } from './invoice';
-import { createStatement } from './statement';
+import { createDocumentOperation } from './document';
 import type { OperationDeps } from './operation-deps';
 
 export type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
@@ -11,8 +10,8 @@ export function createOperations(deps: OperationDeps) {
   return {
     itemInquiry: createItemInquiry(deps),
     placeOrder: createPlaceOrder(deps),
-    invoice: createInvoice(deps),
-    statement: createStatement(deps),
+    invoice: createDocumentOperation(deps, 'invoice'),
+    statement: createDocumentOperation(deps, 'statement'),
   };
 }
 

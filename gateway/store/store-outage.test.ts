@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
-import { DEV_KEYS } from '../auth/dev-keys';
+import { mintDevToken } from '../auth/dev-keys';
 import { seedDirectory } from '../directory/directory-seed';
 import { createGateway, V3_2, type Gateway } from '../app';
-import { mintToken } from '../auth/mint-token';
 import { gatewayConfig } from '../config';
 import { createDirectory } from '../directory/create-directory';
 import { createSellerClient } from '../seller-client/seller-client';
@@ -29,7 +27,6 @@ describe.skipIf(unavailable !== undefined)(`store outage (PostgreSQL stopped und
   let store: Store;
   let sellerClient: SellerClient;
   let app: Gateway;
-  let privateKey: string;
 
   beforeAll(async () => {
     pg = await startThrowawayPostgres();
@@ -38,7 +35,6 @@ describe.skipIf(unavailable !== undefined)(`store outage (PostgreSQL stopped und
     await seedDirectory(store, { sellerUrl: `${seller.url}/seller` });
     sellerClient = createSellerClient();
     app = createGateway({ store, directory: createDirectory(store), sellerClient, logger: false, config: gatewayConfig({ forwardHeaders: ['x-mock-fault'] }) });
-    privateKey = await readFile(DEV_KEYS['dev-key-1'].privateKeyFile, 'utf8');
   }, 60_000);
   afterAll(async () => {
     await sellerClient?.close();
@@ -48,7 +44,7 @@ describe.skipIf(unavailable !== undefined)(`store outage (PostgreSQL stopped und
   });
 
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const token = await mintToken({ privateKey, kid: 'dev-key-1', issuer: DEV_KEYS['dev-key-1'].clientId, subject: 'demo' });
+    const token = await mintDevToken();
     const response = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers }, body: JSON.stringify(body) });
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Reply };
   };

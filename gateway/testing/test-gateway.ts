@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { createTestStore } from '../store/test-store';
 import { createDirectory } from '../directory/create-directory';
 import type { Directory } from '../directory/directory';
@@ -6,11 +5,11 @@ import type { Store } from '../store/store';
 import { createSellerClient } from '../seller-client/seller-client';
 import type { SellerClient } from '../seller-client/seller-client.types';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
-import { DEV_KEYS } from '../auth/dev-keys';
+import { mintDevToken } from '../auth/dev-keys';
 import { createGateway, type Gateway } from '../app';
 import { gatewayConfig, type GatewayConfig } from '../config';
 import type { Clock } from '../clock';
-import { mintToken, type MintOptions } from '../auth/mint-token';
+import type { MintOptions } from '../auth/mint-token';
 
 // A whole gateway for in-process tests: a seeded test store, the real directory and seller
 // client, and a real mock seller on a free loopback port that every member points at.
@@ -55,16 +54,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     config: gatewayConfig(options.config),
     logger: (entry) => logs.push(entry),
   });
-  const privateKeys = new Map<string, string>();
 
   async function token(user: 'demo' | 'other' = 'demo', overrides: Partial<MintOptions> = {}): Promise<string> {
-    const dev = DEV_KEYS[KID_OF[user]];
-    let pem = privateKeys.get(dev.kid);
-    if (pem === undefined) {
-      pem = await readFile(dev.privateKeyFile, 'utf8');
-      privateKeys.set(dev.kid, pem);
-    }
-    return mintToken({ privateKey: pem, kid: dev.kid, issuer: dev.clientId, subject: user, issuedAt: Math.floor(clock() / 1000), ...overrides });
+    return mintDevToken(KID_OF[user], { issuedAt: Math.floor(clock() / 1000), ...overrides });
   }
 
   return {

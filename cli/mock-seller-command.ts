@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { Type } from '@sinclair/typebox';
+import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_SCENARIO_PATH, ScenarioError, startMockSeller, startPactReplay } from '../mock-seller/index';
 import type { CommandIo } from './command-io';
 
@@ -7,7 +9,7 @@ import type { CommandIo } from './command-io';
 
 export const MOCK_SELLER_USAGE = `Usage: mock-seller [--scenario <file> | --pact <file>] [--port <n>] [--host <h>] [--public-url <url>]
 
-  --scenario <file>    the seller's data (default: the toolkit's default scenario)
+  --scenario <file>    the seller's data (default MOCK_SELLER_SCENARIO or the toolkit's default scenario)
   --pact <file>        serve exactly this pact's interactions instead
   --port <n>           port (default MOCK_SELLER_PORT or 9090; 0 = any free port, printed)
   --host <h>           address (default MOCK_SELLER_HOST or 127.0.0.1)
@@ -18,7 +20,21 @@ Prints where it listens on stdout; control API under /__admin (see the mock sell
 Exit 0 when stopped by SIGINT/SIGTERM; 1 a scenario that does not load; 2 bad usage or a port in use.
 `;
 
+export const MOCK_SELLER_ENVIRONMENT = Type.Object({
+  MOCK_SELLER_PORT: EnvInteger({ default: 9090, maximum: 65_535, description: 'mock seller port (0: any free port)' }),
+  MOCK_SELLER_HOST: EnvString({ default: '127.0.0.1', description: 'address the mock seller listens on' }),
+  MOCK_SELLER_SCENARIO: Optional(EnvString({ defaultText: 'fixtures/scenarios/default.json', description: "the mock seller's scenario file" })),
+  MOCK_SELLER_PUBLIC_URL: Optional(EnvUrl({ description: "base of link_url in invoices and statements; default the request's origin" })),
+});
+
 export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<number> {
+  let env;
+  try {
+    env = readEnvironment(MOCK_SELLER_ENVIRONMENT, io.env);
+  } catch (error) {
+    io.stderr(`mock-seller: ${(error as Error).message}\n`);
+    return 2;
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -28,9 +44,9 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
       options: {
         scenario: { type: 'string' },
         pact: { type: 'string' },
-        port: { type: 'string', default: io.env.MOCK_SELLER_PORT ?? '9090' },
-        host: { type: 'string', default: io.env.MOCK_SELLER_HOST ?? '127.0.0.1' },
-        'public-url': { type: 'string', default: io.env.MOCK_SELLER_PUBLIC_URL },
+        port: { type: 'string', default: String(env.MOCK_SELLER_PORT) },
+        host: { type: 'string', default: env.MOCK_SELLER_HOST },
+        'public-url': { type: 'string', default: env.MOCK_SELLER_PUBLIC_URL },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -60,7 +76,7 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
       io.stdout(`mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, interactions GET ${running.url}/__replay/interactions)\n`);
       close = running.close;
     } else {
-      const scenario = values.scenario ?? DEFAULT_SCENARIO_PATH;
+      const scenario = values.scenario ?? env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
       const running = await startMockSeller({ scenario, port, host: values.host, publicUrl: values['public-url'] });
       io.stdout(`mock seller: scenario '${running.seller.data.scenario.name}' from ${scenario}\n`);
       io.stdout(`mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, control ${running.url}/__admin)\n`);

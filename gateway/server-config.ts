@@ -1,9 +1,41 @@
-import { DEFAULT_AUTH_CONFIG } from './auth/token-verifier';
-import { gatewayConfig, type GatewayConfig } from './config';
-import { DEFAULT_PROTECTION_CONFIG } from './protection/protection-config';
+import { Type, type StaticDecode } from '@sinclair/typebox';
+import { EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
+import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './config';
+import { STORE_ENVIRONMENT } from './store/store-config';
 
-// The gateway's settings from the environment, in one place. The store's own variables
-// (DATABASE_URL, GATEWAY_DATA_DIR, GATEWAY_SEED) are read by gateway/store.
+// The gateway's settings from the environment: one schema (with the store's variables, the
+// gateway process's whole environment), read and checked once at start.
+
+const DEFAULTS = DEFAULT_GATEWAY_CONFIG;
+const P = DEFAULTS.protection;
+
+export const GATEWAY_ENVIRONMENT = Type.Object({
+  GATEWAY_PORT: EnvInteger({ default: 8080, maximum: 65_535, description: 'buyer port (0: any free port)' }),
+  GATEWAY_HOST: EnvString({ default: '127.0.0.1', description: 'address the buyer port listens on' }),
+  GATEWAY_PUBLIC_URL: Optional(EnvUrl({ description: "the gateway's URL as browsers reach it (behind a proxy), for catalog links; default the request's origin" })),
+  GATEWAY_LOG: EnvFlag({ default: true, description: 'one JSON log line per request on stdout' }),
+  GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
+  DIRECTORY_TTL_MS: Optional(EnvInteger({ defaultText: '30000', description: 'how long directory entries are cached (changes also arrive by NOTIFY)' })),
+  JWT_AUDIENCE: EnvList({ default: [DEFAULTS.auth.audience].flat(), description: 'accepted token audiences' }),
+  JWT_MAX_LIFETIME_SECONDS: EnvInteger({ default: DEFAULTS.auth.maxLifetimeSeconds, minimum: 1, description: 'longest token lifetime accepted (exp − iat)' }),
+  JWT_CLOCK_SKEW_SECONDS: EnvInteger({ default: DEFAULTS.auth.clockSkewSeconds, description: 'clock difference tolerated on iat/exp' }),
+  GATEWAY_LENIENT_MEMBERS: EnvList({ default: DEFAULTS.lenientMembers, description: 'member ids whose replies pass despite broken reply rules (with a warning)' }),
+  GATEWAY_FORWARD_HEADERS: EnvList({ default: DEFAULTS.forwardHeaders, lowerCase: true, defaultText: '(none; npm start: x-mock-fault)', description: 'buyer request headers passed on to sellers' }),
+  GATEWAY_ORDER_WAIT_MS: EnvInteger({ default: DEFAULTS.orderWaitMs, description: 'how long a repeated order waits for its first attempt' }),
+  GATEWAY_ORDER_STALE_MARGIN_MS: EnvInteger({ default: DEFAULTS.orderStaleMarginMs, description: 'past the member timeout, when an attempt left by a stopped instance is stale' }),
+  GATEWAY_MAX_BODY_BYTES: EnvInteger({ default: P.maxBodyBytes, minimum: 1, description: 'largest request body (413 beyond)' }),
+  GATEWAY_MAX_INQUIRY_ITEMS: EnvInteger({ default: P.maxInquiryItems, minimum: 1, description: 'most items per item inquiry (4422 beyond)' }),
+  GATEWAY_MAX_ORDER_LINES: EnvInteger({ default: P.maxOrderLines, minimum: 1, description: 'most lines per order (4422 beyond)' }),
+  GATEWAY_BREAKER_FAILURES: EnvInteger({ default: P.breakerFailures, minimum: 1, description: "consecutive failures that open a member's circuit breaker" }),
+  GATEWAY_BREAKER_COOLDOWN_MS: EnvInteger({ default: P.breakerCooldownMs, minimum: 1, description: 'how long an open breaker refuses before one probe' }),
+  GATEWAY_MEMBER_CONCURRENCY: EnvInteger({ default: P.memberConcurrency, minimum: 1, description: "calls in flight to one member's seller (5503 beyond)" }),
+  GATEWAY_RATE_LIMIT: EnvInteger({ default: P.rateLimit, minimum: 1, description: 'requests per window per API client, unless its directory entry says otherwise' }),
+  GATEWAY_RATE_LIMIT_WINDOW_MS: EnvInteger({ default: P.rateLimitWindowMs, minimum: 1_000, description: 'rate-limit window' }),
+  GATEWAY_RATE_LIMIT_INSTANCES: EnvInteger({ default: P.rateLimitInstances, minimum: 1, description: 'gateway instances sharing each limit (each allows limit / instances)' }),
+});
+
+/** Everything the gateway process reads: its own variables and the store's. */
+export const GATEWAY_PROCESS_ENVIRONMENT = Type.Object({ ...GATEWAY_ENVIRONMENT.properties, ...STORE_ENVIRONMENT.properties });
 
 export interface ServerSettings {
   port: number;
@@ -13,50 +45,38 @@ export interface ServerSettings {
   /** How long shutdown waits for in-flight requests before giving up. */
   shutdownGraceMs: number;
   directoryTtlMs: number | undefined;
+  publicUrl: string | undefined;
   config: GatewayConfig;
 }
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got '${raw}'`);
-  return value;
-}
-
-export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
-  const audience = list(env.JWT_AUDIENCE);
+export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): ServerSettings {
   return {
-    port: integer(env, 'GATEWAY_PORT', 8080),
-    host: env.GATEWAY_HOST?.trim() || '127.0.0.1',
-    requestLog: !/^(off|false|0|no)$/i.test(env.GATEWAY_LOG?.trim() ?? ''),
-    shutdownGraceMs: integer(env, 'GATEWAY_SHUTDOWN_GRACE_MS', 10_000),
-    directoryTtlMs: env.DIRECTORY_TTL_MS === undefined ? undefined : integer(env, 'DIRECTORY_TTL_MS', 30_000),
-    config: gatewayConfig({
-      auth: {
-        audience: audience.length > 0 ? audience : DEFAULT_AUTH_CONFIG.audience,
-        maxLifetimeSeconds: integer(env, 'JWT_MAX_LIFETIME_SECONDS', DEFAULT_AUTH_CONFIG.maxLifetimeSeconds, 1),
-        clockSkewSeconds: integer(env, 'JWT_CLOCK_SKEW_SECONDS', DEFAULT_AUTH_CONFIG.clockSkewSeconds),
-      },
-      lenientMembers: list(env.GATEWAY_LENIENT_MEMBERS),
-      orderWaitMs: integer(env, 'GATEWAY_ORDER_WAIT_MS', 15_000),
-      orderStaleMarginMs: integer(env, 'GATEWAY_ORDER_STALE_MARGIN_MS', 60_000),
-      forwardHeaders: list(env.GATEWAY_FORWARD_HEADERS).map((h) => h.toLowerCase()),
-      // ---- protection (issue 13): limits, seller protection, rate limits; defaults in protection/protection-config.ts
+    port: env.GATEWAY_PORT,
+    host: env.GATEWAY_HOST,
+    requestLog: env.GATEWAY_LOG,
+    shutdownGraceMs: env.GATEWAY_SHUTDOWN_GRACE_MS,
+    directoryTtlMs: env.DIRECTORY_TTL_MS,
+    publicUrl: env.GATEWAY_PUBLIC_URL,
+    config: {
+      auth: { audience: env.JWT_AUDIENCE, maxLifetimeSeconds: env.JWT_MAX_LIFETIME_SECONDS, clockSkewSeconds: env.JWT_CLOCK_SKEW_SECONDS },
+      lenientMembers: env.GATEWAY_LENIENT_MEMBERS,
+      orderWaitMs: env.GATEWAY_ORDER_WAIT_MS,
+      orderStaleMarginMs: env.GATEWAY_ORDER_STALE_MARGIN_MS,
+      forwardHeaders: env.GATEWAY_FORWARD_HEADERS,
       protection: {
-        maxBodyBytes: integer(env, 'GATEWAY_MAX_BODY_BYTES', DEFAULT_PROTECTION_CONFIG.maxBodyBytes, 1),
-        maxInquiryItems: integer(env, 'GATEWAY_MAX_INQUIRY_ITEMS', DEFAULT_PROTECTION_CONFIG.maxInquiryItems, 1),
-        maxOrderLines: integer(env, 'GATEWAY_MAX_ORDER_LINES', DEFAULT_PROTECTION_CONFIG.maxOrderLines, 1),
-        breakerFailures: integer(env, 'GATEWAY_BREAKER_FAILURES', DEFAULT_PROTECTION_CONFIG.breakerFailures, 1),
-        breakerCooldownMs: integer(env, 'GATEWAY_BREAKER_COOLDOWN_MS', DEFAULT_PROTECTION_CONFIG.breakerCooldownMs, 1),
-        memberConcurrency: integer(env, 'GATEWAY_MEMBER_CONCURRENCY', DEFAULT_PROTECTION_CONFIG.memberConcurrency, 1),
-        rateLimit: integer(env, 'GATEWAY_RATE_LIMIT', DEFAULT_PROTECTION_CONFIG.rateLimit, 1),
-        rateLimitWindowMs: integer(env, 'GATEWAY_RATE_LIMIT_WINDOW_MS', DEFAULT_PROTECTION_CONFIG.rateLimitWindowMs, 1_000),
-        rateLimitInstances: integer(env, 'GATEWAY_RATE_LIMIT_INSTANCES', DEFAULT_PROTECTION_CONFIG.rateLimitInstances, 1),
+        maxBodyBytes: env.GATEWAY_MAX_BODY_BYTES,
+        maxInquiryItems: env.GATEWAY_MAX_INQUIRY_ITEMS,
+        maxOrderLines: env.GATEWAY_MAX_ORDER_LINES,
+        breakerFailures: env.GATEWAY_BREAKER_FAILURES,
+        breakerCooldownMs: env.GATEWAY_BREAKER_COOLDOWN_MS,
+        memberConcurrency: env.GATEWAY_MEMBER_CONCURRENCY,
+        rateLimit: env.GATEWAY_RATE_LIMIT,
+        rateLimitWindowMs: env.GATEWAY_RATE_LIMIT_WINDOW_MS,
+        rateLimitInstances: env.GATEWAY_RATE_LIMIT_INSTANCES,
       },
-      // ---- end protection
-    }),
+    },
   };
 }
+
+/** The gateway's settings; throws EnvironmentError naming every variable set to something unusable. */
+export const serverSettings = (env: NodeJS.ProcessEnv = process.env): ServerSettings => settingsOf(readEnvironment(GATEWAY_ENVIRONMENT, env));

@@ -29,6 +29,12 @@ afterAll(async () => {
 });
 
 describe('gateway server', () => {
+  it('refuses to start on a variable set to something unusable, naming each one, before opening anything', async () => {
+    await expect(startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_PORT: 'eighty', GATEWAY_RATE_LIMIT: '0', DATABASE_URL: 'mysql://db' })).rejects.toThrow(
+      "GATEWAY_PORT must be an integer ≥ 0 and ≤ 65535, not 'eighty'; GATEWAY_RATE_LIMIT must be an integer ≥ 1, not '0'; DATABASE_URL must be a URL (postgres://… or postgresql://…), not 'mysql://db'",
+    );
+  });
+
   it('serves a seeded store and lets an in-flight request finish on shutdown', async () => {
     const token = await mintDevToken();
     expect((await fetch(`${gateway.url}/health`)).status).toBe(200);

@@ -9,7 +9,8 @@ import { recordingSellerClient } from './seller-client/recording-seller-client';
 import type { ExchangeLog } from '../inspector/exchange-log';
 import { createGateway } from './app';
 import { jsonLineLogger } from './http/request-log';
-import { serverSettings } from './server-config';
+import { GATEWAY_PROCESS_ENVIRONMENT, serverSettings } from './server-config';
+import { readEnvironment } from '../contracts/environment';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 
 // Wires the gateway from the environment and listens. `npm run gateway` runs this file;
@@ -34,6 +35,8 @@ export interface GatewayServerOverrides {
 }
 
 export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: GatewayServerOverrides = {}): Promise<RunningGateway> {
+  // Every variable of the process checked at once, before anything starts.
+  readEnvironment(GATEWAY_PROCESS_ENVIRONMENT, env);
   const settings = serverSettings(env);
   const ownsStore = overrides.store === undefined;
   const store = overrides.store ?? (await openGatewayStore(env));
@@ -47,7 +50,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     metrics: overrides.metrics,
     logger: settings.requestLog ? jsonLineLogger : false,
     // Behind a proxy the request's own origin is not what a browser can open.
-    publicUrl: env.GATEWAY_PUBLIC_URL?.trim() || undefined,
+    publicUrl: settings.publicUrl,
   });
 
   let listening: Listening;

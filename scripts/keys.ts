@@ -20,7 +20,8 @@ import { openGatewayStore } from '../gateway/store/open-gateway-store';
 import { describeStore, storeOptionsFromEnv } from '../gateway/store/store-config';
 import { KEY_ALGORITHMS, KeyCommandError } from '../gateway/directory/api-keys';
 import { httpKeysBackend, storeKeysBackend, type KeysBackend } from './keys-backend';
-import { DEFAULT_INTERNAL_PORT, DEV_INTERNAL_API_TOKEN } from '../gateway/internal-api/internal-api-config';
+import { internalApiClientFromEnv, isConnectionRefused } from './internal-api-client';
+import { EnvironmentError } from '../contracts/environment';
 
 const USAGE = `usage:
   npm run keys -- add --client <id> --kid <kid> --public-key <pem file> --user <username> [--user <username>…]
@@ -163,18 +164,12 @@ async function revoke(args: string[], io: KeysIo) {
   io.out(`revoked key ${revoked.kid} at ${revoked.revokedAt.toISOString()}`);
 }
 
-const isConnectionRefused = (error: unknown) => {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === 'ECONNREFUSED' || e?.cause?.code === 'ECONNREFUSED';
-};
-
 async function main() {
-  const env = process.env;
   const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   // A running server first (npm start: the embedded store is its alone), else the store.
-  const baseUrl = env.INTERNAL_API_URL ?? `http://127.0.0.1:${env.INTERNAL_PORT ?? DEFAULT_INTERNAL_PORT}`;
+  const { baseUrl, token } = internalApiClientFromEnv();
   try {
-    process.exitCode = await runKeysCommand(process.argv.slice(2), { ...io, backend: httpKeysBackend(baseUrl, env.INTERNAL_API_TOKEN?.trim() || DEV_INTERNAL_API_TOKEN) });
+    process.exitCode = await runKeysCommand(process.argv.slice(2), { ...io, backend: httpKeysBackend(baseUrl, token) });
     return;
   } catch (error) {
     if (!isConnectionRefused(error)) throw error;
@@ -201,7 +196,8 @@ async function main() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((error) => {
-    console.error(`keys: ${(error as Error).stack ?? error}`);
-    process.exitCode = 1;
+    // A variable set to something unusable is a usage error, said by its name.
+    console.error(`keys: ${error instanceof EnvironmentError ? error.message : ((error as Error).stack ?? error)}`);
+    process.exitCode = error instanceof EnvironmentError ? 2 : 1;
   });
 }

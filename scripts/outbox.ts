@@ -21,7 +21,8 @@ import { createOutboxDispatcher } from '../gateway/mail/outbox-dispatcher';
 import type { Mailer } from '../gateway/mail/mailer';
 import { outboxView, type OutboxView, type RetryOutcome } from '../gateway/internal-api/outbox-routes';
 import { userMailComposers } from '../gateway/internal-api/welcome-email';
-import { DEFAULT_INTERNAL_PORT, DEV_INTERNAL_API_TOKEN } from '../gateway/internal-api/internal-api-config';
+import { internalApiClientFromEnv, isConnectionRefused } from './internal-api-client';
+import { EnvironmentError } from '../contracts/environment';
 
 const USAGE = `usage:
   npm run outbox [-- --state pending|sent|failed] [--limit <n>] [--json]
@@ -144,16 +145,11 @@ export async function runOutboxCommand(argv: string[], io: OutboxIo): Promise<nu
   return 2;
 }
 
-const isConnectionRefused = (error: unknown) => {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === 'ECONNREFUSED' || e?.cause?.code === 'ECONNREFUSED';
-};
-
 async function main(): Promise<void> {
   const env = process.env;
-  const baseUrl = env.INTERNAL_API_URL ?? `http://127.0.0.1:${env.INTERNAL_PORT ?? DEFAULT_INTERNAL_PORT}`;
+  const { baseUrl, token } = internalApiClientFromEnv(env);
   const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
-  const http = httpOutboxBackend(baseUrl, env.INTERNAL_API_TOKEN?.trim() || DEV_INTERNAL_API_TOKEN);
+  const http = httpOutboxBackend(baseUrl, token);
   try {
     process.exitCode = await runOutboxCommand(process.argv.slice(2), { ...io, backend: http });
     return;
@@ -176,6 +172,7 @@ async function main(): Promise<void> {
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
+    // A variable set to something unusable is a usage error.
+    process.exitCode = error instanceof EnvironmentError ? 2 : 1;
   });
 }

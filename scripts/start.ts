@@ -1,6 +1,10 @@
 import { DEFAULT_SCENARIO_PATH, startMockSeller } from '../mock-seller/index';
 import { startGatewayServer } from '../gateway/server';
-import { startInternalApi } from '../gateway/internal-api/server';
+import { INTERNAL_API_SERVER_ENVIRONMENT, startInternalApi } from '../gateway/internal-api/server';
+import { GATEWAY_PROCESS_ENVIRONMENT } from '../gateway/server-config';
+import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
+import { readEnvironment } from '../contracts/environment';
+import { Type } from '@sinclair/typebox';
 import { openGatewayStore } from '../gateway/store/index';
 import { createDirectory } from '../gateway/directory/create-directory';
 import { createExchangeLog } from '../inspector/exchange-log';
@@ -10,13 +14,28 @@ import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';
 // the gateway (8080) and the internal API (8081) — everything a developer needs locally.
 // One process, one store: the embedded PGlite store admits a single process.
 
-const scenario = process.env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
-const sellerPort = Number(process.env.MOCK_SELLER_PORT ?? 9090);
 // Development only: let `curl -H 'x-mock-fault: …'` reach the mock seller through the gateway.
 process.env.GATEWAY_FORWARD_HEADERS ??= 'x-mock-fault';
 
+/** Everything npm start reads: the mock seller's, the gateway's, the store's and the internal API's variables. */
+export const START_ENVIRONMENT = Type.Object({
+  ...MOCK_SELLER_ENVIRONMENT.properties,
+  ...GATEWAY_PROCESS_ENVIRONMENT.properties,
+  ...INTERNAL_API_SERVER_ENVIRONMENT.properties,
+});
+
+let env;
 try {
-  const seller = await startMockSeller({ scenario, port: sellerPort, host: '127.0.0.1' });
+  env = readEnvironment(START_ENVIRONMENT);
+} catch (error) {
+  console.error(`start: ${(error as Error).message}`);
+  process.exit(2);
+}
+const scenario = env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
+const sellerPort = env.MOCK_SELLER_PORT;
+
+try {
+  const seller = await startMockSeller({ scenario, port: sellerPort, host: env.MOCK_SELLER_HOST, publicUrl: env.MOCK_SELLER_PUBLIC_URL });
   let store;
   let gateway;
   let internal;

@@ -1,19 +1,21 @@
+import { Type } from '@sinclair/typebox';
+import { EnvChoice, EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../../contracts/environment';
 import type { AddressValidator } from './address-validator';
 import { createHttpAddressValidator } from './http-address-validator';
 import { createLocalAddressValidator } from './local-address-validator';
 
-// The configuration switch. ADDRESS_VALIDATOR=local (default) or http, with
-// ADDRESS_VALIDATOR_URL, optional ADDRESS_VALIDATOR_TOKEN and ADDRESS_VALIDATOR_TIMEOUT_MS.
+// The configuration switch: the local checks (default) or an HTTP address provider.
+
+export const ADDRESS_VALIDATOR_ENVIRONMENT = Type.Object({
+  ADDRESS_VALIDATOR: EnvChoice(['local', 'http'], { default: 'local', description: 'who checks postal addresses of new users' }),
+  ADDRESS_VALIDATOR_URL: Optional(EnvUrl({ description: "the provider's endpoint (needed with ADDRESS_VALIDATOR=http)" })),
+  ADDRESS_VALIDATOR_TOKEN: Optional(EnvString({ description: "the provider's bearer token" })),
+  ADDRESS_VALIDATOR_TIMEOUT_MS: Optional(EnvInteger({ minimum: 1, defaultText: '5000', description: 'how long the provider may take' })),
+});
 
 export function addressValidatorFromEnv(env: NodeJS.ProcessEnv = process.env): AddressValidator {
-  const kind = (env.ADDRESS_VALIDATOR ?? 'local').trim().toLowerCase();
-  if (kind === 'local' || kind === '') return createLocalAddressValidator();
-  if (kind === 'http') {
-    const url = env.ADDRESS_VALIDATOR_URL;
-    if (!url) throw new Error('ADDRESS_VALIDATOR=http needs ADDRESS_VALIDATOR_URL');
-    const timeoutMs = env.ADDRESS_VALIDATOR_TIMEOUT_MS ? Number(env.ADDRESS_VALIDATOR_TIMEOUT_MS) : undefined;
-    if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new Error('ADDRESS_VALIDATOR_TIMEOUT_MS must be a positive number');
-    return createHttpAddressValidator({ url, token: env.ADDRESS_VALIDATOR_TOKEN, timeoutMs });
-  }
-  throw new Error(`ADDRESS_VALIDATOR must be 'local' or 'http', not '${env.ADDRESS_VALIDATOR}'`);
+  const settings = readEnvironment(ADDRESS_VALIDATOR_ENVIRONMENT, env);
+  if (settings.ADDRESS_VALIDATOR === 'local') return createLocalAddressValidator();
+  if (settings.ADDRESS_VALIDATOR_URL === undefined) throw new Error('ADDRESS_VALIDATOR=http needs ADDRESS_VALIDATOR_URL');
+  return createHttpAddressValidator({ url: settings.ADDRESS_VALIDATOR_URL, token: settings.ADDRESS_VALIDATOR_TOKEN, timeoutMs: settings.ADDRESS_VALIDATOR_TIMEOUT_MS });
 }

@@ -64,6 +64,6 @@ describe('HTTP address provider adapter', () => {
     expect(http.name).toMatch(/^http 127\.0\.0\.1:/);
     expect((await http.validate(address('2 Nowhere Rd'))).valid).toBe(false);
     expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'http' })).toThrow(/ADDRESS_VALIDATOR_URL/);
-    expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'smarty' })).toThrow(/'local' or 'http'/);
+    expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'smarty' })).toThrow("ADDRESS_VALIDATOR must be one of local, http, not 'smarty'");
   });
 });

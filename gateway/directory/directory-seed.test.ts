@@ -3,7 +3,9 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Store } from '../store/store';
 import { availableTestBackends, createTestStore } from '../store/test-store';
-import { DEFAULT_SELLER_URL, readDirectorySeed, seedDirectory } from './directory-seed';
+import { readDirectorySeed, seedDirectory } from './directory-seed';
+import { DEFAULT_SELLER_URL } from '../store/store-config';
+import { openGatewayStore } from '../store/open-gateway-store';
 import { DEV_KEYS } from '../auth/dev-keys';
 
 const tableCounts = async (store: Store) => {
@@ -91,19 +93,18 @@ describe.each(availableTestBackends())('concurrent seeding on %s', (backend) => 
 });
 
 describe('seller URL at seed time', () => {
-  it('comes from MOCK_SELLER_URL when set', async () => {
-    const store = await createTestStore({ empty: true });
-    const before = process.env.MOCK_SELLER_URL;
-    process.env.MOCK_SELLER_URL = 'http://127.0.0.1:19999/seller';
+  it('comes from MOCK_SELLER_URL when the store is opened with it set', async () => {
+    const store = await openGatewayStore({ GATEWAY_DATA_DIR: 'memory', MOCK_SELLER_URL: 'http://127.0.0.1:19999/seller' });
     try {
-      await seedDirectory(store);
       const { rows } = await store.query<{ seller_url: string }>('SELECT DISTINCT seller_url FROM members');
       expect(rows).toEqual([{ seller_url: 'http://127.0.0.1:19999/seller' }]);
     } finally {
-      if (before === undefined) delete process.env.MOCK_SELLER_URL;
-      else process.env.MOCK_SELLER_URL = before;
       await store.close();
     }
+  });
+
+  it('refuses a MOCK_SELLER_URL that is not a URL, naming the variable', async () => {
+    await expect(openGatewayStore({ GATEWAY_DATA_DIR: 'memory', MOCK_SELLER_URL: 'localhost:9090' })).rejects.toThrow("MOCK_SELLER_URL must be a URL (http://… or https://…), not 'localhost:9090'");
   });
 
   it('is what createTestStore({ sellerUrl }) says', async () => {

@@ -4,11 +4,11 @@
 // revoked. Two processes seeding one PostgreSQL at once are serialised by an advisory lock.
 import { readFile } from 'node:fs/promises';
 import { packagePath } from '../../contracts/package-root';
+import { DEFAULT_SELLER_URL } from '../store/store-config';
 import type { Queryable, Store } from '../store/store';
 import type { AccountStanding, KeyAlgorithm, SellerAuth } from './directory';
 
 export const DIRECTORY_SEED_FILE = packagePath('seeds', 'directory.json');
-export const DEFAULT_SELLER_URL = 'http://127.0.0.1:9090/seller';
 
 const SEED_LOCK_KEY = 72_410_002;
 
@@ -55,7 +55,7 @@ export async function readDirectorySeed(file: string = DIRECTORY_SEED_FILE): Pro
 }
 
 export interface SeedOptions {
-  /** Every member's seller URL. Default: env MOCK_SELLER_URL, else the local mock seller. */
+  /** Every member's seller URL. Default: the local mock seller (openGatewayStore passes MOCK_SELLER_URL). */
   sellerUrl?: string;
   seed?: DirectorySeed;
 }
@@ -66,7 +66,7 @@ export interface SeedResult {
 }
 
 export async function seedDirectory(store: Store, options: SeedOptions = {}): Promise<SeedResult> {
-  const sellerUrl = options.sellerUrl ?? (process.env.MOCK_SELLER_URL?.trim() || DEFAULT_SELLER_URL);
+  const sellerUrl = options.sellerUrl ?? DEFAULT_SELLER_URL;
   const seed = options.seed ?? (await readDirectorySeed());
   const publicKeys = new Map<string, string>();
   for (const client of seed.apiClients) {

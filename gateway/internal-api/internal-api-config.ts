@@ -1,7 +1,7 @@
-// The internal API's settings, read from the environment in one place.
-//   INTERNAL_API_TOKEN  the service credential (Authorization: Bearer …)
-//   INTERNAL_PORT       default 8081
-//   INTERNAL_HOST       default 127.0.0.1: an internal surface is not exposed unless asked
+import { Type } from '@sinclair/typebox';
+import { EnvInteger, EnvString, Optional, readEnvironment } from '../../contracts/environment';
+
+// The internal API's settings, read from the environment in one place (its schema below).
 
 /** Development only: documented in docs/internal-api.md; refused when NODE_ENV=production. */
 export const DEV_INTERNAL_API_TOKEN = 'dev-internal-token-not-for-production';
@@ -17,14 +17,17 @@ export interface InternalServerConfig extends InternalApiConfig {
   hostname: string;
 }
 
+export const INTERNAL_API_ENVIRONMENT = Type.Object({
+  INTERNAL_API_TOKEN: Optional(EnvString({ minLength: MIN_TOKEN_LENGTH, defaultText: '(development token; required in production)', secret: true, description: 'the internal API credential (Authorization: Bearer …); also what npm run keys / outbox send' })),
+  INTERNAL_PORT: EnvInteger({ default: DEFAULT_INTERNAL_PORT, maximum: 65_535, description: 'internal API port (0: any free port)' }),
+  INTERNAL_HOST: EnvString({ default: '127.0.0.1', description: 'address the internal API listens on (not exposed unless asked)' }),
+  NODE_ENV: Optional(EnvString({ description: 'production refuses the development internal token' })),
+});
+
 export function internalApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): InternalServerConfig {
-  const given = env.INTERNAL_API_TOKEN?.trim();
-  if (!given && env.NODE_ENV === 'production') {
+  const { INTERNAL_API_TOKEN, INTERNAL_PORT, INTERNAL_HOST, NODE_ENV } = readEnvironment(INTERNAL_API_ENVIRONMENT, env);
+  if (INTERNAL_API_TOKEN === undefined && NODE_ENV === 'production') {
     throw new Error('INTERNAL_API_TOKEN must be set in production (the development default is public)');
   }
-  const token = given || DEV_INTERNAL_API_TOKEN;
-  if (token.length < MIN_TOKEN_LENGTH) throw new Error(`INTERNAL_API_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters`);
-  const port = env.INTERNAL_PORT ? Number(env.INTERNAL_PORT) : DEFAULT_INTERNAL_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`INTERNAL_PORT must be a port number, not '${env.INTERNAL_PORT}'`);
-  return { token, port, hostname: env.INTERNAL_HOST?.trim() || '127.0.0.1' };
+  return { token: INTERNAL_API_TOKEN ?? DEV_INTERNAL_API_TOKEN, port: INTERNAL_PORT, hostname: INTERNAL_HOST };
 }

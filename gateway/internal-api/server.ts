@@ -8,7 +8,11 @@ import { addressValidatorFromEnv } from '../address/address-validator-from-env';
 import { mailerFromEnv, mailFromEnv } from '../mail/mailer-from-env';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../mail/outbox-dispatcher';
 import { createInternalApi } from './internal-api';
-import { DEV_INTERNAL_API_TOKEN, internalApiConfigFromEnv } from './internal-api-config';
+import { DEV_INTERNAL_API_TOKEN, INTERNAL_API_ENVIRONMENT, internalApiConfigFromEnv } from './internal-api-config';
+import { readEnvironment } from '../../contracts/environment';
+import { ADDRESS_VALIDATOR_ENVIRONMENT } from '../address/address-validator-from-env';
+import { MAIL_ENVIRONMENT } from '../mail/mailer-from-env';
+import { Type } from '@sinclair/typebox';
 import { userMailComposers } from './welcome-email';
 import type { ExchangeFeed } from '../../inspector/exchange';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -19,6 +23,13 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics';
 
 /** How long close() lets a request in flight (a user being created) finish. */
 const CLOSE_GRACE_MS = 5_000;
+
+/** The internal API's whole environment (beside the store's): its own, the address provider's, the mail's. */
+export const INTERNAL_API_SERVER_ENVIRONMENT = Type.Object({
+  ...INTERNAL_API_ENVIRONMENT.properties,
+  ...ADDRESS_VALIDATOR_ENVIRONMENT.properties,
+  ...MAIL_ENVIRONMENT.properties,
+});
 
 export interface StartInternalApiOptions {
   store: Store;
@@ -50,6 +61,8 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => console.error(line));
   const clock = options.clock ?? systemClock;
+  // Every variable of the internal API checked at once, before anything starts.
+  readEnvironment(INTERNAL_API_SERVER_ENVIRONMENT, env);
   const config = internalApiConfigFromEnv(env);
   const addressValidator = addressValidatorFromEnv(env);
   const mailer = mailerFromEnv(env);

@@ -58,7 +58,7 @@ describe('mailers', () => {
     expect(mailerFromEnv({ MAIL_OUTBOX_DIR: '/tmp/x' }).description).toBe('file /tmp/x');
     expect(mailerFromEnv({ MAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://mail.example.com:2525' }).description).toBe('smtp mail.example.com:2525');
     expect(() => mailerFromEnv({ MAIL_TRANSPORT: 'smtp' })).toThrow(/SMTP_URL/);
-    expect(() => mailerFromEnv({ MAIL_TRANSPORT: 'pigeon' })).toThrow(/'file' or 'smtp'/);
+    expect(() => mailerFromEnv({ MAIL_TRANSPORT: 'pigeon' })).toThrow("MAIL_TRANSPORT must be one of file, smtp, not 'pigeon'");
     expect(mailFromEnv({})).toBe(DEFAULT_MAIL_FROM);
   });
 });

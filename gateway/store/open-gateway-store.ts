@@ -4,20 +4,20 @@
 // GATEWAY_SEED=false skips the seeds (a real deployment does not want the dev keys).
 import type { Store } from './store';
 import { createStore } from './create-store';
-import { storeOptionsFromEnv } from './store-config';
-import { DEFAULT_SELLER_URL, seedDirectory } from '../directory/directory-seed';
+import { readEnvironment } from '../../contracts/environment';
+import { STORE_ENVIRONMENT, storeOptionsFromEnv } from './store-config';
+import { seedDirectory } from '../directory/directory-seed';
 import { seedCatalog } from '../catalog/catalog-seed';
 
-export function seedingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return !/^(false|0|no|off)$/i.test(env.GATEWAY_SEED?.trim() ?? '');
-}
+export const seedingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean => readEnvironment(STORE_ENVIRONMENT, env).GATEWAY_SEED;
 
 export async function openGatewayStore(env: NodeJS.ProcessEnv = process.env): Promise<Store> {
   const store = await createStore(storeOptionsFromEnv(env));
-  if (seedingEnabled(env)) {
+  const { GATEWAY_SEED, MOCK_SELLER_URL } = readEnvironment(STORE_ENVIRONMENT, env);
+  if (GATEWAY_SEED) {
     try {
       // The env given, not process.env: a caller's MOCK_SELLER_URL must reach the seeds.
-      await seedDirectory(store, { sellerUrl: env.MOCK_SELLER_URL?.trim() || DEFAULT_SELLER_URL });
+      await seedDirectory(store, { sellerUrl: MOCK_SELLER_URL });
       // Upserts by id: a restart refreshes the seed catalog and leaves carts alone.
       await seedCatalog(store);
     } catch (error) {

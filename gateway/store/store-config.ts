@@ -1,20 +1,27 @@
 // Where the store lives, read from the environment in one place so the gateway server and
-// the scripts (keys, token, start) always open the same store:
-//   DATABASE_URL=postgres://…   a PostgreSQL server
-//   GATEWAY_DATA_DIR=<dir>      PGlite persisted there ('memory' for in-memory)
-//   neither                     PGlite persisted under var/pglite in the repository
+// the scripts (keys, token, start) always open the same store: DATABASE_URL (PostgreSQL)
+// first, else PGlite in GATEWAY_DATA_DIR ('memory' for in-memory), else under var/pglite.
 import { resolve } from 'node:path';
+import { Type } from '@sinclair/typebox';
 import { packagePath } from '../../contracts/package-root';
+import { EnvFlag, EnvString, EnvUrl, Optional, readEnvironment } from '../../contracts/environment';
 import type { StoreOptions } from './store';
 
 export const DEFAULT_DATA_DIR = packagePath('var', 'pglite');
+export const DEFAULT_SELLER_URL = 'http://127.0.0.1:9090/seller';
+
+export const STORE_ENVIRONMENT = Type.Object({
+  DATABASE_URL: Optional(EnvUrl({ schemes: ['postgres:', 'postgresql:'], description: 'PostgreSQL server (postgres://user:pass@host:5432/db); when unset, the embedded PGlite store' })),
+  GATEWAY_DATA_DIR: Optional(EnvString({ defaultText: 'var/pglite', description: "the embedded store's directory ('memory': in memory, gone on exit)" })),
+  GATEWAY_SEED: EnvFlag({ default: true, description: 'load the seeded directory (dev keys!) and catalog into an empty store; off in a real deployment' }),
+  MOCK_SELLER_URL: EnvUrl({ default: DEFAULT_SELLER_URL, description: "seller URL of the seeded members (seed time only)" }),
+});
 
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {
-  const databaseUrl = env.DATABASE_URL?.trim();
-  if (databaseUrl) return { databaseUrl };
-  const dataDir = env.GATEWAY_DATA_DIR?.trim();
-  if (dataDir === 'memory') return { dataDir: 'memory' };
-  return { dataDir: dataDir ? resolve(dataDir) : DEFAULT_DATA_DIR };
+  const { DATABASE_URL, GATEWAY_DATA_DIR } = readEnvironment(STORE_ENVIRONMENT, env);
+  if (DATABASE_URL !== undefined) return { databaseUrl: DATABASE_URL };
+  if (GATEWAY_DATA_DIR === 'memory') return { dataDir: 'memory' };
+  return { dataDir: GATEWAY_DATA_DIR !== undefined ? resolve(GATEWAY_DATA_DIR) : DEFAULT_DATA_DIR };
 }
 
 /** For log lines: where the store is, without the password. */

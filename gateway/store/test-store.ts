@@ -28,7 +28,8 @@ import { openPgliteStore, PGLITE_SHARED_BUFFERS } from './pglite-store';
 import { createStore } from './create-store';
 import { MIGRATIONS_DIR, runMigrations } from './migrations';
 import { PACKAGE_ROOT } from '../../contracts/package-root';
-import { DEFAULT_SELLER_URL, seedDirectory } from '../directory/directory-seed';
+import { seedDirectory } from '../directory/directory-seed';
+import { DEFAULT_SELLER_URL } from './store-config';
 
 export interface TestStoreOptions {
   /** Every member's seller URL (e.g. a mock seller bound to port 0). Default: the seeds' default. */

@@ -1,0 +1,50 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { TObject } from '@sinclair/typebox';
+import { environmentTable } from '../contracts/environment';
+import { packagePath } from '../contracts/package-root';
+import { GATEWAY_ENVIRONMENT } from '../gateway/server-config';
+import { STORE_ENVIRONMENT } from '../gateway/store/store-config';
+import { INTERNAL_API_ENVIRONMENT } from '../gateway/internal-api/internal-api-config';
+import { ADDRESS_VALIDATOR_ENVIRONMENT } from '../gateway/address/address-validator-from-env';
+import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';
+import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
+import { INTERNAL_API_CLIENT_ENVIRONMENT } from './internal-api-client';
+
+// The README's configuration tables, rendered from the environment schemas the processes
+// read (so the two cannot drift: scripts/environment-docs.test.ts compares them).
+// `npm run docs:environment` rewrites them in place.
+
+export const README = packagePath('README.md');
+
+export const ENVIRONMENT_SECTIONS: Record<string, TObject> = {
+  store: STORE_ENVIRONMENT,
+  gateway: GATEWAY_ENVIRONMENT,
+  'internal-api': INTERNAL_API_ENVIRONMENT,
+  'address-validator': ADDRESS_VALIDATOR_ENVIRONMENT,
+  mail: MAIL_ENVIRONMENT,
+  'operator-scripts': INTERNAL_API_CLIENT_ENVIRONMENT,
+  'mock-seller': MOCK_SELLER_ENVIRONMENT,
+};
+
+const marker = (name: string) => new RegExp(`(<!-- environment:${name} -->)[\\s\\S]*?(<!-- /environment:${name} -->)`);
+
+/** The README with every marked table replaced by the one its schema renders. */
+export function renderReadme(readme: string): string {
+  let text = readme;
+  for (const [name, schema] of Object.entries(ENVIRONMENT_SECTIONS)) {
+    if (!marker(name).test(text)) throw new Error(`README.md has no <!-- environment:${name} --> … <!-- /environment:${name} --> block`);
+    text = text.replace(marker(name), (_all, open: string, close: string) => `${open}\n${environmentTable(schema)}\n${close}`);
+  }
+  return text;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const before = readFileSync(README, 'utf8');
+  const after = renderReadme(before);
+  if (after === before) console.error('README.md: configuration tables already up to date');
+  else {
+    writeFileSync(README, after);
+    console.error('README.md: configuration tables rewritten from the environment schemas');
+  }
+}

@@ -75,5 +75,3 @@ export const OVERALL_STATUS_MEANING: Record<OverallStatus, string> = {
 
 /** Invoice and statement envelopes carry a string status; the spec shows only this one. */
 export const DOCUMENT_STATUS_SUCCESS = 'success';
-
-export const codeValues = <T extends Record<string, number>>(list: T): number[] => Object.values(list);

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { listen, type Listening } from '../contracts/http/listen';
-import { openGatewayStore, describeStore, storeOptionsFromEnv } from './store/index';
+import { openGatewayStore } from './store/open-gateway-store';
+import { describeStore, storeOptionsFromEnv } from './store/store-config';
 import { createDirectory } from './directory/create-directory';
 import type { Directory } from './directory/directory';
 import type { Store } from './store/store';

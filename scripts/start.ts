@@ -5,7 +5,7 @@ import { GATEWAY_PROCESS_ENVIRONMENT } from '../gateway/server-config';
 import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
 import { readEnvironment } from '../contracts/environment';
 import { Type } from '@sinclair/typebox';
-import { openGatewayStore } from '../gateway/store/index';
+import { openGatewayStore } from '../gateway/store/open-gateway-store';
 import { createDirectory } from '../gateway/directory/create-directory';
 import { createExchangeLog } from '../inspector/exchange-log';
 import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';

@@ -5,7 +5,7 @@ import type { OperationDeps } from './operation-deps';
 
 export type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
 
-/** The buyer operations, built once; v3.2 mounts them now, v3.1 can mount the same ones. */
+/** The buyer operations, built once; v3.2 and v3.1 mount the same ones. */
 export function createOperations(deps: OperationDeps) {
   return {
     itemInquiry: createItemInquiry(deps),

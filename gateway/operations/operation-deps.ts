@@ -6,7 +6,7 @@ import type { GatewayConfig } from '../config';
 import type { AuthenticatedBuyer } from '../auth/token-verifier';
 import type { Violation } from '../../contracts/index';
 
-/** What every operation is built from; the same handlers serve v3.2 and (later) v3.1 paths. */
+/** What every operation is built from; the same handlers serve the v3.2 and v3.1 paths. */
 export interface OperationDeps {
   store: Store;
   directory: Directory;

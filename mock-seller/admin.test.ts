@@ -5,7 +5,6 @@ import { readDefaultScenario } from './default-scenario';
 import { ScenarioError } from './errors';
 import { MOCK_SELLER_STATE_HANDLERS } from './provider-states';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
 const call = async (seller: MockSeller, method: string, path: string, body?: unknown): Promise<Response> =>
   seller.app.request(path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });

@@ -25,7 +25,6 @@ const post = async (seller: ReturnType<typeof createMockSeller>, body: object, f
   seller.app.request('/seller', { method: 'POST', body: JSON.stringify(body), headers: fault === undefined ? {} : { [FAULT_HEADER]: fault } });
 
 // Replies are read loosely here: the faults make them break the contract on purpose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
 
 describe('the x-mock-fault header', () => {

@@ -67,7 +67,7 @@ export async function startPactReplay(options: PactReplayStartOptions): Promise<
   try {
     document = typeof pact === 'string' ? readPact(pact) : pact;
   } catch (error) {
-    throw new Error(`cannot read ${source}: ${(error as Error).message}`);
+    throw new Error(`cannot read ${source}: ${(error as Error).message}`, { cause: error });
   }
   if (!Array.isArray(document?.interactions)) throw new Error(`${source} is not a pact: it has no interactions list`);
   const app = createPactReplay(document, { onMatch });

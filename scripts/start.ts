@@ -81,7 +81,7 @@ More: docs/gateway.md. Ctrl-C stops everything (in-flight requests finish first)
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     // The gateway drains first, so its in-flight seller calls still find the mock seller.
-    Promise.all([gateway.close(), internalApi.close()])
+    void Promise.all([gateway.close(), internalApi.close()])
       .catch((error) => console.error(`start: shutdown: ${(error as Error).message}`))
       .then(() => openStore.close())
       .then(() => seller.close())

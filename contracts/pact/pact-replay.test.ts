@@ -8,7 +8,6 @@ import { createPactReplay } from './pact-replay';
 
 const pact = readPact(PACT_FILE);
 const operationOf = Object.fromEntries(Object.entries(SERVICE_OF).map(([op, service]) => [service, op])) as Record<string, ForwardedOperation>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (response: Response): Promise<any> => response.json();
 const post = (app: ReturnType<typeof createPactReplay>, body: unknown) =>
   app.request('/seller', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -9,6 +9,7 @@ const STREET = /^([0-9]+[A-Za-z]?(?:-[0-9]+[A-Za-z]?)?(?: 1\/2)?) (.+)$/;
 const PO_BOX = /^(?:P\.? ?O\.?|Post Office) Box [0-9]+[A-Za-z]?$/i;
 const CITY = /^[A-Za-z][A-Za-z .'-]*$/;
 const ZIP = /^([0-9]{5})(?:-([0-9]{4}))?$/;
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const collapse = (value: string) => value.trim().replace(/\s+/g, ' ');

@@ -15,7 +15,7 @@ import type { BuyerUser, Directory, UserLocation } from '../directory/directory'
 import type { Store } from '../store/store';
 import type { Clock } from '../clock';
 import type { GatewayEnv } from '../http/gateway-env';
-import { AccessDeniedError, InvalidLocationError, LocationNotAllowedError, RequestValidationError } from '../errors';
+import { AccessDeniedError, InvalidLocationError, LocationNotAllowedError } from '../errors';
 import { userLocationIndex } from '../operations/buyer-locations';
 import type { Catalog } from '../catalog/catalog-queries';
 import { invalidField } from '../catalog/catalog-errors';

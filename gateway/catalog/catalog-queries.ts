@@ -202,7 +202,12 @@ export function createCatalog(db: Queryable): Catalog {
         // Sub-categories at any depth: keep adding children until nothing new joins.
         for (let grew = true; grew; ) {
           grew = false;
-          for (const c of all) if (c.parent_id !== null && ids.has(c.parent_id) && !ids.has(c.id)) (ids.add(c.id), (grew = true));
+          for (const c of all) {
+            if (c.parent_id !== null && ids.has(c.parent_id) && !ids.has(c.id)) {
+              ids.add(c.id);
+              grew = true;
+            }
+          }
         }
         inScope = all.filter((c) => ids.has(c.id));
       }

@@ -9,7 +9,7 @@ export function clientRateLimits(store: Queryable, options: { defaultLimit: numb
     const now = options.clock();
     const hit = cache.get(clientId);
     if (hit !== undefined && hit.until > now) return hit.limit;
-    let limit = options.defaultLimit;
+    let limit: number;
     try {
       const { rows } = await store.query<{ rate_limit: number | null }>('SELECT rate_limit FROM api_clients WHERE id = $1', [clientId]);
       limit = rows[0]?.rate_limit ?? options.defaultLimit;

@@ -3,26 +3,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
+import { describe, expect, it } from 'vitest';
+import { startMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
 import type { CommandIo } from './command-io';
 import { rulesProxyCommand } from './rules-proxy-command';
+import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
 
 // The rules proxy as a vendor uses it: their own Pact verifier (here the official Rust CLI)
 // in front of the proxy, the proxy in front of their seller (here the mock seller).
 
-let mock: RunningMockSeller;
-beforeAll(async () => {
-  mock = await startMockSeller();
-});
-afterAll(async () => {
-  await mock?.close();
-});
-afterEach(async () => {
-  await fetch(`${mock.url}/__admin/faults`, { method: 'DELETE' });
-});
+const mock = useMockSeller();
 
 /** Runs the command in-process until `stop()`; `url` resolves once it listens. */
 function startCommand(argv: string[]) {

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readDefaultScenario, startMockSeller, type RunningMockSeller } from '../mock-seller/index';
+import { describe, expect, it } from 'vitest';
+import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 import { renderJunit } from '../contracts/verification/report-junit';
@@ -7,21 +7,12 @@ import { progressLine, renderReport } from '../contracts/verification/report-tex
 import { interactionReport, type InteractionRun } from '../contracts/verification/report';
 import { runVerification, type StateSetup } from '../contracts/verification/run-verification';
 import { readStateMap } from '../contracts/verification/state-map';
+import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
 
 // The vendor kit against our mock seller: an honest seller passes; each contract violation
 // the mock can be told to commit fails the run with the right rule named in the report.
 
-let mock: RunningMockSeller;
-beforeAll(async () => {
-  mock = await startMockSeller();
-});
-afterAll(async () => {
-  await mock?.close();
-});
-afterEach(async () => {
-  await fetch(`${mock.url}/__admin/faults`, { method: 'DELETE' });
-  await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
-});
+const mock = useMockSeller();
 
 const viaCallback = (): StateSetup => ({ kind: 'url', url: `${mock.url}/__admin/provider-state` });
 const verify = (states: StateSetup = viaCallback(), progress?: (line: string) => void) =>

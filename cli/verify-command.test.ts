@@ -2,10 +2,10 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
+import { describe, expect, it } from 'vitest';
 import { readPact } from '../contracts/pact/pact-file';
 import { PACT_FILE } from '../contracts/pact/pact-names';
+import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
 
 /** The start of every ANSI colour sequence. */
 const ESC = '\u001b[';
@@ -40,17 +40,7 @@ const childrenOf = (pid: number): number[] => {
   }
 };
 
-let mock: RunningMockSeller;
-beforeAll(async () => {
-  mock = await startMockSeller();
-});
-afterAll(async () => {
-  await mock?.close();
-});
-afterEach(async () => {
-  await fetch(`${mock.url}/__admin/faults`, { method: 'DELETE' });
-  await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
-});
+const mock = useMockSeller();
 
 const addFault = async (service: string, fault: Record<string, unknown>) => {
   const response = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service, fault }) });

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../gateway/store/store';
-import { createTestStore } from '../gateway/store/test-store';
+import { createTestStore } from '../gateway/testing/test-store';
 import { createDirectory } from '../gateway/directory/create-directory';
 import { DEV_KEYS } from '../gateway/auth/dev-keys';
 import { runKeysCommand } from './keys';

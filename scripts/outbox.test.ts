@@ -1,13 +1,13 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import type { Store } from '../gateway/store/store';
-import { createTestStore } from '../gateway/store/test-store';
+import { createTestStore } from '../gateway/testing/test-store';
 import { createLocalAddressValidator } from '../gateway/address/local-address-validator';
 import { createSmtpMailer } from '../gateway/mail/smtp-mailer';
-import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../gateway/mail/testing/loopback-smtp-server';
+import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../gateway/testing/loopback-smtp-server';
 import { createInternalApi } from '../gateway/internal-api/internal-api';
 import { startInternalApi } from '../gateway/internal-api/server';
 import { DEV_INTERNAL_API_TOKEN } from '../gateway/internal-api/internal-api-config';
-import { validCreateUserRequest } from '../gateway/internal-api/testing/create-user-request';
+import { validCreateUserRequest } from '../gateway/testing/create-user-request';
 import { httpOutboxBackend, runOutboxCommand, storeOutboxBackend, type OutboxBackend } from './outbox';
 
 let store: Store;

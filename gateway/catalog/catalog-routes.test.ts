@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogTestApp, type CatalogTestApp } from './catalog-test-app';
+import { catalogTestApp, type CatalogTestApp } from '../testing/catalog-test-app';
 
 // Replies are checked against their schema or field by field; typed loosely to read them.
 const json = (response: Response): Promise<any> => response.json() as Promise<any>;

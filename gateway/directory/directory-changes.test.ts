@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Store } from '../store/store';
-import { availableTestBackends, createTestStore } from '../store/test-store';
+import { availableTestBackends, createTestStore } from '../testing/test-store';
 import { createStore } from '../store/create-store';
 import { seedDirectory } from './directory-seed';
 import { createDirectory } from './create-directory';

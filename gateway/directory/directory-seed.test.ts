@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Store } from '../store/store';
-import { availableTestBackends, createTestStore } from '../store/test-store';
+import { availableTestBackends, createTestStore } from '../testing/test-store';
 import { readDirectorySeed, seedDirectory } from './directory-seed';
 import { DEFAULT_SELLER_URL } from '../store/store-config';
 import { openGatewayStore } from '../store/open-gateway-store';

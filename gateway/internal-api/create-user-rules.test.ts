@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Store } from '../store/store';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from '../testing/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { AddressServiceUnavailable, type AddressValidator } from '../address/address-validator';
 import { createInternalApi } from './internal-api';
-import { validCreateUserRequest } from './testing/create-user-request';
+import { validCreateUserRequest } from '../testing/create-user-request';
 
 // One test per rule of POST /internal/users/create: each refusal is a 400 with the
 // specification's message (or one naming the field) and leaves the directory untouched.

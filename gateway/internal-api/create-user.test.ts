@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import type { Store } from '../store/store';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from '../testing/test-store';
 import { createDirectory } from '../directory/create-directory';
 import { registerKey } from '../directory/api-keys';
 import { createTokenVerifier } from '../auth/token-verifier';
@@ -13,7 +13,7 @@ import { createInternalApi } from './internal-api';
 import { checkCreateUser } from './create-user-checks';
 import { insertUser } from './user-writer';
 import { CreateUserRejected } from './internal-api-errors';
-import { validCreateUserRequest } from './testing/create-user-request';
+import { validCreateUserRequest } from '../testing/create-user-request';
 
 const TOKEN = 'create-test-internal-token';
 const NOW = Date.parse('2026-03-02T10:00:00Z');

@@ -2,12 +2,12 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { importPKCS8, SignJWT } from 'jose';
 import type { Store } from '../store/store';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from '../testing/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { DEV_KEYS } from '../auth/dev-keys';
 import { createInternalApi } from './internal-api';
 import { DEV_INTERNAL_API_TOKEN, internalApiConfigFromEnv } from './internal-api-config';
-import { validCreateUserRequest } from './testing/create-user-request';
+import { validCreateUserRequest } from '../testing/create-user-request';
 
 let store: Store;
 let app: ReturnType<typeof createInternalApi>;

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Store } from '../store/store';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from '../testing/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { createInternalApi } from './internal-api';
-import { validCreateUserRequest } from './testing/create-user-request';
+import { validCreateUserRequest } from '../testing/create-user-request';
 import type { OutboxView, RetryOutcome } from './outbox-routes';
 
 const TOKEN = 'outbox-routes-test-token';

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import type { Store } from '../store/store';
-import { createTestStore } from '../store/test-store';
-import { startLoopbackSmtpServer } from '../mail/testing/loopback-smtp-server';
+import { createTestStore } from '../testing/test-store';
+import { startLoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { startInternalApi } from './server';
 import { DEV_INTERNAL_API_TOKEN } from './internal-api-config';
-import { validCreateUserRequest } from './testing/create-user-request';
+import { validCreateUserRequest } from '../testing/create-user-request';
 
 let store: Store;
 let outboxDir: string;

@@ -1,15 +1,15 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import type { Store } from '../store/store';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from '../testing/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { createSmtpMailer } from '../mail/smtp-mailer';
 import { createOutboxDispatcher } from '../mail/outbox-dispatcher';
 import { listMail } from '../mail/outbox';
-import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../mail/testing/loopback-smtp-server';
+import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { createInternalApi } from './internal-api';
 import { userMailComposers, WELCOME_SUBJECT } from './welcome-email';
 import { verifyPassword } from './password-hash';
-import { validCreateUserRequest } from './testing/create-user-request';
+import { validCreateUserRequest } from '../testing/create-user-request';
 
 // The welcome mail end to end: created through the API, delivered by the dispatcher to a
 // real SMTP server on loopback, asserted as received.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createFileMailer } from './file-mailer';
 import { createSmtpMailer } from './smtp-mailer';
 import { mailerFromEnv, mailFromEnv, DEFAULT_MAIL_FROM } from './mailer-from-env';
-import { startLoopbackSmtpServer } from './testing/loopback-smtp-server';
+import { startLoopbackSmtpServer } from '../testing/loopback-smtp-server';
 
 const message = { from: 'Gateway <no-reply@gateway.test>', to: 'ann@example.com', subject: 'Hello Ann', text: 'Line one\r\nLine two' };
 const dirs: string[] = [];

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import type { Store } from '../store/store';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from '../testing/test-store';
 import { createSmtpMailer } from './smtp-mailer';
-import { startLoopbackSmtpServer, type LoopbackSmtpServer } from './testing/loopback-smtp-server';
+import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { claimDueMail, enqueueMail, listMail, retryMailNow, countMailByState } from './outbox';
 import { createOutboxDispatcher, nextAttemptAt, DEFAULT_BACKOFF, type MailComposer } from './outbox-dispatcher';
 

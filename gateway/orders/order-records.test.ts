@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from '../testing/test-store';
 import type { Store } from '../store/store';
 import { orderRecords, type NewOrder } from './order-records';
 

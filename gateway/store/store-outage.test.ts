@@ -10,7 +10,7 @@ import type { SellerClient } from '../seller-client/seller-client.types';
 import { createStore } from './create-store';
 import type { Store } from './store';
 import { isStoreUnreachable } from './store-outage';
-import { startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from './testing/throwaway-postgres';
+import { startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../testing/throwaway-postgres';
 
 // The store going away under a running gateway is a dependency failing, not a bug: a real
 // PostgreSQL server of this test's own is stopped (pg_ctl -m fast) and started again. Orders

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile, cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from './store';
-import { availableTestBackends, createTestStore } from './test-store';
+import { availableTestBackends, createTestStore } from '../testing/test-store';
 import { loadMigrations, MIGRATIONS_DIR, runMigrations } from './migrations';
 import { openPgliteStore } from './pglite-store';
 import { openPostgresStore } from './postgres-store';

@@ -1,4 +1,4 @@
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from './test-store';
 import { createDirectory } from '../directory/create-directory';
 import type { Directory } from '../directory/directory';
 import type { Store } from '../store/store';

@@ -15,7 +15,7 @@
 // - DATABASE_URL set: a fresh database on that PostgreSQL server (CREATE DATABASE with a
 //   random name, migrated and seeded), dropped on close(). The URL's user must be allowed
 //   to create databases.
-// Figures (`npx tsx gateway/store/test-store-benchmark.ts`, 2 busy cores): fresh PGlite +
+// Figures (`npm run bench:test-store`, 2 busy cores): fresh PGlite +
 // migrations + seeds ~4.2 s; from the dump ~1.0 s (uncompressed and gzip alike, ~0.4–0.6 s
 // on an idle machine). Memory is returned on close(): close every store you create.
 import { createHash, randomBytes } from 'node:crypto';
@@ -23,13 +23,13 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import pg from 'pg';
-import type { Store } from './store';
-import { openPgliteStore, PGLITE_SHARED_BUFFERS } from './pglite-store';
-import { createStore } from './create-store';
-import { MIGRATIONS_DIR, runMigrations } from './migrations';
+import type { Store } from '../store/store';
+import { openPgliteStore, PGLITE_SHARED_BUFFERS } from '../store/pglite-store';
+import { createStore } from '../store/create-store';
+import { MIGRATIONS_DIR, runMigrations } from '../store/migrations';
 import { PACKAGE_ROOT } from '../../contracts/package-root';
 import { seedDirectory } from '../directory/directory-seed';
-import { DEFAULT_SELLER_URL } from './store-config';
+import { DEFAULT_SELLER_URL } from '../store/store-config';
 
 export interface TestStoreOptions {
   /** Every member's seller URL (e.g. a mock seller bound to port 0). Default: the seeds' default. */
@@ -123,6 +123,8 @@ async function snapshotKey(): Promise<string> {
   const files = [
     ...(await readdir(MIGRATIONS_DIR)).sort().map((f) => join(MIGRATIONS_DIR, f)),
     join(PACKAGE_ROOT, 'gateway', 'store', 'migrations.ts'),
+    // The seeder's code lives beside the directory, not in seeds/ (which is data only).
+    join(PACKAGE_ROOT, 'gateway', 'directory', 'directory-seed.ts'),
     ...(await readdir(seedsDir, { recursive: true }))
       .filter((f) => /\.(json|ts|pem)$/.test(f) && !f.endsWith('.test.ts'))
       .sort()

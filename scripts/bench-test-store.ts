@@ -1,11 +1,11 @@
 // How fast can a test get an isolated, migrated, seeded PGlite store? Compares the ways
 // createTestStore could start one and prints the figures, then one line of JSON.
-//   npx tsx gateway/store/test-store-benchmark.ts [rounds]
+//   npm run bench:test-store -- [rounds]
 import { PGlite } from '@electric-sql/pglite';
-import { openPgliteStore } from './pglite-store';
-import { runMigrations } from './migrations';
-import { createTestStore } from './test-store';
-import { seedDirectory } from '../directory/directory-seed';
+import { openPgliteStore } from '../gateway/store/pglite-store';
+import { runMigrations } from '../gateway/store/migrations';
+import { createTestStore } from '../gateway/testing/test-store';
+import { seedDirectory } from '../gateway/directory/directory-seed';
 
 const rounds = Number(process.argv[2] ?? 5);
 

@@ -2,7 +2,7 @@
 // seeded with the directory and the catalog, the buyer token verifier, the error mapping —
 // plus dev tokens for the seeded buyer systems.
 import { Hono } from 'hono';
-import { createTestStore } from '../store/test-store';
+import { createTestStore } from './test-store';
 import type { Store } from '../store/store';
 import { createDirectory } from '../directory/create-directory';
 import { createTokenVerifier } from '../auth/token-verifier';
@@ -11,10 +11,10 @@ import { errorResponse } from '../http/error-response';
 import { requestLog } from '../http/request-log';
 import type { GatewayEnv } from '../http/gateway-env';
 import { DEV_KEYS, mintDevToken } from '../auth/dev-keys';
-import { seedCatalog } from './catalog-seed';
-import { createCatalog } from './catalog-queries';
-import { createCatalogSearch } from './catalog-search';
-import { catalogRoutes } from './catalog-routes';
+import { seedCatalog } from '../catalog/catalog-seed';
+import { createCatalog } from '../catalog/catalog-queries';
+import { createCatalogSearch } from '../catalog/catalog-search';
+import { catalogRoutes } from '../catalog/catalog-routes';
 
 export interface CatalogTestApp {
   app: Hono<GatewayEnv>;

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
@@ -6,8 +6,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { PACKAGE_ROOT } from '../contracts/package-root';
 import { mintDevToken } from '../gateway/auth/dev-keys';
+import { startTsxProcess } from '../gateway/testing/tsx-process';
 
 // npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
 // the mock seller in the same run, on loopback. The mock seller and the gateway run in their
@@ -33,28 +33,6 @@ const LOCATIONS = [
   { id: 'L101', member: 'M100', account: 'A-1001' },
   { id: 'L150', member: 'M100', account: 'A-1001' },
 ];
-
-function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${seen}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = ready.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${seen}`));
-    });
-  });
-}
 
 /** CPU time (user + system) a process has used so far, in µs, from /proc (Linux). */
 async function cpuMicros(pid: number): Promise<number> {
@@ -235,9 +213,9 @@ try {
   const storeKind = process.env.BENCH_STORE ?? (onPath('initdb') && onPath('pg_ctl') ? 'postgres' : 'pglite');
   if (storeKind === 'postgres') postgres = await startThrowawayPostgres();
   console.log(`starting the mock seller and the gateway (store: ${storeKind === 'postgres' ? `throwaway PostgreSQL ${postgres!.url}` : 'PGlite in memory'}) in their own processes…`);
-  const seller = await startChild('mock seller', ['mock-seller/server.ts', '--port', '0'], {}, /listening on (http:\/\/[^\s]+)/);
+  const seller = await startTsxProcess('mock seller', ['mock-seller/server.ts', '--port', '0'], {}, /listening on (http:\/\/[^\s]+)/);
   children.push(seller.child);
-  const gateway = await startChild(
+  const gateway = await startTsxProcess(
     'gateway',
     ['gateway/server.ts'],
     // Rate limiting on (its cost is part of the figures), with a limit the bench never reaches.

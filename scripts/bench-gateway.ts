@@ -1,13 +1,9 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { Pool } from 'undici';
+import { availableParallelism, loadavg } from 'node:os';
 import { mintDevToken } from '../gateway/auth/dev-keys';
 import { startTsxProcess } from '../gateway/testing/tsx-process';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../gateway/testing/throwaway-postgres';
+import { closedLoop, cpuMicros, paced, round, rssMb, type Run } from './load-generator';
 
 // npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
 // the mock seller in the same run, on loopback. The mock seller and the gateway run in their
@@ -20,6 +16,7 @@ import { startTsxProcess } from '../gateway/testing/tsx-process';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
 const SATURATION_CONNECTIONS = 50;
+const GATEWAY_PATH = '/json/federated/v3_2/item_inquiry';
 const FIXED_RATE = 1_000;
 const TARGETS = { ratio: 0.4, addedP50Ms: 1, addedP99Ms: 5, rssMb: 200 };
 
@@ -33,114 +30,6 @@ const LOCATIONS = [
   { id: 'L101', member: 'M100', account: 'A-1001' },
   { id: 'L150', member: 'M100', account: 'A-1001' },
 ];
-
-/** CPU time (user + system) a process has used so far, in µs, from /proc (Linux). */
-async function cpuMicros(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second here).
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
-  return Math.round((kb / 1024) * 10) / 10;
-}
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-/** One autocannon run; latencies are collected per response (autocannon's histogram keeps whole ms only). */
-function load(url: string, body: string, headers: Record<string, string>, options: { connections: number; duration?: number; amount?: number; overallRate?: number }): Promise<Run> {
-  const samples: number[] = [];
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      { url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...options },
-      (error, result) => {
-        if (error) return reject(error);
-        samples.sort((a, b) => a - b);
-        resolve({
-          rps: round(result.requests.total / (result.duration || 1), 1),
-          p50: round(percentile(samples, 50)),
-          p99: round(percentile(samples, 99)),
-          requests: result.requests.total,
-          non2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        });
-      },
-    );
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
-    });
-  });
-}
-
-/**
- * Open-loop load at a fixed rate: requests leave evenly spaced whether or not earlier ones have
- * answered. autocannon's overallRate is not that: each connection sends back to back until its
- * quota for the second is used up, so its "1,000 req/s" is a burst of saturation at the start
- * of every second, and the latency it shows is mostly queueing behind the burst.
- */
-async function paced(url: string, body: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Run> {
-  const target = new URL(url);
-  const pool = new Pool(target.origin, { connections: 64, keepAliveTimeout: 30_000 });
-  const samples: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  const total = rate * seconds;
-  const interval = 1e9 / rate;
-  const inFlight = new Set<Promise<void>>();
-  const send = () => {
-    const started = process.hrtime.bigint();
-    const request = pool
-      .request({ method: 'POST', path: target.pathname, headers: { 'content-type': 'application/json', ...headers }, body })
-      .then(async (response) => {
-        await response.body.text();
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        if (response.statusCode >= 200 && response.statusCode < 300) samples.push(ms);
-        else non2xx++;
-      })
-      .catch(() => {
-        errors++;
-      })
-      .finally(() => inFlight.delete(request));
-    inFlight.add(request);
-  };
-  const begin = process.hrtime.bigint();
-  let sent = 0;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      // Send what is due by now: timers fire about every millisecond, so usually one request.
-      const due = Math.min(total, Math.floor(Number(process.hrtime.bigint() - begin) / interval) + 1);
-      while (sent < due) {
-        send();
-        sent++;
-      }
-      if (sent < total) setTimeout(tick, 1);
-      else resolve();
-    };
-    tick();
-  });
-  const elapsed = Number(process.hrtime.bigint() - begin) / 1e9;
-  await Promise.all(inFlight);
-  await pool.close();
-  samples.sort((a, b) => a - b);
-  return { rps: round(sent / elapsed, 1), p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), requests: sent, non2xx, errors };
-}
 
 const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
   console.log(
@@ -166,44 +55,10 @@ function onPath(command: string): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** A throwaway PostgreSQL in a temporary directory on a free loopback port (as .ci/run does). */
-async function startThrowawayPostgres(): Promise<{ url: string; stop(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'fgw-bench-pg-'));
-  const port = await freePort();
-  // initdb refuses to run as root: run the server as the postgres user then.
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) execFileSync('chown', ['postgres', dir]);
-  const run = (command: string) =>
-    asRoot ? execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'ignore' }) : execFileSync('sh', ['-c', command], { stdio: 'ignore' });
-  run(`initdb -D '${dir}/data' -U postgres --auth=trust -E UTF8`);
-  run(`pg_ctl -D '${dir}/data' -l '${dir}/server.log' -w -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off" start`);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop() {
-      try {
-        run(`pg_ctl -D '${dir}/data' -m fast -w stop`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
-}
-
 const children: ChildProcess[] = [];
-let postgres: { url: string; stop(): void } | undefined;
+let postgres: ThrowawayPostgres | undefined;
 const stopChildren = () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  const pg = postgres;
-  postgres = undefined;
-  pg?.stop();
 };
 process.once('exit', stopChildren);
 
@@ -228,7 +83,7 @@ try {
 
   const rssAtStart = await rssMb(gateway.child.pid!);
   const token = await mintDevToken('dev-key-1', { ttlSeconds: 3600 });
-  const gatewayUrl = `${gateway.url}/json/federated/v3_2/item_inquiry`;
+  const gatewayUrl = `${gateway.url}${GATEWAY_PATH}`;
   const gatewayBody = JSON.stringify({ items: ITEMS, locations: LOCATIONS });
   const gatewayHeaders = { authorization: `Bearer ${token}` };
   const directUrl = `${seller.url}/seller`;
@@ -251,14 +106,14 @@ try {
   };
 
   console.log('\nwarm-up (3 s each)');
-  await load(directUrl, directBody, {}, { connections: 10, duration: 3 });
-  counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 }));
+  await closedLoop(seller.url, [{ path: '/seller', body: directBody }], {}, { connections: 10, duration: 3 });
+  counted(await closedLoop(gateway.url, [{ path: GATEWAY_PATH, body: gatewayBody }], gatewayHeaders, { connections: 10, duration: 3 }));
 
   console.log(`\nsaturation: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each`);
   const pids = { gateway: gateway.child.pid!, seller: seller.child.pid!, 'load generator': process.pid };
-  const { run: directSat, cpu: directCpu } = await measured(pids, () => load(directUrl, directBody, {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }));
+  const { run: directSat, cpu: directCpu } = await measured(pids, () => closedLoop(seller.url, [{ path: '/seller', body: directBody }], {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }));
   print('direct to mock seller', directSat, { seller: directCpu.seller, 'load generator': directCpu['load generator'] });
-  const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
+  const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await closedLoop(gateway.url, [{ path: GATEWAY_PATH, body: gatewayBody }], gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
   print('through the gateway', gatewaySat, gatewayCpu);
   const ratio = round(gatewaySat.rps / directSat.rps);
   // The same comparison by CPU, which the other processes on a shared machine disturb less:
@@ -268,16 +123,16 @@ try {
   const cpuRatio = round(directCpu.seller / (gatewayCpu.gateway + gatewayCpu.seller));
 
   console.log(`\nfixed rate: ${FIXED_RATE} req/s evenly spaced (open loop), ${SECONDS} s each`);
-  const directFixed = await paced(directUrl, directBody, {}, FIXED_RATE, SECONDS);
+  const directFixed = await paced(seller.url, () => ({ path: '/seller', body: directBody }), FIXED_RATE, SECONDS);
   print('direct to mock seller', directFixed);
-  const gatewayFixed = counted(await paced(gatewayUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS));
+  const gatewayFixed = counted(await paced(gateway.url, () => ({ path: GATEWAY_PATH, body: gatewayBody, headers: gatewayHeaders }), FIXED_RATE, SECONDS));
   print('through the gateway', gatewayFixed);
   const addedP50 = round(gatewayFixed.p50 - directFixed.p50);
   const addedP99 = round(gatewayFixed.p99 - directFixed.p99);
 
   if (gatewayRequests < RSS_REQUESTS) {
     console.log(`\nmemory: ${RSS_REQUESTS - gatewayRequests} more gateway requests to reach ${RSS_REQUESTS}`);
-    counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
+    counted(await closedLoop(gateway.url, [{ path: GATEWAY_PATH, body: gatewayBody }], gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
   }
   const rss = await rssMb(gateway.child.pid!);
 
@@ -328,4 +183,5 @@ results
   process.exitCode = 1;
 } finally {
   stopChildren();
+  await postgres?.destroy();
 }

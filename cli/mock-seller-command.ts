@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { integerArg, strictArgs, UsageError } from './command-line';
 import { Type } from '@sinclair/typebox';
 import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_SCENARIO_PATH, ScenarioError, startMockSeller, startPactReplay } from '../mock-seller/index';
@@ -36,32 +36,25 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
     return 2;
   }
   let values;
+  let port: number;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        scenario: { type: 'string' },
-        pact: { type: 'string' },
-        port: { type: 'string', default: String(env.MOCK_SELLER_PORT) },
-        host: { type: 'string', default: env.MOCK_SELLER_HOST },
-        'public-url': { type: 'string', default: env.MOCK_SELLER_PUBLIC_URL },
-        help: { type: 'boolean', default: false },
-      },
-    }));
+    values = strictArgs(argv, {
+      scenario: { type: 'string' },
+      pact: { type: 'string' },
+      port: { type: 'string', default: String(env.MOCK_SELLER_PORT) },
+      host: { type: 'string', default: env.MOCK_SELLER_HOST },
+      'public-url': { type: 'string', ...(env.MOCK_SELLER_PUBLIC_URL === undefined ? {} : { default: env.MOCK_SELLER_PUBLIC_URL }) },
+      help: { type: 'boolean', default: false },
+    });
+    port = integerArg('--port', values.port, 0, 65_535);
   } catch (error) {
-    io.stderr(`mock-seller: ${(error as Error).message}\n\n${MOCK_SELLER_USAGE}`);
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`mock-seller: ${error.message}\n\n${MOCK_SELLER_USAGE}`);
     return 2;
   }
   if (values.help) {
     io.stdout(MOCK_SELLER_USAGE);
     return 0;
-  }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.stderr(`mock-seller: --port must be 0-65535, got '${values.port}'\n`);
-    return 2;
   }
   if (values.pact !== undefined && values.scenario !== undefined) {
     io.stderr("mock-seller: --pact and --scenario exclude each other (a pact replay serves only the pact's interactions)\n");

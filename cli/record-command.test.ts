@@ -163,8 +163,8 @@ describe('record, then replay', () => {
 
   it.each([
     [[], /--upstream <seller url> is required/],
-    [['--upstream', 'not a url', '--out', 'x.json'], /--upstream must be a URL/],
-    [['--upstream', 'http://x/seller', '--out', 'x.json', '--port', 'abc'], /--port must be 0-65535/],
+    [['--upstream', 'not a url', '--out', 'x.json'], /--upstream must be an http\(s\) URL, got 'not a url'/],
+    [['--upstream', 'http://x/seller', '--out', 'x.json', '--port', 'abc'], /--port must be a whole number from 0 to 65535, got 'abc'/],
     [['--bogus'], /Unknown option '--bogus'/],
   ])('wrong usage %j exits 2 naming the option', async (argv, message) => {
     const run = recorder(argv as string[]);

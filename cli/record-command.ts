@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 import { ScenarioError } from '../mock-seller/index';
 import { localDate } from '../mock-seller/route-time-shift';
 import { checkScenario } from '../mock-seller/scenario-file';
@@ -64,21 +64,19 @@ const parseJson = (text: string): unknown => {
 
 export async function recordCommand(argv: string[], io: CommandIo): Promise<number> {
   const say = (line: string) => io.stderr(`record: ${line}\n`);
-  let values: { upstream?: string; out?: string; port?: string; host?: string; name?: string; help?: boolean };
+  let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        upstream: { type: 'string' },
-        out: { type: 'string' },
-        port: { type: 'string', default: '0' },
-        host: { type: 'string', default: '127.0.0.1' },
-        name: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    values = strictArgs(argv, {
+      upstream: { type: 'string' },
+      out: { type: 'string' },
+      port: { type: 'string', default: '0' },
+      host: { type: 'string', default: '127.0.0.1' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
   } catch (error) {
-    say((error as Error).message);
+    if (!(error instanceof UsageError)) throw error;
+    say(error.message);
     io.stderr(RECORD_USAGE);
     return 2;
   }
@@ -94,14 +92,14 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
   if (values.upstream === undefined) return usage('--upstream <seller url> is required');
   if (values.out === undefined) return usage('--out <scenario file> is required');
   let upstream: URL;
+  let port: number;
   try {
-    upstream = new URL(values.upstream);
-  } catch {
-    return usage(`--upstream must be a URL such as http://127.0.0.1:9090/seller, got '${values.upstream}'`);
+    upstream = new URL(httpUrlArg('--upstream', values.upstream));
+    port = integerArg('--port', values.port, 0, 65_535);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return usage(error.message);
   }
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') return usage(`--upstream must be an http or https URL, got '${values.upstream}'`);
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port!) || port > 65_535) return usage(`--port must be 0-65535, got '${values.port}'`);
   const out = resolve(values.out);
   if (!existsSync(dirname(out))) return usage(`--out: the folder ${dirname(out)} does not exist`);
 

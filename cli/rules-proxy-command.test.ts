@@ -119,7 +119,7 @@ describe('npm run rules-proxy, as a process', () => {
   const usage: [string, string[], RegExp][] = [
     ['no upstream', [], /rules-proxy: --upstream is required/],
     ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /Unknown option '--colour'/],
-    ['a bad port', ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'], /--port must be an integer 0–65535, got '70000'/],
+    ['a bad port', ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'], /--port must be a whole number from 0 to 65535, got '70000'/],
     ['an unreachable upstream', ['--upstream', 'http://127.0.0.1:1/seller'], /the upstream http:\/\/127\.0\.0\.1:1\/seller cannot be reached: 127\.0\.0\.1:1 cannot be reached \(ECONNREFUSED\)/],
   ];
   for (const [what, args, message] of usage) {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { PactFileError, readV4Pact } from '../contracts/pact/pact-file';
 import { interactionsShaped, requestShape } from '../contracts/pact/interaction-of-request';
@@ -34,8 +34,6 @@ Runs until SIGINT/SIGTERM, then prints the report. Exit 0: every reply kept the 
 the upstream cannot be reached at start.
 `;
 
-class Usage extends Error {}
-
 interface RulesProxyArgs {
   upstream: string;
   port: number;
@@ -49,20 +47,8 @@ interface RulesProxyArgs {
   passBroken: boolean;
 }
 
-const integer = (flag: string, text: string, min: number, max: number): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Usage(`${flag} must be an integer ${min}–${max}, got '${text}'`);
-  return value;
-};
-
 export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
+  const values = strictArgs(argv, {
         upstream: { type: 'string' },
         port: { type: 'string', default: '0' },
         host: { type: 'string', default: '127.0.0.1' },
@@ -74,35 +60,20 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
         header: { type: 'string', multiple: true },
         'pass-broken': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new Usage((error as Error).message);
-  }
+  });
   if (values.help) return 'help';
-  if (values.upstream === undefined) throw new Usage('--upstream is required');
-  let upstream: URL;
-  try {
-    upstream = new URL(values.upstream);
-  } catch {
-    throw new Usage(`--upstream must be an http(s) URL, got '${values.upstream}'`);
-  }
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Usage(`--upstream must be an http(s) URL, got '${values.upstream}'`);
-  const headers: Record<string, string> = {};
-  for (const header of values.header ?? []) {
-    const colon = header.indexOf(':');
-    if (colon <= 0) throw new Usage(`--header must be 'name: value', got '${header}'`);
-    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
-  }
+  if (values.upstream === undefined) throw new UsageError('--upstream is required');
+  const upstream = httpUrlArg('--upstream', values.upstream);
+  const headers = headerArgs('--header', values.header);
   return {
-    upstream: values.upstream,
-    port: integer('--port', values.port, 0, 65535),
+    upstream,
+    port: integerArg('--port', values.port, 0, 65535),
     host: values.host,
     ...(values.report !== undefined ? { report: values.report } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     pact: values.pact,
-    timeoutMs: integer('--timeout', values.timeout, 1, 3_600_000),
+    timeoutMs: integerArg('--timeout', values.timeout, 1, 3_600_000),
     headers,
     passBroken: values['pass-broken'],
   };
@@ -113,7 +84,7 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
   try {
     args = parseRulesProxyArgs(argv);
   } catch (error) {
-    if (!(error instanceof Usage)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     io.stderr(`rules-proxy: ${error.message}\n\n${RULES_PROXY_USAGE}`);
     return 2;
   }

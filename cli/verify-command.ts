@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { PactFileError, readV4Pact } from '../contracts/pact/pact-file';
-import { parseKitOptions, UsageError, USAGE } from '../contracts/verification/kit-options';
+import { parseKitOptions, USAGE } from './verify-options';
+import { UsageError } from './command-line';
 import { paletteFor } from '../contracts/verification/palette';
 import { interactionReport } from '../contracts/verification/report';
 import { renderJunit } from '../contracts/verification/report-junit';

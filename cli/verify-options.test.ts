@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PACT_FILE } from '../pact/pact-names';
-import { parseKitOptions, UsageError } from './kit-options';
-import { checkStateMap, StateMapError, valuesFor } from './state-map';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { parseKitOptions } from './verify-options';
+import { UsageError } from './command-line';
+import { checkStateMap, StateMapError, valuesFor } from '../contracts/verification/state-map';
 
 describe('the kit command line', () => {
   it('defaults to the committed pact and no state set-up', () => {

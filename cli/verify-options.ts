@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
-import { PACT_FILE } from '../pact/pact-names';
-import type { PactSource, Publication } from './verifier-options';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import type { PactSource, Publication } from '../contracts/verification/verifier-options';
+import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 
 // `npm run verify -- …`: the vendor's command line, checked before anything starts, with a
 // message naming the flag at fault.
@@ -30,13 +30,6 @@ set up); 2: bad usage, an unreadable state map or pact, or your system cannot be
 130/143: stopped by SIGINT/SIGTERM (the partial report says what did not run).
 `;
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
 export interface KitOptions {
   sellerUrl: string;
   states: { kind: 'url'; url: string } | { kind: 'map'; file: string } | { kind: 'none' };
@@ -49,24 +42,8 @@ export interface KitOptions {
   verbose: boolean;
 }
 
-function url(flag: string, value: string): string {
-  try {
-    const parsed = new URL(value);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
-    return value;
-  } catch {
-    throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`);
-  }
-}
-
 export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): KitOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
+  const values = strictArgs(argv, {
         'seller-url': { type: 'string' },
         'states-url': { type: 'string' },
         'state-map': { type: 'string' },
@@ -82,11 +59,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
         timeout: { type: 'string', default: '30000' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  });
   if (values.help) throw new UsageError('');
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
   if (values['states-url'] !== undefined && values['state-map'] !== undefined) throw new UsageError('give --states-url or --state-map, not both');
@@ -98,22 +71,15 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     if (values.branch === undefined) throw new UsageError('--publish needs --branch');
   }
 
-  const timeoutMs = Number(values.timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000) throw new UsageError(`--timeout must be a whole number of milliseconds, 1–3600000, got '${values.timeout}'`);
-
-  const headers: Record<string, string> = {};
-  for (const header of values.header ?? []) {
-    const colon = header.indexOf(':');
-    if (colon <= 0) throw new UsageError(`--header must be 'name: value', got '${header}'`);
-    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
-  }
+  const timeoutMs = integerArg('--timeout', values.timeout, 1, 3_600_000);
+  const headers = headerArgs('--header', values.header);
 
   const brokerUrl = values['broker-url'];
   const pacts: PactSource =
     brokerUrl !== undefined
       ? {
           kind: 'broker',
-          brokerUrl: url('--broker-url', brokerUrl),
+          brokerUrl: httpUrlArg('--broker-url', brokerUrl),
           ...(env.PACT_BROKER_TOKEN ? { token: env.PACT_BROKER_TOKEN } : {}),
           ...(env.PACT_BROKER_USERNAME ? { username: env.PACT_BROKER_USERNAME, password: env.PACT_BROKER_PASSWORD ?? '' } : {}),
           ...(values['consumer-branch'] !== undefined ? { selectors: [{ branch: values['consumer-branch'] }] } : {}),
@@ -121,10 +87,10 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
       : { kind: 'file', files: values.pact ?? [PACT_FILE] };
 
   return {
-    sellerUrl: url('--seller-url', values['seller-url']),
+    sellerUrl: httpUrlArg('--seller-url', values['seller-url']),
     states:
       values['states-url'] !== undefined
-        ? { kind: 'url', url: url('--states-url', values['states-url']) }
+        ? { kind: 'url', url: httpUrlArg('--states-url', values['states-url']) }
         : values['state-map'] !== undefined
           ? { kind: 'map', file: values['state-map'] }
           : { kind: 'none' },

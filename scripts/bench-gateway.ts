@@ -1,75 +1,23 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { Pool } from 'undici';
-import { REPO_ROOT } from '../gateway/store/store-config';
-import { DEV_KEYS } from '../seeds/dev-keys';
-import { mintToken } from '../gateway/auth/mint-token';
+import { demoBuyerToken } from './load/buyer-token';
+import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
+import { percentile, round } from './load/latency-stats';
+import { pacedLoad } from './load/paced-load';
+import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
+import { cpuMicros, rssMb } from './load/process-stats';
 
 // npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
 // the mock seller in the same run, on loopback. The mock seller and the gateway run in their
 // own processes (as in production), the load generator here. Ends with one line of JSON.
 //   BENCH_SECONDS (default 10) per measured phase; BENCH_RSS_REQUESTS (default 100000).
-//   BENCH_STORE=postgres|pglite: the gateway's store. Default: a throwaway PostgreSQL when
-//   initdb and pg_ctl are on the PATH (the embedded PGlite keeps a whole Postgres in the
-//   gateway's own heap, ~400 MB of RSS before the first request), else PGlite.
+//   BENCH_STORE=postgres|pglite: the gateway's store (scripts/load/gateway-stack.ts).
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
 const SATURATION_CONNECTIONS = 50;
 const FIXED_RATE = 1_000;
 const TARGETS = { ratio: 0.4, addedP50Ms: 1, addedP99Ms: 5, rssMb: 200 };
-
-const ITEMS = [
-  { id: 'bench-1', mfr_code: 'WIX', part_number: '51515' },
-  { id: 'bench-2', mfr_code: 'NGK', part_number: 'BKR5E' },
-  { id: 'bench-3', mfr_code: 'GAT', part_number: '22433' },
-];
-// Two of demo's locations at one member: one seller call, so both paths do the same seller work.
-const LOCATIONS = [
-  { id: 'L101', member: 'M100', account: 'A-1001' },
-  { id: 'L150', member: 'M100', account: 'A-1001' },
-];
-
-function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${seen}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = ready.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${seen}`));
-    });
-  });
-}
-
-/** CPU time (user + system) a process has used so far, in µs, from /proc (Linux). */
-async function cpuMicros(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second here).
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
-  return Math.round((kb / 1024) * 10) / 10;
-}
 
 interface Run {
   rps: number;
@@ -79,13 +27,6 @@ interface Run {
   non2xx: number;
   errors: number;
 }
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** One autocannon run; latencies are collected per response (autocannon's histogram keeps whole ms only). */
 function load(url: string, body: string, headers: Record<string, string>, options: { connections: number; duration?: number; amount?: number; overallRate?: number }): Promise<Run> {
@@ -112,57 +53,25 @@ function load(url: string, body: string, headers: Record<string, string>, option
   });
 }
 
-/**
- * Open-loop load at a fixed rate: requests leave evenly spaced whether or not earlier ones have
- * answered. autocannon's overallRate is not that: each connection sends back to back until its
- * quota for the second is used up, so its "1,000 req/s" is a burst of saturation at the start
- * of every second, and the latency it shows is mostly queueing behind the burst.
- */
+/** Open-loop load at a fixed rate (scripts/load/paced-load.ts) of one request, as a Run. */
 async function paced(url: string, body: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Run> {
   const target = new URL(url);
-  const pool = new Pool(target.origin, { connections: 64, keepAliveTimeout: 30_000 });
   const samples: number[] = [];
   let non2xx = 0;
   let errors = 0;
-  const total = rate * seconds;
-  const interval = 1e9 / rate;
-  const inFlight = new Set<Promise<void>>();
-  const send = () => {
-    const started = process.hrtime.bigint();
-    const request = pool
-      .request({ method: 'POST', path: target.pathname, headers: { 'content-type': 'application/json', ...headers }, body })
-      .then(async (response) => {
-        await response.body.text();
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        if (response.statusCode >= 200 && response.statusCode < 300) samples.push(ms);
-        else non2xx++;
-      })
-      .catch(() => {
-        errors++;
-      })
-      .finally(() => inFlight.delete(request));
-    inFlight.add(request);
-  };
-  const begin = process.hrtime.bigint();
-  let sent = 0;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      // Send what is due by now: timers fire about every millisecond, so usually one request.
-      const due = Math.min(total, Math.floor(Number(process.hrtime.bigint() - begin) / interval) + 1);
-      while (sent < due) {
-        send();
-        sent++;
-      }
-      if (sent < total) setTimeout(tick, 1);
-      else resolve();
-    };
-    tick();
+  const { sent, rps } = await pacedLoad({
+    origin: target.origin,
+    rate,
+    seconds,
+    next: () => ({ path: target.pathname, body, headers }),
+    onAnswer: ({ status, ms }) => {
+      if (status >= 200 && status < 300) samples.push(ms);
+      else non2xx++;
+    },
+    onError: () => errors++,
   });
-  const elapsed = Number(process.hrtime.bigint() - begin) / 1e9;
-  await Promise.all(inFlight);
-  await pool.close();
   samples.sort((a, b) => a - b);
-  return { rps: round(sent / elapsed, 1), p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), requests: sent, non2xx, errors };
+  return { rps, p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), requests: sent, non2xx, errors };
 }
 
 const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
@@ -180,80 +89,29 @@ async function measured(pids: Record<string, number>, phase: () => Promise<Run>)
   return { run, cpu };
 }
 
-function onPath(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** A throwaway PostgreSQL in a temporary directory on a free loopback port (as .ci/run does). */
-async function startThrowawayPostgres(): Promise<{ url: string; stop(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'fgw-bench-pg-'));
-  const port = await freePort();
-  // initdb refuses to run as root: run the server as the postgres user then.
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) execFileSync('chown', ['postgres', dir]);
-  const run = (command: string) =>
-    asRoot ? execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', command], { stdio: 'ignore' }) : execFileSync('sh', ['-c', command], { stdio: 'ignore' });
-  run(`initdb -D '${dir}/data' -U postgres --auth=trust -E UTF8`);
-  run(`pg_ctl -D '${dir}/data' -l '${dir}/server.log' -w -o "-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off" start`);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop() {
-      try {
-        run(`pg_ctl -D '${dir}/data' -m fast -w stop`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
-}
-
-const children: ChildProcess[] = [];
-let postgres: { url: string; stop(): void } | undefined;
-const stopChildren = () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  const pg = postgres;
-  postgres = undefined;
-  pg?.stop();
-};
-process.once('exit', stopChildren);
-
 const loadAtStart = round(loadavg()[0], 2);
 const cpus = availableParallelism();
+let stack: GatewayStack | undefined;
+const stopOnSignal = (signal: NodeJS.Signals) => {
+  console.error(`bench: ${signal}, stopping the mock seller, the gateway and the store; no figures`);
+  void (stack?.stop() ?? Promise.resolve()).then(() => process.exit(130));
+};
+process.once('SIGINT', stopOnSignal);
+process.once('SIGTERM', stopOnSignal);
 try {
-  const storeKind = process.env.BENCH_STORE ?? (onPath('initdb') && onPath('pg_ctl') ? 'postgres' : 'pglite');
-  if (storeKind === 'postgres') postgres = await startThrowawayPostgres();
-  console.log(`starting the mock seller and the gateway (store: ${storeKind === 'postgres' ? `throwaway PostgreSQL ${postgres!.url}` : 'PGlite in memory'}) in their own processes…`);
-  const seller = await startChild('mock seller', ['mock-seller/server.ts', '--port', '0'], {}, /listening on (http:\/\/[^\s]+)/);
-  children.push(seller.child);
-  const gateway = await startChild(
-    'gateway',
-    ['gateway/server.ts'],
+  stack = await startGatewayStack({
     // Rate limiting on (its cost is part of the figures), with a limit the bench never reaches.
-    { GATEWAY_PORT: '0', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', GATEWAY_RATE_LIMIT: '1000000000', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: postgres?.url ?? '' },
-    /gateway: listening on (http:\/\/[^\s,]+)/,
+    gatewayEnv: { GATEWAY_RATE_LIMIT: '1000000000' },
     // BENCH_GATEWAY_NODE_FLAGS, e.g. --max-semi-space-size=32, to try V8 settings on the gateway.
-    (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
-  );
-  children.push(gateway.child);
+    gatewayNodeFlags: (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
+    log: (line) => console.log(line),
+  });
+  const { seller, gateway, store: storeKind } = stack;
 
-  const rssAtStart = await rssMb(gateway.child.pid!);
-  const dev = DEV_KEYS['dev-key-1'];
-  const token = await mintToken({ privateKey: await readFile(dev.privateKeyFile, 'utf8'), kid: dev.kid, issuer: dev.clientId, subject: dev.username, ttlSeconds: 3600 });
-  const gatewayUrl = `${gateway.url}/json/federated/v3_2/item_inquiry`;
-  const gatewayBody = JSON.stringify({ items: ITEMS, locations: LOCATIONS });
+  const rssAtStart = await rssMb(gateway.pid);
+  const token = await demoBuyerToken();
+  const gatewayUrl = `${gateway.url}${V3_2_PATH}/item_inquiry`;
+  const gatewayBody = JSON.stringify(itemInquiryBody());
   const gatewayHeaders = { authorization: `Bearer ${token}` };
   const directUrl = `${seller.url}/seller`;
   // What the gateway forwards for this inquiry (the directory's integration and terminal pin included).
@@ -279,7 +137,7 @@ try {
   counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 }));
 
   console.log(`\nsaturation: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each`);
-  const pids = { gateway: gateway.child.pid!, seller: seller.child.pid!, 'load generator': process.pid };
+  const pids = { gateway: gateway.pid, seller: seller.pid, 'load generator': process.pid };
   const { run: directSat, cpu: directCpu } = await measured(pids, () => load(directUrl, directBody, {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }));
   print('direct to mock seller', directSat, { seller: directCpu.seller, 'load generator': directCpu['load generator'] });
   const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
@@ -303,7 +161,7 @@ try {
     console.log(`\nmemory: ${RSS_REQUESTS - gatewayRequests} more gateway requests to reach ${RSS_REQUESTS}`);
     counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
   }
-  const rss = await rssMb(gateway.child.pid!);
+  const rss = await rssMb(gateway.pid);
 
   const failures = [directSat, gatewaySat, directFixed, gatewayFixed].reduce((n, r) => n + r.non2xx + r.errors, 0);
   console.log(`
@@ -351,5 +209,5 @@ results
   console.error(`bench: ${(error as Error).message}`);
   process.exitCode = 1;
 } finally {
-  stopChildren();
+  await stack?.stop();
 }

@@ -111,7 +111,11 @@ function tally() {
     expected5xx: 0,
     unexpected5xx: [] as LoadAnswer[],
     noAnswer: 0,
+    /** Latencies by the 10 s window in which the request left: a tail at the start or throughout. */
+    windows: [] as number[][],
+    begin: performance.now(),
     onAnswer(answer: LoadAnswer) {
+      (t.windows[Math.floor((performance.now() - answer.ms - t.begin) / 10_000)] ??= []).push(answer.ms);
       t.byStatus[answer.status] = (t.byStatus[answer.status] ?? 0) + 1;
       t.samples.push(answer.ms);
       const op = (t.byOperation[answer.request.tag!] ??= { requests: 0, samples: [] });
@@ -196,6 +200,7 @@ try {
     }, () => {});
   }, 1_000);
   const soakTally = tally();
+  soakTally.begin = performance.now();
   const soak = await pacedLoad({ origin, rate, seconds: SECONDS, maxInFlight: MAX_IN_FLIGHT, next: mixedRequests(token, 'soak', true), onAnswer: soakTally.onAnswer, onError: soakTally.onError });
   clearInterval(sampler);
   const rssEndUncollected = await rssMb(gateway.pid);
@@ -208,6 +213,7 @@ try {
   const p50 = round(percentile(sorted, 50));
   const p99 = round(percentile(sorted, 99));
   const unexpected = soakTally.unexpected5xx;
+  const p99ByWindow = Array.from(soakTally.windows, (w) => round(percentile((w ?? []).sort((a, b) => a - b), 99), 1));
   const passed = unexpected.length === 0 && soakTally.noAnswer === 0 && soak.dropped === 0 && rssGrowth < RSS_GROWTH_LIMIT;
 
   console.log(`soak of the gateway: ${SECONDS} s at ${rate} req/s (${LOAD_FRACTION * 100}% of ${saturation.rps} req/s saturation), store ${stack.store}`);
@@ -216,6 +222,7 @@ try {
     console.log(`  ${operation.padEnd(13)} ${String(o.requests).padStart(7)} requests   p50 ${round(percentile(s, 50)).toFixed(3)} ms   p99 ${round(percentile(s, 99)).toFixed(3)} ms`);
   }
   console.log(`  all           ${String(soak.sent).padStart(7)} requests   p50 ${p50.toFixed(3)} ms   p99 ${p99.toFixed(3)} ms   by status ${JSON.stringify(soakTally.byStatus)}`);
+  console.log(`  p99 by 10 s window: ${p99ByWindow.join(', ')} ms`);
   console.log(`  seller faults ${soakTally.faulted}; expected 5xx ${soakTally.expected5xx}; unexpected 5xx ${unexpected.length}; no answer ${soakTally.noAnswer}; dropped (gateway fell behind) ${soak.dropped}`);
   for (const answer of unexpected.slice(0, 5)) console.log(`  unexpected: ${answer.request.tag}${answer.request.faulted ? ` (fault ${answer.request.headers['x-mock-fault']})` : ''} → ${answer.status} ${answer.body.slice(0, 200)}`);
   console.log(`  gateway RSS   ${rssStart} MB at the start of the soak → ${rssEnd} MB at its end, each after a full collection (${round(rssGrowth * 100, 1)}%, limit < ${RSS_GROWTH_LIMIT * 100}%)`);
@@ -236,6 +243,7 @@ try {
       dropped: soak.dropped,
       p50_ms: p50,
       p99_ms: p99,
+      p99_ms_by_10s: p99ByWindow,
       rss_start_mb: rssStart,
       rss_end_mb: rssEnd,
       rss_end_uncollected_mb: rssEndUncollected,

@@ -13,7 +13,7 @@ import { rssMb } from './load/process-stats';
 const HELP = `npm run soak — the gateway under a steady mix for a while: no unexpected 5xx, no memory growth
 
 Starts a throwaway PostgreSQL, the mock seller and the gateway (own processes, loopback only),
-measures the saturation rate of the mix briefly (closed loop, ${50} connections), then sends the
+measures the saturation rate of the mix briefly (closed loop, 50 connections), then sends the
 mix at 80% of that rate, evenly spaced, for SOAK_SECONDS, with 1% of requests carrying a
 seller fault (the mock seller's x-mock-fault header, passed on by GATEWAY_FORWARD_HEADERS).
 

@@ -1,35 +1,78 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
+import autocannon from 'autocannon';
 import { mintDevToken } from '../gateway/auth/dev-keys';
-import { startTsxProcess } from '../gateway/testing/tsx-process';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../gateway/testing/throwaway-postgres';
-import { closedLoop, cpuMicros, paced, round, rssMb, type Run } from './load-generator';
+import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
+import { percentile, round } from './load/latency-stats';
+import { pacedLoad } from './load/paced-load';
+import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
+import { cpuMicros, rssMb } from './load/process-stats';
 
 // npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
 // the mock seller in the same run, on loopback. The mock seller and the gateway run in their
 // own processes (as in production), the load generator here. Ends with one line of JSON.
 //   BENCH_SECONDS (default 10) per measured phase; BENCH_RSS_REQUESTS (default 100000).
-//   BENCH_STORE=postgres|pglite: the gateway's store. Default: a throwaway PostgreSQL when
-//   initdb and pg_ctl are on the PATH (the embedded PGlite keeps a whole Postgres in the
-//   gateway's own heap, ~400 MB of RSS before the first request), else PGlite.
+//   BENCH_STORE=postgres|pglite: the gateway's store (scripts/load/gateway-stack.ts).
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
 const SATURATION_CONNECTIONS = 50;
-const GATEWAY_PATH = '/json/federated/v3_2/item_inquiry';
 const FIXED_RATE = 1_000;
 const TARGETS = { ratio: 0.4, addedP50Ms: 1, addedP99Ms: 5, rssMb: 200 };
 
-const ITEMS = [
-  { id: 'bench-1', mfr_code: 'WIX', part_number: '51515' },
-  { id: 'bench-2', mfr_code: 'NGK', part_number: 'BKR5E' },
-  { id: 'bench-3', mfr_code: 'GAT', part_number: '22433' },
-];
-// Two of demo's locations at one member: one seller call, so both paths do the same seller work.
-const LOCATIONS = [
-  { id: 'L101', member: 'M100', account: 'A-1001' },
-  { id: 'L150', member: 'M100', account: 'A-1001' },
-];
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** One autocannon run; latencies are collected per response (autocannon's histogram keeps whole ms only). */
+function load(url: string, body: string, headers: Record<string, string>, options: { connections: number; duration?: number; amount?: number; overallRate?: number }): Promise<Run> {
+  const samples: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      { url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...options },
+      (error, result) => {
+        if (error) return reject(error);
+        samples.sort((a, b) => a - b);
+        resolve({
+          rps: round(result.requests.total / (result.duration || 1), 1),
+          p50: round(percentile(samples, 50)),
+          p99: round(percentile(samples, 99)),
+          requests: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        });
+      },
+    );
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
+    });
+  });
+}
+
+/** Open-loop load at a fixed rate (scripts/load/paced-load.ts) of one request, as a Run. */
+async function paced(url: string, body: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Run> {
+  const target = new URL(url);
+  const samples: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const { sent, rps } = await pacedLoad({
+    origin: target.origin,
+    rate,
+    seconds,
+    next: () => ({ path: target.pathname, body, headers }),
+    onAnswer: ({ status, ms }) => {
+      if (status >= 200 && status < 300) samples.push(ms);
+      else non2xx++;
+    },
+    onError: () => errors++,
+  });
+  samples.sort((a, b) => a - b);
+  return { rps, p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), requests: sent, non2xx, errors };
+}
 
 const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
   console.log(
@@ -46,45 +89,29 @@ async function measured(pids: Record<string, number>, phase: () => Promise<Run>)
   return { run, cpu };
 }
 
-function onPath(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const children: ChildProcess[] = [];
-let postgres: ThrowawayPostgres | undefined;
-const stopChildren = () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-};
-process.once('exit', stopChildren);
-
 const loadAtStart = round(loadavg()[0], 2);
 const cpus = availableParallelism();
+let stack: GatewayStack | undefined;
+const stopOnSignal = (signal: NodeJS.Signals) => {
+  console.error(`bench: ${signal}, stopping the mock seller, the gateway and the store; no figures`);
+  void (stack?.stop() ?? Promise.resolve()).then(() => process.exit(130));
+};
+process.once('SIGINT', stopOnSignal);
+process.once('SIGTERM', stopOnSignal);
 try {
-  const storeKind = process.env.BENCH_STORE ?? (onPath('initdb') && onPath('pg_ctl') ? 'postgres' : 'pglite');
-  if (storeKind === 'postgres') postgres = await startThrowawayPostgres();
-  console.log(`starting the mock seller and the gateway (store: ${storeKind === 'postgres' ? `throwaway PostgreSQL ${postgres!.url}` : 'PGlite in memory'}) in their own processes…`);
-  const seller = await startTsxProcess('mock seller', ['mock-seller/server.ts', '--port', '0'], {}, /listening on (http:\/\/[^\s]+)/);
-  children.push(seller.child);
-  const gateway = await startTsxProcess(
-    'gateway',
-    ['gateway/server.ts'],
+  stack = await startGatewayStack({
     // Rate limiting on (its cost is part of the figures), with a limit the bench never reaches.
-    { GATEWAY_PORT: '0', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', GATEWAY_RATE_LIMIT: '1000000000', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: postgres?.url ?? '' },
-    /gateway: listening on (http:\/\/[^\s,]+)/,
+    gatewayEnv: { GATEWAY_RATE_LIMIT: '1000000000' },
     // BENCH_GATEWAY_NODE_FLAGS, e.g. --max-semi-space-size=32, to try V8 settings on the gateway.
-    (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
-  );
-  children.push(gateway.child);
+    gatewayNodeFlags: (process.env.BENCH_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
+    log: (line) => console.log(line),
+  });
+  const { seller, gateway, store: storeKind } = stack;
 
-  const rssAtStart = await rssMb(gateway.child.pid!);
+  const rssAtStart = await rssMb(gateway.pid);
   const token = await mintDevToken('dev-key-1', { ttlSeconds: 3600 });
-  const gatewayUrl = `${gateway.url}${GATEWAY_PATH}`;
-  const gatewayBody = JSON.stringify({ items: ITEMS, locations: LOCATIONS });
+  const gatewayUrl = `${gateway.url}${V3_2_PATH}/item_inquiry`;
+  const gatewayBody = JSON.stringify(itemInquiryBody());
   const gatewayHeaders = { authorization: `Bearer ${token}` };
   const directUrl = `${seller.url}/seller`;
   // What the gateway forwards for this inquiry (the directory's integration and terminal pin included).
@@ -106,14 +133,14 @@ try {
   };
 
   console.log('\nwarm-up (3 s each)');
-  await closedLoop(seller.url, [{ path: '/seller', body: directBody }], {}, { connections: 10, duration: 3 });
-  counted(await closedLoop(gateway.url, [{ path: GATEWAY_PATH, body: gatewayBody }], gatewayHeaders, { connections: 10, duration: 3 }));
+  await load(directUrl, directBody, {}, { connections: 10, duration: 3 });
+  counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 }));
 
   console.log(`\nsaturation: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each`);
-  const pids = { gateway: gateway.child.pid!, seller: seller.child.pid!, 'load generator': process.pid };
-  const { run: directSat, cpu: directCpu } = await measured(pids, () => closedLoop(seller.url, [{ path: '/seller', body: directBody }], {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }));
+  const pids = { gateway: gateway.pid, seller: seller.pid, 'load generator': process.pid };
+  const { run: directSat, cpu: directCpu } = await measured(pids, () => load(directUrl, directBody, {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }));
   print('direct to mock seller', directSat, { seller: directCpu.seller, 'load generator': directCpu['load generator'] });
-  const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await closedLoop(gateway.url, [{ path: GATEWAY_PATH, body: gatewayBody }], gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
+  const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
   print('through the gateway', gatewaySat, gatewayCpu);
   const ratio = round(gatewaySat.rps / directSat.rps);
   // The same comparison by CPU, which the other processes on a shared machine disturb less:
@@ -123,18 +150,18 @@ try {
   const cpuRatio = round(directCpu.seller / (gatewayCpu.gateway + gatewayCpu.seller));
 
   console.log(`\nfixed rate: ${FIXED_RATE} req/s evenly spaced (open loop), ${SECONDS} s each`);
-  const directFixed = await paced(seller.url, () => ({ path: '/seller', body: directBody }), FIXED_RATE, SECONDS);
+  const directFixed = await paced(directUrl, directBody, {}, FIXED_RATE, SECONDS);
   print('direct to mock seller', directFixed);
-  const gatewayFixed = counted(await paced(gateway.url, () => ({ path: GATEWAY_PATH, body: gatewayBody, headers: gatewayHeaders }), FIXED_RATE, SECONDS));
+  const gatewayFixed = counted(await paced(gatewayUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS));
   print('through the gateway', gatewayFixed);
   const addedP50 = round(gatewayFixed.p50 - directFixed.p50);
   const addedP99 = round(gatewayFixed.p99 - directFixed.p99);
 
   if (gatewayRequests < RSS_REQUESTS) {
     console.log(`\nmemory: ${RSS_REQUESTS - gatewayRequests} more gateway requests to reach ${RSS_REQUESTS}`);
-    counted(await closedLoop(gateway.url, [{ path: GATEWAY_PATH, body: gatewayBody }], gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
+    counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
   }
-  const rss = await rssMb(gateway.child.pid!);
+  const rss = await rssMb(gateway.pid);
 
   const failures = [directSat, gatewaySat, directFixed, gatewayFixed].reduce((n, r) => n + r.non2xx + r.errors, 0);
   console.log(`
@@ -182,6 +209,5 @@ results
   console.error(`bench: ${(error as Error).message}`);
   process.exitCode = 1;
 } finally {
-  stopChildren();
-  await postgres?.destroy();
+  await stack?.stop();
 }

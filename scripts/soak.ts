@@ -1,242 +1,267 @@
+import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { mintDevToken } from '../gateway/auth/dev-keys';
-import { startTsxProcess, type TsxProcess } from '../gateway/testing/tsx-process';
-import { startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../gateway/testing/throwaway-postgres';
-import { paced, round, rssMb, saturate, type LoadRequest } from './load-generator';
+import { closedLoad } from './load/closed-load';
+import { invoiceBody, itemInquiryBody, placeOrderBody, statementBody, V3_2_PATH } from './load/demo-requests';
+import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
+import { percentile, round } from './load/latency-stats';
+import type { LoadAnswer, LoadRequest } from './load/load-request';
+import { pacedLoad } from './load/paced-load';
+import { inspectorUrl, openInspectorSession } from './load/inspector-session';
+import { rssMb } from './load/process-stats';
 
-// npm run soak: the gateway under a steady mix of the four buyer operations for a while, with
-// a few seller faults, on loopback. First a short closed-loop run finds the saturation rate;
-// then SOAK_SECONDS (default 60) at --load (default 0.8) of it, open loop. Expected: every
-// request without a fault answered 200; a faulted one answered with the gateway's seller-fault
-// statuses (502, 503, 504). Anything else in the 5xx range is unexpected and fails the soak, as
-// does the gateway's RSS growing by 10% or more from the start of the soak to its end.
-// Ends with one line of JSON. Exit 0: held; 1: a finding; 2: bad usage.
+const HELP = `npm run soak — the gateway under a steady mix for a while: no unexpected 5xx, no memory growth
 
-const USAGE = `Usage: npm run soak [-- --seconds <n>] [--load <fraction>] [--fault-rate <fraction>] [--seed <n>]
+Starts a throwaway PostgreSQL, the mock seller and the gateway (own processes, loopback only),
+measures the saturation rate of the mix briefly (closed loop, 50 connections), then sends the
+mix at 80% of that rate, evenly spaced, for SOAK_SECONDS, with 1% of requests carrying a
+seller fault (the mock seller's x-mock-fault header, passed on by GATEWAY_FORWARD_HEADERS).
 
-  --seconds <n>          how long the soak runs (default SOAK_SECONDS or 60)
-  --load <fraction>      share of the measured saturation rate (default 0.8)
-  --fault-rate <f>       share of requests that carry a seller fault (default 0.01)
-  --seed <n>             which requests get which fault (default 1)
-  --help                 this text
+  mix        70% item inquiry, 10% place order (a new PO number each), 10% invoice, 10% statement
+  faults     every 100th request: http-status 503, reset, malformed-json in turn
+  expected   5xx only on a faulted request, and only the documented seller-fault answers:
+             503 / 5503 (seller reset or answered HTTP 5xx), 502 / 5500 (reply not JSON).
+             Any other 5xx, or any 5xx to a request without a fault, is unexpected.
+  RSS        the gateway's at the start of the soak phase (after warm-up and saturation) and at its
+             end, each read right after a full garbage collection forced through the inspector
+             protocol (the gateway runs with --inspect=127.0.0.1:0): V8 lets garbage pile up to
+             a limit far above the live heap before it collects (measured: RSS +91% in 60 s
+             uncollected, flat with --max-old-space-size=100), which is not a leak. The RSS
+             without a forced collection is reported too (uncollected, max).
 
-Starts its own mock seller, gateway (a throwaway PostgreSQL when initdb is here, else the
-embedded store in memory) and load on 127.0.0.1. Progress on stderr, the JSON line on stdout.
-Exit 0: no unexpected 5xx and RSS growth under 10%; 1: either failed; 2: bad usage.
-`;
+Environment: SOAK_SECONDS (60), SOAK_SATURATION_SECONDS (5), BENCH_STORE=postgres|pglite,
+SOAK_GATEWAY_NODE_FLAGS (Node flags for the gateway, e.g. --max-old-space-size=128).
+Progress on stderr; a summary and, on the last line, JSON on stdout.
+Exit 0: no unexpected 5xx, no request without an answer, RSS growth under 10%; 1: otherwise;
+2: bad usage.`;
 
-const V3_2 = '/json/federated/v3_2';
-/** What a seller fault may turn into at the gateway: its reply broken (502), the seller down or refused (503), too slow (504). */
-const FAULT_STATUSES = new Set(['502', '503', '504']);
-/** The faults, in turn, carried by the mock seller's control header (forwarded by the gateway here only). */
-const FAULTS = ['http-status;status=503', 'reset', 'malformed-json', 'latency;ms=3000', 'drop-id'];
+const SATURATION_CONNECTIONS = 50;
+const LOAD_FRACTION = 0.8;
+const FAULT_EVERY = 100;
+const FAULTS = ['http-status;status=503', 'reset', 'malformed-json'];
+const RSS_GROWTH_LIMIT = 0.1;
+/** Requests waiting at once beyond which the soak stops sending (and counts them dropped). */
+const MAX_IN_FLIGHT = 2_000;
 
-function usage(message: string): never {
-  process.stderr.write(`soak: ${message}\n\n${USAGE}`);
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    console.error(`soak: ${name} must be a positive number of seconds, got '${raw}'`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (args.length > 0) {
+  console.error(`soak: unexpected argument '${args[0]}' (settings are environment variables; see --help)`);
   process.exit(2);
 }
+const SECONDS = positiveNumber('SOAK_SECONDS', 60);
+const SATURATION_SECONDS = positiveNumber('SOAK_SATURATION_SECONDS', 5);
 
-function options() {
-  let values;
+type Operation = 'item_inquiry' | 'place_order' | 'invoice' | 'statement';
+/** Ten slots: seven inquiries, one each of the others. */
+const MIX: Operation[] = ['item_inquiry', 'item_inquiry', 'place_order', 'item_inquiry', 'invoice', 'item_inquiry', 'item_inquiry', 'statement', 'item_inquiry', 'item_inquiry'];
+
+const log = (line: string) => console.error(line);
+
+/** The mix: request i of a phase, a new PO number for every order, a fault on every 100th when asked. */
+function mixedRequests(token: string, phase: string, withFaults: boolean) {
+  const run = randomUUID().slice(0, 8);
+  return (i: number): LoadRequest => {
+    const operation = MIX[i % MIX.length];
+    const body =
+      operation === 'item_inquiry' ? itemInquiryBody() : operation === 'place_order' ? placeOrderBody(`SOAK-${run}-${phase}-${i}`) : operation === 'invoice' ? invoiceBody() : statementBody();
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    // Offset so faults fall on every operation of the mix in turn, not only on slot 0.
+    const faulted = withFaults && i % FAULT_EVERY === FAULT_EVERY - 1;
+    if (faulted) headers['x-mock-fault'] = FAULTS[Math.floor(i / FAULT_EVERY) % FAULTS.length];
+    return { path: `${V3_2_PATH}/${operation}`, body: JSON.stringify(body), headers, tag: operation, faulted };
+  };
+}
+
+const statusCodeOf = (body: string): number | undefined => {
   try {
-    ({ values } = parseArgs({
-      options: {
-        seconds: { type: 'string', default: process.env.SOAK_SECONDS ?? '60' },
-        load: { type: 'string', default: '0.8' },
-        'fault-rate': { type: 'string', default: '0.01' },
-        seed: { type: 'string', default: '1' },
-        help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (error) {
-    usage((error as Error).message);
+    return (JSON.parse(body) as { status_code?: number }).status_code;
+  } catch {
+    return undefined;
   }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    process.exit(0);
-  }
-  const number = (flag: string, text: string, min: number, max: number) => {
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < min || value > max) usage(`--${flag} must be a number from ${min} to ${max}, got '${text}'`);
-    return value;
-  };
-  return {
-    seconds: number('seconds', values.seconds, 1, 86_400),
-    load: number('load', values.load, 0.01, 1),
-    faultRate: number('fault-rate', values['fault-rate'], 0, 1),
-    seed: number('seed', values.seed, 0, 2 ** 31),
-  };
-}
-
-/** A small seeded generator (mulberry32): the same seed, the same faults on the same requests. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The i-th request of the mix: item inquiry 55%, place order 15% (a PO of its own), invoice 15%, statement 15%. */
-function mix(i: number): LoadRequest & { label: string } {
-  const slot = i % 20;
-  if (slot < 11) return { label: 'item_inquiry', path: `${V3_2}/item_inquiry`, body: JSON.stringify({ items: [{ id: `s-${i}`, mfr_code: 'WIX', part_number: '51515' }, { id: `t-${i}`, mfr_code: 'NGK', part_number: 'BKR5E' }] }) };
-  if (slot < 14) return { label: 'place_order', path: `${V3_2}/place_order`, body: JSON.stringify({ purchase_order_number: `SOAK-${process.pid}-${i}`, order_type: 1, items: [{ id: '1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }] }) };
-  if (slot < 17) return { label: 'invoice', path: `${V3_2}/invoice`, body: JSON.stringify({ member: 'M100', account: 'A-1001', from_invoice_date: '2026-01-01', to_invoice_date: '2026-12-31' }) };
-  return { label: 'statement', path: `${V3_2}/statement`, body: JSON.stringify({ account: 'A-1001', from_statement_date: '2026-01-01', to_statement_date: '2026-12-31' }) };
-}
-
-const settings = options();
-const children: TsxProcess[] = [];
-let postgres: ThrowawayPostgres | undefined;
-const stop = async () => {
-  await Promise.all(children.map((child) => child.kill('SIGTERM')));
-  await postgres?.destroy();
 };
-const interrupted = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    process.stderr.write(`soak: ${signal}: stopping the load; the soak's figures are not complete and no verdict is given\n`);
-    interrupted.abort(signal);
-  });
+
+/** A documented answer to a seller fault: 503 / 5503 (reset, HTTP 5xx) or 502 / 5500 (not JSON). */
+const expectedFaultAnswer = (answer: LoadAnswer) => {
+  const code = statusCodeOf(answer.body);
+  return (answer.status === 503 && code === 5503) || (answer.status === 502 && code === 5500);
+};
+
+/** What came back in one phase; onAnswer/onError are handed to the load generator as they are. */
+function tally() {
+  const t = {
+    byStatus: {} as Record<string, number>,
+    byOperation: {} as Record<string, { requests: number; samples: number[] }>,
+    samples: [] as number[],
+    faulted: 0,
+    expected5xx: 0,
+    unexpected5xx: [] as LoadAnswer[],
+    noAnswer: 0,
+    /** Latencies by the 10 s window in which the request left: a tail at the start or throughout. */
+    windows: [] as number[][],
+    begin: performance.now(),
+    onAnswer(answer: LoadAnswer) {
+      (t.windows[Math.floor((performance.now() - answer.ms - t.begin) / 10_000)] ??= []).push(answer.ms);
+      t.byStatus[answer.status] = (t.byStatus[answer.status] ?? 0) + 1;
+      t.samples.push(answer.ms);
+      const op = (t.byOperation[answer.request.tag!] ??= { requests: 0, samples: [] });
+      op.requests++;
+      op.samples.push(answer.ms);
+      if (answer.request.faulted) t.faulted++;
+      if (answer.status >= 500) {
+        if (answer.request.faulted && expectedFaultAnswer(answer)) t.expected5xx++;
+        else t.unexpected5xx.push(answer);
+      }
+    },
+    onError(request: LoadRequest) {
+      if (request.faulted) t.faulted++;
+      t.noAnswer++;
+    },
+  };
+  return t;
 }
-const say = (line: string) => process.stderr.write(`${line}\n`);
 
+let stack: GatewayStack | undefined;
+let phase = 'starting';
+const stopOnSignal = (signal: NodeJS.Signals) => {
+  log(`soak: ${signal} during ${phase}: stopping the mock seller, the gateway and the store; the soak was not completed, no figures`);
+  void (stack?.stop() ?? Promise.resolve()).then(() => process.exit(130));
+};
+process.once('SIGINT', stopOnSignal);
+process.once('SIGTERM', stopOnSignal);
+
+const loadAtStart = round(loadavg()[0], 2);
 try {
-  const loadAtStart = round(loadavg()[0], 2);
-  const tokenLifetime = Math.max(3_600, Math.ceil(settings.seconds) + 600);
-  const storeKind = (await throwawayPostgresUnavailable()) === undefined ? 'postgres' : 'pglite';
-  if (storeKind === 'postgres') postgres = await startThrowawayPostgres();
-  say(`soak: starting the mock seller and the gateway (store ${storeKind}) in their own processes…`);
-  const seller = await startTsxProcess('mock seller', ['mock-seller/server.ts', '--port', '0'], {}, /listening on (http:\/\/[^\s]+)/);
-  children.push(seller);
-  const gateway = await startTsxProcess(
-    'gateway',
-    ['gateway/server.ts'],
-    {
-      GATEWAY_PORT: '0',
-      GATEWAY_DATA_DIR: 'memory',
-      DATABASE_URL: postgres?.url ?? '',
-      GATEWAY_LOG: 'off',
-      // The faults ride on the mock seller's control header, which only a soak forwards.
-      GATEWAY_FORWARD_HEADERS: 'x-mock-fault',
-      // Limits the soak never reaches: it measures the gateway, not its refusals.
-      GATEWAY_RATE_LIMIT: '1000000000',
-      GATEWAY_MAX_BODY_BYTES: '1048576',
-      MOCK_SELLER_URL: `${seller.url}/seller`,
-      // One token for the whole soak: the gateway must accept its lifetime.
-      JWT_MAX_LIFETIME_SECONDS: String(tokenLifetime),
-    },
-    /gateway: listening on (http:\/\/[^\s,]+)/,
-  );
-  children.push(gateway);
-  const token = await mintDevToken('dev-key-1', { ttlSeconds: tokenLifetime });
-  const headers = { authorization: `Bearer ${token}` };
+  stack = await startGatewayStack({
+    // Faults ride on the mock seller's per-request header; a rate limit the soak never reaches.
+    gatewayEnv: { GATEWAY_FORWARD_HEADERS: 'x-mock-fault', GATEWAY_RATE_LIMIT: '1000000000' },
+    // SOAK_GATEWAY_NODE_FLAGS, e.g. --max-old-space-size=128, to tell a leak from a heap that has not been collected yet.
+    // The inspector (loopback, a free port) forces full collections before the RSS readings.
+    gatewayNodeFlags: ['--inspect=127.0.0.1:0', ...(process.env.SOAK_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '')],
+    log,
+  });
+  const { gateway } = stack;
+  const origin = gateway.url;
+  const debuggerUrl = inspectorUrl(gateway.output());
+  if (debuggerUrl === undefined) throw new Error(`the gateway did not report its inspector URL:\n${gateway.output()}`);
+  const inspector = await openInspectorSession(debuggerUrl);
+  /** RSS and heap in use right after a full collection: what the gateway really holds. */
+  const collectedMemory = async () => {
+    await inspector.collectGarbage();
+    const usage = await inspector.memoryUsage();
+    return { rss: await rssMb(gateway.pid), heapUsed: round(usage.heapUsed / 2 ** 20, 1) };
+  };
+  const token = await mintDevToken('dev-key-1', { ttlSeconds: 3600 });
+  const rssBeforeFirstRequest = await rssMb(gateway.pid);
 
-  // One request of each kind first: a wrong setup fails here, not as a soak of refusals.
-  for (const request of [0, 11, 14, 17].map(mix)) {
-    const response = await fetch(`${gateway.url}${request.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: request.body });
-    if (response.status !== 200) throw new Error(`${request.label} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  // One of each first: a wrong setup fails here, not as a minute of errors.
+  const probe = mixedRequests(token, 'probe', false);
+  for (const i of [0, 2, 4, 7]) {
+    const request = probe(i);
+    const response = await fetch(`${origin}${request.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${request.tag} answered ${response.status}: ${text.slice(0, 500)}`);
   }
 
-  // Saturation: the same mix (every order a new one), closed loop, after a short warm-up.
-  say('soak: saturation (closed loop, 32 connections, 8 s, no faults)…');
-  let offset = 1_000_000;
-  const fresh = (i: number) => ({ ...mix(offset + i), headers });
-  await saturate(gateway.url, fresh, 8, 3);
-  offset = 2_000_000;
-  const saturation = await saturate(gateway.url, fresh, 32, 8);
-  const rate = Math.max(1, Math.floor(saturation.rps * settings.load));
-  say(`soak: saturation ${saturation.rps} req/s (p99 ${saturation.p99} ms); soaking at ${rate} req/s for ${settings.seconds} s with ${settings.faultRate * 100}% faults`);
+  phase = 'warm-up';
+  log('warm-up: 2 s, 10 connections');
+  await closedLoad({ origin, connections: 10, seconds: 2, next: mixedRequests(token, 'warm', false) });
 
-  // The gateway runs a while at the soak's own rate first (its heap grown to the working
-  // size), so that growth measures what the soak leaves behind.
-  const settle = Math.min(10, Math.max(2, Math.round(settings.seconds / 6)));
-  say(`soak: ${settle} s at ${rate} req/s to settle before the start figure…`);
-  offset = 3_000_000;
-  await paced(gateway.url, fresh, rate, settle, interrupted.signal);
-  // RSS swings with every garbage collection (±20% here), so one reading says little: it is
-  // read every second, and the start and end figures are the medians of the first and last
-  // fifth of the soak.
-  const rssSamples: number[] = [];
-  const sampler = setInterval(() => void rssMb(gateway.child.pid!).then((rss) => rssSamples.push(rss)), 1_000);
-  const draw = random(settings.seed);
-  const faulted = new Set<number>();
-  let faultIndex = 0;
-  const progress = setInterval(() => say(`soak: … gateway RSS ${rssSamples.at(-1) ?? '?'} MB`), 10_000);
-  const run = await paced(
-    gateway.url,
-    (i) => {
-      const request = mix(i);
-      if (draw() >= settings.faultRate) return { ...request, headers };
-      faulted.add(i);
-      const fault = FAULTS[faultIndex++ % FAULTS.length];
-      return { ...request, label: `${request.label} (fault)`, headers: { ...headers, 'x-mock-fault': fault } };
-    },
-    rate,
-    settings.seconds,
-    interrupted.signal,
-  );
-  clearInterval(progress);
+  phase = 'saturation';
+  log(`saturation: ${SATURATION_CONNECTIONS} connections, ${SATURATION_SECONDS} s, the mix without faults`);
+  const saturationTally = tally();
+  const saturation = await closedLoad({ origin, connections: SATURATION_CONNECTIONS, seconds: SATURATION_SECONDS, next: mixedRequests(token, 'sat', false), onAnswer: saturationTally.onAnswer, onError: saturationTally.onError });
+  const rate = Math.max(1, Math.floor(saturation.rps * LOAD_FRACTION));
+  log(`  ${saturation.rps} req/s (${saturation.completed} answered; by status ${JSON.stringify(saturationTally.byStatus)}) → soak at ${rate} req/s`);
+
+  phase = 'soak';
+  log(`soak: ${rate} req/s for ${SECONDS} s, 1 request in ${FAULT_EVERY} with a seller fault`);
+  const start = await collectedMemory();
+  const rssStart = start.rss;
+  const rssSamples = [rssStart];
+  const sampler = setInterval(() => {
+    void rssMb(gateway.pid).then((mb) => {
+      rssSamples.push(mb);
+      if (rssSamples.length % 10 === 1) log(`  RSS ${mb} MB after ${rssSamples.length - 1} s`);
+    }, () => {});
+  }, 1_000);
+  const soakTally = tally();
+  soakTally.begin = performance.now();
+  const soak = await pacedLoad({ origin, rate, seconds: SECONDS, maxInFlight: MAX_IN_FLIGHT, next: mixedRequests(token, 'soak', true), onAnswer: soakTally.onAnswer, onError: soakTally.onError });
   clearInterval(sampler);
-  const fifth = Math.max(1, Math.floor(rssSamples.length / 5));
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-  const rssStart = median(rssSamples.slice(0, fifth));
-  const rssEnd = median(rssSamples.slice(-fifth));
+  const rssEndUncollected = await rssMb(gateway.pid);
+  const end = await collectedMemory();
+  inspector.close();
+  const rssEnd = end.rss;
+  const rssGrowth = round((rssEnd - rssStart) / rssStart, 4);
 
-  let unexpected5xx = 0;
-  let unexpectedOther = 0;
-  for (const [label, byStatus] of Object.entries(run.statuses)) {
-    const withFault = label.endsWith('(fault)');
-    for (const [status, n] of Object.entries(byStatus)) {
-      if (status === '200' || (withFault && FAULT_STATUSES.has(status))) continue;
-      if (status.startsWith('5')) unexpected5xx += n;
-      else unexpectedOther += n;
-      say(`soak: unexpected: ${n} × ${status} on ${label}`);
-    }
+  const sorted = soakTally.samples.sort((a, b) => a - b);
+  const p50 = round(percentile(sorted, 50));
+  const p99 = round(percentile(sorted, 99));
+  const unexpected = soakTally.unexpected5xx;
+  const p99ByWindow = Array.from(soakTally.windows, (w) => round(percentile((w ?? []).sort((a, b) => a - b), 99), 1));
+  const passed = unexpected.length === 0 && soakTally.noAnswer === 0 && soak.dropped === 0 && rssGrowth < RSS_GROWTH_LIMIT;
+
+  console.log(`soak of the gateway: ${SECONDS} s at ${rate} req/s (${LOAD_FRACTION * 100}% of ${saturation.rps} req/s saturation), store ${stack.store}`);
+  for (const [operation, o] of Object.entries(soakTally.byOperation)) {
+    const s = o.samples.sort((a, b) => a - b);
+    console.log(`  ${operation.padEnd(13)} ${String(o.requests).padStart(7)} requests   p50 ${round(percentile(s, 50)).toFixed(3)} ms   p99 ${round(percentile(s, 99)).toFixed(3)} ms`);
   }
-  const growth = round((rssEnd - rssStart) / rssStart, 4);
-  const held = unexpected5xx === 0 && growth < 0.1;
-  say(`soak: ${run.requests} requests (${faulted.size} with a fault), ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (answers 2xx)`);
-  say(`soak: unexpected 5xx ${unexpected5xx}, other unexpected answers ${unexpectedOther}; gateway RSS ${rssStart} → ${rssEnd} MB (${round(growth * 100, 1)}%)`);
-  if (interrupted.signal.aborted) say(`soak: interrupted after ${run.requests} requests: no verdict`);
-  else say(`soak: ${held ? 'HELD' : 'FAILED'}`);
+  console.log(`  all           ${String(soak.sent).padStart(7)} requests   p50 ${p50.toFixed(3)} ms   p99 ${p99.toFixed(3)} ms   by status ${JSON.stringify(soakTally.byStatus)}`);
+  console.log(`  p99 by 10 s window: ${p99ByWindow.join(', ')} ms`);
+  console.log(`  seller faults ${soakTally.faulted}; expected 5xx ${soakTally.expected5xx}; unexpected 5xx ${unexpected.length}; no answer ${soakTally.noAnswer}; dropped (gateway fell behind) ${soak.dropped}`);
+  for (const answer of unexpected.slice(0, 5)) console.log(`  unexpected: ${answer.request.tag}${answer.request.faulted ? ` (fault ${answer.request.headers['x-mock-fault']})` : ''} → ${answer.status} ${answer.body.slice(0, 200)}`);
+  console.log(`  gateway RSS   ${rssStart} MB at the start of the soak → ${rssEnd} MB at its end, each after a full collection (${round(rssGrowth * 100, 1)}%, limit < ${RSS_GROWTH_LIMIT * 100}%)`);
+  console.log(`                heap in use ${start.heapUsed} → ${end.heapUsed} MB; uncollected: ${rssEndUncollected} MB at the end, max ${Math.max(...rssSamples)} MB; ${rssBeforeFirstRequest} MB before the first request`);
+  console.log(`  load average (1 min) at start / end ${loadAtStart} / ${round(loadavg()[0], 2)} (${availableParallelism()} CPUs; other work on the machine skews every figure)`);
+  console.log(`  ${passed ? 'PASSED' : 'FAILED'}`);
   console.log(
     JSON.stringify({
-      seconds: settings.seconds,
+      seconds: SECONDS,
       saturation_rps: saturation.rps,
       rate,
-      load: settings.load,
-      requests: run.requests,
-      rps: run.rps,
-      faulted: faulted.size,
-      statuses: run.statuses,
-      unexpected_5xx: unexpected5xx,
-      unexpected_other: unexpectedOther,
-      p50_ms: run.p50,
-      p99_ms: run.p99,
-      settle_seconds: settle,
+      requests: soak.sent,
+      by_status: soakTally.byStatus,
+      seller_faults: soakTally.faulted,
+      expected_5xx: soakTally.expected5xx,
+      unexpected_5xx: unexpected.length,
+      no_answer: soakTally.noAnswer,
+      dropped: soak.dropped,
+      p50_ms: p50,
+      p99_ms: p99,
+      p99_ms_by_10s: p99ByWindow,
       rss_start_mb: rssStart,
       rss_end_mb: rssEnd,
-      rss_min_mb: Math.min(...rssSamples),
-      rss_max_mb: Math.max(...rssSamples),
-      rss_growth: growth,
-      store: storeKind,
-      cpus: availableParallelism(),
+      rss_end_uncollected_mb: rssEndUncollected,
+      rss_max_uncollected_mb: Math.max(...rssSamples),
+      heap_used_start_mb: start.heapUsed,
+      heap_used_end_mb: end.heapUsed,
+      rss_growth_pct: round(rssGrowth * 100, 1),
+      rss_before_first_request_mb: rssBeforeFirstRequest,
+      store: stack.store,
       load_average_start: loadAtStart,
       load_average_end: round(loadavg()[0], 2),
-      interrupted: interrupted.signal.aborted,
-      held: interrupted.signal.aborted ? null : held,
+      passed,
     }),
   );
-  process.exitCode = interrupted.signal.aborted ? 130 : held ? 0 : 1;
+  process.exitCode = passed ? 0 : 1;
 } catch (error) {
-  say(`soak: ${(error as Error).message}`);
+  log(`soak: ${(error as Error).message}`);
   process.exitCode = 1;
 } finally {
-  await stop();
+  await stack?.stop();
 }

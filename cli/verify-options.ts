@@ -1,5 +1,6 @@
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import type { PactSource, Publication } from '../contracts/verification/verifier-options';
+import { brokerEnvironment, BrokerSettingsError } from '../contracts/pact/broker-cli';
 import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 
 // `npm run verify -- …`: the vendor's command line, checked before anything starts, with a
@@ -42,6 +43,19 @@ export interface KitOptions {
   verbose: boolean;
 }
 
+/** The broker credentials from the environment (read through its schema); a bad variable is a usage error. */
+function brokerCredentials(env: NodeJS.ProcessEnv): { token?: string; username?: string; password?: string } {
+  let broker;
+  try {
+    broker = brokerEnvironment(env);
+  } catch (error) {
+    throw error instanceof BrokerSettingsError ? new UsageError(error.message) : error;
+  }
+  if (broker.PACT_BROKER_TOKEN !== undefined) return { token: broker.PACT_BROKER_TOKEN };
+  if (broker.PACT_BROKER_USERNAME !== undefined) return { username: broker.PACT_BROKER_USERNAME, password: broker.PACT_BROKER_PASSWORD ?? '' };
+  return {};
+}
+
 export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): KitOptions {
   const values = strictArgs(argv, {
         'seller-url': { type: 'string' },
@@ -80,8 +94,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
       ? {
           kind: 'broker',
           brokerUrl: httpUrlArg('--broker-url', brokerUrl),
-          ...(env.PACT_BROKER_TOKEN ? { token: env.PACT_BROKER_TOKEN } : {}),
-          ...(env.PACT_BROKER_USERNAME ? { username: env.PACT_BROKER_USERNAME, password: env.PACT_BROKER_PASSWORD ?? '' } : {}),
+          ...brokerCredentials(env),
           ...(values['consumer-branch'] !== undefined ? { selectors: [{ branch: values['consumer-branch'] }] } : {}),
         }
       : { kind: 'file', files: values.pact ?? [PACT_FILE] };

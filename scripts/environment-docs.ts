@@ -10,6 +10,7 @@ import { ADDRESS_VALIDATOR_ENVIRONMENT } from '../gateway/address/address-valida
 import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';
 import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
 import { INTERNAL_API_CLIENT_ENVIRONMENT } from './internal-api-client';
+import { PACT_BROKER_ENVIRONMENT } from '../contracts/pact/broker-cli';
 
 // The README's configuration tables, rendered from the environment schemas the processes
 // read (so the two cannot drift: scripts/environment-docs.test.ts compares them).
@@ -25,6 +26,7 @@ export const ENVIRONMENT_SECTIONS: Record<string, TObject> = {
   mail: MAIL_ENVIRONMENT,
   'operator-scripts': INTERNAL_API_CLIENT_ENVIRONMENT,
   'mock-seller': MOCK_SELLER_ENVIRONMENT,
+  'pact-broker': PACT_BROKER_ENVIRONMENT,
 };
 
 const marker = (name: string) => new RegExp(`(<!-- environment:${name} -->)[\\s\\S]*?(<!-- /environment:${name} -->)`);

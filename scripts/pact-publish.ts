@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { brokerSettings, BrokerSettingsError, gitVersion, runPactBroker, uncommitted } from '../contracts/pact/broker-cli';
+import { brokerEnvironment, brokerSettings, BrokerSettingsError, gitVersion, runPactBroker, uncommitted } from '../contracts/pact/broker-cli';
 import { PACTS_DIR } from '../contracts/pact/pact-names';
 
 // npm run pact:publish [-- --allow-dirty]
@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     if (dirty.length > 0 && !values['allow-dirty']) {
       throw new BrokerSettingsError(`contracts/pacts has uncommitted changes (${dirty.join(', ')}); commit them first, or pass --allow-dirty`);
     }
-    const buildUrl = values['build-url'] ?? process.env.BUILD_URL;
+    const buildUrl = values['build-url'] ?? brokerEnvironment(process.env).BUILD_URL;
     process.stderr.write(`pact:publish: ${PACTS_DIR} as federated-gateway ${sha} (branch ${branch}) to ${settings.baseUrl}\n`);
     return await runPactBroker(['publish', PACTS_DIR, '--consumer-app-version', sha, '--branch', branch, ...(buildUrl ? ['--build-url', buildUrl] : [])], settings);
   } catch (error) {

@@ -1,5 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Type } from '@sinclair/typebox';
+import { EnvironmentError, EnvString, EnvUrl, Optional, readEnvironment } from '../environment';
 
 // Publishing and can-i-deploy go through the `pact` CLI of @pact-foundation/pact-cli
 // (`pact-broker publish`, `pact-broker can-i-deploy`); this module only gathers the settings
@@ -20,24 +22,40 @@ export interface BrokerSettings {
   env: Record<string, string>;
 }
 
+/** What publishing, can-i-deploy and `verify --broker-url` read from the environment. */
+export const PACT_BROKER_ENVIRONMENT = Type.Object({
+  PACT_BROKER_BASE_URL: Optional(EnvUrl({ description: 'the Pact Broker (e.g. https://your-org.pactflow.io), for pact:publish and pact:can-i-deploy' })),
+  PACT_BROKER_TOKEN: Optional(EnvString({ secret: true, description: "the broker's bearer token" })),
+  PACT_BROKER_USERNAME: Optional(EnvString({ description: 'or: basic-auth user for the broker' })),
+  PACT_BROKER_PASSWORD: Optional(EnvString({ secret: true, description: 'and its password' })),
+  PACT_CONSUMER_VERSION: Optional(EnvString({ defaultText: 'the git commit', description: 'the version pacts are published under' })),
+  PACT_BRANCH: Optional(EnvString({ defaultText: 'the git branch', description: 'the branch pacts are published under' })),
+  PACT_ENVIRONMENT: EnvString({ default: 'production', description: 'the environment pact:can-i-deploy asks about' }),
+  BUILD_URL: Optional(EnvUrl({ description: 'the CI build that published (shown by the broker)' })),
+});
+
+/** The broker variables, decoded; a bad one is a BrokerSettingsError (usage, exit 2) naming it. */
+export function brokerEnvironment(env: NodeJS.ProcessEnv) {
+  try {
+    return readEnvironment(PACT_BROKER_ENVIRONMENT, env);
+  } catch (error) {
+    throw error instanceof EnvironmentError ? new BrokerSettingsError(error.message) : error;
+  }
+}
+
 /** PACT_BROKER_BASE_URL plus PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME/PASSWORD), or an error naming what is missing. */
 export function brokerSettings(env: NodeJS.ProcessEnv): BrokerSettings {
+  const settings = brokerEnvironment(env);
   const missing: string[] = [];
-  const baseUrl = env.PACT_BROKER_BASE_URL?.trim();
-  if (!baseUrl) missing.push('PACT_BROKER_BASE_URL (the broker, e.g. https://your-org.pactflow.io)');
-  const token = env.PACT_BROKER_TOKEN?.trim();
-  const username = env.PACT_BROKER_USERNAME?.trim();
-  if (!token && !username) missing.push('PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)');
+  if (settings.PACT_BROKER_BASE_URL === undefined) missing.push('PACT_BROKER_BASE_URL (the broker, e.g. https://your-org.pactflow.io)');
+  if (settings.PACT_BROKER_TOKEN === undefined && settings.PACT_BROKER_USERNAME === undefined) missing.push('PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)');
   if (missing.length > 0) throw new BrokerSettingsError(`missing broker settings: ${missing.join('; ')}`);
-  try {
-    const url = new URL(baseUrl!);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new BrokerSettingsError(`PACT_BROKER_BASE_URL must be an http(s) URL, got '${baseUrl}'`);
-  }
   return {
-    baseUrl: baseUrl!,
-    env: token ? { PACT_BROKER_TOKEN: token } : { PACT_BROKER_USERNAME: username!, PACT_BROKER_PASSWORD: env.PACT_BROKER_PASSWORD ?? '' },
+    baseUrl: settings.PACT_BROKER_BASE_URL!,
+    env:
+      settings.PACT_BROKER_TOKEN !== undefined
+        ? { PACT_BROKER_TOKEN: settings.PACT_BROKER_TOKEN }
+        : { PACT_BROKER_USERNAME: settings.PACT_BROKER_USERNAME!, PACT_BROKER_PASSWORD: settings.PACT_BROKER_PASSWORD ?? '' },
   };
 }
 
@@ -50,8 +68,9 @@ export interface GitVersion {
 
 /** The version and branch the pacts are published under: the checkout's commit and branch (CI may override). */
 export function gitVersion(env: NodeJS.ProcessEnv, cwd = process.cwd()): GitVersion {
-  let sha = env.PACT_CONSUMER_VERSION?.trim();
-  let branch = env.PACT_BRANCH?.trim();
+  const settings = brokerEnvironment(env);
+  let sha = settings.PACT_CONSUMER_VERSION;
+  let branch = settings.PACT_BRANCH;
   try {
     sha ||= git(['rev-parse', 'HEAD'], cwd);
     branch ||= git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd);

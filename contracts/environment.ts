@@ -1,5 +1,6 @@
 import { Type, type StaticDecode, type TObject, type TSchema } from '@sinclair/typebox';
 import { TransformDecodeError, Value } from '@sinclair/typebox/value';
+import { availableParallelism } from 'node:os';
 
 // Every process reads its environment through one TypeBox schema of its own, validated at
 // start: a bad value stops the process with the variable's name, what it must be and what it
@@ -113,6 +114,17 @@ export function EnvChoice<const T extends readonly string[]>(choices: T, options
         return choice as T[number];
       })
       .Encode((value) => value),
+    expects,
+  );
+}
+
+/** How many processes: a whole number ≥ 1, or `auto` (the CPUs this process may use). */
+export function EnvCount(options: EnvDoc & { default: number }) {
+  const expects = 'a whole number ≥ 1 or auto';
+  return field(
+    Type.Transform(Type.String({ pattern: '^([1-9][0-9]{0,3}|auto)$', description: options.description, defaultText: options.defaultText, default: String(options.default) }))
+      .Decode((value) => (value === 'auto' ? availableParallelism() : Number(value)))
+      .Encode(String),
     expects,
   );
 }

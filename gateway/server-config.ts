@@ -1,5 +1,5 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
-import { EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
+import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { STORE_ENVIRONMENT } from './store/store-config';
 
@@ -12,6 +12,7 @@ const P = DEFAULTS.protection;
 export const GATEWAY_ENVIRONMENT = Type.Object({
   GATEWAY_PORT: EnvInteger({ default: 8080, maximum: 65_535, description: 'buyer port (0: any free port)' }),
   GATEWAY_HOST: EnvString({ default: '127.0.0.1', description: 'address the buyer port listens on' }),
+  GATEWAY_WORKERS: EnvCount({ default: 1, description: 'gateway processes sharing the buyer port (node:cluster); `auto`: one per CPU. Above 1 needs DATABASE_URL (the embedded store belongs to one process)' }),
   GATEWAY_PUBLIC_URL: Optional(EnvUrl({ description: "the gateway's URL as browsers reach it (behind a proxy), for catalog links; default the request's origin" })),
   GATEWAY_LOG: EnvFlag({ default: true, description: 'one JSON log line per request on stdout' }),
   GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
@@ -46,6 +47,8 @@ export interface ServerSettings {
   shutdownGraceMs: number;
   directoryTtlMs: number | undefined;
   publicUrl: string | undefined;
+  /** Gateway processes on the port (GATEWAY_WORKERS; 1: this process alone). */
+  workers: number;
   config: GatewayConfig;
 }
 
@@ -57,6 +60,7 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
     shutdownGraceMs: env.GATEWAY_SHUTDOWN_GRACE_MS,
     directoryTtlMs: env.DIRECTORY_TTL_MS,
     publicUrl: env.GATEWAY_PUBLIC_URL,
+    workers: env.GATEWAY_WORKERS,
     config: {
       auth: { audience: env.JWT_AUDIENCE, maxLifetimeSeconds: env.JWT_MAX_LIFETIME_SECONDS, clockSkewSeconds: env.JWT_CLOCK_SKEW_SECONDS },
       lenientMembers: env.GATEWAY_LENIENT_MEMBERS,

@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { pathToFileURL } from 'node:url';
+import { clusterRefusal, runGatewayCluster } from './cluster/gateway-cluster';
 import { listen, type Listening } from '../contracts/http/listen';
 import { openGatewayStore } from './store/open-gateway-store';
 import { describeStore, storeOptionsFromEnv } from './store/store-config';
@@ -11,7 +13,7 @@ import type { ExchangeLog } from '../inspector/exchange-log';
 import { createGateway } from './app';
 import { jsonLineLogger } from './http/request-log';
 import { GATEWAY_PROCESS_ENVIRONMENT, serverSettings } from './server-config';
-import { readEnvironment } from '../contracts/environment';
+import { EnvironmentError, readEnvironment } from '../contracts/environment';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 
 // Wires the gateway from the environment and listens. `npm run gateway` runs this file;
@@ -82,23 +84,39 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   };
 }
 
+async function main(): Promise<void> {
+  readEnvironment(GATEWAY_PROCESS_ENVIRONMENT);
+  const settings = serverSettings();
+  if (cluster.isPrimary && settings.workers > 1) {
+    const refusal = clusterRefusal(settings.workers, process.env);
+    if (refusal !== undefined) {
+      console.error(`gateway: ${refusal}`);
+      process.exit(2);
+    }
+    runGatewayCluster({ workers: settings.workers, stopGraceMs: settings.shutdownGraceMs });
+    return;
+  }
+  const running = await startGatewayServer();
+  const stop = (signal: string) => {
+    console.error(`gateway: ${signal}, finishing in-flight requests`);
+    running.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(`gateway: shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    const running = await startGatewayServer();
-    const stop = (signal: string) => {
-      console.error(`gateway: ${signal}, finishing in-flight requests`);
-      running.close().then(
-        () => process.exit(0),
-        (error) => {
-          console.error(`gateway: shutdown failed: ${(error as Error).message}`);
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    await main();
   } catch (error) {
     console.error(`gateway: ${(error as Error).message}`);
-    process.exit(1);
+    // A variable set to something unusable is a usage error.
+    process.exit(error instanceof EnvironmentError ? 2 : 1);
   }
 }

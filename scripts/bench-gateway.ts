@@ -163,7 +163,21 @@ try {
   }
   const rss = await rssMb(gateway.pid);
 
-  const failures = [directSat, gatewaySat, directFixed, gatewayFixed].reduce((n, r) => n + r.non2xx + r.errors, 0);
+  // Every core: the same saturation through two gateway workers on one port (node:cluster),
+  // with the one-worker gateway stopped so both runs have the machine to themselves.
+  let twoWorkers: Run | undefined;
+  if (storeKind === 'postgres') {
+    await gateway.kill('SIGTERM');
+    const clustered = await stack.startGateway({ GATEWAY_WORKERS: '2' });
+    const clusteredUrl = `${clustered.url}${new URL(gatewayUrl).pathname}`;
+    console.log(`\nGATEWAY_WORKERS=2: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s (after a 3 s warm-up)`);
+    await load(clusteredUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 });
+    twoWorkers = await load(clusteredUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS });
+    print('through 2 gateway workers', twoWorkers);
+  } else console.log('\nGATEWAY_WORKERS=2 needs PostgreSQL: not measured on the embedded store');
+  const workersRatio = twoWorkers === undefined ? null : round(twoWorkers.rps / gatewaySat.rps);
+
+  const failures = [directSat, gatewaySat, directFixed, gatewayFixed, ...(twoWorkers ? [twoWorkers] : [])].reduce((n, r) => n + r.non2xx + r.errors, 0);
   console.log(`
 results
   throughput ratio (gateway / direct, ${SATURATION_CONNECTIONS} connections)  ${ratio}      target ≥ ${TARGETS.ratio}   ${ratio >= TARGETS.ratio ? 'ok' : 'MISSED'}
@@ -171,6 +185,7 @@ results
   added latency p50 at ${FIXED_RATE} req/s                    ${addedP50} ms  target ≤ ${TARGETS.addedP50Ms} ms  ${addedP50 <= TARGETS.addedP50Ms ? 'ok' : 'MISSED'}
   added latency p99 at ${FIXED_RATE} req/s                    ${addedP99} ms  target ≤ ${TARGETS.addedP99Ms} ms  ${addedP99 <= TARGETS.addedP99Ms ? 'ok' : 'MISSED'}
   gateway RSS after ${gatewayRequests} requests              ${rss} MB   target < ${TARGETS.rssMb} MB  ${rss < TARGETS.rssMb ? 'ok' : 'MISSED'}   (${rssAtStart} MB before the first request; store ${storeKind})
+  2 workers / 1 worker (saturation)                          ${workersRatio ?? 'not measured'}      (${twoWorkers?.rps ?? '-'} vs ${gatewaySat.rps} req/s; ${cpus} CPUs shared with the seller and the load generator)
   failed requests (non-2xx or errors) in measured phases   ${failures}
   load average (1 min) at start / end                      ${loadAtStart} / ${round(loadavg()[0], 2)}   (${cpus} CPUs; other work on the machine skews every figure)
 `);
@@ -203,6 +218,8 @@ results
       store: storeKind,
       gateway_requests: gatewayRequests,
       failed_requests: failures,
+      gateway_rps_2_workers: twoWorkers?.rps ?? null,
+      workers_ratio: workersRatio,
     }),
   );
 } catch (error) {

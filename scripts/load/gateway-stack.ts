@@ -12,6 +12,8 @@ export interface GatewayStack {
   seller: NodeChild;
   gateway: NodeChild;
   store: 'postgres' | 'pglite';
+  /** Another gateway on the same store and seller, with `env` added (e.g. GATEWAY_WORKERS). */
+  startGateway(env?: Record<string, string>): Promise<NodeChild>;
   /** Kills the children and removes the throwaway PostgreSQL; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -38,11 +40,13 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
     if (store === 'postgres') postgres = await startThrowawayPostgres();
     options.log?.(`starting the mock seller and the gateway (store: ${postgres ? `throwaway PostgreSQL ${postgres.url}` : 'PGlite in memory'}) in their own processes…`);
     const seller = await startNodeChild({ name: 'mock seller', args: ['mock-seller/server.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
-    const gateway = await startGatewayProcess({
-      env: { GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: postgres?.url ?? '', ...options.gatewayEnv },
-      nodeFlags: options.gatewayNodeFlags,
-    });
-    return { seller, gateway, store, stop };
+    const startGateway = (env: Record<string, string> = {}) =>
+      startGatewayProcess({
+        env: { GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: postgres?.url ?? '', ...options.gatewayEnv, ...env },
+        nodeFlags: options.gatewayNodeFlags,
+      });
+    const gateway = await startGateway();
+    return { seller, gateway, store, startGateway, stop };
   } catch (error) {
     await stop();
     throw error;

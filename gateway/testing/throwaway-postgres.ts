@@ -41,8 +41,11 @@ export async function throwawayPostgresUnavailable(): Promise<string | undefined
   return undefined;
 }
 
-/** A free loopback port below the ephemeral range (the server cannot take port 0). */
-async function freePort(): Promise<number> {
+/**
+ * A free loopback port below the kernel's ephemeral range, for servers that cannot take port 0
+ * and report back (PostgreSQL, HAProxy).
+ */
+export async function freePort(): Promise<number> {
   for (let i = 0; i < 200; i++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     const free = await new Promise<boolean>((resolve) => {

@@ -2,12 +2,14 @@ import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { mintDevToken } from '../gateway/auth/dev-keys';
 import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
+import { startNodeChild } from '../gateway/testing/node-child';
 import { percentile, round } from './load/latency-stats';
 import { pacedLoad } from './load/paced-load';
 import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
 import { cpuMicros, rssMb } from './load/process-stats';
 
-// npm run bench: item inquiry (3 items, 2 locations) through the gateway and straight to
+// npm run bench: item inquiry (3 items, 2 locations) through the gateway, through a bare proxy
+// (scripts/bare-proxy.ts: the least any gateway must do, the yardstick) and straight to
 // the mock seller in the same run, on loopback. The mock seller and the gateway run in their
 // own processes (as in production), the load generator here. Ends with one line of JSON.
 //   BENCH_SECONDS (default 10) per measured phase; BENCH_RSS_REQUESTS (default 100000).
@@ -17,7 +19,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
 const SATURATION_CONNECTIONS = 50;
 const FIXED_RATE = 1_000;
-const TARGETS = { ratio: 0.4, addedP50Ms: 1, addedP99Ms: 5, rssMb: 200 };
+const TARGETS = { ratio: 0.4, addedP50Ms: 1, addedP99Ms: 5, rssMb: 200, ratioVsBare: 0.8, addedVsBareP50Ms: 0.5, addedVsBareP99Ms: 2 };
 
 interface Run {
   rps: number;
@@ -107,6 +109,9 @@ try {
     log: (line) => console.log(line),
   });
   const { seller, gateway, store: storeKind } = stack;
+  // The yardstick: a bare proxy doing only what any gateway must (scripts/bare-proxy.ts).
+  const bare = await startNodeChild({ name: 'bare proxy', args: ['scripts/bare-proxy.ts', '--upstream', `${seller.url}/seller`], ready: /bare proxy: listening on (http:\/\/[^\s]+)/ });
+  const bareUrl = `${bare.url}${V3_2_PATH}/item_inquiry`;
 
   const rssAtStart = await rssMb(gateway.pid);
   const token = await mintDevToken('dev-key-1', { ttlSeconds: 3600 });
@@ -134,6 +139,7 @@ try {
 
   console.log('\nwarm-up (3 s each)');
   await load(directUrl, directBody, {}, { connections: 10, duration: 3 });
+  await load(bareUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 });
   counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 }));
 
   console.log(`\nsaturation: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each`);
@@ -142,7 +148,10 @@ try {
   print('direct to mock seller', directSat, { seller: directCpu.seller, 'load generator': directCpu['load generator'] });
   const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
   print('through the gateway', gatewaySat, gatewayCpu);
+  const bareSat = await load(bareUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS });
+  print('through the bare proxy', bareSat);
   const ratio = round(gatewaySat.rps / directSat.rps);
+  const ratioVsBare = round(gatewaySat.rps / bareSat.rps);
   // The same comparison by CPU, which the other processes on a shared machine disturb less:
   // server CPU per request straight to the seller over server CPU per request through the
   // gateway (gateway + seller). It is the throughput ratio the two paths would show if the
@@ -154,8 +163,12 @@ try {
   print('direct to mock seller', directFixed);
   const gatewayFixed = counted(await paced(gatewayUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS));
   print('through the gateway', gatewayFixed);
+  const bareFixed = await paced(bareUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS);
+  print('through the bare proxy', bareFixed);
   const addedP50 = round(gatewayFixed.p50 - directFixed.p50);
   const addedP99 = round(gatewayFixed.p99 - directFixed.p99);
+  const addedVsBareP50 = round(gatewayFixed.p50 - bareFixed.p50);
+  const addedVsBareP99 = round(gatewayFixed.p99 - bareFixed.p99);
 
   if (gatewayRequests < RSS_REQUESTS) {
     console.log(`\nmemory: ${RSS_REQUESTS - gatewayRequests} more gateway requests to reach ${RSS_REQUESTS}`);
@@ -177,9 +190,11 @@ try {
   } else console.log('\nGATEWAY_WORKERS=2 needs PostgreSQL: not measured on the embedded store');
   const workersRatio = twoWorkers === undefined ? null : round(twoWorkers.rps / gatewaySat.rps);
 
-  const failures = [directSat, gatewaySat, directFixed, gatewayFixed, ...(twoWorkers ? [twoWorkers] : [])].reduce((n, r) => n + r.non2xx + r.errors, 0);
+  const failures = [directSat, gatewaySat, bareSat, directFixed, gatewayFixed, bareFixed, ...(twoWorkers ? [twoWorkers] : [])].reduce((n, r) => n + r.non2xx + r.errors, 0);
   console.log(`
 results
+  throughput ratio (gateway / bare proxy, ${SATURATION_CONNECTIONS} connections) ${ratioVsBare}      target ≥ ${TARGETS.ratioVsBare}   ${ratioVsBare >= TARGETS.ratioVsBare ? 'ok' : 'MISSED'}   (${gatewaySat.rps} vs ${bareSat.rps} req/s)
+  added latency over the bare proxy at ${FIXED_RATE} req/s      p50 ${addedVsBareP50} ms (target ≤ ${TARGETS.addedVsBareP50Ms}), p99 ${addedVsBareP99} ms (target ≤ ${TARGETS.addedVsBareP99Ms})   ${addedVsBareP50 <= TARGETS.addedVsBareP50Ms && addedVsBareP99 <= TARGETS.addedVsBareP99Ms ? 'ok' : 'MISSED'}
   throughput ratio (gateway / direct, ${SATURATION_CONNECTIONS} connections)  ${ratio}      target ≥ ${TARGETS.ratio}   ${ratio >= TARGETS.ratio ? 'ok' : 'MISSED'}
   CPU ratio (seller CPU/req direct ÷ gateway+seller CPU/req)   ${cpuRatio}      (${directCpu.seller} µs ÷ ${gatewayCpu.gateway} + ${gatewayCpu.seller} µs)
   added latency p50 at ${FIXED_RATE} req/s                    ${addedP50} ms  target ≤ ${TARGETS.addedP50Ms} ms  ${addedP50 <= TARGETS.addedP50Ms ? 'ok' : 'MISSED'}
@@ -192,6 +207,12 @@ results
   console.log(
     JSON.stringify({
       gateway_rps: gatewaySat.rps,
+      bare_proxy_rps: bareSat.rps,
+      ratio_vs_bare_proxy: ratioVsBare,
+      fixed_bare_proxy_p50_ms: bareFixed.p50,
+      fixed_bare_proxy_p99_ms: bareFixed.p99,
+      added_vs_bare_proxy_p50_ms: addedVsBareP50,
+      added_vs_bare_proxy_p99_ms: addedVsBareP99,
       direct_rps: directSat.rps,
       ratio,
       gateway_p50_ms: gatewaySat.p50,

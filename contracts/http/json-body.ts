@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { IncomingMessage } from 'node:http';
 
 // The one way every app reads a JSON request body. Each app says what "not JSON" becomes in
 // its own error type (the gateway's 4422, the internal API's 400, the mock seller's 400);
@@ -11,8 +12,30 @@ export interface JsonBodyOptions {
   emptyAs?: unknown;
 }
 
+/**
+ * On @hono/node-server with a declared Content-Length (so any body limit has already judged
+ * the size, and Node's parser holds the body to it), the text straight from Node's request
+ * stream: asking Hono's Request for it builds a web Request, an AbortSignal and a web stream
+ * first, about a tenth of the gateway's CPU per request (measured with --cpu-prof).
+ */
+function nodeBodyText(c: Context): Promise<string> | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming === undefined || incoming.readableDidRead || incoming.readableEnded || incoming.headers['content-length'] === undefined || incoming.headers['transfer-encoding'] !== undefined) return undefined;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.once('end', () => {
+      const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      // As Request.text() does: a UTF-8 byte order mark is not part of the text.
+      const start = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+      resolve(buffer.toString('utf8', start));
+    });
+    incoming.once('error', reject);
+  });
+}
+
 export async function readJsonBody(c: Context, notJson: NotJson, options: JsonBodyOptions = {}): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await (nodeBodyText(c) ?? c.req.text());
   if (options.emptyAs !== undefined && text.trim() === '') return options.emptyAs;
   try {
     return JSON.parse(text) as unknown;

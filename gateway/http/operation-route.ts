@@ -2,7 +2,7 @@ import type { Context, Handler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyNotJson } from '../errors';
 import { readJsonBody } from '../../contracts/http/json-body';
-import { buyerReplyJson, type BuyerReplyOperation } from '../reply/buyer-reply-json';
+import { buyerReplyJson, type BuyerReplyOperation } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
 import type { GatewayEnv } from './gateway-env';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { PAYLOADS } from '../../contracts/index';
 import { compileFloatJson, compileFloatJsonByWalking } from './float-json';
 import { buyerReplyJson } from './buyer-reply-json';
 
@@ -93,5 +94,44 @@ describe('float JSON fast writer', () => {
   it('falls back to walking for a frozen value', () => {
     const frozen = Object.freeze({ n: 4, list: Object.freeze([Object.freeze({ q: 5, i: 6 })]) });
     expect(fast(frozen)).toBe('{"n":4.0,"list":[{"q":5.0,"i":6}]}');
+  });
+});
+
+/** Values shaped like the schema, with wrong types, escapes, lone surrogates and extra keys mixed in. */
+function shapedLike(schema: TSchema, depth = 0): fc.Arbitrary<unknown> {
+  const s = schema as { type?: string; items?: TSchema; properties?: Record<string, TSchema> };
+  const odd = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'binary' }), fc.constantFrom(-0, 1e21, 2 ** 53, Number.NaN, Infinity, null, undefined));
+  const right = (() => {
+    switch (s.type) {
+      case 'number':
+        return fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, 24, 1e21, -1e300));
+      case 'integer':
+        return fc.oneof(fc.integer(), fc.constantFrom(-0, 2 ** 53));
+      case 'string':
+        return fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('a"b', 'back\\slash', 'line\nbreak', '\ud800', '\u2028'));
+      case 'boolean':
+        return fc.boolean();
+      case 'array':
+        return depth > 4 ? fc.constant([]) : fc.array(shapedLike(s.items!, depth + 1), { maxLength: 3 });
+      case 'object':
+        if (depth > 4) return fc.constant({});
+        return fc.tuple(
+          fc.record(Object.fromEntries(Object.entries(s.properties ?? {}).map(([key, value]) => [key, shapedLike(value, depth + 1)])), { requiredKeys: [] }),
+          fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+        ).map(([known, extra]) => ({ ...extra, ...known }));
+      default:
+        return fc.jsonValue({ maxDepth: 2 });
+    }
+  })();
+  return fc.oneof({ arbitrary: right, weight: 9 }, { arbitrary: odd, weight: 1 });
+}
+
+describe('generated writer', () => {
+  it.each(['item-inquiry', 'place-order', 'invoice', 'statement'] as const)('%s buyer reply: byte for byte what the walking writer writes', (operation) => {
+    const schema = PAYLOADS[operation]['buyer-reply'];
+    const walking = compileFloatJsonByWalking(schema);
+    fc.assert(fc.property(shapedLike(schema), (value) => {
+      expect(buyerReplyJson[operation](value)).toBe(walking(value));
+    }), { numRuns: 300 });
   });
 });

@@ -1,9 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
+import { generateFloatJsonWriter } from './generated-writer';
 
 // Strictly typed buyer clients (native Dart or Swift decoders) reject `12` where the contract
 // says float, so every field typed float (Type.Number in contracts/) is written with a decimal
-// point. The schema is walked once into a plan; serializing then follows the plan, and any
-// subtree with no float in it is handed to JSON.stringify whole.
+// point. compileFloatJson is the writer every buyer reply goes through; compileFloatJsonByWalking
+// below is the plain reference it is tested against: the schema walked once into a plan,
+// serializing follows the plan, any subtree with no float in it handed to JSON.stringify whole.
 
 type Plan =
   | { kind: 'float' }
@@ -85,69 +87,16 @@ function write(plan: Plan, value: unknown): string {
   }
 }
 
-/**
- * The fast way, for the hot path: integral floats are swapped for a marker string, the native
- * JSON.stringify writes everything, and the markers become `12.0`. The walk touches only the
- * float paths of the plan, and every swapped value is put back, so the input is unchanged.
- * The marker carries a random per-process token, so no seller string can imitate it.
- */
-const TOKEN = `~float~${crypto.randomUUID().replace(/-/g, '')}~`;
-const MARKER = new RegExp(`"${TOKEN}(-?\\d+)"`, 'g');
-
-interface Swapped {
-  holders: Record<string | number, unknown>[];
-  keys: (string | number)[];
-  values: number[];
-}
-
-function swap(plan: Plan, value: unknown, swapped: Swapped): void {
-  if (plan.kind === 'array') {
-    if (!Array.isArray(value)) return;
-    for (let i = 0; i < value.length; i++) visit(plan.item, value as unknown as Record<number, unknown>, i, swapped);
-  } else if (plan.kind === 'object') {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-    for (const [key, fieldPlan] of plan.properties) visit(fieldPlan, value as Record<string, unknown>, key, swapped);
-  }
-}
-
-function visit(plan: Plan, holder: Record<string | number, unknown>, key: string | number, swapped: Swapped): void {
-  const field = holder[key];
-  if (plan.kind === 'float') {
-    if (typeof field === 'number' && Number.isInteger(field) && Math.abs(field) < 1e21) {
-      holder[key] = `${TOKEN}${field}`;
-      // Recorded only once swapped, so a failed swap (frozen holder) has nothing to put back.
-      swapped.holders.push(holder);
-      swapped.keys.push(key);
-      swapped.values.push(field);
-    }
-  } else if (field !== null && typeof field === 'object') {
-    swap(plan, field, swapped);
-  }
-}
-
-function writeFast(plan: Plan, value: unknown): string {
-  const swapped: Swapped = { holders: [], keys: [], values: [] };
-  try {
-    swap(plan, value, swapped);
-  } catch {
-    // A frozen or exotic object: put back what was swapped and take the careful way.
-    for (let i = 0; i < swapped.holders.length; i++) swapped.holders[i][swapped.keys[i]] = swapped.values[i];
-    return write(plan, value);
-  }
-  try {
-    const text = JSON.stringify(value) ?? 'null';
-    return swapped.holders.length === 0 ? text : text.replace(MARKER, '$1.0');
-  } finally {
-    for (let i = 0; i < swapped.holders.length; i++) swapped.holders[i][swapped.keys[i]] = swapped.values[i];
-  }
-}
-
 export type JsonWriter = (value: unknown) => string;
 
-/** Compiles the schema's plan once; the returned writer serializes any value following it. */
+/**
+ * The hot-path writer: the schema compiled into JavaScript once (generated-writer.ts), writing
+ * `24.0` straight into the text. It replaced a marker swap (integral floats swapped for marker
+ * strings, JSON.stringify, a regex back to `24.0`): 11.5 µs instead of 27.8 µs for the bench's
+ * 5 KB item-inquiry reply, where JSON.stringify alone takes 18.4 µs (same run, loaded machine).
+ */
 export function compileFloatJson(schema: TSchema): JsonWriter {
-  const plan = planOf(schema);
-  return (value) => writeFast(plan, value);
+  return generateFloatJsonWriter(schema);
 }
 
 /** The same output by walking every field: the reference the fast writer is tested against. */

@@ -42,6 +42,7 @@ const result = (over: Partial<ExploreResult> = {}): ExploreResult => ({
   done: 200,
   concurrency: 4,
   elapsedMs: 1234,
+  generateMs: 20,
   waitMs: 900,
   checkMs: 100,
   tally: {

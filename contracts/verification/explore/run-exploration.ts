@@ -66,6 +66,8 @@ export interface ExploreResult {
   done: number;
   concurrency: number;
   elapsedMs: number;
+  /** Drawing the requests with fast-check, before the first is sent. */
+  generateMs: number;
   /** Summed over exchanges: waiting for the seller vs our own checking. */
   waitMs: number;
   checkMs: number;
@@ -85,7 +87,9 @@ export function generatedCases(arbitrary: fc.Arbitrary<ExploreCase>, seed: numbe
 
 export async function runExploration(options: ExploreOptions): Promise<ExploreResult> {
   const arbitrary = exploreCase(options.catalogue, options.operations);
+  const generating = performance.now();
   const cases = generatedCases(arbitrary, options.seed, options.runs);
+  const generateMs = performance.now() - generating;
   const tally: Record<string, Record<string, Tally>> = {};
   const first = new Map<string, { operation: ForwardedOperation; rule: ExploreRule; index: number; count: number; finding: Finding }>();
   const started = performance.now();
@@ -165,6 +169,7 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
     done,
     concurrency: options.concurrency,
     elapsedMs,
+    generateMs,
     waitMs,
     checkMs,
     tally,

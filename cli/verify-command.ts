@@ -16,6 +16,8 @@ import { probeUpstream } from './upstream-probe';
 // exchange. Progress on stderr, the report on stdout, files on request.
 
 export async function verifyCommand(argv: string[], io: CommandIo): Promise<number> {
+  // Generated exchanges instead of the pact: a command of its own (cli/explore-command.ts).
+  if (argv.includes('--explore')) return (await import('./explore-command')).exploreCommand(argv, io);
   let options;
   try {
     options = parseKitOptions(argv, io.env);

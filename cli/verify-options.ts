@@ -24,6 +24,7 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --timeout <ms>            how long your system may take per exchange (default 30000); a later
                             answer is reported as "answered after N ms, over the limit"
   --verbose                 also print the Pact verifier's own output (stderr)
+  --explore                 generated exchanges from your catalogue instead of the pact (verify --explore --help)
   --help                    this text
 
 Exit 0: every interaction passed Pact and the reply rules; 1: any did not (or a state could not be

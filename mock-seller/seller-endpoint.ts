@@ -23,6 +23,7 @@ import {
 import { answerInvoice, answerStatement, DOCUMENT_STATUS_ERROR } from './documents';
 import { BadRequestError } from './errors';
 import { describeFault, inapplicable, parseFaultHeader, type Fault } from './faults';
+import { latencyMs, scheduledFaults } from './fault-schedule';
 import { answerItemInquiry, itemInquiryBody } from './item-inquiry';
 import type { JournalRecord } from './journal';
 import { answerPlaceOrder } from './place-order';
@@ -174,7 +175,7 @@ export function sellerEndpoint(ctx: SellerContext) {
         rx.notApplied = misplaced.map(describeFault);
       }
     }
-    const ruleFaults = ctx.faults.size === 0 ? NO_FAULTS : ctx.faults.take(service, partNumbersOf(request as never));
+    const ruleFaults = ctx.faults.size === 0 ? NO_FAULTS : ctx.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, ctx.data));
 
     if (headerFaults.length === 0 && ruleFaults.length === 0) {
       // The honest path, kept short: the benchmark measures it.
@@ -204,7 +205,7 @@ async function faulty(ctx: SellerContext, c: Ctx, rx: Received, service: Service
 
   let delay = 0;
   for (const f of faults) {
-    if (f.kind === 'latency') delay += f.ms ?? f.min_ms! + Math.round(Math.random() * (f.max_ms! - f.min_ms!));
+    if (f.kind === 'latency') delay += latencyMs(f);
   }
   if (delay > 0) {
     try {

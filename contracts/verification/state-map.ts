@@ -10,6 +10,54 @@ import { PROVIDER_STATE_CATALOGUE, type StateName } from '../pact/provider-state
 const Value = Type.Union([Type.String({ minLength: 1 }), Type.Number()]);
 const Values = Type.Record(Type.String({ minLength: 1 }), Value, { description: 'Parameter name → the vendor value' });
 
+const Part = Type.Object({ mfr_code: Type.String({ minLength: 1 }), part_number: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+const DateRange = Type.Object({ from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) }, { additionalProperties: false });
+
+/** For `verify --explore`: more of the vendor's catalogue than the states name (see docs/seller-vendor-guide.md). */
+export const ExploreCatalogue = Type.Object(
+  {
+    /** Locations the gateway may forward, each with the member and the buyer's account there. */
+    locations: Type.Optional(Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), member: Type.String({ minLength: 1 }), account: Type.String({ minLength: 1 }) }, { additionalProperties: false }))),
+    /** Parts the seller carries, optionally with their alternate / superseded / equivalent parts. */
+    parts: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            mfr_code: Type.String({ minLength: 1 }),
+            part_number: Type.String({ minLength: 1 }),
+            related: Type.Optional(Type.Array(Type.Object({ kind: Type.Union([Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')]), mfr_code: Type.String({ minLength: 1 }), part_number: Type.String({ minLength: 1 }) }, { additionalProperties: false }))),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    /** Parts the seller does not have (item status 0, order line failure). */
+    unknown_parts: Type.Optional(Type.Array(Part)),
+    /** Location ids an order may name. */
+    order_locations: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** Accounts with invoices and statements, and values their filters may take. */
+    accounts: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            member: Type.String({ minLength: 1 }),
+            account: Type.String({ minLength: 1 }),
+            invoice_numbers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+            po_numbers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+            part_numbers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+            location_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+            invoice_dates: Type.Optional(DateRange),
+            statement_dates: Type.Optional(DateRange),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExploreCatalogue = Static<typeof ExploreCatalogue>;
+
 export const StateMapFile = Type.Object(
   {
     $comment: Type.Optional(Type.String()),
@@ -17,6 +65,8 @@ export const StateMapFile = Type.Object(
     defaults: Type.Optional(Values),
     /** State name → the vendor's values for its parameters. */
     states: Type.Record(Type.String({ minLength: 1 }), Values),
+    /** `verify --explore` only: the catalogue requests are generated from, beyond what the states name. */
+    explore: Type.Optional(ExploreCatalogue),
   },
   { additionalProperties: false, title: 'Verification kit — state map' },
 );

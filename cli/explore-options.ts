@@ -1,0 +1,134 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from './command-line';
+
+// `verify --explore …`: the command line of an exploration, checked before anything starts,
+// with a message naming the flag at fault.
+
+export const EXPLORE_USAGE = `Usage: verify --explore --seller-url <url> (--state-map <file> | --states-url <url>) [options]
+
+Generated exchanges instead of the pact's examples: item inquiries, orders, invoice and
+statement requests drawn from your own catalogue, every reply checked against the schema and
+every reply rule; each failure shrunk to the smallest request still breaking the same rule.
+
+  --seller-url <url>        your seller system's endpoint (every request is POSTed here)
+  --state-map <file>        your catalogue: the state map's values and its "explore" section
+  --states-url <url>        or: our mock seller's provider-state URL (…/__admin/provider-state);
+                            the catalogue is its scenario, read through its admin API
+  --runs <n>                how many requests to generate (default 200)
+  --seed <n>                the generator's seed (default: random, printed); the same seed sends
+                            the same requests
+  --time-limit <t>          stop sending new requests after t (e.g. 90s, 5m, 2000ms; default none)
+  --concurrency <n>         requests in flight at once (default 4)
+  --min-score <s>           pass when every exercised rule scores at least s (0–1 or a percentage
+                            like 99.5%; default 1: any broken rule fails)
+  --header <name: value>    add a header to every request to your system; repeatable
+  --timeout <ms>            how long your system may take per exchange (default 30000)
+  --json <file>             also write the conformance report as JSON
+  --junit <file>            also write JUnit XML (one test case per operation × rule)
+  --help                    this text
+
+Progress on stderr; the failures, the table of operation × rule and the verdict on stdout.
+Exit 0: every exercised rule at or above --min-score; 1: below it; 2: bad usage, an unusable
+catalogue (e.g. a part your system does not have), or your system cannot be reached at start;
+130/143: stopped by SIGINT/SIGTERM (the partial report says how many exchanges ran).
+`;
+
+export interface ExploreCliOptions {
+  sellerUrl: string;
+  catalogue: { kind: 'map'; file: string } | { kind: 'url'; url: string };
+  runs: number;
+  seed?: number;
+  timeLimitMs?: number;
+  concurrency: number;
+  minScore: number;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  json?: string;
+  junit?: string;
+}
+
+function httpUrl(flag: string, value: string): string {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return value;
+  } catch {
+    /* reported below */
+  }
+  throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`);
+}
+
+function wholeNumber(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${flag} must be a whole number, ${min}–${max}, got '${value}'`);
+  return n;
+}
+
+/** 90s, 5m, 2000ms, or plain seconds. */
+export function parseDuration(flag: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  if (match === null) throw new UsageError(`${flag} must be a duration such as 90s, 5m or 2000ms, got '${value}'`);
+  const n = Number(match[1]);
+  const ms = match[2] === 'ms' ? n : match[2] === 'm' ? n * 60_000 : n * 1000;
+  if (ms <= 0) throw new UsageError(`${flag} must be above zero, got '${value}'`);
+  return ms;
+}
+
+export function parseScore(flag: string, value: string): number {
+  const percentage = value.endsWith('%');
+  const n = Number(percentage ? value.slice(0, -1) : value);
+  const score = percentage ? n / 100 : n;
+  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1) throw new UsageError(`${flag} must be 0–1 or a percentage such as 99.5%, got '${value}'`);
+  return score;
+}
+
+export function parseExploreOptions(argv: string[]): ExploreCliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        explore: { type: 'boolean', default: false },
+        'seller-url': { type: 'string' },
+        'state-map': { type: 'string' },
+        'states-url': { type: 'string' },
+        runs: { type: 'string', default: '200' },
+        seed: { type: 'string' },
+        'time-limit': { type: 'string' },
+        concurrency: { type: 'string', default: '4' },
+        'min-score': { type: 'string', default: '1' },
+        header: { type: 'string', multiple: true },
+        timeout: { type: 'string', default: '30000' },
+        json: { type: 'string' },
+        junit: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (with --explore; see --explore --help)`);
+  }
+  if (values.help) throw new UsageError('');
+  if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
+  if (values['state-map'] !== undefined && values['states-url'] !== undefined) throw new UsageError('give --state-map or --states-url, not both');
+  if (values['state-map'] === undefined && values['states-url'] === undefined) throw new UsageError('--explore needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller');
+  const headers: Record<string, string> = {};
+  for (const header of values.header ?? []) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header must be 'name: value', got '${header}'`);
+    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  return {
+    sellerUrl: httpUrl('--seller-url', values['seller-url']),
+    catalogue: values['state-map'] !== undefined ? { kind: 'map', file: values['state-map'] } : { kind: 'url', url: httpUrl('--states-url', values['states-url']!) },
+    runs: wholeNumber('--runs', values.runs!, 1, 10_000_000),
+    ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1) } : {}),
+    ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),
+    concurrency: wholeNumber('--concurrency', values.concurrency!, 1, 256),
+    minScore: parseScore('--min-score', values['min-score']!),
+    headers,
+    timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 3_600_000),
+    ...(values.json !== undefined ? { json: values.json } : {}),
+    ...(values.junit !== undefined ? { junit: values.junit } : {}),
+  };
+}

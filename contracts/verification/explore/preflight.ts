@@ -1,0 +1,38 @@
+import { OverallStatus } from '../../codes';
+import type { ItemInquirySellerReply } from '../../schemas/item-inquiry';
+import type { Catalogue } from './catalogue';
+import type { SellerTarget } from './exchange';
+
+// Before exploring: ask the seller for every part the catalogue says it carries. A part it
+// answers "not found" (status 0) is a catalogue the seller does not match, and exploring on
+// it would report the vendor's typo as the seller's fault: said plainly instead, naming the
+// part and where the catalogue names it.
+
+const CHUNK = 20;
+
+export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catalogue): Promise<string[]> {
+  const location = catalogue.locations[0];
+  const problems: string[] = [];
+  for (let start = 0; start < catalogue.parts.length; start += CHUNK) {
+    const parts = catalogue.parts.slice(start, start + CHUNK);
+    const items = parts.map((p, i) => ({ id: `preflight-${start + i}`, mfr_code: p.mfr_code, part_number: p.part_number }));
+    let reply: ItemInquirySellerReply;
+    try {
+      const response = await fetch(target.sellerUrl, {
+        method: 'POST',
+        headers: { ...target.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ service: 'item_inquiry', locations: [location], items }),
+        signal: AbortSignal.timeout(target.timeoutMs),
+      });
+      reply = (await response.json()) as ItemInquirySellerReply;
+    } catch {
+      return problems; // the exploration reports a seller that does not answer
+    }
+    if (reply?.status_code !== OverallStatus.Success || !Array.isArray(reply.items)) continue;
+    items.forEach((item, i) => {
+      const own = reply.items.find((e) => e?.id === item.id && (e.status_code === 0 || e.status_code === 1));
+      if (own?.status_code === 0) problems.push(`${item.mfr_code} ${item.part_number} (named in ${parts[i].source}) — your system answered status 0, not found`);
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import type { ExploreCase } from './generators';
+import { exchange, type Finding, type SellerTarget } from './exchange';
+import type { ExploreRule } from './rule-coverage';
+
+// A failure made small: fast-check replays the failing run from the same seed (its `path`)
+// and shrinks it, keeping only smaller requests that still break the SAME rule; then, if more
+// than one item or order line is left, each alone is tried. Every candidate is a real
+// exchange with the seller, so shrinking has a budget of exchanges.
+
+export interface Shrunk {
+  request: ExploreCase;
+  finding: Finding;
+  /** Exchanges spent shrinking. */
+  tries: number;
+}
+
+const DEFAULT_BUDGET = 400;
+
+async function breaking(target: SellerTarget, c: ExploreCase, rule: ExploreRule): Promise<Finding | undefined> {
+  const outcome = await exchange(target, c);
+  return outcome.findings.find((f) => f.rule === rule);
+}
+
+/** Each item (order line) alone, when there are several: the smallest requests of all. */
+function singles(c: ExploreCase): ExploreCase[] {
+  if (c.operation === 'item-inquiry' && c.request.items.length > 1) return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
+  if (c.operation === 'place-order' && c.request.items.length > 1) return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
+  return [];
+}
+
+export async function shrinkFailure(options: {
+  target: SellerTarget;
+  arbitrary: fc.Arbitrary<ExploreCase>;
+  seed: number;
+  /** 0-based index of the failing run among those generated from `seed`. */
+  index: number;
+  rule: ExploreRule;
+  original: ExploreCase;
+  finding: Finding;
+  budget?: number;
+}): Promise<Shrunk> {
+  const { target, rule } = options;
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  let tries = 0;
+  let best: Shrunk = { request: options.original, finding: options.finding, tries: 0 };
+  const property = fc.asyncProperty(options.arbitrary, async (c) => {
+    if (tries >= budget) return true; // out of budget: no candidate is accepted any more
+    tries++;
+    const finding = await breaking(target, c, rule);
+    if (finding === undefined) return true;
+    best = { request: c, finding, tries };
+    return false;
+  });
+  await fc.check(property, { seed: options.seed, path: String(options.index), numRuns: 1, endOnFailure: false });
+  for (const single of singles(best.request)) {
+    if (tries >= budget) break;
+    tries++;
+    const finding = await breaking(target, single, rule);
+    if (finding !== undefined) {
+      best = { request: single, finding, tries };
+      break;
+    }
+  }
+  return { ...best, tries };
+}

@@ -45,12 +45,16 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
   }
   const lacking = await partsTheSellerLacks(target, catalogue);
   if (lacking.length > 0) {
-    io.stderr(`verify --explore: ${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not have:\n${lacking.map((l) => `  - ${l}\n`).join('')}Correct the catalogue (or list such parts under explore.unknown_parts) and run again.\n`);
+    io.stderr(
+      `verify --explore: ${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not have:\n${lacking.map((l) => `  - ${l}\n`).join('')}Correct the catalogue (or list such parts under explore.unknown_parts) and run again.\n`,
+    );
     return 2;
   }
 
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  io.stderr(`verify --explore: ${options.sellerUrl}, ${options.runs} generated exchanges from ${catalogue.origin}, seed ${seed} (replay: --seed ${seed}), concurrency ${options.concurrency}\n`);
+  io.stderr(
+    `verify --explore: ${options.sellerUrl}, ${options.runs} generated exchanges from ${catalogue.origin}, seed ${seed} (replay: --seed ${seed}), concurrency ${options.concurrency}\n`,
+  );
   let lastProgress = 0;
   const result = await runExploration({
     target,

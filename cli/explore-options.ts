@@ -77,7 +77,8 @@ export function parseScore(flag: string, value: string): number {
   const percentage = value.endsWith('%');
   const n = Number(percentage ? value.slice(0, -1) : value);
   const score = percentage ? n / 100 : n;
-  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1) throw new UsageError(`${flag} must be 0–1 or a percentage such as 99.5%, got '${value}'`);
+  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1)
+    throw new UsageError(`${flag} must be 0–1 or a percentage such as 99.5%, got '${value}'`);
   return score;
 }
 
@@ -111,7 +112,8 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
   if (values.help) throw new UsageError('');
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
   if (values['state-map'] !== undefined && values['states-url'] !== undefined) throw new UsageError('give --state-map or --states-url, not both');
-  if (values['state-map'] === undefined && values['states-url'] === undefined) throw new UsageError('--explore needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller');
+  if (values['state-map'] === undefined && values['states-url'] === undefined)
+    throw new UsageError('--explore needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller');
   const headers: Record<string, string> = {};
   for (const header of values.header ?? []) {
     const colon = header.indexOf(':');
@@ -120,7 +122,8 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
   }
   return {
     sellerUrl: httpUrl('--seller-url', values['seller-url']),
-    catalogue: values['state-map'] !== undefined ? { kind: 'map', file: values['state-map'] } : { kind: 'url', url: httpUrl('--states-url', values['states-url']!) },
+    catalogue:
+      values['state-map'] !== undefined ? { kind: 'map', file: values['state-map'] } : { kind: 'url', url: httpUrl('--states-url', values['states-url']!) },
     runs: wholeNumber('--runs', values.runs!, 1, 10_000_000),
     ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1) } : {}),
     ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),

@@ -7,9 +7,18 @@ import type { Command, CommandIo } from './command-io';
 
 const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
   verify: { load: async () => (await import('./verify-command')).verifyCommand, summary: 'verify your seller system against the pact and the reply rules' },
-  'rules-proxy': { load: async () => (await import('./rules-proxy-command')).rulesProxyCommand, summary: 'the reply rules in front of your seller, for your own Pact verifier' },
-  'mock-seller': { load: async () => (await import('./mock-seller-command')).mockSellerCommand, summary: 'a seller system from a scenario, honest or faulty on demand' },
-  record: { load: async () => (await import('./record-command')).recordCommand, summary: 'sit in front of a real seller and write what it answers as a mock-seller scenario' },
+  'rules-proxy': {
+    load: async () => (await import('./rules-proxy-command')).rulesProxyCommand,
+    summary: 'the reply rules in front of your seller, for your own Pact verifier',
+  },
+  'mock-seller': {
+    load: async () => (await import('./mock-seller-command')).mockSellerCommand,
+    summary: 'a seller system from a scenario, honest or faulty on demand',
+  },
+  record: {
+    load: async () => (await import('./record-command')).recordCommand,
+    summary: 'sit in front of a real seller and write what it answers as a mock-seller scenario',
+  },
 };
 
 const version = () => (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
@@ -41,4 +50,3 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   }
   return (await command.load())(rest, io);
 }
-

@@ -66,7 +66,9 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
     if (values.pact !== undefined) {
       const running = await startPactReplay({ pact: values.pact, port, host: values.host, onMatch: (d) => io.stderr(`mock seller: replayed '${d}'\n`) });
       io.stdout(`mock seller: replaying ${running.interactions} interactions from ${values.pact}\n`);
-      io.stdout(`mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, interactions GET ${running.url}/__replay/interactions)\n`);
+      io.stdout(
+        `mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, interactions GET ${running.url}/__replay/interactions)\n`,
+      );
       close = running.close;
     } else {
       const scenario = values.scenario ?? env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;

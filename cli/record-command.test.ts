@@ -17,7 +17,7 @@ const PUBLIC_URL = 'http://seller.test'; // both mocks write the same link_url o
 /** A small deterministic generator, so a failure can be reproduced from its seed. */
 function random(seed: number) {
   let state = seed >>> 0;
-  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   return { next, pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)], some: <T>(list: readonly T[]) => list.filter(() => next() < 0.6) };
 }
 
@@ -29,7 +29,11 @@ function generatedRequests(scenario: Scenario, seed: number): object[] {
   const parts = scenario.parts.map((p) => ({ mfr_code: p.mfr_code, part_number: p.part_number }));
   const requests: object[] = [];
   const inquiry = (member: 'M100' | 'M200', locations: readonly string[], asked: typeof parts) =>
-    requests.push({ service: 'item_inquiry', locations: locationsOf(member, locations), items: asked.map((p, i) => ({ id: `i${requests.length}-${i}`, ...p })) });
+    requests.push({
+      service: 'item_inquiry',
+      locations: locationsOf(member, locations),
+      items: asked.map((p, i) => ({ id: `i${requests.length}-${i}`, ...p })),
+    });
   // Every part, at every location, first: what the orders below draw on is known.
   for (const member of ['M100', 'M200'] as const) for (let i = 0; i < parts.length; i += 6) inquiry(member, members[member], parts.slice(i, i + 6));
   for (let n = 0; n < 40; n++) {
@@ -47,7 +51,13 @@ function generatedRequests(scenario: Scenario, seed: number): object[] {
         account_id: account[member],
         member_id: member,
       }));
-      requests.push({ service: 'place_order', purchase_order_number: `PO-${n}`, order_type: r.pick([0, 1, 2]), ...(r.next() < 0.5 ? { comment: 'rush' } : {}), items: lines });
+      requests.push({
+        service: 'place_order',
+        purchase_order_number: `PO-${n}`,
+        order_type: r.pick([0, 1, 2]),
+        ...(r.next() < 0.5 ? { comment: 'rush' } : {}),
+        items: lines,
+      });
     }
   }
   for (const acc of scenario.accounts) {
@@ -76,7 +86,8 @@ async function send(url: string, requests: object[]): Promise<unknown[]> {
 }
 
 /** Order numbers are the seller's clock and counter: everything else must match. */
-const withoutClock = (reply: unknown) => (reply !== null && typeof reply === 'object' && 'order_number' in reply ? { ...reply, order_number: '<order number>' } : reply);
+const withoutClock = (reply: unknown) =>
+  reply !== null && typeof reply === 'object' && 'order_number' in reply ? { ...reply, order_number: '<order number>' } : reply;
 
 /** Runs `record` in-process with captured output and a stop switch. */
 function recorder(argv: string[]) {
@@ -118,7 +129,19 @@ describe('record, then replay', () => {
     run.stop('SIGTERM');
     // The generated set reaches every kind of answer the scenario must reproduce.
     const flat = JSON.stringify(recorded);
-    for (const kind of ['"status_code":0', '"status_code":2,', '"status_code":3,', '"status_code":4,', 'Received at', 'Backordered: ', 'Unknown part', 'Unknown account', '"invoice_number":"INV-', '"statement_date":']) expect(flat).toContain(kind);
+    for (const kind of [
+      '"status_code":0',
+      '"status_code":2,',
+      '"status_code":3,',
+      '"status_code":4,',
+      'Received at',
+      'Backordered: ',
+      'Unknown part',
+      'Unknown account',
+      '"invoice_number":"INV-',
+      '"statement_date":',
+    ])
+      expect(flat).toContain(kind);
     expect(await run.exit).toBe(0);
     expect(run.stderr.join('')).toMatch(/SIGTERM: wrote the scenario learned so far to .*recorded\.json/);
 
@@ -132,7 +155,8 @@ describe('record, then replay', () => {
     const replay = await startMockSeller({ scenario: out, port: 0, publicUrl: PUBLIC_URL });
     try {
       const replayed = await send(`${replay.url}/seller`, requests);
-      for (let i = 0; i < requests.length; i++) expect(withoutClock(replayed[i]), `request #${i}: ${JSON.stringify(requests[i])}`).toEqual(withoutClock(recorded[i]));
+      for (let i = 0; i < requests.length; i++)
+        expect(withoutClock(replayed[i]), `request #${i}: ${JSON.stringify(requests[i])}`).toEqual(withoutClock(recorded[i]));
     } finally {
       await replay.close();
     }

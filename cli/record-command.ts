@@ -53,7 +53,6 @@ function reachable(url: URL, timeoutMs = 3_000): Promise<string | undefined> {
   });
 }
 
-
 const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text);
@@ -129,7 +128,11 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
     server = await listen(createRecordingProxy({ upstream: upstream.href, onExchange }).fetch, { port, host: values.host! });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    say(code === 'EADDRINUSE' ? `port ${port} on ${values.host} is in use: choose another with --port (0 picks a free one)` : `cannot listen on ${values.host}:${port}: ${(error as Error).message}`);
+    say(
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${values.host} is in use: choose another with --port (0 picks a free one)`
+        : `cannot listen on ${values.host}:${port}: ${(error as Error).message}`,
+    );
     return 1;
   }
   say(`recording ${upstream.href} — send seller requests to ${server.url}${upstream.pathname}`);
@@ -145,7 +148,9 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
   async function writeLearned(signalName: string): Promise<number> {
     const scenario = learner.scenario();
     if (scenario === undefined) {
-      say(`${signalName}: stopped after ${exchanges} exchange(s); nothing was learned (no successful seller answer showed a location, and a scenario needs one), so ${out} was not written`);
+      say(
+        `${signalName}: stopped after ${exchanges} exchange(s); nothing was learned (no successful seller answer showed a location, and a scenario needs one), so ${out} was not written`,
+      );
       return 1;
     }
     try {

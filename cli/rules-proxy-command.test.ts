@@ -55,9 +55,22 @@ describe('the official pact verifier through the rules proxy', () => {
   });
 
   it('fails the mock seller that gives a wrong original_part: the verifier names alternate.original-part, so does the report', async () => {
-    await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: 'item_inquiry', part_number: 'BRF1478', fault: { kind: 'wrong-original-part' } }) });
+    await fetch(`${mock.url}/__admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'item_inquiry', part_number: 'BRF1478', fault: { kind: 'wrong-original-part' } }),
+    });
     const dir = scratch();
-    const proxy = startCommand(['--upstream', `${mock.url}/seller`, '--report', join(dir, 'report.txt'), '--junit', join(dir, 'junit.xml'), '--json', join(dir, 'report.json')]);
+    const proxy = startCommand([
+      '--upstream',
+      `${mock.url}/seller`,
+      '--report',
+      join(dir, 'report.txt'),
+      '--junit',
+      join(dir, 'junit.xml'),
+      '--json',
+      join(dir, 'report.json'),
+    ]);
     const run = await runOfficialVerifier(PACT_FILE, await proxy.url, ['--state-change-url', `${mock.url}/__admin/provider-state`]);
     expect(run.code).toBe(1);
     // The vendor's own verifier shows the rule, the item and the values.
@@ -67,13 +80,20 @@ describe('the official pact verifier through the rules proxy', () => {
     // The other interactions are untouched by the fault and still pass.
     expect(run.stdout).toMatch(/There were 1 pact failures/);
     // The inspector page on the proxy's port saw the same.
-    const seen = (await (await fetch(`${await proxy.url}/__inspector/exchanges?verdict=broken`)).json()) as { exchanges: { service: string; rules: string[] }[] };
+    const seen = (await (await fetch(`${await proxy.url}/__inspector/exchanges?verdict=broken`)).json()) as {
+      exchanges: { service: string; rules: string[] }[];
+    };
     expect(seen.exchanges).toEqual([expect.objectContaining({ service: 'item_inquiry', rules: ['alternate.original-part'] })]);
     proxy.stop();
     expect(await proxy.exit).toBe(1);
     const report = readFileSync(join(dir, 'report.txt'), 'utf8');
-    expect(report).toContain("alternate.original-part [id alternate-1] at /items/1/original_part: original_part 'BRF1478-WRONG' differs from the requested part_number 'BRF1478'   expected: 'BRF1478'   found: 'BRF1478-WRONG'");
-    const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { broken: number; exchanges: { verdict: string; breaches: { rule: string }[] }[] };
+    expect(report).toContain(
+      "alternate.original-part [id alternate-1] at /items/1/original_part: original_part 'BRF1478-WRONG' differs from the requested part_number 'BRF1478'   expected: 'BRF1478'   found: 'BRF1478-WRONG'",
+    );
+    const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      broken: number;
+      exchanges: { verdict: string; breaches: { rule: string }[] }[];
+    };
     expect(json.broken).toBe(1);
     expect(json.exchanges.filter((e) => e.verdict === 'broken').every((e) => e.breaches.some((b) => b.rule === 'alternate.original-part'))).toBe(true);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuite name="seller-system reply rules" tests="15" failures="1"/);
@@ -108,7 +128,14 @@ describe('npm run rules-proxy, as a process', () => {
     const proxy = spawnProxy(['--upstream', `${mock.url}/seller`]);
     await expect.poll(() => proxy.output().stdout, { timeout: 20_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     const url = /listening on (\S+),/.exec(proxy.output().stdout)![1];
-    const reply = await fetch(`${url}/seller`, { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }], items: [{ id: 'a', mfr_code: 'WIX', part_number: '51515' }] }) });
+    const reply = await fetch(`${url}/seller`, {
+      method: 'POST',
+      body: JSON.stringify({
+        service: 'item_inquiry',
+        locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+        items: [{ id: 'a', mfr_code: 'WIX', part_number: '51515' }],
+      }),
+    });
     expect(reply.status).toBe(200);
     proxy.child.kill('SIGTERM');
     expect(await proxy.exit).toBe(0);
@@ -120,7 +147,11 @@ describe('npm run rules-proxy, as a process', () => {
     ['no upstream', [], /rules-proxy: --upstream is required/],
     ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /Unknown option '--colour'/],
     ['a bad port', ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'], /--port must be a whole number from 0 to 65535, got '70000'/],
-    ['an unreachable upstream', ['--upstream', 'http://127.0.0.1:1/seller'], /the upstream http:\/\/127\.0\.0\.1:1\/seller cannot be reached: 127\.0\.0\.1:1 cannot be reached \(ECONNREFUSED\)/],
+    [
+      'an unreachable upstream',
+      ['--upstream', 'http://127.0.0.1:1/seller'],
+      /the upstream http:\/\/127\.0\.0\.1:1\/seller cannot be reached: 127\.0\.0\.1:1 cannot be reached \(ECONNREFUSED\)/,
+    ],
   ];
   for (const [what, args, message] of usage) {
     it(`exits 2 with a clear message for ${what}`, async () => {
@@ -133,7 +164,10 @@ describe('npm run rules-proxy, as a process', () => {
 
   it('exits 2 when the pact is not a V4 pact, and when the port is in use', async () => {
     const file = join(scratch(), 'v2.json');
-    writeFileSync(file, JSON.stringify({ consumer: { name: 'a' }, provider: { name: 'b' }, interactions: [], metadata: { pactSpecification: { version: '2.0.0' } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ consumer: { name: 'a' }, provider: { name: 'b' }, interactions: [], metadata: { pactSpecification: { version: '2.0.0' } } }),
+    );
     const v2 = spawnProxy(['--upstream', `${mock.url}/seller`, '--pact', file]);
     expect(await v2.exit).toBe(2);
     expect(v2.output().stderr).toContain(`pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is "2.0.0")`);

@@ -49,17 +49,17 @@ interface RulesProxyArgs {
 
 export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
   const values = strictArgs(argv, {
-        upstream: { type: 'string' },
-        port: { type: 'string', default: '0' },
-        host: { type: 'string', default: '127.0.0.1' },
-        report: { type: 'string' },
-        json: { type: 'string' },
-        junit: { type: 'string' },
-        pact: { type: 'string', default: PACT_FILE },
-        timeout: { type: 'string', default: '30000' },
-        header: { type: 'string', multiple: true },
-        'pass-broken': { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
+    upstream: { type: 'string' },
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    report: { type: 'string' },
+    json: { type: 'string' },
+    junit: { type: 'string' },
+    pact: { type: 'string', default: PACT_FILE },
+    timeout: { type: 'string', default: '30000' },
+    header: { type: 'string', multiple: true },
+    'pass-broken': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
   if (values.upstream === undefined) throw new UsageError('--upstream is required');
@@ -142,7 +142,9 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
   } catch (error) {
     inspector.close();
     const code = (error as NodeJS.ErrnoException).code;
-    io.stderr(`rules-proxy: cannot listen on ${args.host}:${args.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address here' : (error as Error).message}\n`);
+    io.stderr(
+      `rules-proxy: cannot listen on ${args.host}:${args.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address here' : (error as Error).message}\n`,
+    );
     return 2;
   }
   writeReports();

@@ -24,7 +24,11 @@ const verify = (states: StateSetup = viaCallback(), progress?: (line: string) =>
   });
 
 async function addFault(service: string, fault: Record<string, unknown>) {
-  const response = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service, fault }) });
+  const response = await fetch(`${mock.url}/__admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ service, fault }),
+  });
   expect(response.status).toBe(201);
 }
 
@@ -59,7 +63,9 @@ describe('the verification kit against the mock seller', () => {
       expect(report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed')).toEqual([]);
       expect(report.ok).toBe(true);
       // The seller saw the vendor values, not the pact's examples.
-      const journal = (await (await fetch(`${own.url}/__admin/journal?service=item_inquiry`)).json()) as { entries: { request: { items: { part_number: string }[] } }[] };
+      const journal = (await (await fetch(`${own.url}/__admin/journal?service=item_inquiry`)).json()) as {
+        entries: { request: { items: { part_number: string }[] } }[];
+      };
       const asked = journal.entries.flatMap((e) => e.request.items.map((i) => i.part_number));
       expect(asked).toEqual(expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', '41-962', 'VENDOR-NO-SUCH-PART']));
       expect(asked).not.toContain('49100');
@@ -70,15 +76,66 @@ describe('the verification kit against the mock seller', () => {
 
   // Each violation the mock can commit, the rule that must be named, and one breach to pin.
   const violations: { fault: Record<string, unknown>; service: string; rule: string; breach: Record<string, unknown> }[] = [
-    { service: 'item_inquiry', fault: { kind: 'drop-id' }, rule: 'item.id-echo', breach: { interaction: 'an item inquiry for a part with an alternate', id: 'alternate-1', path: '/items', expected: 'alternate-1' } },
-    { service: 'item_inquiry', fault: { kind: 'change-id' }, rule: 'item.unknown-id', breach: { interaction: 'an item inquiry for an unknown part', id: 'unknown-1-changed', path: '/items/0/id' } },
-    { service: 'item_inquiry', fault: { kind: 'add-unknown-id' }, rule: 'item.unknown-id', breach: { interaction: 'an item inquiry for a superseded part', id: 'unrequested-id', path: '/items/2/id' } },
-    { service: 'item_inquiry', fault: { kind: 'wrong-original-part' }, rule: 'alternate.original-part', breach: { interaction: 'an item inquiry for a part with an alternate', id: 'alternate-1', path: '/items/1/original_part', expected: 'BRF1478', found: 'BRF1478-WRONG' } },
-    { service: 'item_inquiry', fault: { kind: 'wrong-original-mfr' }, rule: 'alternate.original-mfr', breach: { interaction: 'an item inquiry for a superseded part', id: 'superseded-1', path: '/items/1/original_mfr', expected: 'BOS', found: 'BOS-WRONG' } },
-    { service: 'item_inquiry', fault: { kind: 'extra-location' }, rule: 'location.not-forwarded', breach: { interaction: 'an item inquiry for a part with an equivalent', id: 'equivalent-1', path: '/items/0/locations/1/id', found: 'L-NOT-FORWARDED' } },
-    { service: 'item_inquiry', fault: { kind: 'missing-field', field: '/items/0/locations' }, rule: 'reply.schema', breach: { interaction: 'an item inquiry for a part with an alternate', path: '/items/0/locations' } },
-    { service: 'place_order', fault: { kind: 'drop-id' }, rule: 'order.id-echo', breach: { interaction: 'an order for a part in stock, received', id: 'order-received-1', path: '/items' } },
-    { service: 'place_order', fault: { kind: 'add-unknown-id' }, rule: 'order.unknown-id', breach: { interaction: 'an order for more than is in stock, backordered', id: 'unrequested-id', path: '/items/1/id' } },
+    {
+      service: 'item_inquiry',
+      fault: { kind: 'drop-id' },
+      rule: 'item.id-echo',
+      breach: { interaction: 'an item inquiry for a part with an alternate', id: 'alternate-1', path: '/items', expected: 'alternate-1' },
+    },
+    {
+      service: 'item_inquiry',
+      fault: { kind: 'change-id' },
+      rule: 'item.unknown-id',
+      breach: { interaction: 'an item inquiry for an unknown part', id: 'unknown-1-changed', path: '/items/0/id' },
+    },
+    {
+      service: 'item_inquiry',
+      fault: { kind: 'add-unknown-id' },
+      rule: 'item.unknown-id',
+      breach: { interaction: 'an item inquiry for a superseded part', id: 'unrequested-id', path: '/items/2/id' },
+    },
+    {
+      service: 'item_inquiry',
+      fault: { kind: 'wrong-original-part' },
+      rule: 'alternate.original-part',
+      breach: {
+        interaction: 'an item inquiry for a part with an alternate',
+        id: 'alternate-1',
+        path: '/items/1/original_part',
+        expected: 'BRF1478',
+        found: 'BRF1478-WRONG',
+      },
+    },
+    {
+      service: 'item_inquiry',
+      fault: { kind: 'wrong-original-mfr' },
+      rule: 'alternate.original-mfr',
+      breach: { interaction: 'an item inquiry for a superseded part', id: 'superseded-1', path: '/items/1/original_mfr', expected: 'BOS', found: 'BOS-WRONG' },
+    },
+    {
+      service: 'item_inquiry',
+      fault: { kind: 'extra-location' },
+      rule: 'location.not-forwarded',
+      breach: { interaction: 'an item inquiry for a part with an equivalent', id: 'equivalent-1', path: '/items/0/locations/1/id', found: 'L-NOT-FORWARDED' },
+    },
+    {
+      service: 'item_inquiry',
+      fault: { kind: 'missing-field', field: '/items/0/locations' },
+      rule: 'reply.schema',
+      breach: { interaction: 'an item inquiry for a part with an alternate', path: '/items/0/locations' },
+    },
+    {
+      service: 'place_order',
+      fault: { kind: 'drop-id' },
+      rule: 'order.id-echo',
+      breach: { interaction: 'an order for a part in stock, received', id: 'order-received-1', path: '/items' },
+    },
+    {
+      service: 'place_order',
+      fault: { kind: 'add-unknown-id' },
+      rule: 'order.unknown-id',
+      breach: { interaction: 'an order for more than is in stock, backordered', id: 'unrequested-id', path: '/items/1/id' },
+    },
   ];
 
   for (const { service, fault, rule, breach } of violations) {

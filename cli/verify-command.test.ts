@@ -18,8 +18,11 @@ const TOTAL = readPact(PACT_FILE).interactions.length;
 
 function verify(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(VERIFY[0], [...VERIFY.slice(1), ...args], { timeout: 90_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+    execFile(
+      VERIFY[0],
+      [...VERIFY.slice(1), ...args],
+      { timeout: 90_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
 }
@@ -34,7 +37,10 @@ const alive = (pid: number) => {
 };
 const childrenOf = (pid: number): number[] => {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
   } catch {
     return [];
   }
@@ -43,7 +49,11 @@ const childrenOf = (pid: number): number[] => {
 const mock = useMockSeller();
 
 const addFault = async (service: string, fault: Record<string, unknown>) => {
-  const response = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service, fault }) });
+  const response = await fetch(`${mock.url}/__admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ service, fault }),
+  });
   expect(response.status).toBe(201);
 };
 const seller = () => ['--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`];
@@ -54,15 +64,19 @@ describe('npm run verify', () => {
     // The fault travels as a header on every request, the way a vendor adds its own auth.
     const run = await verify([...seller(), '--header', 'x-mock-fault: wrong-original-mfr', '--junit', junit]);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`\\[\\d+/${TOTAL}\\] FAIL an item inquiry for a part with an alternate — pact: passed · reply rules: BROKEN: alternate\\.original-mfr`));
+    expect(run.stderr).toMatch(
+      new RegExp(`\\[\\d+/${TOTAL}\\] FAIL an item inquiry for a part with an alternate — pact: passed · reply rules: BROKEN: alternate\\.original-mfr`),
+    );
     expect(run.stdout).toContain("expected: 'MOT'   found: 'MOT-WRONG'");
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(new RegExp(`<testsuite name="seller-system verification" tests="${TOTAL}" failures="\\d+"`));
-    expect(xml).toContain('alternate.original-mfr [id alternate-1] /items/1/original_mfr: original_mfr &apos;MOT-WRONG&apos; differs from the requested mfr_code &apos;MOT&apos; (expected &apos;MOT&apos;, found &apos;MOT-WRONG&apos;)');
+    expect(xml).toContain(
+      'alternate.original-mfr [id alternate-1] /items/1/original_mfr: original_mfr &apos;MOT-WRONG&apos; differs from the requested mfr_code &apos;MOT&apos; (expected &apos;MOT&apos;, found &apos;MOT-WRONG&apos;)',
+    );
     expect(xml).not.toContain('undefined');
   });
 
-  it('keeps stdout free of colour and of the Pact core\'s own lines, unless asked', async () => {
+  it("keeps stdout free of colour and of the Pact core's own lines, unless asked", async () => {
     const run = await verify(seller(), { FORCE_COLOR: '1' });
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain(`PASSED: ${TOTAL} of ${TOTAL} interactions passed`);
@@ -76,7 +90,9 @@ describe('npm run verify', () => {
     // `script` runs the command on a pseudo-terminal (util-linux); async, as the mock seller lives in this process.
     const onTty = (env: string) =>
       new Promise<string>((resolve) => {
-        execFile('script', ['-qec', `${env} ${VERIFY.join(' ')} ${seller().join(' ')}`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 }, (_error, stdout) => resolve(stdout));
+        execFile('script', ['-qec', `${env} ${VERIFY.join(' ')} ${seller().join(' ')}`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 }, (_error, stdout) =>
+          resolve(stdout),
+        );
       });
     expect(await onTty('')).toContain(`${ESC}32mPASSED`);
     expect(await onTty('NO_COLOR=1')).not.toContain(ESC);
@@ -87,9 +103,15 @@ describe('npm run verify', () => {
     const json = join(mkdtempSync(join(tmpdir(), 'verify-')), 'report.json');
     const run = await verify([...seller(), '--timeout', '500', '--json', json]);
     expect(run.code).toBe(1);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { interactions: { description: string; pact: string; problems: string[]; pactMismatches: unknown[] }[] };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      interactions: { description: string; pact: string; problems: string[]; pactMismatches: unknown[] }[];
+    };
     // Exactly the pact's interactions: no phantom entries, no repeats.
-    expect(report.interactions.map((i) => i.description).sort()).toEqual(readPact(PACT_FILE).interactions.map((i) => i.description).sort());
+    expect(report.interactions.map((i) => i.description).sort()).toEqual(
+      readPact(PACT_FILE)
+        .interactions.map((i) => i.description)
+        .sort(),
+    );
     const orders = report.interactions.filter((i) => i.description.startsWith('an order'));
     expect(orders).toHaveLength(3);
     for (const order of orders) {

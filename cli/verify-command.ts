@@ -47,7 +47,9 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
   }
 
   const progressColours = paletteFor(io.stderrIsTTY, io.env);
-  io.stderr(`verify: ${options.sellerUrl} against ${options.pacts.kind === 'file' ? options.pacts.files.join(', ') : options.pacts.brokerUrl} (limit ${options.timeoutMs} ms per exchange)\n`);
+  io.stderr(
+    `verify: ${options.sellerUrl} against ${options.pacts.kind === 'file' ? options.pacts.files.join(', ') : options.pacts.brokerUrl} (limit ${options.timeoutMs} ms per exchange)\n`,
+  );
   const inspector = createProxyInspector(`Verification of ${options.sellerUrl}`);
   const report = await runVerification({
     sellerUrl: options.sellerUrl,

@@ -46,7 +46,12 @@ const result = (over: Partial<ExploreResult> = {}): ExploreResult => ({
   waitMs: 900,
   checkMs: 100,
   tally: {
-    'item-inquiry': { 'reply.answer': { exercised: 120, broken: 0 }, 'reply.schema': { exercised: 120, broken: 0 }, 'alternate.original-part': { exercised: 80, broken: 2 }, 'item.id-echo': { exercised: 120, broken: 0 } },
+    'item-inquiry': {
+      'reply.answer': { exercised: 120, broken: 0 },
+      'reply.schema': { exercised: 120, broken: 0 },
+      'alternate.original-part': { exercised: 80, broken: 2 },
+      'item.id-echo': { exercised: 120, broken: 0 },
+    },
     statement: { 'reply.answer': { exercised: 30, broken: 0 }, 'reply.schema': { exercised: 30, broken: 0 } },
   },
   failures: [
@@ -55,9 +60,30 @@ const result = (over: Partial<ExploreResult> = {}): ExploreResult => ({
       rule: 'alternate.original-part',
       index: 3,
       count: 2,
-      original: { operation: 'item-inquiry', request: { service: 'item_inquiry', locations: [{ id: 'L1', member: 'M', account: 'A' }], items: [{ id: 'a <&> "b"', mfr_code: 'MOT', part_number: 'BRF1478' }] } },
-      shrunk: { operation: 'item-inquiry', request: { service: 'item_inquiry', locations: [{ id: 'L1', member: 'M', account: 'A' }], items: [{ id: 'a <&> "b"', mfr_code: 'MOT', part_number: 'BRF1478' }] } },
-      finding: { rule: 'alternate.original-part', path: '/items/1/original_part', message: "original_part 'X' differs", id: 'a <&> "b"', expected: 'BRF1478', found: 'X' },
+      original: {
+        operation: 'item-inquiry',
+        request: {
+          service: 'item_inquiry',
+          locations: [{ id: 'L1', member: 'M', account: 'A' }],
+          items: [{ id: 'a <&> "b"', mfr_code: 'MOT', part_number: 'BRF1478' }],
+        },
+      },
+      shrunk: {
+        operation: 'item-inquiry',
+        request: {
+          service: 'item_inquiry',
+          locations: [{ id: 'L1', member: 'M', account: 'A' }],
+          items: [{ id: 'a <&> "b"', mfr_code: 'MOT', part_number: 'BRF1478' }],
+        },
+      },
+      finding: {
+        rule: 'alternate.original-part',
+        path: '/items/1/original_part',
+        message: "original_part 'X' differs",
+        id: 'a <&> "b"',
+        expected: 'BRF1478',
+        found: 'X',
+      },
       shrinkTries: 4,
       curl: "curl -sS -X POST 'http://seller.example/federated' --data-raw '{}'",
     },
@@ -108,18 +134,23 @@ describe('the conformance report', () => {
     expect(xml).toContain('a &lt;&amp;&gt; \\&quot;b\\&quot;');
     expect(xml).toMatch(/name="location\.duplicate" time="0">\n\s+<skipped message="not exercised/);
     // The same rule names whatever the run found: a seller's history stays on one test case.
-    const other = renderConformanceJunit(conformanceReport(result({ seed: 8, failures: [], tally: { ...result().tally, 'item-inquiry': { 'reply.answer': { exercised: 5, broken: 0 } } } })));
+    const other = renderConformanceJunit(
+      conformanceReport(result({ seed: 8, failures: [], tally: { ...result().tally, 'item-inquiry': { 'reply.answer': { exercised: 5, broken: 0 } } } })),
+    );
     expect([...other.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual(cases);
   });
 
-  it.skipIf(!hasXmllint)('is valid against the CI parsers\' JUnit schema (xmllint; .ci/run installs libxml2-utils)', () => {
+  it.skipIf(!hasXmllint)("is valid against the CI parsers' JUnit schema (xmllint; .ci/run installs libxml2-utils)", () => {
     for (const report of [conformanceReport(result()), conformanceReport(result(), 0.5), conformanceReport(result({ stopped: 'SIGINT', done: 10 }))]) {
       const check = validate(renderConformanceJunit(report));
       expect(check.output).not.toContain('fails to validate');
       expect(check.ok, check.output).toBe(true);
     }
     // The schema has teeth: a testcase without a name is refused.
-    expect(validate('<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c"/></testsuite></testsuites>\n').ok).toBe(false);
+    expect(
+      validate('<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c"/></testsuite></testsuites>\n')
+        .ok,
+    ).toBe(false);
   });
 });
 
@@ -135,14 +166,34 @@ describe('verify --explore with --min-score, --json and --junit', () => {
   it('fails (exit 1) under the gate and passes (exit 0) above it, writing JSON and JUnit', async () => {
     // Two of the default scenario's parts have their alternates spoiled: a share of item inquiries breaks.
     for (const part_number of ['BRF1478', 'K060882']) {
-      const added = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: 'item_inquiry', part_number, fault: { kind: 'wrong-original-part' } }) });
+      const added = await fetch(`${mock.url}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ service: 'item_inquiry', part_number, fault: { kind: 'wrong-original-part' } }),
+      });
       expect(added.status).toBe(201);
     }
     const dir = mkdtempSync(join(tmpdir(), 'explore-'));
     const run = async (minScore: string) => {
       let stdout = '';
       const code = await verifyCommand(
-        ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--runs', '200', '--seed', '11', '--min-score', minScore, '--json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml')],
+        [
+          '--explore',
+          '--seller-url',
+          `${mock.url}/seller`,
+          '--states-url',
+          `${mock.url}/__admin/provider-state`,
+          '--runs',
+          '200',
+          '--seed',
+          '11',
+          '--min-score',
+          minScore,
+          '--json',
+          join(dir, 'r.json'),
+          '--junit',
+          join(dir, 'r.xml'),
+        ],
         { stdout: (t) => void (stdout += t), stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, signal: new AbortController().signal },
       );
       return { code, stdout, json: JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as ConformanceReport, xml: readFileSync(join(dir, 'r.xml'), 'utf8') };
@@ -161,4 +212,3 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     expect(lenient.xml).not.toContain('<failure');
   });
 });
-

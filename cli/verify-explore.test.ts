@@ -34,11 +34,23 @@ function commandIo() {
   const out = { stdout: '', stderr: '' };
   return {
     out,
-    io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env: {}, stdoutIsTTY: false, stderrIsTTY: false, signal: new AbortController().signal },
+    io: {
+      stdout: (t: string) => void (out.stdout += t),
+      stderr: (t: string) => void (out.stderr += t),
+      env: {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      signal: new AbortController().signal,
+    },
   };
 }
 
-const REQUEST_RULES = { 'item-inquiry': itemInquiryRequestRules, 'place-order': placeOrderRequestRules, invoice: invoiceRequestRules, statement: statementRequestRules };
+const REQUEST_RULES = {
+  'item-inquiry': itemInquiryRequestRules,
+  'place-order': placeOrderRequestRules,
+  invoice: invoiceRequestRules,
+  statement: statementRequestRules,
+};
 
 describe('generated requests', () => {
   it('are valid forwarded requests, and the same seed draws the same ones', () => {
@@ -84,17 +96,63 @@ describe('exploring the mock seller', () => {
   // Each domain fault on a few percent of what it can spoil (seeded: the same items on every
   // replay, so shrinking and the curl command meet it again).
   const FAULTS: { name: string; service: string; fault: Record<string, unknown>; probability: number; operation: ExploreCase['operation']; rule: string }[] = [
-    { name: 'a wrong original_part on 3% of alternates', service: 'item_inquiry', fault: { kind: 'wrong-original-part' }, probability: 0.03, operation: 'item-inquiry', rule: 'alternate.original-part' },
-    { name: 'a wrong original_mfr on 3% of alternates', service: 'item_inquiry', fault: { kind: 'wrong-original-mfr' }, probability: 0.03, operation: 'item-inquiry', rule: 'alternate.original-mfr' },
-    { name: 'an item id dropped on 2% of items', service: 'item_inquiry', fault: { kind: 'drop-id' }, probability: 0.02, operation: 'item-inquiry', rule: 'item.id-echo' },
-    { name: 'an item id changed on 2% of items', service: 'item_inquiry', fault: { kind: 'change-id' }, probability: 0.02, operation: 'item-inquiry', rule: 'item.unknown-id' },
-    { name: 'a location not forwarded on 3% of items', service: 'item_inquiry', fault: { kind: 'extra-location' }, probability: 0.03, operation: 'item-inquiry', rule: 'location.not-forwarded' },
-    { name: 'an order line dropped on 3% of lines', service: 'place_order', fault: { kind: 'drop-id' }, probability: 0.03, operation: 'place-order', rule: 'order.id-echo' },
+    {
+      name: 'a wrong original_part on 3% of alternates',
+      service: 'item_inquiry',
+      fault: { kind: 'wrong-original-part' },
+      probability: 0.03,
+      operation: 'item-inquiry',
+      rule: 'alternate.original-part',
+    },
+    {
+      name: 'a wrong original_mfr on 3% of alternates',
+      service: 'item_inquiry',
+      fault: { kind: 'wrong-original-mfr' },
+      probability: 0.03,
+      operation: 'item-inquiry',
+      rule: 'alternate.original-mfr',
+    },
+    {
+      name: 'an item id dropped on 2% of items',
+      service: 'item_inquiry',
+      fault: { kind: 'drop-id' },
+      probability: 0.02,
+      operation: 'item-inquiry',
+      rule: 'item.id-echo',
+    },
+    {
+      name: 'an item id changed on 2% of items',
+      service: 'item_inquiry',
+      fault: { kind: 'change-id' },
+      probability: 0.02,
+      operation: 'item-inquiry',
+      rule: 'item.unknown-id',
+    },
+    {
+      name: 'a location not forwarded on 3% of items',
+      service: 'item_inquiry',
+      fault: { kind: 'extra-location' },
+      probability: 0.03,
+      operation: 'item-inquiry',
+      rule: 'location.not-forwarded',
+    },
+    {
+      name: 'an order line dropped on 3% of lines',
+      service: 'place_order',
+      fault: { kind: 'drop-id' },
+      probability: 0.03,
+      operation: 'place-order',
+      rule: 'order.id-echo',
+    },
   ];
 
   for (const f of FAULTS) {
     it(`finds ${f.name}, shrinks it to one ${f.operation === 'place-order' ? 'line' : 'item'}, names ${f.rule}, and its curl reproduces it`, async () => {
-      const added = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: f.service, fault: f.fault, probability: f.probability, seed: 2026 }) });
+      const added = await fetch(`${mock.url}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ service: f.service, fault: f.fault, probability: f.probability, seed: 2026 }),
+      });
       expect(added.status).toBe(201);
       const result = await runExploration({ target: target(), catalogue, runs: 300, seed: 99, concurrency: 4, operations: [f.operation] });
       const failure = result.failures.find((x) => x.rule === f.rule);
@@ -121,7 +179,10 @@ describe('exploring the mock seller', () => {
 describe('verify --explore', () => {
   it('explores a state map, printing the table and the verdict; exit 0 on the honest seller', async () => {
     const { out, io } = commandIo();
-    const code = await verifyCommand(['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller-explore.json', '--runs', '150', '--seed', '5'], io);
+    const code = await verifyCommand(
+      ['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller-explore.json', '--runs', '150', '--seed', '5'],
+      io,
+    );
     expect(out.stderr).toContain('seed 5 (replay: --seed 5)');
     expect(out.stderr).toMatch(/explore: 150\/150 exchanges, 0 failing/);
     expect(out.stdout).toMatch(/item-inquiry\s+alternate\.original-part\s+\d+\s+0\s+100\.0%\s+ok/);
@@ -131,10 +192,15 @@ describe('verify --explore', () => {
 
   it('says plainly which part of the state map the seller does not have (exit 2), before exploring', async () => {
     const { out, io } = commandIo();
-    const code = await verifyCommand(['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller.json', '--runs', '10'], io);
+    const code = await verifyCommand(
+      ['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller.json', '--runs', '10'],
+      io,
+    );
     expect(code).toBe(2);
     expect(out.stderr).toContain('names a part your system does not have');
-    expect(out.stderr).toContain("ACD 41-962 (named in fixtures/state-maps/mock-seller.json /states/part has equivalent) — your system answered status 0, not found");
+    expect(out.stderr).toContain(
+      'ACD 41-962 (named in fixtures/state-maps/mock-seller.json /states/part has equivalent) — your system answered status 0, not found',
+    );
     expect(out.stdout).toBe('');
   });
 

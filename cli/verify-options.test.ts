@@ -18,7 +18,21 @@ describe('the kit command line', () => {
 
   it('takes broker, publication, headers and JUnit options, the token from the environment', () => {
     const options = parseKitOptions(
-      ['--seller-url', 'https://seller.example/fg', '--broker-url', 'https://broker.example', '--publish', '--provider-version', 'abc', '--branch', 'main', '--header', 'Authorization: Bearer x', '--junit', 'out.xml'],
+      [
+        '--seller-url',
+        'https://seller.example/fg',
+        '--broker-url',
+        'https://broker.example',
+        '--publish',
+        '--provider-version',
+        'abc',
+        '--branch',
+        'main',
+        '--header',
+        'Authorization: Bearer x',
+        '--junit',
+        'out.xml',
+      ],
       { PACT_BROKER_TOKEN: 'tok' },
     );
     expect(options.pacts).toEqual({ kind: 'broker', brokerUrl: 'https://broker.example', token: 'tok' });
@@ -48,12 +62,12 @@ describe('the state map', () => {
     try {
       checkStateMap({ states: { 'part exsts': {}, 'part exists': { part_no: 'X' } } });
     } catch (error) {
-      expect((error as Error).message).toContain("/states/part exsts: unknown state");
+      expect((error as Error).message).toContain('/states/part exsts: unknown state');
       expect((error as Error).message).toContain("'part exists' has no parameter 'part_no'");
     }
   });
 
-  it("gives a state its own values over the defaults, and defaults only where the state has the parameter", () => {
+  it('gives a state its own values over the defaults, and defaults only where the state has the parameter', () => {
     const map = checkStateMap({ defaults: { member: 'M9', location_id: 'S1' }, states: { 'part exists': { part_number: 'A', second_location_id: 'S2' } } });
     expect(valuesFor(map, 'part exists')).toEqual({ member: 'M9', location_id: 'S1', part_number: 'A', second_location_id: 'S2' });
     expect(valuesFor(map, 'account has statements')).toEqual({ member: 'M9' });

@@ -59,21 +59,21 @@ function brokerCredentials(env: NodeJS.ProcessEnv): { token?: string; username?:
 
 export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): KitOptions {
   const values = strictArgs(argv, {
-        'seller-url': { type: 'string' },
-        'states-url': { type: 'string' },
-        'state-map': { type: 'string' },
-        pact: { type: 'string', multiple: true },
-        'broker-url': { type: 'string' },
-        'consumer-branch': { type: 'string' },
-        publish: { type: 'boolean', default: false },
-        'provider-version': { type: 'string' },
-        branch: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        junit: { type: 'string' },
-        json: { type: 'string' },
-        timeout: { type: 'string', default: '30000' },
-        verbose: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
+    'seller-url': { type: 'string' },
+    'states-url': { type: 'string' },
+    'state-map': { type: 'string' },
+    pact: { type: 'string', multiple: true },
+    'broker-url': { type: 'string' },
+    'consumer-branch': { type: 'string' },
+    publish: { type: 'boolean', default: false },
+    'provider-version': { type: 'string' },
+    branch: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    junit: { type: 'string' },
+    json: { type: 'string' },
+    timeout: { type: 'string', default: '30000' },
+    verbose: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   });
   if (values.help) throw new UsageError('');
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');

@@ -13,11 +13,7 @@ export type ItemStatus = (typeof ItemStatus)[keyof typeof ItemStatus];
 /** Statuses of the requested part itself (one entry per requested id). */
 export const REQUESTED_PART_STATUSES: readonly number[] = [ItemStatus.NotFound, ItemStatus.Found];
 /** Statuses of extra entries that must carry original_part / original_mfr. */
-export const RELATED_PART_STATUSES: readonly number[] = [
-  ItemStatus.Alternate,
-  ItemStatus.Superseded,
-  ItemStatus.Equivalent,
-];
+export const RELATED_PART_STATUSES: readonly number[] = [ItemStatus.Alternate, ItemStatus.Superseded, ItemStatus.Equivalent];
 
 export const LocationType = { Store: 1, Warehouse: 2 } as const;
 export type LocationType = (typeof LocationType)[keyof typeof LocationType];
@@ -34,9 +30,7 @@ export type OrderType = (typeof OrderType)[keyof typeof OrderType];
 export const ItemOrderStatus = { Failure: 0, Received: 1, Backorder: 2 } as const;
 export type ItemOrderStatus = (typeof ItemOrderStatus)[keyof typeof ItemOrderStatus];
 
-export const PACK_CODES = [
-  'EA', 'BX', 'IN', 'FT', 'CS', 'GL', 'QT', 'PT', 'PK', 'PL', 'CD', 'RL', 'TB', 'BG',
-] as const;
+export const PACK_CODES = ['EA', 'BX', 'IN', 'FT', 'CS', 'GL', 'QT', 'PT', 'PK', 'PL', 'CD', 'RL', 'TB', 'BG'] as const;
 export type PackCode = (typeof PACK_CODES)[number];
 
 export const OverallStatus = {

@@ -18,7 +18,17 @@ describe('readEnvironment', () => {
   });
 
   it('decodes what is set', () => {
-    expect(readEnvironment(SCHEMA, { PORT: ' 0 ', TTL_MS: '500', HOSTS: 'X-One, ,x-two', LOG: 'off', MODE: 'SMTP', URL: 'https://example.test/a', TOKEN: 't'.repeat(16) })).toEqual({
+    expect(
+      readEnvironment(SCHEMA, {
+        PORT: ' 0 ',
+        TTL_MS: '500',
+        HOSTS: 'X-One, ,x-two',
+        LOG: 'off',
+        MODE: 'SMTP',
+        URL: 'https://example.test/a',
+        TOKEN: 't'.repeat(16),
+      }),
+    ).toEqual({
       PORT: 0,
       TTL_MS: 500,
       HOSTS: ['x-one', 'x-two'],

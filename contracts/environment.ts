@@ -32,7 +32,9 @@ export function EnvInteger(options: EnvIntegerOptions) {
   const { minimum = 0, maximum } = options;
   const expects = `an integer ≥ ${minimum}${maximum === undefined ? '' : ` and ≤ ${maximum}`}`;
   return field(
-    Type.Transform(Type.String({ pattern: '^[0-9]+$', description: options.description, defaultText: options.defaultText, ...withDefault(options.default?.toString()) }))
+    Type.Transform(
+      Type.String({ pattern: '^[0-9]+$', description: options.description, defaultText: options.defaultText, ...withDefault(options.default?.toString()) }),
+    )
       .Decode((value) => {
         const number = Number(value);
         if (number < minimum || (maximum !== undefined && number > maximum) || !Number.isSafeInteger(number)) throw new Error(expects);
@@ -46,7 +48,16 @@ export function EnvInteger(options: EnvIntegerOptions) {
 /** Free text (a host, a path, a token). A `secret` one is never quoted in messages. */
 export function EnvString(options: EnvDoc & { default?: string; minLength?: number; secret?: boolean }) {
   const expects = options.minLength === undefined ? 'a string' : `at least ${options.minLength} characters long`;
-  return field(Type.String({ description: options.description, defaultText: options.defaultText, minLength: options.minLength, [SECRET]: options.secret === true, ...withDefault(options.default) }), expects);
+  return field(
+    Type.String({
+      description: options.description,
+      defaultText: options.defaultText,
+      minLength: options.minLength,
+      [SECRET]: options.secret === true,
+      ...withDefault(options.default),
+    }),
+    expects,
+  );
 }
 
 /** An absolute http(s) URL. */
@@ -122,7 +133,14 @@ export function EnvChoice<const T extends readonly string[]>(choices: T, options
 export function EnvCount(options: EnvDoc & { default: number }) {
   const expects = 'a whole number ≥ 1 or auto';
   return field(
-    Type.Transform(Type.String({ pattern: '^([1-9][0-9]{0,3}|auto)$', description: options.description, defaultText: options.defaultText, default: String(options.default) }))
+    Type.Transform(
+      Type.String({
+        pattern: '^([1-9][0-9]{0,3}|auto)$',
+        description: options.description,
+        defaultText: options.defaultText,
+        default: String(options.default),
+      }),
+    )
       .Decode((value) => (value === 'auto' ? availableParallelism() : Number(value)))
       .Encode(String),
     expects,
@@ -146,7 +164,8 @@ export class EnvironmentError extends Error {
 }
 
 const nameOf = (path: string) => path.replace(/^\//, '');
-const shown = (schema: TObject, name: string, value: string | undefined) => ((schema.properties[name] as Record<string, unknown>)[SECRET] === true ? ' (value not shown)' : `, not '${value}'`);
+const shown = (schema: TObject, name: string, value: string | undefined) =>
+  (schema.properties[name] as Record<string, unknown>)[SECRET] === true ? ' (value not shown)' : `, not '${value}'`;
 
 /**
  * The variables of `schema` from `env`, decoded: blank values count as unset, defaults
@@ -165,7 +184,10 @@ export function readEnvironment<S extends TObject>(schema: S, env: NodeJS.Proces
     const name = nameOf(error.path);
     if (seen.has(name)) continue;
     seen.add(name);
-    problems.push({ name, message: `${name} must be ${(schema.properties[name] as Record<string, unknown> | undefined)?.[EXPECTS] ?? 'valid'}${shown(schema, name, values[name])}` });
+    problems.push({
+      name,
+      message: `${name} must be ${(schema.properties[name] as Record<string, unknown> | undefined)?.[EXPECTS] ?? 'valid'}${shown(schema, name, values[name])}`,
+    });
   }
   // Decoding checks what a pattern cannot (ranges, URLs, choices), one variable at a time so
   // that every bad one is named, not only the first.
@@ -201,6 +223,7 @@ export function environmentRows(schema: TObject): EnvironmentRow[] {
 export function environmentTable(schema: TObject): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const lines = ['| variable | default | meaning |', '| --- | --- | --- |'];
-  for (const row of environmentRows(schema)) lines.push(`| \`${row.name}\` | ${row.default === '' ? '—' : `\`${cell(row.default)}\``} | ${cell(row.description)} |`);
+  for (const row of environmentRows(schema))
+    lines.push(`| \`${row.name}\` | ${row.default === '' ? '—' : `\`${cell(row.default)}\``} | ${cell(row.description)} |`);
   return lines.join('\n');
 }

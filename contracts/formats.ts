@@ -24,9 +24,15 @@ function dayExists(year: number, month: number, day: number): boolean {
 /** `YYYY-MM-DD` at the start of `value`: a day that exists on the calendar. */
 function leadingDate(value: string): boolean {
   if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return false; // '-'
-  const y0 = value.charCodeAt(0) - 48, y1 = value.charCodeAt(1) - 48, y2 = value.charCodeAt(2) - 48, y3 = value.charCodeAt(3) - 48;
-  const m0 = value.charCodeAt(5) - 48, m1 = value.charCodeAt(6) - 48, d0 = value.charCodeAt(8) - 48, d1 = value.charCodeAt(9) - 48;
-  if ((y0 >>> 0) > 9 || (y1 >>> 0) > 9 || (y2 >>> 0) > 9 || (y3 >>> 0) > 9 || (m0 >>> 0) > 9 || (m1 >>> 0) > 9 || (d0 >>> 0) > 9 || (d1 >>> 0) > 9) return false;
+  const y0 = value.charCodeAt(0) - 48,
+    y1 = value.charCodeAt(1) - 48,
+    y2 = value.charCodeAt(2) - 48,
+    y3 = value.charCodeAt(3) - 48;
+  const m0 = value.charCodeAt(5) - 48,
+    m1 = value.charCodeAt(6) - 48,
+    d0 = value.charCodeAt(8) - 48,
+    d1 = value.charCodeAt(9) - 48;
+  if (y0 >>> 0 > 9 || y1 >>> 0 > 9 || y2 >>> 0 > 9 || y3 >>> 0 > 9 || m0 >>> 0 > 9 || m1 >>> 0 > 9 || d0 >>> 0 > 9 || d1 >>> 0 > 9) return false;
   return dayExists(y0 * 1000 + y1 * 100 + y2 * 10 + y3, m0 * 10 + m1, d0 * 10 + d1);
 }
 
@@ -38,9 +44,13 @@ export function isCalendarDate(value: string): boolean {
 /** Route times: `YYYY-MM-DD HH:MM:SS`, a real day and a real time of day. */
 export function isRouteTime(value: string): boolean {
   if (value.length !== 19 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return false; // ' ', ':'
-  const h0 = value.charCodeAt(11) - 48, h1 = value.charCodeAt(12) - 48, i0 = value.charCodeAt(14) - 48, i1 = value.charCodeAt(15) - 48;
-  const s0 = value.charCodeAt(17) - 48, s1 = value.charCodeAt(18) - 48;
-  if ((h0 >>> 0) > 2 || (h1 >>> 0) > 9 || h0 * 10 + h1 > 23 || (i0 >>> 0) > 5 || (i1 >>> 0) > 9 || (s0 >>> 0) > 5 || (s1 >>> 0) > 9) return false;
+  const h0 = value.charCodeAt(11) - 48,
+    h1 = value.charCodeAt(12) - 48,
+    i0 = value.charCodeAt(14) - 48,
+    i1 = value.charCodeAt(15) - 48;
+  const s0 = value.charCodeAt(17) - 48,
+    s1 = value.charCodeAt(18) - 48;
+  if (h0 >>> 0 > 2 || h1 >>> 0 > 9 || h0 * 10 + h1 > 23 || i0 >>> 0 > 5 || i1 >>> 0 > 9 || s0 >>> 0 > 5 || s1 >>> 0 > 9) return false;
   return leadingDate(value);
 }
 

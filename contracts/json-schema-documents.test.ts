@@ -11,7 +11,9 @@ const rendered = renderJsonSchemas();
 
 describe('generated JSON Schema documents', () => {
   it('the committed files are up to date (run `npm run schemas` if this fails)', () => {
-    const committed = readdirSync(dir).filter((n) => n.endsWith('.schema.json')).sort();
+    const committed = readdirSync(dir)
+      .filter((n) => n.endsWith('.schema.json'))
+      .sort();
     expect(committed).toEqual([...rendered.keys()].sort());
     for (const [name, text] of rendered) expect(readFileSync(`${dir}${name}`, 'utf8'), name).toBe(text);
   });

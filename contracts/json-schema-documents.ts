@@ -23,7 +23,22 @@ const CUSTOM_FORMATS: Record<string, { pattern: string; comment: string }> = {
 
 // Keywords first in this order, the rest alphabetically; `properties` keeps the
 // specification's field order. Same input, same bytes.
-const KEYWORD_ORDER = ['$schema', '$id', 'title', 'description', '$comment', 'type', 'const', 'enum', 'format', 'pattern', 'properties', 'required', 'additionalProperties', 'items'];
+const KEYWORD_ORDER = [
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  '$comment',
+  'type',
+  'const',
+  'enum',
+  'format',
+  'pattern',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+];
 
 function render(node: unknown, inProperties = false): unknown {
   if (Array.isArray(node)) return node.map((n) => render(n));
@@ -36,9 +51,7 @@ function render(node: unknown, inProperties = false): unknown {
     source.$comment = custom.comment;
   }
   const keys = Object.keys(source); // symbols (TypeBox's Kind, Optional…) are left behind here
-  const ordered = inProperties
-    ? keys
-    : [...KEYWORD_ORDER.filter((k) => k in source), ...keys.filter((k) => !KEYWORD_ORDER.includes(k)).sort()];
+  const ordered = inProperties ? keys : [...KEYWORD_ORDER.filter((k) => k in source), ...keys.filter((k) => !KEYWORD_ORDER.includes(k)).sort()];
   const out: Record<string, unknown> = {};
   for (const key of ordered) {
     const value = source[key];

@@ -36,7 +36,9 @@ describe('request rules', () => {
   it('statement: from after to is an error', () => {
     const body = loadFixture('statement', 'buyer-request');
     body.from_statement_date = '2026-03-01';
-    expect(statementRequestRules(body)).toEqual([{ keyword: 'rule', path: '/from_statement_date', message: 'from_statement_date 2026-03-01 is after to_statement_date 2026-02-28' }]);
+    expect(statementRequestRules(body)).toEqual([
+      { keyword: 'rule', path: '/from_statement_date', message: 'from_statement_date 2026-03-01 is after to_statement_date 2026-02-28' },
+    ]);
   });
 
   describe('users-create locations', () => {
@@ -45,7 +47,9 @@ describe('request rules', () => {
     it('needs a primary location (sort_order 1)', () => {
       const body = fixture();
       body.locations = body.locations.filter((l: { sort_order: number }) => l.sort_order !== 1);
-      expect(usersCreateRequestRules(body)).toEqual([{ keyword: 'rule', path: '/locations', message: 'one location must have sort_order 1 (the primary location)' }]);
+      expect(usersCreateRequestRules(body)).toEqual([
+        { keyword: 'rule', path: '/locations', message: 'one location must have sort_order 1 (the primary location)' },
+      ]);
     });
 
     it('the primary location must be able to order', () => {
@@ -57,7 +61,9 @@ describe('request rules', () => {
     it('sort_order values are unique', () => {
       const body = fixture();
       body.locations[2].sort_order = 2;
-      expect(usersCreateRequestRules(body)).toEqual([{ keyword: 'rule', path: '/locations/2/sort_order', message: 'sort_order 2 is also used at /locations/1' }]);
+      expect(usersCreateRequestRules(body)).toEqual([
+        { keyword: 'rule', path: '/locations/2/sort_order', message: 'sort_order 2 is also used at /locations/1' },
+      ]);
     });
 
     it('a second primary is a duplicate sort_order', () => {

@@ -29,7 +29,8 @@ function dateOrder(from: string | undefined, to: string | undefined, fromField: 
 export const itemInquiryRequestRules = (request: ItemInquiryBuyerRequest) => uniqueItemIds(request.items);
 export const placeOrderRequestRules = (request: PlaceOrderBuyerRequest) => uniqueItemIds(request.items);
 export const invoiceRequestRules = (r: InvoiceBuyerRequest) => dateOrder(r.from_invoice_date, r.to_invoice_date, 'from_invoice_date', 'to_invoice_date');
-export const statementRequestRules = (r: StatementBuyerRequest) => dateOrder(r.from_statement_date, r.to_statement_date, 'from_statement_date', 'to_statement_date');
+export const statementRequestRules = (r: StatementBuyerRequest) =>
+  dateOrder(r.from_statement_date, r.to_statement_date, 'from_statement_date', 'to_statement_date');
 
 /** Locations: exactly one primary (sort_order 1) which can order; sort_order values unique. */
 export function usersCreateRequestRules(request: UsersCreateRequest): ValidationIssue[] {
@@ -42,6 +43,7 @@ export function usersCreateRequestRules(request: UsersCreateRequest): Validation
   });
   const primary = request.locations.findIndex((l) => l.sort_order === 1);
   if (primary === -1) out.push(issue('/locations', 'one location must have sort_order 1 (the primary location)'));
-  else if (!request.locations[primary].can_order) out.push(issue(`/locations/${primary}/can_order`, 'the primary location (sort_order 1) must have can_order true'));
+  else if (!request.locations[primary].can_order)
+    out.push(issue(`/locations/${primary}/can_order`, 'the primary location (sort_order 1) must have can_order true'));
   return out;
 }

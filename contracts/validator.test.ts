@@ -4,9 +4,12 @@ import { ALL_PAYLOADS, loadFixture } from './testing/fixtures';
 import { Type } from '@sinclair/typebox';
 import { Closed, Open } from './schemas/common';
 
-type AnyValidator = (data: unknown) => { valid: boolean; errors: { path: string; message: string; keyword: string }[]; notes: { path: string; message: string }[] };
-const validatorOf = (operation: string, payload: string) =>
-  (validators as unknown as Record<string, Record<string, AnyValidator>>)[operation][payload];
+type AnyValidator = (data: unknown) => {
+  valid: boolean;
+  errors: { path: string; message: string; keyword: string }[];
+  notes: { path: string; message: string }[];
+};
+const validatorOf = (operation: string, payload: string) => (validators as unknown as Record<string, Record<string, AnyValidator>>)[operation][payload];
 
 const errorPaths = (result: { errors: { path: string }[] }) => result.errors.map((e) => e.path);
 
@@ -118,9 +121,24 @@ describe('item inquiry seller reply', () => {
     ['a negative quantity available', (b: any) => (b.items[0].locations[1].quantity_available = -1), '/items/0/locations/1/quantity_available', 'minimum'],
     ['a negative weight', (b: any) => (b.items[0].weight = -2), '/items/0/weight', 'minimum'],
     ['a price given as a string', (b: any) => (b.items[0].locations[0].list = '52.99'), '/items/0/locations/0/list', 'type'],
-    ['a route time without seconds', (b: any) => (b.items[0].locations[0].route_times[0].cutoff_time = '2026-03-02 14:30'), '/items/0/locations/0/route_times/0/cutoff_time', 'format'],
-    ['a route time at hour 24', (b: any) => (b.items[0].locations[0].route_times[0].arrival_time = '2026-03-02 24:00:00'), '/items/0/locations/0/route_times/0/arrival_time', 'format'],
-    ['a route time on 2026-02-30', (b: any) => (b.items[0].locations[0].route_times[0].pickup_time = '2026-02-30 10:00:00'), '/items/0/locations/0/route_times/0/pickup_time', 'format'],
+    [
+      'a route time without seconds',
+      (b: any) => (b.items[0].locations[0].route_times[0].cutoff_time = '2026-03-02 14:30'),
+      '/items/0/locations/0/route_times/0/cutoff_time',
+      'format',
+    ],
+    [
+      'a route time at hour 24',
+      (b: any) => (b.items[0].locations[0].route_times[0].arrival_time = '2026-03-02 24:00:00'),
+      '/items/0/locations/0/route_times/0/arrival_time',
+      'format',
+    ],
+    [
+      'a route time on 2026-02-30',
+      (b: any) => (b.items[0].locations[0].route_times[0].pickup_time = '2026-02-30 10:00:00'),
+      '/items/0/locations/0/route_times/0/pickup_time',
+      'format',
+    ],
     ['a location missing pack_code', (b: any) => delete b.items[0].locations[0].pack_code, '/items/0/locations/0/pack_code', 'required'],
     ['an item missing locations', (b: any) => delete b.items[4].locations, '/items/4/locations', 'required'],
   ])('rejects %s', (_what, mutate, path, keyword) => {

@@ -179,9 +179,7 @@ export function compileValidator<T extends TSchema>(schema: T): Validator<Static
 
 type CompiledPayloads = {
   [Op in keyof typeof PAYLOADS]: {
-    [Role in keyof (typeof PAYLOADS)[Op]]: (typeof PAYLOADS)[Op][Role] extends TSchema
-      ? Validator<Static<(typeof PAYLOADS)[Op][Role]>>
-      : never;
+    [Role in keyof (typeof PAYLOADS)[Op]]: (typeof PAYLOADS)[Op][Role] extends TSchema ? Validator<Static<(typeof PAYLOADS)[Op][Role]>> : never;
   };
 };
 

@@ -51,15 +51,19 @@ export interface GatewayDeps {
 export const V3_2 = '/json/federated/v3_2';
 export const V3_1 = '/json/federated/v3_1';
 
-const envelope = (kind: ErrorEnvelope): MiddlewareHandler<GatewayEnv> => async (c, next) => {
-  c.set('envelope', kind);
-  await next();
-};
+const envelope =
+  (kind: ErrorEnvelope): MiddlewareHandler<GatewayEnv> =>
+  async (c, next) => {
+    c.set('envelope', kind);
+    await next();
+  };
 
 const jsonOnly: MiddlewareHandler<GatewayEnv> = async (c, next) => {
   const type = c.req.header('content-type');
   if (type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new RequestValidationError(`content-type must be application/json, not '${type}'`, [{ path: 'header:content-type', message: 'must be application/json' }]);
+    throw new RequestValidationError(`content-type must be application/json, not '${type}'`, [
+      { path: 'header:content-type', message: 'must be application/json' },
+    ]);
   }
   await next();
 };
@@ -76,7 +80,14 @@ export function createGateway(deps: GatewayDeps) {
     onRefused: metrics && ((member, reason) => metrics.sellerRefused(member, reason)),
   });
   metrics?.watchBreakers(sellerClient.breakers);
-  const operations = createOperations({ store: deps.store, directory: deps.directory, sellerClient, clock, config, onViolations: metrics && ((member, list) => metrics.violations(member, list)) });
+  const operations = createOperations({
+    store: deps.store,
+    directory: deps.directory,
+    sellerClient,
+    clock,
+    config,
+    onViolations: metrics && ((member, list) => metrics.violations(member, list)),
+  });
   // Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
   const auth = rateLimitedAuth(authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth })), {
     limiter: createRateLimiter({ windowMs: config.protection.rateLimitWindowMs, clock }),
@@ -96,8 +107,16 @@ export function createGateway(deps: GatewayDeps) {
   // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
   // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.
   const routes = {
-    item_inquiry: operationRoute('item-inquiry', itemCountLimit(operations.itemInquiry, { limit: config.protection.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }), config.forwardHeaders),
-    place_order: operationRoute('place-order', itemCountLimit(operations.placeOrder, { limit: config.protection.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }), config.forwardHeaders),
+    item_inquiry: operationRoute(
+      'item-inquiry',
+      itemCountLimit(operations.itemInquiry, { limit: config.protection.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }),
+      config.forwardHeaders,
+    ),
+    place_order: operationRoute(
+      'place-order',
+      itemCountLimit(operations.placeOrder, { limit: config.protection.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }),
+      config.forwardHeaders,
+    ),
     invoice: operationRoute('invoice', operations.invoice, config.forwardHeaders),
     statement: operationRoute('statement', operations.statement, config.forwardHeaders),
   };

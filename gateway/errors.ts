@@ -44,7 +44,8 @@ export class RequestValidationError extends GatewayError {
 }
 
 /** How the buyer endpoints refuse a body that is not JSON (readJsonBody's NotJson). */
-export const bodyNotJson = (reason: string): RequestValidationError => new RequestValidationError(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
+export const bodyNotJson = (reason: string): RequestValidationError =>
+  new RequestValidationError(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
 
 /** A location that does not exist anywhere in the directory. */
 export class InvalidLocationError extends GatewayError {

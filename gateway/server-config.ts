@@ -12,27 +12,79 @@ const P = DEFAULTS.protection;
 export const GATEWAY_ENVIRONMENT = Type.Object({
   GATEWAY_PORT: EnvInteger({ default: 8080, maximum: 65_535, description: 'buyer port (0: any free port)' }),
   GATEWAY_HOST: EnvString({ default: '127.0.0.1', description: 'address the buyer port listens on' }),
-  GATEWAY_WORKERS: EnvCount({ default: 1, description: 'gateway processes sharing the buyer port (node:cluster); `auto`: one per CPU. Above 1 needs DATABASE_URL (the embedded store belongs to one process)' }),
-  GATEWAY_PUBLIC_URL: Optional(EnvUrl({ description: "the gateway's URL as browsers reach it (behind a proxy), for catalog links; default the request's origin" })),
+  GATEWAY_WORKERS: EnvCount({
+    default: 1,
+    description:
+      'gateway processes sharing the buyer port (node:cluster); `auto`: one per CPU. Above 1 needs DATABASE_URL (the embedded store belongs to one process)',
+  }),
+  GATEWAY_PUBLIC_URL: Optional(
+    EnvUrl({ description: "the gateway's URL as browsers reach it (behind a proxy), for catalog links; default the request's origin" }),
+  ),
   GATEWAY_LOG: EnvFlag({ default: true, description: 'one JSON log line per request on stdout' }),
   GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
-  DIRECTORY_TTL_MS: Optional(EnvInteger({ defaultText: '30000', description: 'how long directory look-ups are cached; key and user writes reach every instance at once anyway (a PostgreSQL NOTIFY on commit drops each cache), so this is the fallback for changes made by hand in SQL' })),
+  DIRECTORY_TTL_MS: Optional(
+    EnvInteger({
+      defaultText: '30000',
+      description:
+        'how long directory look-ups are cached; key and user writes reach every instance at once anyway (a PostgreSQL NOTIFY on commit drops each cache), so this is the fallback for changes made by hand in SQL',
+    }),
+  ),
   JWT_AUDIENCE: EnvList({ default: [DEFAULTS.auth.audience].flat(), description: 'accepted `aud` values, comma-separated' }),
   JWT_MAX_LIFETIME_SECONDS: EnvInteger({ default: DEFAULTS.auth.maxLifetimeSeconds, minimum: 1, description: 'longest token lifetime accepted (exp − iat)' }),
   JWT_CLOCK_SKEW_SECONDS: EnvInteger({ default: DEFAULTS.auth.clockSkewSeconds, description: 'clock difference tolerated on iat/exp' }),
-  GATEWAY_LENIENT_MEMBERS: EnvList({ default: DEFAULTS.lenientMembers, description: 'member ids whose replies pass despite broken reply rules (with a warning)' }),
-  GATEWAY_FORWARD_HEADERS: EnvList({ default: DEFAULTS.forwardHeaders, lowerCase: true, defaultText: '(none; npm start: x-mock-fault)', description: 'buyer request headers passed on to seller systems, comma-separated' }),
+  GATEWAY_LENIENT_MEMBERS: EnvList({
+    default: DEFAULTS.lenientMembers,
+    description: 'member ids whose replies pass despite broken reply rules (with a warning)',
+  }),
+  GATEWAY_FORWARD_HEADERS: EnvList({
+    default: DEFAULTS.forwardHeaders,
+    lowerCase: true,
+    defaultText: '(none; npm start: x-mock-fault)',
+    description: 'buyer request headers passed on to seller systems, comma-separated',
+  }),
   GATEWAY_ORDER_WAIT_MS: EnvInteger({ default: DEFAULTS.orderWaitMs, description: 'how long a repeated order waits for its first attempt, still in flight' }),
-  GATEWAY_ORDER_STALE_MARGIN_MS: EnvInteger({ default: DEFAULTS.orderStaleMarginMs, description: "added to a member's timeout: an order in flight longer was left by a stopped instance (covers clock skew between instances)" }),
-  GATEWAY_MAX_BODY_BYTES: EnvInteger({ default: P.maxBodyBytes, minimum: 1, description: 'largest request body on any endpoint; a larger one is refused with 413 before it is read' }),
-  GATEWAY_MAX_INQUIRY_ITEMS: EnvInteger({ default: P.maxInquiryItems, minimum: 1, description: 'most items in one item inquiry (4422, rule `limit.items-per-inquiry`)' }),
+  GATEWAY_ORDER_STALE_MARGIN_MS: EnvInteger({
+    default: DEFAULTS.orderStaleMarginMs,
+    description: "added to a member's timeout: an order in flight longer was left by a stopped instance (covers clock skew between instances)",
+  }),
+  GATEWAY_MAX_BODY_BYTES: EnvInteger({
+    default: P.maxBodyBytes,
+    minimum: 1,
+    description: 'largest request body on any endpoint; a larger one is refused with 413 before it is read',
+  }),
+  GATEWAY_MAX_INQUIRY_ITEMS: EnvInteger({
+    default: P.maxInquiryItems,
+    minimum: 1,
+    description: 'most items in one item inquiry (4422, rule `limit.items-per-inquiry`)',
+  }),
   GATEWAY_MAX_ORDER_LINES: EnvInteger({ default: P.maxOrderLines, minimum: 1, description: 'most lines in one order (4422, rule `limit.lines-per-order`)' }),
-  GATEWAY_BREAKER_FAILURES: EnvInteger({ default: P.breakerFailures, minimum: 1, description: "consecutive failures (timeout, unreachable, HTTP 5xx) of one member's seller that open its circuit breaker" }),
-  GATEWAY_BREAKER_COOLDOWN_MS: EnvInteger({ default: P.breakerCooldownMs, minimum: 1, description: 'how long an open breaker answers 5503 at once before one probe call is let through' }),
-  GATEWAY_MEMBER_CONCURRENCY: EnvInteger({ default: P.memberConcurrency, minimum: 1, description: "calls to one member's seller in flight at once, per instance; more are refused at once (5503). 64 is the seller client's pool per seller origin: when members share a seller host, set it lower so one cannot hold every connection" }),
-  GATEWAY_RATE_LIMIT: EnvInteger({ default: P.rateLimit, minimum: 1, description: "requests per window per API client, unless the client's `api_clients.rate_limit` says otherwise" }),
+  GATEWAY_BREAKER_FAILURES: EnvInteger({
+    default: P.breakerFailures,
+    minimum: 1,
+    description: "consecutive failures (timeout, unreachable, HTTP 5xx) of one member's seller that open its circuit breaker",
+  }),
+  GATEWAY_BREAKER_COOLDOWN_MS: EnvInteger({
+    default: P.breakerCooldownMs,
+    minimum: 1,
+    description: 'how long an open breaker answers 5503 at once before one probe call is let through',
+  }),
+  GATEWAY_MEMBER_CONCURRENCY: EnvInteger({
+    default: P.memberConcurrency,
+    minimum: 1,
+    description:
+      "calls to one member's seller in flight at once, per instance; more are refused at once (5503). 64 is the seller client's pool per seller origin: when members share a seller host, set it lower so one cannot hold every connection",
+  }),
+  GATEWAY_RATE_LIMIT: EnvInteger({
+    default: P.rateLimit,
+    minimum: 1,
+    description: "requests per window per API client, unless the client's `api_clients.rate_limit` says otherwise",
+  }),
   GATEWAY_RATE_LIMIT_WINDOW_MS: EnvInteger({ default: P.rateLimitWindowMs, minimum: 1_000, description: 'the rate-limit window (fixed windows)' }),
-  GATEWAY_RATE_LIMIT_INSTANCES: EnvInteger({ default: P.rateLimitInstances, minimum: 1, description: 'gateway instances behind the load balancer: each allows a client `limit / instances` per window' }),
+  GATEWAY_RATE_LIMIT_INSTANCES: EnvInteger({
+    default: P.rateLimitInstances,
+    minimum: 1,
+    description: 'gateway instances behind the load balancer: each allows a client `limit / instances` per window',
+  }),
 });
 
 /** Everything the gateway process reads: its own variables and the store's. */

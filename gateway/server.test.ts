@@ -30,7 +30,9 @@ afterAll(async () => {
 
 describe('gateway server', () => {
   it('refuses to start on a variable set to something unusable, naming each one, before opening anything', async () => {
-    await expect(startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_PORT: 'eighty', GATEWAY_RATE_LIMIT: '0', DATABASE_URL: 'mysql://db' })).rejects.toThrow(
+    await expect(
+      startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_PORT: 'eighty', GATEWAY_RATE_LIMIT: '0', DATABASE_URL: 'mysql://db' }),
+    ).rejects.toThrow(
       "GATEWAY_PORT must be an integer ≥ 0 and ≤ 65535, not 'eighty'; GATEWAY_RATE_LIMIT must be an integer ≥ 1, not '0'; DATABASE_URL must be a URL (postgres://… or postgresql://…), not 'mysql://db'",
     );
   });

@@ -11,7 +11,11 @@ import { V3_1, V3_2 } from './app';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'payloads', `${name}.json`), 'utf8')) as Record<string, unknown>;
 const CLOCK = Date.parse('2026-03-02T12:00:00Z');
-const stockedOrder = { ...fixture('place-order.buyer-request'), purchase_order_number: 'PO-V31-1', items: [{ id: 'line-1', mfr_code: 'BOS', part_number: 'BC905', location_id: 'L150', quantity_ordered: 2 }] };
+const stockedOrder = {
+  ...fixture('place-order.buyer-request'),
+  purchase_order_number: 'PO-V31-1',
+  items: [{ id: 'line-1', mfr_code: 'BOS', part_number: 'BC905', location_id: 'L150', quantity_ordered: 2 }],
+};
 
 let v32: TestGateway;
 let v31: TestGateway;
@@ -34,7 +38,11 @@ const cases: [string, string, unknown, Parameters<TestGateway['post']>[2]?][] = 
   ['item inquiry', 'item_inquiry', fixture('item-inquiry.buyer-request')],
   ['item inquiry at all locations', 'item_inquiry', { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }] }],
   ['item inquiry, another buyer', 'item_inquiry', { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }] }, { user: 'other' }],
-  ['item inquiry at a location not the buyer\'s', 'item_inquiry', { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }], locations: [{ id: 'L102', member: 'M100', account: 'A-1002' }] }],
+  [
+    "item inquiry at a location not the buyer's",
+    'item_inquiry',
+    { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }], locations: [{ id: 'L102', member: 'M100', account: 'A-1002' }] },
+  ],
   ['item inquiry with a bad body', 'item_inquiry', { items: [{ id: 'a' }], extra: 1 }],
   ['place order', 'place_order', fixture('place-order.buyer-request')],
   ['place order of a stocked part', 'place_order', stockedOrder],

@@ -17,7 +17,11 @@ describe('createExchangeLog', () => {
   it('keeps the last `limit` exchanges, oldest first, with increasing ids', () => {
     const log = createExchangeLog({ limit: 3 });
     for (const s of ['a', 'b', 'c', 'd', 'e']) log.add(record(s));
-    expect(log.recent().map((s) => [s.id, s.service])).toEqual([[3, 'c'], [4, 'd'], [5, 'e']]);
+    expect(log.recent().map((s) => [s.id, s.service])).toEqual([
+      [3, 'c'],
+      [4, 'd'],
+      [5, 'e'],
+    ]);
     expect(log.detail(4)?.service).toBe('d');
     expect(log.detail(2)).toBeUndefined(); // dropped
     expect(log.detail(6)).toBeUndefined(); // not yet

@@ -58,7 +58,8 @@ export function inspectorAccess(credential: string, now: () => number = Date.now
       return true;
     },
     guard: async (c, next) => {
-      if (!allowed(c)) return c.json({ message: 'the inspector needs the internal credential: Authorization: Bearer <token>, or a session from its login page' }, 401);
+      if (!allowed(c))
+        return c.json({ message: 'the inspector needs the internal credential: Authorization: Bearer <token>, or a session from its login page' }, 401);
       await next();
     },
   };

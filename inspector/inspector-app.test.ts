@@ -48,7 +48,11 @@ async function readEvents(response: Response, count: number): Promise<{ event: s
       const block = text.slice(0, end);
       text = text.slice(end + 2);
       const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       if (event !== undefined) events.push({ event, data: JSON.parse(data) });
     }
   }
@@ -100,7 +104,9 @@ describe('createInspector', () => {
     expect(detail.request.service).toBe('item_inquiry');
     expect(detail.reply.items[1].original_part).toBe('WRONG');
     expect(detail.faults).toEqual(['wrong-original-part']);
-    expect(detail.violations).toEqual([expect.objectContaining({ rule: 'alternate.original-part', path: '/items/1/original_part', expected: 'BP-1001', found: 'WRONG' })]);
+    expect(detail.violations).toEqual([
+      expect.objectContaining({ rule: 'alternate.original-part', path: '/items/1/original_part', expected: 'BP-1001', found: 'WRONG' }),
+    ]);
   });
 
   it('answers 400 for an id that is not a number and 404 for one not kept', async () => {
@@ -121,7 +127,10 @@ describe('createInspector', () => {
     feed.add(faulty());
     const events = await reading;
     expect(events[0]).toMatchObject({ event: 'history', data: { limit: 10, exchanges: [{ id: 1, verdict: 'ok' }] } });
-    expect(events[1]).toMatchObject({ event: 'exchange', data: { id: 2, verdict: 'broken', rules: ['alternate.original-part'], faults: ['wrong-original-part'] } });
+    expect(events[1]).toMatchObject({
+      event: 'exchange',
+      data: { id: 2, verdict: 'broken', rules: ['alternate.original-part'], faults: ['wrong-original-part'] },
+    });
   });
 
   it('close() ends open event streams, so a server can shut down', async () => {
@@ -155,14 +164,22 @@ describe('createInspector', () => {
 
     it('exchanges the credential for an HttpOnly, SameSite=Strict cookie scoped to the inspector', async () => {
       const { app } = mounted({ credential });
-      const wrong = await app.request('/ui/session', { method: 'POST', body: JSON.stringify({ token: 'nope' }), headers: { 'content-type': 'application/json' } });
+      const wrong = await app.request('/ui/session', {
+        method: 'POST',
+        body: JSON.stringify({ token: 'nope' }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get('set-cookie')).toBeNull();
       const missing = await app.request('/ui/session', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
       expect(missing.status).toBe(400);
       expect(await missing.json()).toMatchObject({ path: '/token' });
 
-      const ok = await app.request('/ui/session', { method: 'POST', body: JSON.stringify({ token: credential }), headers: { 'content-type': 'application/json' } });
+      const ok = await app.request('/ui/session', {
+        method: 'POST',
+        body: JSON.stringify({ token: credential }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(ok.status).toBe(204);
       const cookie = ok.headers.get('set-cookie')!;
       expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=\\d+\\.[\\w-]+;`));

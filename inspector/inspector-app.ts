@@ -79,7 +79,12 @@ export function createInspector(options: InspectorOptions): Inspector {
     }
     const exchanges = feed
       .recent()
-      .filter((s) => (service === undefined || s.service === service) && (verdict === undefined || s.verdict === verdict) && (rule === undefined || s.rules.includes(rule)));
+      .filter(
+        (s) =>
+          (service === undefined || s.service === service) &&
+          (verdict === undefined || s.verdict === verdict) &&
+          (rule === undefined || s.rules.includes(rule)),
+      );
     return c.json({ limit: feed.limit, count: exchanges.length, exchanges });
   });
 

@@ -28,7 +28,9 @@ describe('judgeExchange', () => {
     const detail = judgeExchange(1, exchange({ reply, faults: ['wrong-original-part'] }));
     expect(detail.verdict).toBe('broken');
     expect(detail.rules).toEqual(['alternate.original-part']);
-    expect(detail.violations).toEqual([expect.objectContaining({ rule: 'alternate.original-part', path: '/items/1/original_part', expected: 'BP-1001', found: 'WRONG' })]);
+    expect(detail.violations).toEqual([
+      expect.objectContaining({ rule: 'alternate.original-part', path: '/items/1/original_part', expected: 'BP-1001', found: 'WRONG' }),
+    ]);
     expect(detail.problem).toMatch(/^alternate\.original-part: /);
   });
 

@@ -10,7 +10,8 @@ const bodyNotJson = (reason: string) => new BadRequestError(notJsonMessage(reaso
 const readJson = (c: Context): Promise<unknown> => readJsonBody(c, bodyNotJson);
 
 const object = (body: unknown): Record<string, unknown> => {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('the body must be a JSON object', [{ keyword: 'type', path: '', message: 'must be an object' }]);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new BadRequestError('the body must be a JSON object', [{ keyword: 'type', path: '', message: 'must be an object' }]);
   return body as Record<string, unknown>;
 };
 
@@ -29,7 +30,8 @@ export function adminRoutes(control: MockSellerControl): Hono {
 
   admin.get('/journal', (c) => {
     const limit = c.req.query('limit');
-    if (limit !== undefined && !/^\d+$/.test(limit)) throw new BadRequestError('limit must be a whole number', [{ keyword: 'query', path: '/limit', message: 'must be a whole number' }]);
+    if (limit !== undefined && !/^\d+$/.test(limit))
+      throw new BadRequestError('limit must be a whole number', [{ keyword: 'query', path: '/limit', message: 'must be a whole number' }]);
     const entries = control.journal.entries({ service: c.req.query('service'), limit: limit === undefined ? undefined : Number(limit) });
     return c.json({ count: entries.length, entries });
   });
@@ -57,7 +59,8 @@ export function adminRoutes(control: MockSellerControl): Hono {
   admin.post('/provider-state', async (c) => {
     const body = object(await readJson(c));
     const { state, params, action } = body;
-    if (typeof state !== 'string' || state === '') throw new BadRequestError('state is required', [{ keyword: 'required', path: '/state', message: 'is required' }]);
+    if (typeof state !== 'string' || state === '')
+      throw new BadRequestError('state is required', [{ keyword: 'required', path: '/state', message: 'is required' }]);
     if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
       throw new BadRequestError('params must be an object', [{ keyword: 'type', path: '/params', message: 'must be an object' }]);
     }

@@ -85,7 +85,9 @@ describe('scenarios', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ScenarioError);
-    expect((caught as ScenarioError).issues).toEqual([expect.objectContaining({ path: '/parts/0/stock/0/location_id', message: "unknown location 'L-NOWHERE'" })]);
+    expect((caught as ScenarioError).issues).toEqual([
+      expect.objectContaining({ path: '/parts/0/stock/0/location_id', message: "unknown location 'L-NOWHERE'" }),
+    ]);
   });
 
   it('replaces the scenario through the control API and resets to it', async () => {
@@ -106,7 +108,8 @@ describe('scenarios', () => {
 });
 
 describe('provider states', () => {
-  const setUp = (seller: MockSeller, state: string, params: Record<string, unknown>) => call(seller, 'POST', '/__admin/provider-state', { state, params, action: 'setup' });
+  const setUp = (seller: MockSeller, state: string, params: Record<string, unknown>) =>
+    call(seller, 'POST', '/__admin/provider-state', { state, params, action: 'setup' });
   const ask = async (seller: MockSeller, request: ItemInquirySellerRequest) => {
     const reply = await json(call(seller, 'POST', '/seller', request));
     expect(checkSellerReply('item-inquiry', request, reply).ok).toBe(true);
@@ -123,7 +126,13 @@ describe('provider states', () => {
     const res = await setUp(seller, 'part exists', { mfr_code: 'PCT', part_number: 'P-1', location_ids: ['L101', 'L150'], quantity_available: 7 });
     expect(await json(res)).toMatchObject({ mfr_code: 'PCT', part_number: 'P-1', location_ids: ['L101', 'L150'] });
     const reply = await ask(seller, inquiry('PCT', 'P-1', ['L101', 'L150']));
-    expect(reply.items[0]).toMatchObject({ status_code: 1, locations: [{ id: 'L101', quantity_available: 7 }, { id: 'L150', quantity_available: 7 }] });
+    expect(reply.items[0]).toMatchObject({
+      status_code: 1,
+      locations: [
+        { id: 'L101', quantity_available: 7 },
+        { id: 'L150', quantity_available: 7 },
+      ],
+    });
     await call(seller, 'POST', '/__admin/provider-state', { state: 'part exists', action: 'teardown' });
     expect((await ask(seller, inquiry('PCT', 'P-1'))).items[0].status_code).toBe(0);
   });
@@ -134,7 +143,9 @@ describe('provider states', () => {
     ['part has equivalent', 4],
   ])('"%s" answers the related part with status %i', async (state, status) => {
     const seller = createMockSeller(readDefaultScenario());
-    const params = await json(setUp(seller, state, { mfr_code: 'PCT', part_number: 'P-2', related_mfr_code: 'PCU', related_part_number: 'P-9', location_ids: ['L101'] }));
+    const params = await json(
+      setUp(seller, state, { mfr_code: 'PCT', part_number: 'P-2', related_mfr_code: 'PCU', related_part_number: 'P-9', location_ids: ['L101'] }),
+    );
     expect(params).toMatchObject({ related_mfr_code: 'PCU', related_part_number: 'P-9' });
     const reply = await ask(seller, inquiry('PCT', 'P-2'));
     expect(reply.items[1]).toMatchObject({ id: 'q', mfr_code: 'PCU', part_number: 'P-9', status_code: status, original_part: 'P-2', original_mfr: 'PCT' });
@@ -142,7 +153,9 @@ describe('provider states', () => {
 
   it('"part exists" honours location_id and second_location_id as the pact passes them, and leaves the part without related parts', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const params = await json(setUp(seller, 'part exists', { member: 'M200', mfr_code: 'PCT', part_number: 'P-3', location_id: 'L201', second_location_id: 'L250' }));
+    const params = await json(
+      setUp(seller, 'part exists', { member: 'M200', mfr_code: 'PCT', part_number: 'P-3', location_id: 'L201', second_location_id: 'L250' }),
+    );
     expect(params).toMatchObject({ location_id: 'L201', second_location_id: 'L250', location_ids: ['L201', 'L250'] });
     const everywhere = ['L101', 'L102', 'L150', 'L201', 'L250'];
     const reply = await ask(seller, inquiry('PCT', 'P-3', everywhere));
@@ -151,7 +164,9 @@ describe('provider states', () => {
     expect((await ask(seller, inquiry('WIX', '51515'))).items).toHaveLength(2 + 1);
     await setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', location_id: 'L101' });
     expect((await ask(seller, inquiry('WIX', '51515'))).items.map((e: { status_code: number }) => e.status_code)).toEqual([1]);
-    expect((await json(setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', second_location_id: 'L150' }))).errors).toEqual([expect.objectContaining({ path: '/params/location_id' })]);
+    expect((await json(setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', second_location_id: 'L150' }))).errors).toEqual([
+      expect.objectContaining({ path: '/params/location_id' }),
+    ]);
   });
 
   it.each([
@@ -161,7 +176,16 @@ describe('provider states', () => {
   ])('"%s" makes the named part the only related part, stocked at location_id', async (state, kind, status) => {
     // ACD PF48 has two equivalents in the default scenario (WIX 57060, MOT FL400S) and no stock at L201.
     const seller = createMockSeller(readDefaultScenario());
-    const params = await json(setUp(seller, state, { member: 'M200', mfr_code: 'ACD', part_number: 'PF48', related_mfr_code: 'WIX', related_part_number: '57060', location_id: 'L201' }));
+    const params = await json(
+      setUp(seller, state, {
+        member: 'M200',
+        mfr_code: 'ACD',
+        part_number: 'PF48',
+        related_mfr_code: 'WIX',
+        related_part_number: '57060',
+        location_id: 'L201',
+      }),
+    );
     expect(params).toMatchObject({ location_id: 'L201', location_ids: ['L201'], kind });
     const reply = await ask(seller, inquiry('ACD', 'PF48', ['L201']));
     expect(reply.items.map((e: { part_number: string; status_code: number }) => [e.part_number, e.status_code])).toEqual([
@@ -186,27 +210,71 @@ describe('provider states', () => {
   ])('"%s" gives the ordered item status %i', async (state, status) => {
     const seller = createMockSeller(readDefaultScenario());
     await setUp(seller, state, { mfr_code: 'GAT', part_number: 'K060882', location_id: 'L101', quantity: 50 });
-    const order = { service: 'place_order', purchase_order_number: 'PO', order_type: 1, items: [{ id: 'i', mfr_code: 'GAT', part_number: 'K060882', location_id: 'L101', quantity_ordered: 50, account_id: 'A-1001', member_id: 'M100' }] };
+    const order = {
+      service: 'place_order',
+      purchase_order_number: 'PO',
+      order_type: 1,
+      items: [{ id: 'i', mfr_code: 'GAT', part_number: 'K060882', location_id: 'L101', quantity_ordered: 50, account_id: 'A-1001', member_id: 'M100' }],
+    };
     const reply = await json(call(seller, 'POST', '/seller', order));
     expect(reply.items[0].status_code).toBe(status);
   });
 
   it('"account has invoices" and "account has statements" create matching documents for a new account', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    await setUp(seller, 'account has invoices', { member: 'M200', account: 'A-PACT', invoice_number: 'INV-9', po_number: 'PO-9', from_invoice_date: '2026-05-01' });
-    const inv = await json(call(seller, 'POST', '/seller', { service: 'invoice', member: 'M200', account: 'A-PACT', po_number: 'PO-9', from_invoice_date: '2026-05-01', to_invoice_date: '2026-05-31' }));
+    await setUp(seller, 'account has invoices', {
+      member: 'M200',
+      account: 'A-PACT',
+      invoice_number: 'INV-9',
+      po_number: 'PO-9',
+      from_invoice_date: '2026-05-01',
+    });
+    const inv = await json(
+      call(seller, 'POST', '/seller', {
+        service: 'invoice',
+        member: 'M200',
+        account: 'A-PACT',
+        po_number: 'PO-9',
+        from_invoice_date: '2026-05-01',
+        to_invoice_date: '2026-05-31',
+      }),
+    );
     expect(inv.invoices.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['INV-9']);
     await setUp(seller, 'account has statements', { member: 'M200', account: 'A-PACT', from_statement_date: '2026-05-01', to_statement_date: '2026-05-31' });
-    const st = await json(call(seller, 'POST', '/seller', { service: 'statement', member: 'M200', account: 'A-PACT', from_statement_date: '2026-05-01', to_statement_date: '2026-05-31' }));
+    const st = await json(
+      call(seller, 'POST', '/seller', {
+        service: 'statement',
+        member: 'M200',
+        account: 'A-PACT',
+        from_statement_date: '2026-05-01',
+        to_statement_date: '2026-05-31',
+      }),
+    );
     expect(st.statements.map((s: { statement_date: string }) => s.statement_date)).toEqual(['2026-05-31']);
   });
 
   it('"two parts exist and a third is unknown" answers with every value it used, in one flat map', async () => {
     const seller = createMockSeller(readDefaultScenario());
     const params = await json(
-      setUp(seller, 'two parts exist and a third is unknown', { location_id: 'L101', mfr_code: 'WIX', part_number: '51515', second_mfr_code: 'PCT', second_part_number: 'P-7', unknown_mfr_code: 'GAT', unknown_part_number: 'K060882' }),
+      setUp(seller, 'two parts exist and a third is unknown', {
+        location_id: 'L101',
+        mfr_code: 'WIX',
+        part_number: '51515',
+        second_mfr_code: 'PCT',
+        second_part_number: 'P-7',
+        unknown_mfr_code: 'GAT',
+        unknown_part_number: 'K060882',
+      }),
     );
-    expect(params).toMatchObject({ mfr_code: 'WIX', part_number: '51515', second_mfr_code: 'PCT', second_part_number: 'P-7', unknown_mfr_code: 'GAT', unknown_part_number: 'K060882', location_id: 'L101' });
+    expect(params).toMatchObject({
+      mfr_code: 'WIX',
+      part_number: '51515',
+      second_mfr_code: 'PCT',
+      second_part_number: 'P-7',
+      unknown_mfr_code: 'GAT',
+      unknown_part_number: 'K060882',
+      location_id: 'L101',
+    });
     const request: ItemInquirySellerRequest = {
       service: 'item_inquiry',
       locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
@@ -230,13 +298,20 @@ describe('provider states', () => {
     await setUp(seller, 'part exists', { member: 'M100', mfr_code: 'PCT', part_number: 'P-5', location_id: 'L-NEW', second_location_id: 'L101' });
     expect((await ask(seller, inquiry('PCT', 'P-5', ['L-NEW']))).items[0].locations[0].route_times).toBeUndefined();
     await setUp(seller, 'part has route times', { member: 'M100', mfr_code: 'PCT', part_number: 'P-5', location_id: 'L-NEW' });
-    expect((await ask(seller, inquiry('PCT', 'P-5', ['L-NEW']))).items[0].locations[0].route_times).toEqual([expect.objectContaining({ route_code: 'PACT-1' })]);
+    expect((await ask(seller, inquiry('PCT', 'P-5', ['L-NEW']))).items[0].locations[0].route_times).toEqual([
+      expect.objectContaining({ route_code: 'PACT-1' }),
+    ]);
   });
 
   it('sets each state up absolutely, whatever state ran before and without teardown', async () => {
     const seller = createMockSeller(readDefaultScenario());
     const line = { mfr_code: 'WIX', part_number: '49100', location_id: 'L101' };
-    const order = (quantity: number) => ({ service: 'place_order', purchase_order_number: 'PO', order_type: 1, items: [{ id: 'i', ...line, quantity_ordered: quantity, account_id: 'A-1001', member_id: 'M100' }] });
+    const order = (quantity: number) => ({
+      service: 'place_order',
+      purchase_order_number: 'PO',
+      order_type: 1,
+      items: [{ id: 'i', ...line, quantity_ordered: quantity, account_id: 'A-1001', member_id: 'M100' }],
+    });
     await setUp(seller, 'order will be backordered', { ...line, quantity: 5 });
     await setUp(seller, 'order can be received', { ...line, quantity: 5 });
     expect((await json(call(seller, 'POST', '/seller', order(5)))).items[0].status_code).toBe(1);

@@ -20,7 +20,6 @@ import type { SellerContext } from './seller-context';
 import { indexScenario } from './seller-data';
 import { sellerEndpoint } from './seller-endpoint';
 
-
 export interface MockSellerOptions {
   /** Journal entries kept (oldest dropped first). Default 1000. */
   journalLimit?: number;
@@ -106,7 +105,11 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
 
   // Every failure kind mapped to a response here, and nowhere else.
   app.onError((error, c) => {
-    if (error instanceof MockSellerError) return c.json(error.issues === undefined ? { message: error.message } : { message: error.message, errors: error.issues }, error.httpStatus as ContentfulStatusCode);
+    if (error instanceof MockSellerError)
+      return c.json(
+        error.issues === undefined ? { message: error.message } : { message: error.message, errors: error.issues },
+        error.httpStatus as ContentfulStatusCode,
+      );
     if (error instanceof HTTPException) return c.json({ message: error.message || `the request was refused (HTTP ${error.status})` }, error.status);
     console.error('mock seller: unexpected error', error);
     return c.json({ message: 'mock seller internal error' }, 500);

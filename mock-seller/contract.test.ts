@@ -38,7 +38,11 @@ const placeOrder: fc.Arbitrary<PlaceOrderSellerRequest> = fc
   }));
 
 async function send(body: object, fault?: string): Promise<unknown> {
-  const res = await seller.app.request('/seller', { method: 'POST', body: JSON.stringify(body), headers: fault === undefined ? {} : { [FAULT_HEADER]: fault } });
+  const res = await seller.app.request('/seller', {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: fault === undefined ? {} : { [FAULT_HEADER]: fault },
+  });
   expect(res.status).toBe(200);
   return res.json();
 }

@@ -23,7 +23,11 @@ export function documentRoutes(ctx: SellerContext): Hono {
   docs.get('/statements/:member/:account/:file', (c) => {
     const { member, account, file } = c.req.param();
     const date = stripTxt(file);
-    return send(renderStatement(ctx.data, member, account, date), `statement of ${date} for account ${account} at ${member}`, `statement-${account}-${date}.txt`);
+    return send(
+      renderStatement(ctx.data, member, account, date),
+      `statement of ${date} for account ${account} at ${member}`,
+      `statement-${account}-${date}.txt`,
+    );
   });
   return docs;
 }

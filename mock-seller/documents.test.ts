@@ -1,5 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { checkSellerReply, type InvoiceSellerReply, type InvoiceSellerRequest, type StatementSellerReply, type StatementSellerRequest } from '../contracts/index';
+import {
+  checkSellerReply,
+  type InvoiceSellerReply,
+  type InvoiceSellerRequest,
+  type StatementSellerReply,
+  type StatementSellerRequest,
+} from '../contracts/index';
 import { createMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
 
@@ -16,7 +22,14 @@ async function invoices(filters: Partial<InvoiceSellerRequest>) {
 }
 
 async function statements(filters: Partial<StatementSellerRequest>) {
-  const body: StatementSellerRequest = { service: 'statement', member: 'M100', account: 'A-1001', from_statement_date: '2026-01-01', to_statement_date: '2026-12-31', ...filters };
+  const body: StatementSellerRequest = {
+    service: 'statement',
+    member: 'M100',
+    account: 'A-1001',
+    from_statement_date: '2026-01-01',
+    to_statement_date: '2026-12-31',
+    ...filters,
+  };
   const res = await seller.app.request('http://seller.test/seller', { method: 'POST', body: JSON.stringify(body) });
   const reply = (await res.json()) as StatementSellerReply;
   expect(checkSellerReply('statement', body, reply)).toMatchObject({ ok: true });

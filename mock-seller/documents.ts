@@ -92,7 +92,8 @@ export function renderInvoice(data: SellerData, member: string, accountId: strin
   const inv = account?.invoices.find((i) => i.invoice_number === invoiceNumber);
   if (account === undefined || inv === undefined) return undefined;
   const lines = inv.invoice_detail.map(
-    (l) => `${l.line_code.padEnd(5)} ${l.part_number.padEnd(14)} ${String(l.item_quantity).padStart(4)} ${money(l.list_price).padStart(9)} ${money(l.cost).padStart(9)}  ${l.description ?? ''}`,
+    (l) =>
+      `${l.line_code.padEnd(5)} ${l.part_number.padEnd(14)} ${String(l.item_quantity).padStart(4)} ${money(l.list_price).padStart(9)} ${money(l.cost).padStart(9)}  ${l.description ?? ''}`,
   );
   return [
     `INVOICE ${inv.invoice_number}`,
@@ -113,7 +114,8 @@ export function renderStatement(data: SellerData, member: string, accountId: str
   const st = account?.statements.find((s) => s.statement_date === statementDate);
   if (account === undefined || st === undefined) return undefined;
   const lines = st.statement_detail.map(
-    (d) => `${d.invoice_date}  ${(d.invoice_number ?? '').padEnd(12)} ${(d.reference_number ?? '').padEnd(10)} ${money(d.original_amount).padStart(10)} ${money(d.paid_amount).padStart(10)}`,
+    (d) =>
+      `${d.invoice_date}  ${(d.invoice_number ?? '').padEnd(12)} ${(d.reference_number ?? '').padEnd(10)} ${money(d.original_amount).padStart(10)} ${money(d.paid_amount).padStart(10)}`,
   );
   return [
     `STATEMENT ${st.statement_date}`,

@@ -8,7 +8,14 @@ import { draw, latencyMs } from './fault-schedule';
 // on every replay, whatever the order; the journal says which exchange got which fault.
 
 const PARTS = [
-  ['WIX', '51515'], ['MOT', 'BRF1478'], ['GAT', 'K060882'], ['NGK', 'BKR5E'], ['ACD', '41-110'], ['DOR', '917-030'], ['BOS', '0242236562'], ['GAT', '22433'],
+  ['WIX', '51515'],
+  ['MOT', 'BRF1478'],
+  ['GAT', 'K060882'],
+  ['NGK', 'BKR5E'],
+  ['ACD', '41-110'],
+  ['DOR', '917-030'],
+  ['BOS', '0242236562'],
+  ['GAT', '22433'],
 ] as const;
 
 const requests: ItemInquirySellerRequest[] = Array.from({ length: 120 }, (_, n) => ({
@@ -69,7 +76,14 @@ describe('seeded fault schedules', () => {
   });
 
   it('draw latency fixed or log-normal, replayable from the seed', async () => {
-    const seeded = (n: number) => latencyMs({ kind: 'latency', distribution: 'log-normal', median_ms: 40, sigma: 0.8 }, (() => { let k = 0; return () => draw(5, String(n), String(k++)); })());
+    const seeded = (n: number) =>
+      latencyMs(
+        { kind: 'latency', distribution: 'log-normal', median_ms: 40, sigma: 0.8 },
+        (() => {
+          let k = 0;
+          return () => draw(5, String(n), String(k++));
+        })(),
+      );
     const delays = Array.from({ length: 4000 }, (_, n) => seeded(n)).sort((a, b) => a - b);
     expect(delays[2000]).toBeGreaterThan(34);
     expect(delays[2000]).toBeLessThan(46);
@@ -78,7 +92,12 @@ describe('seeded fault schedules', () => {
     expect(latencyMs({ kind: 'latency', distribution: 'fixed', ms: 25 })).toBe(25);
 
     const seller = createMockSeller(await readDefaultScenario());
-    const added = await addRule(seller, { service: 'item_inquiry', fault: { kind: 'latency', distribution: 'log-normal', median_ms: 1, sigma: 0.5 }, probability: 1, seed: 3 });
+    const added = await addRule(seller, {
+      service: 'item_inquiry',
+      fault: { kind: 'latency', distribution: 'log-normal', median_ms: 1, sigma: 0.5 },
+      probability: 1,
+      seed: 3,
+    });
     expect(added.status).toBe(201);
     await run(seller, requests.slice(0, 3));
     const once = seller.journal.entries().map((e) => e.faults);

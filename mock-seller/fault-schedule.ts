@@ -17,7 +17,9 @@ const ON_RELATED = new Set<Fault['kind']>(['wrong-original-part', 'wrong-origina
 
 /** A uniform draw in [0, 1) from the seed and a key. */
 export function draw(seed: number, ...key: string[]): number {
-  const digest = createHash('sha256').update(`${seed}\u0000${key.join('\u0000')}`).digest();
+  const digest = createHash('sha256')
+    .update(`${seed}\u0000${key.join('\u0000')}`)
+    .digest();
   return digest.readUIntBE(0, 6) / 2 ** 48;
 }
 
@@ -48,7 +50,11 @@ export function scheduledFaults(rule: FaultRule, service: Service, request: unkn
   if (PER_ITEM.has(kind) && items !== undefined) {
     const out: Fault[] = [];
     for (const item of items) {
-      if (ON_RELATED.has(kind) && (item.mfr_code === undefined || item.part_number === undefined || (data.findPart(item.mfr_code, item.part_number)?.related.length ?? 0) === 0)) continue;
+      if (
+        ON_RELATED.has(kind) &&
+        (item.mfr_code === undefined || item.part_number === undefined || (data.findPart(item.mfr_code, item.part_number)?.related.length ?? 0) === 0)
+      )
+        continue;
       if (draw(seed, kind, item.id, item.mfr_code ?? '', item.part_number ?? '') < p) out.push({ ...rule.fault, id: item.id, scheduled: tag });
     }
     return out;

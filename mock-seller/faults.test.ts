@@ -50,7 +50,13 @@ describe('the x-mock-fault header', () => {
     expect(res.status).toBe(200);
     const reply = await json(res);
     expect(checkSellerReply('place-order', orderRequest, reply).ok).toBe(true);
-    expect(seller.journal.entries()[0]).toMatchObject({ http_status: 200, service: 'place_order', faults: [], fault_source: null, faults_not_applied: ['extra-location;id=o1'] });
+    expect(seller.journal.entries()[0]).toMatchObject({
+      http_status: 200,
+      service: 'place_order',
+      faults: [],
+      fault_source: null,
+      faults_not_applied: ['extra-location;id=o1'],
+    });
     expect(seller.orders).toHaveLength(1);
   });
 
@@ -63,7 +69,11 @@ describe('the x-mock-fault header', () => {
     const order = await post(seller, orderRequest, header);
     expect(order.status).toBe(200);
     expect(checkSellerReply('place-order', orderRequest, await json(order)).ok).toBe(true);
-    const invoice = await post(seller, { service: 'invoice', member: 'M100', account: 'A-1001', from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' }, header);
+    const invoice = await post(
+      seller,
+      { service: 'invoice', member: 'M100', account: 'A-1001', from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' },
+      header,
+    );
     expect(invoice.status).toBe(200);
     expect((await json(invoice)).status).toBe('success');
     const [i, o, v] = seller.journal.entries();
@@ -148,7 +158,10 @@ describe('faults', () => {
 
   it('applies a control-API fault to the next N requests of its service only', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const res = await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', count: 2, fault: { kind: 'http-status', status: 500 } }) });
+    const res = await seller.app.request('/__admin/faults', {
+      method: 'POST',
+      body: JSON.stringify({ service: 'item_inquiry', count: 2, fault: { kind: 'http-status', status: 500 } }),
+    });
     expect(res.status).toBe(201);
     expect((await post(seller, orderRequest)).status).toBe(200);
     expect((await post(seller, inquiry)).status).toBe(500);
@@ -174,7 +187,9 @@ describe('faults', () => {
 
   it('removes one fault rule by id', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const rule = await json(seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'invoice', fault: { kind: 'malformed-json' } }) }));
+    const rule = await json(
+      seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'invoice', fault: { kind: 'malformed-json' } }) }),
+    );
     expect((await json(seller.app.request('/__admin/faults'))).faults).toHaveLength(1);
     expect((await seller.app.request(`/__admin/faults/${rule.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await seller.app.request(`/__admin/faults/${rule.id}`, { method: 'DELETE' })).status).toBe(404);
@@ -183,7 +198,10 @@ describe('faults', () => {
 
   it('refuses a fault rule it cannot honour, naming the field', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const res = await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'statement', fault: { kind: 'wrong-original-part' } }) });
+    const res = await seller.app.request('/__admin/faults', {
+      method: 'POST',
+      body: JSON.stringify({ service: 'statement', fault: { kind: 'wrong-original-part' } }),
+    });
     expect(res.status).toBe(400);
     expect((await json(res)).errors).toEqual([expect.objectContaining({ path: '/fault/kind' })]);
     const bad = await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'latency' } }) });
@@ -197,7 +215,13 @@ describe('faults over a real connection', () => {
 
   const send = async (fault: string, timeoutMs = 5000) => {
     const { url } = await started;
-    return undiciRequest(`${url}/seller`, { method: 'POST', body: JSON.stringify(inquiry), headers: { [FAULT_HEADER]: fault, 'content-type': 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    return undiciRequest(`${url}/seller`, {
+      method: 'POST',
+      body: JSON.stringify(inquiry),
+      headers: { [FAULT_HEADER]: fault, 'content-type': 'application/json' },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
   };
 
   it('listens on the port it reports', async () => {
@@ -231,7 +255,10 @@ describe('faults over a real connection', () => {
   it('lets hanging requests go on close()', async () => {
     const running = await startMockSeller({ scenario: readDefaultScenario(), port: 0 });
     const pending = undiciRequest(`${running.url}/seller`, { method: 'POST', body: JSON.stringify(inquiry), headers: { [FAULT_HEADER]: 'hang' } });
-    const outcome = pending.then(() => 'answered', () => 'dropped');
+    const outcome = pending.then(
+      () => 'answered',
+      () => 'dropped',
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(running.seller.hangingCount).toBe(1);
     await running.close();

@@ -35,10 +35,14 @@ export const Fault = Type.Object(
     ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: fixed delay' })),
     min_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, lower bound' })),
     max_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, upper bound' })),
-    distribution: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('log-normal')], { description: 'latency: log-normal draws around median_ms with spread sigma' })),
+    distribution: Type.Optional(
+      Type.Union([Type.Literal('fixed'), Type.Literal('log-normal')], { description: 'latency: log-normal draws around median_ms with spread sigma' }),
+    ),
     median_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency, log-normal: the median delay' })),
     sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'latency, log-normal: the spread (default 0.5)' })),
-    scheduled: Type.Optional(Type.String({ description: 'set by the mock: the seeded rule that dealt this fault (rule id, seed, probability), for the journal' })),
+    scheduled: Type.Optional(
+      Type.String({ description: 'set by the mock: the seeded rule that dealt this fault (rule id, seed, probability), for the journal' }),
+    ),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'http-status: the HTTP status (default 503)' })),
     code: Type.Optional(Type.Integer({ description: 'status-code: the seller status_code (default 5503)' })),
     id: Type.Optional(Type.String({ minLength: 1, description: 'violations: the item id to tamper with (default: the first)' })),
@@ -55,8 +59,10 @@ export const FaultRuleInput = Type.Object(
     fault: Fault,
     count: Type.Optional(Type.Integer({ minimum: 1, description: 'Applies to the next N matching requests; until cleared when omitted' })),
     part_number: Type.Optional(Type.String({ minLength: 1, description: 'Only requests naming this part number' })),
-    probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'A seeded schedule: the share of items (item faults) or requests (others) it strikes' })),
-    seed: Type.Optional(Type.Integer({ minimum: 0, description: 'The schedule\'s seed (default 0): the same seed strikes the same items and requests' })),
+    probability: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'A seeded schedule: the share of items (item faults) or requests (others) it strikes' }),
+    ),
+    seed: Type.Optional(Type.Integer({ minimum: 0, description: "The schedule's seed (default 0): the same seed strikes the same items and requests" })),
   },
   { additionalProperties: false },
 );
@@ -75,15 +81,19 @@ const validateRule = compileValidator(FaultRuleInput);
 function faultIssues(fault: Fault, at: string): ValidationIssue[] {
   const issue = (path: string, message: string): ValidationIssue => ({ keyword: 'fault', path: `${at}${path}`, message });
   if (fault.kind === 'latency') {
-    if (fault.distribution === 'log-normal' && fault.median_ms === undefined) return [issue('/median_ms', 'a log-normal latency needs median_ms (and sigma, default 0.5)')];
-    if (fault.distribution !== 'log-normal' && fault.ms === undefined && (fault.min_ms === undefined || fault.max_ms === undefined)) return [issue('', 'latency needs ms, min_ms and max_ms, or distribution log-normal with median_ms')];
+    if (fault.distribution === 'log-normal' && fault.median_ms === undefined)
+      return [issue('/median_ms', 'a log-normal latency needs median_ms (and sigma, default 0.5)')];
+    if (fault.distribution !== 'log-normal' && fault.ms === undefined && (fault.min_ms === undefined || fault.max_ms === undefined))
+      return [issue('', 'latency needs ms, min_ms and max_ms, or distribution log-normal with median_ms')];
     if (fault.min_ms !== undefined && fault.max_ms !== undefined && fault.min_ms > fault.max_ms) return [issue('/min_ms', 'min_ms is above max_ms')];
   }
   return [];
 }
 
 export function describeFault(fault: Fault): string {
-  const params = Object.entries(fault).filter(([k]) => k !== 'kind').map(([k, v]) => `;${k}=${v}`);
+  const params = Object.entries(fault)
+    .filter(([k]) => k !== 'kind')
+    .map(([k, v]) => `;${k}=${v}`);
   return fault.kind + params.join('');
 }
 
@@ -98,10 +108,17 @@ export function parseFaultHeader(header: string): Fault[] {
       const fault: Record<string, unknown> = { kind };
       for (const param of params) {
         const eq = param.indexOf('=');
-        if (eq <= 0) throw new BadRequestError(`x-mock-fault: '${param}' is not name=value`, [{ keyword: 'fault', path: `/${i}`, message: `'${param}' is not name=value` }]);
+        if (eq <= 0)
+          throw new BadRequestError(`x-mock-fault: '${param}' is not name=value`, [
+            { keyword: 'fault', path: `/${i}`, message: `'${param}' is not name=value` },
+          ]);
         const name = param.slice(0, eq);
         const value = param.slice(eq + 1);
-        fault[name] = (['ms', 'min_ms', 'max_ms', 'status', 'code', 'median_ms'].includes(name) && /^-?\d+$/.test(value)) || (name === 'sigma' && /^\d+(\.\d+)?$/.test(value)) ? Number(value) : value;
+        fault[name] =
+          (['ms', 'min_ms', 'max_ms', 'status', 'code', 'median_ms'].includes(name) && /^-?\d+$/.test(value)) ||
+          (name === 'sigma' && /^\d+(\.\d+)?$/.test(value))
+            ? Number(value)
+            : value;
       }
       const shape = validateFault(fault);
       const issues = shape.valid ? faultIssues(fault as Fault, `/${i}`) : shape.errors.map((e) => ({ ...e, path: `/${i}${e.path}` }));

@@ -45,7 +45,16 @@ describe.skipIf(!available)(title, () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1400, height: 1000 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
 
@@ -56,7 +65,11 @@ describe.skipIf(!available)(title, () => {
   });
 
   const send = (fault?: string) =>
-    fetch(`${seller.url}/seller`, { method: 'POST', body: JSON.stringify(inquiry), headers: { 'content-type': 'application/json', ...(fault ? { [FAULT_HEADER]: fault } : {}) } });
+    fetch(`${seller.url}/seller`, {
+      method: 'POST',
+      body: JSON.stringify(inquiry),
+      headers: { 'content-type': 'application/json', ...(fault ? { [FAULT_HEADER]: fault } : {}) },
+    });
 
   it('shows exchanges live and marks alternate.original-part at its path, expected vs found', async () => {
     const page = await context.newPage();
@@ -78,7 +91,11 @@ describe.skipIf(!available)(title, () => {
     expect((await send()).status).toBe(200);
     expect((await send('wrong-original-part;id=oil-filter')).status).toBe(200);
     await expect.poll(() => page.locator('[data-testid=exchange-row]').count()).toBe(2);
-    expect(await page.locator('[data-testid=exchange-row]').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { verdict: string } }).dataset.verdict))).toEqual(['broken', 'ok']);
+    expect(
+      await page
+        .locator('[data-testid=exchange-row]')
+        .evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { verdict: string } }).dataset.verdict)),
+    ).toEqual(['broken', 'ok']);
     const faulty = page.locator('[data-testid=exchange-row][data-verdict=broken]');
     expect(await faulty.textContent()).toContain('wrong-original-part;id=oil-filter');
     expect(await faulty.textContent()).toContain('M100');

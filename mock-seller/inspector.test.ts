@@ -37,7 +37,11 @@ describe('the inspector at /__admin/ui', () => {
     ]);
     expect(exchanges[2].problem).toMatch(/service/);
     const detail = await json(seller.app.request(`/__admin/ui/exchanges/${exchanges[1].id}`));
-    expect(detail.violations[0]).toMatchObject({ rule: 'alternate.original-part', expected: '51515', path: expect.stringMatching(/^\/items\/\d+\/original_part$/) });
+    expect(detail.violations[0]).toMatchObject({
+      rule: 'alternate.original-part',
+      expected: '51515',
+      path: expect.stringMatching(/^\/items\/\d+\/original_part$/),
+    });
   });
 
   it('keeps the journal limit as its history', async () => {

@@ -99,8 +99,7 @@ const CLOSE = Buffer.from(']}');
 const COMMA = Buffer.from(',');
 
 /** `,"mfr_code":…,"status_code":n,"locations":[` — the entry between its id and its locations. */
-const headOf = (indexed: IndexedPart, status: number, asked?: RequestedItem) =>
-  Buffer.from(`,${inner(partFields(indexed, status, asked))},"locations":[`);
+const headOf = (indexed: IndexedPart, status: number, asked?: RequestedItem) => Buffer.from(`,${inner(partFields(indexed, status, asked))},"locations":[`);
 
 function pushLocations(out: Buffer[], data: SellerData, indexed: IndexedPart, forwarded: readonly string[]): number {
   let length = 0;
@@ -136,7 +135,16 @@ export function itemInquiryBody(data: SellerData, request: ItemInquirySellerRequ
     }
     const indexed = data.findPart(asked.mfr_code, asked.part_number);
     if (indexed === undefined) {
-      const entry = Buffer.from(JSON.stringify({ id: asked.id, mfr_code: asked.mfr_code, part_number: asked.part_number, comment: 'Part not found', status_code: ItemStatus.NotFound, locations: [] }));
+      const entry = Buffer.from(
+        JSON.stringify({
+          id: asked.id,
+          mfr_code: asked.mfr_code,
+          part_number: asked.part_number,
+          comment: 'Part not found',
+          status_code: ItemStatus.NotFound,
+          locations: [],
+        }),
+      );
       out.push(entry);
       length += entry.length;
       continue;

@@ -96,7 +96,20 @@ export function createJournal(limit = 1000): Journal {
     record(entry) {
       let slot = ring[next];
       if (slot === undefined) {
-        slot = { seq: 0, startedAt: 0, elapsed_ms: 0, service: null, requestText: '', http_status: null, reply: undefined, replyBytes: undefined, faults: NONE, fault_source: null, faults_not_applied: NONE, notes: NONE };
+        slot = {
+          seq: 0,
+          startedAt: 0,
+          elapsed_ms: 0,
+          service: null,
+          requestText: '',
+          http_status: null,
+          reply: undefined,
+          replyBytes: undefined,
+          faults: NONE,
+          fault_source: null,
+          faults_not_applied: NONE,
+          notes: NONE,
+        };
         ring[next] = slot;
       }
       slot.seq = ++seq;

@@ -14,7 +14,6 @@ import { readPact } from '../contracts/pact/pact-file';
 
 const DESCRIPTIONS = readPact(PACT_FILE).interactions.map((i) => i.description);
 
-
 let mock: RunningMockSeller;
 beforeAll(async () => {
   mock = await startMockSeller();
@@ -51,12 +50,19 @@ describe('the official pact verifier against the mock seller', () => {
   it("injects a vendor's own values that its state callback returns", async () => {
     // A vendor's callback: it answers each state with values from its own catalogue (the
     // state map fixture) after setting them up — here through the mock's own callback.
-    const map = JSON.parse(readFileSync('fixtures/state-maps/mock-seller.json', 'utf8')) as { defaults: Record<string, unknown>; states: Record<string, Record<string, unknown>> };
+    const map = JSON.parse(readFileSync('fixtures/state-maps/mock-seller.json', 'utf8')) as {
+      defaults: Record<string, unknown>;
+      states: Record<string, Record<string, unknown>>;
+    };
     const vendor = new Hono().post('/states', async (c) => {
       const { state, params, action } = (await c.req.json()) as { state: string; params: Record<string, unknown>; action: string };
       const known = Object.keys(params);
       const own = Object.fromEntries(Object.entries({ ...map.defaults, ...map.states[state] }).filter(([k]) => known.includes(k)));
-      const answer = await fetch(stateUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state, params: { ...params, ...own }, action }) });
+      const answer = await fetch(stateUrl(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ state, params: { ...params, ...own }, action }),
+      });
       return c.json((await answer.json()) as object);
     });
     const server = await listen(vendor.fetch);
@@ -64,7 +70,9 @@ describe('the official pact verifier against the mock seller', () => {
       await fetch(`${mock.url}/__admin/journal`, { method: 'DELETE' });
       const run = await runOfficialVerifier(PACT_FILE, mock.url, ['--state-change-url', `${server.url}/states`]);
       expect(run.code, run.stdout).toBe(0);
-      const journal = (await (await fetch(`${mock.url}/__admin/journal?service=item_inquiry`)).json()) as { entries: { request: { items: { part_number: string }[] } }[] };
+      const journal = (await (await fetch(`${mock.url}/__admin/journal?service=item_inquiry`)).json()) as {
+        entries: { request: { items: { part_number: string }[] } }[];
+      };
       const asked = journal.entries.flatMap((e) => e.request.items.map((i) => i.part_number));
       expect(asked).toEqual(expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', 'VENDOR-NO-SUCH-PART']));
       expect(asked).not.toContain('49100');

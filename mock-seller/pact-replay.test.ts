@@ -8,7 +8,8 @@ import { startPactReplay } from './index';
 
 const pact = readPact(PACT_FILE);
 const unknownPart = pact.interactions.find((i) => i.description === 'an item inquiry for an unknown part')!;
-const post = (url: string, body: unknown) => fetch(`${url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(`${url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('pact replay from the mock seller', () => {
   it("answers one of the pact's requests with its example reply, and an unmatched one with a 404 listing what the pact offers", async () => {
@@ -23,11 +24,17 @@ describe('pact replay from the mock seller', () => {
       expect(await response.json()).toEqual(unknownPart.response.body!.content);
       expect(served).toEqual(['an item inquiry for an unknown part']);
 
-      const unmatched = await post(running.url, { service: 'item_inquiry', locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }], items: [{ id: 'x-1', mfr_code: 'WIX', part_number: '51515' }] });
+      const unmatched = await post(running.url, {
+        service: 'item_inquiry',
+        locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+        items: [{ id: 'x-1', mfr_code: 'WIX', part_number: '51515' }],
+      });
       expect(unmatched.status).toBe(404);
       const body = (await unmatched.json()) as { message: string; offered: string[] };
       expect(body.message).toContain('item_inquiry');
-      const itemInquiries = pact.interactions.filter((i) => (i.request.body!.content as { service: string }).service === 'item_inquiry').map((i) => i.description);
+      const itemInquiries = pact.interactions
+        .filter((i) => (i.request.body!.content as { service: string }).service === 'item_inquiry')
+        .map((i) => i.description);
       expect(body.offered.sort()).toEqual(itemInquiries.sort());
       expect(served).toHaveLength(1);
     } finally {
@@ -63,8 +70,11 @@ describe('pact replay from the mock seller', () => {
 
   it('the CLI refuses --pact together with --scenario', async () => {
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'mock-seller/server.ts', '--pact', PACT_FILE, '--scenario', 'fixtures/scenarios/default.json'], { timeout: 60_000 }, (error, _stdout, stderr) =>
-        resolve({ code: (error as { code?: number } | null)?.code ?? 0, stderr }),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'mock-seller/server.ts', '--pact', PACT_FILE, '--scenario', 'fixtures/scenarios/default.json'],
+        { timeout: 60_000 },
+        (error, _stdout, stderr) => resolve({ code: (error as { code?: number } | null)?.code ?? 0, stderr }),
       );
     });
     expect(result.code).toBe(2);

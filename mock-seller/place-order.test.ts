@@ -5,7 +5,13 @@ import { readDefaultScenario } from './default-scenario';
 import { ORDER_TYPE_UNKNOWN_NOTE } from './place-order';
 
 const line = (id: string, part_number: string, quantity_ordered: number, location_id = 'L101', mfr_code = 'WIX'): SellerOrderItem => ({
-  id, mfr_code, part_number, location_id, quantity_ordered, account_id: 'A-1001', member_id: 'M100',
+  id,
+  mfr_code,
+  part_number,
+  location_id,
+  quantity_ordered,
+  account_id: 'A-1001',
+  member_id: 'M100',
 });
 
 async function order(seller: MockSeller, items: SellerOrderItem[], extra: Partial<PlaceOrderSellerRequest> = {}) {

@@ -1,11 +1,4 @@
-import {
-  ItemOrderStatus,
-  OrderType,
-  OverallStatus,
-  type OrderItemResult,
-  type PlaceOrderSellerReply,
-  type PlaceOrderSellerRequest,
-} from '../contracts/index';
+import { ItemOrderStatus, OrderType, OverallStatus, type OrderItemResult, type PlaceOrderSellerReply, type PlaceOrderSellerRequest } from '../contracts/index';
 import type { SellerData } from './seller-data';
 
 // Place order: received while stock suffices (stock goes down), backorder when it does

@@ -1,9 +1,4 @@
-import type {
-  RelationKind,
-  Scenario,
-  ScenarioAccount,
-  ScenarioPart,
-} from '../contracts/schemas/scenario';
+import type { RelationKind, Scenario, ScenarioAccount, ScenarioPart } from '../contracts/schemas/scenario';
 import { BadRequestError } from './errors';
 
 // The mock seller's handlers for the provider-state catalogue (contracts/pact/provider-states.ts):
@@ -27,17 +22,24 @@ interface MockStateHandler {
 
 const str = (params: Params, name: string, fallback?: string): string => {
   const value = params[name] ?? fallback;
-  if (typeof value !== 'string' || value === '') throw new BadRequestError(`param '${name}' must be a non-empty string`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be a non-empty string' }]);
+  if (typeof value !== 'string' || value === '')
+    throw new BadRequestError(`param '${name}' must be a non-empty string`, [
+      { keyword: 'param', path: `/params/${name}`, message: 'must be a non-empty string' },
+    ]);
   return value;
 };
 const num = (params: Params, name: string, fallback: number): number => {
   const value = params[name] ?? fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new BadRequestError(`param '${name}' must be a number ≥ 0`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be a number ≥ 0' }]);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw new BadRequestError(`param '${name}' must be a number ≥ 0`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be a number ≥ 0' }]);
   return value;
 };
 const list = (params: Params, name: string, fallback: string[]): string[] => {
   const value = params[name] ?? fallback;
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new BadRequestError(`param '${name}' must be an array of strings`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be an array of strings' }]);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw new BadRequestError(`param '${name}' must be an array of strings`, [
+      { keyword: 'param', path: `/params/${name}`, message: 'must be an array of strings' },
+    ]);
   return value as string[];
 };
 
@@ -94,7 +96,10 @@ function namedLocations(scenario: Scenario, params: Params): { ids: string[]; ec
   const first = optionalStr(params, 'location_id');
   const second = optionalStr(params, 'second_location_id');
   if (first === undefined) {
-    if (second !== undefined) throw new BadRequestError("param 'second_location_id' needs 'location_id'", [{ keyword: 'param', path: '/params/location_id', message: "required with 'second_location_id'" }]);
+    if (second !== undefined)
+      throw new BadRequestError("param 'second_location_id' needs 'location_id'", [
+        { keyword: 'param', path: '/params/location_id', message: "required with 'second_location_id'" },
+      ]);
     return { ids: allLocations(scenario), echo: {} };
   }
   return {
@@ -133,7 +138,16 @@ function relatedState(kind: RelationKind): MockStateHandler {
       ensurePart(scenario, relMfr, relPn, locations.ids, quantity, member);
       // The only related part, so the reply has exactly the interaction's entries.
       part.related = [{ kind, mfr_code: relMfr, part_number: relPn }];
-      return { mfr_code: mfr, part_number: pn, related_mfr_code: relMfr, related_part_number: relPn, kind, ...locations.echo, location_ids: locations.ids, quantity_available: quantity };
+      return {
+        mfr_code: mfr,
+        part_number: pn,
+        related_mfr_code: relMfr,
+        related_part_number: relPn,
+        kind,
+        ...locations.echo,
+        location_ids: locations.ids,
+        quantity_available: quantity,
+      };
     },
   };
 }
@@ -150,7 +164,8 @@ const orderLine = (params: Params) => ({
 
 export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
   'part exists': {
-    description: 'the part is in the catalogue without related parts, stocked at location_ids, or location_id and second_location_id (default: every location), with at least quantity_available (default 10)',
+    description:
+      'the part is in the catalogue without related parts, stocked at location_ids, or location_id and second_location_id (default: every location), with at least quantity_available (default 10)',
     required: ['mfr_code', 'part_number'],
     setUp(scenario, params) {
       const mfr = str(params, 'mfr_code');
@@ -164,7 +179,8 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
     },
   },
   'part has route times': {
-    description: 'the part is in the catalogue without related parts, stocked at location_id (at least quantity_available, default 10), and location_id has route times (a default route is added when it has none)',
+    description:
+      'the part is in the catalogue without related parts, stocked at location_id (at least quantity_available, default 10), and location_id has route times (a default route is added when it has none)',
     required: ['mfr_code', 'part_number', 'location_id'],
     setUp(scenario, params) {
       const mfr = str(params, 'mfr_code');
@@ -183,7 +199,8 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
   'part has equivalent': relatedState('equivalent'),
   'part is unknown': unknownPartState('the seller does not know the part (item status 0, order item failure)'),
   'two parts exist and a third is unknown': {
-    description: 'mfr_code/part_number and second_mfr_code/second_part_number are stocked at location_id (at least quantity_available, default 10) without related parts; unknown_mfr_code/unknown_part_number is not in the catalogue',
+    description:
+      'mfr_code/part_number and second_mfr_code/second_part_number are stocked at location_id (at least quantity_available, default 10) without related parts; unknown_mfr_code/unknown_part_number is not in the catalogue',
     required: ['mfr_code', 'part_number', 'second_mfr_code', 'second_part_number', 'unknown_mfr_code', 'unknown_part_number', 'location_id'],
     setUp(scenario, params) {
       const locationId = str(params, 'location_id');
@@ -192,7 +209,12 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
       const unknown = { unknown_mfr_code: str(params, 'unknown_mfr_code'), unknown_part_number: str(params, 'unknown_part_number') };
       // Removed first: the two stocked parts win should a vendor name one of them twice.
       removePart(scenario, unknown.unknown_mfr_code, unknown.unknown_part_number);
-      const stocked = { mfr_code: str(params, 'mfr_code'), part_number: str(params, 'part_number'), second_mfr_code: str(params, 'second_mfr_code'), second_part_number: str(params, 'second_part_number') };
+      const stocked = {
+        mfr_code: str(params, 'mfr_code'),
+        part_number: str(params, 'part_number'),
+        second_mfr_code: str(params, 'second_mfr_code'),
+        second_part_number: str(params, 'second_part_number'),
+      };
       for (const [mfr, pn] of [
         [stocked.mfr_code, stocked.part_number],
         [stocked.second_mfr_code, stocked.second_part_number],
@@ -223,7 +245,8 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
   },
   'order will fail': unknownPartState('the ordered part is unknown to the seller (order item status 0)'),
   'account has invoices': {
-    description: 'the account exists at the member and has an invoice matching the given fields (invoice_number, po_number, invoice_date or from/to_invoice_date, location_id, part_number, invoice_type)',
+    description:
+      'the account exists at the member and has an invoice matching the given fields (invoice_number, po_number, invoice_date or from/to_invoice_date, location_id, part_number, invoice_type)',
     required: ['member', 'account'],
     setUp(scenario, params) {
       const member = str(params, 'member');
@@ -246,7 +269,16 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
         total_cost: 11.76,
         invoice_detail: [{ item_quantity: 2, line_code: 'WIX', part_number: partNumber, list_price: 9.49, cost: 5.88, description: 'Engine oil filter' }],
       });
-      return { member, account: account.id, invoice_number: invoiceNumber, invoice_date: date, po_number: poNumber, location_id: locationId, part_number: partNumber, invoice_type: invoiceType };
+      return {
+        member,
+        account: account.id,
+        invoice_number: invoiceNumber,
+        invoice_date: date,
+        po_number: poNumber,
+        location_id: locationId,
+        part_number: partNumber,
+        invoice_type: invoiceType,
+      };
     },
   },
   'invoice has a downloadable copy': {
@@ -257,7 +289,8 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
     },
   },
   'account has statements': {
-    description: 'the account exists at the member and has a statement matching the given fields (statement_date or from/to_statement_date, location_id, statement_type)',
+    description:
+      'the account exists at the member and has a statement matching the given fields (statement_date or from/to_statement_date, location_id, statement_type)',
     required: ['member', 'account'],
     setUp(scenario, params) {
       const member = str(params, 'member');
@@ -272,9 +305,24 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
         location_id: locationId,
         statement_type: statementType,
         total_cost: 11.76,
-        statement_detail: [{ invoice_date: date, invoice_number: 'INV-PACT-1', reference_number: 'PO-PACT-1', original_amount: 11.76, paid_amount: 0, reference_type: 'invoice' }],
+        statement_detail: [
+          {
+            invoice_date: date,
+            invoice_number: 'INV-PACT-1',
+            reference_number: 'PO-PACT-1',
+            original_amount: 11.76,
+            paid_amount: 0,
+            reference_type: 'invoice',
+          },
+        ],
       });
-      return { member, account: account.id, statement_date: date, statement_type: statementType, ...(locationId === undefined ? {} : { location_id: locationId }) };
+      return {
+        member,
+        account: account.id,
+        statement_date: date,
+        statement_type: statementType,
+        ...(locationId === undefined ? {} : { location_id: locationId }),
+      };
     },
   },
   'account is unknown': {
@@ -293,7 +341,9 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
 export function setUpProviderState(scenario: Scenario, state: string, params: Params = {}): ProviderStateResult {
   const definition = MOCK_SELLER_STATE_HANDLERS[state];
   if (definition === undefined) {
-    throw new BadRequestError(`unknown provider state '${state}'; known: ${Object.keys(MOCK_SELLER_STATE_HANDLERS).join(', ')}`, [{ keyword: 'state', path: '/state', message: `unknown provider state '${state}'` }]);
+    throw new BadRequestError(`unknown provider state '${state}'; known: ${Object.keys(MOCK_SELLER_STATE_HANDLERS).join(', ')}`, [
+      { keyword: 'state', path: '/state', message: `unknown provider state '${state}'` },
+    ]);
   }
   const copy = structuredClone(scenario);
   return { scenario: copy, params: definition.setUp(copy, params) };

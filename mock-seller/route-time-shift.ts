@@ -8,11 +8,11 @@ import type { Scenario } from '../contracts/schemas/scenario';
 const DAY_MS = 86_400_000;
 
 /** Today's date where the mock runs, YYYY-MM-DD. */
-export const localDate = (now = new Date()) =>
-  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+export const localDate = (now = new Date()) => `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 
 // Wall-clock strings are moved as if they were UTC: whole days, no daylight-saving drift.
-const shift = (routeTime: string, days: number) => new Date(Date.parse(`${routeTime.replace(' ', 'T')}Z`) + days * DAY_MS).toISOString().slice(0, 19).replace('T', ' ');
+const shift = (routeTime: string, days: number) =>
+  new Date(Date.parse(`${routeTime.replace(' ', 'T')}Z`) + days * DAY_MS).toISOString().slice(0, 19).replace('T', ' ');
 
 export function shiftRouteTimes(scenario: Scenario, today = localDate()): Scenario {
   if (scenario.recorded_on === undefined || scenario.recorded_on === today) return scenario;
@@ -25,7 +25,12 @@ export function shiftRouteTimes(scenario: Scenario, today = localDate()): Scenar
         ? location
         : {
             ...location,
-            route_times: location.route_times.map((rt) => ({ ...rt, cutoff_time: shift(rt.cutoff_time, days), arrival_time: shift(rt.arrival_time, days), pickup_time: shift(rt.pickup_time, days) })),
+            route_times: location.route_times.map((rt) => ({
+              ...rt,
+              cutoff_time: shift(rt.cutoff_time, days),
+              arrival_time: shift(rt.arrival_time, days),
+              pickup_time: shift(rt.pickup_time, days),
+            })),
           },
     ),
   };

@@ -38,7 +38,8 @@ function referenceIssues(scenario: Scenario): ValidationIssue[] {
   });
   scenario.parts.forEach((p, i) =>
     p.related?.forEach((r, j) => {
-      if (!parts.has(partKey(r.mfr_code, r.part_number))) issue(`/parts/${i}/related/${j}`, `related part ${r.mfr_code} ${r.part_number} is not in the scenario`);
+      if (!parts.has(partKey(r.mfr_code, r.part_number)))
+        issue(`/parts/${i}/related/${j}`, `related part ${r.mfr_code} ${r.part_number} is not in the scenario`);
       if (r.mfr_code === p.mfr_code && r.part_number === p.part_number) issue(`/parts/${i}/related/${j}`, 'a part cannot be related to itself');
     }),
   );
@@ -52,7 +53,8 @@ function referenceIssues(scenario: Scenario): ValidationIssue[] {
       if (!locations.has(inv.location_id)) issue(`/accounts/${i}/invoices/${j}/location_id`, `unknown location '${inv.location_id}'`);
     });
     a.statements.forEach((st, j) => {
-      if (st.location_id !== undefined && !locations.has(st.location_id)) issue(`/accounts/${i}/statements/${j}/location_id`, `unknown location '${st.location_id}'`);
+      if (st.location_id !== undefined && !locations.has(st.location_id))
+        issue(`/accounts/${i}/statements/${j}/location_id`, `unknown location '${st.location_id}'`);
     });
   });
   return issues;

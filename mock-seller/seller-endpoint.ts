@@ -85,9 +85,17 @@ function sellerErrorReply(service: Service, code: number): object {
     case 'place_order':
       return { order_number: '', status_code: code, comment: meaning, items: [] };
     case 'invoice':
-      return { status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR, error_description: `${code} ${meaning}`, invoices: [] };
+      return {
+        status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR,
+        error_description: `${code} ${meaning}`,
+        invoices: [],
+      };
     case 'statement':
-      return { status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR, error_description: `${code} ${meaning}`, statements: [] };
+      return {
+        status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR,
+        error_description: `${code} ${meaning}`,
+        statements: [],
+      };
   }
 }
 
@@ -99,7 +107,15 @@ const brokenBody = (why: string) =>
   new Response(new ReadableStream({ start: (controller) => controller.error(new Error(why)) }), { headers: { 'content-type': 'application/json' } });
 
 const TERMINAL = new Set<Fault['kind']>(['reset', 'hang', 'http-status', 'status-code', 'malformed-json']);
-const VIOLATIONS = new Set<Fault['kind']>(['drop-id', 'change-id', 'add-unknown-id', 'wrong-original-part', 'wrong-original-mfr', 'extra-location', 'missing-field']);
+const VIOLATIONS = new Set<Fault['kind']>([
+  'drop-id',
+  'change-id',
+  'add-unknown-id',
+  'wrong-original-part',
+  'wrong-original-mfr',
+  'extra-location',
+  'missing-field',
+]);
 export const MALFORMED_BODY = '{"status_code": 2000, "items": [{"id": "';
 
 /** One request as received: what every journal entry of it repeats. */
@@ -116,7 +132,14 @@ type Outcome = Omit<JournalRecord, 'startedAt' | 'elapsed_ms' | 'service' | 'req
 
 // Module-level rather than per-request closures: the honest path allocates little.
 function record(ctx: SellerContext, rx: Received, outcome: Outcome): void {
-  ctx.journal.record({ startedAt: rx.startedAt, elapsed_ms: performance.now() - rx.t0, service: rx.service, requestText: rx.text, faults_not_applied: rx.notApplied, ...outcome });
+  ctx.journal.record({
+    startedAt: rx.startedAt,
+    elapsed_ms: performance.now() - rx.t0,
+    service: rx.service,
+    requestText: rx.text,
+    faults_not_applied: rx.notApplied,
+    ...outcome,
+  });
 }
 
 function reject(ctx: SellerContext, c: Ctx, rx: Received, message: string, errors: ValidationIssue[]): Response {
@@ -151,7 +174,9 @@ export function sellerEndpoint(ctx: SellerContext) {
     }
     const named = (request as { service?: unknown } | null)?.service;
     if (typeof named !== 'string' || !(named in OPERATION_OF)) {
-      return reject(ctx, c, rx, `service must be one of ${SERVICE_LIST}`, [{ keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` }]);
+      return reject(ctx, c, rx, `service must be one of ${SERVICE_LIST}`, [
+        { keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` },
+      ]);
     }
     const service = (rx.service = named as Service);
     const shape = validators[OPERATION_OF[service]]['seller-request'](request);
@@ -175,7 +200,10 @@ export function sellerEndpoint(ctx: SellerContext) {
         rx.notApplied = misplaced.map(describeFault);
       }
     }
-    const ruleFaults = ctx.faults.size === 0 ? NO_FAULTS : ctx.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, ctx.data));
+    const ruleFaults =
+      ctx.faults.size === 0
+        ? NO_FAULTS
+        : ctx.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, ctx.data));
 
     if (headerFaults.length === 0 && ruleFaults.length === 0) {
       // The honest path, kept short: the benchmark measures it.
@@ -196,7 +224,15 @@ export function sellerEndpoint(ctx: SellerContext) {
 
 const NO_FAULTS: Fault[] = [];
 
-async function faulty(ctx: SellerContext, c: Ctx, rx: Received, service: Service, request: unknown, headerFaults: Fault[], ruleFaults: Fault[]): Promise<Response> {
+async function faulty(
+  ctx: SellerContext,
+  c: Ctx,
+  rx: Received,
+  service: Service,
+  request: unknown,
+  headerFaults: Fault[],
+  ruleFaults: Fault[],
+): Promise<Response> {
   const faults = [...headerFaults, ...ruleFaults];
   const applied = faults.map(describeFault);
   const fault_source = headerFaults.length > 0 && ruleFaults.length > 0 ? 'header+rule' : headerFaults.length > 0 ? 'header' : 'rule';

@@ -38,7 +38,10 @@ function unusedId(taken: Items, base: string): string {
 
 /** Removes a field by JSON pointer; false when nothing is there. */
 function dropField(target: unknown, pointer: string): boolean {
-  const tokens = pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = target;
   for (const token of tokens.slice(0, -1)) {
     if (node === null || typeof node !== 'object') return false;
@@ -65,9 +68,10 @@ function breakItemInquiry(fault: Fault, request: ItemInquirySellerRequest, reply
       return undefined;
     case 'add-unknown-id': {
       const base = own ?? reply.items[0];
-      const extra = base === undefined
-        ? { id: '', mfr_code: asked.mfr_code, part_number: asked.part_number, status_code: ItemStatus.NotFound, locations: [] }
-        : structuredClone(base);
+      const extra =
+        base === undefined
+          ? { id: '', mfr_code: asked.mfr_code, part_number: asked.part_number, status_code: ItemStatus.NotFound, locations: [] }
+          : structuredClone(base);
       extra.id = unusedId(request.items, 'unrequested-id');
       reply.items.push(extra);
       return undefined;

@@ -26,13 +26,22 @@ const app = new Hono();
 app.post('/json/federated/v3_2/item_inquiry', async (c) => {
   const request = (await c.req.json()) as { items: unknown[] };
   const forwarded = { service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1', locations: LOCATIONS, items: request.items };
-  const answer = await pool.request({ method: 'POST', path: upstream.pathname, headers: { 'content-type': 'application/json' }, body: JSON.stringify(forwarded) });
+  const answer = await pool.request({
+    method: 'POST',
+    path: upstream.pathname,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(forwarded),
+  });
   const reply = (await answer.body.json()) as object;
   return c.json(reply, answer.statusCode as 200);
 });
 
 const server = await listen(app.fetch, { port: Number(values.port) });
 console.error(`bare proxy: listening on ${server.url}`);
-const stop = () => void server.close().then(() => pool.close()).then(() => process.exit(0));
+const stop = () =>
+  void server
+    .close()
+    .then(() => pool.close())
+    .then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

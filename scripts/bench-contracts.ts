@@ -70,15 +70,15 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const rate = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)])) as Record<keyof typeof cases, number>;
-const spread = Object.fromEntries(
-  Object.entries(samples).map(([k, xs]) => [k, { min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) }]),
-);
+const spread = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, { min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) }]));
 // Time per reply of both checks over time per JSON.parse of the same reply.
 const ratio = rate.jsonParse / rate.both;
 
 const entries = reply.items.length;
 const locations = reply.items.reduce((n, e) => n + e.locations.length, 0);
-console.log(`reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations with ${size.routeTimes} route time(s) each, ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`);
+console.log(
+  `reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations with ${size.routeTimes} route time(s) each, ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`,
+);
 console.log(`${rounds} rounds of ${opsPerRound} replies per case, each check on a freshly parsed reply; median (min-max) replies/second:`);
 for (const name of Object.keys(cases)) {
   const r = Math.round(rate[name as keyof typeof cases]);

@@ -61,9 +61,15 @@ if (process.argv.includes('--serve')) {
     load_before: Number(before.toFixed(2)),
     load_after: Number(loadavg()[0].toFixed(2)),
   };
-  console.log(`explore: ${result.done} exchanges at concurrency ${concurrency} in ${seconds.toFixed(2)} s (${figures.exchanges_per_s}/s), ${result.failures.length} failures`);
-  console.log(`  waiting for the seller: ${figures.mean_wait_ms} ms per exchange; our checking: ${figures.mean_check_ms} ms per exchange (${(figures.check_share_of_exchange_time * 100).toFixed(1)}% of exchange time, ${(figures.check_share_of_wall * 100).toFixed(1)}% of the wall clock)`);
+  console.log(
+    `explore: ${result.done} exchanges at concurrency ${concurrency} in ${seconds.toFixed(2)} s (${figures.exchanges_per_s}/s), ${result.failures.length} failures`,
+  );
+  console.log(
+    `  waiting for the seller: ${figures.mean_wait_ms} ms per exchange; our checking: ${figures.mean_check_ms} ms per exchange (${(figures.check_share_of_exchange_time * 100).toFixed(1)}% of exchange time, ${(figures.check_share_of_wall * 100).toFixed(1)}% of the wall clock)`,
+  );
   console.log(`  generating the ${result.planned} requests with fast-check: ${figures.generate_ms} ms (before the first is sent)`);
-  console.log(`  explorer process CPU ${figures.explorer_cpu_s} s (generation, HTTP client, checking); load ${figures.load_before} → ${figures.load_after} on ${figures.cpus} CPUs`);
+  console.log(
+    `  explorer process CPU ${figures.explorer_cpu_s} s (generation, HTTP client, checking); load ${figures.load_before} → ${figures.load_after} on ${figures.cpus} CPUs`,
+  );
   console.log(JSON.stringify(figures));
 }

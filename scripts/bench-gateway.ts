@@ -31,24 +31,26 @@ interface Run {
 }
 
 /** One autocannon run; latencies are collected per response (autocannon's histogram keeps whole ms only). */
-function load(url: string, body: string, headers: Record<string, string>, options: { connections: number; duration?: number; amount?: number; overallRate?: number }): Promise<Run> {
+function load(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { connections: number; duration?: number; amount?: number; overallRate?: number },
+): Promise<Run> {
   const samples: number[] = [];
   return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      { url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...options },
-      (error, result) => {
-        if (error) return reject(error);
-        samples.sort((a, b) => a - b);
-        resolve({
-          rps: round(result.requests.total / (result.duration || 1), 1),
-          p50: round(percentile(samples, 50)),
-          p99: round(percentile(samples, 99)),
-          requests: result.requests.total,
-          non2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        });
-      },
-    );
+    const instance = autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...options }, (error, result) => {
+      if (error) return reject(error);
+      samples.sort((a, b) => a - b);
+      resolve({
+        rps: round(result.requests.total / (result.duration || 1), 1),
+        p50: round(percentile(samples, 50)),
+        p99: round(percentile(samples, 99)),
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+      });
+    });
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
     });
@@ -79,7 +81,9 @@ async function paced(url: string, body: string, headers: Record<string, string>,
 const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
   console.log(
     `${label.padEnd(28)} ${String(run.rps).padStart(8)} req/s   p50 ${run.p50.toFixed(3)} ms   p99 ${run.p99.toFixed(3)} ms   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)` +
-      Object.entries(cpu).map(([name, us]) => `   ${name} CPU ${us} µs/req`).join(''),
+      Object.entries(cpu)
+        .map(([name, us]) => `   ${name} CPU ${us} µs/req`)
+        .join(''),
   );
 
 /** Runs a load phase and reports each process's CPU per request during it. */
@@ -87,7 +91,7 @@ async function measured(pids: Record<string, number>, phase: () => Promise<Run>)
   const before = Object.fromEntries(await Promise.all(Object.entries(pids).map(async ([name, pid]) => [name, await cpuMicros(pid)] as const)));
   const run = await phase();
   const cpu: Record<string, number> = {};
-  for (const [name, pid] of Object.entries(pids)) cpu[name] = Math.round((await cpuMicros(pid) - before[name]) / Math.max(1, run.requests));
+  for (const [name, pid] of Object.entries(pids)) cpu[name] = Math.round(((await cpuMicros(pid)) - before[name]) / Math.max(1, run.requests));
   return { run, cpu };
 }
 
@@ -110,7 +114,11 @@ try {
   });
   const { seller, gateway, store: storeKind } = stack;
   // The yardstick: a bare proxy doing only what any gateway must (scripts/bare-proxy.ts).
-  const bare = await startNodeChild({ name: 'bare proxy', args: ['scripts/bare-proxy.ts', '--upstream', `${seller.url}/seller`], ready: /bare proxy: listening on (http:\/\/[^\s]+)/ });
+  const bare = await startNodeChild({
+    name: 'bare proxy',
+    args: ['scripts/bare-proxy.ts', '--upstream', `${seller.url}/seller`],
+    ready: /bare proxy: listening on (http:\/\/[^\s]+)/,
+  });
   const bareUrl = `${bare.url}${V3_2_PATH}/item_inquiry`;
 
   const rssAtStart = await rssMb(gateway.pid);
@@ -123,7 +131,10 @@ try {
   const directBody = JSON.stringify({ service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1', locations: LOCATIONS, items: ITEMS });
 
   // One request each way first: a wrong setup fails here, not as a page of non-2xx.
-  for (const [name, url, body, headers] of [['gateway', gatewayUrl, gatewayBody, gatewayHeaders], ['direct', directUrl, directBody, {}]] as const) {
+  for (const [name, url, body, headers] of [
+    ['gateway', gatewayUrl, gatewayBody, gatewayHeaders],
+    ['direct', directUrl, directBody, {}],
+  ] as const) {
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${text.slice(0, 500)}`);
@@ -144,9 +155,13 @@ try {
 
   console.log(`\nsaturation: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each`);
   const pids = { gateway: gateway.pid, seller: seller.pid, 'load generator': process.pid };
-  const { run: directSat, cpu: directCpu } = await measured(pids, () => load(directUrl, directBody, {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }));
+  const { run: directSat, cpu: directCpu } = await measured(pids, () =>
+    load(directUrl, directBody, {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }),
+  );
   print('direct to mock seller', directSat, { seller: directCpu.seller, 'load generator': directCpu['load generator'] });
-  const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () => counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })));
+  const { run: gatewaySat, cpu: gatewayCpu } = await measured(pids, async () =>
+    counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })),
+  );
   print('through the gateway', gatewaySat, gatewayCpu);
   const bareSat = await load(bareUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS });
   print('through the bare proxy', bareSat);
@@ -190,7 +205,10 @@ try {
   } else console.log('\nGATEWAY_WORKERS=2 needs PostgreSQL: not measured on the embedded store');
   const workersRatio = twoWorkers === undefined ? null : round(twoWorkers.rps / gatewaySat.rps);
 
-  const failures = [directSat, gatewaySat, bareSat, directFixed, gatewayFixed, bareFixed, ...(twoWorkers ? [twoWorkers] : [])].reduce((n, r) => n + r.non2xx + r.errors, 0);
+  const failures = [directSat, gatewaySat, bareSat, directFixed, gatewayFixed, bareFixed, ...(twoWorkers ? [twoWorkers] : [])].reduce(
+    (n, r) => n + r.non2xx + r.errors,
+    0,
+  );
   console.log(`
 results
   throughput ratio (gateway / bare proxy, ${SATURATION_CONNECTIONS} connections) ${ratioVsBare}      target ≥ ${TARGETS.ratioVsBare}   ${ratioVsBare >= TARGETS.ratioVsBare ? 'ok' : 'MISSED'}   (${gatewaySat.rps} vs ${bareSat.rps} req/s)

@@ -141,7 +141,9 @@ async function main(): Promise<void> {
       for (const which of order) {
         const figures = await load(child, which.startsWith('bare') ? ports.bare : ports.mock, seconds, connections, which.endsWith('-varied'));
         runs[which].push(figures);
-        console.log(`  round ${r + 1} ${which.padEnd(11)} ${figures.rps.toFixed(0).padStart(7)} req/s   ${figures.cpu_us.toFixed(1).padStart(6)} µs CPU/req   p50 ${figures.p50_ms} ms   p99 ${figures.p99_ms} ms   errors ${figures.errors}   non-2xx ${figures.non2xx}`);
+        console.log(
+          `  round ${r + 1} ${which.padEnd(11)} ${figures.rps.toFixed(0).padStart(7)} req/s   ${figures.cpu_us.toFixed(1).padStart(6)} µs CPU/req   p50 ${figures.p50_ms} ms   p99 ${figures.p99_ms} ms   errors ${figures.errors}   non-2xx ${figures.non2xx}`,
+        );
       }
     }
     const summary = (fs: Figures[]) => ({
@@ -163,15 +165,41 @@ async function main(): Promise<void> {
     // Both under the same unique-id load generator.
     const variedSameLoadRatio = Math.round((v.rps / bv.rps) * 1000) / 1000;
     const variedSameLoadCpuRatio = Math.round((bv.cpu_us / v.cpu_us) * 1000) / 1000;
-    const line = (name: string, f: ReturnType<typeof summary>) => `${name.padEnd(26)} ${String(f.rps).padStart(7)} req/s   ${f.cpu_us} µs CPU/req   p50 ${f.p50_ms} ms   p99 ${f.p99_ms} ms`;
+    const line = (name: string, f: ReturnType<typeof summary>) =>
+      `${name.padEnd(26)} ${String(f.rps).padStart(7)} req/s   ${f.cpu_us} µs CPU/req   p50 ${f.p50_ms} ms   p99 ${f.p99_ms} ms`;
     console.log(line('mock seller', m));
     console.log(line('bare handler', b));
     console.log(line('mock seller, unique ids', v));
     console.log(line('bare handler, unique ids', bv));
     console.log(`ratio ${ratio} by req/s, ${cpuRatio} by server CPU per request (target ≥ 0.7)${ratio >= 0.7 ? '' : '  BELOW TARGET by req/s'}`);
-    console.log(`unique ids (no reply-cache hits) against the bare handler's repeated-body run: ratio ${variedRatio} by req/s, ${variedCpuRatio} by server CPU per request`);
-    console.log(`unique ids against the bare handler under the same unique-id load: ratio ${variedSameLoadRatio} by req/s, ${variedSameLoadCpuRatio} by server CPU per request`);
-    console.log(JSON.stringify({ bench: 'mock-seller', scenario: 'item inquiry 3 items x 2 locations', reply_bytes: ports.replyBytes, connections, seconds, rounds, mock: m, bare: b, mock_unique_ids: v, bare_unique_ids: bv, ratio, cpu_ratio: cpuRatio, unique_ids_ratio: variedRatio, unique_ids_cpu_ratio: variedCpuRatio, unique_ids_same_load_ratio: variedSameLoadRatio, unique_ids_same_load_cpu_ratio: variedSameLoadCpuRatio, target: 0.7, meets_target: ratio >= 0.7 }));
+    console.log(
+      `unique ids (no reply-cache hits) against the bare handler's repeated-body run: ratio ${variedRatio} by req/s, ${variedCpuRatio} by server CPU per request`,
+    );
+    console.log(
+      `unique ids against the bare handler under the same unique-id load: ratio ${variedSameLoadRatio} by req/s, ${variedSameLoadCpuRatio} by server CPU per request`,
+    );
+    console.log(
+      JSON.stringify({
+        bench: 'mock-seller',
+        scenario: 'item inquiry 3 items x 2 locations',
+        reply_bytes: ports.replyBytes,
+        connections,
+        seconds,
+        rounds,
+        mock: m,
+        bare: b,
+        mock_unique_ids: v,
+        bare_unique_ids: bv,
+        ratio,
+        cpu_ratio: cpuRatio,
+        unique_ids_ratio: variedRatio,
+        unique_ids_cpu_ratio: variedCpuRatio,
+        unique_ids_same_load_ratio: variedSameLoadRatio,
+        unique_ids_same_load_cpu_ratio: variedSameLoadCpuRatio,
+        target: 0.7,
+        meets_target: ratio >= 0.7,
+      }),
+    );
     if (m.errors > 0 || b.errors > 0 || v.errors > 0 || bv.errors > 0) process.exitCode = 1;
   } finally {
     child.disconnect();

@@ -15,14 +15,17 @@ function memory() {
   const limiter = createRateLimiter({ windowMs: 60_000, clock: Date.now });
   const started = performance.now();
   for (let i = 0; i < N; i++) limiter.take(clients[i % clients.length], 1e9);
-  return { us_per_check: Math.round(((performance.now() - started) * 1000 / N) * 1000) / 1000 };
+  return { us_per_check: Math.round((((performance.now() - started) * 1000) / N) * 1000) / 1000 };
 }
 
 async function postgres(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY });
-  await pool.query('CREATE TABLE IF NOT EXISTS bench_rate_counts (client_id text, window_start bigint, n integer NOT NULL, PRIMARY KEY (client_id, window_start))');
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS bench_rate_counts (client_id text, window_start bigint, n integer NOT NULL, PRIMARY KEY (client_id, window_start))',
+  );
   await pool.query('TRUNCATE bench_rate_counts');
-  const sql = 'INSERT INTO bench_rate_counts (client_id, window_start, n) VALUES ($1, $2, 1) ON CONFLICT (client_id, window_start) DO UPDATE SET n = bench_rate_counts.n + 1 RETURNING n';
+  const sql =
+    'INSERT INTO bench_rate_counts (client_id, window_start, n) VALUES ($1, $2, 1) ON CONFLICT (client_id, window_start) DO UPDATE SET n = bench_rate_counts.n + 1 RETURNING n';
   const window = () => Math.floor(Date.now() / 60_000);
   const sequentialN = Math.min(N, 5_000);
   let started = performance.now();
@@ -30,12 +33,14 @@ async function postgres(url: string) {
   const sequentialUs = ((performance.now() - started) * 1000) / sequentialN;
   started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < N) {
-      const i = next++;
-      await pool.query(sql, [clients[i % clients.length], window()]);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < N) {
+        const i = next++;
+        await pool.query(sql, [clients[i % clients.length], window()]);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   await pool.query('DROP TABLE bench_rate_counts');
   await pool.end();

@@ -8,7 +8,9 @@ import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';
 // embedded store admits one process), falling back to the store when nothing listens.
 
 export const INTERNAL_API_CLIENT_ENVIRONMENT = Type.Object({
-  INTERNAL_API_URL: Optional(EnvUrl({ defaultText: 'http://127.0.0.1:$INTERNAL_PORT', description: 'where npm run keys / outbox find a running internal API' })),
+  INTERNAL_API_URL: Optional(
+    EnvUrl({ defaultText: 'http://127.0.0.1:$INTERNAL_PORT', description: 'where npm run keys / outbox find a running internal API' }),
+  ),
 });
 
 /** Everything keys and outbox read: where the server is, its credential, and the store and mail for the fallback. */

@@ -27,7 +27,10 @@ export function storeKeysBackend(store: Store, directory?: Directory): KeysBacke
 /** The internal API's /internal/keys routes. Rejects with code ECONNREFUSED when nothing listens. */
 export function httpKeysBackend(baseUrl: string, token: string): KeysBackend {
   const call = async <T>(path: string, init: { method: 'GET' | 'POST'; body?: string }): Promise<T> => {
-    const res = await request(`${baseUrl}/internal/keys${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const res = await request(`${baseUrl}/internal/keys${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
     const body = (await res.body.json()) as T & { message?: string };
     // The directory's refusals (400) read exactly as they do on the store; anything else names the server.
     if (res.statusCode === 400 || res.statusCode === 404) throw new KeyCommandError(body.message ?? `internal API answered ${res.statusCode}`);

@@ -21,11 +21,21 @@ let gw: TestGateway;
 let server: Listening;
 let url: string;
 let dir: string;
-const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 
 beforeAll(async () => {
   gw = await startTestGateway();
-  const internal = createInternalApi({ store: gw.store, directory: gw.directory, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, log: () => {} });
+  const internal = createInternalApi({
+    store: gw.store,
+    directory: gw.directory,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: TOKEN },
+    log: () => {},
+  });
   server = await listen(internal.fetch);
   url = server.url;
   dir = await mkdtemp(join(tmpdir(), 'keys-http-'));
@@ -71,7 +81,18 @@ describe('npm run keys through the internal API', () => {
   });
 
   it("reports the directory's refusal as the store would (exit 1)", async () => {
-    const result = await keys(httpKeysBackend(url, TOKEN), 'add', '--client', 'acme-buyer', '--kid', 'acme-2', '--public-key', 'buyer.pem', '--user', 'nobody-such');
+    const result = await keys(
+      httpKeysBackend(url, TOKEN),
+      'add',
+      '--client',
+      'acme-buyer',
+      '--kid',
+      'acme-2',
+      '--public-key',
+      'buyer.pem',
+      '--user',
+      'nobody-such',
+    );
     expect(result.code).toBe(1);
     expect(result.err[0]).toContain('nobody-such');
   });

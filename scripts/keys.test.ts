@@ -122,9 +122,7 @@ describe('keys list and revoke', () => {
     expect(await keys('list', '--json')).toBe(0);
     const listed = JSON.parse(out[0]) as { kid: string; clientId: string; active: boolean; linkedUsernames: string[] }[];
     for (const key of Object.values(DEV_KEYS)) {
-      expect(listed).toContainEqual(
-        expect.objectContaining({ kid: key.kid, clientId: key.clientId, linkedUsernames: [key.username] }),
-      );
+      expect(listed).toContainEqual(expect.objectContaining({ kid: key.kid, clientId: key.clientId, linkedUsernames: [key.username] }));
     }
     expect(await keys('list')).toBe(0);
     expect(out[0]).toMatch(/^KID\s+CLIENT\s+ALG\s+STATE\s+USERS$/);

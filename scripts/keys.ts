@@ -119,16 +119,14 @@ async function add(args: string[], io: KeysIo) {
   } catch (error) {
     throw new KeyCommandError(`cannot read --public-key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const registered = await backendOf(io).register(
-    {
-      clientId,
-      kid,
-      publicKeyPem: pem,
-      algorithm,
-      usernames: (values.user as string[] | undefined)?.map((u) => u.trim()),
-      clientName: values.name as string | undefined,
-    },
-  );
+  const registered = await backendOf(io).register({
+    clientId,
+    kid,
+    publicKeyPem: pem,
+    algorithm,
+    usernames: (values.user as string[] | undefined)?.map((u) => u.trim()),
+    clientName: values.name as string | undefined,
+  });
   io.out(
     `registered ${registered.algorithm} key ${registered.kid} for ${registered.createdClient ? 'new ' : ''}client ` +
       `${registered.clientId} (acts for: ${registered.linkedUsernames.join(', ') || 'nobody'})`,
@@ -155,7 +153,13 @@ async function list(args: string[], io: KeysIo) {
   ]);
   const header = ['KID', 'CLIENT', 'ALG', 'STATE', 'USERS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) io.out(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+  for (const row of [header, ...rows])
+    io.out(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 async function revoke(args: string[], io: KeysIo) {

@@ -82,10 +82,27 @@ function table(view: OutboxView): string[] {
   if (view.messages.length === 0) return lines;
   const rows = [['id', 'state', 'attempts', 'kind', 'recipient', 'created', 'next attempt / sent', 'last error']];
   for (const m of view.messages) {
-    rows.push([String(m.id), m.state, String(m.attempts), m.kind, m.recipient, m.createdAt, m.state === 'sent' ? (m.sentAt ?? '') : m.state === 'pending' ? m.nextAttemptAt : '—', m.lastError ?? '']);
+    rows.push([
+      String(m.id),
+      m.state,
+      String(m.attempts),
+      m.kind,
+      m.recipient,
+      m.createdAt,
+      m.state === 'sent' ? (m.sentAt ?? '') : m.state === 'pending' ? m.nextAttemptAt : '—',
+      m.lastError ?? '',
+    ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return [...lines, ...rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd())];
+  return [
+    ...lines,
+    ...rows.map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    ),
+  ];
 }
 
 /** Runs one outbox command; returns the exit code (0 ok, 1 something not delivered, 2 bad usage). */
@@ -136,7 +153,9 @@ export async function runOutboxCommand(argv: string[], io: OutboxIo): Promise<nu
     else {
       io.out(`made due now: ${outcome.retried}`);
       const d = outcome.dispatched;
-      io.out(d ? `delivered: ${d.sent}; will retry later: ${d.deferred}; failed for good: ${d.failed}` : 'no dispatcher in that process: delivered at its next pass');
+      io.out(
+        d ? `delivered: ${d.sent}; will retry later: ${d.deferred}; failed for good: ${d.failed}` : 'no dispatcher in that process: delivered at its next pass',
+      );
     }
     return outcome.dispatched && outcome.dispatched.deferred + outcome.dispatched.failed > 0 ? 1 : 0;
   }

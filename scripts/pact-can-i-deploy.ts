@@ -23,9 +23,12 @@ async function main(): Promise<number> {
     return await runPactBroker(
       [
         'can-i-deploy',
-        '--pacticipant', values.pacticipant!,
-        '--version', version,
-        '--to-environment', environment,
+        '--pacticipant',
+        values.pacticipant!,
+        '--version',
+        version,
+        '--to-environment',
+        environment,
         ...(values['retry-while-unknown'] ? ['--retry-while-unknown', values['retry-while-unknown']] : []),
       ],
       settings,

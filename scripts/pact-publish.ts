@@ -17,7 +17,10 @@ async function main(): Promise<number> {
     }
     const buildUrl = values['build-url'] ?? brokerEnvironment(process.env).BUILD_URL;
     process.stderr.write(`pact:publish: ${PACTS_DIR} as federated-gateway ${sha} (branch ${branch}) to ${settings.baseUrl}\n`);
-    return await runPactBroker(['publish', PACTS_DIR, '--consumer-app-version', sha, '--branch', branch, ...(buildUrl ? ['--build-url', buildUrl] : [])], settings);
+    return await runPactBroker(
+      ['publish', PACTS_DIR, '--consumer-app-version', sha, '--branch', branch, ...(buildUrl ? ['--build-url', buildUrl] : [])],
+      settings,
+    );
   } catch (error) {
     if (error instanceof BrokerSettingsError) {
       process.stderr.write(`pact:publish: ${error.message}\n`);

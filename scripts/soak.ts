@@ -68,7 +68,18 @@ const SATURATION_SECONDS = positiveNumber('SOAK_SATURATION_SECONDS', 5);
 
 type Operation = 'item_inquiry' | 'place_order' | 'invoice' | 'statement';
 /** Ten slots: seven inquiries, one each of the others. */
-const MIX: Operation[] = ['item_inquiry', 'item_inquiry', 'place_order', 'item_inquiry', 'invoice', 'item_inquiry', 'item_inquiry', 'statement', 'item_inquiry', 'item_inquiry'];
+const MIX: Operation[] = [
+  'item_inquiry',
+  'item_inquiry',
+  'place_order',
+  'item_inquiry',
+  'invoice',
+  'item_inquiry',
+  'item_inquiry',
+  'statement',
+  'item_inquiry',
+  'item_inquiry',
+];
 
 const log = (line: string) => console.error(line);
 
@@ -78,7 +89,13 @@ function mixedRequests(token: string, phase: string, withFaults: boolean) {
   return (i: number): LoadRequest => {
     const operation = MIX[i % MIX.length];
     const body =
-      operation === 'item_inquiry' ? itemInquiryBody() : operation === 'place_order' ? placeOrderBody(`SOAK-${run}-${phase}-${i}`) : operation === 'invoice' ? invoiceBody() : statementBody();
+      operation === 'item_inquiry'
+        ? itemInquiryBody()
+        : operation === 'place_order'
+          ? placeOrderBody(`SOAK-${run}-${phase}-${i}`)
+          : operation === 'invoice'
+            ? invoiceBody()
+            : statementBody();
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     // Offset so faults fall on every operation of the mix in turn, not only on slot 0.
     const faulted = withFaults && i % FAULT_EVERY === FAULT_EVERY - 1;
@@ -172,7 +189,11 @@ try {
   const probe = mixedRequests(token, 'probe', false);
   for (const i of [0, 2, 4, 7]) {
     const request = probe(i);
-    const response = await fetch(`${origin}${request.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body });
+    const response = await fetch(`${origin}${request.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...request.headers },
+      body: request.body,
+    });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`${request.tag} answered ${response.status}: ${text.slice(0, 500)}`);
   }
@@ -184,7 +205,14 @@ try {
   phase = 'saturation';
   log(`saturation: ${SATURATION_CONNECTIONS} connections, ${SATURATION_SECONDS} s, the mix without faults`);
   const saturationTally = tally();
-  const saturation = await closedLoad({ origin, connections: SATURATION_CONNECTIONS, seconds: SATURATION_SECONDS, next: mixedRequests(token, 'sat', false), onAnswer: saturationTally.onAnswer, onError: saturationTally.onError });
+  const saturation = await closedLoad({
+    origin,
+    connections: SATURATION_CONNECTIONS,
+    seconds: SATURATION_SECONDS,
+    next: mixedRequests(token, 'sat', false),
+    onAnswer: saturationTally.onAnswer,
+    onError: saturationTally.onError,
+  });
   const rate = Math.max(1, Math.floor(saturation.rps * LOAD_FRACTION));
   log(`  ${saturation.rps} req/s (${saturation.completed} answered; by status ${JSON.stringify(saturationTally.byStatus)}) → soak at ${rate} req/s`);
 
@@ -194,14 +222,25 @@ try {
   const rssStart = start.rss;
   const rssSamples = [rssStart];
   const sampler = setInterval(() => {
-    void rssMb(gateway.pid).then((mb) => {
-      rssSamples.push(mb);
-      if (rssSamples.length % 10 === 1) log(`  RSS ${mb} MB after ${rssSamples.length - 1} s`);
-    }, () => {});
+    void rssMb(gateway.pid).then(
+      (mb) => {
+        rssSamples.push(mb);
+        if (rssSamples.length % 10 === 1) log(`  RSS ${mb} MB after ${rssSamples.length - 1} s`);
+      },
+      () => {},
+    );
   }, 1_000);
   const soakTally = tally();
   soakTally.begin = performance.now();
-  const soak = await pacedLoad({ origin, rate, seconds: SECONDS, maxInFlight: MAX_IN_FLIGHT, next: mixedRequests(token, 'soak', true), onAnswer: soakTally.onAnswer, onError: soakTally.onError });
+  const soak = await pacedLoad({
+    origin,
+    rate,
+    seconds: SECONDS,
+    maxInFlight: MAX_IN_FLIGHT,
+    next: mixedRequests(token, 'soak', true),
+    onAnswer: soakTally.onAnswer,
+    onError: soakTally.onError,
+  });
   clearInterval(sampler);
   const rssEndUncollected = await rssMb(gateway.pid);
   const end = await collectedMemory();
@@ -213,21 +252,44 @@ try {
   const p50 = round(percentile(sorted, 50));
   const p99 = round(percentile(sorted, 99));
   const unexpected = soakTally.unexpected5xx;
-  const p99ByWindow = Array.from(soakTally.windows, (w) => round(percentile((w ?? []).sort((a, b) => a - b), 99), 1));
+  const p99ByWindow = Array.from(soakTally.windows, (w) =>
+    round(
+      percentile(
+        (w ?? []).sort((a, b) => a - b),
+        99,
+      ),
+      1,
+    ),
+  );
   const passed = unexpected.length === 0 && soakTally.noAnswer === 0 && soak.dropped === 0 && rssGrowth < RSS_GROWTH_LIMIT;
 
   console.log(`soak of the gateway: ${SECONDS} s at ${rate} req/s (${LOAD_FRACTION * 100}% of ${saturation.rps} req/s saturation), store ${stack.store}`);
   for (const [operation, o] of Object.entries(soakTally.byOperation)) {
     const s = o.samples.sort((a, b) => a - b);
-    console.log(`  ${operation.padEnd(13)} ${String(o.requests).padStart(7)} requests   p50 ${round(percentile(s, 50)).toFixed(3)} ms   p99 ${round(percentile(s, 99)).toFixed(3)} ms`);
+    console.log(
+      `  ${operation.padEnd(13)} ${String(o.requests).padStart(7)} requests   p50 ${round(percentile(s, 50)).toFixed(3)} ms   p99 ${round(percentile(s, 99)).toFixed(3)} ms`,
+    );
   }
-  console.log(`  all           ${String(soak.sent).padStart(7)} requests   p50 ${p50.toFixed(3)} ms   p99 ${p99.toFixed(3)} ms   by status ${JSON.stringify(soakTally.byStatus)}`);
+  console.log(
+    `  all           ${String(soak.sent).padStart(7)} requests   p50 ${p50.toFixed(3)} ms   p99 ${p99.toFixed(3)} ms   by status ${JSON.stringify(soakTally.byStatus)}`,
+  );
   console.log(`  p99 by 10 s window: ${p99ByWindow.join(', ')} ms`);
-  console.log(`  seller faults ${soakTally.faulted}; expected 5xx ${soakTally.expected5xx}; unexpected 5xx ${unexpected.length}; no answer ${soakTally.noAnswer}; dropped (gateway fell behind) ${soak.dropped}`);
-  for (const answer of unexpected.slice(0, 5)) console.log(`  unexpected: ${answer.request.tag}${answer.request.faulted ? ` (fault ${answer.request.headers['x-mock-fault']})` : ''} → ${answer.status} ${answer.body.slice(0, 200)}`);
-  console.log(`  gateway RSS   ${rssStart} MB at the start of the soak → ${rssEnd} MB at its end, each after a full collection (${round(rssGrowth * 100, 1)}%, limit < ${RSS_GROWTH_LIMIT * 100}%)`);
-  console.log(`                heap in use ${start.heapUsed} → ${end.heapUsed} MB; uncollected: ${rssEndUncollected} MB at the end, max ${Math.max(...rssSamples)} MB; ${rssBeforeFirstRequest} MB before the first request`);
-  console.log(`  load average (1 min) at start / end ${loadAtStart} / ${round(loadavg()[0], 2)} (${availableParallelism()} CPUs; other work on the machine skews every figure)`);
+  console.log(
+    `  seller faults ${soakTally.faulted}; expected 5xx ${soakTally.expected5xx}; unexpected 5xx ${unexpected.length}; no answer ${soakTally.noAnswer}; dropped (gateway fell behind) ${soak.dropped}`,
+  );
+  for (const answer of unexpected.slice(0, 5))
+    console.log(
+      `  unexpected: ${answer.request.tag}${answer.request.faulted ? ` (fault ${answer.request.headers['x-mock-fault']})` : ''} → ${answer.status} ${answer.body.slice(0, 200)}`,
+    );
+  console.log(
+    `  gateway RSS   ${rssStart} MB at the start of the soak → ${rssEnd} MB at its end, each after a full collection (${round(rssGrowth * 100, 1)}%, limit < ${RSS_GROWTH_LIMIT * 100}%)`,
+  );
+  console.log(
+    `                heap in use ${start.heapUsed} → ${end.heapUsed} MB; uncollected: ${rssEndUncollected} MB at the end, max ${Math.max(...rssSamples)} MB; ${rssBeforeFirstRequest} MB before the first request`,
+  );
+  console.log(
+    `  load average (1 min) at start / end ${loadAtStart} / ${round(loadavg()[0], 2)} (${availableParallelism()} CPUs; other work on the machine skews every figure)`,
+  );
   console.log(`  ${passed ? 'PASSED' : 'FAILED'}`);
   console.log(
     JSON.stringify({

@@ -33,7 +33,9 @@ try {
 }
 if (env.GATEWAY_WORKERS > 1) {
   // npm start is one process sharing one embedded store: workers are for `npm run gateway` on PostgreSQL.
-  console.error(`start: GATEWAY_WORKERS=${env.GATEWAY_WORKERS} is ignored here: npm start runs one gateway in its own process (use npm run gateway with DATABASE_URL for workers)`);
+  console.error(
+    `start: GATEWAY_WORKERS=${env.GATEWAY_WORKERS} is ignored here: npm start runs one gateway in its own process (use npm run gateway with DATABASE_URL for workers)`,
+  );
 }
 const scenario = env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
 const sellerPort = env.MOCK_SELLER_PORT;

@@ -53,9 +53,11 @@ if (values['private-key'] !== undefined) {
 } else {
   const dev = values.kid !== undefined ? devKeys.find((k) => k.kid === values.kid) : devKeys.find((k) => k.username === (user ?? 'demo'));
   if (dev === undefined) {
-    fail(values.kid !== undefined
-      ? `no development key '${values.kid}' (known: ${devKeys.map((k) => k.kid).join(', ')}); use --private-key for your own key`
-      : `no development key for user '${user}' (known users: ${devKeys.map((k) => k.username).join(', ')})`);
+    fail(
+      values.kid !== undefined
+        ? `no development key '${values.kid}' (known: ${devKeys.map((k) => k.kid).join(', ')}); use --private-key for your own key`
+        : `no development key for user '${user}' (known users: ${devKeys.map((k) => k.username).join(', ')})`,
+    );
   }
   kid = dev.kid;
   issuer = values.issuer ?? dev.clientId;

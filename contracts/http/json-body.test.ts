@@ -41,7 +41,10 @@ function send(path: string, body: Buffer | undefined, headers: Record<string, st
 describe('readJsonBody', () => {
   it('reads a body of declared length from the Node stream', async () => {
     const body = Buffer.from('{"items":[{"id":"é-1"}]}');
-    expect(await send('/read', body, { 'content-type': 'application/json', 'content-length': body.length })).toEqual({ status: 200, text: '{"got":{"items":[{"id":"é-1"}]}}' });
+    expect(await send('/read', body, { 'content-type': 'application/json', 'content-length': body.length })).toEqual({
+      status: 200,
+      text: '{"got":{"items":[{"id":"é-1"}]}}',
+    });
   });
 
   it('skips a UTF-8 byte order mark, as Request.text() does', async () => {

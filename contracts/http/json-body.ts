@@ -20,7 +20,14 @@ export interface JsonBodyOptions {
  */
 function nodeBodyText(c: Context): Promise<string> | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming === undefined || incoming.readableDidRead || incoming.readableEnded || incoming.headers['content-length'] === undefined || incoming.headers['transfer-encoding'] !== undefined) return undefined;
+  if (
+    incoming === undefined ||
+    incoming.readableDidRead ||
+    incoming.readableEnded ||
+    incoming.headers['content-length'] === undefined ||
+    incoming.headers['transfer-encoding'] !== undefined
+  )
+    return undefined;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));

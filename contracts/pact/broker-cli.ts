@@ -48,7 +48,8 @@ export function brokerSettings(env: NodeJS.ProcessEnv): BrokerSettings {
   const settings = brokerEnvironment(env);
   const missing: string[] = [];
   if (settings.PACT_BROKER_BASE_URL === undefined) missing.push('PACT_BROKER_BASE_URL (the broker, e.g. https://your-org.pactflow.io)');
-  if (settings.PACT_BROKER_TOKEN === undefined && settings.PACT_BROKER_USERNAME === undefined) missing.push('PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)');
+  if (settings.PACT_BROKER_TOKEN === undefined && settings.PACT_BROKER_USERNAME === undefined)
+    missing.push('PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)');
   if (missing.length > 0) throw new BrokerSettingsError(`missing broker settings: ${missing.join('; ')}`);
   return {
     baseUrl: settings.PACT_BROKER_BASE_URL!,
@@ -75,7 +76,9 @@ export function gitVersion(env: NodeJS.ProcessEnv, cwd = process.cwd()): GitVers
     sha ||= git(['rev-parse', 'HEAD'], cwd);
     branch ||= git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd);
   } catch (error) {
-    throw new BrokerSettingsError(`cannot read the git commit and branch (set PACT_CONSUMER_VERSION and PACT_BRANCH): ${(error as Error).message.split('\n')[0]}`);
+    throw new BrokerSettingsError(
+      `cannot read the git commit and branch (set PACT_CONSUMER_VERSION and PACT_BRANCH): ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   if (branch === 'HEAD') throw new BrokerSettingsError('the checkout is on a detached HEAD: set PACT_BRANCH to the branch being built');
   return { sha: sha!, branch: branch! };

@@ -18,7 +18,16 @@ interface Run {
 
 function runScript(script: string, env: Record<string, string | undefined>, args: string[] = []): Promise<Run> {
   const clean = { ...process.env };
-  for (const name of ['PACT_BROKER_BASE_URL', 'PACT_BROKER_TOKEN', 'PACT_BROKER_USERNAME', 'PACT_BROKER_PASSWORD', 'PACT_CONSUMER_VERSION', 'PACT_BRANCH', 'PACT_ENVIRONMENT']) delete clean[name];
+  for (const name of [
+    'PACT_BROKER_BASE_URL',
+    'PACT_BROKER_TOKEN',
+    'PACT_BROKER_USERNAME',
+    'PACT_BROKER_PASSWORD',
+    'PACT_CONSUMER_VERSION',
+    'PACT_BRANCH',
+    'PACT_ENVIRONMENT',
+  ])
+    delete clean[name];
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...clean, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
@@ -40,16 +49,29 @@ describe('npm run pact:publish', () => {
       const publish = broker.calls.find((c) => c.method === 'POST' && c.path === '/contracts/publish');
       expect(publish).toBeDefined();
       expect(broker.calls.every((c) => c.authorization === 'Bearer ci-token')).toBe(true);
-      const body = publish!.body as { pacticipantName: string; pacticipantVersionNumber: string; branch: string; contracts: { consumerName: string; providerName: string; specification: string; contentType: string; content: string }[] };
+      const body = publish!.body as {
+        pacticipantName: string;
+        pacticipantVersionNumber: string;
+        branch: string;
+        contracts: { consumerName: string; providerName: string; specification: string; contentType: string; content: string }[];
+      };
       expect(body.pacticipantName).toBe('federated-gateway');
       expect([before, head()]).toContain(body.pacticipantVersionNumber);
       expect(body.branch).toBe(branch());
       expect(body.contracts).toHaveLength(1);
-      expect(body.contracts[0]).toMatchObject({ consumerName: 'federated-gateway', providerName: 'seller-system', specification: 'pact', contentType: 'application/json' });
+      expect(body.contracts[0]).toMatchObject({
+        consumerName: 'federated-gateway',
+        providerName: 'seller-system',
+        specification: 'pact',
+        contentType: 'application/json',
+      });
       const published = JSON.parse(Buffer.from(body.contracts[0].content, 'base64').toString('utf8'));
       const committed = JSON.parse(readFileSync(PACT_FILE, 'utf8'));
       // The CLI stamps its own pactRust version into the metadata; the contract itself is ours.
-      expect({ ...published, metadata: { ...published.metadata, pactRust: undefined } }).toEqual({ ...committed, metadata: { ...committed.metadata, pactRust: undefined } });
+      expect({ ...published, metadata: { ...published.metadata, pactRust: undefined } }).toEqual({
+        ...committed,
+        metadata: { ...committed.metadata, pactRust: undefined },
+      });
     } finally {
       await broker.close();
     }
@@ -67,7 +89,11 @@ describe('npm run pact:can-i-deploy', () => {
   it('asks the matrix about this commit of the gateway and the target environment; exit 0 on yes', async () => {
     const broker = await startRecordingBroker({ deployable: true });
     try {
-      const run = await runScript('scripts/pact-can-i-deploy.ts', { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token', PACT_CONSUMER_VERSION: 'abc123' }, ['--to-environment', 'staging']);
+      const run = await runScript(
+        'scripts/pact-can-i-deploy.ts',
+        { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token', PACT_CONSUMER_VERSION: 'abc123' },
+        ['--to-environment', 'staging'],
+      );
       expect(run.code, run.stderr).toBe(0);
       const matrix = broker.calls.find((c) => c.path === '/matrix');
       expect(matrix?.query).toContain('q[][pacticipant]=federated-gateway');
@@ -82,7 +108,11 @@ describe('npm run pact:can-i-deploy', () => {
   it('exits non-zero when the broker says no', async () => {
     const broker = await startRecordingBroker({ deployable: false });
     try {
-      const run = await runScript('scripts/pact-can-i-deploy.ts', { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token', PACT_CONSUMER_VERSION: 'abc123' });
+      const run = await runScript('scripts/pact-can-i-deploy.ts', {
+        PACT_BROKER_BASE_URL: broker.url,
+        PACT_BROKER_TOKEN: 'ci-token',
+        PACT_CONSUMER_VERSION: 'abc123',
+      });
       expect(run.code).not.toBe(0);
       expect(broker.calls.find((c) => c.path === '/matrix')?.query).toContain('environment=production');
     } finally {
@@ -99,7 +129,10 @@ describe('npm run pact:can-i-deploy', () => {
 
 describe('broker settings', () => {
   it('accepts basic auth instead of a token, and rejects a base URL that is not http(s)', () => {
-    expect(brokerSettings({ PACT_BROKER_BASE_URL: 'https://broker.example', PACT_BROKER_USERNAME: 'ci', PACT_BROKER_PASSWORD: 'pw' }).env).toEqual({ PACT_BROKER_USERNAME: 'ci', PACT_BROKER_PASSWORD: 'pw' });
+    expect(brokerSettings({ PACT_BROKER_BASE_URL: 'https://broker.example', PACT_BROKER_USERNAME: 'ci', PACT_BROKER_PASSWORD: 'pw' }).env).toEqual({
+      PACT_BROKER_USERNAME: 'ci',
+      PACT_BROKER_PASSWORD: 'pw',
+    });
     expect(() => brokerSettings({ PACT_BROKER_BASE_URL: 'broker.example', PACT_BROKER_TOKEN: 't' })).toThrow(BrokerSettingsError);
   });
 

@@ -17,7 +17,10 @@ export function requestShape(body: unknown): string {
     const ids = record.items.map((item) => String(asRecord(item)?.id ?? '?')).sort();
     return `${service} [${ids.join(', ')}]`;
   }
-  return `${service} (${Object.keys(record).filter((k) => !ROUTING.has(k)).sort().join(', ')})`;
+  return `${service} (${Object.keys(record)
+    .filter((k) => !ROUTING.has(k))
+    .sort()
+    .join(', ')})`;
 }
 
 /** Descriptions of the interactions whose request has the same shape (none, one, or several that share it). */

@@ -66,7 +66,9 @@ export function readV4Pact(file: string): PactDocument {
   }
   const version = (pact?.metadata?.pactSpecification as { version?: unknown } | undefined)?.version;
   if (typeof version !== 'string' || !version.startsWith('4.')) {
-    throw new PactFileError(`pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is ${JSON.stringify(version ?? null)}); the seller contract is V4`);
+    throw new PactFileError(
+      `pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is ${JSON.stringify(version ?? null)}); the seller contract is V4`,
+    );
   }
   if (!Array.isArray(pact.interactions)) throw new PactFileError(`pact ${file} has no interactions array`);
   return pact;

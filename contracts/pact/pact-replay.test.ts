@@ -34,13 +34,23 @@ describe('pact replay', () => {
     const byNumber = await json(await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', invoice_number: 'INV-100405' }));
     expect(byPo.invoices[0].po_number).toBe('PO-7005');
     expect(byNumber.invoices[0].invoice_number).toBe('INV-100405');
-    const superseded = await json(await post(app, { service: 'item_inquiry', locations: [{ id: 'L150', member: 'M100', account: 'A-1001' }], items: [{ id: 'superseded-1', mfr_code: 'BOS', part_number: '0242236562' }] }));
+    const superseded = await json(
+      await post(app, {
+        service: 'item_inquiry',
+        locations: [{ id: 'L150', member: 'M100', account: 'A-1001' }],
+        items: [{ id: 'superseded-1', mfr_code: 'BOS', part_number: '0242236562' }],
+      }),
+    );
     expect(superseded.items.map((i: { status_code: number }) => i.status_code)).toEqual([1, 3]);
   });
 
   it("answers 404 naming the pact's interactions when nothing matches", async () => {
     const app = createPactReplay(pact);
-    const response = await post(app, { service: 'item_inquiry', locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }], items: [{ id: 'other', mfr_code: 'WIX', part_number: '49100' }] });
+    const response = await post(app, {
+      service: 'item_inquiry',
+      locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+      items: [{ id: 'other', mfr_code: 'WIX', part_number: '49100' }],
+    });
     expect(response.status).toBe(404);
     const body = await json(response);
     expect(body.offered).toContain('an item inquiry for an unknown part');

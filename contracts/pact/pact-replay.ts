@@ -17,12 +17,21 @@ const asRecord = (value: unknown): Record<string, unknown> | undefined =>
 
 const itemsKey = (body: Record<string, unknown>): string | undefined => {
   if (!Array.isArray(body.items)) return undefined;
-  return JSON.stringify(body.items.map((item) => { const i = asRecord(item) ?? {}; return [i.id, i.mfr_code, i.part_number]; }));
+  return JSON.stringify(
+    body.items.map((item) => {
+      const i = asRecord(item) ?? {};
+      return [i.id, i.mfr_code, i.part_number];
+    }),
+  );
 };
 
 /** Filter fields of a document request: everything but the routing fields. */
 const ROUTING = new Set(['service', 'integration', 'terminal_id']);
-const filterKeys = (body: Record<string, unknown>) => Object.keys(body).filter((k) => !ROUTING.has(k)).sort().join(',');
+const filterKeys = (body: Record<string, unknown>) =>
+  Object.keys(body)
+    .filter((k) => !ROUTING.has(k))
+    .sort()
+    .join(',');
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -5,14 +5,17 @@ import { readPact } from './pact-file';
 import { PROVIDER_STATE_CATALOGUE } from './provider-states';
 
 describe('the provider-state catalogue', () => {
-  it('gives every interaction of the committed pact exactly one state, so no verifier merges two states\' values', () => {
+  it("gives every interaction of the committed pact exactly one state, so no verifier merges two states' values", () => {
     const pact = readPact(PACT_FILE);
     expect(pact.interactions.filter((i) => (i.providerStates ?? []).length !== 1).map((i) => i.description)).toEqual([]);
     // Every injected expression names a parameter of that state.
     for (const interaction of pact.interactions) {
       const params = Object.keys(interaction.providerStates![0].params ?? {});
       const expressions = [...JSON.stringify(interaction.request).matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]);
-      expect(expressions.filter((name) => !params.includes(name)), interaction.description).toEqual([]);
+      expect(
+        expressions.filter((name) => !params.includes(name)),
+        interaction.description,
+      ).toEqual([]);
     }
   });
 
@@ -29,7 +32,11 @@ describe('the provider-state catalogue', () => {
   it("is documented, state by state, in the vendor's guide", () => {
     const guide = readFileSync('docs/seller-vendor-guide.md', 'utf8');
     for (const [name, definition] of Object.entries(PROVIDER_STATE_CATALOGUE)) {
-      expect(guide).toContain(`| \`${name}\` | ${Object.keys(definition.params).map((p) => `\`${p}\``).join(', ')} | ${definition.setup} |`);
+      expect(guide).toContain(
+        `| \`${name}\` | ${Object.keys(definition.params)
+          .map((p) => `\`${p}\``)
+          .join(', ')} | ${definition.setup} |`,
+      );
     }
   });
 });

@@ -25,11 +25,13 @@ const quantity = 'Quantity ordered (a number)';
 
 export const PROVIDER_STATE_CATALOGUE = {
   'part exists': {
-    setup: 'The part is in the catalogue with stock above zero at location_id and at second_location_id; it has no alternate, superseded or equivalent parts. Route times are not needed.',
+    setup:
+      'The part is in the catalogue with stock above zero at location_id and at second_location_id; it has no alternate, superseded or equivalent parts. Route times are not needed.',
     params: { member, account, mfr_code, part_number, location_id, second_location_id: 'A second location of the member that carries the part' },
   },
   'part has route times': {
-    setup: 'The part is in the catalogue with stock above zero at location_id, which has at least one route (cutoff, arrival and pickup times and a route code); no related parts.',
+    setup:
+      'The part is in the catalogue with stock above zero at location_id, which has at least one route (cutoff, arrival and pickup times and a route code); no related parts.',
     params: { member, account, mfr_code, part_number, location_id },
   },
   'part is unknown': {
@@ -38,18 +40,44 @@ export const PROVIDER_STATE_CATALOGUE = {
   },
   'part has alternate': {
     setup: 'The part is stocked at location_id and has exactly one related part, an alternate (item status 2), also stocked there.',
-    params: { member, account, mfr_code, part_number, related_mfr_code: 'Manufacturer code of the alternate', related_part_number: 'Part number of the alternate', location_id },
+    params: {
+      member,
+      account,
+      mfr_code,
+      part_number,
+      related_mfr_code: 'Manufacturer code of the alternate',
+      related_part_number: 'Part number of the alternate',
+      location_id,
+    },
   },
   'part has superseded': {
-    setup: 'The part is in the catalogue (stocked or not: its own entry may answer status 1 or 0) and has exactly one related part, the part superseding it (item status 3), stocked at location_id.',
-    params: { member, account, mfr_code, part_number, related_mfr_code: 'Manufacturer code of the superseding part', related_part_number: 'Part number of the superseding part', location_id },
+    setup:
+      'The part is in the catalogue (stocked or not: its own entry may answer status 1 or 0) and has exactly one related part, the part superseding it (item status 3), stocked at location_id.',
+    params: {
+      member,
+      account,
+      mfr_code,
+      part_number,
+      related_mfr_code: 'Manufacturer code of the superseding part',
+      related_part_number: 'Part number of the superseding part',
+      location_id,
+    },
   },
   'part has equivalent': {
     setup: 'The part is stocked at location_id and has exactly one related part, an equivalent (item status 4), also stocked there.',
-    params: { member, account, mfr_code, part_number, related_mfr_code: 'Manufacturer code of the equivalent', related_part_number: 'Part number of the equivalent', location_id },
+    params: {
+      member,
+      account,
+      mfr_code,
+      part_number,
+      related_mfr_code: 'Manufacturer code of the equivalent',
+      related_part_number: 'Part number of the equivalent',
+      location_id,
+    },
   },
   'two parts exist and a third is unknown': {
-    setup: 'Two parts (mfr_code/part_number and second_mfr_code/second_part_number) are stocked at location_id without related parts; no part unknown_mfr_code/unknown_part_number is in the catalogue.',
+    setup:
+      'Two parts (mfr_code/part_number and second_mfr_code/second_part_number) are stocked at location_id without related parts; no part unknown_mfr_code/unknown_part_number is in the catalogue.',
     params: {
       member,
       account,
@@ -75,7 +103,8 @@ export const PROVIDER_STATE_CATALOGUE = {
     params: { member, account, mfr_code, part_number: 'A part number not in the catalogue', location_id: 'A location of the member', quantity },
   },
   'account has invoices': {
-    setup: 'The account has at least one invoice matching the given filter (a date range, an invoice number or a PO number), each with at least one detail line. A downloadable copy (link_url) is not needed.',
+    setup:
+      'The account has at least one invoice matching the given filter (a date range, an invoice number or a PO number), each with at least one detail line. A downloadable copy (link_url) is not needed.',
     params: {
       member,
       account,

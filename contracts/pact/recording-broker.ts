@@ -44,10 +44,17 @@ export function createRecordingBroker(options: RecordingBrokerOptions = {}): { a
 
   app.post('/contracts/publish', (c) => {
     const base = new URL(c.req.url).origin;
-    const body = calls[calls.length - 1].body as { pacticipantName: string; pacticipantVersionNumber: string; contracts: { consumerName: string; providerName: string }[] };
+    const body = calls[calls.length - 1].body as {
+      pacticipantName: string;
+      pacticipantVersionNumber: string;
+      contracts: { consumerName: string; providerName: string }[];
+    };
     const version = `${base}/pacticipants/${body.pacticipantName}/versions/${body.pacticipantVersionNumber}`;
     return hal({
-      notices: body.contracts.map((contract) => ({ type: 'success', text: `Pact published for ${contract.consumerName} version ${body.pacticipantVersionNumber} and provider ${contract.providerName}.` })),
+      notices: body.contracts.map((contract) => ({
+        type: 'success',
+        text: `Pact published for ${contract.consumerName} version ${body.pacticipantVersionNumber} and provider ${contract.providerName}.`,
+      })),
       _embedded: {
         pacticipant: { name: body.pacticipantName, _links: { self: { href: `${base}/pacticipants/${body.pacticipantName}` } } },
         version: { number: body.pacticipantVersionNumber, _links: { self: { href: version } } },
@@ -55,7 +62,9 @@ export function createRecordingBroker(options: RecordingBrokerOptions = {}): { a
       _links: {
         'pb:pacticipant': { href: `${base}/pacticipants/${body.pacticipantName}` },
         'pb:pacticipant-version': { href: version },
-        'pb:contracts': body.contracts.map((contract) => ({ href: `${base}/pacts/provider/${contract.providerName}/consumer/${contract.consumerName}/version/${body.pacticipantVersionNumber}` })),
+        'pb:contracts': body.contracts.map((contract) => ({
+          href: `${base}/pacts/provider/${contract.providerName}/consumer/${contract.consumerName}/version/${body.pacticipantVersionNumber}`,
+        })),
       },
     });
   });
@@ -65,7 +74,9 @@ export function createRecordingBroker(options: RecordingBrokerOptions = {}): { a
     return hal({
       summary: {
         deployable,
-        reason: deployable ? 'All required verification results are published and successful' : 'The verification for the pact between federated-gateway and seller-system failed',
+        reason: deployable
+          ? 'All required verification results are published and successful'
+          : 'The verification for the pact between federated-gateway and seller-system failed',
         success: deployable ? 1 : 0,
         failed: deployable ? 0 : 1,
         unknown: 0,

@@ -51,7 +51,9 @@ const state = <S extends StateName>(name: S, params: StateParams<S>): ProviderSt
 /** `value(param)`: seller data named by the interaction's state, injectable. */
 type Value = (param: string) => unknown;
 
-function interaction(spec: Omit<SellerInteraction, 'request' | 'response'> & { build: (value: Value) => Pick<SellerInteraction, 'request' | 'response'> }): SellerInteraction {
+function interaction(
+  spec: Omit<SellerInteraction, 'request' | 'response'> & { build: (value: Value) => Pick<SellerInteraction, 'request' | 'response'> },
+): SellerInteraction {
   const { build, ...rest } = spec;
   const value: Value = (param) => {
     const example = spec.state.params[param];
@@ -219,7 +221,9 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
       },
       response: {
         status_code: 2000,
-        items: [{ id: 'routes-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'), true)] }],
+        items: [
+          { id: 'routes-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'), true)] },
+        ],
       },
     }),
   }),
@@ -285,21 +289,51 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
         status_code: 2000,
         items: [
           { id: 'several-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'))] },
-          { id: 'several-2', mfr_code: value('second_mfr_code'), part_number: value('second_part_number'), status_code: 1, locations: [stock(value('location_id'))] },
+          {
+            id: 'several-2',
+            mfr_code: value('second_mfr_code'),
+            part_number: value('second_part_number'),
+            status_code: 1,
+            locations: [stock(value('location_id'))],
+          },
           { id: 'several-3', mfr_code: value('unknown_mfr_code'), part_number: value('unknown_part_number'), status_code: 0, locations: [] },
         ],
       },
     }),
   }),
-  orderInteraction('an order for a part in stock, received', state('order can be received', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 2 }), 'order-received-1', 'PO-PACT-1', 1),
-  orderInteraction('an order for more than is in stock, backordered', state('order will be backordered', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 5000 }), 'order-backorder-1', 'PO-PACT-2', 2),
-  orderInteraction('an order for an unknown part, failed', state('order will fail', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101', quantity: 1 }), 'order-failure-1', 'PO-PACT-3', 0),
+  orderInteraction(
+    'an order for a part in stock, received',
+    state('order can be received', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 2 }),
+    'order-received-1',
+    'PO-PACT-1',
+    1,
+  ),
+  orderInteraction(
+    'an order for more than is in stock, backordered',
+    state('order will be backordered', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 5000 }),
+    'order-backorder-1',
+    'PO-PACT-2',
+    2,
+  ),
+  orderInteraction(
+    'an order for an unknown part, failed',
+    state('order will fail', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101', quantity: 1 }),
+    'order-failure-1',
+    'PO-PACT-3',
+    0,
+  ),
   interaction({
     description: 'invoices by date range',
     operation: 'invoice',
     state: state('account has invoices', { ...northside, from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' }),
     build: (value) => ({
-      request: { service: 'invoice', member: value('member'), account: value('account'), from_invoice_date: value('from_invoice_date'), to_invoice_date: value('to_invoice_date') },
+      request: {
+        service: 'invoice',
+        member: value('member'),
+        account: value('account'),
+        from_invoice_date: value('from_invoice_date'),
+        to_invoice_date: value('to_invoice_date'),
+      },
       response: { status: 'success', invoices: eachLike(invoice(value)) },
     }),
   }),
@@ -329,7 +363,9 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
       request: { service: 'invoice', member: value('member'), account: value('account'), invoice_number: value('invoice_number') },
       response: {
         status: 'success',
-        invoices: eachLike(invoice(value, { invoice_number: value('invoice_number'), link_url: regex(URL_PATTERN, 'https://seller.example/documents/invoices/INV-100404.pdf') })),
+        invoices: eachLike(
+          invoice(value, { invoice_number: value('invoice_number'), link_url: regex(URL_PATTERN, 'https://seller.example/documents/invoices/INV-100404.pdf') }),
+        ),
       },
     }),
   }),

@@ -21,14 +21,23 @@ export function checkInvoiceReply(request: InvoiceSellerRequest, reply: InvoiceS
   reply.invoices.forEach((invoice, i) => {
     const at = `/invoices/${i}`;
     if (outsideRange(invoice.invoice_date, from, to)) {
-      violations.push(violation('invoice.date-range', `${at}/invoice_date`, `invoice date ${invoice.invoice_date} lies outside ${from ?? '…'} – ${to ?? '…'}`, { expected: { from, to }, found: invoice.invoice_date }));
+      violations.push(
+        violation('invoice.date-range', `${at}/invoice_date`, `invoice date ${invoice.invoice_date} lies outside ${from ?? '…'} – ${to ?? '…'}`, {
+          expected: { from, to },
+          found: invoice.invoice_date,
+        }),
+      );
     }
     checkEqual(violations, 'invoice.account', `${at}/account_id`, 'account', request.account, invoice.account_id);
     checkEqual(violations, 'invoice.number', `${at}/invoice_number`, 'invoice number', request.invoice_number, invoice.invoice_number);
     checkEqual(violations, 'invoice.po-number', `${at}/po_number`, 'PO number', request.po_number, invoice.po_number);
     checkEqual(violations, 'invoice.location', `${at}/location_id`, 'location', request.location_id, invoice.location_id);
     if (request.part_number !== undefined && !invoice.invoice_detail.some((line) => line.part_number === request.part_number)) {
-      violations.push(violation('invoice.part-number', `${at}/invoice_detail`, `invoice ${invoice.invoice_number} has no line for part '${request.part_number}'`, { expected: request.part_number }));
+      violations.push(
+        violation('invoice.part-number', `${at}/invoice_detail`, `invoice ${invoice.invoice_number} has no line for part '${request.part_number}'`, {
+          expected: request.part_number,
+        }),
+      );
     }
   });
   return { violations, notes: [] };
@@ -40,7 +49,12 @@ export function checkStatementReply(request: StatementSellerRequest, reply: Stat
   reply.statements.forEach((statement, i) => {
     const at = `/statements/${i}`;
     if (outsideRange(statement.statement_date, from, to)) {
-      violations.push(violation('statement.date-range', `${at}/statement_date`, `statement date ${statement.statement_date} lies outside ${from} – ${to}`, { expected: { from, to }, found: statement.statement_date }));
+      violations.push(
+        violation('statement.date-range', `${at}/statement_date`, `statement date ${statement.statement_date} lies outside ${from} – ${to}`, {
+          expected: { from, to },
+          found: statement.statement_date,
+        }),
+      );
     }
     checkEqual(violations, 'statement.account', `${at}/account_id`, 'account', request.account, statement.account_id);
     if (request.location_id !== undefined && statement.location_id !== undefined) {

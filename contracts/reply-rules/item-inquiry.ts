@@ -29,7 +29,9 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
 
   const success = reply.status_code === OverallStatus.Success;
   if (!OVERALL_STATUSES.has(reply.status_code)) {
-    violations.push(violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }));
+    violations.push(
+      violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }),
+    );
   }
 
   const tally = new Map<string, Tally>();
@@ -57,37 +59,84 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
     lastTally = t;
     const status = entry.status_code;
     if (t === undefined) {
-      violations.push(violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, { id: entry.id, found: entry.id, expected: [...tally.keys()] }));
+      violations.push(
+        violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, {
+          id: entry.id,
+          found: entry.id,
+          expected: [...tally.keys()],
+        }),
+      );
     } else {
       t.entries++;
     }
     if (!ITEM_STATUSES.has(status)) {
-      violations.push(violation('item.status-code', `/items/${i}/status_code`, `item status_code ${status} is not one of 0-4`, { id: entry.id, found: status }));
+      violations.push(
+        violation('item.status-code', `/items/${i}/status_code`, `item status_code ${status} is not one of 0-4`, { id: entry.id, found: status }),
+      );
     } else if (t !== undefined) {
       const asked = t.asked;
       if (status === ItemStatus.NotFound || status === ItemStatus.Found) {
         t.requestedPart++;
         if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number) {
-          violations.push(violation('item.requested-part-mismatch', `/items/${i}`, `status ${status} entry for id '${entry.id}' is ${entry.mfr_code} ${entry.part_number}, but ${asked.mfr_code} ${asked.part_number} was requested`, {
-            id: entry.id,
-            expected: { mfr_code: asked.mfr_code, part_number: asked.part_number },
-            found: { mfr_code: entry.mfr_code, part_number: entry.part_number },
-          }));
+          violations.push(
+            violation(
+              'item.requested-part-mismatch',
+              `/items/${i}`,
+              `status ${status} entry for id '${entry.id}' is ${entry.mfr_code} ${entry.part_number}, but ${asked.mfr_code} ${asked.part_number} was requested`,
+              {
+                id: entry.id,
+                expected: { mfr_code: asked.mfr_code, part_number: asked.part_number },
+                found: { mfr_code: entry.mfr_code, part_number: entry.part_number },
+              },
+            ),
+          );
         }
         // The requested part may restate what was asked, but nothing else.
         if (entry.original_part !== undefined && entry.original_part !== asked.part_number) {
-          violations.push(violation('item.original-mismatch', `/items/${i}/original_part`, `status ${status} entry for id '${entry.id}' carries original_part '${entry.original_part}', not the requested '${asked.part_number}'`, { id: entry.id, expected: asked.part_number, found: entry.original_part }));
+          violations.push(
+            violation(
+              'item.original-mismatch',
+              `/items/${i}/original_part`,
+              `status ${status} entry for id '${entry.id}' carries original_part '${entry.original_part}', not the requested '${asked.part_number}'`,
+              { id: entry.id, expected: asked.part_number, found: entry.original_part },
+            ),
+          );
         }
         if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code) {
-          violations.push(violation('item.original-mismatch', `/items/${i}/original_mfr`, `status ${status} entry for id '${entry.id}' carries original_mfr '${entry.original_mfr}', not the requested '${asked.mfr_code}'`, { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr }));
+          violations.push(
+            violation(
+              'item.original-mismatch',
+              `/items/${i}/original_mfr`,
+              `status ${status} entry for id '${entry.id}' carries original_mfr '${entry.original_mfr}', not the requested '${asked.mfr_code}'`,
+              { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr },
+            ),
+          );
         }
       } else {
         // Alternate, superseded, equivalent: must say which requested part they stand in for.
         if (entry.original_part !== asked.part_number) {
-          violations.push(violation('alternate.original-part', `/items/${i}/original_part`, entry.original_part === undefined ? `status ${status} entry for id '${entry.id}' has no original_part` : `original_part '${entry.original_part}' differs from the requested part_number '${asked.part_number}'`, { id: entry.id, expected: asked.part_number, found: entry.original_part }));
+          violations.push(
+            violation(
+              'alternate.original-part',
+              `/items/${i}/original_part`,
+              entry.original_part === undefined
+                ? `status ${status} entry for id '${entry.id}' has no original_part`
+                : `original_part '${entry.original_part}' differs from the requested part_number '${asked.part_number}'`,
+              { id: entry.id, expected: asked.part_number, found: entry.original_part },
+            ),
+          );
         }
         if (entry.original_mfr !== asked.mfr_code) {
-          violations.push(violation('alternate.original-mfr', `/items/${i}/original_mfr`, entry.original_mfr === undefined ? `status ${status} entry for id '${entry.id}' has no original_mfr` : `original_mfr '${entry.original_mfr}' differs from the requested mfr_code '${asked.mfr_code}'`, { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr }));
+          violations.push(
+            violation(
+              'alternate.original-mfr',
+              `/items/${i}/original_mfr`,
+              entry.original_mfr === undefined
+                ? `status ${status} entry for id '${entry.id}' has no original_mfr`
+                : `original_mfr '${entry.original_mfr}' differs from the requested mfr_code '${asked.mfr_code}'`,
+              { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr },
+            ),
+          );
         }
       }
     }
@@ -96,30 +145,65 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
     for (let j = 0; j < locations.length; j++) {
       const location = locations[j];
       const id = location.id;
-      const at = fewLocations ? forwardedIds.indexOf(id) : forwardedAt.get(id) ?? -1;
+      const at = fewLocations ? forwardedIds.indexOf(id) : (forwardedAt.get(id) ?? -1);
       if (at === -1) {
-        violations.push(violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, { id: entry.id, expected: forwardedIds, found: id }));
+        violations.push(
+          violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, {
+            id: entry.id,
+            expected: forwardedIds,
+            found: id,
+          }),
+        );
         for (let k = 0; k < j; k++) {
           if (locations[k].id === id) {
-            violations.push(violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`, { id: entry.id, found: id }));
+            violations.push(
+              violation(
+                'location.duplicate',
+                `/items/${i}/locations/${j}/id`,
+                `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`,
+                { id: entry.id, found: id },
+              ),
+            );
             break;
           }
         }
       } else if (marks[at] === i + 1) {
         const k = locations.findIndex((l) => l.id === id);
-        violations.push(violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`, { id: entry.id, found: id }));
+        violations.push(
+          violation(
+            'location.duplicate',
+            `/items/${i}/locations/${j}/id`,
+            `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`,
+            { id: entry.id, found: id },
+          ),
+        );
       } else {
         marks[at] = i + 1;
       }
-      if (location.type !== undefined && location.type !== LocationType.Store && location.type !== LocationType.Warehouse && !LOCATION_TYPES.has(location.type)) {
-        violations.push(violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${location.type} is not 1 (store) or 2 (warehouse)`, { id: entry.id, found: location.type }));
+      if (
+        location.type !== undefined &&
+        location.type !== LocationType.Store &&
+        location.type !== LocationType.Warehouse &&
+        !LOCATION_TYPES.has(location.type)
+      ) {
+        violations.push(
+          violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${location.type} is not 1 (store) or 2 (warehouse)`, {
+            id: entry.id,
+            found: location.type,
+          }),
+        );
       }
       if (location.pack_code === lastPackCode) {
         // same as the previous location's, already known to be in the list
       } else if (KNOWN_PACK_CODES.has(location.pack_code)) {
         lastPackCode = location.pack_code;
       } else {
-        notes.push(violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${location.pack_code}' is not in the common list`, { id: entry.id, found: location.pack_code }));
+        notes.push(
+          violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${location.pack_code}' is not in the common list`, {
+            id: entry.id,
+            found: location.pack_code,
+          }),
+        );
       }
     }
   }
@@ -131,7 +215,13 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
     } else if (t.requestedPart === 0) {
       violations.push(violation('item.requested-part-missing', '/items', `id '${id}' has no entry for the requested part itself (status 0 or 1)`, { id }));
     } else if (t.requestedPart > 1) {
-      violations.push(violation('item.requested-part-duplicate', '/items', `id '${id}' has ${t.requestedPart} entries for the requested part itself`, { id, expected: 1, found: t.requestedPart }));
+      violations.push(
+        violation('item.requested-part-duplicate', '/items', `id '${id}' has ${t.requestedPart} entries for the requested part itself`, {
+          id,
+          expected: 1,
+          found: t.requestedPart,
+        }),
+      );
     }
   }
   return { violations, notes };

@@ -9,7 +9,9 @@ const OVERALL_STATUSES = new Set<number>(Object.values(OverallStatus));
 export function checkPlaceOrderReply(request: PlaceOrderSellerRequest, reply: PlaceOrderSellerReply): RuleCheck {
   const violations: Violation[] = [];
   if (!OVERALL_STATUSES.has(reply.status_code)) {
-    violations.push(violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }));
+    violations.push(
+      violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }),
+    );
   }
   const ordered = new Set(request.items.map((item) => item.id));
   const answered = new Set<string>();
@@ -22,13 +24,19 @@ export function checkPlaceOrderReply(request: PlaceOrderSellerRequest, reply: Pl
     }
     answered.add(item.id);
     if (!ITEM_ORDER_STATUSES.has(item.status_code)) {
-      violations.push(violation('order.item-status', `${at}/status_code`, `item order status ${item.status_code} is not 0 (failure), 1 (received) or 2 (backorder)`, { id: item.id, found: item.status_code }));
+      violations.push(
+        violation('order.item-status', `${at}/status_code`, `item order status ${item.status_code} is not 0 (failure), 1 (received) or 2 (backorder)`, {
+          id: item.id,
+          found: item.status_code,
+        }),
+      );
     }
   });
   // A seller refusing the whole order (credit limit, account on hold…) may list no items.
   const success = reply.status_code === OverallStatus.Success;
   for (const id of ordered) {
-    if (success && !answered.has(id)) violations.push(violation('order.id-echo', '/items', `ordered item id '${id}' is missing from the reply`, { id, expected: id }));
+    if (success && !answered.has(id))
+      violations.push(violation('order.id-echo', '/items', `ordered item id '${id}' is missing from the reply`, { id, expected: id }));
   }
   return { violations, notes: [] };
 }

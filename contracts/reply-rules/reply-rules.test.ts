@@ -28,21 +28,73 @@ describe('item inquiry reply rules', () => {
     ['item.id-echo: a requested id is missing', (_q, r) => (r.items = r.items.filter((e: any) => e.id !== 'item-2')), [['item.id-echo', '/items']]],
     ['item.unknown-id: an id that was not requested', (_q, r) => r.items.push({ ...r.items[4], id: 'item-9' }), [['item.unknown-id', '/items/5/id']]],
     ['item.requested-part-missing: only an alternate for an id', (_q, r) => r.items.splice(0, 1), [['item.requested-part-missing', '/items']]],
-    ['item.requested-part-duplicate: the requested part twice', (_q, r) => r.items.push(structuredClone(r.items[2])), [['item.requested-part-duplicate', '/items']]],
-    ['item.requested-part-mismatch: status 1 with another part number', (_q, r) => (r.items[0].part_number = 'BP-1002'), [['item.requested-part-mismatch', '/items/0']]],
-    ['item.requested-part-mismatch: status 0 with another manufacturer', (_q, r) => (r.items[4].mfr_code = 'XYZ'), [['item.requested-part-mismatch', '/items/4']]],
-    ['item.original-mismatch: status 1 naming another original_part', (_q, r) => (r.items[0].original_part = 'BP-9'), [['item.original-mismatch', '/items/0/original_part']]],
-    ['item.original-mismatch: status 1 naming another original_mfr', (_q, r) => (r.items[2].original_mfr = 'BRK'), [['item.original-mismatch', '/items/2/original_mfr']]],
+    [
+      'item.requested-part-duplicate: the requested part twice',
+      (_q, r) => r.items.push(structuredClone(r.items[2])),
+      [['item.requested-part-duplicate', '/items']],
+    ],
+    [
+      'item.requested-part-mismatch: status 1 with another part number',
+      (_q, r) => (r.items[0].part_number = 'BP-1002'),
+      [['item.requested-part-mismatch', '/items/0']],
+    ],
+    [
+      'item.requested-part-mismatch: status 0 with another manufacturer',
+      (_q, r) => (r.items[4].mfr_code = 'XYZ'),
+      [['item.requested-part-mismatch', '/items/4']],
+    ],
+    [
+      'item.original-mismatch: status 1 naming another original_part',
+      (_q, r) => (r.items[0].original_part = 'BP-9'),
+      [['item.original-mismatch', '/items/0/original_part']],
+    ],
+    [
+      'item.original-mismatch: status 1 naming another original_mfr',
+      (_q, r) => (r.items[2].original_mfr = 'BRK'),
+      [['item.original-mismatch', '/items/2/original_mfr']],
+    ],
     ['item.status-code: an item status outside 0-4', (_q, r) => (r.items[1].status_code = 7), [['item.status-code', '/items/1/status_code']]],
-    ['alternate.original-part: differs from the requested part', (_q, r) => (r.items[1].original_part = 'BP-1002'), [['alternate.original-part', '/items/1/original_part']]],
-    ['alternate.original-part: missing on a superseded part', (_q, r) => delete r.items[3].original_part, [['alternate.original-part', '/items/3/original_part']]],
-    ['alternate.original-mfr: differs from the requested manufacturer', (_q, r) => (r.items[1].original_mfr = 'STP'), [['alternate.original-mfr', '/items/1/original_mfr']]],
-    ['alternate.original-mfr: missing on an equivalent part', (_q, r) => { r.items[1].status_code = 4; delete r.items[1].original_mfr; }, [['alternate.original-mfr', '/items/1/original_mfr']]],
-    ['location.not-forwarded: a location the seller was not asked about', (_q, r) => r.items[2].locations.push({ ...r.items[2].locations[0], id: 'L201' }), [['location.not-forwarded', '/items/2/locations/2/id']]],
-    ['location.duplicate: one location twice in an entry', (_q, r) => r.items[0].locations.push(structuredClone(r.items[0].locations[0])), [['location.duplicate', '/items/0/locations/2/id']]],
+    [
+      'alternate.original-part: differs from the requested part',
+      (_q, r) => (r.items[1].original_part = 'BP-1002'),
+      [['alternate.original-part', '/items/1/original_part']],
+    ],
+    [
+      'alternate.original-part: missing on a superseded part',
+      (_q, r) => delete r.items[3].original_part,
+      [['alternate.original-part', '/items/3/original_part']],
+    ],
+    [
+      'alternate.original-mfr: differs from the requested manufacturer',
+      (_q, r) => (r.items[1].original_mfr = 'STP'),
+      [['alternate.original-mfr', '/items/1/original_mfr']],
+    ],
+    [
+      'alternate.original-mfr: missing on an equivalent part',
+      (_q, r) => {
+        r.items[1].status_code = 4;
+        delete r.items[1].original_mfr;
+      },
+      [['alternate.original-mfr', '/items/1/original_mfr']],
+    ],
+    [
+      'location.not-forwarded: a location the seller was not asked about',
+      (_q, r) => r.items[2].locations.push({ ...r.items[2].locations[0], id: 'L201' }),
+      [['location.not-forwarded', '/items/2/locations/2/id']],
+    ],
+    [
+      'location.duplicate: one location twice in an entry',
+      (_q, r) => r.items[0].locations.push(structuredClone(r.items[0].locations[0])),
+      [['location.duplicate', '/items/0/locations/2/id']],
+    ],
     ['location.type-code: a location type outside 1-2', (_q, r) => (r.items[0].locations[1].type = 5), [['location.type-code', '/items/0/locations/1/type']]],
     ['reply.status-code: an overall status outside the list', (_q, r) => (r.status_code = 2001), [['reply.status-code', '/status_code']]],
-    ['location.pack-code: a seller pack code is a note, not a violation', (_q, r) => (r.items[0].locations[0].pack_code = 'DZ'), [], [['location.pack-code', '/items/0/locations/0/pack_code']]],
+    [
+      'location.pack-code: a seller pack code is a note, not a violation',
+      (_q, r) => (r.items[0].locations[0].pack_code = 'DZ'),
+      [],
+      [['location.pack-code', '/items/0/locations/0/pack_code']],
+    ],
   ];
 
   it.each(cases)('%s', (_name, breakIt, violations, notes = []) => {
@@ -100,7 +152,14 @@ describe('place order reply rules', () => {
 
   const cases: Case[] = [
     ['order.id-echo: an ordered id is not answered', (_q, r) => r.items.pop(), [['order.id-echo', '/items']]],
-    ['order.unknown-id: an id that was not ordered', (_q, r) => (r.items[1].id = 'line-9'), [['order.unknown-id', '/items/1/id'], ['order.id-echo', '/items']]],
+    [
+      'order.unknown-id: an id that was not ordered',
+      (_q, r) => (r.items[1].id = 'line-9'),
+      [
+        ['order.unknown-id', '/items/1/id'],
+        ['order.id-echo', '/items'],
+      ],
+    ],
     ['order.duplicate-id: an id answered twice', (_q, r) => r.items.push({ ...r.items[0] }), [['order.duplicate-id', '/items/2/id']]],
     ['order.item-status: an item order status outside 0-2', (_q, r) => (r.items[0].status_code = 3), [['order.item-status', '/items/0/status_code']]],
     ['reply.status-code: an overall status outside the list', (_q, r) => (r.status_code = 1), [['reply.status-code', '/status_code']]],
@@ -127,8 +186,16 @@ describe('invoice reply rules', () => {
   });
 
   const cases: Case[] = [
-    ['invoice.date-range: an invoice before the range', (_q, r) => (r.invoices[0].invoice_date = '2026-01-31'), [['invoice.date-range', '/invoices/0/invoice_date']]],
-    ['invoice.date-range: an invoice after the range', (_q, r) => (r.invoices[1].invoice_date = '2026-03-01'), [['invoice.date-range', '/invoices/1/invoice_date']]],
+    [
+      'invoice.date-range: an invoice before the range',
+      (_q, r) => (r.invoices[0].invoice_date = '2026-01-31'),
+      [['invoice.date-range', '/invoices/0/invoice_date']],
+    ],
+    [
+      'invoice.date-range: an invoice after the range',
+      (_q, r) => (r.invoices[1].invoice_date = '2026-03-01'),
+      [['invoice.date-range', '/invoices/1/invoice_date']],
+    ],
     ['invoice.account: another account', (_q, r) => (r.invoices[1].account_id = 'A-1002'), [['invoice.account', '/invoices/1/account_id']]],
     ['invoice.number: not the invoice asked for', (q) => (q.invoice_number = 'INV-90017'), [['invoice.number', '/invoices/1/invoice_number']]],
     ['invoice.po-number: not the PO asked for', (q) => (q.po_number = 'PO-2026-0042'), [['invoice.po-number', '/invoices/1/po_number']]],
@@ -162,7 +229,11 @@ describe('statement reply rules', () => {
   });
 
   const cases: Case[] = [
-    ['statement.date-range: a statement outside the range', (_q, r) => (r.statements[0].statement_date = '2025-12-31'), [['statement.date-range', '/statements/0/statement_date']]],
+    [
+      'statement.date-range: a statement outside the range',
+      (_q, r) => (r.statements[0].statement_date = '2025-12-31'),
+      [['statement.date-range', '/statements/0/statement_date']],
+    ],
     ['statement.account: another account', (_q, r) => (r.statements[0].account_id = 'A-1002'), [['statement.account', '/statements/0/account_id']]],
     ['statement.location: another location than the filter', (q) => (q.location_id = 'L150'), [['statement.location', '/statements/0/location_id']]],
   ];

@@ -8,8 +8,7 @@ import { Closed, Id, ListOf, Text } from './common';
 const Key = (description?: string) => Type.Integer({ minimum: 1, description });
 const Named = <T extends TSchema>(id: T) => Closed({ id, name: Text() });
 /** A string from a fixed list: one `enum` keyword, so a wrong value gets one clear message. */
-const OneOf = <const V extends readonly string[]>(values: V, description?: string) =>
-  Type.Unsafe<V[number]>(Type.String({ enum: [...values], description }));
+const OneOf = <const V extends readonly string[]>(values: V, description?: string) => Type.Unsafe<V[number]>(Type.String({ enum: [...values], description }));
 
 // ---- requests (closed: an unknown field is a 4422 naming it) ----
 
@@ -130,8 +129,7 @@ export const BaseVehicle = Closed({
 });
 export type BaseVehicle = Static<typeof BaseVehicle>;
 
-const level = <L extends string, T extends TSchema>(name: L, item: T, extra = {}) =>
-  Closed({ level: Type.Literal(name), items: ListOf(item), ...extra });
+const level = <L extends string, T extends TSchema>(name: L, item: T, extra = {}) => Closed({ level: Type.Literal(name), items: ListOf(item), ...extra });
 
 export const CatalogVehiclesReply = Type.Union(
   [
@@ -272,13 +270,9 @@ export type VehicleSearchReply = Static<typeof VehicleSearchReply>;
 
 // ---- catalog launch (v3.1) and cart ----
 
-const Uuid = (description?: string) =>
-  Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description });
+const Uuid = (description?: string) => Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description });
 
-export const CatalogTokenRequest = Closed(
-  { cart_id: Type.Optional(Uuid('Resume this cart; a fresh one when omitted')) },
-  { title: 'Catalog token — request' },
-);
+export const CatalogTokenRequest = Closed({ cart_id: Type.Optional(Uuid('Resume this cart; a fresh one when omitted')) }, { title: 'Catalog token — request' });
 export type CatalogTokenRequest = Static<typeof CatalogTokenRequest>;
 
 export const CatalogTokenReply = Closed(
@@ -303,7 +297,10 @@ export const CartItem = Closed({
   quantity: Type.Number({ exclusiveMinimum: 0 }),
   location_id: Id(),
   location_description: Text(),
-  price: Type.Number({ minimum: 0, description: "Unit price the seller quoted this buyer at that location (item inquiry's cost) when the item was added or changed" }),
+  price: Type.Number({
+    minimum: 0,
+    description: "Unit price the seller quoted this buyer at that location (item inquiry's cost) when the item was added or changed",
+  }),
 });
 export type CartItem = Static<typeof CartItem>;
 
@@ -321,10 +318,7 @@ export type Cart = Static<typeof Cart>;
 
 const Quantity = () => Type.Number({ exclusiveMinimum: 0, maximum: 100000 });
 
-export const CartAddItemRequest = Closed(
-  { sku: Key('Catalog SKU'), location_id: Id(), quantity: Quantity() },
-  { title: 'Cart — add item' },
-);
+export const CartAddItemRequest = Closed({ sku: Key('Catalog SKU'), location_id: Id(), quantity: Quantity() }, { title: 'Cart — add item' });
 export type CartAddItemRequest = Static<typeof CartAddItemRequest>;
 
 export const CartChangeItemRequest = Closed(

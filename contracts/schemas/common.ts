@@ -16,16 +16,13 @@ export const NonNegativeFloat = (description?: string) => Type.Number({ minimum:
 export const SignedFloat = (description?: string) => Type.Number({ description });
 
 /** An integer restricted to one of the code lists in codes.ts. */
-export const CodeOf = (list: Record<string, number>, description?: string) =>
-  Type.Integer({ enum: Object.values(list), description });
+export const CodeOf = (list: Record<string, number>, description?: string) => Type.Integer({ enum: Object.values(list), description });
 
 /** Buyer requests: a typo such as `part_numbr` is an error naming the field. */
 export const Closed = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
   Type.Object(properties, { ...options, additionalProperties: false });
 
 /** Seller replies: sellers may send more; the validator reports extras as notes. */
-export const Open = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
-  Type.Object(properties, { ...options, additionalProperties: true });
+export const Open = <T extends TProperties>(properties: T, options: ObjectOptions = {}) => Type.Object(properties, { ...options, additionalProperties: true });
 
-export const ListOf = <T extends TSchema>(item: T, options: { minItems?: number; description?: string } = {}) =>
-  Type.Array(item, options);
+export const ListOf = <T extends TSchema>(item: T, options: { minItems?: number; description?: string } = {}) => Type.Array(item, options);

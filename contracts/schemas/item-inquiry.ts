@@ -4,13 +4,11 @@ import { Closed, CodeOf, Formatted, Id, ListOf, NonNegativeFloat, Open, Text } f
 
 // Item inquiry: pricing and availability. Four views of one exchange.
 
-export const LocationRef = Closed(
-  {
-    id: Id('Location ID in the member network'),
-    member: Id('Member ID in the member network'),
-    account: Id('Account ID in the member system'),
-  },
-);
+export const LocationRef = Closed({
+  id: Id('Location ID in the member network'),
+  member: Id('Member ID in the member network'),
+  account: Id('Account ID in the member system'),
+});
 export type LocationRef = Static<typeof LocationRef>;
 
 export const RequestedItem = Closed({
@@ -23,9 +21,7 @@ export type RequestedItem = Static<typeof RequestedItem>;
 export const ItemInquiryBuyerRequest = Closed(
   {
     items: ListOf(RequestedItem, { minItems: 1, description: 'Items to look up' }),
-    locations: Type.Optional(
-      ListOf(LocationRef, { description: "Subset of the buyer's locations; all when omitted" }),
-    ),
+    locations: Type.Optional(ListOf(LocationRef, { description: "Subset of the buyer's locations; all when omitted" })),
   },
   { title: 'Item inquiry — buyer request' },
 );
@@ -96,14 +92,8 @@ export type SellerItemResult = Static<typeof SellerItemResult>;
 export const BuyerItemResult = Open({ ...itemResultFields, locations: ListOf(BuyerItemLocation) });
 export type BuyerItemResult = Static<typeof BuyerItemResult>;
 
-export const ItemInquirySellerReply = Open(
-  { status_code: CodeOf(OverallStatus), items: ListOf(SellerItemResult) },
-  { title: 'Item inquiry — seller reply' },
-);
+export const ItemInquirySellerReply = Open({ status_code: CodeOf(OverallStatus), items: ListOf(SellerItemResult) }, { title: 'Item inquiry — seller reply' });
 export type ItemInquirySellerReply = Static<typeof ItemInquirySellerReply>;
 
-export const ItemInquiryBuyerReply = Open(
-  { status_code: CodeOf(OverallStatus), items: ListOf(BuyerItemResult) },
-  { title: 'Item inquiry — buyer reply' },
-);
+export const ItemInquiryBuyerReply = Open({ status_code: CodeOf(OverallStatus), items: ListOf(BuyerItemResult) }, { title: 'Item inquiry — buyer reply' });
 export type ItemInquiryBuyerReply = Static<typeof ItemInquiryBuyerReply>;

@@ -44,10 +44,7 @@ const orderFields = {
   ship_via: Type.Optional(Text('Shipping method')),
 };
 
-export const PlaceOrderBuyerRequest = Closed(
-  { ...orderFields, items: ListOf(BuyerOrderItem, { minItems: 1 }) },
-  { title: 'Place order — buyer request' },
-);
+export const PlaceOrderBuyerRequest = Closed({ ...orderFields, items: ListOf(BuyerOrderItem, { minItems: 1 }) }, { title: 'Place order — buyer request' });
 export type PlaceOrderBuyerRequest = Static<typeof PlaceOrderBuyerRequest>;
 
 export const SellerOrderItem = Closed({

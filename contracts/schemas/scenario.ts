@@ -90,7 +90,9 @@ export type ScenarioAccount = Static<typeof ScenarioAccount>;
 
 export const Scenario = Closed(
   {
-    $schema: Type.Optional(Text('The JSON Schema of scenario files (contracts/json-schema/mock-seller.scenario.schema.json), for editors; the mock ignores it')),
+    $schema: Type.Optional(
+      Text('The JSON Schema of scenario files (contracts/json-schema/mock-seller.scenario.schema.json), for editors; the mock ignores it'),
+    ),
     name: Id(),
     description: Type.Optional(Text()),
     recorded_on: Type.Optional(CalendarDate('The day route times were recorded (npm run record): the mock shifts them by the days from it to today')),

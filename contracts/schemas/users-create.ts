@@ -33,8 +33,5 @@ export const UsersCreateRequest = Closed(
 );
 export type UsersCreateRequest = Static<typeof UsersCreateRequest>;
 
-export const UsersCreateReply = Closed(
-  { username: Text(), user_id: Type.Integer({ minimum: 1 }) },
-  { title: 'Create user — reply' },
-);
+export const UsersCreateReply = Closed({ username: Text(), user_id: Type.Integer({ minimum: 1 }) }, { title: 'Create user — reply' });
 export type UsersCreateReply = Static<typeof UsersCreateReply>;

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { ItemOrderStatus, ItemStatus, LocationType, OrderType, OverallStatus, PACK_CODES } from '../codes';
 import type { RuleName } from '../reply-rules/violation';
-import type { ItemInquirySellerReply, ItemInquirySellerRequest, LocationRef, RequestedItem, RouteTime, SellerItemLocation, SellerItemResult } from '../schemas/item-inquiry';
+import type {
+  ItemInquirySellerReply,
+  ItemInquirySellerRequest,
+  LocationRef,
+  RequestedItem,
+  RouteTime,
+  SellerItemLocation,
+  SellerItemResult,
+} from '../schemas/item-inquiry';
 import type { PlaceOrderSellerReply, PlaceOrderSellerRequest, SellerOrderItem } from '../schemas/place-order';
 
 // fast-check arbitraries for valid forwarded requests with a valid seller reply to each,
@@ -67,8 +75,7 @@ export const sellerLocation = (id: string): fc.Arbitrary<SellerItemLocation> =>
   );
 
 /** Some of the forwarded locations (possibly none), each with seller data. */
-const answeredLocations = (forwarded: LocationRef[]) =>
-  fc.subarray(forwarded).chain((some) => fc.tuple(...some.map((l) => sellerLocation(l.id))));
+const answeredLocations = (forwarded: LocationRef[]) => fc.subarray(forwarded).chain((some) => fc.tuple(...some.map((l) => sellerLocation(l.id))));
 
 const descriptive = {
   part_description: fc.string({ maxLength: 30 }),
@@ -112,24 +119,20 @@ const relatedEntry = (asked: RequestedItem, forwarded: LocationRef[]): fc.Arbitr
 export const itemInquiryExchange = (): fc.Arbitrary<ItemInquiryExchange> =>
   fc.tuple(locationRefs(), requestedItems()).chain(([locations, items]) => {
     const entries = items.map((asked) =>
-      fc
-        .tuple(requestedPartEntry(asked, locations), fc.array(relatedEntry(asked, locations), { maxLength: 3 }))
-        .map(([own, related]) => [own, ...related]),
+      fc.tuple(requestedPartEntry(asked, locations), fc.array(relatedEntry(asked, locations), { maxLength: 3 })).map(([own, related]) => [own, ...related]),
     );
-    return fc
-      .tuple(fc.tuple(...entries), fc.option(code(), { nil: undefined }))
-      .chain(([grouped, integration]) => {
-        const flat = grouped.flat();
-        return fc.shuffledSubarray(flat, { minLength: flat.length, maxLength: flat.length }).map((shuffled) => ({
-          request: {
-            service: 'item_inquiry' as const,
-            ...(integration === undefined ? {} : { integration }),
-            locations,
-            items,
-          },
-          reply: { status_code: OverallStatus.Success, items: shuffled },
-        }));
-      });
+    return fc.tuple(fc.tuple(...entries), fc.option(code(), { nil: undefined })).chain(([grouped, integration]) => {
+      const flat = grouped.flat();
+      return fc.shuffledSubarray(flat, { minLength: flat.length, maxLength: flat.length }).map((shuffled) => ({
+        request: {
+          service: 'item_inquiry' as const,
+          ...(integration === undefined ? {} : { integration }),
+          locations,
+          items,
+        },
+        reply: { status_code: OverallStatus.Success, items: shuffled },
+      }));
+    });
   });
 
 /** A valid forwarded order and a valid seller result answering every line once, in any order. */
@@ -240,7 +243,10 @@ export const ITEM_INQUIRY_MUTATIONS: Mutation<ItemInquiryExchange>[] = [
     name: 'answer one location twice in an entry',
     applies: (ex) => ex.reply.items.some((e) => e.locations.length > 0),
     apply: ({ reply }, pick) => {
-      const e = choose(reply.items.filter((x) => x.locations.length > 0), pick);
+      const e = choose(
+        reply.items.filter((x) => x.locations.length > 0),
+        pick,
+      );
       e.locations.push(structuredClone(choose(e.locations, pick)));
       return ['location.duplicate'];
     },

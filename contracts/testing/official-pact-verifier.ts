@@ -13,7 +13,18 @@ export interface VerifierRun {
 /** `pact verifier --file <pact> --hostname/--port of baseUrl [extra]`, no colour. */
 export function runOfficialVerifier(pactFile: string, baseUrl: string, extra: string[] = []): Promise<VerifierRun> {
   const url = new URL(baseUrl);
-  const args = ['verifier', '--file', pactFile, '--hostname', url.hostname, '--port', url.port, '--no-colour', ...(url.pathname !== '/' ? ['--base-path', url.pathname] : []), ...extra];
+  const args = [
+    'verifier',
+    '--file',
+    pactFile,
+    '--hostname',
+    url.hostname,
+    '--port',
+    url.port,
+    '--no-colour',
+    ...(url.pathname !== '/' ? ['--base-path', url.pathname] : []),
+    ...extra,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(pactBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -36,7 +36,14 @@ export interface ProxyReport {
 /** Schema errors (as `reply.schema`) and rule violations of one reply, as breaches. */
 export const breachesOf = (check: ReplyCheck): ProxyBreach[] => [
   ...check.errors.map((e) => ({ rule: 'reply.schema', path: e.path || '/', message: e.message })),
-  ...check.violations.map((v) => ({ rule: v.rule, ...(v.id !== undefined ? { id: v.id } : {}), path: v.path, message: v.message, expected: v.expected, found: v.found })),
+  ...check.violations.map((v) => ({
+    rule: v.rule,
+    ...(v.id !== undefined ? { id: v.id } : {}),
+    path: v.path,
+    message: v.message,
+    expected: v.expected,
+    found: v.found,
+  })),
 ];
 
 export function toProxyExchange(exchange: Exchange, label: string): ProxyExchange {
@@ -65,7 +72,12 @@ export function breachLine(b: ProxyBreach): string {
 }
 
 export function exchangeLine(e: ProxyExchange): string {
-  const verdict = e.verdict === 'ok' ? 'reply rules ok' : e.verdict === 'broken' ? `BROKEN: ${[...new Set(e.breaches.map((b) => b.rule))].join(', ')}` : `not checked: ${e.problem}`;
+  const verdict =
+    e.verdict === 'ok'
+      ? 'reply rules ok'
+      : e.verdict === 'broken'
+        ? `BROKEN: ${[...new Set(e.breaches.map((b) => b.rule))].join(', ')}`
+        : `not checked: ${e.problem}`;
   return `#${e.index} ${e.label} — HTTP ${e.status}, ${e.elapsedMs} ms — ${verdict}`;
 }
 

@@ -13,7 +13,9 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     for (const m of i.pactMismatches) lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${m.message}`);
     for (const e of i.schemaErrors) lines.push(`reply.schema ${e.path || '/'}: ${e.message}`);
     for (const v of i.violations) {
-      lines.push(`${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} ${v.path}: ${v.message}${v.expected !== undefined || v.found !== undefined ? ` (expected ${show(v.expected)}, found ${show(v.found)})` : ''}`);
+      lines.push(
+        `${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} ${v.path}: ${v.message}${v.expected !== undefined || v.found !== undefined ? ` (expected ${show(v.expected)}, found ${show(v.found)})` : ''}`,
+      );
     }
     for (const p of i.problems) lines.push(`problem: ${p}`);
     const time = ((i.exchange?.elapsedMs ?? 0) / 1000).toFixed(3);
@@ -21,7 +23,13 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     if (i.pact === 'not-run') return `${open}>\n      <skipped message="not run: the verification was stopped first"/>\n    </testcase>`;
     if (lines.length === 0) return `${open}/>`;
     const rules = [...new Set(i.violations.map((v) => v.rule).concat(i.schemaErrors.length > 0 ? ['reply.schema'] : []))];
-    const message = [i.pact === 'failed' ? 'pact failed' : '', rules.length > 0 ? `broken rules: ${rules.join(', ')}` : '', i.problems.length > 0 ? 'problems' : ''].filter(Boolean).join('; ');
+    const message = [
+      i.pact === 'failed' ? 'pact failed' : '',
+      rules.length > 0 ? `broken rules: ${rules.join(', ')}` : '',
+      i.problems.length > 0 ? 'problems' : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     return `${open}>\n      <failure message="${escapeXml(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`;
   });
   const failures = report.interactions.filter((i) => i.pact !== 'not-run' && !interactionPassed(i)).length;

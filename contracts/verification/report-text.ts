@@ -8,7 +8,9 @@ import { interactionPassed, type InteractionReport, type VerificationReport } fr
 export const show = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
 
 const rulesVerdict = (i: InteractionReport): string =>
-  i.rules === 'failed' ? `BROKEN: ${[...new Set([...(i.schemaErrors.length > 0 ? ['reply.schema'] : []), ...i.violations.map((v) => v.rule)])].join(', ')}` : i.rules;
+  i.rules === 'failed'
+    ? `BROKEN: ${[...new Set([...(i.schemaErrors.length > 0 ? ['reply.schema'] : []), ...i.violations.map((v) => v.rule)])].join(', ')}`
+    : i.rules;
 
 function exchangeNote(i: InteractionReport): string {
   if (i.exchange === undefined) return '';

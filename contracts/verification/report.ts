@@ -66,13 +66,15 @@ export interface InteractionRun {
 /** Pact quotes the contract's examples; the vendor wants to read the values their seller was sent. */
 function withInjectedValues(mismatch: PactMismatch, injected: Map<string, string>): PactMismatch {
   let message = mismatch.message;
-  for (const [example, value] of injected) message = message.split(JSON.stringify(example)).join(JSON.stringify(value)).split(`'${example}'`).join(`'${value}'`);
+  for (const [example, value] of injected)
+    message = message.split(JSON.stringify(example)).join(JSON.stringify(value)).split(`'${example}'`).join(`'${value}'`);
   return { ...mismatch, message };
 }
 
 export function interactionReport(run: InteractionRun): InteractionReport {
   const base = { description: run.description, states: run.states, schemaErrors: [], violations: [], notes: [] };
-  if (run.pact === undefined) return { ...base, pact: 'not-run', pactMismatches: [], rules: 'not-run', problems: ['not run: the verification was stopped first'] };
+  if (run.pact === undefined)
+    return { ...base, pact: 'not-run', pactMismatches: [], rules: 'not-run', problems: ['not run: the verification was stopped first'] };
   const exchange = run.exchanges[run.exchanges.length - 1];
   const problems = [...run.stateErrors];
   if (run.pact.problem !== undefined) problems.push(run.pact.problem);
@@ -94,7 +96,13 @@ export function interactionReport(run: InteractionRun): InteractionReport {
     notes: check?.notes ?? [],
     problems,
     ...(exchange !== undefined
-      ? { exchange: { status: exchange.status, elapsedMs: exchange.elapsedMs, ...(exchange.answeredAfterMs !== undefined ? { answeredAfterMs: exchange.answeredAfterMs } : {}) } }
+      ? {
+          exchange: {
+            status: exchange.status,
+            elapsedMs: exchange.elapsedMs,
+            ...(exchange.answeredAfterMs !== undefined ? { answeredAfterMs: exchange.answeredAfterMs } : {}),
+          },
+        }
       : {}),
   };
 }

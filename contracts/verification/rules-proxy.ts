@@ -138,7 +138,14 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
     const answer: Promise<SellerAnswer> = (async () => {
       try {
         // No undici timeouts: the one limit is ours, below; close() aborts what is left.
-        const response = await request(options.sellerUrl, { method: 'POST', headers, body: text, signal: controller.signal, headersTimeout: 0, bodyTimeout: 0 });
+        const response = await request(options.sellerUrl, {
+          method: 'POST',
+          headers,
+          body: text,
+          signal: controller.signal,
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        });
         const type = response.headers['content-type'];
         return { kind: 'reply', status: response.statusCode, text: await response.body.text(), contentType: Array.isArray(type) ? type[0] : type };
       } catch (error) {

@@ -92,7 +92,8 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     if (event.action !== 'setup' || event.injected === undefined) return;
     for (const [param, value] of Object.entries(event.injected)) {
       const example = event.params[param];
-      if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value)) current.injected.set(String(example), String(value));
+      if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value))
+        current.injected.set(String(example), String(value));
     }
   };
 
@@ -111,20 +112,33 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
   run.onProxyReady?.(proxy.url);
   const proxyUrl = new URL(proxy.url);
   const common = [
-    '--hostname', proxyUrl.hostname,
-    '--port', proxyUrl.port,
-    '--provider-name', PROVIDER,
-    '--state-change-url', `${endpoint.url}/states`,
+    '--hostname',
+    proxyUrl.hostname,
+    '--port',
+    proxyUrl.port,
+    '--provider-name',
+    PROVIDER,
+    '--state-change-url',
+    `${endpoint.url}/states`,
     // Teardown calls too, for sellers that clean up; our states never need them.
     '--state-change-teardown',
-    '--request-timeout', String(timeoutMs + PACT_MARGIN_MS),
+    '--request-timeout',
+    String(timeoutMs + PACT_MARGIN_MS),
     '--no-colour',
   ];
   let fatal: string | undefined;
 
   try {
     if (run.pacts.kind === 'file') {
-      const planned = run.pacts.files.flatMap((file) => readV4Pact(file).interactions.map((i) => ({ file, run: newRun(i.description, (i.providerStates ?? []).map((s) => s.name)) })));
+      const planned = run.pacts.files.flatMap((file) =>
+        readV4Pact(file).interactions.map((i) => ({
+          file,
+          run: newRun(
+            i.description,
+            (i.providerStates ?? []).map((s) => s.name),
+          ),
+        })),
+      );
       runs.push(...planned.map((p) => p.run));
       for (const [index, plan] of planned.entries()) {
         if (run.signal?.aborted) break;
@@ -171,7 +185,8 @@ function brokerArgs(run: KitRun): string[] {
   const args = ['--broker-url', source.brokerUrl];
   if (source.token !== undefined) args.push('--token', source.token);
   if (source.username !== undefined) args.push('--user', source.username, '--password', source.password ?? '');
-  for (const selector of source.selectors ?? [{ mainBranch: true }, { deployedOrReleased: true }]) args.push('--consumer-version-selectors', JSON.stringify(selector));
+  for (const selector of source.selectors ?? [{ mainBranch: true }, { deployedOrReleased: true }])
+    args.push('--consumer-version-selectors', JSON.stringify(selector));
   if (source.enablePending === true) args.push('--enable-pending');
   if (run.publish !== undefined) {
     args.push('--publish', '--provider-version', run.publish.providerVersion);

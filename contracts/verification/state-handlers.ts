@@ -32,7 +32,11 @@ export function remoteStateSource(url: string, headers: Record<string, string> =
     let status: number;
     let text: string;
     try {
-      const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ state, params, action }) });
+      const response = await request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ state, params, action }),
+      });
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {

@@ -17,7 +17,14 @@ const DateRange = Type.Object({ from: Type.String({ format: 'date' }), to: Type.
 export const ExploreCatalogue = Type.Object(
   {
     /** Locations the gateway may forward, each with the member and the buyer's account there. */
-    locations: Type.Optional(Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), member: Type.String({ minLength: 1 }), account: Type.String({ minLength: 1 }) }, { additionalProperties: false }))),
+    locations: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { id: Type.String({ minLength: 1 }), member: Type.String({ minLength: 1 }), account: Type.String({ minLength: 1 }) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
     /** Parts the seller carries, optionally with their alternate / superseded / equivalent parts. */
     parts: Type.Optional(
       Type.Array(
@@ -25,7 +32,18 @@ export const ExploreCatalogue = Type.Object(
           {
             mfr_code: Type.String({ minLength: 1 }),
             part_number: Type.String({ minLength: 1 }),
-            related: Type.Optional(Type.Array(Type.Object({ kind: Type.Union([Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')]), mfr_code: Type.String({ minLength: 1 }), part_number: Type.String({ minLength: 1 }) }, { additionalProperties: false }))),
+            related: Type.Optional(
+              Type.Array(
+                Type.Object(
+                  {
+                    kind: Type.Union([Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')]),
+                    mfr_code: Type.String({ minLength: 1 }),
+                    part_number: Type.String({ minLength: 1 }),
+                  },
+                  { additionalProperties: false },
+                ),
+              ),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -80,7 +98,9 @@ export class StateMapError extends Error {
 }
 
 const validate = compileValidator(StateMapFile);
-const STATE_LIST = Object.keys(PROVIDER_STATE_CATALOGUE).map((name) => `'${name}'`).join(', ');
+const STATE_LIST = Object.keys(PROVIDER_STATE_CATALOGUE)
+  .map((name) => `'${name}'`)
+  .join(', ');
 
 /** Checks shape, state names and parameter names against the catalogue; every problem at once. */
 export function checkStateMap(data: unknown, source = 'state map'): StateMapFile {
@@ -104,7 +124,8 @@ export function checkStateMap(data: unknown, source = 'state map'): StateMapFile
       continue;
     }
     for (const param of Object.keys(entry)) {
-      if (!(param in definition.params)) problems.push(`/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`);
+      if (!(param in definition.params))
+        problems.push(`/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`);
     }
   }
   if (problems.length > 0) throw new StateMapError(`${source}: ${problems.join('; ')}`);

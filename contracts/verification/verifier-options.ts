@@ -44,7 +44,9 @@ export function pactSourceOptions(source: PactSource): Partial<VerifierConfig> {
   };
 }
 
-export const stateHandlerOptions = (stateHandlers: StateHandlers): Partial<VerifierConfig> => ({ stateHandlers: stateHandlers as VerifierConfig['stateHandlers'] });
+export const stateHandlerOptions = (stateHandlers: StateHandlers): Partial<VerifierConfig> => ({
+  stateHandlers: stateHandlers as VerifierConfig['stateHandlers'],
+});
 
 export interface Publication {
   providerVersion: string;

@@ -17,5 +17,9 @@ export function addressValidatorFromEnv(env: NodeJS.ProcessEnv = process.env): A
   const settings = readEnvironment(ADDRESS_VALIDATOR_ENVIRONMENT, env);
   if (settings.ADDRESS_VALIDATOR === 'local') return createLocalAddressValidator();
   if (settings.ADDRESS_VALIDATOR_URL === undefined) throw new Error('ADDRESS_VALIDATOR=http needs ADDRESS_VALIDATOR_URL');
-  return createHttpAddressValidator({ url: settings.ADDRESS_VALIDATOR_URL, token: settings.ADDRESS_VALIDATOR_TOKEN, timeoutMs: settings.ADDRESS_VALIDATOR_TIMEOUT_MS });
+  return createHttpAddressValidator({
+    url: settings.ADDRESS_VALIDATOR_URL,
+    token: settings.ADDRESS_VALIDATOR_TOKEN,
+    timeoutMs: settings.ADDRESS_VALIDATOR_TIMEOUT_MS,
+  });
 }

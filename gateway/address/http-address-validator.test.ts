@@ -28,10 +28,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`;
 });
-afterAll(() => new Promise<void>((resolve) => {
-  server.close(() => resolve());
-  server.closeAllConnections();
-}));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);
 
 const address = (street: string): PostalAddress => ({ address: street, city: 'Springfield', state: 'IL', zip: '62701' });
 

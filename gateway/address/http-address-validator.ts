@@ -1,12 +1,7 @@
 import { request } from 'undici';
 import { Type } from '@sinclair/typebox';
 import { compileValidator } from '../../contracts/index';
-import {
-  AddressServiceUnavailable,
-  type AddressCheck,
-  type AddressValidator,
-  type PostalAddress,
-} from './address-validator';
+import { AddressServiceUnavailable, type AddressCheck, type AddressValidator, type PostalAddress } from './address-validator';
 
 // Adapter for a real address-verification provider behind a small HTTP contract:
 //   POST <url>  {address, city, state, zip}

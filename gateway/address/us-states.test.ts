@@ -12,8 +12,16 @@ describe('US states and ZIP prefixes', () => {
 
   it('places well-known ZIPs in their states', () => {
     const known: [string, string][] = [
-      ['10001', 'NY'], ['90210', 'CA'], ['60601', 'IL'], ['02108', 'MA'], ['73301', 'TX'],
-      ['96813', 'HI'], ['99501', 'AK'], ['20500', 'DC'], ['00901', 'PR'], ['05401', 'VT'],
+      ['10001', 'NY'],
+      ['90210', 'CA'],
+      ['60601', 'IL'],
+      ['02108', 'MA'],
+      ['73301', 'TX'],
+      ['96813', 'HI'],
+      ['99501', 'AK'],
+      ['20500', 'DC'],
+      ['00901', 'PR'],
+      ['05401', 'VT'],
     ];
     for (const [zip, state] of known) expect(zipMatchesState(zip, state), `${zip} ${state}`).toBe(true);
     expect(zipMatchesState('10001', 'CA')).toBe(false);

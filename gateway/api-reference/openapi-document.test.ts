@@ -7,7 +7,16 @@ import { apiReferenceRoutes } from './api-reference-routes';
 
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { $ref: string } }> }; responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+        responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+      }
+    >
+  >;
   components: { schemas: Record<string, object> };
 };
 
@@ -35,15 +44,28 @@ describe('GET /openapi.json', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.sort()).toEqual(
       [
-        'POST /json/federated/v3_2/item_inquiry', 'POST /json/federated/v3_2/place_order',
-        'POST /json/federated/v3_2/invoice', 'POST /json/federated/v3_2/statement',
-        'POST /json/federated/v3_1/item_inquiry', 'POST /json/federated/v3_1/place_order',
-        'POST /catalog/vehicles', 'POST /catalog/categories', 'POST /catalog/products',
-        'POST /catalog/products/assets', 'POST /catalog/product/info', 'POST /catalog/applications/assets',
-        'GET /search/products', 'GET /search/vehicles', 'POST /internal/users/create',
-        'POST /auth/get_catalog_token', 'GET /v2_1/catalog/cart/{cart_id}',
-        'GET /catalog-session/api/session', 'POST /catalog-session/api/availability', 'GET /catalog-session/api/cart',
-        'POST /catalog-session/api/cart/items', 'PATCH /catalog-session/api/cart/items/{item_id}',
+        'POST /json/federated/v3_2/item_inquiry',
+        'POST /json/federated/v3_2/place_order',
+        'POST /json/federated/v3_2/invoice',
+        'POST /json/federated/v3_2/statement',
+        'POST /json/federated/v3_1/item_inquiry',
+        'POST /json/federated/v3_1/place_order',
+        'POST /catalog/vehicles',
+        'POST /catalog/categories',
+        'POST /catalog/products',
+        'POST /catalog/products/assets',
+        'POST /catalog/product/info',
+        'POST /catalog/applications/assets',
+        'GET /search/products',
+        'GET /search/vehicles',
+        'POST /internal/users/create',
+        'POST /auth/get_catalog_token',
+        'GET /v2_1/catalog/cart/{cart_id}',
+        'GET /catalog-session/api/session',
+        'POST /catalog-session/api/availability',
+        'GET /catalog-session/api/cart',
+        'POST /catalog-session/api/cart/items',
+        'PATCH /catalog-session/api/cart/items/{item_id}',
         'DELETE /catalog-session/api/cart/items/{item_id}',
       ].sort(),
     );

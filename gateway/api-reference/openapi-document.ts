@@ -57,31 +57,62 @@ function plain(schema: TSchema): Json {
 function catalogSession(): Endpoint[] {
   const base = '/catalog-session/api';
   const tag = 'Catalog session';
-  const itemId = [{ name: 'item_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' }, description: 'Cart line id (items[].id)' }];
+  const itemId = [
+    { name: 'item_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' }, description: 'Cart line id (items[].id)' },
+  ];
   const cart = CATALOG_PAYLOADS.cart.reply;
   const common = { tag, security: 'catalogSession' as const };
   return [
-    { ...common, method: 'get', path: `${base}/session`, summary: 'The session: cart id, buyer, expiry, locations', reply: CATALOG_PAYLOADS['catalog-session'].reply, errors: [401] },
     {
-      ...common, method: 'post', path: `${base}/availability`, summary: "A product's price and stock at the buyer's locations (an item inquiry)",
-      request: CATALOG_PAYLOADS['product-availability'].request, reply: CATALOG_PAYLOADS['product-availability'].reply, errors: [401, 422, 502, 503, 504],
+      ...common,
+      method: 'get',
+      path: `${base}/session`,
+      summary: 'The session: cart id, buyer, expiry, locations',
+      reply: CATALOG_PAYLOADS['catalog-session'].reply,
+      errors: [401],
+    },
+    {
+      ...common,
+      method: 'post',
+      path: `${base}/availability`,
+      summary: "A product's price and stock at the buyer's locations (an item inquiry)",
+      request: CATALOG_PAYLOADS['product-availability'].request,
+      reply: CATALOG_PAYLOADS['product-availability'].reply,
+      errors: [401, 422, 502, 503, 504],
     },
     { ...common, method: 'get', path: `${base}/cart`, summary: "The session's cart", reply: cart, errors: [401] },
     {
-      ...common, method: 'post', path: `${base}/cart/items`, summary: 'Add an item (priced by the seller at that location)',
-      request: CATALOG_PAYLOADS['cart-add-item'].request, reply: cart, errors: [401, 403, 422, 502, 503, 504],
-      description: 'The same SKU at the same location adds to that line. The location must be one of the buyer\'s where they may order (else 3110).',
+      ...common,
+      method: 'post',
+      path: `${base}/cart/items`,
+      summary: 'Add an item (priced by the seller at that location)',
+      request: CATALOG_PAYLOADS['cart-add-item'].request,
+      reply: cart,
+      errors: [401, 403, 422, 502, 503, 504],
+      description: "The same SKU at the same location adds to that line. The location must be one of the buyer's where they may order (else 3110).",
     },
     {
-      ...common, method: 'patch', path: `${base}/cart/items/{item_id}`, summary: 'Change the quantity or location of an item', parameters: itemId,
-      request: CATALOG_PAYLOADS['cart-change-item'].request, reply: cart, errors: [401, 403, 404, 422, 502, 503, 504],
+      ...common,
+      method: 'patch',
+      path: `${base}/cart/items/{item_id}`,
+      summary: 'Change the quantity or location of an item',
+      parameters: itemId,
+      request: CATALOG_PAYLOADS['cart-change-item'].request,
+      reply: cart,
+      errors: [401, 403, 404, 422, 502, 503, 504],
     },
     { ...common, method: 'delete', path: `${base}/cart/items/{item_id}`, summary: 'Remove an item', parameters: itemId, reply: cart, errors: [401, 404] },
   ];
 }
 
 const searchParameters: Json[] = [
-  { name: 'query', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: 'Words to look for; prefixes and typos are tolerated' },
+  {
+    name: 'query',
+    in: 'query',
+    required: true,
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+    description: 'Words to look for; prefixes and typos are tolerated',
+  },
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } },
   { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
 ];
@@ -95,15 +126,26 @@ export const ENDPOINTS: Endpoint[] = [
   transactional('v3_1', 'item-inquiry', 'Check pricing and availability (v3.1)'),
   transactional('v3_1', 'place-order', 'Submit purchase orders (v3.1)'),
   {
-    method: 'post', path: '/auth/get_catalog_token', summary: 'Generate a catalog session token', tag: 'Catalog launch and cart',
-    request: CATALOG_PAYLOADS['catalog-token'].request, reply: CATALOG_PAYLOADS['catalog-token'].reply, security: 'buyerJwt',
+    method: 'post',
+    path: '/auth/get_catalog_token',
+    summary: 'Generate a catalog session token',
+    tag: 'Catalog launch and cart',
+    request: CATALOG_PAYLOADS['catalog-token'].request,
+    reply: CATALOG_PAYLOADS['catalog-token'].reply,
+    security: 'buyerJwt',
     errors: [401, 403, 404, 422],
-    description: 'A short-lived catalog session bound to a cart: a fresh cart, or the buyer\'s own cart_id to resume it (404 unknown, 403/4403 another buyer\'s). The body may be empty. Open launch_url in a browser.',
+    description:
+      "A short-lived catalog session bound to a cart: a fresh cart, or the buyer's own cart_id to resume it (404 unknown, 403/4403 another buyer's). The body may be empty. Open launch_url in a browser.",
   },
   {
-    method: 'get', path: '/v2_1/catalog/cart/{cart_id}', summary: 'Retrieve a cart from a catalog session', tag: 'Catalog launch and cart',
+    method: 'get',
+    path: '/v2_1/catalog/cart/{cart_id}',
+    summary: 'Retrieve a cart from a catalog session',
+    tag: 'Catalog launch and cart',
     parameters: [{ name: 'cart_id', in: 'path', required: true, schema: plain(CartPath.properties.cart_id) }],
-    reply: CATALOG_PAYLOADS.cart.reply, security: 'buyerJwt', errors: [401, 403, 404, 422],
+    reply: CATALOG_PAYLOADS.cart.reply,
+    security: 'buyerJwt',
+    errors: [401, 403, 404, 422],
   },
   ...catalogSession(),
   catalog('/catalog/vehicles', 'catalog-vehicles', 'Query vehicles, one level at a time'),
@@ -113,24 +155,45 @@ export const ENDPOINTS: Endpoint[] = [
   catalog('/catalog/product/info', 'catalog-product-info', 'Fetch product info'),
   catalog('/catalog/applications/assets', 'catalog-application-assets', 'Fetch application assets'),
   {
-    method: 'get', path: '/search/products', summary: 'Product search', tag: 'Search', parameters: searchParameters,
-    reply: CATALOG_PAYLOADS['search-products'].reply, security: 'buyerOrCatalogSession', errors: CATALOG_ERRORS,
+    method: 'get',
+    path: '/search/products',
+    summary: 'Product search',
+    tag: 'Search',
+    parameters: searchParameters,
+    reply: CATALOG_PAYLOADS['search-products'].reply,
+    security: 'buyerOrCatalogSession',
+    errors: CATALOG_ERRORS,
   },
   {
-    method: 'get', path: '/search/vehicles', summary: 'Vehicle search', tag: 'Search', parameters: searchParameters,
-    reply: CATALOG_PAYLOADS['search-vehicles'].reply, security: 'buyerOrCatalogSession', errors: CATALOG_ERRORS,
+    method: 'get',
+    path: '/search/vehicles',
+    summary: 'Vehicle search',
+    tag: 'Search',
+    parameters: searchParameters,
+    reply: CATALOG_PAYLOADS['search-vehicles'].reply,
+    security: 'buyerOrCatalogSession',
+    errors: CATALOG_ERRORS,
   },
   {
-    method: 'post', path: '/internal/users/create', summary: 'Create a user with assigned locations', tag: 'Internal API',
-    request: PAYLOADS['users-create'].request, reply: PAYLOADS['users-create'].reply, security: 'internalApi', errors: [400, 401],
+    method: 'post',
+    path: '/internal/users/create',
+    summary: 'Create a user with assigned locations',
+    tag: 'Internal API',
+    request: PAYLOADS['users-create'].request,
+    reply: PAYLOADS['users-create'].reply,
+    security: 'internalApi',
+    errors: [400, 401],
     description: 'Served by the internal API at {api_url}, not by the gateway base address.',
   },
 ];
 
-
 const componentName = (schema: TSchema, fallback: string) =>
-  (typeof schema.title === 'string' ? schema.title : fallback).replace(/[^A-Za-z0-9]+/g, ' ').trim().split(' ')
-    .map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+  (typeof schema.title === 'string' ? schema.title : fallback)
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 
 export function openApiDocument(options: { serverUrl?: string; version?: string } = {}): Json {
   const schemas: Json = { GatewayErrorReply: plain(GatewayErrorReply) };
@@ -146,7 +209,10 @@ export function openApiDocument(options: { serverUrl?: string; version?: string 
       200: { description: 'Success', content: { 'application/json': { schema: ref(e.reply, `${id} reply`) } } },
     };
     for (const status of e.errors) {
-      responses[status] = { description: ERROR_MEANING[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayErrorReply' } } } };
+      responses[status] = {
+        description: ERROR_MEANING[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayErrorReply' } } },
+      };
     }
     const operation: Json = {
       operationId: `${e.method}${e.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -166,7 +232,8 @@ export function openApiDocument(options: { serverUrl?: string; version?: string 
     info: {
       title: 'Federated Gateway',
       version: options.version ?? '3.2',
-      description: 'Buyer-to-seller gateway of the member network: v3.2 and v3.1 operations, catalog launch and cart, catalog and search. Generated from the contract schemas in contracts/.',
+      description:
+        'Buyer-to-seller gateway of the member network: v3.2 and v3.1 operations, catalog launch and cart, catalog and search. Generated from the contract schemas in contracts/.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
     tags: ['v3.2 operations', 'v3.1 operations', 'Catalog launch and cart', 'Catalog session', 'Catalog', 'Search', 'Internal API'].map((name) => ({ name })),
@@ -174,7 +241,12 @@ export function openApiDocument(options: { serverUrl?: string; version?: string 
     components: {
       schemas,
       securitySchemes: {
-        buyerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Self-signed RS256/ES256 JWT of a registered buyer system (kid, iss, aud, iat, exp; sub names the buyer user)' },
+        buyerJwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Self-signed RS256/ES256 JWT of a registered buyer system (kid, iss, aud, iat, exp; sub names the buyer user)',
+        },
         catalogSession: { type: 'http', scheme: 'bearer', description: 'Catalog session token from POST /auth/get_catalog_token' },
         internalApi: { type: 'http', scheme: 'bearer', description: 'The internal API credential' },
       },

@@ -42,7 +42,10 @@ const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base
 describe('authentication', () => {
   it('accepts a token made exactly as the production clients make it', async () => {
     const token = await gw.token('demo');
-    const [header, payload] = token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
     expect(header).toEqual({ alg: 'RS256', kid: 'dev-key-1', typ: 'JWT', 'gv-ver': 'GV-JWT-V1' });
     expect(payload.exp - payload.iat).toBe(300);
     expect(payload.aud).toBe('groupvan');
@@ -112,7 +115,14 @@ describe('authentication', () => {
   });
 
   it('checks aud against the configured value', async () => {
-    const app = createGateway({ store: gw.store, directory: gw.directory, sellerClient: gw.sellerClient, clock, config: gatewayConfig({ auth: { audience: 'our-gateway' } }), logger: () => {} });
+    const app = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: gw.sellerClient,
+      clock,
+      config: gatewayConfig({ auth: { audience: 'our-gateway' } }),
+      logger: () => {},
+    });
     await expectRefused(`Bearer ${await gw.token('demo')}`, /aud must be 'our-gateway'/, app);
     expect((await call(`Bearer ${await gw.token('demo', { audience: 'our-gateway' })}`, app)).status).toBe(200);
   });
@@ -127,7 +137,14 @@ describe('authentication', () => {
 
   it('refuses a lifetime above the limit, which is configurable', async () => {
     await expectRefused(`Bearer ${await gw.token('demo', { ttlSeconds: 7200 })}`, /lifetime 7200 s exceeds the 3600 s limit/);
-    const app = createGateway({ store: gw.store, directory: gw.directory, sellerClient: gw.sellerClient, clock, config: gatewayConfig({ auth: { maxLifetimeSeconds: 120 } }), logger: () => {} });
+    const app = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: gw.sellerClient,
+      clock,
+      config: gatewayConfig({ auth: { maxLifetimeSeconds: 120 } }),
+      logger: () => {},
+    });
     await expectRefused(`Bearer ${await gw.token('demo')}`, /exceeds the 120 s limit/, app);
   });
 
@@ -152,7 +169,11 @@ describe('authentication', () => {
 
   it('accepts ES256 keys and stops accepting a key the moment it is revoked', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    await registerKey(gw.store, { clientId: 'dev-buyer-system', kid: 'test-es256', algorithm: 'ES256', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() }, gw.directory);
+    await registerKey(
+      gw.store,
+      { clientId: 'dev-buyer-system', kid: 'test-es256', algorithm: 'ES256', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+      gw.directory,
+    );
     const token = await gw.token('demo', { privateKey, algorithm: 'ES256', kid: 'test-es256' });
     expect((await call(`Bearer ${token}`)).status).toBe(200);
     await revokeKey(gw.store, 'test-es256', gw.directory);

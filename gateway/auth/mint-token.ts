@@ -37,7 +37,5 @@ export async function mintToken(options: MintOptions): Promise<string> {
   };
   if (options.subject !== undefined) payload.sub = options.subject;
   Object.assign(payload, options.claims);
-  return new SignJWT(payload)
-    .setProtectedHeader({ alg: algorithm, kid: options.kid, typ: 'JWT', 'gv-ver': 'GV-JWT-V1', ...options.header })
-    .sign(key);
+  return new SignJWT(payload).setProtectedHeader({ alg: algorithm, kid: options.kid, typ: 'JWT', 'gv-ver': 'GV-JWT-V1', ...options.header }).sign(key);
 }

@@ -67,7 +67,8 @@ function checkAlgorithm(alg: unknown): KeyAlgorithm {
 
 function describeJoseError(error: unknown, key: ApiKey, audience: string[]): string {
   if (error instanceof joseErrors.JWTExpired) return 'token expired: mint a new one (exp is in the past)';
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return `bad signature: the token was not signed with the private key registered as kid '${key.kid}'`;
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+    return `bad signature: the token was not signed with the private key registered as kid '${key.kid}'`;
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     switch (error.claim) {
       case 'nbf':
@@ -127,7 +128,8 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
     }
     const now = nowMs / 1000;
     const exp = payload.exp as number;
-    if (payload.iat !== undefined && payload.iat > now + config.clockSkewSeconds) throw refuse('token not yet valid: iat is in the future (check the caller clock)');
+    if (payload.iat !== undefined && payload.iat > now + config.clockSkewSeconds)
+      throw refuse('token not yet valid: iat is in the future (check the caller clock)');
     const issuedAt = payload.iat ?? now;
     if (exp - issuedAt > config.maxLifetimeSeconds) {
       throw refuse(`token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`);

@@ -29,7 +29,12 @@ export interface CartStore {
   /** Adds a line; the same SKU at the same location adds to that line's quantity instead. Returns the line id. */
   addLine(cartId: string, line: NewCartLine, now: Date): Promise<string>;
   line(cartId: string, lineId: string): Promise<(CartItem & { sku: number | null }) | undefined>;
-  changeLine(cartId: string, lineId: string, change: { quantity: number; locationId: string; locationDescription: string; price: number }, now: Date): Promise<void>;
+  changeLine(
+    cartId: string,
+    lineId: string,
+    change: { quantity: number; locationId: string; locationDescription: string; price: number },
+    now: Date,
+  ): Promise<void>;
   /** False when the cart has no such line. */
   removeLine(cartId: string, lineId: string, now: Date): Promise<boolean>;
 }
@@ -59,7 +64,11 @@ export function createCartStore(store: Store): CartStore {
     },
 
     async create(cartId, username, now) {
-      await store.query('INSERT INTO carts (cart_id, username, created_at, updated_at) VALUES ($1, $2, $3::timestamptz, $3::timestamptz)', [cartId, username, now.toISOString()]);
+      await store.query('INSERT INTO carts (cart_id, username, created_at, updated_at) VALUES ($1, $2, $3::timestamptz, $3::timestamptz)', [
+        cartId,
+        username,
+        now.toISOString(),
+      ]);
     },
 
     async read(cartId) {
@@ -89,7 +98,18 @@ export function createCartStore(store: Store): CartStore {
           const inserted = await tx.query<{ id: string }>(
             `INSERT INTO cart_items (cart_id, sku, mfr_code, part_number, description, quantity, location_id, location_description, price, added_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz) RETURNING id::text AS id`,
-            [cartId, line.sku, line.mfrCode, line.partNumber, line.description, line.quantity, line.locationId, line.locationDescription, line.price, now.toISOString()],
+            [
+              cartId,
+              line.sku,
+              line.mfrCode,
+              line.partNumber,
+              line.description,
+              line.quantity,
+              line.locationId,
+              line.locationDescription,
+              line.price,
+              now.toISOString(),
+            ],
           );
           id = inserted.rows[0].id;
         }
@@ -106,10 +126,14 @@ export function createCartStore(store: Store): CartStore {
 
     async changeLine(cartId, lineId, change, now) {
       await store.transaction(async (tx) => {
-        await tx.query(
-          'UPDATE cart_items SET quantity = $3, location_id = $4, location_description = $5, price = $6 WHERE cart_id = $1 AND id = $2::bigint',
-          [cartId, lineId, change.quantity, change.locationId, change.locationDescription, change.price],
-        );
+        await tx.query('UPDATE cart_items SET quantity = $3, location_id = $4, location_description = $5, price = $6 WHERE cart_id = $1 AND id = $2::bigint', [
+          cartId,
+          lineId,
+          change.quantity,
+          change.locationId,
+          change.locationDescription,
+          change.price,
+        ]);
         await touch(tx, cartId, now);
       });
     },

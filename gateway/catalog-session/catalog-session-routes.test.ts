@@ -112,7 +112,15 @@ describe('GET /v2_1/catalog/cart/{cart_id}', () => {
     const cart = (await response.json()) as Cart;
     expect(valid.cart(cart).valid).toBe(true);
     expect(cart.items).toMatchObject([
-      { mfr_code: 'BOS', part_number: 'BC905', description: 'Disc brake pad set, ceramic, front', quantity: 2, location_id: 'L150', location_description: 'Northside Distribution Center', price: costOf('BC905', 'L150') },
+      {
+        mfr_code: 'BOS',
+        part_number: 'BC905',
+        description: 'Disc brake pad set, ceramic, front',
+        quantity: 2,
+        location_id: 'L150',
+        location_description: 'Northside Distribution Center',
+        price: costOf('BC905', 'L150'),
+      },
       { mfr_code: 'BOS', part_number: 'BC905', quantity: 1, location_id: 'L201', location_description: 'Lakeshore Harbor', price: costOf('BC905', 'L201') },
     ]);
     expect(cart.total).toBeCloseTo(2 * costOf('BC905', 'L150') + costOf('BC905', 'L201'), 2);

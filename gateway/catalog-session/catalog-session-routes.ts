@@ -68,7 +68,8 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
   async function ownCart(cartId: string, user: BuyerUser): Promise<void> {
     const owner = await carts.owner(cartId);
     if (owner === undefined) throw new NotFoundError(`cart '${cartId}' does not exist`, [{ path: '/cart_id', message: 'no such cart' }]);
-    if (owner.username !== user.username) throw new AccessDeniedError(`cart '${cartId}' belongs to another buyer`, [{ path: '/cart_id', message: 'not your cart' }]);
+    if (owner.username !== user.username)
+      throw new AccessDeniedError(`cart '${cartId}' belongs to another buyer`, [{ path: '/cart_id', message: 'not your cart' }]);
   }
 
   async function cartReply(cartId: string): Promise<Cart> {
@@ -82,10 +83,12 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
     const location = userLocationIndex(user).get(locationId);
     if (location === undefined) {
       const detail = [{ path: '/location_id', message: `location '${locationId}' is not one of your locations` }];
-      if ((await deps.directory.findLocation(locationId)) === undefined) throw new InvalidLocationError(`location '${locationId}' does not exist`, [{ path: '/location_id', message: 'no such location' }]);
+      if ((await deps.directory.findLocation(locationId)) === undefined)
+        throw new InvalidLocationError(`location '${locationId}' does not exist`, [{ path: '/location_id', message: 'no such location' }]);
       throw new LocationNotAllowedError(detail[0].message, detail);
     }
-    if (!location.canOrder) throw new LocationNotAllowedError(`you cannot order at location '${locationId}'`, [{ path: '/location_id', message: 'ordering not allowed there' }]);
+    if (!location.canOrder)
+      throw new LocationNotAllowedError(`you cannot order at location '${locationId}'`, [{ path: '/location_id', message: 'ordering not allowed there' }]);
     return location;
   }
 

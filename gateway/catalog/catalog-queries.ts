@@ -84,8 +84,17 @@ export function createCatalog(db: Queryable): Catalog {
   }
 
   async function baseVehicle(id: number) {
-    const [row] = await rows<{ id: number; name: string; year_id: number; make_id: number; make_name: string;
-      model_id: number; model_name: string; group_id: number; group_name: string }>(
+    const [row] = await rows<{
+      id: number;
+      name: string;
+      year_id: number;
+      make_id: number;
+      make_name: string;
+      model_id: number;
+      model_name: string;
+      group_id: number;
+      group_name: string;
+    }>(
       `SELECT v.id, v.name, v.year_id, mk.id AS make_id, mk.name AS make_name, md.id AS model_id, md.name AS model_name,
               g.id AS group_id, g.name AS group_name
          FROM catalog_base_vehicles v JOIN catalog_makes mk ON mk.id = v.make_id JOIN catalog_models md ON md.id = v.model_id
@@ -153,10 +162,9 @@ export function createCatalog(db: Queryable): Catalog {
         return { level: 'vehicle_group_types', items };
       }
       if (year === undefined) {
-        const years = await rows<{ id: number }>(
-          `SELECT DISTINCT v.year_id AS id FROM ${VEHICLES} WHERE md.vehicle_group_type_id = $1 ORDER BY id DESC`,
-          [group],
-        );
+        const years = await rows<{ id: number }>(`SELECT DISTINCT v.year_id AS id FROM ${VEHICLES} WHERE md.vehicle_group_type_id = $1 ORDER BY id DESC`, [
+          group,
+        ]);
         return { level: 'years', items: years.map(({ id }) => ({ id, name: String(id) })) };
       }
       if (make === undefined) {
@@ -200,7 +208,7 @@ export function createCatalog(db: Queryable): Catalog {
         if (!top) throw invalidField('/top_category_id', `${request.top_category_id} is not a top-level category of '${taxonomy}'`);
         const ids = new Set([top.id]);
         // Sub-categories at any depth: keep adding children until nothing new joins.
-        for (let grew = true; grew; ) {
+        for (let grew = true; grew;) {
           grew = false;
           for (const c of all) {
             if (c.parent_id !== null && ids.has(c.parent_id) && !ids.has(c.id)) {
@@ -232,25 +240,18 @@ export function createCatalog(db: Queryable): Catalog {
         }
         inScope = inScope.filter((c) => keep.has(c.id));
       } else {
-        partTypes = await rows<PartType>(
-          'SELECT id, name, category_id FROM catalog_part_types WHERE category_id = ANY($1::int[]) ORDER BY name',
-          [scopeIds],
-        );
+        partTypes = await rows<PartType>('SELECT id, name, category_id FROM catalog_part_types WHERE category_id = ANY($1::int[]) ORDER BY name', [scopeIds]);
       }
       const what = request.response_items ?? 'all';
       if (what === 'part_types') return { taxonomy, part_types: partTypes };
       const byCategory = groupBy(partTypes, (pt) => pt.category_id);
-      const categories: Category[] = inScope.map((c) =>
-        what === 'all' ? { ...c, part_types: byCategory.get(c.id) ?? [] } : { ...c },
-      );
+      const categories: Category[] = inScope.map((c) => (what === 'all' ? { ...c, part_types: byCategory.get(c.id) ?? [] } : { ...c }));
       return { taxonomy, categories };
     },
 
     async products(request) {
       const ids = request.part_types.map((pt) => pt.id);
-      const known = new Set(
-        (await rows<{ id: number }>('SELECT id FROM catalog_part_types WHERE id = ANY($1::int[])', [ids])).map((r) => r.id),
-      );
+      const known = new Set((await rows<{ id: number }>('SELECT id FROM catalog_part_types WHERE id = ANY($1::int[])', [ids])).map((r) => r.id));
       const unknown = ids.findIndex((id) => !known.has(id));
       if (unknown >= 0) throw invalidField(`/part_types/${unknown}/id`, `${ids[unknown]} is not a part type of the catalog`);
       const configuration = request.configuration;
@@ -277,9 +278,7 @@ export function createCatalog(db: Queryable): Catalog {
 
     async productAssets(request) {
       const skus = [...new Set(request.catalog_skus)];
-      const known = new Set(
-        (await rows<{ sku: number }>('SELECT sku FROM catalog_products WHERE sku = ANY($1::int[])', [skus])).map((r) => r.sku),
-      );
+      const known = new Set((await rows<{ sku: number }>('SELECT sku FROM catalog_products WHERE sku = ANY($1::int[])', [skus])).map((r) => r.sku));
       const assets = await assetsFor('sku', [...known], request.show_all !== true);
       return {
         products: skus.filter((s) => known.has(s)).map((sku) => ({ sku, assets: (assets.get(sku) ?? []).map(assetOf) })),

@@ -48,10 +48,7 @@ describe('POST /catalog/vehicles narrows group → years → makes → models �
     expect(body.items.map((m: { name: string }) => m.name)).toEqual(['Accord', 'CR-V', 'Civic']);
   });
   it('gives the base vehicle and its engines for a model', async () => {
-    const body = await ok(
-      await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2016, make_id: 1, model_id: 1 }),
-      'catalog-vehicles',
-    );
+    const body = await ok(await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2016, make_id: 1, model_id: 1 }), 'catalog-vehicles');
     expect(body.level).toBe('engines');
     expect(body.base_vehicle).toMatchObject({ id: 1003, name: '2016 Honda Civic', year_id: 2016 });
     expect(body.items.map((e: { id: string }) => e.id).sort()).toEqual(['HON-K20C2', 'HON-L15B7']);
@@ -114,9 +111,7 @@ describe('POST /catalog/products', () => {
       'catalog-products',
     );
     expect(body.products.map((p: { part_number: string }) => p.part_number)).toEqual(['BC905']);
-    expect(body.products[0].fitment).toEqual([
-      expect.objectContaining({ base_vehicle_id: 1002, vehicle: '2015 Honda Civic', position: 'Front' }),
-    ]);
+    expect(body.products[0].fitment).toEqual([expect.objectContaining({ base_vehicle_id: 1002, vehicle: '2015 Honda Civic', position: 'Front' })]);
   });
   it('with show_all 1 returns every product of the part types, marking which fit', async () => {
     const body = await ok(

@@ -51,10 +51,7 @@ export function createCatalogSearch(db: Queryable): CatalogSearch {
                                   ORDER BY w.word <-> q.word LIMIT ${TRIGRAM_CANDIDATES}) c`,
           [unknown, kind],
         )
-      : await db.query<{ query: string | null; word: string }>(
-          'SELECT NULL AS query, word FROM catalog_search_words WHERE kind = $1',
-          [kind],
-        );
+      : await db.query<{ query: string | null; word: string }>('SELECT NULL AS query, word FROM catalog_search_words WHERE kind = $1', [kind]);
     const fix = new Map<string, string>();
     for (const word of unknown) {
       const pool = candidates.filter((c) => c.query === null || c.query === word).map((c) => c.word);

@@ -69,9 +69,7 @@ export async function seedCatalog(store: Store, seed?: CatalogSeed): Promise<{ p
   const catalog = seed ?? (await readCatalogSeed());
   const productAssets = catalog.products.flatMap((p) => p.assets.map((a) => ({ ...a, sku: p.sku, is_primary: a.primary })));
   const applications = catalog.products.flatMap((p) => p.applications.map((a) => ({ ...a, sku: p.sku })));
-  const applicationAssets = applications.flatMap((a) =>
-    a.assets.map((asset) => ({ ...asset, application_id: a.id, is_primary: asset.primary })),
-  );
+  const applicationAssets = applications.flatMap((a) => a.assets.map((asset) => ({ ...asset, application_id: a.id, is_primary: asset.primary })));
 
   await store.transaction(async (tx) => {
     await upsert(tx, 'catalog_vehicle_group_types', { id: 'int', name: 'text' }, ['id'], catalog.vehicle_group_types);
@@ -106,8 +104,14 @@ export async function seedCatalog(store: Store, seed?: CatalogSeed): Promise<{ p
       tx,
       'catalog_products',
       {
-        sku: 'int', mfr_code: 'text', brand: 'text', part_number: 'text', description: 'text',
-        part_type_id: 'int', list_price: 'numeric', pack_code: 'text',
+        sku: 'int',
+        mfr_code: 'text',
+        brand: 'text',
+        part_number: 'text',
+        description: 'text',
+        part_type_id: 'int',
+        list_price: 'numeric',
+        pack_code: 'text',
       },
       ['sku'],
       catalog.products,

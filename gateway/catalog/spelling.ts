@@ -29,11 +29,7 @@ export function closestWord(word: string, candidates: Iterable<string>): string 
     if (distance > allowed) continue;
     let prefix = 0;
     while (prefix < word.length && word[prefix] === candidate[prefix]) prefix++;
-    if (
-      !best ||
-      distance < best.distance ||
-      (distance === best.distance && (prefix > best.prefix || (prefix === best.prefix && candidate < best.word)))
-    ) {
+    if (!best || distance < best.distance || (distance === best.distance && (prefix > best.prefix || (prefix === best.prefix && candidate < best.word)))) {
       best = { word: candidate, distance, prefix };
     }
   }

@@ -12,10 +12,19 @@ const unavailable = await throwawayPostgresUnavailable();
 
 /** The primary's children are its workers (Linux: /proc lists a process's children). */
 const childrenOf = (pid: number): number[] =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((p) => p !== '').map(Number);
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p !== '')
+    .map(Number);
 
 const startGateway = (env: Record<string, string>) =>
-  startNodeChild({ name: 'gateway', args: ['gateway/server.ts'], env: { GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', GATEWAY_LOG: 'off', ...env }, ready: /gateway: listening on (http:\/\/[^\s,]+)/ });
+  startNodeChild({
+    name: 'gateway',
+    args: ['gateway/server.ts'],
+    env: { GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', GATEWAY_LOG: 'off', ...env },
+    ready: /gateway: listening on (http:\/\/[^\s,]+)/,
+  });
 
 describe('GATEWAY_WORKERS', () => {
   afterAll(() => killAllNodeChildren());

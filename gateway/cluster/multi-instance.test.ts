@@ -78,7 +78,12 @@ describe.skipIf(unavailable !== undefined)(`two gateway instances behind HAProxy
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
       body: JSON.stringify(body),
     });
-    return { status: response.status, servedBy: response.headers.get('x-served-by'), replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as { status_code: number } };
+    return {
+      status: response.status,
+      servedBy: response.headers.get('x-served-by'),
+      replayed: response.headers.get('idempotent-replayed'),
+      body: (await response.json()) as { status_code: number },
+    };
   };
   const inquiry = { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }] };
 
@@ -91,7 +96,11 @@ describe.skipIf(unavailable !== undefined)(`two gateway instances behind HAProxy
 
   it('places an order retried through the other instance once', async () => {
     const token = await mintDevToken();
-    const order = { purchase_order_number: 'PO-TWO-INSTANCES', order_type: 1, items: [{ id: '1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }] };
+    const order = {
+      purchase_order_number: 'PO-TWO-INSTANCES',
+      order_type: 1,
+      items: [{ id: '1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }],
+    };
     const first = await post(`${V3_2}/place_order`, order, token);
     let retry = await post(`${V3_2}/place_order`, order, token);
     // Round robin sends the retry to the other instance; make sure it did.
@@ -99,12 +108,18 @@ describe.skipIf(unavailable !== undefined)(`two gateway instances behind HAProxy
     expect([first.status, first.body.status_code]).toEqual([200, 2000]);
     expect(retry.servedBy).not.toBe(first.servedBy);
     expect([retry.status, retry.body, retry.replayed]).toEqual([200, first.body, 'true']);
-    const journal = (await (await fetch(`${seller.url}/__admin/journal?service=place_order`)).json()) as { entries: { request: { purchase_order_number: string } }[] };
+    const journal = (await (await fetch(`${seller.url}/__admin/journal?service=place_order`)).json()) as {
+      entries: { request: { purchase_order_number: string } }[];
+    };
     expect(journal.entries.filter((e) => e.request.purchase_order_number === order.purchase_order_number)).toHaveLength(1);
   });
 
   it('refuses a revoked key on both instances at once', async () => {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     await registerKey(store, { clientId: 'lb-buyer', kid: 'lb-key-1', publicKeyPem: publicKey, usernames: ['demo'] });
     const token = await mintToken({ privateKey, kid: 'lb-key-1', issuer: 'lb-buyer', subject: 'demo' });
     // Both instances accept the new key (its NOTIFY dropped both caches)…

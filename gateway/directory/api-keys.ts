@@ -34,9 +34,7 @@ export function normalizePublicKey(pem: string, algorithm: KeyAlgorithm): string
   } else {
     if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
       const curve = key.asymmetricKeyDetails?.namedCurve;
-      throw new KeyCommandError(
-        `ES256 needs an EC P-256 public key; this one is ${key.asymmetricKeyType}${curve ? ` on ${curve}` : ''}`,
-      );
+      throw new KeyCommandError(`ES256 needs an EC P-256 public key; this one is ${key.asymmetricKeyType}${curve ? ` on ${curve}` : ''}`);
     }
   }
   return key.export({ type: 'spki', format: 'pem' }).toString();
@@ -72,9 +70,7 @@ export async function registerKey(store: Store, input: RegisterKeyInput, directo
   const result = await store.transaction(async (tx) => {
     const existingKey = await tx.query<{ client_id: string }>('SELECT client_id FROM api_keys WHERE kid = $1', [input.kid]);
     if (existingKey.rows[0]) {
-      throw new KeyCommandError(
-        `kid ${input.kid} is already registered (client ${existingKey.rows[0].client_id}); kids are never reused — choose another`,
-      );
+      throw new KeyCommandError(`kid ${input.kid} is already registered (client ${existingKey.rows[0].client_id}); kids are never reused — choose another`);
     }
     const created = await tx.query('INSERT INTO api_clients (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
       input.clientId,
@@ -87,10 +83,10 @@ export async function registerKey(store: Store, input: RegisterKeyInput, directo
     for (const username of usernames) {
       const user = await tx.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [username]);
       if (!user.rows[0]) throw new KeyCommandError(`unknown user ${username}`);
-      await tx.query(
-        'INSERT INTO api_client_users (client_id, user_id) VALUES ($1, $2) ON CONFLICT (client_id, user_id) DO NOTHING',
-        [input.clientId, user.rows[0].id],
-      );
+      await tx.query('INSERT INTO api_client_users (client_id, user_id) VALUES ($1, $2) ON CONFLICT (client_id, user_id) DO NOTHING', [
+        input.clientId,
+        user.rows[0].id,
+      ]);
     }
     await tx.query('INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ($1, $2, $3, $4)', [
       input.kid,

@@ -66,10 +66,9 @@ describe.each(availableTestBackends())('directory seeds on %s', (backend) => {
 
   it('register the public half of each committed dev key pair', async () => {
     for (const key of Object.values(DEV_KEYS)) {
-      const { rows } = await store.query<{ public_key_pem: string; client_id: string }>(
-        'SELECT public_key_pem, client_id FROM api_keys WHERE kid = $1',
-        [key.kid],
-      );
+      const { rows } = await store.query<{ public_key_pem: string; client_id: string }>('SELECT public_key_pem, client_id FROM api_keys WHERE kid = $1', [
+        key.kid,
+      ]);
       expect(rows[0].client_id).toBe(key.clientId);
       const privateKey = createPrivateKey(await readFile(key.privateKeyFile, 'utf8'));
       const signature = sign('sha256', Buffer.from('proof'), privateKey);
@@ -104,7 +103,9 @@ describe('seller URL at seed time', () => {
   });
 
   it('refuses a MOCK_SELLER_URL that is not a URL, naming the variable', async () => {
-    await expect(openGatewayStore({ GATEWAY_DATA_DIR: 'memory', MOCK_SELLER_URL: 'localhost:9090' })).rejects.toThrow("MOCK_SELLER_URL must be a URL (http://… or https://…), not 'localhost:9090'");
+    await expect(openGatewayStore({ GATEWAY_DATA_DIR: 'memory', MOCK_SELLER_URL: 'localhost:9090' })).rejects.toThrow(
+      "MOCK_SELLER_URL must be a URL (http://… or https://…), not 'localhost:9090'",
+    );
   });
 
   it('is what createTestStore({ sellerUrl }) says', async () => {

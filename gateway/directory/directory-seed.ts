@@ -106,12 +106,7 @@ async function insertSeed(tx: Queryable, seed: DirectorySeed, sellerUrl: string,
     );
   }
   for (const l of seed.locations) {
-    await tx.query('INSERT INTO locations (id, member_id, description, type) VALUES ($1, $2, $3, $4)', [
-      l.id,
-      l.memberId,
-      l.description,
-      l.type,
-    ]);
+    await tx.query('INSERT INTO locations (id, member_id, description, type) VALUES ($1, $2, $3, $4)', [l.id, l.memberId, l.description, l.type]);
   }
   for (const a of seed.accounts) {
     await tx.query('INSERT INTO accounts (member_id, account_id, description, standing) VALUES ($1, $2, $3, $4)', [

@@ -40,9 +40,7 @@ export function storeDirectory(db: Queryable): DirectoryReader {
         active: boolean;
       }>('SELECT kid, client_id, algorithm, public_key_pem, active FROM api_keys WHERE kid = $1', [kid]);
       const row = rows[0];
-      return row
-        ? { kid: row.kid, clientId: row.client_id, algorithm: row.algorithm, publicKeyPem: row.public_key_pem, active: row.active }
-        : undefined;
+      return row ? { kid: row.kid, clientId: row.client_id, algorithm: row.algorithm, publicKeyPem: row.public_key_pem, active: row.active } : undefined;
     },
 
     async linkedUsernames(clientId: string): Promise<string[]> {
@@ -138,9 +136,7 @@ export function storeDirectory(db: Queryable): DirectoryReader {
         [memberId, accountId],
       );
       const row = rows[0];
-      return row
-        ? { memberId: row.member_id, accountId: row.account_id, description: row.description, standing: row.standing }
-        : undefined;
+      return row ? { memberId: row.member_id, accountId: row.account_id, description: row.description, standing: row.standing } : undefined;
     },
   };
 }

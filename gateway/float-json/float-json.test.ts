@@ -11,8 +11,15 @@ describe('float JSON serializer', () => {
       status_code: 2000,
       items: [
         {
-          id: '1', mfr_code: 'ACM', part_number: 'X1', status_code: 1, weight: 2, fee: 0,
-          locations: [{ id: 'L101', cost: 12, list: 19.99, core: 0, pack_code: 'EA', pack_quantity: 1, quantity_available: 7, sort_order: 1, type: 1, can_order: true }],
+          id: '1',
+          mfr_code: 'ACM',
+          part_number: 'X1',
+          status_code: 1,
+          weight: 2,
+          fee: 0,
+          locations: [
+            { id: 'L101', cost: 12, list: 19.99, core: 0, pack_code: 'EA', pack_quantity: 1, quantity_available: 7, sort_order: 1, type: 1, can_order: true },
+          ],
         },
       ],
     });
@@ -29,16 +36,29 @@ describe('float JSON serializer', () => {
   });
 
   it('writes order quantities and document amounts as floats', () => {
-    expect(buyerReplyJson['place-order']({ order_number: 'O1', status_code: 2000, items: [{ id: '1', status_code: 1, quantity_ordered: 3 }] }))
-      .toBe('{"order_number":"O1","status_code":2000,"items":[{"id":"1","status_code":1,"quantity_ordered":3.0}]}');
+    expect(buyerReplyJson['place-order']({ order_number: 'O1', status_code: 2000, items: [{ id: '1', status_code: 1, quantity_ordered: 3 }] })).toBe(
+      '{"order_number":"O1","status_code":2000,"items":[{"id":"1","status_code":1,"quantity_ordered":3.0}]}',
+    );
     const invoice = buyerReplyJson.invoice({
-      status: 'success', error_description: '',
-      invoices: [{ invoice_number: 'I1', item_count: 2, total_cost: -40, invoice_detail: [{ item_quantity: -1, list_price: 10, cost: 8.5, line_code: 'A', part_number: 'P' }] }],
+      status: 'success',
+      error_description: '',
+      invoices: [
+        {
+          invoice_number: 'I1',
+          item_count: 2,
+          total_cost: -40,
+          invoice_detail: [{ item_quantity: -1, list_price: 10, cost: 8.5, line_code: 'A', part_number: 'P' }],
+        },
+      ],
     });
     expect(invoice).toContain('"item_count":2.0,"total_cost":-40.0');
     expect(invoice).toContain('"item_quantity":-1.0,"list_price":10.0,"cost":8.5');
-    expect(buyerReplyJson.statement({ status: 'success', statements: [{ total_cost: 100, statement_detail: [{ invoice_date: '2026-01-01', original_amount: 5, paid_amount: 0 }] }] }))
-      .toContain('"total_cost":100.0,"statement_detail":[{"invoice_date":"2026-01-01","original_amount":5.0,"paid_amount":0.0}]');
+    expect(
+      buyerReplyJson.statement({
+        status: 'success',
+        statements: [{ total_cost: 100, statement_detail: [{ invoice_date: '2026-01-01', original_amount: 5, paid_amount: 0 }] }],
+      }),
+    ).toContain('"total_cost":100.0,"statement_detail":[{"invoice_date":"2026-01-01","original_amount":5.0,"paid_amount":0.0}]');
   });
 
   it('passes extra seller fields through untouched', () => {
@@ -53,17 +73,31 @@ describe('float JSON serializer', () => {
   });
 
   it('round-trips to the same value as JSON.stringify for any reply-shaped data', () => {
-    const location = fc.record({
-      id: fc.string(), cost: fc.double({ noNaN: true, noDefaultInfinity: true }), list: fc.integer(),
-      pack_quantity: fc.integer(), extra: fc.jsonValue(),
-    }, { requiredKeys: ['id'] });
+    const location = fc.record(
+      {
+        id: fc.string(),
+        cost: fc.double({ noNaN: true, noDefaultInfinity: true }),
+        list: fc.integer(),
+        pack_quantity: fc.integer(),
+        extra: fc.jsonValue(),
+      },
+      { requiredKeys: ['id'] },
+    );
     const reply = fc.record({
       status_code: fc.integer(),
-      items: fc.array(fc.record({ id: fc.string(), weight: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: undefined }), locations: fc.array(location) })),
+      items: fc.array(
+        fc.record({
+          id: fc.string(),
+          weight: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: undefined }),
+          locations: fc.array(location),
+        }),
+      ),
     });
-    fc.assert(fc.property(reply, (value) => {
-      expect(JSON.parse(buyerReplyJson['item-inquiry'](value))).toEqual(JSON.parse(JSON.stringify(value)));
-    }));
+    fc.assert(
+      fc.property(reply, (value) => {
+        expect(JSON.parse(buyerReplyJson['item-inquiry'](value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
   });
 });
 
@@ -75,7 +109,11 @@ describe('float JSON fast writer', () => {
   it('writes exactly what the walking writer writes, and leaves the value unchanged', () => {
     fc.assert(
       fc.property(
-        fc.record({ n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()), list: fc.array(fc.record({ q: fc.oneof(fc.integer(), fc.double()), i: fc.integer(), note: fc.string() })), extra: fc.jsonValue() }),
+        fc.record({
+          n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()),
+          list: fc.array(fc.record({ q: fc.oneof(fc.integer(), fc.double()), i: fc.integer(), note: fc.string() })),
+          extra: fc.jsonValue(),
+        }),
         (value) => {
           const before = JSON.stringify(value);
           expect(fast(value)).toBe(walking(value));
@@ -115,10 +153,12 @@ function shapedLike(schema: TSchema, depth = 0): fc.Arbitrary<unknown> {
         return depth > 4 ? fc.constant([]) : fc.array(shapedLike(s.items!, depth + 1), { maxLength: 3 });
       case 'object':
         if (depth > 4) return fc.constant({});
-        return fc.tuple(
-          fc.record(Object.fromEntries(Object.entries(s.properties ?? {}).map(([key, value]) => [key, shapedLike(value, depth + 1)])), { requiredKeys: [] }),
-          fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
-        ).map(([known, extra]) => ({ ...extra, ...known }));
+        return fc
+          .tuple(
+            fc.record(Object.fromEntries(Object.entries(s.properties ?? {}).map(([key, value]) => [key, shapedLike(value, depth + 1)])), { requiredKeys: [] }),
+            fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+          )
+          .map(([known, extra]) => ({ ...extra, ...known }));
       default:
         return fc.jsonValue({ maxDepth: 2 });
     }
@@ -130,8 +170,11 @@ describe('generated writer', () => {
   it.each(['item-inquiry', 'place-order', 'invoice', 'statement'] as const)('%s buyer reply: byte for byte what the walking writer writes', (operation) => {
     const schema = PAYLOADS[operation]['buyer-reply'];
     const walking = compileFloatJsonByWalking(schema);
-    fc.assert(fc.property(shapedLike(schema), (value) => {
-      expect(buyerReplyJson[operation](value)).toBe(walking(value));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(shapedLike(schema), (value) => {
+        expect(buyerReplyJson[operation](value)).toBe(walking(value));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -8,9 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 // writer in float-json.ts writes; float-json.test.ts checks that on random values.
 
 type Shape =
-  | { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' }
-  | { kind: 'array'; item: Shape }
-  | { kind: 'object'; properties: [string, Shape][] };
+  { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' } | { kind: 'array'; item: Shape } | { kind: 'object'; properties: [string, Shape][] };
 
 function shapeOf(schema: TSchema): Shape {
   switch ((schema as { type?: unknown }).type) {
@@ -68,7 +66,10 @@ function generate(shape: Shape, functions: string[]): string {
 }`;
   } else if (shape.kind === 'object') {
     const cases = shape.properties
-      .map(([key, property]) => `      case ${JSON.stringify(key)}: out += ${JSON.stringify(`${JSON.stringify(key)}:`)} + ${valueExpression(property, 'f', functions)}; break;`)
+      .map(
+        ([key, property]) =>
+          `      case ${JSON.stringify(key)}: out += ${JSON.stringify(`${JSON.stringify(key)}:`)} + ${valueExpression(property, 'f', functions)}; break;`,
+      )
       .join('\n');
     body = `function ${name}(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof v.toJSON === 'function') return stringify(v);

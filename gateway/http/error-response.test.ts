@@ -34,7 +34,11 @@ describe('errorResponse', () => {
     const res = await appThrowing(restated).request('/');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('7');
-    expect(await res.json()).toEqual({ status_code: OverallStatus.ServiceOffline, message: 'member M100 is resting; try M200', errors: [{ path: '', message: 'breaker open', member: 'M100' }] });
+    expect(await res.json()).toEqual({
+      status_code: OverallStatus.ServiceOffline,
+      message: 'member M100 is resting; try M200',
+      errors: [{ path: '', message: 'breaker open', member: 'M100' }],
+    });
   });
 
   it('answers anything unforeseen with 500 and a message that names no internals', async () => {

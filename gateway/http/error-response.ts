@@ -9,7 +9,9 @@ import { StoreUnavailableError } from '../protection/protection-errors';
 import { isStoreUnreachable } from '../store/store-outage';
 
 const storeUnavailable = () =>
-  new StoreUnavailableError('the gateway cannot reach its database, so the request was not carried out; retry shortly', [{ path: '', message: 'dependency down: store' }]);
+  new StoreUnavailableError('the gateway cannot reach its database, so the request was not carried out; retry shortly', [
+    { path: '', message: 'dependency down: store' },
+  ]);
 
 // The one place failures become responses. Item inquiry and place order answer with the
 // contract's GatewayErrorReply; invoice and statement keep their own envelope (status other

@@ -20,7 +20,10 @@ export function healthRoute(store: Store): Handler {
       return c.json({ status: 'ok', store: store.kind });
     } catch (error) {
       c.header('Retry-After', '5');
-      return c.json({ status: 'unavailable', down: ['store'], store: store.kind, message: `the store (${store.kind}) cannot be reached: ${(error as Error).message}` }, 503);
+      return c.json(
+        { status: 'unavailable', down: ['store'], store: store.kind, message: `the store (${store.kind}) cannot be reached: ${(error as Error).message}` },
+        503,
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -41,7 +41,8 @@ export async function checkCreateUser(body: unknown, deps: CheckDeps): Promise<C
 
   if (wellFormed('/catalog_region_id')) {
     const { rows } = await db.query('SELECT 1 FROM catalog_regions WHERE id = $1', [input.catalog_region_id]);
-    if (rows.length === 0) problems.push({ path: '/catalog_region_id', spec: CreateUserMessage.InvalidCatalogRegion, detail: `no catalog region '${input.catalog_region_id}'` });
+    if (rows.length === 0)
+      problems.push({ path: '/catalog_region_id', spec: CreateUserMessage.InvalidCatalogRegion, detail: `no catalog region '${input.catalog_region_id}'` });
   }
 
   if (wellFormed('/username')) {
@@ -101,7 +102,10 @@ async function accountMember(db: Queryable, input: UsersCreateRequest, locations
     const { rows: at } = await db.query<{ member_id: string }>('SELECT member_id FROM locations WHERE id = $1', [primary.id]);
     if (at[0] && members.includes(at[0].member_id)) return at[0].member_id;
   }
-  problems.push({ path: '/account_id', detail: `account '${input.account_id}' exists at members ${members.join(', ')}; the primary location must be at the one meant` });
+  problems.push({
+    path: '/account_id',
+    detail: `account '${input.account_id}' exists at members ${members.join(', ')}; the primary location must be at the one meant`,
+  });
   return undefined;
 }
 

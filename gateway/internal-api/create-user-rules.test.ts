@@ -82,7 +82,12 @@ describe('create user: fields', () => {
   });
 
   it('answers 503, not 400, when the address provider gives no verdict', async () => {
-    const down: AddressValidator = { name: 'down', validate: async () => { throw new AddressServiceUnavailable('provider unreachable: ECONNREFUSED'); } };
+    const down: AddressValidator = {
+      name: 'down',
+      validate: async () => {
+        throw new AddressServiceUnavailable('provider unreachable: ECONNREFUSED');
+      },
+    };
     const res = await post(validCreateUserRequest(), createInternalApi({ store, addressValidator: down, config: { token: TOKEN }, log: (l) => logs.push(l) }));
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status_code: 5503, message: 'address validation is unavailable; try again later' });
@@ -98,7 +103,10 @@ describe('create user: fields', () => {
   it('refuses a phone number not matching +?1?\\d{10}', async () => {
     for (const phone_number of ['555-555-0100', '55555501', '+2 5555550100', '+1555555010x']) {
       const reply = await refused({ phone_number });
-      expect(reply.errors.map((e) => e.path), phone_number).toEqual(['/phone_number']);
+      expect(
+        reply.errors.map((e) => e.path),
+        phone_number,
+      ).toEqual(['/phone_number']);
     }
   });
 
@@ -160,13 +168,15 @@ describe('create user: locations', () => {
     expect(reply.errors).toEqual([{ path: '/locations/1/sort_order', message: '/locations/1/sort_order must be >= 1' }]);
   });
 
-  it("refuses a location of another member than the account's: \"Invalid user locations\"", async () => {
+  it('refuses a location of another member than the account\'s: "Invalid user locations"', async () => {
     const reply = await refused({ locations: locations(['L101', true, 1], ['L201', true, 2]) });
     expect(reply.message).toBe('Invalid user locations');
-    expect(reply.errors).toEqual([{
-      path: '/locations/1/id',
-      message: "Invalid user locations: location 'L201' belongs to member M200, not M100 (the member of account 'A-1001')",
-    }]);
+    expect(reply.errors).toEqual([
+      {
+        path: '/locations/1/id',
+        message: "Invalid user locations: location 'L201' belongs to member M200, not M100 (the member of account 'A-1001')",
+      },
+    ]);
   });
 
   it('refuses a location that does not exist and one listed twice', async () => {
@@ -178,7 +188,9 @@ describe('create user: locations', () => {
   });
 
   it("accepts a member M200 account with M200's locations", async () => {
-    const res = await post(validCreateUserRequest({ username: 'lake', email: 'lake@x.example', account_id: 'A-2001', locations: locations(['L201', true, 1], ['L250', false, 2]) }));
+    const res = await post(
+      validCreateUserRequest({ username: 'lake', email: 'lake@x.example', account_id: 'A-2001', locations: locations(['L201', true, 1], ['L250', false, 2]) }),
+    );
     expect(res.status).toBe(200);
   });
 });

@@ -35,26 +35,48 @@ async function traces() {
 
 describe('create user: success', () => {
   it('answers {username, user_id} and writes the user, its locations and a pending welcome message', async () => {
-    const res = await post(api(), validCreateUserRequest({ phone_number: '+15555550123', company_name: 'New Garage', terminal_pin: 'T-9', address: ' 12  Elm St ', state: 'mi' }));
+    const res = await post(
+      api(),
+      validCreateUserRequest({ phone_number: '+15555550123', company_name: 'New Garage', terminal_pin: 'T-9', address: ' 12  Elm St ', state: 'mi' }),
+    );
     expect(res.status).toBe(200);
     const reply = (await res.json()) as { username: string; user_id: number };
     expect(reply).toEqual({ username: 'nina', user_id: expect.any(Number) });
 
-    const { rows: [user] } = await store.query<Record<string, unknown>>('SELECT * FROM users WHERE id = $1', [reply.user_id]);
+    const {
+      rows: [user],
+    } = await store.query<Record<string, unknown>>('SELECT * FROM users WHERE id = $1', [reply.user_id]);
     expect(user).toMatchObject({
-      username: 'nina', email: 'nina@new-garage.example', first_name: 'Nina', last_name: 'Newman',
-      address: '12 Elm St', city: 'Northside', state: 'MI', zip: '49001', employee_id: 'E-0100',
-      catalog_region_id: 'CR-NORTH', account_id: 'A-1001', member_id: 'M100',
-      phone_number: '+15555550123', company_name: 'New Garage', terminal_pin: 'T-9', password_hash: null,
+      username: 'nina',
+      email: 'nina@new-garage.example',
+      first_name: 'Nina',
+      last_name: 'Newman',
+      address: '12 Elm St',
+      city: 'Northside',
+      state: 'MI',
+      zip: '49001',
+      employee_id: 'E-0100',
+      catalog_region_id: 'CR-NORTH',
+      account_id: 'A-1001',
+      member_id: 'M100',
+      phone_number: '+15555550123',
+      company_name: 'New Garage',
+      terminal_pin: 'T-9',
+      password_hash: null,
     });
     expect(new Date(user.created_at as string).getTime()).toBe(NOW);
-    const { rows: locations } = await store.query('SELECT location_id, member_id, account_id, can_order, sort_order FROM user_locations WHERE user_id = $1 ORDER BY sort_order', [reply.user_id]);
+    const { rows: locations } = await store.query(
+      'SELECT location_id, member_id, account_id, can_order, sort_order FROM user_locations WHERE user_id = $1 ORDER BY sort_order',
+      [reply.user_id],
+    );
     expect(locations).toEqual([
       { location_id: 'L101', member_id: 'M100', account_id: 'A-1001', can_order: true, sort_order: 1 },
       { location_id: 'L150', member_id: 'M100', account_id: 'A-1001', can_order: false, sort_order: 2 },
     ]);
     const mail = await listMail(store);
-    expect(mail).toEqual([expect.objectContaining({ kind: 'welcome', recipient: 'nina@new-garage.example', userId: reply.user_id, state: 'pending', attempts: 0 })]);
+    expect(mail).toEqual([
+      expect.objectContaining({ kind: 'welcome', recipient: 'nina@new-garage.example', userId: reply.user_id, state: 'pending', attempts: 0 }),
+    ]);
     // The queued message holds no password: it is made when the mail is sent.
     expect(mail[0].payload).toEqual({ username: 'nina', first_name: 'Nina' });
   });
@@ -90,7 +112,11 @@ describe('create user: success', () => {
 
     // Link a new client's key to the user (reusing a dev key pair as the client's key).
     const key = DEV_KEYS['dev-key-1'];
-    await registerKey(store, { clientId: 'nina-system', kid: 'nina-key-1', publicKeyPem: await readFile(key.publicKeyFile, 'utf8'), usernames: ['nina'] }, directory);
+    await registerKey(
+      store,
+      { clientId: 'nina-system', kid: 'nina-key-1', publicKeyPem: await readFile(key.publicKeyFile, 'utf8'), usernames: ['nina'] },
+      directory,
+    );
     expect(await directory.linkedUsernames('nina-system')).toEqual(['nina']);
     const token = await mintToken({ privateKey: await readFile(key.privateKeyFile, 'utf8'), kid: 'nina-key-1', issuer: 'nina-system', subject: 'nina' });
     const buyer = await createTokenVerifier({ directory, clock: () => Date.now() }).verify(`Bearer ${token}`);
@@ -130,9 +156,7 @@ describe('create user: nothing half-made', () => {
 describe('create user: concurrency', () => {
   it('of the same username, exactly one succeeds and the others get "Username already exists"', async () => {
     const app = api();
-    const replies = await Promise.all(
-      [0, 1, 2, 3, 4].map((i) => post(app, validCreateUserRequest({ email: `nina${i}@new-garage.example` }))),
-    );
+    const replies = await Promise.all([0, 1, 2, 3, 4].map((i) => post(app, validCreateUserRequest({ email: `nina${i}@new-garage.example` }))));
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 400, 400, 400, 400]);
     const messages = await Promise.all(replies.filter((r) => r.status === 400).map(async (r) => ((await r.json()) as { message: string }).message));

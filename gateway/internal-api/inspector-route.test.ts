@@ -13,7 +13,16 @@ const store = {} as Store;
 
 function internalApi() {
   const feed = createExchangeLog();
-  feed.add({ at: new Date().toISOString(), service: 'invoice', member: 'M100', request: { service: 'invoice' }, http_status: 503, reply: 'down', duration_ms: 1, faults: [] });
+  feed.add({
+    at: new Date().toISOString(),
+    service: 'invoice',
+    member: 'M100',
+    request: { service: 'invoice' },
+    http_status: 503,
+    reply: 'down',
+    duration_ms: 1,
+    faults: [],
+  });
   const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token }, log: () => {}, inspector: { feed } });
   return app;
 }
@@ -32,7 +41,11 @@ describe('the inspector on the internal port', () => {
     const app = internalApi();
     const withHeader = await app.request('/inspector/exchanges', { headers: { authorization: `Bearer ${token}` } });
     expect(((await withHeader.json()) as { exchanges: { member: string }[] }).exchanges.map((s) => s.member)).toEqual(['M100']);
-    const session = await app.request('/inspector/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const session = await app.request('/inspector/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
     expect(session.status).toBe(204);
     const cookie = session.headers.get('set-cookie')!.split(';')[0];
     expect((await app.request('/inspector/exchanges', { headers: { cookie } })).status).toBe(200);
@@ -46,7 +59,15 @@ describe('the inspector on the internal port', () => {
   });
 
   it('close() does not wait for an open event stream', async () => {
-    const running = await startInternalApi({ store: { query: async () => ({ rows: [] }) } as unknown as Store, port: 0, hostname: '127.0.0.1', env: { MAIL_OUTBOX_DIR: '/tmp/fgw-inspector-outbox-unused' }, log: () => {}, outboxPollMs: 600_000, exchanges: createExchangeLog() });
+    const running = await startInternalApi({
+      store: { query: async () => ({ rows: [] }) } as unknown as Store,
+      port: 0,
+      hostname: '127.0.0.1',
+      env: { MAIL_OUTBOX_DIR: '/tmp/fgw-inspector-outbox-unused' },
+      log: () => {},
+      outboxPollMs: 600_000,
+      exchanges: createExchangeLog(),
+    });
     const response = await fetch(`${running.url}/inspector/events`, { headers: { authorization: `Bearer dev-internal-token-not-for-production` } });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();

@@ -18,7 +18,14 @@ export interface InternalServerConfig extends InternalApiConfig {
 }
 
 export const INTERNAL_API_ENVIRONMENT = Type.Object({
-  INTERNAL_API_TOKEN: Optional(EnvString({ minLength: MIN_TOKEN_LENGTH, defaultText: '(development token; required in production)', secret: true, description: 'the internal API credential (Authorization: Bearer …); also what npm run keys / outbox send' })),
+  INTERNAL_API_TOKEN: Optional(
+    EnvString({
+      minLength: MIN_TOKEN_LENGTH,
+      defaultText: '(development token; required in production)',
+      secret: true,
+      description: 'the internal API credential (Authorization: Bearer …); also what npm run keys / outbox send',
+    }),
+  ),
   INTERNAL_PORT: EnvInteger({ default: DEFAULT_INTERNAL_PORT, maximum: 65_535, description: 'internal API port (0: any free port)' }),
   INTERNAL_HOST: EnvString({ default: '127.0.0.1', description: 'address the internal API listens on (not exposed unless asked)' }),
   NODE_ENV: Optional(EnvString({ description: 'production refuses the development internal token' })),

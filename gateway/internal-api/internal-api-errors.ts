@@ -48,7 +48,10 @@ export class CreateUserRejected extends GatewayError {
   constructor(problems: RequestProblem[]) {
     const spec = SPEC_ORDER.find((m) => problems.some((p) => p.spec === m));
     const details = problems.map(detailOf);
-    const listed = details.slice(0, 5).map((d) => d.message).join('; ');
+    const listed = details
+      .slice(0, 5)
+      .map((d) => d.message)
+      .join('; ');
     const more = details.length > 5 ? ` (and ${details.length - 5} more)` : '';
     super(spec ?? `Invalid request: ${listed}${more}`, details);
     this.problems = problems;
@@ -62,7 +65,8 @@ export class InternalRequestRejected extends GatewayError {
 }
 
 /** How the internal API refuses a body that is not JSON (readJsonBody's NotJson). */
-export const internalBodyNotJson = (reason: string): InternalRequestRejected => new InternalRequestRejected(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
+export const internalBodyNotJson = (reason: string): InternalRequestRejected =>
+  new InternalRequestRejected(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
 
 /** The address provider gave no verdict: not the caller's fault, worth retrying later. */
 export class AddressValidationUnavailableError extends GatewayError {
@@ -77,7 +81,8 @@ export function internalErrorResponse(error: unknown, c: Context, log: (line: st
     log(`internal-api: ${error.message}`);
   } else {
     known = knownError(error, 'the internal API failed unexpectedly; see its log');
-    if (known instanceof InternalError) log(`internal-api: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (known instanceof InternalError)
+      log(`internal-api: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
   const reply = errorReply(known);
   const retryAfter = retryAfterOf(known);

@@ -46,10 +46,14 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
 
   app.use('/internal/*', requireInternalToken(deps.config.token));
   if (deps.metrics !== undefined) app.get('/metrics', requireInternalToken(deps.config.token), metricsRoute(deps.metrics.registry));
-  app.use('/internal/*', bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => c.json({ status_code: OverallStatus.ValidationError, message: `request body larger than ${MAX_BODY_BYTES} bytes` } satisfies GatewayErrorReply, 413),
-  }));
+  app.use(
+    '/internal/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json({ status_code: OverallStatus.ValidationError, message: `request body larger than ${MAX_BODY_BYTES} bytes` } satisfies GatewayErrorReply, 413),
+    }),
+  );
 
   app.post('/internal/users/create', async (c) => {
     // The specification's create-user errors are 400 with its own message shape.

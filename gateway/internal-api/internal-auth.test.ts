@@ -66,8 +66,11 @@ describe('internal API configuration', () => {
   });
 
   it('takes INTERNAL_API_TOKEN, INTERNAL_PORT and INTERNAL_HOST', () => {
-    expect(internalApiConfigFromEnv({ INTERNAL_API_TOKEN: 'x'.repeat(32), INTERNAL_PORT: '9181', INTERNAL_HOST: '0.0.0.0' }))
-      .toEqual({ token: 'x'.repeat(32), port: 9181, hostname: '0.0.0.0' });
+    expect(internalApiConfigFromEnv({ INTERNAL_API_TOKEN: 'x'.repeat(32), INTERNAL_PORT: '9181', INTERNAL_HOST: '0.0.0.0' })).toEqual({
+      token: 'x'.repeat(32),
+      port: 9181,
+      hostname: '0.0.0.0',
+    });
   });
 
   it('refuses the development default in production, a short token and a bad port', () => {

@@ -16,9 +16,9 @@ export function requireInternalToken(token: string): MiddlewareHandler {
     if (!m) throw new AuthenticationError('internal API credential required: Authorization: Bearer <INTERNAL_API_TOKEN>');
     if (!timingSafeEqual(digest(m[1]), expected)) {
       // Say why a buyer's JWT fails, so nobody hunts for a bug in their token.
-      throw new AuthenticationError(JWT_SHAPE.test(m[1])
-        ? 'buyer tokens are not accepted by the internal API; use the internal service credential'
-        : 'invalid internal API credential');
+      throw new AuthenticationError(
+        JWT_SHAPE.test(m[1]) ? 'buyer tokens are not accepted by the internal API; use the internal service credential' : 'invalid internal API credential',
+      );
     }
     await next();
   };

@@ -21,17 +21,27 @@ const refused = (error: unknown): never => {
 function registerInput(body: unknown): RegisterKeyInput {
   const b = (body ?? {}) as Record<string, unknown>;
   const text = (name: string) => {
-    if (typeof b[name] !== 'string' || (b[name] as string).trim() === '') throw new KeyRequestRejected(`${name} is required (a non-empty string)`, [{ path: `/${name}`, message: 'required' }]);
+    if (typeof b[name] !== 'string' || (b[name] as string).trim() === '')
+      throw new KeyRequestRejected(`${name} is required (a non-empty string)`, [{ path: `/${name}`, message: 'required' }]);
     return (b[name] as string).trim();
   };
   const algorithm = (b.algorithm ?? 'RS256') as KeyAlgorithm;
-  if (!KEY_ALGORITHMS.includes(algorithm)) throw new KeyRequestRejected('algorithm must be RS256 or ES256', [{ path: '/algorithm', message: 'RS256 or ES256' }]);
+  if (!KEY_ALGORITHMS.includes(algorithm))
+    throw new KeyRequestRejected('algorithm must be RS256 or ES256', [{ path: '/algorithm', message: 'RS256 or ES256' }]);
   const usernames = b.usernames;
   if (usernames !== undefined && !(Array.isArray(usernames) && usernames.every((u) => typeof u === 'string'))) {
     throw new KeyRequestRejected('usernames must be a list of usernames', [{ path: '/usernames', message: 'list of strings' }]);
   }
-  if (b.clientName !== undefined && typeof b.clientName !== 'string') throw new KeyRequestRejected('clientName must be a string', [{ path: '/clientName', message: 'string' }]);
-  return { clientId: text('clientId'), kid: text('kid'), publicKeyPem: text('publicKeyPem'), algorithm, usernames: usernames as string[] | undefined, clientName: b.clientName as string | undefined };
+  if (b.clientName !== undefined && typeof b.clientName !== 'string')
+    throw new KeyRequestRejected('clientName must be a string', [{ path: '/clientName', message: 'string' }]);
+  return {
+    clientId: text('clientId'),
+    kid: text('kid'),
+    publicKeyPem: text('publicKeyPem'),
+    algorithm,
+    usernames: usernames as string[] | undefined,
+    clientName: b.clientName as string | undefined,
+  };
 }
 
 export function keyRoutes(deps: { store: Store; directory?: Pick<Directory, 'invalidate'> }): Hono {

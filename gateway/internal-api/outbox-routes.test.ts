@@ -14,7 +14,11 @@ beforeAll(async () => {
   store = await createTestStore();
   // No dispatcher: messages stay pending, retry only makes them due.
   app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => NOW, log: () => {} });
-  const res = await app.request('/internal/users/create', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(validCreateUserRequest()) });
+  const res = await app.request('/internal/users/create', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(validCreateUserRequest()),
+  });
   expect(res.status).toBe(200);
 });
 afterAll(() => store.close());
@@ -27,10 +31,21 @@ describe('outbox routes', () => {
     expect(res.status).toBe(200);
     const view = (await res.json()) as OutboxView;
     expect(view.counts).toEqual({ pending: 1, sent: 0, failed: 0 });
-    expect(view.messages).toEqual([{
-      id: 1, kind: 'welcome', recipient: 'nina@new-garage.example', subject: expect.any(String), userId: expect.any(Number),
-      state: 'pending', attempts: 0, lastError: null, nextAttemptAt: new Date(NOW).toISOString(), createdAt: new Date(NOW).toISOString(), sentAt: null,
-    }]);
+    expect(view.messages).toEqual([
+      {
+        id: 1,
+        kind: 'welcome',
+        recipient: 'nina@new-garage.example',
+        subject: expect.any(String),
+        userId: expect.any(Number),
+        state: 'pending',
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: new Date(NOW).toISOString(),
+        createdAt: new Date(NOW).toISOString(),
+        sentAt: null,
+      },
+    ]);
     expect(((await (await call('?state=sent')).json()) as OutboxView).messages).toEqual([]);
   });
 

@@ -37,7 +37,8 @@ export function outboxRoutes(deps: { store: Store; clock: Clock; dispatcher?: Ou
 
   app.get('/', async (c) => {
     const state = c.req.query('state');
-    if (state !== undefined && !STATES.includes(state)) throw new InternalRequestRejected('state must be pending, sent or failed', [{ path: '/state', message: 'must be pending, sent or failed' }]);
+    if (state !== undefined && !STATES.includes(state))
+      throw new InternalRequestRejected('state must be pending, sent or failed', [{ path: '/state', message: 'must be pending, sent or failed' }]);
     const limit = Math.min(1_000, Math.max(1, Number(c.req.query('limit') ?? 50) || 50));
     const view: OutboxView = {
       counts: await countMailByState(deps.store),

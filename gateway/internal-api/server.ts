@@ -70,7 +70,17 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   // Ends the inspector's event streams on close, which server.close() would otherwise wait for.
   const closing = new AbortController();
   const inspector = options.exchanges === undefined ? undefined : { feed: options.exchanges, signal: closing.signal };
-  const app = createInternalApi({ store: options.store, addressValidator, config, directory: options.directory, dispatcher, clock, log, inspector, metrics: options.metrics });
+  const app = createInternalApi({
+    store: options.store,
+    addressValidator,
+    config,
+    directory: options.directory,
+    dispatcher,
+    clock,
+    log,
+    inspector,
+    metrics: options.metrics,
+  });
 
   const hostname = options.hostname ?? config.hostname;
   const { url, port, drain } = await listen(app.fetch, { port: options.port ?? config.port, host: hostname });

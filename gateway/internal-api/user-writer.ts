@@ -16,8 +16,16 @@ const CONSTRAINT_PROBLEMS: Record<string, RequestProblem> = {
   users_email_lower_key: { path: '/email', spec: CreateUserMessage.EmailTaken },
   users_catalog_region_id_fkey: { path: '/catalog_region_id', spec: CreateUserMessage.InvalidCatalogRegion, detail: 'the region was removed meanwhile' },
   users_member_id_account_id_fkey: { path: '/account_id', detail: 'the account was removed meanwhile' },
-  user_locations_location_id_member_id_fkey: { path: '/locations', spec: CreateUserMessage.InvalidLocations, detail: 'a location is not (or no longer) at the account\'s member' },
-  user_locations_member_id_account_id_fkey: { path: '/locations', spec: CreateUserMessage.InvalidLocations, detail: 'the account is not held at the location\'s member' },
+  user_locations_location_id_member_id_fkey: {
+    path: '/locations',
+    spec: CreateUserMessage.InvalidLocations,
+    detail: "a location is not (or no longer) at the account's member",
+  },
+  user_locations_member_id_account_id_fkey: {
+    path: '/locations',
+    spec: CreateUserMessage.InvalidLocations,
+    detail: "the account is not held at the location's member",
+  },
   user_locations_pkey: { path: '/locations', spec: CreateUserMessage.InvalidLocations, detail: 'a location is listed twice' },
   user_locations_user_id_sort_order_key: { path: '/locations', spec: CreateUserMessage.InvalidLocations, detail: 'a sort_order is used twice' },
 };
@@ -36,8 +44,24 @@ export async function insertUser(store: Store, user: CheckedUser, now: Date): Pr
         `INSERT INTO users (username, email, first_name, last_name, address, city, state, zip, employee_id,
                             catalog_region_id, account_id, member_id, phone_number, company_name, terminal_pin, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
-        [r.username, r.email, r.first_name, r.last_name, address.address, address.city, address.state, address.zip,
-          r.employee_id, r.catalog_region_id, r.account_id, user.memberId, r.phone_number, r.company_name, r.terminal_pin, now],
+        [
+          r.username,
+          r.email,
+          r.first_name,
+          r.last_name,
+          address.address,
+          address.city,
+          address.state,
+          address.zip,
+          r.employee_id,
+          r.catalog_region_id,
+          r.account_id,
+          user.memberId,
+          r.phone_number,
+          r.company_name,
+          r.terminal_pin,
+          now,
+        ],
       );
       const id = rows[0].id;
       for (const location of r.locations) {

@@ -34,15 +34,21 @@ afterEach(async () => {
 function setup() {
   const log = (line: string) => logs.push(line);
   const dispatcher = createOutboxDispatcher({
-    store, clock: () => time, from: 'Gateway <no-reply@gateway.test>', composers: userMailComposers, log,
+    store,
+    clock: () => time,
+    from: 'Gateway <no-reply@gateway.test>',
+    composers: userMailComposers,
+    log,
     mailer: createSmtpMailer({ url: smtp.url, timeoutMs: 2_000 }),
   });
   const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => time, dispatcher, log });
-  const create = () => app.request('/internal/users/create', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(validCreateUserRequest()) });
+  const create = () =>
+    app.request('/internal/users/create', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(validCreateUserRequest()) });
   return { dispatcher, create };
 }
 
-const passwordHash = async () => (await store.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE username = $1', ['nina'])).rows[0].password_hash;
+const passwordHash = async () =>
+  (await store.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE username = $1', ['nina'])).rows[0].password_hash;
 const passwordIn = (raw: string) => /Temporary password: +(\S+)/.exec(raw)?.[1];
 
 describe('welcome e-mail', () => {
@@ -70,7 +76,7 @@ describe('welcome e-mail', () => {
     expect(mail.raw).not.toContain('scrypt');
     expect(logs.join('\n')).not.toContain(password!);
     // Nor does the database hold the password anywhere in the clear.
-    const { rows } = await store.query<{ dump: string }>("SELECT row_to_json(m)::text AS dump FROM mail_outbox m");
+    const { rows } = await store.query<{ dump: string }>('SELECT row_to_json(m)::text AS dump FROM mail_outbox m');
     expect(rows[0].dump).not.toContain(password!);
     expect((await listMail(store))[0]).toMatchObject({ state: 'sent', attempts: 1 });
   });

@@ -97,8 +97,10 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
       await recordFailure(options.store, entry.id, reason, retryAt);
       if (retryAt) summary.deferred++;
       else summary.failed++;
-      log(`outbox: message ${entry.id} (${entry.kind}) attempt ${entry.attempts} failed: ${reason}; ` +
-        (retryAt ? `next attempt ${retryAt.toISOString()}` : 'no attempts left, marked failed'));
+      log(
+        `outbox: message ${entry.id} (${entry.kind}) attempt ${entry.attempts} failed: ${reason}; ` +
+          (retryAt ? `next attempt ${retryAt.toISOString()}` : 'no attempts left, marked failed'),
+      );
     }
   }
 

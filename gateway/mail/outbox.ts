@@ -111,10 +111,10 @@ export async function recordFailure(db: Queryable, id: number, error: string, re
 }
 
 export async function listMail(db: Queryable, filter: { state?: OutboxState; limit?: number } = {}): Promise<OutboxEntry[]> {
-  const { rows } = await db.query<Row>(
-    `SELECT * FROM mail_outbox WHERE ($1::text IS NULL OR state = $1) ORDER BY id DESC LIMIT $2`,
-    [filter.state ?? null, filter.limit ?? 100],
-  );
+  const { rows } = await db.query<Row>(`SELECT * FROM mail_outbox WHERE ($1::text IS NULL OR state = $1) ORDER BY id DESC LIMIT $2`, [
+    filter.state ?? null,
+    filter.limit ?? 100,
+  ]);
   return rows.map(entry);
 }
 

@@ -34,11 +34,13 @@ afterAll(() => gw.close());
 const AT_A = [{ id: 'L101', member: 'M100', account: 'A-1001' }];
 const AT_B = [{ id: 'L201', member: 'M200', account: 'A-2001' }];
 const inquire = async (locations: typeof AT_A, fault?: string) =>
-  (await app.request(`${V3_2}/item_inquiry`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}`, ...(fault ? { 'x-mock-fault': fault } : {}) },
-    body: JSON.stringify({ items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations }),
-  })).status;
+  (
+    await app.request(`${V3_2}/item_inquiry`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}`, ...(fault ? { 'x-mock-fault': fault } : {}) },
+      body: JSON.stringify({ items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations }),
+    })
+  ).status;
 
 const scrape = async () => {
   const response = await internal.request('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -59,7 +61,9 @@ describe('GET /metrics on the internal API', () => {
     expect(await inquire(AT_A, 'http-status;status=500')).toBe(503);
     expect(await inquire(AT_A, 'http-status;status=500')).toBe(503);
     expect(await inquire(AT_A)).toBe(503); // breaker open: refused, not called
-    expect((await app.request('/v2_1/catalog/cart/some-cart-id', { headers: { authorization: `Bearer ${await gw.token()}` } })).status).toBeGreaterThanOrEqual(400);
+    expect((await app.request('/v2_1/catalog/cart/some-cart-id', { headers: { authorization: `Bearer ${await gw.token()}` } })).status).toBeGreaterThanOrEqual(
+      400,
+    );
     expect((await app.request('/no/such/path')).status).toBe(404);
 
     const text = await scrape();

@@ -34,7 +34,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'gateway_http_requests_total', help: 'Buyer requests answered, by route pattern, method and HTTP status', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'gateway_http_requests_total',
+    help: 'Buyer requests answered, by route pattern, method and HTTP status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'gateway_http_request_duration_seconds',
     help: 'Time to answer a buyer request, by route pattern and method',
@@ -44,13 +49,23 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
   });
   const sellerLatency = new Histogram({
     name: 'gateway_seller_call_duration_seconds',
-    help: "Seller calls by member and outcome (reply, timeout, unreachable, http-error, malformed); _count is the number of calls",
+    help: 'Seller calls by member and outcome (reply, timeout, unreachable, http-error, malformed); _count is the number of calls',
     labelNames: ['member', 'outcome'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const refused = new Counter({ name: 'gateway_seller_calls_refused_total', help: 'Seller calls the gateway refused itself, by member and reason (circuit-open, busy)', labelNames: ['member', 'reason'], registers: [registry] });
-  const violations = new Counter({ name: 'gateway_reply_rule_violations_total', help: 'Reply-rule violations in seller replies, by rule and member', labelNames: ['rule', 'member'], registers: [registry] });
+  const refused = new Counter({
+    name: 'gateway_seller_calls_refused_total',
+    help: 'Seller calls the gateway refused itself, by member and reason (circuit-open, busy)',
+    labelNames: ['member', 'reason'],
+    registers: [registry],
+  });
+  const violations = new Counter({
+    name: 'gateway_reply_rule_violations_total',
+    help: 'Reply-rule violations in seller replies, by rule and member',
+    labelNames: ['rule', 'member'],
+    registers: [registry],
+  });
 
   const watched: CircuitBreakers[] = [];
   new Gauge({

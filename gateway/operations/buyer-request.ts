@@ -3,8 +3,7 @@ import { RequestValidationError } from '../errors';
 
 type BuyerOperation = 'item-inquiry' | 'place-order' | 'invoice' | 'statement';
 
-const describe = (issues: ValidationIssue[]) =>
-  issues.map((i) => `${i.path === '' ? 'body' : i.path} ${i.message}`).join('; ');
+const describe = (issues: ValidationIssue[]) => issues.map((i) => `${i.path === '' ? 'body' : i.path} ${i.message}`).join('; ');
 
 /**
  * The buyer's body against the contract schema, then the operation's request rules; every

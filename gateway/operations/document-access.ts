@@ -33,9 +33,12 @@ export async function resolveDocumentAccess(
   if (memberId === undefined) {
     // Statements may leave the member out: the account tells which one.
     const holding = await membersHolding(deps, user, asked.account as string);
-    if (holding.length === 0) throw new AccessDeniedError(`account '${asked.account}' is not one of your accounts`, [{ path: '/account', message: 'not one of your accounts' }]);
+    if (holding.length === 0)
+      throw new AccessDeniedError(`account '${asked.account}' is not one of your accounts`, [{ path: '/account', message: 'not one of your accounts' }]);
     if (holding.length > 1) {
-      throw new RequestValidationError(`account '${asked.account}' is held at several members (${holding.join(', ')}): name the member`, [{ path: '/member', message: `one of ${holding.join(', ')}` }]);
+      throw new RequestValidationError(`account '${asked.account}' is held at several members (${holding.join(', ')}): name the member`, [
+        { path: '/member', message: `one of ${holding.join(', ')}` },
+      ]);
     }
     memberId = holding[0];
   }
@@ -46,10 +49,14 @@ export async function resolveDocumentAccess(
   // The default account: the one at the buyer's first location there (locations are in sort order).
   const accountId = asked.account ?? user.locations.find((l) => l.memberId === memberId)!.accountId;
   if (!accounts.has(accountId)) {
-    throw new AccessDeniedError(`account '${accountId}' is not one of your accounts at member '${memberId}'`, [{ path: '/account', message: `your accounts there: ${[...accounts].join(', ')}` }]);
+    throw new AccessDeniedError(`account '${accountId}' is not one of your accounts at member '${memberId}'`, [
+      { path: '/account', message: `your accounts there: ${[...accounts].join(', ')}` },
+    ]);
   }
   if (asked.locationId !== undefined && !user.locations.some((l) => l.locationId === asked.locationId && l.memberId === memberId)) {
-    throw new AccessDeniedError(`location '${asked.locationId}' is not one of your locations at member '${memberId}'`, [{ path: '/location_id', message: 'not one of your locations at this member' }]);
+    throw new AccessDeniedError(`location '${asked.locationId}' is not one of your locations at member '${memberId}'`, [
+      { path: '/location_id', message: 'not one of your locations at this member' },
+    ]);
   }
   return { memberId, accountId };
 }

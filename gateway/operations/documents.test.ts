@@ -5,7 +5,13 @@ import { V3_2 } from '../app';
 // Invoices and statements: the buyer's own accounts and locations only; errors in the
 // documents' own envelope.
 
-interface Envelope { status: string; error_description?: string; status_code?: number; invoices?: { account_id: string; invoice_date: string; total_cost: number }[]; statements?: { account_id: string; statement_date: string }[] }
+interface Envelope {
+  status: string;
+  error_description?: string;
+  status_code?: number;
+  invoices?: { account_id: string; invoice_date: string; total_cost: number }[];
+  statements?: { account_id: string; statement_date: string }[];
+}
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -30,7 +36,13 @@ describe('invoice', () => {
       expect(invoice.account_id).toBe('A-1001');
       expect(invoice.invoice_date >= '2026-09-01' && invoice.invoice_date <= '2026-09-30').toBe(true);
     }
-    expect(lastForwarded('invoice')).toMatchObject({ service: 'invoice', member: 'M100', account: 'A-1001', from_invoice_date: '2026-09-01', to_invoice_date: '2026-09-30' });
+    expect(lastForwarded('invoice')).toMatchObject({
+      service: 'invoice',
+      member: 'M100',
+      account: 'A-1001',
+      from_invoice_date: '2026-09-01',
+      to_invoice_date: '2026-09-30',
+    });
     expect(text).toMatch(/"item_count":-?\d+\.\d/);
   });
 

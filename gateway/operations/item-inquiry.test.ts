@@ -5,9 +5,28 @@ import { V3_2 } from '../app';
 // Item inquiry through the whole gateway: real store, real directory, real mock seller.
 
 const PATH = `${V3_2}/item_inquiry`;
-interface Location { id: string; description?: string; can_order?: boolean; sort_order?: number; type?: number; cost: number }
-interface Item { id: string; mfr_code: string; part_number: string; status_code: number; original_part?: string; locations: Location[] }
-interface Reply { status_code: number; items: Item[]; message?: string; errors?: { path: string; message: string }[] }
+interface Location {
+  id: string;
+  description?: string;
+  can_order?: boolean;
+  sort_order?: number;
+  type?: number;
+  cost: number;
+}
+interface Item {
+  id: string;
+  mfr_code: string;
+  part_number: string;
+  status_code: number;
+  original_part?: string;
+  locations: Location[];
+}
+interface Reply {
+  status_code: number;
+  items: Item[];
+  message?: string;
+  errors?: { path: string; message: string }[];
+}
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -35,10 +54,18 @@ describe('item inquiry', () => {
     expect(requested.locations[1]).toMatchObject({ description: 'Northside Distribution Center', can_order: true, type: 2 });
     expect(requested.locations[3]).toMatchObject({ description: 'Lakeshore Distribution Center', can_order: false, sort_order: 4, type: 2 });
     // Both members' seller systems were asked, each with only its own locations and the user's account there.
-    const asked = gw.seller.seller.journal.entries({ service: 'item_inquiry', limit: 2 }).map((e) => e.request as { locations: { id: string; member: string; account: string }[]; terminal_id?: string; integration?: string });
+    const asked = gw.seller.seller.journal
+      .entries({ service: 'item_inquiry', limit: 2 })
+      .map((e) => e.request as { locations: { id: string; member: string; account: string }[]; terminal_id?: string; integration?: string });
     const byMember = Object.fromEntries(asked.map((r) => [r.locations[0].member, r]));
-    expect(byMember.M100.locations).toEqual([{ id: 'L101', member: 'M100', account: 'A-1001' }, { id: 'L150', member: 'M100', account: 'A-1001' }]);
-    expect(byMember.M200.locations).toEqual([{ id: 'L201', member: 'M200', account: 'A-2001' }, { id: 'L250', member: 'M200', account: 'A-2001' }]);
+    expect(byMember.M100.locations).toEqual([
+      { id: 'L101', member: 'M100', account: 'A-1001' },
+      { id: 'L150', member: 'M100', account: 'A-1001' },
+    ]);
+    expect(byMember.M200.locations).toEqual([
+      { id: 'L201', member: 'M200', account: 'A-2001' },
+      { id: 'L250', member: 'M200', account: 'A-2001' },
+    ]);
     expect(byMember.M100).toMatchObject({ service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1' });
   });
 
@@ -46,7 +73,12 @@ describe('item inquiry', () => {
     const { body } = await inquire({ items: [OIL_FILTER] });
     expect(body.items[0].status_code).toBe(1);
     const related = body.items.slice(1);
-    expect(related.map((i) => [i.status_code, i.part_number])).toEqual(expect.arrayContaining([[2, '51515XP'], [4, 'FL400S']]));
+    expect(related.map((i) => [i.status_code, i.part_number])).toEqual(
+      expect.arrayContaining([
+        [2, '51515XP'],
+        [4, 'FL400S'],
+      ]),
+    );
     for (const item of related) expect(item).toMatchObject({ id: 'item-1', original_part: '51515', original_mfr: 'WIX' });
   });
 
@@ -56,7 +88,11 @@ describe('item inquiry', () => {
       locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
     });
     const requested = body.items.filter((i) => i.status_code <= 1);
-    expect(requested.map((i) => [i.id, i.status_code])).toEqual([['item-1', 1], ['item-2', 1], ['item-3', 0]]);
+    expect(requested.map((i) => [i.id, i.status_code])).toEqual([
+      ['item-1', 1],
+      ['item-2', 1],
+      ['item-3', 0],
+    ]);
     expect(body.items.some((i) => i.id === 'item-2' && i.status_code === 3 && i.part_number === 'BKR5E-11')).toBe(true);
   });
 
@@ -112,7 +148,13 @@ describe('item inquiry', () => {
   });
 
   it('lists every bad field with 4422', async () => {
-    const { status, body } = await inquire({ items: [{ id: 'a', mfr_code: 'WIX' }, { id: 'a', mfr_code: 'WIX', part_number: '1', part_numbr: 'x' }], locations: [{ id: 'L101' }] });
+    const { status, body } = await inquire({
+      items: [
+        { id: 'a', mfr_code: 'WIX' },
+        { id: 'a', mfr_code: 'WIX', part_number: '1', part_numbr: 'x' },
+      ],
+      locations: [{ id: 'L101' }],
+    });
     expect(status).toBe(422);
     expect(body.status_code).toBe(4422);
     const paths = body.errors!.map((e) => e.path).sort();

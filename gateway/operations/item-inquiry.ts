@@ -32,7 +32,9 @@ async function resolveLocations(deps: OperationDeps, input: OperationInput, requ
   }
   if (request.locations.length === 0) {
     // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
-    throw new RequestValidationError('locations is empty: leave it out to ask about all your locations, or list at least one', [{ path: '/locations', message: 'must not be empty when present' }]);
+    throw new RequestValidationError('locations is empty: leave it out to ask about all your locations, or list at least one', [
+      { path: '/locations', message: 'must not be empty when present' },
+    ]);
   }
   const index = userLocationIndex(user);
   const chosen = new Map<string, UserLocation>();
@@ -41,12 +43,23 @@ async function resolveLocations(deps: OperationDeps, input: OperationInput, requ
   for (const [i, ref] of request.locations.entries()) {
     const mine = index.get(ref.id);
     if (mine === undefined) {
-      if ((await deps.directory.findLocation(ref.id)) === undefined) notFound.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' does not exist` });
+      if ((await deps.directory.findLocation(ref.id)) === undefined)
+        notFound.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' does not exist` });
       else notAllowed.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' is not one of your locations` });
     } else if (mine.memberId !== ref.member) {
-      notAllowed.push({ path: `/locations/${i}/member`, message: `location '${ref.id}' belongs to member '${mine.memberId}', not '${ref.member}'`, expected: mine.memberId, found: ref.member });
+      notAllowed.push({
+        path: `/locations/${i}/member`,
+        message: `location '${ref.id}' belongs to member '${mine.memberId}', not '${ref.member}'`,
+        expected: mine.memberId,
+        found: ref.member,
+      });
     } else if (mine.accountId !== ref.account) {
-      notAllowed.push({ path: `/locations/${i}/account`, message: `your account at location '${ref.id}' is '${mine.accountId}', not '${ref.account}'`, expected: mine.accountId, found: ref.account });
+      notAllowed.push({
+        path: `/locations/${i}/account`,
+        message: `your account at location '${ref.id}' is '${mine.accountId}', not '${ref.account}'`,
+        expected: mine.accountId,
+        found: ref.account,
+      });
     } else {
       chosen.set(mine.locationId, mine);
     }
@@ -65,7 +78,12 @@ const mergeKey = (item: SellerItem) =>
  * merged. The seller replies were parsed for this request alone, so they are enriched and
  * merged in place: no copies on the hot path.
  */
-function merge(request: ItemInquiryBuyerRequest, replies: CheckedReply<ItemInquirySellerReply>[], index: Map<string, UserLocation>, asked: Set<string>): BuyerItemResult[] {
+function merge(
+  request: ItemInquiryBuyerRequest,
+  replies: CheckedReply<ItemInquirySellerReply>[],
+  index: Map<string, UserLocation>,
+  asked: Set<string>,
+): BuyerItemResult[] {
   const entries = new Map<string, SellerItem>();
   for (const { reply } of replies) {
     for (const item of reply.items) {
@@ -87,7 +105,9 @@ function merge(request: ItemInquiryBuyerRequest, replies: CheckedReply<ItemInqui
   const merged = [...entries.values()] as BuyerItemResult[];
   for (const entry of merged) if (entry.locations.length > 1) entry.locations.sort((a, b) => (a.sort_order ?? 0) - (b.sort_order ?? 0));
   // Request order; within one id the requested part first, alternates after (stable sort).
-  return merged.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)));
+  return merged.sort(
+    (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)),
+  );
 }
 
 /** Adds the buyer's view to each location and drops any that was not forwarded (a lenient member's slip). */

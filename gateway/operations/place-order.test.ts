@@ -5,7 +5,13 @@ import { V3_2 } from '../app';
 // Place order: recorded before it is forwarded, never placed twice.
 
 const PATH = `${V3_2}/place_order`;
-interface Reply { order_number?: string; status_code: number; message?: string; items?: { id: string; status_code: number; quantity_ordered: number }[]; errors?: { path: string; message: string }[] }
+interface Reply {
+  order_number?: string;
+  status_code: number;
+  message?: string;
+  items?: { id: string; status_code: number; quantity_ordered: number }[];
+  errors?: { path: string; message: string }[];
+}
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -17,7 +23,10 @@ afterAll(() => gw.close());
 
 let po = 0;
 const nextPo = () => `PO-TEST-${++po}`;
-const order = (purchaseOrderNumber: string, items: object[] = [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 2 }]) => ({
+const order = (
+  purchaseOrderNumber: string,
+  items: object[] = [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 2 }],
+) => ({
   purchase_order_number: purchaseOrderNumber,
   order_type: 1,
   comment: 'test order',
@@ -30,13 +39,18 @@ async function place(body: unknown, options: { user?: 'demo' | 'other'; headers?
 }
 
 const sellerOrdersFor = (purchaseOrderNumber: string) =>
-  gw.seller.seller.journal.entries({ service: 'place_order' }).filter((e) => (e.request as { purchase_order_number: string }).purchase_order_number === purchaseOrderNumber);
+  gw.seller.seller.journal
+    .entries({ service: 'place_order' })
+    .filter((e) => (e.request as { purchase_order_number: string }).purchase_order_number === purchaseOrderNumber);
 
 async function orderRow(purchaseOrderNumber: string) {
-  const { rows } = await gw.store.query<{ status: string; attempts: number; forwarded_request: { items: { account_id: string; member_id: string }[] }; seller_reply: unknown; member_id: string }>(
-    'SELECT status, attempts, forwarded_request, seller_reply, member_id FROM orders WHERE purchase_order_number = $1',
-    [purchaseOrderNumber],
-  );
+  const { rows } = await gw.store.query<{
+    status: string;
+    attempts: number;
+    forwarded_request: { items: { account_id: string; member_id: string }[] };
+    seller_reply: unknown;
+    member_id: string;
+  }>('SELECT status, attempts, forwarded_request, seller_reply, member_id FROM orders WHERE purchase_order_number = $1', [purchaseOrderNumber]);
   return rows;
 }
 
@@ -50,7 +64,11 @@ describe('place order', () => {
     expect(text).toContain('"quantity_ordered":2.0');
     const sent = sellerOrdersFor(number);
     expect(sent).toHaveLength(1);
-    expect(sent[0].request).toMatchObject({ service: 'place_order', order_type: 1, items: [{ id: 'line-1', location_id: 'L101', account_id: 'A-1001', member_id: 'M100' }] });
+    expect(sent[0].request).toMatchObject({
+      service: 'place_order',
+      order_type: 1,
+      items: [{ id: 'line-1', location_id: 'L101', account_id: 'A-1001', member_id: 'M100' }],
+    });
     const [row] = await orderRow(number);
     expect(row).toMatchObject({ status: 'confirmed', attempts: 1, member_id: 'M100' });
     expect(row.forwarded_request.items[0]).toMatchObject({ account_id: 'A-1001', member_id: 'M100' });
@@ -105,17 +123,23 @@ describe('place order', () => {
   });
 
   it('refuses items spanning several sellers with 4422 explaining why', async () => {
-    const { status, body } = await place(order(nextPo(), [
-      { id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 },
-      { id: 'l2', mfr_code: 'WIX', part_number: '51515', location_id: 'L201', quantity_ordered: 1 },
-    ]));
+    const { status, body } = await place(
+      order(nextPo(), [
+        { id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 },
+        { id: 'l2', mfr_code: 'WIX', part_number: '51515', location_id: 'L201', quantity_ordered: 1 },
+      ]),
+    );
     expect(status).toBe(422);
     expect(body.status_code).toBe(4422);
     expect(body.message).toContain('one order goes to one seller');
   });
 
   it('validates the body, listing every bad path', async () => {
-    const { body } = await place({ purchase_order_number: '', order_type: 9, items: [{ id: 'x', mfr_code: 'WIX', part_number: '1', location_id: 'L101', quantity_ordered: 0 }] });
+    const { body } = await place({
+      purchase_order_number: '',
+      order_type: 9,
+      items: [{ id: 'x', mfr_code: 'WIX', part_number: '1', location_id: 'L101', quantity_ordered: 0 }],
+    });
     expect(body.status_code).toBe(4422);
     expect(body.errors!.map((e) => e.path).sort()).toEqual(['/items/0/quantity_ordered', '/order_type', '/purchase_order_number']);
   });
@@ -153,7 +177,9 @@ describe('place order', () => {
   it("keeps one buyer's purchase order numbers apart from another's", async () => {
     const number = nextPo();
     await place(order(number));
-    const other = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]), { user: 'other' });
+    const other = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]), {
+      user: 'other',
+    });
     expect(other.status).toBe(200);
     expect(sellerOrdersFor(number)).toHaveLength(2);
   });
@@ -182,9 +208,16 @@ describe('place order left in flight by a stopped gateway instance', () => {
     return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Reply };
   };
   const sentFor = (purchaseOrderNumber: string) =>
-    crashed.seller.seller.journal.entries({ service: 'place_order' }).filter((e) => (e.request as { purchase_order_number: string }).purchase_order_number === purchaseOrderNumber);
+    crashed.seller.seller.journal
+      .entries({ service: 'place_order' })
+      .filter((e) => (e.request as { purchase_order_number: string }).purchase_order_number === purchaseOrderNumber);
   const rowOf = async (purchaseOrderNumber: string) =>
-    (await crashed.store.query<{ status: string; attempts: number; answer: unknown }>('SELECT status, attempts, answer FROM orders WHERE purchase_order_number = $1', [purchaseOrderNumber])).rows;
+    (
+      await crashed.store.query<{ status: string; attempts: number; answer: unknown }>(
+        'SELECT status, attempts, answer FROM orders WHERE purchase_order_number = $1',
+        [purchaseOrderNumber],
+      )
+    ).rows;
 
   /** The row a crashed instance leaves behind: claimed (and perhaps sent), never finished. */
   async function leaveInFlight(purchaseOrderNumber: string, status: 'received' | 'forwarded') {
@@ -194,7 +227,9 @@ describe('place order left in flight by a stopped gateway instance', () => {
       [purchaseOrderNumber, status, JSON.stringify({ service: 'place_order', purchase_order_number: purchaseOrderNumber }), new Date(nowMs).toISOString()],
     );
   }
-  const pastStaleness = () => { nowMs += TIMEOUT_MS + MARGIN_MS + 1; };
+  const pastStaleness = () => {
+    nowMs += TIMEOUT_MS + MARGIN_MS + 1;
+  };
 
   it('places a stale received order once on retry: it was never sent', async () => {
     const number = nextPo();

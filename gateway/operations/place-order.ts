@@ -43,7 +43,8 @@ async function resolveItems(deps: OperationDeps, input: OperationInput, request:
     const path = `/items/${i}/location_id`;
     const mine = index.get(item.location_id);
     if (mine === undefined) {
-      if ((await deps.directory.findLocation(item.location_id)) === undefined) notFound.push({ path, message: `location '${item.location_id}' does not exist` });
+      if ((await deps.directory.findLocation(item.location_id)) === undefined)
+        notFound.push({ path, message: `location '${item.location_id}' does not exist` });
       else notAllowed.push({ path, message: `location '${item.location_id}' is not one of your locations` });
     } else if (!mine.canOrder) {
       notAllowed.push({ path, message: `you cannot order from location '${item.location_id}' (can_order is false)` });
@@ -67,7 +68,9 @@ function idempotencyKeyOf(input: OperationInput): string | null {
   const key = input.idempotencyKey?.trim();
   if (key === undefined || key === '') return null;
   if (key.length > MAX_IDEMPOTENCY_KEY) {
-    throw new RequestValidationError(`the Idempotency-Key header is longer than ${MAX_IDEMPOTENCY_KEY} characters`, [{ path: 'header:Idempotency-Key', message: `at most ${MAX_IDEMPOTENCY_KEY} characters` }]);
+    throw new RequestValidationError(`the Idempotency-Key header is longer than ${MAX_IDEMPOTENCY_KEY} characters`, [
+      { path: 'header:Idempotency-Key', message: `at most ${MAX_IDEMPOTENCY_KEY} characters` },
+    ]);
   }
   return key;
 }
@@ -107,7 +110,14 @@ export function createPlaceOrder(deps: OperationDeps) {
     const before = await staleBefore(record);
     if (record.updatedAt >= before) return undefined;
     if (record.status === 'received') {
-      const taken = await records.takeOverStaleReceived(record.id, { requestId: retry.input.requestId, forwardedRequest: retry.forwarded, idempotencyKey: retry.key, memberId: retry.member.id, staleBefore: before, at: now() });
+      const taken = await records.takeOverStaleReceived(record.id, {
+        requestId: retry.input.requestId,
+        forwardedRequest: retry.forwarded,
+        idempotencyKey: retry.key,
+        memberId: retry.member.id,
+        staleBefore: before,
+        at: now(),
+      });
       return taken === undefined ? undefined : forward(taken, retry.member, retry.forwarded, retry.input);
     }
     if (record.status === 'forwarded') {
@@ -155,14 +165,25 @@ export function createPlaceOrder(deps: OperationDeps) {
     try {
       const checked = await forwardToSeller<PlaceOrderSellerReply>(deps, 'place-order', member, forwarded, input);
       const confirmed = checked.reply.status_code === OverallStatus.Success;
-      await records.finish(record.id, { status: confirmed ? 'confirmed' : 'failed', sellerReply: checked.reply, answer: { http_status: 200, body: checked.reply } }, now());
-      return { httpStatus: 200, reply: checked.reply, warnings: warningLines(member, checked.warnings), log: { order_id: record.id, order_status: confirmed ? 'confirmed' : 'failed' } };
+      await records.finish(
+        record.id,
+        { status: confirmed ? 'confirmed' : 'failed', sellerReply: checked.reply, answer: { http_status: 200, body: checked.reply } },
+        now(),
+      );
+      return {
+        httpStatus: 200,
+        reply: checked.reply,
+        warnings: warningLines(member, checked.warnings),
+        log: { order_id: record.id, order_status: confirmed ? 'confirmed' : 'failed' },
+      };
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       const status = statusAfter(error);
       const recorded =
         status === 'unknown'
-          ? error.restated(`${error.message}; the seller may have placed the order, so purchase order '${forwarded.purchase_order_number}' will not be sent again: check with the seller`)
+          ? error.restated(
+              `${error.message}; the seller may have placed the order, so purchase order '${forwarded.purchase_order_number}' will not be sent again: check with the seller`,
+            )
           : error;
       await records.finish(record.id, { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message }, now());
       throw recorded;
@@ -208,10 +229,9 @@ export function createPlaceOrder(deps: OperationDeps) {
     const existing = await records.findExisting(user.id, request.purchase_order_number, key);
     if (existing === undefined) throw new InternalError('the order collided with an earlier one that could not be read back');
     if (key !== null && existing.idempotencyKey === key && existing.purchaseOrderNumber !== request.purchase_order_number) {
-      throw new RequestValidationError(
-        `Idempotency-Key '${key}' was already used for purchase order '${existing.purchaseOrderNumber}'`,
-        [{ path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` }],
-      );
+      throw new RequestValidationError(`Idempotency-Key '${key}' was already used for purchase order '${existing.purchaseOrderNumber}'`, [
+        { path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` },
+      ]);
     }
     const retry: Retry = { input, forwarded, key, member };
     if (existing.status === 'failed') {

@@ -9,8 +9,22 @@ import { unusedPort } from '../../contracts/http/listen';
 // silently. Each request carries its fault in the mock seller's `x-mock-fault` header, which
 // this gateway is configured to pass on (config.forwardHeaders, off by default).
 
-interface Detail { path: string; message: string; rule?: string; id?: string; member?: string }
-interface Reply { status_code: number; message: string; errors?: Detail[]; status?: string; error_description?: string; invoices?: unknown[]; statements?: unknown[] }
+interface Detail {
+  path: string;
+  message: string;
+  rule?: string;
+  id?: string;
+  member?: string;
+}
+interface Reply {
+  status_code: number;
+  message: string;
+  errors?: Detail[];
+  status?: string;
+  error_description?: string;
+  invoices?: unknown[];
+  statements?: unknown[];
+}
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -20,7 +34,13 @@ afterEach(() => gw.seller.seller.releaseHanging());
 afterAll(() => gw.close());
 
 const ONE_LOCATION = [{ id: 'L101', member: 'M100', account: 'A-1001' }];
-const INQUIRY = { items: [{ id: 'item-1', mfr_code: 'WIX', part_number: '51515' }, { id: 'item-2', mfr_code: 'GAT', part_number: '22433' }], locations: ONE_LOCATION };
+const INQUIRY = {
+  items: [
+    { id: 'item-1', mfr_code: 'WIX', part_number: '51515' },
+    { id: 'item-2', mfr_code: 'GAT', part_number: '22433' },
+  ],
+  locations: ONE_LOCATION,
+};
 
 type Fault = FaultRuleInput['fault'];
 /** The mock seller's header syntax: kind;param=value;… */
@@ -99,7 +119,11 @@ describe('seller faults', () => {
   });
 
   it('statement faults answer in the statement envelope', async () => {
-    const response = await gw.post(`${V3_2}/statement`, { account: 'A-1001', from_statement_date: '2026-08-01', to_statement_date: '2026-12-31' }, { headers: { 'x-mock-fault': 'latency;ms=1000' } });
+    const response = await gw.post(
+      `${V3_2}/statement`,
+      { account: 'A-1001', from_statement_date: '2026-08-01', to_statement_date: '2026-12-31' },
+      { headers: { 'x-mock-fault': 'latency;ms=1000' } },
+    );
     const body = (await response.json()) as Reply;
     expect(body).toMatchObject({ status: 'error', status_code: 4408, statements: [] });
   });
@@ -140,7 +164,11 @@ describe('reply rules (strict mode)', () => {
   it('refuses an order reply that drops an ordered id (order.id-echo)', async () => {
     const response = await gw.post(
       `${V3_2}/place_order`,
-      { purchase_order_number: 'PO-RULES-1', order_type: 1, items: [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }] },
+      {
+        purchase_order_number: 'PO-RULES-1',
+        order_type: 1,
+        items: [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }],
+      },
       { headers: { 'x-mock-fault': 'drop-id' } },
     );
     const body = (await response.json()) as Reply;
@@ -152,7 +180,13 @@ describe('reply rules (strict mode)', () => {
 describe('reply rules (lenient mode)', () => {
   it('passes a rule-breaking reply on with a warning header and a log line', async () => {
     const logs: Record<string, unknown>[] = [];
-    const lenient = createGateway({ store: gw.store, directory: gw.directory, sellerClient: gw.sellerClient, config: gatewayConfig({ lenientMembers: ['M100'], forwardHeaders: ['x-mock-fault'] }), logger: (e) => logs.push(e) });
+    const lenient = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: gw.sellerClient,
+      config: gatewayConfig({ lenientMembers: ['M100'], forwardHeaders: ['x-mock-fault'] }),
+      logger: (e) => logs.push(e),
+    });
     const { status, headers, body } = await inquire({ kind: 'drop-id', id: 'item-2' }, lenient);
     expect(status).toBe(200);
     expect(body.status_code).toBe(2000);
@@ -178,7 +212,13 @@ describe('reply rules (lenient mode)', () => {
   });
 
   it('still refuses a schema-invalid reply from a lenient member', async () => {
-    const lenient = createGateway({ store: gw.store, directory: gw.directory, sellerClient: gw.sellerClient, config: gatewayConfig({ lenientMembers: ['M100'], forwardHeaders: ['x-mock-fault'] }), logger: () => {} });
+    const lenient = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: gw.sellerClient,
+      config: gatewayConfig({ lenientMembers: ['M100'], forwardHeaders: ['x-mock-fault'] }),
+      logger: () => {},
+    });
     expect((await inquire({ kind: 'missing-field', field: '/items/0/status_code' }, lenient)).body.status_code).toBe(5500);
   });
 });

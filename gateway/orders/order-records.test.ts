@@ -18,8 +18,24 @@ afterAll(() => store.close());
 const T0 = new Date('2026-01-01T10:00:00Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
 let po = 0;
-const newOrder = (): NewOrder => ({ userId, username: 'demo', purchaseOrderNumber: `PO-REC-${++po}`, idempotencyKey: null, memberId: 'M100', requestId: 'first', forwardedRequest: { n: po }, at: T0 });
-const takeover = (requestId: string, staleBefore: Date) => ({ requestId, forwardedRequest: { retry: requestId }, idempotencyKey: null, memberId: 'M100', staleBefore, at: later(60_000) });
+const newOrder = (): NewOrder => ({
+  userId,
+  username: 'demo',
+  purchaseOrderNumber: `PO-REC-${++po}`,
+  idempotencyKey: null,
+  memberId: 'M100',
+  requestId: 'first',
+  forwardedRequest: { n: po },
+  at: T0,
+});
+const takeover = (requestId: string, staleBefore: Date) => ({
+  requestId,
+  forwardedRequest: { retry: requestId },
+  idempotencyKey: null,
+  memberId: 'M100',
+  staleBefore,
+  at: later(60_000),
+});
 
 describe('order records: stale claims', () => {
   it('lets exactly one of several concurrent takeovers claim a stale received order', async () => {
@@ -52,7 +68,10 @@ describe('order records: stale claims', () => {
     expect(await records.markForwarded(first.id, first.attempts, T0)).toBe(true);
     const outcome = (staleBefore: Date) => ({ answer: { http_status: 504, body: { status_code: 4408 } }, error: 'lost', staleBefore, at: later(60_000) });
     expect(await records.markStaleForwardedUnknown(first.id, outcome(T0))).toBeUndefined();
-    const marked = await Promise.all([records.markStaleForwardedUnknown(first.id, outcome(later(30_000))), records.markStaleForwardedUnknown(first.id, outcome(later(30_000)))]);
+    const marked = await Promise.all([
+      records.markStaleForwardedUnknown(first.id, outcome(later(30_000))),
+      records.markStaleForwardedUnknown(first.id, outcome(later(30_000))),
+    ]);
     expect(marked.filter((m) => m !== undefined)).toMatchObject([{ status: 'unknown', answer: { http_status: 504 } }]);
   });
 });

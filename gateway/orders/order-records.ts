@@ -70,7 +70,16 @@ export function orderRecords(db: Queryable) {
          VALUES ($1, $2, $3, $4, $5, 'received', $6, $7, $8, $8)
          ON CONFLICT DO NOTHING
          RETURNING ${COLUMNS}`,
-        [order.userId, order.username, order.purchaseOrderNumber, order.idempotencyKey, order.memberId, order.requestId, JSON.stringify(order.forwardedRequest), order.at.toISOString()],
+        [
+          order.userId,
+          order.username,
+          order.purchaseOrderNumber,
+          order.idempotencyKey,
+          order.memberId,
+          order.requestId,
+          JSON.stringify(order.forwardedRequest),
+          order.at.toISOString(),
+        ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
@@ -113,14 +122,25 @@ export function orderRecords(db: Queryable) {
      * since staleBefore was certainly never sent: one retry may take it over and place it.
      * The conditional UPDATE is the claim, as for a failed order.
      */
-    async takeOverStaleReceived(id: number, takeover: { requestId: string; forwardedRequest: object; idempotencyKey: string | null; memberId: string; staleBefore: Date; at: Date }): Promise<OrderRecord | undefined> {
+    async takeOverStaleReceived(
+      id: number,
+      takeover: { requestId: string; forwardedRequest: object; idempotencyKey: string | null; memberId: string; staleBefore: Date; at: Date },
+    ): Promise<OrderRecord | undefined> {
       const { rows } = await db.query<Row>(
         `UPDATE orders
             SET attempts = attempts + 1, request_id = $2, forwarded_request = $3, idempotency_key = COALESCE(idempotency_key, $4),
                 member_id = $5, updated_at = $7
           WHERE id = $1 AND status = 'received' AND updated_at < $6
           RETURNING ${COLUMNS}`,
-        [id, takeover.requestId, JSON.stringify(takeover.forwardedRequest), takeover.idempotencyKey, takeover.memberId, takeover.staleBefore.toISOString(), takeover.at.toISOString()],
+        [
+          id,
+          takeover.requestId,
+          JSON.stringify(takeover.forwardedRequest),
+          takeover.idempotencyKey,
+          takeover.memberId,
+          takeover.staleBefore.toISOString(),
+          takeover.at.toISOString(),
+        ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
@@ -130,7 +150,10 @@ export function orderRecords(db: Queryable) {
      * so it becomes unknown (never sent again) with the answer every repeat will get.
      * Undefined when it was no longer a stale forwarded order (finished, or already marked).
      */
-    async markStaleForwardedUnknown(id: number, outcome: { answer: StoredAnswer; error: string; staleBefore: Date; at: Date }): Promise<OrderRecord | undefined> {
+    async markStaleForwardedUnknown(
+      id: number,
+      outcome: { answer: StoredAnswer; error: string; staleBefore: Date; at: Date },
+    ): Promise<OrderRecord | undefined> {
       const { rows } = await db.query<Row>(
         `UPDATE orders SET status = 'unknown', answer = $2, error = $3, updated_at = $5
           WHERE id = $1 AND status = 'forwarded' AND updated_at < $4
@@ -152,13 +175,21 @@ export function orderRecords(db: Queryable) {
       return rows.length > 0;
     },
 
-    async finish(id: number, outcome: { status: Exclude<OrderStatus, 'received' | 'forwarded'>; sellerReply?: unknown; answer: StoredAnswer; error?: string }, at: Date): Promise<void> {
+    async finish(
+      id: number,
+      outcome: { status: Exclude<OrderStatus, 'received' | 'forwarded'>; sellerReply?: unknown; answer: StoredAnswer; error?: string },
+      at: Date,
+    ): Promise<void> {
       // Not conditional: an attempt that outlived its staleness bound and was marked unknown
       // still records what the seller actually answered, which is better than unknown.
-      await db.query(
-        `UPDATE orders SET status = $2, seller_reply = $3, answer = $4, error = $5, updated_at = $6 WHERE id = $1`,
-        [id, outcome.status, outcome.sellerReply === undefined ? null : JSON.stringify(outcome.sellerReply), JSON.stringify(outcome.answer), outcome.error ?? null, at.toISOString()],
-      );
+      await db.query(`UPDATE orders SET status = $2, seller_reply = $3, answer = $4, error = $5, updated_at = $6 WHERE id = $1`, [
+        id,
+        outcome.status,
+        outcome.sellerReply === undefined ? null : JSON.stringify(outcome.sellerReply),
+        JSON.stringify(outcome.answer),
+        outcome.error ?? null,
+        at.toISOString(),
+      ]);
     },
   };
 }

@@ -42,7 +42,12 @@ export const isSellerFailure = (outcome: SellerOutcome): boolean =>
   outcome.kind === 'timeout' || outcome.kind === 'unreachable' || (outcome.kind === 'http-error' && outcome.status >= 500);
 
 export function protectSellerClient(inner: SellerClient, options: SellerProtectionOptions): ProtectedSellerClient {
-  const breakers = createCircuitBreakers({ failures: options.breakerFailures, cooldownMs: options.breakerCooldownMs, clock: options.clock, onChange: options.onBreakerChange });
+  const breakers = createCircuitBreakers({
+    failures: options.breakerFailures,
+    cooldownMs: options.breakerCooldownMs,
+    clock: options.clock,
+    onChange: options.onBreakerChange,
+  });
   const inFlight = new Map<string, number>();
 
   async function call(request: SellerCall): Promise<SellerOutcome> {

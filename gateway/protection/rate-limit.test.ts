@@ -15,7 +15,12 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const INQUIRY = { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] };
-const headersOf = (r: Response) => ({ limit: r.headers.get('x-ratelimit-limit'), remaining: r.headers.get('x-ratelimit-remaining'), reset: r.headers.get('x-ratelimit-reset'), retryAfter: r.headers.get('retry-after') });
+const headersOf = (r: Response) => ({
+  limit: r.headers.get('x-ratelimit-limit'),
+  remaining: r.headers.get('x-ratelimit-remaining'),
+  reset: r.headers.get('x-ratelimit-reset'),
+  retryAfter: r.headers.get('retry-after'),
+});
 
 describe('rate limits per API client', () => {
   it('counts down on every reply, refuses the next with 429 and Retry-After, and a new window starts afresh', async () => {
@@ -57,9 +62,20 @@ describe('rate limits per API client', () => {
   it("honours the client's own limit from the directory, shared between instances", async () => {
     now = Date.UTC(2026, 2, 3, 10, 0, 0);
     await gw.store.query(`UPDATE api_clients SET rate_limit = 10 WHERE id = 'dev-buyer-system'`);
-    const app = createGateway({ store: gw.store, directory: gw.directory, sellerClient: gw.sellerClient, clock, logger: false, config: gatewayConfig({ protection: { rateLimit: 3, rateLimitInstances: 2 } }) });
+    const app = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: gw.sellerClient,
+      clock,
+      logger: false,
+      config: gatewayConfig({ protection: { rateLimit: 3, rateLimitInstances: 2 } }),
+    });
     const call = async () =>
-      app.request(`${V3_2}/item_inquiry`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}` }, body: JSON.stringify(INQUIRY) });
+      app.request(`${V3_2}/item_inquiry`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}` },
+        body: JSON.stringify(INQUIRY),
+      });
     const first = await call();
     expect(headersOf(first)).toMatchObject({ limit: '5', remaining: '4' });
     for (let i = 0; i < 4; i++) expect((await call()).status).toBe(200);

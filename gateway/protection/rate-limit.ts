@@ -23,7 +23,10 @@ export function rateLimitedAuth(auth: MiddlewareHandler<GatewayEnv>, options: Ra
       c.header('X-RateLimit-Remaining', String(verdict.remaining));
       c.header('X-RateLimit-Reset', String(verdict.resetSeconds));
       if (!verdict.allowed) {
-        throw RateLimitedError.after(verdict.resetSeconds, `API client '${clientId}' made more than ${verdict.limit} requests in this window; retry after ${verdict.resetSeconds} s`);
+        throw RateLimitedError.after(
+          verdict.resetSeconds,
+          `API client '${clientId}' made more than ${verdict.limit} requests in this window; retry after ${verdict.resetSeconds} s`,
+        );
       }
       await next();
     });

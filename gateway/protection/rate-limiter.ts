@@ -34,7 +34,12 @@ export function createRateLimiter(options: { windowMs: number; clock: Clock }): 
       const used = (counts.get(clientId) ?? 0) + 1;
       const allowed = used <= limit;
       if (allowed) counts.set(clientId, used);
-      return { allowed, limit, remaining: Math.max(0, limit - (allowed ? used : limit)), resetSeconds: Math.max(1, Math.ceil((start + options.windowMs - now) / 1000)) };
+      return {
+        allowed,
+        limit,
+        remaining: Math.max(0, limit - (allowed ? used : limit)),
+        resetSeconds: Math.max(1, Math.ceil((start + options.windowMs - now) / 1000)),
+      };
     },
   };
 }

@@ -6,7 +6,11 @@ import { V3_1, V3_2 } from '../app';
 // in the gateway's error body; too many items or order lines is a 4422 naming the limit;
 // and nothing reaches the seller or the orders table.
 
-interface Reply { status_code: number; message: string; errors?: { path: string; message: string; rule?: string }[] }
+interface Reply {
+  status_code: number;
+  message: string;
+  errors?: { path: string; message: string; rule?: string }[];
+}
 
 let gw: TestGateway;
 beforeAll(async () => {

@@ -10,7 +10,11 @@ import type { ProtectionConfig } from './protection-config';
 // cool-down and closes when the seller answers again. Both members' sellers are the same mock
 // seller process (one connection pool), which makes holding up the other member easier, not harder.
 
-interface Reply { status_code: number; message: string; errors?: { member?: string }[] }
+interface Reply {
+  status_code: number;
+  message: string;
+  errors?: { member?: string }[];
+}
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -20,7 +24,13 @@ afterEach(() => gw.seller.seller.releaseHanging());
 afterAll(() => gw.close());
 
 const gatewayWith = (protection: Partial<ProtectionConfig>) =>
-  createGateway({ store: gw.store, directory: gw.directory, sellerClient: gw.sellerClient, logger: false, config: gatewayConfig({ forwardHeaders: ['x-mock-fault'], protection }) });
+  createGateway({
+    store: gw.store,
+    directory: gw.directory,
+    sellerClient: gw.sellerClient,
+    logger: false,
+    config: gatewayConfig({ forwardHeaders: ['x-mock-fault'], protection }),
+  });
 
 const AT_A = [{ id: 'L101', member: 'M100', account: 'A-1001' }];
 const AT_B = [{ id: 'L201', member: 'M200', account: 'A-2001' }];
@@ -111,9 +121,17 @@ describe('per-member circuit breaker', () => {
   it('an order refused by an open breaker is recorded as failed, so a retry after recovery places it', async () => {
     const app = gatewayWith({ breakerFailures: 1, breakerCooldownMs: 500 });
     expect((await inquire(app, AT_A, 'http-status;status=500')).status).toBe(503);
-    const order = { purchase_order_number: 'PO-BREAKER-1', order_type: 1, items: [{ id: '1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }] };
+    const order = {
+      purchase_order_number: 'PO-BREAKER-1',
+      order_type: 1,
+      items: [{ id: '1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }],
+    };
     const place = async () =>
-      app.request(`${V3_2}/place_order`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}` }, body: JSON.stringify(order) });
+      app.request(`${V3_2}/place_order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}` },
+        body: JSON.stringify(order),
+      });
     const refused = await place();
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).not.toBeNull();

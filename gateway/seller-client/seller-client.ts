@@ -176,7 +176,11 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
           },
         );
       } catch (error) {
-        finish({ kind: 'unreachable', message: `seller of member ${member.id} at ${member.sellerUrl} could not be reached: ${describeError(error)}`, elapsedMs: elapsed() });
+        finish({
+          kind: 'unreachable',
+          message: `seller of member ${member.id} at ${member.sellerUrl} could not be reached: ${describeError(error)}`,
+          elapsedMs: elapsed(),
+        });
       }
     });
   }

@@ -70,6 +70,9 @@ describe('gateway → seller contract (consumer side)', () => {
     const committed = existsSync(PACT_FILE) ? readFileSync(PACT_FILE, 'utf8') : '';
     // Locally the file is regenerated (review and commit it); under CI it is only compared.
     if (generated !== committed && process.env.CI === undefined) writeFileSync(PACT_FILE, generated);
-    expect(committed, `${PACT_FILE_NAME} is stale: ${process.env.CI === undefined ? 'regenerated it, review and commit' : 'run the consumer tests locally and commit the result'}`).toBe(generated);
+    expect(
+      committed,
+      `${PACT_FILE_NAME} is stale: ${process.env.CI === undefined ? 'regenerated it, review and commit' : 'run the consumer tests locally and commit the result'}`,
+    ).toBe(generated);
   });
 });

@@ -11,10 +11,15 @@ export const DEFAULT_DATA_DIR = packagePath('var', 'pglite');
 export const DEFAULT_SELLER_URL = 'http://127.0.0.1:9090/seller';
 
 export const STORE_ENVIRONMENT = Type.Object({
-  DATABASE_URL: Optional(EnvUrl({ schemes: ['postgres:', 'postgresql:'], description: 'PostgreSQL server (postgres://user:pass@host:5432/db); when unset, the embedded PGlite store' })),
+  DATABASE_URL: Optional(
+    EnvUrl({
+      schemes: ['postgres:', 'postgresql:'],
+      description: 'PostgreSQL server (postgres://user:pass@host:5432/db); when unset, the embedded PGlite store',
+    }),
+  ),
   GATEWAY_DATA_DIR: Optional(EnvString({ defaultText: 'var/pglite', description: "the embedded store's directory ('memory': in memory, gone on exit)" })),
   GATEWAY_SEED: EnvFlag({ default: true, description: 'load the seeded directory (dev keys!) and catalog into an empty store; off in a real deployment' }),
-  MOCK_SELLER_URL: EnvUrl({ default: DEFAULT_SELLER_URL, description: "seller URL of the seeded members (seed time only)" }),
+  MOCK_SELLER_URL: EnvUrl({ default: DEFAULT_SELLER_URL, description: 'seller URL of the seeded members (seed time only)' }),
 });
 
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {

@@ -6,7 +6,12 @@
 const SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 /** admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
 const SQL_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /connection error and is not queryable/i, /cannot use a pool after calling end/i];
+const MESSAGES = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /connection error and is not queryable/i,
+  /cannot use a pool after calling end/i,
+];
 
 export function isStoreUnreachable(error: unknown, depth = 0): boolean {
   if (error === null || typeof error !== 'object' || depth > 3) return false;

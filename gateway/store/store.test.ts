@@ -26,9 +26,7 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
 
   it('has applied and recorded every migration file', async () => {
     const files = await loadMigrations();
-    const { rows } = await store.query<{ version: string; name: string }>(
-      'SELECT version, name FROM schema_migrations ORDER BY version',
-    );
+    const { rows } = await store.query<{ version: string; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
     expect(rows).toEqual(files.map((m) => ({ version: m.version, name: m.name })));
     expect(rows[0]).toEqual({ version: '001', name: 'directory' });
   });
@@ -72,9 +70,7 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
   it('counts affected rows and returns the same JavaScript types on both backends', async () => {
     const update = await store.query("UPDATE accounts SET description = description WHERE member_id = 'M100'");
     expect(update.affectedRows).toBe(2);
-    const { rows } = await store.query<{ n: unknown; b: unknown; t: unknown; i: unknown }>(
-      "SELECT count(*) AS n, true AS b, now() AS t, 7::integer AS i",
-    );
+    const { rows } = await store.query<{ n: unknown; b: unknown; t: unknown; i: unknown }>('SELECT count(*) AS n, true AS b, now() AS t, 7::integer AS i');
     expect(rows[0]).toEqual({ n: expect.any(Number), b: true, t: expect.any(Date), i: 7 });
   });
 
@@ -83,9 +79,7 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
       await expect(store.query(sql, params)).rejects.toMatchObject({ code: expect.stringMatching(/^23/) });
     };
     // bearer auth without its token
-    await refused(
-      "INSERT INTO members (id, name, seller_url, seller_auth_kind) VALUES ('MX', 'x', 'http://x/seller', 'bearer')",
-    );
+    await refused("INSERT INTO members (id, name, seller_url, seller_auth_kind) VALUES ('MX', 'x', 'http://x/seller', 'bearer')");
     // a location type outside 1/2
     await refused("INSERT INTO locations (id, member_id, description, type) VALUES ('LX', 'M100', 'x', 3)");
     // an account standing outside the list
@@ -107,9 +101,7 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
        SELECT id, 'L102', 'M100', 'A-1001', true, 1 FROM users WHERE username = 'demo'`,
     );
     // a key algorithm outside RS256/ES256
-    await refused(
-      "INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ('kx', 'dev-buyer-system', 'HS256', '-----BEGIN PUBLIC KEY-----')",
-    );
+    await refused("INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ('kx', 'dev-buyer-system', 'HS256', '-----BEGIN PUBLIC KEY-----')");
     // revoked but still active
     await refused(
       "INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem, revoked_at) VALUES ('ky', 'dev-buyer-system', 'RS256', '-----BEGIN PUBLIC KEY-----', now())",
@@ -176,10 +168,7 @@ describe('migrations', () => {
     const url = new URL(process.env.DATABASE_URL!);
     url.pathname = `/${name}`;
     try {
-      const [a, b] = await Promise.all([
-        createStore({ databaseUrl: url.toString() }),
-        createStore({ databaseUrl: url.toString() }),
-      ]);
+      const [a, b] = await Promise.all([createStore({ databaseUrl: url.toString() }), createStore({ databaseUrl: url.toString() })]);
       const { rows } = await a.query<{ n: number }>('SELECT count(*) AS n FROM schema_migrations');
       expect(rows[0].n).toBe((await loadMigrations()).length);
       await Promise.all([a.close(), b.close()]);

@@ -24,11 +24,13 @@ export interface CatalogTestApp {
   close(): Promise<void>;
 }
 
-
 /** A bare app with the gateway's request log and error mapping, for mounting route groups on. */
 export function testShell(): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  app.use('*', requestLog(() => {}));
+  app.use(
+    '*',
+    requestLog(() => {}),
+  );
   app.onError((error, c) => errorResponse(error, c));
   return app;
 }

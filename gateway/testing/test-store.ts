@@ -53,8 +53,7 @@ export async function createTestStore(options: TestStoreOptions = {}): Promise<S
   const databaseUrl = process.env.DATABASE_URL?.trim();
   const backend = options.backend ?? (databaseUrl ? 'postgres' : 'pglite');
   if (backend === 'postgres' && !databaseUrl) throw new Error('createTestStore: the postgres backend needs DATABASE_URL');
-  const store =
-    backend === 'postgres' ? await createPostgresTestStore(databaseUrl!, options) : await createPgliteTestStore(options);
+  const store = backend === 'postgres' ? await createPostgresTestStore(databaseUrl!, options) : await createPgliteTestStore(options);
   if (options.sellerUrl && !options.empty) {
     await store.query('UPDATE members SET seller_url = $1', [options.sellerUrl]);
   }

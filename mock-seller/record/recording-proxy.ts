@@ -24,7 +24,18 @@ export interface RecordingProxyOptions {
 }
 
 // Hop-by-hop and framing headers are the proxy's own business on each side.
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'accept-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 
 const forwardedHeaders = (headers: Headers) => {
   const out: Record<string, string> = {};
@@ -51,7 +62,12 @@ export function createRecordingProxy(options: RecordingProxyOptions): Hono {
     let response: Response;
     let replyText: string;
     try {
-      response = await fetch(upstream, { method: 'POST', body: requestText, headers: forwardedHeaders(c.req.raw.headers), signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(upstream, {
+        method: 'POST',
+        body: requestText,
+        headers: forwardedHeaders(c.req.raw.headers),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       replyText = await response.text();
     } catch (error) {
       const why = describe(error);
@@ -66,7 +82,9 @@ export function createRecordingProxy(options: RecordingProxyOptions): Hono {
     const target = new URL(c.req.path + new URL(c.req.url).search, upstream.origin);
     try {
       const response = await fetch(target, { headers: forwardedHeaders(c.req.raw.headers), signal: AbortSignal.timeout(timeoutMs) });
-      return c.body(await response.arrayBuffer(), response.status as 200, { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream' });
+      return c.body(await response.arrayBuffer(), response.status as 200, {
+        'content-type': response.headers.get('content-type') ?? 'application/octet-stream',
+      });
     } catch (error) {
       return c.json({ message: `record: the upstream seller ${upstream.origin} did not answer: ${describe(error)}` }, 502);
     }

@@ -5,7 +5,12 @@ import { createScenarioLearner } from './scenario-learner';
 
 const at = (id: string, quantity_available: number) => ({ id, type: 1, cost: 5, list: 9, pack_code: 'EA', pack_quantity: 1, quantity_available });
 const inquiry = { service: 'item_inquiry', locations: [{ id: 'L1', member: 'M1', account: 'A1' }], items: [{ id: 'a', mfr_code: 'WIX', part_number: '1' }] };
-const order = (quantity: number) => ({ service: 'place_order', purchase_order_number: 'PO', order_type: 1, items: [{ id: 'o', mfr_code: 'WIX', part_number: '1', location_id: 'L1', quantity_ordered: quantity, account_id: 'A1', member_id: 'M1' }] });
+const order = (quantity: number) => ({
+  service: 'place_order',
+  purchase_order_number: 'PO',
+  order_type: 1,
+  items: [{ id: 'o', mfr_code: 'WIX', part_number: '1', location_id: 'L1', quantity_ordered: quantity, account_id: 'A1', member_id: 'M1' }],
+});
 const received = (quantity: number) => ({ order_number: 'SO-1', status_code: 2000, items: [{ id: 'o', status_code: 1, quantity_ordered: quantity }] });
 
 describe('createScenarioLearner', () => {
@@ -19,7 +24,14 @@ describe('createScenarioLearner', () => {
 
   it('keeps related parts in the order the seller lists them, without duplicates, and never a part as its own', () => {
     const learner = createScenarioLearner({ recordedOn: '2026-11-23' });
-    const entry = (part_number: string, status_code: number) => ({ id: 'a', mfr_code: 'WIX', part_number, status_code, locations: [at('L1', 1)], ...(status_code > 1 ? { original_part: '1', original_mfr: 'WIX' } : {}) });
+    const entry = (part_number: string, status_code: number) => ({
+      id: 'a',
+      mfr_code: 'WIX',
+      part_number,
+      status_code,
+      locations: [at('L1', 1)],
+      ...(status_code > 1 ? { original_part: '1', original_mfr: 'WIX' } : {}),
+    });
     learner.learn(inquiry, 200, { status_code: 2000, items: [entry('1', 1), entry('C', 4)] });
     learner.learn(inquiry, 200, { status_code: 2000, items: [entry('1', 1), entry('A', 2), entry('1', 2), entry('C', 4)] });
     const scenario = checkScenario(learner.scenario());
@@ -35,7 +47,10 @@ describe('createScenarioLearner', () => {
     learner.learn(inquiry, 503, 'down');
     learner.learn({ service: 'invoice', member: 'M1', account: 'A9' }, 200, { status: 'error', error_description: 'Unknown account', invoices: [] });
     expect(learner.scenario()).toBeUndefined();
-    learner.learn(inquiry, 200, { status_code: 2000, items: [{ id: 'a', mfr_code: 'WIX', part_number: '1', status_code: 1, warranty: '2y', locations: [at('L1', 1)] }] });
+    learner.learn(inquiry, 200, {
+      status_code: 2000,
+      items: [{ id: 'a', mfr_code: 'WIX', part_number: '1', status_code: 1, warranty: '2y', locations: [at('L1', 1)] }],
+    });
     expect(learner.dropped.get('item_inquiry /items/*/warranty')).toBe(1);
   });
 });

@@ -14,7 +14,15 @@ import {
   type StatementSellerReply,
   type StatementSellerRequest,
 } from '../../contracts/index';
-import type { RelationKind, Scenario, ScenarioInvoice, ScenarioLocation, ScenarioPart, ScenarioRelation, ScenarioStatement } from '../../contracts/schemas/scenario';
+import type {
+  RelationKind,
+  Scenario,
+  ScenarioInvoice,
+  ScenarioLocation,
+  ScenarioPart,
+  ScenarioRelation,
+  ScenarioStatement,
+} from '../../contracts/schemas/scenario';
 import { partKey } from '../scenario-file';
 import { newStock, observeQuantity, observeReceived, stockRecord, type LearnedStock, type StockPrices } from './learned-stock';
 import { mergeInOrder } from './merge-in-order';
@@ -32,9 +40,33 @@ const RELATION_OF: Record<number, RelationKind> = {
   [ItemStatus.Equivalent]: 'equivalent',
 };
 
-const ENTRY_FIELDS = new Set(['id', 'mfr_code', 'part_number', 'original_part', 'original_mfr', 'part_description', 'mfr_description', 'comment', 'weight', 'fee', 'status_code', 'locations']);
+const ENTRY_FIELDS = new Set([
+  'id',
+  'mfr_code',
+  'part_number',
+  'original_part',
+  'original_mfr',
+  'part_description',
+  'mfr_description',
+  'comment',
+  'weight',
+  'fee',
+  'status_code',
+  'locations',
+]);
 const LOCATION_FIELDS = new Set(['id', 'type', 'cost', 'list', 'core', 'bundle_cost', 'pack_code', 'pack_quantity', 'quantity_available', 'route_times']);
-const INVOICE_FIELDS = new Set(['invoice_number', 'invoice_date', 'account_id', 'location_id', 'location_description', 'po_number', 'item_count', 'total_cost', 'invoice_detail', 'link_url']);
+const INVOICE_FIELDS = new Set([
+  'invoice_number',
+  'invoice_date',
+  'account_id',
+  'location_id',
+  'location_description',
+  'po_number',
+  'item_count',
+  'total_cost',
+  'invoice_detail',
+  'link_url',
+]);
 const STATEMENT_FIELDS = new Set(['statement_date', 'account_id', 'location_id', 'account_description', 'total_cost', 'link_url', 'statement_detail']);
 
 interface LearnedLocation {
@@ -82,7 +114,10 @@ export interface ScenarioLearnerOptions {
 }
 
 const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-const byKey = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 export function createScenarioLearner(options: ScenarioLearnerOptions): ScenarioLearner {
   const members = new Set<string>();
@@ -239,23 +274,23 @@ export function createScenarioLearner(options: ScenarioLearnerOptions): Scenario
         ...(options.description === undefined ? {} : { description: options.description }),
         recorded_on: options.recordedOn,
         members: [...members].sort().map((id) => ({ id, name: id })),
-        locations: [...locations.values()].sort(byKey((l) => l.id)).map((l) =>
-          defined({ id: l.id, member: l.member, description: l.description ?? l.id, type: l.type ?? LocationType.Store, route_times: l.route_times }),
-        ),
-        parts: [...parts.values()]
-          .sort(byKey((p) => partKey(p.mfr_code, p.part_number)))
-          .map((p) =>
-            defined({
-              mfr_code: p.mfr_code,
-              part_number: p.part_number,
-              ...p.fields,
-              stock: [...p.stock.entries()]
-                .sort(byKey(([locationId]) => locationId))
-                .map(([locationId, stock]) => stockRecord(locationId, stock))
-                .filter((s) => s !== undefined),
-              related: p.related.length === 0 ? undefined : p.related,
-            }),
+        locations: [...locations.values()]
+          .sort(byKey((l) => l.id))
+          .map((l) =>
+            defined({ id: l.id, member: l.member, description: l.description ?? l.id, type: l.type ?? LocationType.Store, route_times: l.route_times }),
           ),
+        parts: [...parts.values()].sort(byKey((p) => partKey(p.mfr_code, p.part_number))).map((p) =>
+          defined({
+            mfr_code: p.mfr_code,
+            part_number: p.part_number,
+            ...p.fields,
+            stock: [...p.stock.entries()]
+              .sort(byKey(([locationId]) => locationId))
+              .map(([locationId, stock]) => stockRecord(locationId, stock))
+              .filter((s) => s !== undefined),
+            related: p.related.length === 0 ? undefined : p.related,
+          }),
+        ),
         accounts: [...accounts.values()]
           .sort(byKey((a) => `${a.member}\u0000${a.id}`))
           .map((a) => ({ member: a.member, id: a.id, description: a.description ?? a.id, invoices: a.invoices, statements: a.statements })),

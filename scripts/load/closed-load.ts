@@ -22,7 +22,12 @@ export async function closedLoad(options: ClosedLoadOptions): Promise<{ complete
       const request = options.next(i++);
       const started = performance.now();
       try {
-        const response = await pool.request({ method: 'POST', path: request.path, headers: { 'content-type': 'application/json', ...request.headers }, body: request.body });
+        const response = await pool.request({
+          method: 'POST',
+          path: request.path,
+          headers: { 'content-type': 'application/json', ...request.headers },
+          body: request.body,
+        });
         const body = await response.body.text();
         completed++;
         options.onAnswer?.({ request, status: response.statusCode, body, ms: performance.now() - started });

@@ -38,11 +38,20 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
     })());
   try {
     if (store === 'postgres') postgres = await startThrowawayPostgres();
-    options.log?.(`starting the mock seller and the gateway (store: ${postgres ? `throwaway PostgreSQL ${postgres.url}` : 'PGlite in memory'}) in their own processes…`);
+    options.log?.(
+      `starting the mock seller and the gateway (store: ${postgres ? `throwaway PostgreSQL ${postgres.url}` : 'PGlite in memory'}) in their own processes…`,
+    );
     const seller = await startNodeChild({ name: 'mock seller', args: ['mock-seller/server.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
     const startGateway = (env: Record<string, string> = {}) =>
       startGatewayProcess({
-        env: { GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: postgres?.url ?? '', ...options.gatewayEnv, ...env },
+        env: {
+          GATEWAY_DATA_DIR: 'memory',
+          GATEWAY_LOG: 'off',
+          MOCK_SELLER_URL: `${seller.url}/seller`,
+          DATABASE_URL: postgres?.url ?? '',
+          ...options.gatewayEnv,
+          ...env,
+        },
         nodeFlags: options.gatewayNodeFlags,
       });
     const gateway = await startGateway();

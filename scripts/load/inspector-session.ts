@@ -45,7 +45,9 @@ export async function openInspectorSession(url: string): Promise<InspectorSessio
       await call('HeapProfiler.collectGarbage');
     },
     async memoryUsage() {
-      const result = (await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as { result: { value: string } };
+      const result = (await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as {
+        result: { value: string };
+      };
       return JSON.parse(result.result.value) as NodeJS.MemoryUsage;
     },
     close() {

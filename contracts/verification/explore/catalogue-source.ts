@@ -15,7 +15,10 @@ export class CatalogueError extends Error {
 
 const validScenario = compileValidator(Scenario);
 
-export async function loadCatalogue(source: { kind: 'map'; file: string } | { kind: 'url'; url: string }, headers: Record<string, string> = {}): Promise<Catalogue> {
+export async function loadCatalogue(
+  source: { kind: 'map'; file: string } | { kind: 'url'; url: string },
+  headers: Record<string, string> = {},
+): Promise<Catalogue> {
   let catalogue: Catalogue;
   if (source.kind === 'map') {
     try {

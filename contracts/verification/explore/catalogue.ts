@@ -53,7 +53,10 @@ function addPart(into: CataloguePart[], part: { mfr_code?: unknown; part_number?
 const str = (v: unknown) => (v === undefined ? undefined : String(v));
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 /** A year around a date: filters reach before and after what the vendor named. */
-const around = (from: string | undefined, to: string | undefined, today: string) => ({ from: from ?? `${Number(today.slice(0, 4)) - 1}${today.slice(4)}`, to: to ?? today });
+const around = (from: string | undefined, to: string | undefined, today: string) => ({
+  from: from ?? `${Number(today.slice(0, 4)) - 1}${today.slice(4)}`,
+  to: to ?? today,
+});
 
 /** The catalogue a state map describes: every state's values, then its `explore` section. */
 export function catalogueOfStateMap(map: StateMapFile, file: string, today = new Date().toISOString().slice(0, 10)): Catalogue {
@@ -137,14 +140,24 @@ export function catalogueOfStateMap(map: StateMapFile, file: string, today = new
       statementDates: a.statement_dates ?? around(undefined, undefined, today),
     });
   }
-  return { origin: `state map ${file}`, locations, parts, relatedParts, unknownParts, orderLocations: uniq(orderLocations.length > 0 ? orderLocations : locations.map((l) => l.id)), accounts };
+  return {
+    origin: `state map ${file}`,
+    locations,
+    parts,
+    relatedParts,
+    unknownParts,
+    orderLocations: uniq(orderLocations.length > 0 ? orderLocations : locations.map((l) => l.id)),
+    accounts,
+  };
 }
 
 /** The catalogue of our mock seller's scenario: every part, location and account it holds. */
 export function catalogueOfScenario(scenario: Scenario, origin: string): Catalogue {
   const firstAccount = new Map<string, string>();
   for (const a of scenario.accounts) if (!firstAccount.has(a.member)) firstAccount.set(a.member, a.id);
-  const locations = scenario.locations.filter((l) => firstAccount.has(l.member)).map((l) => ({ id: l.id, member: l.member, account: firstAccount.get(l.member)! }));
+  const locations = scenario.locations
+    .filter((l) => firstAccount.has(l.member))
+    .map((l) => ({ id: l.id, member: l.member, account: firstAccount.get(l.member)! }));
   const parts = scenario.parts.map((p, i) => ({ mfr_code: p.mfr_code, part_number: p.part_number, source: `scenario /parts/${i}` }));
   const relatedParts = parts.filter((_, i) => (scenario.parts[i].related ?? []).length > 0);
   // Unknown parts: the scenario's own manufacturer codes with part numbers it does not hold.
@@ -171,7 +184,8 @@ export function catalogueOfScenario(scenario: Scenario, origin: string): Catalog
 /** What a catalogue lacks for exploration; empty when requests can be generated. */
 export function catalogueGaps(catalogue: Catalogue): string[] {
   const gaps: string[] = [];
-  if (catalogue.locations.length === 0) gaps.push('no location with member and account (give location_id, member and account in a state, or explore.locations)');
+  if (catalogue.locations.length === 0)
+    gaps.push('no location with member and account (give location_id, member and account in a state, or explore.locations)');
   if (catalogue.parts.length === 0 && catalogue.unknownParts.length === 0) gaps.push('no part (give the part states, or explore.parts)');
   return gaps;
 }

@@ -15,15 +15,30 @@ export function renderConformanceJunit(report: ConformanceReport): string {
     const cases = rows.map((r) => {
       const open = `    <testcase classname="explore.${escapeXml(operation)}" name="${escapeXml(r.rule)}" time="0">`;
       const stats = `exercised ${r.exercised}, broken ${r.broken}, score ${percent(r.score)}`;
-      if (r.score === null) return `${open}\n      <skipped message="${escapeXml(`not exercised: no generated exchange gave ${r.rule} anything to check`)}"/>\n    </testcase>`;
+      if (r.score === null)
+        return `${open}\n      <skipped message="${escapeXml(`not exercised: no generated exchange gave ${r.rule} anything to check`)}"/>\n    </testcase>`;
       if (r.passed) return `${open}\n      <system-out>${escapeXml(stats)}</system-out>\n    </testcase>`;
       const f = report.failures.find((x) => x.operation === operation && x.rule === r.rule);
-      const detail = f === undefined ? [stats] : [stats, f.finding.message, `item id: ${f.finding.id ?? '—'}   path: ${f.finding.path || '/'}`, `expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`, `request: ${JSON.stringify(f.shrunk.request)}`, `reproduce: ${f.curl}`];
+      const detail =
+        f === undefined
+          ? [stats]
+          : [
+              stats,
+              f.finding.message,
+              `item id: ${f.finding.id ?? '—'}   path: ${f.finding.path || '/'}`,
+              `expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`,
+              `request: ${JSON.stringify(f.shrunk.request)}`,
+              `reproduce: ${f.curl}`,
+            ];
       return `${open}\n      <failure type="${escapeXml(r.rule)}" message="${escapeXml(`${r.rule}: ${stats}`)}">${escapeXml(detail.join('\n'))}</failure>\n    </testcase>`;
     });
     const failures = rows.filter((r) => r.score !== null && !r.passed).length;
     const skipped = rows.filter((r) => r.score === null).length;
-    return [`  <testsuite name="explore.${escapeXml(operation)}" tests="${rows.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${(report.elapsedMs / 1000).toFixed(3)}">`, ...cases, '  </testsuite>'].join('\n');
+    return [
+      `  <testsuite name="explore.${escapeXml(operation)}" tests="${rows.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${(report.elapsedMs / 1000).toFixed(3)}">`,
+      ...cases,
+      '  </testsuite>',
+    ].join('\n');
   });
   const failures = report.rows.filter((r) => r.score !== null && !r.passed).length;
   return [

@@ -24,12 +24,20 @@ export function renderTable(rows: ConformanceRow[], colours: Palette): string {
   // Widths from the plain text: colour codes take no room on the screen.
   const plain = [head, ...rows.map((r) => [r.operation, r.rule, String(r.exercised), String(r.broken), percent(r.score), ''])];
   const widths = head.map((_, i) => Math.max(...plain.map((line) => line[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : i === 5 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : i === 5 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...body.map(line)].join('\n');
 }
 
 export function renderConformance(report: ConformanceReport, colours: Palette): string {
-  const out: string[] = [`Exploration of ${report.sellerUrl}`, `  catalogue: ${report.catalogue}; seed ${report.seed}; ${report.runs.done} of ${report.runs.planned} exchanges, concurrency ${report.concurrency}, ${(report.elapsedMs / 1000).toFixed(1)} s`, ''];
+  const out: string[] = [
+    `Exploration of ${report.sellerUrl}`,
+    `  catalogue: ${report.catalogue}; seed ${report.seed}; ${report.runs.done} of ${report.runs.planned} exchanges, concurrency ${report.concurrency}, ${(report.elapsedMs / 1000).toFixed(1)} s`,
+    '',
+  ];
   if (report.failures.length > 0) {
     out.push('Failures (each shrunk to the smallest request still breaking the same rule)');
     for (const f of report.failures) {
@@ -50,8 +58,23 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
   const unexercised = report.rows.filter((r) => r.score === null).length;
   const gate = report.minScore < 1 ? ` (--min-score ${percent(report.minScore)})` : '';
   const limited = report.stopped === 'time limit' ? ` (time limit: ${report.runs.done} of ${report.runs.planned} exchanges ran)` : '';
-  if (report.stopped !== undefined && limited === '') out.push(colours.fail(`STOPPED (${report.stopped}): ${report.runs.done} of ${report.runs.planned} exchanges ran; lowest score ${percent(report.lowestScore)}${gate}`));
-  else if (report.ok) out.push(colours.pass(`PASSED${limited}: ${report.runs.done} exchanges, lowest score ${percent(report.lowestScore)}${gate}${unexercised > 0 ? `; ${unexercised} rule${unexercised === 1 ? '' : 's'} not exercised` : ''}`));
-  else out.push(colours.fail(`FAILED${limited}: lowest score ${percent(report.lowestScore)}${gate}; below it: ${broken.map((r) => `${r.operation} ${r.rule} ${percent(r.score)}`).join(', ') || 'no exchange ran'}`));
+  if (report.stopped !== undefined && limited === '')
+    out.push(
+      colours.fail(
+        `STOPPED (${report.stopped}): ${report.runs.done} of ${report.runs.planned} exchanges ran; lowest score ${percent(report.lowestScore)}${gate}`,
+      ),
+    );
+  else if (report.ok)
+    out.push(
+      colours.pass(
+        `PASSED${limited}: ${report.runs.done} exchanges, lowest score ${percent(report.lowestScore)}${gate}${unexercised > 0 ? `; ${unexercised} rule${unexercised === 1 ? '' : 's'} not exercised` : ''}`,
+      ),
+    );
+  else
+    out.push(
+      colours.fail(
+        `FAILED${limited}: lowest score ${percent(report.lowestScore)}${gate}; below it: ${broken.map((r) => `${r.operation} ${r.rule} ${percent(r.score)}`).join(', ') || 'no exchange ran'}`,
+      ),
+    );
   return `${out.join('\n')}\n`;
 }

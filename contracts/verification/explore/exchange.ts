@@ -49,13 +49,23 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
     text = await response.text();
   } catch (error) {
     const waitMs = performance.now() - t0;
-    const why = (error as Error).name === 'TimeoutError' ? `no answer within ${target.timeoutMs} ms (the limit, --timeout)` : `the request failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
+    const why =
+      (error as Error).name === 'TimeoutError'
+        ? `no answer within ${target.timeoutMs} ms (the limit, --timeout)`
+        : `the request failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
     return { httpStatus: null, waitMs, checkMs: 0, exercised: [ANSWER_RULE], findings: [{ rule: ANSWER_RULE, path: '', message: why }] };
   }
   const t1 = performance.now();
   const waitMs = t1 - t0;
-  const done = (exercised: ExploreRule[], findings: Finding[]): ExchangeOutcome => ({ httpStatus: status, waitMs, checkMs: performance.now() - t1, exercised, findings });
-  if (status !== 200) return done([ANSWER_RULE], [{ rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${text.slice(0, 200)}`, expected: 200, found: status }]);
+  const done = (exercised: ExploreRule[], findings: Finding[]): ExchangeOutcome => ({
+    httpStatus: status,
+    waitMs,
+    checkMs: performance.now() - t1,
+    exercised,
+    findings,
+  });
+  if (status !== 200)
+    return done([ANSWER_RULE], [{ rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${text.slice(0, 200)}`, expected: 200, found: status }]);
   let reply: unknown;
   try {
     reply = JSON.parse(text);
@@ -64,7 +74,10 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
   }
   const check = checkSellerReply(c.operation, c.request, reply);
   if (check.errors.length > 0) {
-    return done([ANSWER_RULE, SCHEMA_RULE], check.errors.map((e) => ({ rule: SCHEMA_RULE, path: e.path || '/', message: e.message })));
+    return done(
+      [ANSWER_RULE, SCHEMA_RULE],
+      check.errors.map((e) => ({ rule: SCHEMA_RULE, path: e.path || '/', message: e.message })),
+    );
   }
   const findings: Finding[] = check.violations.map((v) => ({ ...v, rule: v.rule as ExploreRule }));
   const exercised = new Set<ExploreRule>([ANSWER_RULE, SCHEMA_RULE, ...exercisedRules(c.operation, c.request, reply)]);

@@ -56,30 +56,36 @@ export function itemInquiry(catalogue: Catalogue): fc.Arbitrary<ItemInquirySelle
       locations: memberLocations(catalogue),
       items: fc.uniqueArray(item, { minLength: 1, maxLength: MAX_ITEMS, selector: (i) => i.id }),
     })
-    .map(({ locations, items }) => ({ service: 'item_inquiry' as const, locations: locations.map((l) => ({ id: l.id, member: l.member, account: l.account })), items }));
+    .map(({ locations, items }) => ({
+      service: 'item_inquiry' as const,
+      locations: locations.map((l) => ({ id: l.id, member: l.member, account: l.account })),
+      items,
+    }));
 }
 
 export function placeOrder(catalogue: Catalogue): fc.Arbitrary<PlaceOrderSellerRequest> {
   const group = fc.constantFrom(...byMember(catalogue.locations));
-  return group.chain((locations) => {
-    const orderable = locations.filter((l) => catalogue.orderLocations.includes(l.id));
-    const where = fc.constantFrom(...(orderable.length > 0 ? orderable : locations));
-    // Small quantities are received while stock lasts, a huge one is backordered, an unknown part fails.
-    const quantity = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 5 }) }, { weight: 1, arbitrary: fc.constant(99_999) });
-    const line = fc.record({ id: itemId(), part: part(catalogue), at: where, quantity_ordered: quantity }).map(({ id, part: p, at, quantity_ordered }) => ({
-      id,
-      ...p,
-      location_id: at.id,
-      quantity_ordered,
-      account_id: at.account,
-      member_id: at.member,
-    }));
-    return fc.record({
-      purchase_order_number: fc.nat(99_999).map((n) => `PO-EXPLORE-${n}`),
-      order_type: fc.constantFrom(0, 1, 2, 3, 4),
-      items: fc.uniqueArray(line, { minLength: 1, maxLength: MAX_ITEMS, selector: (l) => l.id }),
-    });
-  }).map((order) => ({ service: 'place_order' as const, ...order }));
+  return group
+    .chain((locations) => {
+      const orderable = locations.filter((l) => catalogue.orderLocations.includes(l.id));
+      const where = fc.constantFrom(...(orderable.length > 0 ? orderable : locations));
+      // Small quantities are received while stock lasts, a huge one is backordered, an unknown part fails.
+      const quantity = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 5 }) }, { weight: 1, arbitrary: fc.constant(99_999) });
+      const line = fc.record({ id: itemId(), part: part(catalogue), at: where, quantity_ordered: quantity }).map(({ id, part: p, at, quantity_ordered }) => ({
+        id,
+        ...p,
+        location_id: at.id,
+        quantity_ordered,
+        account_id: at.account,
+        member_id: at.member,
+      }));
+      return fc.record({
+        purchase_order_number: fc.nat(99_999).map((n) => `PO-EXPLORE-${n}`),
+        order_type: fc.constantFrom(0, 1, 2, 3, 4),
+        items: fc.uniqueArray(line, { minLength: 1, maxLength: MAX_ITEMS, selector: (l) => l.id }),
+      });
+    })
+    .map((order) => ({ service: 'place_order' as const, ...order }));
 }
 
 const DAY_MS = 86_400_000;
@@ -96,7 +102,8 @@ function dateRange(range: { from: string; to: string }): fc.Arbitrary<{ from: st
 }
 
 /** One of the account's values, or one it does not have. */
-const valueOf = (known: string[], unknown: string) => (known.length > 0 ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constant(unknown) }) : fc.constant(unknown));
+const valueOf = (known: string[], unknown: string) =>
+  known.length > 0 ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constant(unknown) }) : fc.constant(unknown);
 
 /** An optional filter, present one time in three: several filters together rarely match anything. */
 const sometimes = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
@@ -120,14 +127,16 @@ export function invoice(account: CatalogueAccount): fc.Arbitrary<InvoiceSellerRe
 }
 
 export function statement(account: CatalogueAccount): fc.Arbitrary<StatementSellerRequest> {
-  return fc.record({ dates: dateRange(account.statementDates), location_id: fc.option(valueOf(account.locationIds, 'L-EXPLORE-NONE'), { nil: undefined }) }).map(({ dates, location_id }) => ({
-    service: 'statement' as const,
-    member: account.member,
-    account: account.account,
-    from_statement_date: dates.from,
-    to_statement_date: dates.to,
-    ...(location_id !== undefined ? { location_id } : {}),
-  }));
+  return fc
+    .record({ dates: dateRange(account.statementDates), location_id: fc.option(valueOf(account.locationIds, 'L-EXPLORE-NONE'), { nil: undefined }) })
+    .map(({ dates, location_id }) => ({
+      service: 'statement' as const,
+      member: account.member,
+      account: account.account,
+      from_statement_date: dates.from,
+      to_statement_date: dates.to,
+      ...(location_id !== undefined ? { location_id } : {}),
+    }));
 }
 
 export const ALL_OPERATIONS: readonly ForwardedOperation[] = ['item-inquiry', 'place-order', 'invoice', 'statement'];
@@ -136,9 +145,25 @@ export const ALL_OPERATIONS: readonly ForwardedOperation[] = ['item-inquiry', 'p
 export function exploreCase(catalogue: Catalogue, operations: readonly ForwardedOperation[] = ALL_OPERATIONS): fc.Arbitrary<ExploreCase> {
   const choices: { weight: number; arbitrary: fc.Arbitrary<ExploreCase> }[] = [];
   const accounts = catalogue.accounts;
-  if (operations.includes('item-inquiry')) choices.push({ weight: 4, arbitrary: itemInquiry(catalogue).map((request) => ({ operation: 'item-inquiry' as const, request })) });
-  if (operations.includes('place-order')) choices.push({ weight: 2, arbitrary: placeOrder(catalogue).map((request) => ({ operation: 'place-order' as const, request })) });
-  if (accounts.length > 0 && operations.includes('invoice')) choices.push({ weight: 1, arbitrary: fc.constantFrom(...accounts).chain(invoice).map((request) => ({ operation: 'invoice' as const, request })) });
-  if (accounts.length > 0 && operations.includes('statement')) choices.push({ weight: 1, arbitrary: fc.constantFrom(...accounts).chain(statement).map((request) => ({ operation: 'statement' as const, request })) });
+  if (operations.includes('item-inquiry'))
+    choices.push({ weight: 4, arbitrary: itemInquiry(catalogue).map((request) => ({ operation: 'item-inquiry' as const, request })) });
+  if (operations.includes('place-order'))
+    choices.push({ weight: 2, arbitrary: placeOrder(catalogue).map((request) => ({ operation: 'place-order' as const, request })) });
+  if (accounts.length > 0 && operations.includes('invoice'))
+    choices.push({
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...accounts)
+        .chain(invoice)
+        .map((request) => ({ operation: 'invoice' as const, request })),
+    });
+  if (accounts.length > 0 && operations.includes('statement'))
+    choices.push({
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...accounts)
+        .chain(statement)
+        .map((request) => ({ operation: 'statement' as const, request })),
+    });
   return fc.oneof(...choices);
 }

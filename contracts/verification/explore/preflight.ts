@@ -31,7 +31,8 @@ export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catal
     if (reply?.status_code !== OverallStatus.Success || !Array.isArray(reply.items)) continue;
     items.forEach((item, i) => {
       const own = reply.items.find((e) => e?.id === item.id && (e.status_code === 0 || e.status_code === 1));
-      if (own?.status_code === 0) problems.push(`${item.mfr_code} ${item.part_number} (named in ${parts[i].source}) — your system answered status 0, not found`);
+      if (own?.status_code === 0)
+        problems.push(`${item.mfr_code} ${item.part_number} (named in ${parts[i].source}) — your system answered status 0, not found`);
     });
   }
   return problems;

@@ -16,12 +16,33 @@ export type ExploreRule = RuleName | typeof ANSWER_RULE | typeof SCHEMA_RULE;
 
 export const RULES_OF: Record<ForwardedOperation, readonly ExploreRule[]> = {
   'item-inquiry': [
-    ANSWER_RULE, SCHEMA_RULE, 'reply.status-code', 'item.id-echo', 'item.unknown-id', 'item.requested-part-missing', 'item.requested-part-duplicate',
-    'item.requested-part-mismatch', 'item.original-mismatch', 'item.status-code', 'alternate.original-part', 'alternate.original-mfr',
-    'location.not-forwarded', 'location.duplicate', 'location.type-code',
+    ANSWER_RULE,
+    SCHEMA_RULE,
+    'reply.status-code',
+    'item.id-echo',
+    'item.unknown-id',
+    'item.requested-part-missing',
+    'item.requested-part-duplicate',
+    'item.requested-part-mismatch',
+    'item.original-mismatch',
+    'item.status-code',
+    'alternate.original-part',
+    'alternate.original-mfr',
+    'location.not-forwarded',
+    'location.duplicate',
+    'location.type-code',
   ],
   'place-order': [ANSWER_RULE, SCHEMA_RULE, 'reply.status-code', 'order.id-echo', 'order.unknown-id', 'order.duplicate-id', 'order.item-status'],
-  invoice: [ANSWER_RULE, SCHEMA_RULE, 'invoice.date-range', 'invoice.account', 'invoice.number', 'invoice.po-number', 'invoice.location', 'invoice.part-number'],
+  invoice: [
+    ANSWER_RULE,
+    SCHEMA_RULE,
+    'invoice.date-range',
+    'invoice.account',
+    'invoice.number',
+    'invoice.po-number',
+    'invoice.location',
+    'invoice.part-number',
+  ],
   statement: [ANSWER_RULE, SCHEMA_RULE, 'statement.date-range', 'statement.account', 'statement.location'],
 };
 
@@ -61,7 +82,9 @@ export function exercisedRules(operation: ForwardedOperation, request: unknown, 
     case 'item-inquiry':
       return itemInquiryRules(reply as ItemInquirySellerReply);
     case 'place-order':
-      return (reply as { items: unknown[] }).items.length > 0 ? ['reply.status-code', 'order.id-echo', 'order.unknown-id', 'order.duplicate-id', 'order.item-status'] : ['reply.status-code', 'order.id-echo'];
+      return (reply as { items: unknown[] }).items.length > 0
+        ? ['reply.status-code', 'order.id-echo', 'order.unknown-id', 'order.duplicate-id', 'order.item-status']
+        : ['reply.status-code', 'order.id-echo'];
     case 'invoice':
       return invoiceRules(request as InvoiceSellerRequest, reply as InvoiceSellerReply);
     case 'statement':

@@ -82,7 +82,12 @@ export interface ExploreResult {
  * the same seed, so a failing run's index is the `path` shrinking replays.
  */
 export function generatedCases(arbitrary: fc.Arbitrary<ExploreCase>, seed: number, runs: number): ExploreCase[] {
-  return fc.sample(fc.asyncProperty(arbitrary, async () => true), { seed, numRuns: runs }).map((args) => (args as [ExploreCase])[0]);
+  return fc
+    .sample(
+      fc.asyncProperty(arbitrary, async () => true),
+      { seed, numRuns: runs },
+    )
+    .map((args) => (args as [ExploreCase])[0]);
 }
 
 export async function runExploration(options: ExploreOptions): Promise<ExploreResult> {
@@ -144,11 +149,26 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
   for (const f of [...first.values()].sort((a, b) => a.index - b.index)) {
     const original = cases[f.index];
     if (options.signal?.aborted) {
-      failures.push({ ...f, original, shrunk: original, shrinkTries: 0, curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers) });
+      failures.push({
+        ...f,
+        original,
+        shrunk: original,
+        shrinkTries: 0,
+        curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
+      });
       continue;
     }
     options.onShrink?.(f.operation, f.rule, f.index);
-    const shrunk = await shrinkFailure({ target: options.target, arbitrary, seed: options.seed, index: f.index, rule: f.rule, original, finding: f.finding, budget: options.shrinkBudget });
+    const shrunk = await shrinkFailure({
+      target: options.target,
+      arbitrary,
+      seed: options.seed,
+      index: f.index,
+      rule: f.rule,
+      original,
+      finding: f.finding,
+      budget: options.shrinkBudget,
+    });
     failures.push({
       operation: f.operation,
       rule: f.rule,

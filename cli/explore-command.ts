@@ -46,7 +46,8 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
   const lacking = await partsTheSellerLacks(target, catalogue);
   if (lacking.length > 0) {
     io.stderr(
-      `verify --explore: ${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not have:\n${lacking.map((l) => `  - ${l}\n`).join('')}Correct the catalogue (or list such parts under explore.unknown_parts) and run again.\n`,
+      `verify --explore: ${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not ` +
+        `have:\n${lacking.map((l) => `  - ${l}\n`).join('')}Correct the catalogue (or list such parts under explore.unknown_parts) and run again.\n`,
     );
     return 2;
   }

@@ -88,7 +88,8 @@ describe('the official pact verifier through the rules proxy', () => {
     expect(await proxy.exit).toBe(1);
     const report = readFileSync(join(dir, 'report.txt'), 'utf8');
     expect(report).toContain(
-      "alternate.original-part [id alternate-1] at /items/1/original_part: original_part 'BRF1478-WRONG' differs from the requested part_number 'BRF1478'   expected: 'BRF1478'   found: 'BRF1478-WRONG'",
+      "alternate.original-part [id alternate-1] at /items/1/original_part: original_part 'BRF1478-WRONG' " +
+        "differs from the requested part_number 'BRF1478'   expected: 'BRF1478'   found: 'BRF1478-WRONG'",
     );
     const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
       broken: number;

@@ -71,7 +71,8 @@ describe('npm run verify', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(new RegExp(`<testsuite name="seller-system verification" tests="${TOTAL}" failures="\\d+"`));
     expect(xml).toContain(
-      'alternate.original-mfr [id alternate-1] /items/1/original_mfr: original_mfr &apos;MOT-WRONG&apos; differs from the requested mfr_code &apos;MOT&apos; (expected &apos;MOT&apos;, found &apos;MOT-WRONG&apos;)',
+      'alternate.original-mfr [id alternate-1] /items/1/original_mfr: original_mfr &apos;MOT-WRONG&apos; differs ' +
+        'from the requested mfr_code &apos;MOT&apos; (expected &apos;MOT&apos;, found &apos;MOT-WRONG&apos;)',
     );
     expect(xml).not.toContain('undefined');
   });

@@ -26,7 +26,8 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     EnvInteger({
       defaultText: '30000',
       description:
-        'how long directory look-ups are cached; key and user writes reach every instance at once anyway (a PostgreSQL NOTIFY on commit drops each cache), so this is the fallback for changes made by hand in SQL',
+        'how long directory look-ups are cached; key and user writes reach every instance at once anyway (a ' +
+        'PostgreSQL NOTIFY on commit drops each cache), so this is the fallback for changes made by hand in SQL',
     }),
   ),
   JWT_AUDIENCE: EnvList({ default: [DEFAULTS.auth.audience].flat(), description: 'accepted `aud` values, comma-separated' }),
@@ -72,7 +73,8 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     default: P.memberConcurrency,
     minimum: 1,
     description:
-      "calls to one member's seller in flight at once, per instance; more are refused at once (5503). 64 is the seller client's pool per seller origin: when members share a seller host, set it lower so one cannot hold every connection",
+      "calls to one member's seller in flight at once, per instance; more are refused at once (5503). 64 is the seller " +
+      "client's pool per seller origin: when members share a seller host, set it lower so one cannot hold every connection",
   }),
   GATEWAY_RATE_LIMIT: EnvInteger({
     default: P.rateLimit,

@@ -33,7 +33,8 @@ describe('gateway server', () => {
     await expect(
       startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_PORT: 'eighty', GATEWAY_RATE_LIMIT: '0', DATABASE_URL: 'mysql://db' }),
     ).rejects.toThrow(
-      "GATEWAY_PORT must be an integer ≥ 0 and ≤ 65535, not 'eighty'; GATEWAY_RATE_LIMIT must be an integer ≥ 1, not '0'; DATABASE_URL must be a URL (postgres://… or postgresql://…), not 'mysql://db'",
+      "GATEWAY_PORT must be an integer ≥ 0 and ≤ 65535, not 'eighty'; GATEWAY_RATE_LIMIT must be an " +
+        "integer ≥ 1, not '0'; DATABASE_URL must be a URL (postgres://… or postgresql://…), not 'mysql://db'",
     );
   });
 

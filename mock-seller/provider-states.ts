@@ -124,7 +124,9 @@ function unknownPartState(description: string): MockStateHandler {
 
 function relatedState(kind: RelationKind): MockStateHandler {
   return {
-    description: `the part exists, and its ${kind} part (status ${kind === 'alternate' ? 2 : kind === 'superseded' ? 3 : 4}) is its only related part; both stocked (at least quantity_available, default 10) at location_ids, or location_id (default: every location)`,
+    description:
+      `the part exists, and its ${kind} part (status ${kind === 'alternate' ? 2 : kind === 'superseded' ? 3 : 4}) is its only ` +
+      `related part; both stocked (at least quantity_available, default 10) at location_ids, or location_id (default: every location)`,
     required: ['mfr_code', 'part_number'],
     setUp(scenario, params) {
       const mfr = str(params, 'mfr_code');
@@ -180,7 +182,8 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
   },
   'part has route times': {
     description:
-      'the part is in the catalogue without related parts, stocked at location_id (at least quantity_available, default 10), and location_id has route times (a default route is added when it has none)',
+      'the part is in the catalogue without related parts, stocked at location_id (at least quantity_available, ' +
+      'default 10), and location_id has route times (a default route is added when it has none)',
     required: ['mfr_code', 'part_number', 'location_id'],
     setUp(scenario, params) {
       const mfr = str(params, 'mfr_code');
@@ -200,7 +203,8 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
   'part is unknown': unknownPartState('the seller does not know the part (item status 0, order item failure)'),
   'two parts exist and a third is unknown': {
     description:
-      'mfr_code/part_number and second_mfr_code/second_part_number are stocked at location_id (at least quantity_available, default 10) without related parts; unknown_mfr_code/unknown_part_number is not in the catalogue',
+      'mfr_code/part_number and second_mfr_code/second_part_number are stocked at location_id (at least ' +
+      'quantity_available, default 10) without related parts; unknown_mfr_code/unknown_part_number is not in the catalogue',
     required: ['mfr_code', 'part_number', 'second_mfr_code', 'second_part_number', 'unknown_mfr_code', 'unknown_part_number', 'location_id'],
     setUp(scenario, params) {
       const locationId = str(params, 'location_id');

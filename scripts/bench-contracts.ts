@@ -77,7 +77,8 @@ const ratio = rate.jsonParse / rate.both;
 const entries = reply.items.length;
 const locations = reply.items.reduce((n, e) => n + e.locations.length, 0);
 console.log(
-  `reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations with ${size.routeTimes} route time(s) each, ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`,
+  `reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations ` +
+    `with ${size.routeTimes} route time(s) each, ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`,
 );
 console.log(`${rounds} rounds of ${opsPerRound} replies per case, each check on a freshly parsed reply; median (min-max) replies/second:`);
 for (const name of Object.keys(cases)) {

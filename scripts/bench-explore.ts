@@ -65,7 +65,8 @@ if (process.argv.includes('--serve')) {
     `explore: ${result.done} exchanges at concurrency ${concurrency} in ${seconds.toFixed(2)} s (${figures.exchanges_per_s}/s), ${result.failures.length} failures`,
   );
   console.log(
-    `  waiting for the seller: ${figures.mean_wait_ms} ms per exchange; our checking: ${figures.mean_check_ms} ms per exchange (${(figures.check_share_of_exchange_time * 100).toFixed(1)}% of exchange time, ${(figures.check_share_of_wall * 100).toFixed(1)}% of the wall clock)`,
+    `  waiting for the seller: ${figures.mean_wait_ms} ms per exchange; our checking: ${figures.mean_check_ms} ms per exchange ` +
+      `(${(figures.check_share_of_exchange_time * 100).toFixed(1)}% of exchange time, ${(figures.check_share_of_wall * 100).toFixed(1)}% of the wall clock)`,
   );
   console.log(`  generating the ${result.planned} requests with fast-check: ${figures.generate_ms} ms (before the first is sent)`);
   console.log(

@@ -142,7 +142,8 @@ async function main(): Promise<void> {
         const figures = await load(child, which.startsWith('bare') ? ports.bare : ports.mock, seconds, connections, which.endsWith('-varied'));
         runs[which].push(figures);
         console.log(
-          `  round ${r + 1} ${which.padEnd(11)} ${figures.rps.toFixed(0).padStart(7)} req/s   ${figures.cpu_us.toFixed(1).padStart(6)} µs CPU/req   p50 ${figures.p50_ms} ms   p99 ${figures.p99_ms} ms   errors ${figures.errors}   non-2xx ${figures.non2xx}`,
+          `  round ${r + 1} ${which.padEnd(11)} ${figures.rps.toFixed(0).padStart(7)} req/s   ${figures.cpu_us.toFixed(1).padStart(6)} ` +
+            `µs CPU/req   p50 ${figures.p50_ms} ms   p99 ${figures.p99_ms} ms   errors ${figures.errors}   non-2xx ${figures.non2xx}`,
         );
       }
     }

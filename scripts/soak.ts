@@ -285,7 +285,8 @@ try {
     `  gateway RSS   ${rssStart} MB at the start of the soak → ${rssEnd} MB at its end, each after a full collection (${round(rssGrowth * 100, 1)}%, limit < ${RSS_GROWTH_LIMIT * 100}%)`,
   );
   console.log(
-    `                heap in use ${start.heapUsed} → ${end.heapUsed} MB; uncollected: ${rssEndUncollected} MB at the end, max ${Math.max(...rssSamples)} MB; ${rssBeforeFirstRequest} MB before the first request`,
+    `                heap in use ${start.heapUsed} → ${end.heapUsed} MB; uncollected: ${rssEndUncollected} ` +
+      `MB at the end, max ${Math.max(...rssSamples)} MB; ${rssBeforeFirstRequest} MB before the first request`,
   );
   console.log(
     `  load average (1 min) at start / end ${loadAtStart} / ${round(loadavg()[0], 2)} (${availableParallelism()} CPUs; other work on the machine skews every figure)`,

@@ -86,6 +86,7 @@ const token = await mintToken({
 });
 
 console.log(
-  `# ${development ? 'DEVELOPMENT ' : ''}token: sub ${values['no-sub'] ? '(none)' : user}, iss ${issuer}, kid ${kid}, aud ${values.audience}, expires ${new Date((issuedAt + ttl) * 1000).toISOString()}`,
+  `# ${development ? 'DEVELOPMENT ' : ''}token: sub ${values['no-sub'] ? '(none)' : user}, iss ${issuer}, ` +
+    `kid ${kid}, aud ${values.audience}, expires ${new Date((issuedAt + ttl) * 1000).toISOString()}`,
 );
 console.log(token);

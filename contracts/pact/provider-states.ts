@@ -104,7 +104,8 @@ export const PROVIDER_STATE_CATALOGUE = {
   },
   'account has invoices': {
     setup:
-      'The account has at least one invoice matching the given filter (a date range, an invoice number or a PO number), each with at least one detail line. A downloadable copy (link_url) is not needed.',
+      'The account has at least one invoice matching the given filter (a date range, an invoice number or ' +
+      'a PO number), each with at least one detail line. A downloadable copy (link_url) is not needed.',
     params: {
       member,
       account,

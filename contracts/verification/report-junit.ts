@@ -14,7 +14,8 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     for (const e of i.schemaErrors) lines.push(`reply.schema ${e.path || '/'}: ${e.message}`);
     for (const v of i.violations) {
       lines.push(
-        `${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} ${v.path}: ${v.message}${v.expected !== undefined || v.found !== undefined ? ` (expected ${show(v.expected)}, found ${show(v.found)})` : ''}`,
+        `${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} ${v.path}: ` +
+          `${v.message}${v.expected !== undefined || v.found !== undefined ? ` (expected ${show(v.expected)}, found ${show(v.found)})` : ''}`,
       );
     }
     for (const p of i.problems) lines.push(`problem: ${p}`);

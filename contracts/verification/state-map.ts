@@ -109,7 +109,8 @@ export function checkStateMap(data: unknown, source = 'state map'): StateMapFile
     const listed = Object.entries(states).filter(([, entry]) => Array.isArray(entry));
     if (listed.length > 0) {
       throw new StateMapError(
-        `${source}: ${listed.map(([name]) => `/states/${name}: one object of values per state, not a list`).join('; ')} — each interaction now has a single state; the several-parts inquiry has its own, 'two parts exist and a third is unknown' (second_* and unknown_* parameters)`,
+        `${source}: ${listed.map(([name]) => `/states/${name}: one object of values per state, not a list`).join('; ')} — each interaction now ` +
+          `has a single state; the several-parts inquiry has its own, 'two parts exist and a third is unknown' (second_* and unknown_* parameters)`,
       );
     }
   }

@@ -135,7 +135,8 @@ export const ENDPOINTS: Endpoint[] = [
     security: 'buyerJwt',
     errors: [401, 403, 404, 422],
     description:
-      "A short-lived catalog session bound to a cart: a fresh cart, or the buyer's own cart_id to resume it (404 unknown, 403/4403 another buyer's). The body may be empty. Open launch_url in a browser.",
+      "A short-lived catalog session bound to a cart: a fresh cart, or the buyer's own cart_id to resume " +
+      "it (404 unknown, 403/4403 another buyer's). The body may be empty. Open launch_url in a browser.",
   },
   {
     method: 'get',

@@ -58,7 +58,8 @@ export async function forwardToSeller<T>(
   const check = checkSellerReply(operation, body, outcome.body);
   if (check.errors.length > 0) {
     throw new SellerReplyError(
-      `the seller of member ${member.id} sent a reply that does not match the contract (${check.errors.length} problem${check.errors.length === 1 ? '' : 's'}): ${check.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`,
+      `the seller of member ${member.id} sent a reply that does not match the contract (${check.errors.length} ` +
+        `problem${check.errors.length === 1 ? '' : 's'}): ${check.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`,
       check.errors.map((e) => ({ path: e.path, message: e.message, member: member.id })),
     );
   }

@@ -122,7 +122,8 @@ export function createPlaceOrder(deps: OperationDeps) {
     }
     if (record.status === 'forwarded') {
       const lost = new SellerTimeoutError(
-        `the gateway instance that forwarded purchase order '${record.purchaseOrderNumber}' stopped before the seller's answer was recorded; the seller may have placed the order, so it will not be sent again: check with the seller`,
+        `the gateway instance that forwarded purchase order '${record.purchaseOrderNumber}' stopped before the seller's ` +
+          `answer was recorded; the seller may have placed the order, so it will not be sent again: check with the seller`,
       );
       const answer = { http_status: lost.httpStatus, body: errorReply(lost) };
       const marked = await records.markStaleForwardedUnknown(record.id, { answer, error: lost.message, staleBefore: before, at: now() });

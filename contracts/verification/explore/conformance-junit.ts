@@ -43,7 +43,8 @@ export function renderConformanceJunit(report: ConformanceReport): string {
   const failures = report.rows.filter((r) => r.score !== null && !r.passed).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="seller-system exploration (seed ${report.seed})" tests="${report.rows.length}" failures="${failures}" errors="${report.stopped !== undefined ? 1 : 0}" time="${(report.elapsedMs / 1000).toFixed(3)}">`,
+    `<testsuites name="seller-system exploration (seed ${report.seed})" tests="${report.rows.length}" failures="${failures}" ` +
+      `errors="${report.stopped !== undefined ? 1 : 0}" time="${(report.elapsedMs / 1000).toFixed(3)}">`,
     ...suites,
     '</testsuites>',
     '',

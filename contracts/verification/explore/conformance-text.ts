@@ -43,7 +43,8 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
     for (const f of report.failures) {
       const items = 'items' in f.shrunk.request ? f.shrunk.request.items.length : 0;
       out.push(
-        `  ${colours.fail(f.rule)} — ${f.operation}: broken in ${f.count} exchange${f.count === 1 ? '' : 's'}; first at run ${f.index} (seed ${report.seed}), shrunk to ${items > 0 ? `${items} ${f.operation === 'place-order' ? 'line' : 'item'}${items === 1 ? '' : 's'}` : 'this request'} in ${f.shrinkTries} tries`,
+        `  ${colours.fail(f.rule)} — ${f.operation}: broken in ${f.count} exchange${f.count === 1 ? '' : 's'}; first at run ${f.index} (seed ${report.seed}), ` +
+          `shrunk to ${items > 0 ? `${items} ${f.operation === 'place-order' ? 'line' : 'item'}${items === 1 ? '' : 's'}` : 'this request'} in ${f.shrinkTries} tries`,
         `    ${f.finding.message}`,
         `    item id: ${f.finding.id !== undefined ? JSON.stringify(f.finding.id) : '—'}   path: ${f.finding.path || '/'}`,
         `    expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`,
@@ -67,7 +68,8 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
   else if (report.ok)
     out.push(
       colours.pass(
-        `PASSED${limited}: ${report.runs.done} exchanges, lowest score ${percent(report.lowestScore)}${gate}${unexercised > 0 ? `; ${unexercised} rule${unexercised === 1 ? '' : 's'} not exercised` : ''}`,
+        `PASSED${limited}: ${report.runs.done} exchanges, lowest score ` +
+          `${percent(report.lowestScore)}${gate}${unexercised > 0 ? `; ${unexercised} rule${unexercised === 1 ? '' : 's'} not exercised` : ''}`,
       ),
     );
   else

@@ -5,7 +5,7 @@ import type { ExploreRule } from './rule-coverage';
 
 // A failure made small: fast-check replays the failing run from the same seed (its `path`)
 // and shrinks it, keeping only smaller requests that still break the SAME rule; then, if more
-// than one item or order line is left, each alone is tried. Every candidate is a real
+// than one item or order line is left, each alone is tried, and then each location alone. Every candidate is a real
 // exchange with the seller, so shrinking has a budget of exchanges.
 
 export interface Shrunk {
@@ -23,9 +23,15 @@ async function breaking(target: SellerTarget, c: ExploreCase, rule: ExploreRule)
 }
 
 /** Each item (order line) alone, when there are several: the smallest requests of all. */
-function singles(c: ExploreCase): ExploreCase[] {
+function singleItems(c: ExploreCase): ExploreCase[] {
   if (c.operation === 'item-inquiry' && c.request.items.length > 1) return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
   if (c.operation === 'place-order' && c.request.items.length > 1) return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
+  return [];
+}
+
+/** Each forwarded location alone (fast-check shrinks them poorly: they are drawn first, per member). */
+function singleLocations(c: ExploreCase): ExploreCase[] {
+  if (c.operation === 'item-inquiry' && c.request.locations.length > 1) return c.request.locations.map((location) => ({ ...c, request: { ...c.request, locations: [location] } }));
   return [];
 }
 
@@ -53,13 +59,15 @@ export async function shrinkFailure(options: {
     return false;
   });
   await fc.check(property, { seed: options.seed, path: String(options.index), numRuns: 1, endOnFailure: false });
-  for (const single of singles(best.request)) {
-    if (tries >= budget) break;
-    tries++;
-    const finding = await breaking(target, single, rule);
-    if (finding !== undefined) {
-      best = { request: single, finding, tries };
-      break;
+  for (const smaller of [singleItems, singleLocations]) {
+    for (const candidate of smaller(best.request)) {
+      if (tries >= budget) break;
+      tries++;
+      const finding = await breaking(target, candidate, rule);
+      if (finding !== undefined) {
+        best = { request: candidate, finding, tries };
+        break;
+      }
     }
   }
   return { ...best, tries };

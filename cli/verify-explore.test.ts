@@ -91,6 +91,7 @@ describe('exploring the mock seller', () => {
     expect(result.tally['item-inquiry']['alternate.original-part'].exercised).toBeGreaterThan(100);
     expect(result.tally['item-inquiry']['location.not-forwarded'].exercised).toBeGreaterThan(100);
     expect(result.tally.invoice['invoice.date-range'].exercised).toBeGreaterThan(0);
+    expect(result.tally.statement['statement.date-range'].exercised).toBeGreaterThan(0);
   });
 
   // Each domain fault on a few percent of what it can spoil (seeded: the same items on every

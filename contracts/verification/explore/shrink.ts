@@ -16,9 +16,12 @@ export interface Shrunk {
 }
 
 const DEFAULT_BUDGET = 400;
+/** A slow seller must not hold the report back for long: shrinking stops accepting after this. */
+const DEFAULT_SHRINK_MS = 60_000;
 
-async function breaking(target: SellerTarget, c: ExploreCase, rule: ExploreRule): Promise<Finding | undefined> {
-  const outcome = await exchange(target, c);
+async function breaking(target: SellerTarget, c: ExploreCase, rule: ExploreRule, signal?: AbortSignal): Promise<Finding | undefined> {
+  const outcome = await exchange(target, c, signal);
+  if (signal?.aborted) return undefined;
   return outcome.findings.find((f) => f.rule === rule);
 }
 
@@ -45,15 +48,19 @@ export async function shrinkFailure(options: {
   original: ExploreCase;
   finding: Finding;
   budget?: number;
+  timeLimitMs?: number;
+  signal?: AbortSignal;
 }): Promise<Shrunk> {
-  const { target, rule } = options;
+  const { target, rule, signal } = options;
   const budget = options.budget ?? DEFAULT_BUDGET;
+  const until = performance.now() + (options.timeLimitMs ?? DEFAULT_SHRINK_MS);
+  const spent = () => tries >= budget || performance.now() > until || signal?.aborted === true;
   let tries = 0;
   let best: Shrunk = { request: options.original, finding: options.finding, tries: 0 };
   const property = fc.asyncProperty(options.arbitrary, async (c) => {
-    if (tries >= budget) return true; // out of budget: no candidate is accepted any more
+    if (spent()) return true; // out of budget: no candidate is accepted any more
     tries++;
-    const finding = await breaking(target, c, rule);
+    const finding = await breaking(target, c, rule, signal);
     if (finding === undefined) return true;
     best = { request: c, finding, tries };
     return false;
@@ -61,9 +68,9 @@ export async function shrinkFailure(options: {
   await fc.check(property, { seed: options.seed, path: String(options.index), numRuns: 1, endOnFailure: false });
   for (const smaller of [singleItems, singleLocations]) {
     for (const candidate of smaller(best.request)) {
-      if (tries >= budget) break;
+      if (spent()) break;
       tries++;
-      const finding = await breaking(target, candidate, rule);
+      const finding = await breaking(target, candidate, rule, signal);
       if (finding !== undefined) {
         best = { request: candidate, finding, tries };
         break;

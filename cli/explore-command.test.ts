@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../mock-seller/app';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 
 // `verify --explore` as a process and under limits: Ctrl-C stops it with the partial table
@@ -20,7 +20,11 @@ afterEach(async () => {
 });
 
 const slowEverything = async (ms: number) => {
-  const added = await fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: '*', fault: { kind: 'latency', distribution: 'fixed', ms }, probability: 1, seed: 1 }) });
+  const added = await fetch(`${mock.url}/__admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ service: '*', fault: { kind: 'latency', distribution: 'fixed', ms }, probability: 1, seed: 1 }),
+  });
   expect(added.status).toBe(201);
 };
 const explore = (...extra: string[]) => ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, ...extra];
@@ -28,7 +32,9 @@ const explore = (...extra: string[]) => ['--explore', '--seller-url', `${mock.ur
 describe('verify --explore', () => {
   it('stops on SIGINT with the partial table and says how many exchanges ran (exit 130)', async () => {
     await slowEverything(400);
-    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...explore('--runs', '1000', '--seed', '3', '--concurrency', '2')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...explore('--runs', '1000', '--seed', '3', '--concurrency', '2')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -69,6 +75,8 @@ describe('verify --explore', () => {
       signal: new AbortController().signal,
     });
     expect(code).toBe(2);
-    expect(stderr).toContain(`cannot read the catalogue: HTTP 404. --states-url with --explore reads our mock seller's scenario from ${mock.url}/no-such/scenario; for your own system give --state-map`);
+    expect(stderr).toContain(
+      `cannot read the catalogue: HTTP 404. --states-url with --explore reads our mock seller's scenario from ${mock.url}/no-such/scenario; for your own system give --state-map`,
+    );
   });
 });

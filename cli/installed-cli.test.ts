@@ -46,7 +46,22 @@ describe('the installed CLI', () => {
   });
 
   it('explores a seller from an installed tarball (fast-check ships as a dependency), with the state map it ships', async () => {
-    const result = await run(bin, ['verify', '--explore', '--seller-url', `${mock.url}/seller`, '--state-map', join(dir, 'app', 'node_modules', 'federated-gateway-toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'), '--runs', '100', '--seed', '1'], dir);
+    const result = await run(
+      bin,
+      [
+        'verify',
+        '--explore',
+        '--seller-url',
+        `${mock.url}/seller`,
+        '--state-map',
+        join(dir, 'app', 'node_modules', 'federated-gateway-toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'),
+        '--runs',
+        '100',
+        '--seed',
+        '1',
+      ],
+      dir,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('PASSED: 100 exchanges');
   });

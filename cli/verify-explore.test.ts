@@ -179,7 +179,12 @@ describe('exploring the mock seller', () => {
 
 describe('exploration results', () => {
   it('do not depend on the concurrency: the same failures, first runs and shrunk requests', async () => {
-    const add = () => fetch(`${mock.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'extra-location' }, probability: 0.02, seed: 5 }) });
+    const add = () =>
+      fetch(`${mock.url}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'extra-location' }, probability: 0.02, seed: 5 }),
+      });
     await add();
     const one = await runExploration({ target: target(), catalogue, runs: 200, seed: 31, concurrency: 1, operations: ['item-inquiry'] });
     await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });

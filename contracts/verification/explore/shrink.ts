@@ -34,7 +34,8 @@ function singleItems(c: ExploreCase): ExploreCase[] {
 
 /** Each forwarded location alone (fast-check shrinks them poorly: they are drawn first, per member). */
 function singleLocations(c: ExploreCase): ExploreCase[] {
-  if (c.operation === 'item-inquiry' && c.request.locations.length > 1) return c.request.locations.map((location) => ({ ...c, request: { ...c.request, locations: [location] } }));
+  if (c.operation === 'item-inquiry' && c.request.locations.length > 1)
+    return c.request.locations.map((location) => ({ ...c, request: { ...c.request, locations: [location] } }));
   return [];
 }
 

@@ -45,6 +45,27 @@ describe('the installed CLI', () => {
     expect(result.stderr).toMatch(/node_modules\/federated-gateway-toolkit\/contracts\/pacts\/federated-gateway-seller-system\.json/);
   });
 
+  it('explores a seller from an installed tarball (fast-check ships as a dependency), with the state map it ships', async () => {
+    const result = await run(
+      bin,
+      [
+        'verify',
+        '--explore',
+        '--seller-url',
+        `${mock.url}/seller`,
+        '--state-map',
+        join(dir, 'app', 'node_modules', 'federated-gateway-toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'),
+        '--runs',
+        '100',
+        '--seed',
+        '1',
+      ],
+      dir,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('PASSED: 100 exchanges');
+  });
+
   it('answers --help for itself and every command, and 2 for an unknown one', async () => {
     const top = await run(bin, ['--help'], dir);
     expect(top.code).toBe(0);

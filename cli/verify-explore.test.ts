@@ -91,6 +91,7 @@ describe('exploring the mock seller', () => {
     expect(result.tally['item-inquiry']['alternate.original-part'].exercised).toBeGreaterThan(100);
     expect(result.tally['item-inquiry']['location.not-forwarded'].exercised).toBeGreaterThan(100);
     expect(result.tally.invoice['invoice.date-range'].exercised).toBeGreaterThan(0);
+    expect(result.tally.statement['statement.date-range'].exercised).toBeGreaterThan(0);
   });
 
   // Each domain fault on a few percent of what it can spoil (seeded: the same items on every
@@ -174,6 +175,26 @@ describe('exploring the mock seller', () => {
       expect(check.violations.map((v) => v.rule)).toContain(f.rule);
     });
   }
+});
+
+describe('exploration results', () => {
+  it('do not depend on the concurrency: the same failures, first runs and shrunk requests', async () => {
+    const add = () =>
+      fetch(`${mock.url}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'extra-location' }, probability: 0.02, seed: 5 }),
+      });
+    await add();
+    const one = await runExploration({ target: target(), catalogue, runs: 200, seed: 31, concurrency: 1, operations: ['item-inquiry'] });
+    await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
+    await add();
+    const eight = await runExploration({ target: target(), catalogue, runs: 200, seed: 31, concurrency: 8, operations: ['item-inquiry'] });
+    expect(one.failures.length).toBeGreaterThan(0);
+    const summary = (r: typeof one) => r.failures.map((f) => ({ rule: f.rule, index: f.index, count: f.count, shrunk: f.shrunk, curl: f.curl }));
+    expect(summary(eight)).toEqual(summary(one));
+    expect(eight.tally).toEqual(one.tally);
+  });
 });
 
 describe('verify --explore', () => {

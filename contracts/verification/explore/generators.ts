@@ -128,7 +128,7 @@ export function invoice(account: CatalogueAccount): fc.Arbitrary<InvoiceSellerRe
 
 export function statement(account: CatalogueAccount): fc.Arbitrary<StatementSellerRequest> {
   return fc
-    .record({ dates: dateRange(account.statementDates), location_id: fc.option(valueOf(account.locationIds, 'L-EXPLORE-NONE'), { nil: undefined }) })
+    .record({ dates: dateRange(account.statementDates), location_id: sometimes(valueOf(account.locationIds, 'L-EXPLORE-NONE')) })
     .map(({ dates, location_id }) => ({
       service: 'statement' as const,
       member: account.member,

@@ -168,6 +168,7 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
       original,
       finding: f.finding,
       budget: options.shrinkBudget,
+      signal: options.signal,
     });
     failures.push({
       operation: f.operation,
@@ -181,6 +182,8 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
       curl: curlCommand(options.target.sellerUrl, requestBody(shrunk.request), options.target.headers),
     });
   }
+  // Stopped while shrinking: the failures keep the smallest request found so far.
+  if (options.signal?.aborted) stopped ??= String(options.signal.reason ?? 'stopped');
   return {
     sellerUrl: options.target.sellerUrl,
     catalogue: options.catalogue.origin,

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
+import { verifyCommand } from './verify-command';
+
+// `verify --explore` as a process and under limits: Ctrl-C stops it with the partial table
+// (exit 130); --time-limit ends the sending as planned and still gives a verdict.
+
+const VERIFY = [process.execPath, '--import', 'tsx', 'scripts/verify-seller.ts'] as const;
+
+let mock: RunningMockSeller;
+beforeAll(async () => {
+  mock = await startMockSeller({ scenario: 'fixtures/scenarios/default.json' });
+});
+afterAll(async () => {
+  await mock?.close();
+});
+afterEach(async () => {
+  await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
+});
+
+const slowEverything = async (ms: number) => {
+  const added = await fetch(`${mock.url}/__admin/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ service: '*', fault: { kind: 'latency', distribution: 'fixed', ms }, probability: 1, seed: 1 }),
+  });
+  expect(added.status).toBe(201);
+};
+const explore = (...extra: string[]) => ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, ...extra];
+
+describe('verify --explore', () => {
+  it('stops on SIGINT with the partial table and says how many exchanges ran (exit 130)', async () => {
+    await slowEverything(400);
+    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...explore('--runs', '1000', '--seed', '3', '--concurrency', '2')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    // A progress line means exchanges are under way.
+    await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/explore: \d+\/1000 exchanges/);
+    child.kill('SIGINT');
+    expect(await exit).toBe(130);
+    expect(stdout).toMatch(/STOPPED \(SIGINT\): \d+ of 1000 exchanges ran/);
+    expect(stdout).toContain('Conformance (operation × rule)');
+    expect(stdout).not.toContain('Failures');
+  });
+
+  it('--time-limit ends the sending as planned: a verdict on what ran (exit 0 on the honest seller)', async () => {
+    await slowEverything(50);
+    let stdout = '';
+    const code = await verifyCommand(explore('--runs', '1000', '--seed', '3', '--concurrency', '2', '--time-limit', '400ms'), {
+      stdout: (t) => void (stdout += t),
+      stderr: () => {},
+      env: {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      signal: new AbortController().signal,
+    });
+    expect(stdout).toMatch(/PASSED \(time limit: \d+ of 1000 exchanges ran\)/);
+    expect(code).toBe(0);
+  });
+
+  it('--states-url that is not our mock seller: a message saying to give --state-map (exit 2)', async () => {
+    let stderr = '';
+    const code = await verifyCommand(['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/no-such/provider-state`], {
+      stdout: () => {},
+      stderr: (t) => void (stderr += t),
+      env: {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      signal: new AbortController().signal,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `cannot read the catalogue: HTTP 404. --states-url with --explore reads our mock seller's scenario from ${mock.url}/no-such/scenario; for your own system give --state-map`,
+    );
+  });
+});

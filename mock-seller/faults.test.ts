@@ -148,9 +148,8 @@ describe('faults', () => {
     const seller = createMockSeller(readDefaultScenario());
     let settled = false;
     const pending = post(seller, inquiry, 'hang').finally(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => seller.hangingCount, { timeout: 10_000 }).toBe(1);
     expect(settled).toBe(false);
-    expect(seller.hangingCount).toBe(1);
     seller.releaseHanging();
     await expect((await pending).text()).rejects.toThrow();
     expect(seller.hangingCount).toBe(0);
@@ -248,8 +247,7 @@ describe('faults over a real connection', () => {
     await expect(send('hang', 300)).rejects.toThrow(/timeout/i);
     expect(performance.now() - begun).toBeGreaterThanOrEqual(290);
     // The client dropped the connection, so the held request is let go.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(seller.hangingCount).toBe(0);
+    await expect.poll(() => seller.hangingCount, { timeout: 10_000 }).toBe(0);
   });
 
   it('lets hanging requests go on close()', async () => {
@@ -259,8 +257,8 @@ describe('faults over a real connection', () => {
       () => 'answered',
       () => 'dropped',
     );
-    await new Promise((r) => setTimeout(r, 100));
-    expect(running.seller.hangingCount).toBe(1);
+    // Waits for the request to arrive (a fixed sleep lost the race on a busy machine).
+    await expect.poll(() => running.seller.hangingCount, { timeout: 10_000 }).toBe(1);
     await running.close();
     expect(await outcome).toBe('dropped');
   });

@@ -1,5 +1,6 @@
 import { Ajv, _, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
 import type { Static, TSchema } from '@sinclair/typebox';
+import { createFormatMemo, type FormatMemo, type FormatMemoSpec } from './format-memo';
 import { FORMATS, FORMAT_HINTS, type FormatName } from './formats';
 import { PAYLOADS } from './schemas/index';
 
@@ -69,6 +70,29 @@ firstError.addKeyword({
   code: (cxt: KeywordCxt) => cxt.fail(_`${cxt.data}.length === 0`),
 });
 
+/**
+ * `x-memo-formats: { list, fields }` on an object (a location): the formats of
+ * `fields` in each entry of its `list` (route times), checked by a memo of what was accepted
+ * at the same place earlier in the payload (contracts/format-memo.ts). The entries' own schemas keep
+ * everything but the format in the quick pass; the full pass checks every format as written.
+ * The memos made while compiling one schema are collected here, so its validator can make
+ * them forget before each payload.
+ */
+let memosOfCompile: FormatMemo[] = [];
+firstError.addKeyword({
+  keyword: 'x-memo-formats',
+  type: 'object',
+  schemaType: 'object',
+  code: (cxt: KeywordCxt) => {
+    const spec = cxt.schema as FormatMemoSpec;
+    const memo = createFormatMemo(spec);
+    memosOfCompile.push(memo);
+    const holds = cxt.gen.scopeValue('keyword', { ref: memo.holds });
+    // Called only for an owner that has the list: without route times a location costs a load.
+    cxt.fail(_`${cxt.data}[${spec.list}] !== undefined && !${holds}(${cxt.data}, ${cxt.it.parentDataProperty})`);
+  },
+});
+
 type SchemaNode = Record<string, unknown>;
 
 /** Copies a schema, letting `visit` change every object node of the copy (children first). */
@@ -95,9 +119,38 @@ function closeForFullPass(schema: TSchema, openAt: Set<string>): object {
   }) as object;
 }
 
-/** The quick pass: every object closed by `x-known-properties` (so extras fail it too). */
+/**
+ * Formatted string fields of the objects listed under `node.properties[list]`, their formats
+ * taken out of the (copied) entry schema; undefined when that property is not such a list.
+ */
+function takeListFormats(node: SchemaNode, list: string): Record<string, FormatName> | undefined {
+  const listSchema = (node.properties as Record<string, SchemaNode>)[list];
+  const entry = listSchema.type === 'array' ? (listSchema.items as SchemaNode | undefined) : undefined;
+  if (entry?.type !== 'object' || typeof entry.properties !== 'object' || entry.properties === null) return undefined;
+  const fields: Record<string, FormatName> = {};
+  for (const [name, field] of Object.entries(entry.properties as Record<string, SchemaNode>)) {
+    if (field.type === 'string' && typeof field.format === 'string' && field.format in FORMATS) {
+      fields[name] = field.format as FormatName;
+      delete field.format;
+    }
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * The quick pass: every object closed by `x-known-properties` (so extras fail it too), and
+ * the formats in lists of objects (a location's route times) memoised.
+ */
 function prepareQuickPass(schema: TSchema): object {
   return rewrite(schema, '#', (node) => {
+    if (node.type === 'object' && typeof node.properties === 'object' && node.properties !== null) {
+      for (const list of Object.keys(node.properties)) {
+        const fields = takeListFormats(node, list);
+        if (fields === undefined) continue;
+        node['x-memo-formats'] = { list, fields } satisfies FormatMemoSpec;
+        break; // one memoised list per object (a location has one: route_times); others keep their formats
+      }
+    }
     if (node.type === 'object' && typeof node.additionalProperties === 'boolean') {
       const required = (node.required as string[] | undefined) ?? [];
       const names = Object.keys((node.properties as object | undefined) ?? {});
@@ -150,7 +203,16 @@ function describe(error: ErrorObject): ValidationIssue {
 
 export function compileValidator<T extends TSchema>(schema: T): Validator<Static<T>> {
   const openAt = new Set<string>();
-  const quick: ValidateFunction = firstError.compile(prepareQuickPass(schema));
+  memosOfCompile = [];
+  const quickPass: ValidateFunction = firstError.compile(prepareQuickPass(schema));
+  const memos = memosOfCompile;
+  const quick =
+    memos.length === 0
+      ? quickPass
+      : (data: unknown): boolean => {
+          for (const memo of memos) memo.forget();
+          return quickPass(data) as boolean;
+        };
   const check: ValidateFunction = allErrors.compile(closeForFullPass(schema, openAt));
 
   const validate = ((data: unknown): ValidationResult => {

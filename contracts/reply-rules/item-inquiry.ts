@@ -145,7 +145,8 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
     for (let j = 0; j < locations.length; j++) {
       const location = locations[j];
       const id = location.id;
-      const at = fewLocations ? forwardedIds.indexOf(id) : (forwardedAt.get(id) ?? -1);
+      // Sellers answer the locations in the order they were forwarded: try that place first.
+      const at = forwardedIds[j] === id ? j : fewLocations ? forwardedIds.indexOf(id) : (forwardedAt.get(id) ?? -1);
       if (at === -1) {
         violations.push(
           violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, {

@@ -13,14 +13,24 @@ export interface ExchangeSize {
   locations: number;
   /** Route times on each location (default 1). */
   routeTimes?: number;
+  /**
+   * Every route time in the reply a different string (the minute and second follow the
+   * entry), where a real seller repeats a location's delivery runs on every entry: the worst
+   * case for the validator's memo of accepted route times (contracts/format-memo.ts).
+   */
+  distinctRouteTimes?: boolean;
 }
 
 const RELATED = [ItemStatus.Alternate, ItemStatus.Superseded, ItemStatus.Equivalent];
 
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
 // Route times belong to a location (its delivery run), so each location has its own.
-function location(id: string, at: number, n: number, routeTimes: number): SellerItemLocation {
+function location(id: string, at: number, n: number, routeTimes: number, distinct: boolean): SellerItemLocation {
   const cost = 10 + (n % 97) + 0.25;
   const hour = 10 + at;
+  // ':30:00', ':00:00', ':15:00', or (distinct) minutes and seconds that change with every entry
+  const minuteSecond = (minute: number) => (distinct ? `${twoDigits((minute + n) % 60)}:${twoDigits(Math.floor(n / 60) % 60)}` : `${twoDigits(minute)}:00`);
   return {
     id,
     type: at < 3 ? LocationType.Store : LocationType.Warehouse,
@@ -31,9 +41,9 @@ function location(id: string, at: number, n: number, routeTimes: number): Seller
     pack_quantity: 1,
     quantity_available: n % 11,
     route_times: Array.from({ length: routeTimes }, (_, r) => ({
-      cutoff_time: `2026-03-0${2 + r} ${hour}:30:00`,
-      arrival_time: `2026-03-0${2 + r} ${hour + 2}:00:00`,
-      pickup_time: `2026-03-0${2 + r} ${hour + 2}:15:00`,
+      cutoff_time: `2026-03-0${2 + r} ${hour}:${minuteSecond(30)}`,
+      arrival_time: `2026-03-0${2 + r} ${hour + 2}:${minuteSecond(0)}`,
+      pickup_time: `2026-03-0${2 + r} ${hour + 2}:${minuteSecond(15)}`,
       route_code: `R${at + 1}`,
     })),
   };
@@ -68,7 +78,7 @@ export function buildItemInquiryExchange(size: ExchangeSize): {
       part_number: item.part_number,
       ...base,
       status_code: ItemStatus.Found,
-      locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1)),
+      locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1, size.distinctRouteTimes === true)),
     });
     for (let a = 0; a < size.alternates; a++) {
       entries.push({
@@ -80,7 +90,7 @@ export function buildItemInquiryExchange(size: ExchangeSize): {
         ...base,
         comment: 'Fits the same applications',
         status_code: RELATED[a % RELATED.length],
-        locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1)),
+        locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1, size.distinctRouteTimes === true)),
       });
     }
   }

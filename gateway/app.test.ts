@@ -35,6 +35,19 @@ describe('gateway app', () => {
     expect(gw.logs.at(-1)!.request_id).toBe('buyer-trace-42');
   });
 
+  it('puts the request id on every reply: an operation, a refusal, health, an unknown path', async () => {
+    const replies = [
+      await gw.post(`${V3_2}/item_inquiry`, INQUIRY),
+      await gw.app.request(`${V3_2}/item_inquiry`, { method: 'POST', body: '{}' }),
+      await gw.app.request('/health'),
+      await gw.app.request('/no/such/path'),
+    ];
+    expect(replies.map((r) => r.status)).toEqual([200, 401, 200, 404]);
+    for (const reply of replies) expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(replies[0].headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    expect(replies[0].headers.get('x-ratelimit-limit')).not.toBeNull();
+  });
+
   it('replaces a request id that does not look like one', async () => {
     const response = await gw.post(`${V3_2}/item_inquiry`, INQUIRY, { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -11,5 +11,9 @@ export interface GatewayEnv {
     envelope: ErrorEnvelope;
     /** Extra fields for this request's log line (overall code, members, warnings). */
     log: Record<string, unknown>;
+    /** Headers for this request's reply, whatever it turns out to be (http/reply-headers.ts). */
+    replyHeaders: Record<string, string>;
+    /** Set once a reply was built from replyHeaders: nothing left to add. */
+    replyHeadersApplied: boolean;
   };
 }

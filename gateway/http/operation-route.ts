@@ -1,10 +1,10 @@
 import type { Context, Handler } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyNotJson } from '../errors';
 import { readJsonBody } from '../../contracts/http/json-body';
 import { buyerReplyJson, type BuyerReplyOperation } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
 import type { GatewayEnv } from './gateway-env';
+import { replyWithHeaders } from './reply-headers';
 
 // The thin HTTP edge of an operation: read the body, hand it over, write the reply with the
 // float-aware serializer. Everything else lives in gateway/operations/.
@@ -32,19 +32,19 @@ export function operationRoute(name: BuyerReplyOperation, operation: Operation, 
     });
     const log = c.get('log');
     if (result.log !== undefined) Object.assign(log, result.log);
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=UTF-8' };
     if (result.warnings.length > 0) {
       // Lenient members: the reply goes through, the buyer and the log are told what it broke.
-      c.header('x-contract-warning', result.warnings.join('; '));
+      headers['x-contract-warning'] = result.warnings.join('; ');
       log.warnings = result.warnings;
     }
     if (result.replayed === true) {
-      c.header('idempotent-replayed', 'true');
+      headers['idempotent-replayed'] = 'true';
       log.replayed = true;
     }
     const reply = result.reply as { status_code?: unknown; status?: unknown };
     if (reply.status_code !== undefined) log.status_code = reply.status_code;
     else log.status = reply.status;
-    c.header('content-type', 'application/json; charset=UTF-8');
-    return c.body(write(result.reply), result.httpStatus as ContentfulStatusCode);
+    return replyWithHeaders(c, write(result.reply), result.httpStatus, headers);
   };
 }

@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from './gateway-env';
+import { applyReplyHeaders } from './reply-headers';
 
 /** Receives one structured entry per request; tests pass a collector or a no-op. */
 export type Logger = (entry: Record<string, unknown>) => void;
@@ -60,9 +61,9 @@ export function requestLog(logger: Logger | undefined, now: () => number = () =>
     c.set('requestId', requestId);
     c.set('log', fields);
     c.set('envelope', 'gateway');
-    // Set before the response exists: adding a header afterwards makes Hono copy the response.
-    c.header('x-request-id', requestId);
+    c.set('replyHeaders', { 'x-request-id': requestId });
     await next();
+    applyReplyHeaders(c);
     if (logger === undefined) return;
     logger({
       time: new Date().toISOString(),

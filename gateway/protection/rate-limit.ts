@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../http/gateway-env';
 import type { RateLimiter } from './rate-limiter';
 import { RateLimitedError } from './protection-errors';
+import { setReplyHeader } from '../http/reply-headers';
 
 // Runs after authentication (it needs the API client): every buyer reply carries
 // X-RateLimit-Limit / -Remaining / -Reset; over the limit, 429 with Retry-After.
@@ -19,9 +20,9 @@ export function rateLimitedAuth(auth: MiddlewareHandler<GatewayEnv>, options: Ra
       const clientId = c.get('buyer').clientId;
       const share = Math.max(1, Math.floor((await options.limitOf(clientId)) / options.instances));
       const verdict = options.limiter.take(clientId, share);
-      c.header('X-RateLimit-Limit', String(verdict.limit));
-      c.header('X-RateLimit-Remaining', String(verdict.remaining));
-      c.header('X-RateLimit-Reset', String(verdict.resetSeconds));
+      setReplyHeader(c, 'x-ratelimit-limit', String(verdict.limit));
+      setReplyHeader(c, 'x-ratelimit-remaining', String(verdict.remaining));
+      setReplyHeader(c, 'x-ratelimit-reset', String(verdict.resetSeconds));
       if (!verdict.allowed) {
         throw RateLimitedError.after(
           verdict.resetSeconds,

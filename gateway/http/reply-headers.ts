@@ -1,0 +1,28 @@
+import type { Context } from 'hono';
+import type { GatewayEnv } from './gateway-env';
+
+// Headers every buyer reply carries (x-request-id, the rate limit's), gathered in a plain
+// object rather than set with c.header(): c.header() builds a web Headers object, and
+// @hono/node-server turns that back into a plain object for Node by iterating it (sorted,
+// validated): ~2 µs a request on the hot path. A reply built by replyWithHeaders goes out
+// with the plain object as it is; any other response (errors, other routes) gets the gathered
+// headers added by the request log on its way out (applyReplyHeaders).
+
+/** Records a header for this request's reply (lower-case names: what Node writes). */
+export function setReplyHeader(c: Context<GatewayEnv>, name: string, value: string): void {
+  c.get('replyHeaders')[name] = value;
+}
+
+/** The reply with the gathered headers and `own` (content type and the like), in a plain object. */
+export function replyWithHeaders(c: Context<GatewayEnv>, body: string, status: number, own: Record<string, string>): Response {
+  c.set('replyHeadersApplied', true);
+  return new Response(body, { status, headers: { ...c.get('replyHeaders'), ...own } });
+}
+
+/** Adds the gathered headers to a response that did not start from them. */
+export function applyReplyHeaders(c: Context<GatewayEnv>): void {
+  if (c.get('replyHeadersApplied') === true) return;
+  const headers = c.get('replyHeaders');
+  // On the response itself: c.header() after the response exists would copy it.
+  for (const name in headers) c.res.headers.set(name, headers[name]);
+}

@@ -16,6 +16,8 @@ import { cpuMicros, rssMb } from './load/process-stats';
 //   BENCH_ROUNDS (default 3): saturation of the gateway and of the bare proxy alternate, round
 //   after round, so a neighbour's load falls on both; the ratio is the median of the rounds'.
 //   BENCH_STORE=postgres|pglite: the gateway's store (scripts/load/gateway-stack.ts).
+//   BENCH_PHASES (default saturation,fixed,memory,workers): the phases to run, e.g.
+//   BENCH_PHASES=saturation for a quick before/after of CPU per request.
 //   BENCH_NODE_FLAGS: V8/Node flags for the gateway and the bare proxy alike (a fair
 //   comparison); BENCH_GATEWAY_NODE_FLAGS / BENCH_BARE_NODE_FLAGS for one of them only, e.g.
 //   BENCH_GATEWAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the gateway.
@@ -24,6 +26,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const flagsOf = (variable: string) => (process.env[variable] ?? '').split(' ').filter((f) => f !== '');
 const BOTH_FLAGS = flagsOf('BENCH_NODE_FLAGS');
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'saturation,fixed,memory,workers').split(',').map((p) => p.trim()));
 const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
 const SATURATION_CONNECTIONS = 50;
 const FIXED_RATE = 1_000;
@@ -197,19 +200,26 @@ try {
   // servers had the cores to themselves and the load generator cost nothing.
   const cpuRatio = round(directCpu.seller / (gatewayCpu.gateway + gatewayCpu.seller));
 
-  console.log(`\nfixed rate: ${FIXED_RATE} req/s evenly spaced (open loop), ${SECONDS} s each`);
-  const directFixed = await paced(directUrl, directBody, {}, FIXED_RATE, SECONDS);
-  print('direct to mock seller', directFixed);
-  const gatewayFixed = counted(await paced(gatewayUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS));
-  print('through the gateway', gatewayFixed);
-  const bareFixed = await paced(bareUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS);
-  print('through the bare proxy', bareFixed);
+  // A phase left out (BENCH_PHASES) reports NaN, printed as such and null in the JSON.
+  const notRun: Run = { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, non2xx: 0, errors: 0 };
+  let directFixed = notRun;
+  let gatewayFixed = notRun;
+  let bareFixed = notRun;
+  if (PHASES.has('fixed')) {
+    console.log(`\nfixed rate: ${FIXED_RATE} req/s evenly spaced (open loop), ${SECONDS} s each`);
+    directFixed = await paced(directUrl, directBody, {}, FIXED_RATE, SECONDS);
+    print('direct to mock seller', directFixed);
+    gatewayFixed = counted(await paced(gatewayUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS));
+    print('through the gateway', gatewayFixed);
+    bareFixed = await paced(bareUrl, gatewayBody, gatewayHeaders, FIXED_RATE, SECONDS);
+    print('through the bare proxy', bareFixed);
+  }
   const addedP50 = round(gatewayFixed.p50 - directFixed.p50);
   const addedP99 = round(gatewayFixed.p99 - directFixed.p99);
   const addedVsBareP50 = round(gatewayFixed.p50 - bareFixed.p50);
   const addedVsBareP99 = round(gatewayFixed.p99 - bareFixed.p99);
 
-  if (gatewayRequests < RSS_REQUESTS) {
+  if (PHASES.has('memory') && gatewayRequests < RSS_REQUESTS) {
     console.log(`\nmemory: ${RSS_REQUESTS - gatewayRequests} more gateway requests to reach ${RSS_REQUESTS}`);
     counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
   }
@@ -218,7 +228,8 @@ try {
   // Every core: the same saturation through two gateway workers on one port (node:cluster),
   // with the one-worker gateway stopped so both runs have the machine to themselves.
   let twoWorkers: Run | undefined;
-  if (storeKind === 'postgres') {
+  if (!PHASES.has('workers')) console.log('\nGATEWAY_WORKERS=2: not run (BENCH_PHASES)');
+  else if (storeKind === 'postgres') {
     await gateway.kill('SIGTERM');
     const clustered = await stack.startGateway({ GATEWAY_WORKERS: '2' });
     const clusteredUrl = `${clustered.url}${new URL(gatewayUrl).pathname}`;
@@ -291,6 +302,7 @@ results
   console.error(`bench: ${(error as Error).message}`);
   process.exitCode = 1;
 } finally {
-  await bare?.kill('SIGTERM');
+  // SIGTERM first, so processes under --cpu-prof write their profiles (stop() kills outright).
+  await Promise.all([bare?.kill('SIGTERM'), stack?.gateway.kill('SIGTERM')]);
   await stack?.stop();
 }

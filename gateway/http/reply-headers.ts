@@ -23,6 +23,14 @@ export function replyWithHeaders(c: Context<GatewayEnv>, body: string, status: n
 export function applyReplyHeaders(c: Context<GatewayEnv>): void {
   if (c.get('replyHeadersApplied') === true) return;
   const headers = c.get('replyHeaders');
-  // On the response itself: c.header() after the response exists would copy it.
-  for (const name in headers) c.res.headers.set(name, headers[name]);
+  // On the response itself: c.header() after the response exists would copy it. A response
+  // whose headers are immutable (one made by fetch or Response.error) is copied once.
+  let response = c.res;
+  try {
+    for (const name in headers) response.headers.set(name, headers[name]);
+  } catch {
+    response = new Response(response.body, response);
+    for (const name in headers) response.headers.set(name, headers[name]);
+    c.res = response;
+  }
 }

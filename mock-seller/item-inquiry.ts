@@ -59,22 +59,30 @@ function entryFor(data: SellerData, id: string, indexed: IndexedPart, status: nu
   return { id, ...partFields(indexed, status, asked), locations: locationsOf(data, indexed, forwarded) };
 }
 
-export function answerItemInquiry(data: SellerData, request: ItemInquirySellerRequest): ItemInquirySellerReply {
-  // Unknown location ids simply get no data, as a seller would answer for a store it lacks.
+/** The forwarded location ids, each once, in the order sent. Unknown ids simply get no data, as a seller would answer for a store it lacks. */
+function forwardedLocationIds(request: ItemInquirySellerRequest): string[] {
   const forwarded: string[] = [];
   for (const location of request.locations) if (!forwarded.includes(location.id)) forwarded.push(location.id);
+  return forwarded;
+}
+
+/** The answer for a part the catalogue does not have. */
+const notFoundEntry = (asked: RequestedItem): SellerItemResult => ({
+  id: asked.id,
+  mfr_code: asked.mfr_code,
+  part_number: asked.part_number,
+  comment: 'Part not found',
+  status_code: ItemStatus.NotFound,
+  locations: [],
+});
+
+export function answerItemInquiry(data: SellerData, request: ItemInquirySellerRequest): ItemInquirySellerReply {
+  const forwarded = forwardedLocationIds(request);
   const items: SellerItemResult[] = [];
   for (const asked of request.items) {
     const indexed = data.findPart(asked.mfr_code, asked.part_number);
     if (indexed === undefined) {
-      items.push({
-        id: asked.id,
-        mfr_code: asked.mfr_code,
-        part_number: asked.part_number,
-        comment: 'Part not found',
-        status_code: ItemStatus.NotFound,
-        locations: [],
-      });
+      items.push(notFoundEntry(asked));
       continue;
     }
     items.push(entryFor(data, asked.id, indexed, ItemStatus.Found, forwarded));
@@ -122,8 +130,7 @@ function pushLocations(out: Buffer[], data: SellerData, indexed: IndexedPart, fo
 }
 
 export function itemInquiryBody(data: SellerData, request: ItemInquirySellerRequest): Buffer {
-  const forwarded: string[] = [];
-  for (const location of request.locations) if (!forwarded.includes(location.id)) forwarded.push(location.id);
+  const forwarded = forwardedLocationIds(request);
   const out: Buffer[] = [OPEN];
   let length = OPEN.length + CLOSE.length;
   const items = request.items;
@@ -135,16 +142,7 @@ export function itemInquiryBody(data: SellerData, request: ItemInquirySellerRequ
     }
     const indexed = data.findPart(asked.mfr_code, asked.part_number);
     if (indexed === undefined) {
-      const entry = Buffer.from(
-        JSON.stringify({
-          id: asked.id,
-          mfr_code: asked.mfr_code,
-          part_number: asked.part_number,
-          comment: 'Part not found',
-          status_code: ItemStatus.NotFound,
-          locations: [],
-        }),
-      );
+      const entry = Buffer.from(JSON.stringify(notFoundEntry(asked)));
       out.push(entry);
       length += entry.length;
       continue;

@@ -1,23 +1,17 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemInquirySellerRequest } from '../contracts/index';
 import { FAULT_HEADER, startMockSeller, type RunningMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
+import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../gateway/testing/headless-chromium';
 
 // The inspector page in a real browser: it is open while one honest and one faulty exchange
 // go through the mock seller; both appear live; the faulty one shows the broken rule at its
 // JSON path with expected and found. A screenshot is left in test-output/ for people to see.
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const title = available
-  ? 'the inspector page in headless Chromium'
-  : `the inspector page in headless Chromium — SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run does)`;
-if (!available) console.warn(title);
+const title = browserSuiteTitle('the inspector page in headless Chromium');
 
 export const TEST_OUTPUT = new URL('../test-output/', import.meta.url).pathname;
 
@@ -34,33 +28,18 @@ const inquiry: ItemInquirySellerRequest = {
 };
 
 let seller: RunningMockSeller;
+let browser: HeadlessChromium | undefined;
 let context: BrowserContext;
-let profile: string;
 
-describe.skipIf(!available)(title, () => {
+describe.skipIf(!chromiumAvailable)(title, () => {
   beforeAll(async () => {
     seller = await startMockSeller({ scenario: readDefaultScenario(), port: 0 });
-    profile = await mkdtemp(join(tmpdir(), 'fgw-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1400, height: 1000 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchHeadlessChromium({ viewport: { width: 1400, height: 1000 } });
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
     await seller?.close(); // also ends the page's event stream
   });
 

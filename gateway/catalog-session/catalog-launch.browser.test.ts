@@ -1,60 +1,36 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cart, CatalogTokenReply } from '../../contracts/schemas/catalog';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { seedCatalog } from '../catalog/catalog-seed';
 import { listen, type Listening } from '../../contracts/http/listen';
+import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../testing/headless-chromium';
 
 // The whole catalog launch in a real browser: the buyer system asks for a catalog token, a
 // person opens the launch URL in (headless) Chromium, searches, picks a location, adds items,
 // and the buyer system reads the cart back. The gateway listens on a loopback port 0. The
 // same browser also checks the API reference page, the other page the gateway serves.
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const title = available
-  ? 'catalog launch in headless Chromium'
-  : `catalog launch in headless Chromium — SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run does)`;
-
-// The default reporter does not print skipped tests' names: say it out loud too.
-if (!available) console.warn(title);
+const title = browserSuiteTitle('catalog launch in headless Chromium');
 
 let gw: TestGateway;
 let server: Listening | undefined;
 let base: string;
+let browser: HeadlessChromium | undefined;
 let context: BrowserContext;
-let profile: string;
 
-describe.skipIf(!available)(title, () => {
+describe.skipIf(!chromiumAvailable)(title, () => {
   beforeAll(async () => {
     gw = await startTestGateway();
     await seedCatalog(gw.store);
     server = await listen(gw.app.fetch);
     base = server.url;
-    profile = await mkdtemp(join(tmpdir(), 'fgw-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchHeadlessChromium();
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
     await server?.close();
     await gw?.close();
   });

@@ -155,6 +155,16 @@ describe.skipIf(unavailable !== undefined)(
       return first;
     }
 
+    /** Restarted, the buyer's retries place the order: confirmed, and sent to the seller exactly once. */
+    async function restartAndExpectPlacedOnce(po: string) {
+      await startGateway();
+      const retry = await retryTwice(po);
+      expect(retry.status).toBe(200);
+      expect(retry.body.status_code).toBe(2000);
+      expect(await orderStatus(po)).toEqual(['confirmed']);
+      expect(await sellerJournal(po)).toHaveLength(1);
+    }
+
     it('killed before the order is recorded (its INSERT waits on a lock): nothing recorded, the retry places it once', async () => {
       await startGateway();
       const po = 'PO-CRASH-CLAIM';
@@ -169,12 +179,7 @@ describe.skipIf(unavailable !== undefined)(
       expect(await orderStatus(po)).toEqual([]);
       expect(await sellerJournal(po)).toHaveLength(0);
 
-      await startGateway();
-      const retry = await retryTwice(po);
-      expect(retry.status).toBe(200);
-      expect(retry.body.status_code).toBe(2000);
-      expect(await orderStatus(po)).toEqual(['confirmed']);
-      expect(await sellerJournal(po)).toHaveLength(1);
+      await restartAndExpectPlacedOnce(po);
     }, 120_000);
 
     it('killed after the order is claimed, before the forward: the retry takes the stale claim over and places it once', async () => {
@@ -203,13 +208,8 @@ describe.skipIf(unavailable !== undefined)(
       expect(await orderStatus(po)).toEqual(['received']);
       expect(await sellerJournal(po)).toHaveLength(0);
 
-      await startGateway();
       // The claim goes stale MEMBER_TIMEOUT_MS + STALE_MARGIN_MS after it was made; the retry waits for that.
-      const retry = await retryTwice(po);
-      expect(retry.status).toBe(200);
-      expect(retry.body.status_code).toBe(2000);
-      expect(await orderStatus(po)).toEqual(['confirmed']);
-      expect(await sellerJournal(po)).toHaveLength(1);
+      await restartAndExpectPlacedOnce(po);
     }, 120_000);
 
     it('killed while the seller holds the request: the retry is answered unknown (504 / 4408), never sent again', async () => {

@@ -5,6 +5,7 @@
 // --distinct-route-times makes every one different (the worst case for the validator's memo).
 import { checkItemInquiryReply, checkSellerReply, validators } from '../contracts/index';
 import { buildItemInquiryExchange } from '../contracts/testing/large-exchange';
+import { median } from './load/latency-stats';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -68,10 +69,6 @@ for (let r = 0; r < rounds; r++) {
   for (const name of Object.keys(cases)) samples[name].push(measure(name, opsPerRound));
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const rate = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)])) as Record<keyof typeof cases, number>;
 const spread = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, { min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) }]));
 // Time per reply of both checks over time per JSON.parse of the same reply.

@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { mintDevToken } from '../gateway/auth/dev-keys';
 import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
 import { startNodeChild } from '../gateway/testing/node-child';
-import { percentile, round } from './load/latency-stats';
+import { median, percentile, round } from './load/latency-stats';
 import { pacedLoad } from './load/paced-load';
 import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
 import { cpuMicros, rssMb } from './load/process-stats';
@@ -184,13 +184,11 @@ try {
     print(`through the bare proxy (${r}/${ROUNDS})`, b.run, b.cpu);
     rounds.push({ gateway: g.run, gatewayCpu: g.cpu, bare: b.run, bareCpu: b.cpu });
   }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
-  // The round with the median ratio stands for the run; every round's ratio is reported too.
-  const roundRatios = rounds.map((r) => round(r.gateway.rps / r.bare.rps));
-  const medianRound = rounds[roundRatios.indexOf(median(roundRatios))] ?? rounds[0];
+  // The round with the median ratio (the lower middle one for an even count) stands for the
+  // run; every round's ratio is reported too.
+  const ratioOf = (r: (typeof rounds)[number]) => r.gateway.rps / r.bare.rps;
+  const roundRatios = rounds.map((r) => round(ratioOf(r)));
+  const medianRound = [...rounds].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor((rounds.length - 1) / 2)];
   const { gateway: gatewaySat, gatewayCpu, bare: bareSat, bareCpu } = medianRound;
   const ratio = round(gatewaySat.rps / directSat.rps);
   const ratioVsBare = round(median(roundRatios));

@@ -1,5 +1,5 @@
 import { PAYLOADS } from '../../contracts/index';
-import { compileFloatJson, type JsonWriter } from './float-json';
+import { compileFloatJson, type JsonBytesWriter } from './float-json';
 
 /** The one serializer of every buyer reply, planned once per operation from its contract schema. */
 export const buyerReplyJson = {
@@ -7,6 +7,6 @@ export const buyerReplyJson = {
   'place-order': compileFloatJson(PAYLOADS['place-order']['buyer-reply']),
   invoice: compileFloatJson(PAYLOADS.invoice['buyer-reply']),
   statement: compileFloatJson(PAYLOADS.statement['buyer-reply']),
-} satisfies Record<string, JsonWriter>;
+} satisfies Record<string, JsonBytesWriter>;
 
 export type BuyerReplyOperation = keyof typeof buyerReplyJson;

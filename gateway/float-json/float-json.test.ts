@@ -3,11 +3,16 @@ import fc from 'fast-check';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PAYLOADS } from '../../contracts/index';
 import { compileFloatJson, compileFloatJsonByWalking } from './float-json';
-import { buyerReplyJson } from './buyer-reply-json';
+import { buyerReplyJson, type BuyerReplyOperation } from './buyer-reply-json';
+
+/** The writers write UTF-8 bytes; most assertions read them back as text. */
+const replyText = Object.fromEntries(
+  Object.entries(buyerReplyJson).map(([operation, write]) => [operation, (value: unknown) => write(value).toString('utf8')]),
+) as Record<BuyerReplyOperation, (value: unknown) => string>;
 
 describe('float JSON serializer', () => {
   it('writes float fields of an item inquiry reply with a decimal point and leaves integers alone', () => {
-    const text = buyerReplyJson['item-inquiry']({
+    const text = replyText['item-inquiry']({
       status_code: 2000,
       items: [
         {
@@ -36,10 +41,10 @@ describe('float JSON serializer', () => {
   });
 
   it('writes order quantities and document amounts as floats', () => {
-    expect(buyerReplyJson['place-order']({ order_number: 'O1', status_code: 2000, items: [{ id: '1', status_code: 1, quantity_ordered: 3 }] })).toBe(
+    expect(replyText['place-order']({ order_number: 'O1', status_code: 2000, items: [{ id: '1', status_code: 1, quantity_ordered: 3 }] })).toBe(
       '{"order_number":"O1","status_code":2000,"items":[{"id":"1","status_code":1,"quantity_ordered":3.0}]}',
     );
-    const invoice = buyerReplyJson.invoice({
+    const invoice = replyText.invoice({
       status: 'success',
       error_description: '',
       invoices: [
@@ -54,7 +59,7 @@ describe('float JSON serializer', () => {
     expect(invoice).toContain('"item_count":2.0,"total_cost":-40.0');
     expect(invoice).toContain('"item_quantity":-1.0,"list_price":10.0,"cost":8.5');
     expect(
-      buyerReplyJson.statement({
+      replyText.statement({
         status: 'success',
         statements: [{ total_cost: 100, statement_detail: [{ invoice_date: '2026-01-01', original_amount: 5, paid_amount: 0 }] }],
       }),
@@ -62,13 +67,13 @@ describe('float JSON serializer', () => {
   });
 
   it('passes extra seller fields through untouched', () => {
-    const text = buyerReplyJson['item-inquiry']({ status_code: 2000, items: [], seller_note: { n: 3 }, skipped: undefined });
+    const text = replyText['item-inquiry']({ status_code: 2000, items: [], seller_note: { n: 3 }, skipped: undefined });
     expect(text).toBe('{"status_code":2000,"items":[],"seller_note":{"n":3}}');
   });
 
   it('keeps numbers JSON cannot write with a decimal point valid', () => {
     const write = compileFloatJson(Type.Object({ a: Type.Number(), b: Type.Number(), c: Type.Number() }));
-    const text = write({ a: 1e21, b: Number.NaN, c: -0 });
+    const text = write({ a: 1e21, b: Number.NaN, c: -0 }).toString('utf8');
     expect(JSON.parse(text)).toEqual({ a: 1e21, b: null, c: 0 });
   });
 
@@ -95,7 +100,7 @@ describe('float JSON serializer', () => {
     });
     fc.assert(
       fc.property(reply, (value) => {
-        expect(JSON.parse(buyerReplyJson['item-inquiry'](value))).toEqual(JSON.parse(JSON.stringify(value)));
+        expect(JSON.parse(replyText['item-inquiry'](value))).toEqual(JSON.parse(JSON.stringify(value)));
       }),
     );
   });
@@ -103,7 +108,8 @@ describe('float JSON serializer', () => {
 
 describe('float JSON fast writer', () => {
   const schema = Type.Object({ n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), i: Type.Integer() })) });
-  const fast = compileFloatJson(schema);
+  const bytes = compileFloatJson(schema);
+  const fast = (value: unknown) => bytes(value).toString('utf8');
   const walking = compileFloatJsonByWalking(schema);
 
   it('writes exactly what the walking writer writes, and leaves the value unchanged', () => {
@@ -172,9 +178,43 @@ describe('generated writer', () => {
     const walking = compileFloatJsonByWalking(schema);
     fc.assert(
       fc.property(shapedLike(schema), (value) => {
-        expect(buyerReplyJson[operation](value)).toBe(walking(value));
+        const written = buyerReplyJson[operation](value);
+        expect(written.toString('utf8')).toBe(walking(value));
+        expect(written.equals(Buffer.from(walking(value), 'utf8'))).toBe(true);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('generated writer output', () => {
+  const write = compileFloatJson(
+    Type.Object({ name: Type.String(), n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), note: Type.String() })) }),
+  );
+
+  it('gives each reply its own bytes: writing the next one does not change the last', () => {
+    const first = write({ name: 'first', n: 1, list: [] });
+    const second = write({ name: 'second', n: 2, list: [{ q: 3, note: 'x' }] });
+    expect(first.toString('utf8')).toBe('{"name":"first","n":1.0,"list":[]}');
+    expect(second.toString('utf8')).toBe('{"name":"second","n":2.0,"list":[{"q":3.0,"note":"x"}]}');
+  });
+
+  it('grows past its scratch buffer for a large reply and writes small ones correctly after it', () => {
+    const list = Array.from({ length: 20_000 }, (_, i) => ({ q: i, note: `note ${i} ünïcödé "quoted"` }));
+    const large = write({ name: 'large', n: 0.5, list });
+    expect(large.length).toBeGreaterThan(1_048_576);
+    expect(JSON.parse(large.toString('utf8'))).toEqual({ name: 'large', n: 0.5, list });
+    expect(large.toString('utf8')).toBe(
+      compileFloatJsonByWalking(
+        Type.Object({ name: Type.String(), n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), note: Type.String() })) }),
+      )({ name: 'large', n: 0.5, list }),
+    );
+    expect(write({ name: 'small', n: 7, list: [] }).toString('utf8')).toBe('{"name":"small","n":7.0,"list":[]}');
+  });
+
+  it('writes non-ASCII text and escapes as UTF-8 JSON', () => {
+    const value = { name: 'Motorenöl 5W-30 \u2028 "tab\t" \ud83d\ude97 \ud800', n: -12, list: [{ q: 1e-7, note: 'back\\slash' }] };
+    const written = write(value);
+    expect(written.equals(Buffer.from(JSON.stringify(value).replace('"n":-12', '"n":-12.0'), 'utf8'))).toBe(true);
   });
 });

@@ -84,14 +84,16 @@ function write(plan: Plan, value: unknown): string {
 }
 
 export type JsonWriter = (value: unknown) => string;
+/** JSON as the UTF-8 bytes that go on the wire. */
+export type JsonBytesWriter = (value: unknown) => Buffer;
 
 /**
  * The hot-path writer: the schema compiled into JavaScript once (generated-writer.ts), writing
- * `24.0` straight into the text. It replaced a marker swap (integral floats swapped for marker
- * strings, JSON.stringify, a regex back to `24.0`): 11.5 µs instead of 27.8 µs for the bench's
- * 5 KB item-inquiry reply, where JSON.stringify alone takes 18.4 µs (same run, loaded machine).
+ * `24.0` straight into UTF-8 bytes. It replaced a marker swap (integral floats swapped for
+ * marker strings, JSON.stringify, a regex back to `24.0`), then a generated writer of strings;
+ * docs/gateway.md ("Speed") has the figures of each.
  */
-export function compileFloatJson(schema: TSchema): JsonWriter {
+export function compileFloatJson(schema: TSchema): JsonBytesWriter {
   return generateFloatJsonWriter(schema);
 }
 

@@ -2,10 +2,17 @@ import type { TSchema } from '@sinclair/typebox';
 
 // The hot-path buyer-reply writer: the contract schema is turned once into JavaScript source,
 // one function per object and array of the schema, with each known field written by its
-// type (a float as `24.0`, an integer or a plain string straight into the text) and anything
-// else (seller extras, unions, a value of the wrong type) handed to JSON.stringify. Compiled
-// with new Function, as Ajv compiles validators. Output is byte for byte what the walking
-// writer in float-json.ts writes; float-json.test.ts checks that on random values.
+// type (a float as `24.0`, an integer or a plain string) and anything else (seller extras,
+// unions, a value of the wrong type) handed to JSON.stringify. Compiled with new Function, as
+// Ajv compiles validators.
+//
+// It writes UTF-8 bytes into a scratch buffer, not a string: a string built piece by piece is a
+// rope of thousands of small strings (~40 KB of garbage for a 6 KB reply) that Node flattens
+// and encodes again before the socket takes it. Keys are unrolled into byte stores when the
+// source is generated; ASCII strings and small integers are copied byte by byte; anything
+// else (an escape, a non-ASCII character, an exponent) goes through JSON.stringify. Output is
+// byte for byte what the walking writer in float-json.ts writes; float-json.test.ts checks
+// that on random values.
 
 type Shape =
   { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' } | { kind: 'array'; item: Shape } | { kind: 'object'; properties: [string, Shape][] };
@@ -33,20 +40,107 @@ function shapeOf(schema: TSchema): Shape {
   }
 }
 
-/** Characters JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates. */
-// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const SCRATCH_BYTES = 16_384;
+/** A scratch buffer grown past this by one huge reply is not kept for the next. */
+const SCRATCH_KEPT_BYTES = 1_048_576;
+/** Integers below this are written digit by digit; larger ones through their string. */
+const SMALL_INTEGER = 2 ** 31;
 
-/** Helpers the generated code calls, passed in rather than reached through globals. */
-const runtime = {
-  stringify: (value: unknown): string => JSON.stringify(value) ?? 'null',
-  string: (value: unknown): string => (typeof value === 'string' && !NEEDS_ESCAPE.test(value) ? `"${value}"` : (JSON.stringify(value) ?? 'null')),
-  float: (value: unknown): string =>
-    typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 1e21 ? `${value}.0` : (JSON.stringify(value) ?? 'null'),
+/** Where the generated functions write: one per compiled writer, reused reply after reply (writing is synchronous). */
+interface Output {
+  b: Buffer;
+  p: number;
+}
+
+/** Helpers the generated code calls, bound to one writer's output. */
+function runtimeFor(o: Output) {
+  /** Room for `bytes` more. */
+  const room = (bytes: number): void => {
+    if (o.p + bytes <= o.b.length) return;
+    let size = o.b.length * 2;
+    while (size < o.p + bytes) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    o.b.copy(grown, 0, 0, o.p);
+    o.b = grown;
+  };
+  /** Any text, UTF-8 encoded. */
+  const text = (value: string): void => {
+    room(value.length * 3);
+    o.p += o.b.write(value, o.p, 'utf8');
+  };
+  /** Text known to be ASCII (a number, null, true, false), byte by byte: shorter than a call into Buffer's native write. */
+  const ascii = (value: string): void => {
+    const length = value.length;
+    room(length);
+    const b = o.b;
+    let p = o.p;
+    for (let i = 0; i < length; i++) b[p++] = value.charCodeAt(i);
+    o.p = p;
+  };
+  const stringify = (value: unknown): void => text(JSON.stringify(value) ?? 'null');
+  /** A string JSON would write as is (printable ASCII, no quote or backslash) byte by byte; anything else through JSON.stringify. */
+  const string = (value: unknown): void => {
+    if (typeof value !== 'string') return stringify(value);
+    const length = value.length;
+    room(length + 2);
+    const b = o.b;
+    let p = o.p;
+    b[p++] = 0x22;
+    for (let i = 0; i < length; i++) {
+      const c = value.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return stringify(value);
+      b[p++] = c;
+    }
+    b[p++] = 0x22;
+    o.p = p;
+  };
+  /** A non-negative integer below SMALL_INTEGER. */
+  const digits = (n: number): void => {
+    room(10);
+    const b = o.b;
+    let length = 1;
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) length++;
+    let p = o.p + length;
+    o.p = p;
+    let rest = n;
+    do {
+      b[--p] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    } while (rest > 0);
+  };
   // Finite numbers: `${n}` is what JSON writes (-0 as 0 included); NaN and ±Infinity become null.
-  integer: (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? `${value}` : (JSON.stringify(value) ?? 'null')),
-  boolean: (value: unknown): string => (value === true ? 'true' : value === false ? 'false' : (JSON.stringify(value) ?? 'null')),
-};
+  const integer = (value: unknown): void => {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < SMALL_INTEGER) return digits(value);
+    if (typeof value === 'number' && Number.isFinite(value)) return ascii(`${value}`);
+    stringify(value);
+  };
+  /** A float with a decimal point: 12 → 12.0; non-integers and exponent forms as JSON writes them. */
+  const float = (value: unknown): void => {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < SMALL_INTEGER) {
+      digits(value);
+      room(2);
+      o.b[o.p++] = 0x2e;
+      o.b[o.p++] = 0x30;
+      return;
+    }
+    if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 1e21) return ascii(`${value}.0`);
+    if (typeof value === 'number' && Number.isFinite(value)) return ascii(`${value}`);
+    stringify(value);
+  };
+  const boolean = (value: unknown): void => (value === true ? ascii('true') : value === false ? ascii('false') : stringify(value));
+  return { room, text, ascii, stringify, string, integer, float, boolean };
+}
+
+const HELPERS = ['o', 'room', 'text', 'ascii', 'stringify', 'string', 'integer', 'float', 'boolean'] as const;
+
+/** Statements writing `literal` (ASCII) as unrolled byte stores. */
+function literal(value: string): string {
+  const bytes = [...Buffer.from(value, 'utf8')];
+  const stores = bytes.map((byte, i) => `b[p${i === 0 ? '' : ` + ${i}`}] = ${byte};`).join(' ');
+  return `room(${bytes.length}); { const b = o.b, p = o.p; ${stores} o.p = p + ${bytes.length}; }`;
+}
+
+const byte = (value: number) => `room(1); o.b[o.p++] = ${value};`;
 
 /** Generates the source of one writer function per object/array shape; returns the entry function's name. */
 function generate(shape: Shape, functions: string[]): string {
@@ -54,37 +148,34 @@ function generate(shape: Shape, functions: string[]): string {
   functions.push('');
   let body: string;
   if (shape.kind === 'array') {
-    const item = valueExpression(shape.item, 'v[i]', functions);
+    const item = valueStatement(shape.item, 'v[i]', functions);
     body = `function ${name}(v) {
   if (!Array.isArray(v)) return stringify(v);
-  let out = '[';
+  ${byte(0x5b)}
   for (let i = 0; i < v.length; i++) {
-    if (i > 0) out += ',';
-    out += v[i] === undefined || typeof v[i] === 'function' ? 'null' : ${item};
+    if (i > 0) { ${byte(0x2c)} }
+    if (v[i] === undefined || typeof v[i] === 'function') ascii('null'); else ${item};
   }
-  return out + ']';
+  ${byte(0x5d)}
 }`;
   } else if (shape.kind === 'object') {
     const cases = shape.properties
-      .map(
-        ([key, property]) =>
-          `      case ${JSON.stringify(key)}: out += ${JSON.stringify(`${JSON.stringify(key)}:`)} + ${valueExpression(property, 'f', functions)}; break;`,
-      )
+      .map(([key, property]) => `      case ${JSON.stringify(key)}: ${literal(`${JSON.stringify(key)}:`)} ${valueStatement(property, 'f', functions)}; break;`)
       .join('\n');
     body = `function ${name}(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof v.toJSON === 'function') return stringify(v);
-  let out = '{';
+  ${byte(0x7b)}
   let first = true;
   for (const k in v) {
     const f = v[k];
     if (f === undefined || typeof f === 'function' || typeof f === 'symbol') continue;
-    if (first) first = false; else out += ',';
+    if (first) first = false; else { ${byte(0x2c)} }
     switch (k) {
 ${cases}
-      default: out += JSON.stringify(k) + ':' + stringify(f);
+      default: text(JSON.stringify(k) + ':'); stringify(f);
     }
   }
-  return out + '}';
+  ${byte(0x7d)}
 }`;
   } else {
     throw new Error(`only objects and arrays get a writer function, not ${shape.kind}`);
@@ -93,7 +184,7 @@ ${cases}
   return name;
 }
 
-function valueExpression(shape: Shape, value: string, functions: string[]): string {
+function valueStatement(shape: Shape, value: string, functions: string[]): string {
   switch (shape.kind) {
     case 'array':
     case 'object':
@@ -105,12 +196,23 @@ function valueExpression(shape: Shape, value: string, functions: string[]): stri
   }
 }
 
-/** Compiles the schema into a writer: floats with a decimal point, everything else as JSON.stringify writes it. */
-export function generateFloatJsonWriter(schema: TSchema): (value: unknown) => string {
+/** Compiles the schema into a writer of UTF-8 JSON: floats with a decimal point, everything else as JSON.stringify writes it. */
+export function generateFloatJsonWriter(schema: TSchema): (value: unknown) => Buffer {
   const shape = shapeOf(schema);
   const functions: string[] = [];
   const entry = shape.kind === 'array' || shape.kind === 'object' ? generate(shape, functions) : undefined;
-  const source = `${functions.join('\n')}\nreturn ${entry ?? `(v) => ${valueExpression(shape, 'v', functions)}`};`;
-  const factory = new Function('stringify', 'string', 'float', 'integer', 'boolean', source) as (...helpers: unknown[]) => (value: unknown) => string;
-  return factory(runtime.stringify, runtime.string, runtime.float, runtime.integer, runtime.boolean);
+  const write = entry ?? `((v) => ${valueStatement(shape, 'v', functions)})`;
+  const o: Output = { b: Buffer.allocUnsafe(SCRATCH_BYTES), p: 0 };
+  const source = `${functions.join('\n')}\nreturn (v) => { o.p = 0; ${write}(v); return o.p; };`;
+  const factory = new Function(...HELPERS, source) as (...helpers: unknown[]) => (value: unknown) => number;
+  const runtime = runtimeFor(o);
+  const fill = factory(o, runtime.room, runtime.text, runtime.ascii, runtime.stringify, runtime.string, runtime.integer, runtime.float, runtime.boolean);
+  return (value) => {
+    const length = fill(value);
+    // The reply's own copy: the scratch buffer is written again by the next reply.
+    const reply = Buffer.allocUnsafe(length);
+    o.b.copy(reply, 0, 0, length);
+    if (o.b.length > SCRATCH_KEPT_BYTES) o.b = Buffer.allocUnsafe(SCRATCH_BYTES);
+    return reply;
+  };
 }

@@ -26,6 +26,13 @@ describe('gateway app', () => {
     expect(line.request_id).toBe(response.headers.get('x-request-id'));
     expect(typeof line.ms).toBe('number');
     expect(() => JSON.stringify(line)).not.toThrow();
+    // The buyer operations log from their own handler, other routes through the middleware: one line each either way.
+    await gw.app.request('/health');
+    await gw.app.request('/no/such/path');
+    expect(gw.logs.slice(before + 1).map((l) => [l.path, l.http_status])).toEqual([
+      ['/health', 200],
+      ['/no/such/path', 404],
+    ]);
   });
 
   // Propagation to the seller (x-request-id on the forwarded call) is pinned in seller-client.test.ts.

@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { Directory } from './directory/directory';
 import type { SellerClient } from './seller-client/seller-client.types';
 import type { Store } from './store/store';
@@ -10,10 +10,11 @@ import { createOperations } from './operations/index';
 import { operationRoute } from './http/operation-route';
 import { errorResponse } from './http/error-response';
 import { healthRoute } from './http/health-route';
-import { jsonLineLogger, requestLog, type Logger } from './http/request-log';
-import { RequestValidationError } from './errors';
+import { createRequestLog, jsonLineLogger, requestLog, type Logger } from './http/request-log';
+import { checkMiddleware, inTurn } from './http/request-check';
+import { requireJsonContentType } from './http/json-content-type';
 import { OverallStatus } from '../contracts/index';
-import type { ErrorEnvelope, GatewayEnv } from './http/gateway-env';
+import type { GatewayEnv } from './http/gateway-env';
 import { createCatalog } from './catalog/catalog-queries';
 import { createCatalogSearch } from './catalog/catalog-search';
 import { catalogRoutes } from './catalog/catalog-routes';
@@ -51,23 +52,6 @@ export interface GatewayDeps {
 export const V3_2 = '/json/federated/v3_2';
 export const V3_1 = '/json/federated/v3_1';
 
-const envelope =
-  (kind: ErrorEnvelope): MiddlewareHandler<GatewayEnv> =>
-  async (c, next) => {
-    c.set('envelope', kind);
-    await next();
-  };
-
-const jsonOnly: MiddlewareHandler<GatewayEnv> = async (c, next) => {
-  const type = c.req.header('content-type');
-  if (type !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new RequestValidationError(`content-type must be application/json, not '${type}'`, [
-      { path: 'header:content-type', message: 'must be application/json' },
-    ]);
-  }
-  await next();
-};
-
 export function createGateway(deps: GatewayDeps) {
   const clock = deps.clock ?? systemClock;
   const config = deps.config ?? gatewayConfig();
@@ -91,45 +75,51 @@ export function createGateway(deps: GatewayDeps) {
   // Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
   const auth = rateLimitedAuth(authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth })), {
     limiter: createRateLimiter({ windowMs: config.protection.rateLimitWindowMs, clock }),
-    limitOf: clientRateLimits(deps.store, { defaultLimit: config.protection.rateLimit, ttlMs: 30_000, clock }),
+    limits: clientRateLimits(deps.store, { defaultLimit: config.protection.rateLimit, ttlMs: 30_000, clock }),
     instances: config.protection.rateLimitInstances,
   });
+  const log = createRequestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger));
+  const bodyLimit = requestBodyLimit(config.protection.maxBodyBytes);
+  const authMiddleware = checkMiddleware(auth);
 
+  // The buyer operations come first: each is one handler that runs the request log and the
+  // checks itself (http/operation-route.ts) and always answers, so the app-wide middleware
+  // registered after them (Hono runs matched handlers in registration order) is never reached
+  // on their paths. Every other route gets the same steps as middleware. A step meant for the
+  // buyer operations too belongs in their edge (operation-route.ts) as well.
   const app = new Hono<GatewayEnv>();
-  app.use('*', requestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger)));
   app.onError(errorResponse);
-  if (metrics !== undefined) app.use('*', requestMetrics(metrics));
-  app.use('*', requestBodyLimit(config.protection.maxBodyBytes));
-  app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
-  app.get('/health', healthRoute(deps.store));
-
-  // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
-  // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.
+  const edge = { log, checks: inTurn(bodyLimit, auth, requireJsonContentType), metrics, forwardHeaders: config.forwardHeaders };
   const routes = {
     item_inquiry: operationRoute(
       'item-inquiry',
       itemCountLimit(operations.itemInquiry, { limit: config.protection.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }),
-      config.forwardHeaders,
+      edge,
     ),
     place_order: operationRoute(
       'place-order',
       itemCountLimit(operations.placeOrder, { limit: config.protection.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }),
-      config.forwardHeaders,
+      edge,
     ),
-    invoice: operationRoute('invoice', operations.invoice, config.forwardHeaders),
-    statement: operationRoute('statement', operations.statement, config.forwardHeaders),
+    invoice: operationRoute('invoice', operations.invoice, edge, 'invoices'),
+    statement: operationRoute('statement', operations.statement, edge, 'statements'),
   };
+  // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
+  // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.
   const mount = (base: string, names: (keyof typeof routes)[]) => {
-    for (const name of names) {
-      if (name === 'invoice') app.post(`${base}/invoice`, envelope('invoices'), auth, jsonOnly, routes.invoice);
-      else if (name === 'statement') app.post(`${base}/statement`, envelope('statements'), auth, jsonOnly, routes.statement);
-      else app.post(`${base}/${name}`, auth, jsonOnly, routes[name]);
-    }
+    for (const name of names) app.post(`${base}/${name}`, routes[name]);
   };
   mount(V3_2, ['item_inquiry', 'place_order', 'invoice', 'statement']);
   // v3.1 lists item inquiry and place order with the same bodies: the very same handlers.
   mount(V3_1, ['item_inquiry', 'place_order']);
+
+  app.use('*', requestLog(log));
+  if (metrics !== undefined) app.use('*', requestMetrics(metrics));
+  app.use('*', checkMiddleware(bodyLimit));
+  app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+
+  app.get('/health', healthRoute(deps.store));
 
   // v3.1 catalog launch and cart, the catalog page and its session API.
   const catalog = createCatalog(deps.store);
@@ -138,14 +128,14 @@ export function createGateway(deps: GatewayDeps) {
     directory: deps.directory,
     catalog,
     itemInquiry: operations.itemInquiry,
-    buyerAuth: auth,
+    buyerAuth: authMiddleware,
     clock,
     tokenTtlSeconds: deps.catalogTokenTtlSeconds,
     publicUrl: deps.publicUrl,
   });
   app.route('/', session.routes);
   // Catalog and search answer the buyer system (JWT) and the catalog page (session token) alike.
-  app.route('/', catalogRoutes({ catalog, search: createCatalogSearch(deps.store), auth: buyerOrCatalogSession(auth, session.sessionAuth) }));
+  app.route('/', catalogRoutes({ catalog, search: createCatalogSearch(deps.store), auth: buyerOrCatalogSession(authMiddleware, session.sessionAuth) }));
   app.route('/', apiReferenceRoutes());
 
   return app;

@@ -7,6 +7,7 @@ import { registerKey, revokeKey } from '../directory/api-keys';
 import { DEV_KEYS } from './dev-keys';
 import { createGateway, V3_2 } from '../app';
 import { gatewayConfig } from '../config';
+import { createTokenVerifier } from './token-verifier';
 
 // Every refusal is HTTP 401 with overall code 4403 and a reason a developer can act on.
 
@@ -183,5 +184,49 @@ describe('authentication', () => {
   it('refuses a token whose alg differs from the algorithm the key is registered for', async () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     await expectRefused(`Bearer ${await gw.token('demo', { privateKey, algorithm: 'ES256' })}`, /registered for RS256/);
+  });
+});
+
+describe('verifyFromMemory', () => {
+  const verifierOf = () => createTokenVerifier({ directory: gw.directory, clock });
+
+  it('answers a token verified before with the same buyer, without waiting', async () => {
+    const verifier = verifierOf();
+    const authorization = `Bearer ${await gw.token('demo')}`;
+    expect(verifier.verifyFromMemory(authorization)).toBeUndefined();
+    const buyer = await verifier.verify(authorization);
+    expect(verifier.verifyFromMemory(authorization)).toEqual(buyer);
+    expect(verifier.verifyFromMemory(`Bearer ${await gw.token('demo')}x`)).toBeUndefined();
+    expect(verifier.verifyFromMemory(undefined)).toBeUndefined();
+  });
+
+  it('leaves to verify() a token that has expired, a user not linked, and a revoked key', async () => {
+    const verifier = verifierOf();
+    const authorization = `Bearer ${await gw.token('demo')}`;
+    await verifier.verify(authorization);
+    now += 10 * 60_000;
+    try {
+      expect(verifier.verifyFromMemory(authorization)).toBeUndefined();
+    } finally {
+      now -= 10 * 60_000;
+    }
+    const other = `Bearer ${await gw.token('demo', { subject: 'other' })}`;
+    await expect(verifier.verify(other)).rejects.toThrow(/not linked/);
+    expect(verifier.verifyFromMemory(other)).toBeUndefined();
+
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    await registerKey(
+      gw.store,
+      { clientId: 'dev-buyer-system', kid: 'memory-es256', algorithm: 'ES256', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+      gw.directory,
+    );
+    const es256 = `Bearer ${await gw.token('demo', { privateKey, algorithm: 'ES256', kid: 'memory-es256' })}`;
+    await verifier.verify(es256);
+    expect(verifier.verifyFromMemory(es256)?.kid).toBe('memory-es256');
+    await revokeKey(gw.store, 'memory-es256', gw.directory);
+    expect(verifier.verifyFromMemory(es256)).toBeUndefined();
+    await gw.directory.findKey('memory-es256');
+    // Now in memory again, as revoked: still not answered here.
+    expect(verifier.verifyFromMemory(es256)).toBeUndefined();
   });
 });

@@ -223,6 +223,32 @@ describe('directory cache', () => {
     expect((await directory.findUser('demo'))?.locations[0]).toMatchObject({ locationId: 'L101', canOrder: true });
   });
 
+  it('answers synchronously from memory once a look-up has settled, and not before', async () => {
+    let now = 1_000;
+    const directory = createDirectory(counted, { ttlMs: 30_000, now: () => now });
+    expect(directory.cached.user('demo')).toBeUndefined();
+    const loading = directory.findUser('demo');
+    // Loading, not settled: the caller must wait for the promise.
+    expect(directory.cached.user('demo')).toBeUndefined();
+    const user = await loading;
+    expect(directory.cached.user('demo')?.value).toBe(user);
+    expect(directory.cached.key('dev-key-1')).toBeUndefined();
+    await directory.findKey('dev-key-1');
+    await directory.findKey('unknown-kid');
+    await directory.linkedUsernames('dev-buyer-system');
+    await directory.findMember('M100');
+    expect(directory.cached.key('dev-key-1')?.value?.active).toBe(true);
+    // A cached "no such key" is an answer too, unlike "not cached".
+    expect(directory.cached.key('unknown-kid')).toEqual({ value: undefined });
+    expect(directory.cached.linkedUsernames('dev-buyer-system')?.value).toEqual(['demo']);
+    expect(directory.cached.member('M100')?.value?.id).toBe('M100');
+    now += 30_000;
+    expect(directory.cached.user('demo')).toBeUndefined();
+    await directory.findUser('demo');
+    directory.invalidate();
+    expect(directory.cached.user('demo')).toBeUndefined();
+  });
+
   it('starts over rather than grow past maxEntries', async () => {
     const directory = createDirectory(counted, { maxEntries: 2 });
     counted.reset();

@@ -15,7 +15,7 @@
 // Negative answers (unknown kid, unknown user) are cached too, for the same ttlMs, so a
 // flood of made-up kids does not reach the store.
 import type { Queryable, Store } from '../store/store';
-import type { Account, ApiKey, BuyerUser, Directory, Location, Member } from './directory';
+import type { Account, ApiKey, BuyerUser, CachedLookups, Directory, Location, Member } from './directory';
 import { storeDirectory } from './store-directory';
 import { TtlCache } from './ttl-cache';
 
@@ -31,6 +31,7 @@ export interface DirectoryOptions {
 export const DEFAULT_DIRECTORY_TTL_MS = 30_000;
 
 export interface CachedDirectory extends Directory {
+  cached: CachedLookups;
   /** Stops listening for the store's change signals (the store's close() ends them too). */
   close(): void;
 }
@@ -63,6 +64,12 @@ export function createDirectory(store: Queryable & Partial<Pick<Store, 'onDirect
     // \u0000 cannot occur in either id, so the pair maps to one key unambiguously.
     findAccount: (memberId, accountId) => accounts.get(`${memberId}\u0000${accountId}`, () => reader.findAccount(memberId, accountId).then(deepFreeze)),
     invalidate,
+    cached: {
+      key: (kid) => keys.peek(kid),
+      linkedUsernames: (clientId) => links.peek(clientId),
+      user: (username) => users.peek(username),
+      member: (id) => members.peek(id),
+    },
     close() {
       unsubscribe?.();
     },

@@ -73,6 +73,22 @@ export interface ApiKey {
   active: boolean;
 }
 
+/** A cached answer: `value` may itself be undefined (known not to exist). */
+export interface CachedAnswer<V> {
+  value: V;
+}
+
+/**
+ * The hot look-ups answered synchronously when the answer is in memory, undefined when it is
+ * not (then ask the Directory's own method). Same answers, minus a promise per look-up.
+ */
+export interface CachedLookups {
+  key(kid: string): CachedAnswer<ApiKey | undefined> | undefined;
+  linkedUsernames(clientId: string): CachedAnswer<string[]> | undefined;
+  user(username: string): CachedAnswer<BuyerUser | undefined> | undefined;
+  member(id: string): CachedAnswer<Member | undefined> | undefined;
+}
+
 export interface Directory {
   findKey(kid: string): Promise<ApiKey | undefined>;
   /** Usernames of the buyer users an API client may act for. */
@@ -83,4 +99,6 @@ export interface Directory {
   findAccount(memberId: string, accountId: string): Promise<Account | undefined>;
   /** Drops cached entries after a write (keys revoked, users created, …). */
   invalidate(): void;
+  /** Present on a caching directory (createDirectory). */
+  cached?: CachedLookups;
 }

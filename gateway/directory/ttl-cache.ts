@@ -3,15 +3,24 @@
 // fails is forgotten at once. The entry goes in when its load starts, so clear() also
 // drops loads in flight: their (possibly pre-write) result is never cached. Bounded: past
 // `maxEntries` it starts over rather than grow without limit (e.g. a flood of unknown kids).
+// A settled entry can also be read synchronously (peek): the request path then skips the
+// promise and the microtask hop an await of the cached promise costs.
 export interface TtlCacheOptions {
   ttlMs: number;
   maxEntries: number;
   now?: () => number;
 }
 
+/** A cached answer, as peek() gives it: `value` may itself be undefined (a cached "no such thing"). */
+export interface Settled<V> {
+  value: V;
+}
+
 interface Entry<V> {
   value: Promise<V>;
   expiresAt: number;
+  /** Set once the load has resolved. */
+  settled?: Settled<V>;
 }
 
 export class TtlCache<V> {
@@ -30,15 +39,24 @@ export class TtlCache<V> {
     if (hit) this.entries.delete(key);
     else if (this.entries.size >= this.options.maxEntries) this.entries.clear();
     const value = load();
-    const entry = { value, expiresAt: now + this.options.ttlMs };
+    const entry: Entry<V> = { value, expiresAt: now + this.options.ttlMs };
     this.entries.set(key, entry);
     value.then(
-      () => {},
+      (resolved) => {
+        entry.settled = { value: resolved };
+      },
       () => {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       },
     );
     return value;
+  }
+
+  /** The answer for `key` if it is cached, loaded and fresh; otherwise undefined (ask get()). */
+  peek(key: string): Settled<V> | undefined {
+    const hit = this.entries.get(key);
+    if (hit === undefined || hit.settled === undefined || hit.expiresAt <= this.now()) return undefined;
+    return hit.settled;
   }
 
   clear(): void {

@@ -1,15 +1,35 @@
 import type { Context, Handler } from 'hono';
+import { routePath } from 'hono/route';
 import { bodyNotJson } from '../errors';
 import { readJsonBody } from '../../contracts/http/json-body';
 import { buyerReplyJson, type BuyerReplyOperation } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
-import type { GatewayEnv } from './gateway-env';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { recordRequest } from '../metrics/request-metrics';
+import type { ErrorEnvelope, GatewayEnv } from './gateway-env';
+import type { RequestCheck } from './request-check';
+import type { RequestLog } from './request-log';
+import { errorResponse } from './error-response';
 import { replyWithHeaders } from './reply-headers';
 
-// The thin HTTP edge of an operation: read the body, hand it over, write the reply with the
-// float-aware serializer. Everything else lives in gateway/operations/.
+// A buyer operation's whole HTTP edge in one handler: the request log, the checks (body size,
+// authentication and rate limit, content type), the body handed to the operation, the reply
+// written with the float-aware writer, any failure through the one error mapper. The same
+// steps other routes get as Hono middleware, called in turn here: the four operations are the
+// gateway's hot path, and Hono calls a route that is alone on its path directly, without
+// composing a middleware chain (a promise and a closure per layer). Everything else lives in
+// gateway/operations/.
 
 export type Operation = (input: OperationInput) => Promise<OperationResult>;
+
+export interface OperationEdge {
+  log: RequestLog;
+  /** Every check the request passes before its body is read, in order. */
+  checks: RequestCheck;
+  metrics?: GatewayMetrics;
+  /** Buyer headers that travel on to the seller. */
+  forwardHeaders: string[];
+}
 
 function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, string> | undefined {
   let headers: Record<string, string> | undefined;
@@ -20,15 +40,17 @@ function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, 
   return headers;
 }
 
-export function operationRoute(name: BuyerReplyOperation, operation: Operation, forwardHeaders: string[] = []): Handler<GatewayEnv> {
+/** Invoices and statements answer failures in their own envelope; the others in the gateway's. */
+export function operationRoute(name: BuyerReplyOperation, operation: Operation, edge: OperationEdge, envelope: ErrorEnvelope = 'gateway'): Handler<GatewayEnv> {
   const write = buyerReplyJson[name];
-  return async (c) => {
+
+  async function reply(c: Context<GatewayEnv>): Promise<Response> {
     const result = await operation({
       buyer: c.get('buyer'),
       body: await readJsonBody(c, bodyNotJson),
       requestId: c.get('requestId'),
       idempotencyKey: c.req.header('idempotency-key'),
-      sellerHeaders: forwardHeaders.length === 0 ? undefined : sellerHeaders(c, forwardHeaders),
+      sellerHeaders: edge.forwardHeaders.length === 0 ? undefined : sellerHeaders(c, edge.forwardHeaders),
     });
     const log = c.get('log');
     if (result.log !== undefined) Object.assign(log, result.log);
@@ -42,9 +64,26 @@ export function operationRoute(name: BuyerReplyOperation, operation: Operation, 
       headers['idempotent-replayed'] = 'true';
       log.replayed = true;
     }
-    const reply = result.reply as { status_code?: unknown; status?: unknown };
-    if (reply.status_code !== undefined) log.status_code = reply.status_code;
-    else log.status = reply.status;
+    const body = result.reply as { status_code?: unknown; status?: unknown };
+    if (body.status_code !== undefined) log.status_code = body.status_code;
+    else log.status = body.status;
     return replyWithHeaders(c, write(result.reply), result.httpStatus, headers);
+  }
+
+  return async (c) => {
+    const started = edge.log.begin(c, envelope);
+    const timed = edge.metrics === undefined ? 0 : performance.now();
+    let response: Response;
+    try {
+      const checking = edge.checks(c);
+      if (checking !== undefined) await checking;
+      response = await reply(c);
+    } catch (error) {
+      response = errorResponse(error, c);
+    }
+    response = edge.log.end(c, started, response);
+    // routePath(c): this handler's own route pattern.
+    if (edge.metrics !== undefined) recordRequest(edge.metrics, c, routePath(c), response.status, (performance.now() - timed) / 1000);
+    return response;
   };
 }

@@ -6,7 +6,7 @@ import type { GatewayEnv } from './gateway-env';
 // @hono/node-server turns that back into a plain object for Node by iterating it (sorted,
 // validated): ~2 µs a request on the hot path. A reply built by replyWithHeaders goes out
 // with the plain object as it is; any other response (errors, other routes) gets the gathered
-// headers added by the request log on its way out (applyReplyHeaders).
+// headers added by the request log on its way out (withReplyHeaders).
 
 /** Records a header for this request's reply (lower-case names: what Node writes). */
 export function setReplyHeader(c: Context<GatewayEnv>, name: string, value: string): void {
@@ -19,18 +19,18 @@ export function replyWithHeaders(c: Context<GatewayEnv>, body: string | Uint8Arr
   return new Response(body, { status, headers: { ...c.get('replyHeaders'), ...own } });
 }
 
-/** Adds the gathered headers to a response that did not start from them. */
-export function applyReplyHeaders(c: Context<GatewayEnv>): void {
-  if (c.get('replyHeadersApplied') === true) return;
+/** The response with the gathered headers added, unless it was built from them. */
+export function withReplyHeaders(c: Context<GatewayEnv>, response: Response): Response {
+  if (c.get('replyHeadersApplied') === true) return response;
   const headers = c.get('replyHeaders');
   // On the response itself: c.header() after the response exists would copy it. A response
   // whose headers are immutable (one made by fetch or Response.error) is copied once.
-  let response = c.res;
   try {
     for (const name in headers) response.headers.set(name, headers[name]);
+    return response;
   } catch {
-    response = new Response(response.body, response);
-    for (const name in headers) response.headers.set(name, headers[name]);
-    c.res = response;
+    const copy = new Response(response.body, response);
+    for (const name in headers) copy.headers.set(name, headers[name]);
+    return copy;
   }
 }

@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
-import type { MiddlewareHandler } from 'hono';
-import type { GatewayEnv } from './gateway-env';
-import { applyReplyHeaders } from './reply-headers';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ErrorEnvelope, GatewayEnv } from './gateway-env';
+import { withReplyHeaders } from './reply-headers';
 
 /** Receives one structured entry per request; tests pass a collector or a no-op. */
 export type Logger = (entry: Record<string, unknown>) => void;
@@ -48,31 +48,53 @@ export const jsonLineLogger: Logger = (entry) => {
 // A caller's own request id is kept when it looks like an id, so traces join up across systems.
 const USABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+export interface RequestLog {
+  /** First thing for every request: its id (echoed), its log fields, its reply headers; returns when it started. */
+  begin(c: Context<GatewayEnv>, envelope?: ErrorEnvelope): number;
+  /** Last thing: the response with the gathered reply headers, and one log line. */
+  end(c: Context<GatewayEnv>, started: number, response: Response): Response;
+}
+
 /**
  * Assigns the request id, echoes it, and writes one log line when the response is ready.
  * With no logger (GATEWAY_LOG=off, benchmarks) the id is still assigned and echoed.
  */
-export function requestLog(logger: Logger | undefined, now: () => number = () => performance.now()): MiddlewareHandler<GatewayEnv> {
+export function createRequestLog(logger: Logger | undefined, now: () => number = () => performance.now()): RequestLog {
+  return {
+    begin(c, envelope = 'gateway') {
+      const started = now();
+      const incoming = c.req.header('x-request-id');
+      const requestId = incoming !== undefined && USABLE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+      c.set('requestId', requestId);
+      c.set('log', {});
+      c.set('envelope', envelope);
+      c.set('replyHeaders', { 'x-request-id': requestId });
+      return started;
+    },
+    end(c, started, response) {
+      const sent = withReplyHeaders(c, response);
+      if (logger !== undefined) {
+        logger({
+          time: new Date().toISOString(),
+          request_id: c.get('requestId'),
+          method: c.req.method,
+          path: c.req.path,
+          http_status: sent.status,
+          ms: Math.round((now() - started) * 100) / 100,
+          ...c.get('log'),
+        });
+      }
+      return sent;
+    },
+  };
+}
+
+/** The request log as middleware, for the routes Hono composes (everything but the buyer operations). */
+export function requestLog(logger: Logger | undefined | RequestLog, now?: () => number): MiddlewareHandler<GatewayEnv> {
+  const log = typeof logger === 'object' ? logger : createRequestLog(logger, now);
   return async (c, next) => {
-    const started = now();
-    const incoming = c.req.header('x-request-id');
-    const requestId = incoming !== undefined && USABLE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-    const fields: Record<string, unknown> = {};
-    c.set('requestId', requestId);
-    c.set('log', fields);
-    c.set('envelope', 'gateway');
-    c.set('replyHeaders', { 'x-request-id': requestId });
+    const started = log.begin(c);
     await next();
-    applyReplyHeaders(c);
-    if (logger === undefined) return;
-    logger({
-      time: new Date().toISOString(),
-      request_id: requestId,
-      method: c.req.method,
-      path: c.req.path,
-      http_status: c.res.status,
-      ms: Math.round((now() - started) * 100) / 100,
-      ...fields,
-    });
+    c.res = log.end(c, started, c.res);
   };
 }

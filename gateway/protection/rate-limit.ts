@@ -1,6 +1,8 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { GatewayEnv } from '../http/gateway-env';
+import type { RequestCheck } from '../http/request-check';
 import type { RateLimiter } from './rate-limiter';
+import type { ClientRateLimits } from './client-rate-limits';
 import { RateLimitedError } from './protection-errors';
 import { setReplyHeader } from '../http/reply-headers';
 
@@ -9,26 +11,32 @@ import { setReplyHeader } from '../http/reply-headers';
 
 export interface RateLimitOptions {
   limiter: RateLimiter;
-  limitOf: (clientId: string) => Promise<number>;
+  limits: ClientRateLimits;
   /** Instances sharing each client's limit: each holds limit / instances. */
   instances: number;
 }
 
-export function rateLimitedAuth(auth: MiddlewareHandler<GatewayEnv>, options: RateLimitOptions): MiddlewareHandler<GatewayEnv> {
-  return (c, next) =>
-    auth(c, async () => {
-      const clientId = c.get('buyer').clientId;
-      const share = Math.max(1, Math.floor((await options.limitOf(clientId)) / options.instances));
-      const verdict = options.limiter.take(clientId, share);
-      setReplyHeader(c, 'x-ratelimit-limit', String(verdict.limit));
-      setReplyHeader(c, 'x-ratelimit-remaining', String(verdict.remaining));
-      setReplyHeader(c, 'x-ratelimit-reset', String(verdict.resetSeconds));
-      if (!verdict.allowed) {
-        throw RateLimitedError.after(
-          verdict.resetSeconds,
-          `API client '${clientId}' made more than ${verdict.limit} requests in this window; retry after ${verdict.resetSeconds} s`,
-        );
-      }
-      await next();
-    });
+export function rateLimitedAuth(authenticate: RequestCheck, options: RateLimitOptions): RequestCheck {
+  const take = (c: Context<GatewayEnv>, clientId: string, limit: number) => {
+    const verdict = options.limiter.take(clientId, Math.max(1, Math.floor(limit / options.instances)));
+    setReplyHeader(c, 'x-ratelimit-limit', String(verdict.limit));
+    setReplyHeader(c, 'x-ratelimit-remaining', String(verdict.remaining));
+    setReplyHeader(c, 'x-ratelimit-reset', String(verdict.resetSeconds));
+    if (!verdict.allowed) {
+      throw RateLimitedError.after(
+        verdict.resetSeconds,
+        `API client '${clientId}' made more than ${verdict.limit} requests in this window; retry after ${verdict.resetSeconds} s`,
+      );
+    }
+  };
+  const limit = (c: Context<GatewayEnv>) => {
+    const clientId = c.get('buyer').clientId;
+    const known = options.limits.inMemory(clientId);
+    if (known !== undefined) return take(c, clientId, known);
+    return options.limits.of(clientId).then((fetched) => take(c, clientId, fetched));
+  };
+  return (c) => {
+    const authenticating = authenticate(c);
+    return authenticating === undefined ? limit(c) : authenticating.then(() => limit(c));
+  };
 }

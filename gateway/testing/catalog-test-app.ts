@@ -9,6 +9,7 @@ import { createTokenVerifier } from '../auth/token-verifier';
 import { authenticate } from '../auth/authenticate';
 import { errorResponse } from '../http/error-response';
 import { requestLog } from '../http/request-log';
+import { checkMiddleware } from '../http/request-check';
 import type { GatewayEnv } from '../http/gateway-env';
 import { DEV_KEYS, mintDevToken } from '../auth/dev-keys';
 import { seedCatalog } from '../catalog/catalog-seed';
@@ -40,6 +41,6 @@ export async function catalogTestApp(): Promise<CatalogTestApp> {
   await seedCatalog(store);
   const verifier = createTokenVerifier({ directory: createDirectory(store), clock: Date.now });
   const app = testShell();
-  app.route('/', catalogRoutes({ catalog: createCatalog(store), search: createCatalogSearch(store), auth: authenticate(verifier) }));
+  app.route('/', catalogRoutes({ catalog: createCatalog(store), search: createCatalogSearch(store), auth: checkMiddleware(authenticate(verifier)) }));
   return { app, store, token: mintDevToken, close: () => store.close() };
 }

@@ -1,0 +1,30 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { GatewayEnv } from './gateway-env';
+
+// A check a request passes before its handler (body size, authentication and rate limit,
+// content type): it throws the gateway error that refuses the request, and returns a promise
+// only when it has to wait (a look-up that is not in memory). The buyer operations call their
+// checks in turn inside one handler (operation-route.ts); other routes mount them as middleware.
+
+export type RequestCheck = (c: Context<GatewayEnv>) => void | Promise<void>;
+
+/** The checks in order, waiting only where one has to. */
+export function inTurn(...checks: RequestCheck[]): RequestCheck {
+  const from = (first: number): RequestCheck => {
+    return (c) => {
+      for (let i = first; i < checks.length; i++) {
+        const waiting = checks[i](c);
+        if (waiting !== undefined) return waiting.then(() => from(i + 1)(c));
+      }
+    };
+  };
+  return from(0);
+}
+
+/** The check as Hono middleware. */
+export function checkMiddleware(check: RequestCheck): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    await check(c);
+    await next();
+  };
+}

@@ -1,4 +1,5 @@
 import type { BuyerUser, UserLocation } from '../directory/directory';
+import { isInOrder } from './in-order';
 
 // The user object comes from the directory's cache, so indexing it once per object makes
 // location look-ups on the hot path a Map get; a directory reload yields a new object.
@@ -13,10 +14,13 @@ export function userLocationIndex(user: BuyerUser): Map<string, UserLocation> {
   return index;
 }
 
+const bySortOrder = (a: UserLocation, b: UserLocation) => a.sortOrder - b.sortOrder;
+
 /** Locations grouped by member, each group in the user's sort order; members in order of first appearance. */
-export function groupByMember(locations: UserLocation[]): Map<string, UserLocation[]> {
+export function groupByMember(locations: readonly UserLocation[]): Map<string, UserLocation[]> {
   const groups = new Map<string, UserLocation[]>();
-  for (const location of [...locations].sort((a, b) => a.sortOrder - b.sortOrder)) {
+  // A user's own list is sorted already (and frozen): copied only to sort a listed subset.
+  for (const location of isInOrder(locations, bySortOrder) ? locations : [...locations].sort(bySortOrder)) {
     const group = groups.get(location.memberId);
     if (group === undefined) groups.set(location.memberId, [location]);
     else group.push(location);

@@ -9,11 +9,12 @@ import {
   type ItemInquirySellerReply,
   type ItemInquirySellerRequest,
 } from '../../contracts/index';
-import type { UserLocation } from '../directory/directory';
+import type { BuyerUser, UserLocation } from '../directory/directory';
 import { type Detail, GatewayError, InvalidLocationError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
 import { groupByMember, userLocationIndex } from './buyer-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
+import { sortUnlessInOrder } from './in-order';
 import { forwardedCommon, memberOf } from './seller-member';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
 
@@ -23,14 +24,18 @@ import type { OperationDeps, OperationInput, OperationResult } from './operation
 
 type SellerItem = ItemInquirySellerReply['items'][number];
 
-/** The locations to ask about: all of the user's, or exactly the listed ones, each checked. */
-async function resolveLocations(deps: OperationDeps, input: OperationInput, request: ItemInquiryBuyerRequest): Promise<UserLocation[]> {
+/** The locations to ask about: all of the user's (without waiting), or exactly the listed ones, each checked. */
+function resolveLocations(deps: OperationDeps, input: OperationInput, request: ItemInquiryBuyerRequest): UserLocation[] | Promise<UserLocation[]> {
   const user = input.buyer.user;
   if (request.locations === undefined) {
     if (user.locations.length === 0) throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
     return user.locations;
   }
-  if (request.locations.length === 0) {
+  return listedLocations(deps, user, request.locations);
+}
+
+async function listedLocations(deps: OperationDeps, user: BuyerUser, listed: NonNullable<ItemInquiryBuyerRequest['locations']>): Promise<UserLocation[]> {
+  if (listed.length === 0) {
     // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
     throw new RequestValidationError('locations is empty: leave it out to ask about all your locations, or list at least one', [
       { path: '/locations', message: 'must not be empty when present' },
@@ -40,7 +45,7 @@ async function resolveLocations(deps: OperationDeps, input: OperationInput, requ
   const chosen = new Map<string, UserLocation>();
   const notFound: Detail[] = [];
   const notAllowed: Detail[] = [];
-  for (const [i, ref] of request.locations.entries()) {
+  for (const [i, ref] of listed.entries()) {
     const mine = index.get(ref.id);
     if (mine === undefined) {
       if ((await deps.directory.findLocation(ref.id)) === undefined)
@@ -103,12 +108,15 @@ function merge(
   }
   const order = new Map(request.items.map((item, i) => [item.id, i]));
   const merged = [...entries.values()] as BuyerItemResult[];
-  for (const entry of merged) if (entry.locations.length > 1) entry.locations.sort((a, b) => (a.sort_order ?? 0) - (b.sort_order ?? 0));
+  for (const entry of merged) if (entry.locations.length > 1) sortUnlessInOrder(entry.locations, bySortOrder);
   // Request order; within one id the requested part first, alternates after (stable sort).
-  return merged.sort(
+  return sortUnlessInOrder(
+    merged,
     (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)),
   );
 }
+
+const bySortOrder = (a: BuyerItemLocation, b: BuyerItemLocation) => (a.sort_order ?? 0) - (b.sort_order ?? 0);
 
 /** Adds the buyer's view to each location and drops any that was not forwarded (a lenient member's slip). */
 function enrich(locations: SellerItem['locations'], index: Map<string, UserLocation>, asked: Set<string>): void {
@@ -126,27 +134,44 @@ function enrich(locations: SellerItem['locations'], index: Map<string, UserLocat
   locations.length = kept;
 }
 
+/** One member's seller, asked about the items at the user's locations there. */
+async function askMember(
+  deps: OperationDeps,
+  input: OperationInput,
+  request: ItemInquiryBuyerRequest,
+  memberId: string,
+  group: UserLocation[],
+): Promise<CheckedReply<ItemInquirySellerReply>> {
+  const found = memberOf(deps, memberId);
+  const member = found instanceof Promise ? await found : found;
+  const forwarded: ItemInquirySellerRequest = {
+    service: 'item_inquiry',
+    ...forwardedCommon(member, input.buyer.user.terminalPin),
+    locations: group.map((l) => ({ id: l.locationId, member: l.memberId, account: l.accountId })),
+    items: request.items,
+  };
+  return forwardToSeller<ItemInquirySellerReply>(deps, 'item-inquiry', member, forwarded, input);
+}
+
 export function createItemInquiry(deps: OperationDeps) {
   return async function itemInquiry(input: OperationInput): Promise<OperationResult> {
     const request = validBuyerRequest<ItemInquiryBuyerRequest>('item-inquiry', input.body, itemInquiryRequestRules);
     const user = input.buyer.user;
-    const locations = await resolveLocations(deps, input, request);
+    const resolving = resolveLocations(deps, input, request);
+    const locations = resolving instanceof Promise ? await resolving : resolving;
     const groups = groupByMember(locations);
 
-    const calls = [...groups].map(async ([memberId, group]) => {
-      const member = await memberOf(deps, memberId);
-      const forwarded: ItemInquirySellerRequest = {
-        service: 'item_inquiry',
-        ...forwardedCommon(member, user.terminalPin),
-        locations: group.map((l) => ({ id: l.locationId, member: l.memberId, account: l.accountId })),
-        items: request.items,
-      };
-      return forwardToSeller<ItemInquirySellerReply>(deps, 'item-inquiry', member, forwarded, input);
-    });
-    const settled = await Promise.allSettled(calls);
-    const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
-    if (failures.length > 0) throw firstFailure(failures);
-    const replies = settled.map((s) => (s as PromiseFulfilledResult<CheckedReply<ItemInquirySellerReply>>).value);
+    let replies: CheckedReply<ItemInquirySellerReply>[];
+    if (groups.size === 1) {
+      // One member (the usual buyer): its failure is the inquiry's, nothing to settle together.
+      const [memberId, group] = groups.entries().next().value!;
+      replies = [await askMember(deps, input, request, memberId, group)];
+    } else {
+      const settled = await Promise.allSettled([...groups].map(([memberId, group]) => askMember(deps, input, request, memberId, group)));
+      const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+      if (failures.length > 0) throw firstFailure(failures);
+      replies = settled.map((s) => (s as PromiseFulfilledResult<CheckedReply<ItemInquirySellerReply>>).value);
+    }
 
     const asked = new Set(locations.map((l) => l.locationId));
     const status = replies.find((r) => r.reply.status_code !== OverallStatus.Success)?.reply.status_code ?? OverallStatus.Success;

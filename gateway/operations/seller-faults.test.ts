@@ -85,6 +85,8 @@ describe('seller faults', () => {
       logger: () => {},
       directory: {
         ...gw.directory,
+        // Answers that differ from the real directory's: its in-memory answers must not be used.
+        cached: undefined,
         findMember: async (id) => {
           const member = await gw.directory.findMember(id);
           return member && { ...member, sellerUrl: `http://127.0.0.1:${port}/seller` };

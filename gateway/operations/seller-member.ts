@@ -2,11 +2,22 @@ import type { Member } from '../directory/directory';
 import { InternalError } from '../errors';
 import type { OperationDeps } from './operation-deps';
 
-/** A member the directory referenced must exist; if not, the directory is inconsistent (our fault). */
-export async function memberOf(deps: OperationDeps, memberId: string): Promise<Member> {
-  const member = await deps.directory.findMember(memberId);
-  if (member === undefined) throw new InternalError(`member ${memberId} is referenced by the directory but not configured`);
-  return member;
+const notConfigured = (memberId: string) => new InternalError(`member ${memberId} is referenced by the directory but not configured`);
+
+/**
+ * A member the directory referenced must exist; if not, the directory is inconsistent (our
+ * fault). Without waiting when the directory has the member in memory.
+ */
+export function memberOf(deps: OperationDeps, memberId: string): Member | Promise<Member> {
+  const cached = deps.directory.cached?.member(memberId);
+  if (cached !== undefined) {
+    if (cached.value === undefined) throw notConfigured(memberId);
+    return cached.value;
+  }
+  return deps.directory.findMember(memberId).then((member) => {
+    if (member === undefined) throw notConfigured(memberId);
+    return member;
+  });
 }
 
 /** Fields every forwarded request carries besides the operation's own. */

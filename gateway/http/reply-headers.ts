@@ -16,7 +16,10 @@ export function setReplyHeader(c: Context<GatewayEnv>, name: string, value: stri
 /** The reply with the gathered headers and `own` (content type and the like), in a plain object. */
 export function replyWithHeaders(c: Context<GatewayEnv>, body: string | Uint8Array, status: number, own: Record<string, string>): Response {
   c.set('replyHeadersApplied', true);
-  return new Response(body, { status, headers: { ...c.get('replyHeaders'), ...own } });
+  // The gathered object is this request's own: it takes `own` and goes out as it is.
+  const headers = c.get('replyHeaders');
+  for (const name in own) headers[name] = own[name];
+  return new Response(body, { status, headers });
 }
 
 /** The response with the gathered headers added, unless it was built from them. */

@@ -87,6 +87,72 @@ function answer(member: SellerCall['member'], status: number, chunks: Buffer[], 
   }
 }
 
+const msSince = (started: number) => Math.round((performance.now() - started) * 100) / 100;
+
+/**
+ * One call's undici handler: collects the body and settles the call once, with its outcome or
+ * at the deadline. A class rather than closures: nothing is allocated per call but this object
+ * and its timer. One timer covers connect, headers and body: the deadline is for the whole call.
+ */
+class SellerCallHandler {
+  private settled = false;
+  private abort: ((error: Error) => void) | undefined;
+  private readonly chunks: Buffer[] = [];
+  private status = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly member: SellerCall['member'],
+    private readonly started: number,
+    private readonly deadline: number,
+    private readonly resolve: (outcome: SellerOutcome) => void,
+  ) {
+    this.timer = setTimeout(onDeadline, deadline, this);
+  }
+
+  finish(outcome: SellerOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.resolve(outcome);
+  }
+
+  passDeadline(): void {
+    this.finish({ kind: 'timeout', message: `seller of member ${this.member.id} did not answer within ${this.deadline} ms`, elapsedMs: msSince(this.started) });
+    this.abort?.(new Error('deadline passed'));
+  }
+
+  onConnect(abortRequest: (error?: Error) => void): void {
+    if (this.settled) abortRequest(new Error('deadline passed'));
+    else this.abort = abortRequest;
+  }
+
+  onHeaders(statusCode: number): boolean {
+    this.status = statusCode;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.finish(answer(this.member, this.status, this.chunks, msSince(this.started)));
+  }
+
+  onError(error: Error): void {
+    const code = errorCode(error);
+    this.finish({
+      kind: 'unreachable',
+      message: `seller of member ${this.member.id} at ${this.member.sellerUrl} could not be reached${code !== undefined && UNREACHABLE_CODES.has(code) ? ` (${code})` : ''}: ${describeError(error)}`,
+      elapsedMs: msSince(this.started),
+    });
+  }
+}
+
+const onDeadline = (handler: SellerCallHandler) => handler.passDeadline();
+
 export function createSellerClient(options: SellerClientOptions = {}): SellerClient {
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   const pools = new Map<string, Pool>();
@@ -108,14 +174,13 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
 
   function call({ member, body, deadlineMs, requestId, headers: extraHeaders }: SellerCall): Promise<SellerOutcome> {
     const started = performance.now();
-    const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
     const deadline = deadlineMs ?? member.timeoutMs;
 
     let target: Target;
     try {
       target = targetFor(member.sellerUrl);
     } catch (error) {
-      return Promise.resolve({ kind: 'unreachable', message: `seller URL '${member.sellerUrl}' is not usable: ${describeError(error)}`, elapsedMs: elapsed() });
+      return Promise.resolve({ kind: 'unreachable', message: `seller URL '${member.sellerUrl}' is not usable: ${describeError(error)}`, elapsedMs: msSince(started) });
     }
 
     const headers: Record<string, string> =
@@ -127,60 +192,11 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     if (requestId !== undefined) headers['x-request-id'] = requestId;
 
     return new Promise<SellerOutcome>((resolve) => {
-      let settled = false;
-      let abort: ((error: Error) => void) | undefined;
-      const chunks: Buffer[] = [];
-      let status = 0;
-      const finish = (outcome: SellerOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      // One timer covers connect, headers and body: the deadline is for the whole call.
-      const timer = setTimeout(() => {
-        finish({ kind: 'timeout', message: `seller of member ${member.id} did not answer within ${deadline} ms`, elapsedMs: elapsed() });
-        abort?.(new Error('deadline passed'));
-      }, deadline);
-
-      // undici's dispatch with a plain handler: request() would wrap every response in a
-      // Readable stream and an AsyncResource only for us to read it whole; collecting the
-      // chunks here costs a fraction of that per call.
+      const handler = new SellerCallHandler(member, started, deadline, resolve);
       try {
-        target.pool.dispatch(
-          { method: 'POST', path: target.path, headers, body: JSON.stringify(body) },
-          {
-            onConnect(abortRequest: (error?: Error) => void) {
-              if (settled) abortRequest(new Error('deadline passed'));
-              else abort = abortRequest;
-            },
-            onHeaders(statusCode: number) {
-              status = statusCode;
-              return true;
-            },
-            onData(chunk: Buffer) {
-              chunks.push(chunk);
-              return true;
-            },
-            onComplete() {
-              finish(answer(member, status, chunks, elapsed()));
-            },
-            onError(error: Error) {
-              const code = errorCode(error);
-              finish({
-                kind: 'unreachable',
-                message: `seller of member ${member.id} at ${member.sellerUrl} could not be reached${code !== undefined && UNREACHABLE_CODES.has(code) ? ` (${code})` : ''}: ${describeError(error)}`,
-                elapsedMs: elapsed(),
-              });
-            },
-          },
-        );
+        target.pool.dispatch({ method: 'POST', path: target.path, headers, body: JSON.stringify(body) }, handler);
       } catch (error) {
-        finish({
-          kind: 'unreachable',
-          message: `seller of member ${member.id} at ${member.sellerUrl} could not be reached: ${describeError(error)}`,
-          elapsedMs: elapsed(),
-        });
+        handler.onError(error as Error);
       }
     });
   }

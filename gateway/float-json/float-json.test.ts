@@ -192,11 +192,39 @@ describe('generated writer output', () => {
     Type.Object({ name: Type.String(), n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), note: Type.String() })) }),
   );
 
-  it('gives each reply its own bytes: writing the next one does not change the last', () => {
+  it('gives each reply its own bytes: writing the next ones does not change the last, across slabs', () => {
     const first = write({ name: 'first', n: 1, list: [] });
     const second = write({ name: 'second', n: 2, list: [{ q: 3, note: 'x' }] });
+    // Enough replies to fill several 64 KB slabs, each checked after all were written.
+    const many = Array.from({ length: 3_000 }, (_, i) => ({
+      value: { name: `r${i}`, n: i, list: [{ q: i / 2, note: 'n'.repeat(i % 40) }] },
+      written: undefined as Buffer | undefined,
+    }));
+    for (const reply of many) reply.written = write(reply.value);
     expect(first.toString('utf8')).toBe('{"name":"first","n":1.0,"list":[]}');
     expect(second.toString('utf8')).toBe('{"name":"second","n":2.0,"list":[{"q":3.0,"note":"x"}]}');
+    for (const reply of many) expect(JSON.parse(reply.written!.toString('utf8'))).toEqual(reply.value);
+  });
+
+  it('writes nothing of a reply that fails, and the next one whole', () => {
+    const failing = write as (value: unknown) => Buffer;
+    const poisoned = {
+      name: 'x',
+      n: 1,
+      list: [
+        {
+          q: 1,
+          note: 'a',
+          extra: {
+            toJSON: () => {
+              throw new Error('boom');
+            },
+          },
+        },
+      ],
+    };
+    expect(() => failing(poisoned)).toThrow('boom');
+    expect(write({ name: 'after', n: 1, list: [] }).toString('utf8')).toBe('{"name":"after","n":1.0,"list":[]}');
   });
 
   it('grows past its scratch buffer for a large reply and writes small ones correctly after it', () => {

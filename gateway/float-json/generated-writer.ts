@@ -6,9 +6,11 @@ import type { TSchema } from '@sinclair/typebox';
 // unions, a value of the wrong type) handed to JSON.stringify. Compiled with new Function, as
 // Ajv compiles validators.
 //
-// It writes UTF-8 bytes into a scratch buffer, not a string: a string built piece by piece is a
-// rope of thousands of small strings (~40 KB of garbage for a 6 KB reply) that Node flattens
-// and encodes again before the socket takes it. Keys are unrolled into byte stores when the
+// It writes UTF-8 bytes, not a string: a string built piece by piece is a rope of thousands of
+// small strings (~40 KB of garbage for a 6 KB reply) that Node flattens and encodes again
+// before the socket takes it. Replies are written one after another into a shared slab and
+// handed out as views of it, as Node's own Buffer pool does for small buffers: no allocation
+// or copy per reply, and a slab is garbage once the last reply in it has been sent. Keys are unrolled into byte stores when the
 // source is generated; ASCII strings and small integers are copied byte by byte; anything
 // else (an escape, a non-ASCII character, an exponent) goes through JSON.stringify. Output is
 // byte for byte what the walking writer in float-json.ts writes; float-json.test.ts checks
@@ -40,28 +42,30 @@ function shapeOf(schema: TSchema): Shape {
   }
 }
 
-const SCRATCH_BYTES = 16_384;
-/** A scratch buffer grown past this by one huge reply is not kept for the next. */
-const SCRATCH_KEPT_BYTES = 1_048_576;
+const SLAB_BYTES = 65_536;
 /** Integers below this are written digit by digit; larger ones through their string. */
 const SMALL_INTEGER = 2 ** 31;
 
-/** Where the generated functions write: one per compiled writer, reused reply after reply (writing is synchronous). */
+/** Where the generated functions write: the current slab, this reply's start in it, the position. One per compiled writer (writing is synchronous). */
 interface Output {
   b: Buffer;
+  start: number;
   p: number;
 }
 
 /** Helpers the generated code calls, bound to one writer's output. */
 function runtimeFor(o: Output) {
-  /** Room for `bytes` more. */
+  /** Room for `bytes` more: past the slab's end, this reply so far moves to the start of a new slab (larger for a large reply). */
   const room = (bytes: number): void => {
     if (o.p + bytes <= o.b.length) return;
-    let size = o.b.length * 2;
-    while (size < o.p + bytes) size *= 2;
-    const grown = Buffer.allocUnsafe(size);
-    o.b.copy(grown, 0, 0, o.p);
-    o.b = grown;
+    const written = o.p - o.start;
+    let size = SLAB_BYTES;
+    while (size < 2 * (written + bytes)) size *= 2;
+    const slab = Buffer.allocUnsafeSlow(size);
+    o.b.copy(slab, 0, o.start, o.p);
+    o.b = slab;
+    o.start = 0;
+    o.p = written;
   };
   /** Any text, UTF-8 encoded. */
   const text = (value: string): void => {
@@ -202,17 +206,26 @@ export function generateFloatJsonWriter(schema: TSchema): (value: unknown) => Bu
   const functions: string[] = [];
   const entry = shape.kind === 'array' || shape.kind === 'object' ? generate(shape, functions) : undefined;
   const write = entry ?? `((v) => ${valueStatement(shape, 'v', functions)})`;
-  const o: Output = { b: Buffer.allocUnsafe(SCRATCH_BYTES), p: 0 };
-  const source = `${functions.join('\n')}\nreturn (v) => { o.p = 0; ${write}(v); return o.p; };`;
-  const factory = new Function(...HELPERS, source) as (...helpers: unknown[]) => (value: unknown) => number;
+  const o: Output = { b: Buffer.allocUnsafeSlow(SLAB_BYTES), start: 0, p: 0 };
+  const source = `${functions.join('\n')}\nreturn (v) => { o.start = o.p; ${write}(v); };`;
+  const factory = new Function(...HELPERS, source) as (...helpers: unknown[]) => (value: unknown) => void;
   const runtime = runtimeFor(o);
   const fill = factory(o, runtime.room, runtime.text, runtime.ascii, runtime.stringify, runtime.string, runtime.integer, runtime.float, runtime.boolean);
   return (value) => {
-    const length = fill(value);
-    // The reply's own copy: the scratch buffer is written again by the next reply.
-    const reply = Buffer.allocUnsafe(length);
-    o.b.copy(reply, 0, 0, length);
-    if (o.b.length > SCRATCH_KEPT_BYTES) o.b = Buffer.allocUnsafe(SCRATCH_BYTES);
+    try {
+      fill(value);
+    } catch (error) {
+      o.p = o.start;
+      throw error;
+    }
+    // The reply is a view of the slab; the next one starts after it, 8-byte aligned as Node's pool does.
+    const reply = o.b.subarray(o.start, o.p);
+    o.p = Math.min(o.b.length, (o.p + 7) & ~7);
+    // A slab grown for one large reply stays with that reply; the next ones start a usual one.
+    if (o.b.length > SLAB_BYTES) {
+      o.b = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      o.p = 0;
+    }
     return reply;
   };
 }

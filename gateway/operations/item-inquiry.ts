@@ -31,16 +31,31 @@ function resolveLocations(deps: OperationDeps, input: OperationInput, request: I
     if (user.locations.length === 0) throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
     return user.locations;
   }
-  return listedLocations(deps, user, request.locations);
-}
-
-async function listedLocations(deps: OperationDeps, user: BuyerUser, listed: NonNullable<ItemInquiryBuyerRequest['locations']>): Promise<UserLocation[]> {
-  if (listed.length === 0) {
+  if (request.locations.length === 0) {
     // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
     throw new RequestValidationError('locations is empty: leave it out to ask about all your locations, or list at least one', [
       { path: '/locations', message: 'must not be empty when present' },
     ]);
   }
+  return ownListedLocations(user, request.locations) ?? listedLocations(deps, user, request.locations);
+}
+
+type ListedLocations = NonNullable<ItemInquiryBuyerRequest['locations']>;
+
+/** The listed locations when each is the user's own, with its member and the user's account there (the usual request); undefined otherwise. */
+function ownListedLocations(user: BuyerUser, listed: ListedLocations): UserLocation[] | undefined {
+  const index = userLocationIndex(user);
+  const chosen = new Map<string, UserLocation>();
+  for (const ref of listed) {
+    const mine = index.get(ref.id);
+    if (mine === undefined || mine.memberId !== ref.member || mine.accountId !== ref.account) return undefined;
+    chosen.set(mine.locationId, mine);
+  }
+  return [...chosen.values()];
+}
+
+/** The listed locations, each checked, every problem reported: a location that does not exist, or is not the user's as listed. */
+async function listedLocations(deps: OperationDeps, user: BuyerUser, listed: ListedLocations): Promise<UserLocation[]> {
   const index = userLocationIndex(user);
   const chosen = new Map<string, UserLocation>();
   const notFound: Detail[] = [];

@@ -180,7 +180,11 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     try {
       target = targetFor(member.sellerUrl);
     } catch (error) {
-      return Promise.resolve({ kind: 'unreachable', message: `seller URL '${member.sellerUrl}' is not usable: ${describeError(error)}`, elapsedMs: msSince(started) });
+      return Promise.resolve({
+        kind: 'unreachable',
+        message: `seller URL '${member.sellerUrl}' is not usable: ${describeError(error)}`,
+        elapsedMs: msSince(started),
+      });
     }
 
     const headers: Record<string, string> =

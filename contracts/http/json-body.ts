@@ -41,14 +41,17 @@ function nodeBodyText(c: Context): Promise<string> | undefined {
   });
 }
 
-export async function readJsonBody(c: Context, notJson: NotJson, options: JsonBodyOptions = {}): Promise<unknown> {
-  const text = await (nodeBodyText(c) ?? c.req.text());
+function parseJsonBody(text: string, notJson: NotJson, options: JsonBodyOptions): unknown {
   if (options.emptyAs !== undefined && text.trim() === '') return options.emptyAs;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw notJson((error as Error).message);
   }
+}
+
+export function readJsonBody(c: Context, notJson: NotJson, options: JsonBodyOptions = {}): Promise<unknown> {
+  return (nodeBodyText(c) ?? c.req.text()).then((text) => parseJsonBody(text, notJson, options));
 }
 
 /** The message every app gives for a body that is not JSON. */

@@ -44,14 +44,15 @@ function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, 
 export function operationRoute(name: BuyerReplyOperation, operation: Operation, edge: OperationEdge, envelope: ErrorEnvelope = 'gateway'): Handler<GatewayEnv> {
   const write = buyerReplyJson[name];
 
-  async function reply(c: Context<GatewayEnv>): Promise<Response> {
-    const result = await operation({
-      buyer: c.get('buyer'),
-      body: await readJsonBody(c, bodyNotJson),
-      requestId: c.get('requestId'),
-      idempotencyKey: c.req.header('idempotency-key'),
-      sellerHeaders: edge.forwardHeaders.length === 0 ? undefined : sellerHeaders(c, edge.forwardHeaders),
-    });
+  const inputOf = (c: Context<GatewayEnv>, body: unknown): OperationInput => ({
+    buyer: c.get('buyer'),
+    body,
+    requestId: c.get('requestId'),
+    idempotencyKey: c.req.header('idempotency-key'),
+    sellerHeaders: edge.forwardHeaders.length === 0 ? undefined : sellerHeaders(c, edge.forwardHeaders),
+  });
+
+  function reply(c: Context<GatewayEnv>, result: OperationResult): Response {
     const log = c.get('log');
     if (result.log !== undefined) Object.assign(log, result.log);
     const headers: Record<string, string> = { 'content-type': 'application/json; charset=UTF-8' };
@@ -77,7 +78,8 @@ export function operationRoute(name: BuyerReplyOperation, operation: Operation, 
     try {
       const checking = edge.checks(c);
       if (checking !== undefined) await checking;
-      response = await reply(c);
+      const body = await readJsonBody(c, bodyNotJson);
+      response = reply(c, await operation(inputOf(c, body)));
     } catch (error) {
       response = errorResponse(error, c);
     }

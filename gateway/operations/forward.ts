@@ -46,14 +46,20 @@ const ruleDetail = (member: Member, v: Violation): Detail => {
   return detail;
 };
 
-export async function forwardToSeller<T>(
+export function forwardToSeller<T>(
   deps: OperationDeps,
   operation: ForwardedOperation,
   member: Member,
   body: object,
   input: { requestId: string; sellerHeaders?: Record<string, string> },
 ): Promise<CheckedReply<T>> {
-  const outcome = await deps.sellerClient.call({ member, body, requestId: input.requestId, headers: input.sellerHeaders });
+  return deps.sellerClient
+    .call({ member, body, requestId: input.requestId, headers: input.sellerHeaders })
+    .then((outcome) => checkedReply<T>(deps, operation, member, body, outcome));
+}
+
+/** The seller's outcome as a reply the buyer may see, or the gateway error it amounts to. */
+function checkedReply<T>(deps: OperationDeps, operation: ForwardedOperation, member: Member, body: object, outcome: SellerOutcome): CheckedReply<T> {
   if (outcome.kind !== 'reply') throw sellerFault(member, outcome);
   const check = checkSellerReply(operation, body, outcome.body);
   if (check.errors.length > 0) {

@@ -9,7 +9,7 @@ import {
   type ItemInquirySellerReply,
   type ItemInquirySellerRequest,
 } from '../../contracts/index';
-import type { BuyerUser, UserLocation } from '../directory/directory';
+import type { BuyerUser, Member, UserLocation } from '../directory/directory';
 import { type Detail, GatewayError, InvalidLocationError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
 import { groupByMember, userLocationIndex } from './buyer-locations';
@@ -150,15 +150,29 @@ function enrich(locations: SellerItem['locations'], index: Map<string, UserLocat
 }
 
 /** One member's seller, asked about the items at the user's locations there. */
-async function askMember(
+function askMember(
   deps: OperationDeps,
   input: OperationInput,
   request: ItemInquiryBuyerRequest,
   memberId: string,
   group: UserLocation[],
 ): Promise<CheckedReply<ItemInquirySellerReply>> {
-  const found = memberOf(deps, memberId);
-  const member = found instanceof Promise ? await found : found;
+  try {
+    const found = memberOf(deps, memberId);
+    if (found instanceof Promise) return found.then((member) => askSeller(deps, input, request, member, group));
+    return askSeller(deps, input, request, found, group);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function askSeller(
+  deps: OperationDeps,
+  input: OperationInput,
+  request: ItemInquiryBuyerRequest,
+  member: Member,
+  group: UserLocation[],
+): Promise<CheckedReply<ItemInquirySellerReply>> {
   const forwarded: ItemInquirySellerRequest = {
     service: 'item_inquiry',
     ...forwardedCommon(member, input.buyer.user.terminalPin),

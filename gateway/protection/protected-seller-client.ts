@@ -41,6 +41,8 @@ export interface ProtectedSellerClient extends SellerClient {
 export const isSellerFailure = (outcome: SellerOutcome): boolean =>
   outcome.kind === 'timeout' || outcome.kind === 'unreachable' || (outcome.kind === 'http-error' && outcome.status >= 500);
 
+const release = (inFlight: Map<string, number>, memberId: string) => inFlight.set(memberId, (inFlight.get(memberId) ?? 1) - 1);
+
 export function protectSellerClient(inner: SellerClient, options: SellerProtectionOptions): ProtectedSellerClient {
   const breakers = createCircuitBreakers({
     failures: options.breakerFailures,
@@ -50,7 +52,16 @@ export function protectSellerClient(inner: SellerClient, options: SellerProtecti
   });
   const inFlight = new Map<string, number>();
 
-  async function call(request: SellerCall): Promise<SellerOutcome> {
+  function call(request: SellerCall): Promise<SellerOutcome> {
+    try {
+      return admitted(request);
+    } catch (refusal) {
+      return Promise.reject(refusal);
+    }
+  }
+
+  /** The call, if this member's seller may be called now (throws the refusal otherwise). */
+  function admitted(request: SellerCall): Promise<SellerOutcome> {
     const memberId = request.member.id;
     const busy = inFlight.get(memberId) ?? 0;
     if (busy >= options.memberConcurrency) {
@@ -71,17 +82,25 @@ export function protectSellerClient(inner: SellerClient, options: SellerProtecti
       );
     }
     inFlight.set(memberId, busy + 1);
+    let calling: Promise<SellerOutcome>;
     try {
-      const outcome = await inner.call(request);
-      breakers.record(memberId, !isSellerFailure(outcome), admission.probe);
-      options.onOutcome?.(memberId, outcome);
-      return outcome;
+      calling = inner.call(request);
     } catch (error) {
-      breakers.record(memberId, false, admission.probe);
-      throw error;
-    } finally {
-      inFlight.set(memberId, (inFlight.get(memberId) ?? 1) - 1);
+      calling = Promise.reject(error);
     }
+    return calling.then(
+      (outcome) => {
+        release(inFlight, memberId);
+        breakers.record(memberId, !isSellerFailure(outcome), admission.probe);
+        options.onOutcome?.(memberId, outcome);
+        return outcome;
+      },
+      (error: unknown) => {
+        release(inFlight, memberId);
+        breakers.record(memberId, false, admission.probe);
+        throw error;
+      },
+    );
   }
 
   return { call, close: () => inner.close(), breakers, inFlight: (memberId) => inFlight.get(memberId) ?? 0 };

@@ -1,4 +1,6 @@
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { mintDevToken } from '../gateway/auth/dev-keys';
 import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
@@ -7,6 +9,7 @@ import { median, percentile, round } from './load/latency-stats';
 import { pacedLoad } from './load/paced-load';
 import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
 import { cpuMicros, rssMb } from './load/process-stats';
+import { perRequestCounts, type PerRequestCounts } from './load/async-count-report';
 
 // npm run bench: item inquiry (3 items, 2 locations) through the gateway, through a bare proxy
 // (scripts/bare-proxy.ts: the least any gateway must do, the yardstick) and straight to
@@ -21,11 +24,18 @@ import { cpuMicros, rssMb } from './load/process-stats';
 //   BENCH_NODE_FLAGS: V8/Node flags for the gateway and the bare proxy alike (a fair
 //   comparison); BENCH_GATEWAY_NODE_FLAGS / BENCH_BARE_NODE_FLAGS for one of them only, e.g.
 //   BENCH_GATEWAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the gateway.
+//   BENCH_COUNTS=1: also counts, per request, the promises, ticks, timers and garbage
+//   collections of the gateway and of the bare proxy (scripts/load/async-counts.mjs): figures
+//   the machine's load does not move, for a before/after in one run. The hooks slow both
+//   processes, so the timings of such a run mean nothing.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const flagsOf = (variable: string) => (process.env[variable] ?? '').split(' ').filter((f) => f !== '');
-const BOTH_FLAGS = flagsOf('BENCH_NODE_FLAGS');
+const COUNTS = process.env.BENCH_COUNTS === '1';
+const BOTH_FLAGS = [...flagsOf('BENCH_NODE_FLAGS'), ...(COUNTS ? ['--import', './scripts/load/async-counts.mjs'] : [])];
+// The children inherit it; each writes <pid>.json there when it exits.
+if (COUNTS) process.env.ASYNC_COUNTS_DIR = mkdtempSync(join(tmpdir(), 'bench-counts-'));
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'saturation,fixed,memory,workers').split(',').map((p) => p.trim()));
 const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
 const SATURATION_CONNECTIONS = 50;
@@ -238,6 +248,18 @@ try {
   } else console.log('\nGATEWAY_WORKERS=2 needs PostgreSQL: not measured on the embedded store');
   const workersRatio = twoWorkers === undefined ? null : round(twoWorkers.rps / gatewaySat.rps);
 
+  // Counted runs: the gateway and the bare proxy stop here, so their counts are written.
+  let counts: Record<string, PerRequestCounts | undefined> | undefined;
+  if (COUNTS) {
+    await Promise.all([bare.kill('SIGTERM'), gateway.kill('SIGTERM')]);
+    const dir = process.env.ASYNC_COUNTS_DIR!;
+    counts = { gateway: perRequestCounts(dir, gateway.pid), bare_proxy: perRequestCounts(dir, bare.pid) };
+  }
+  const countLine = (name: string, c: PerRequestCounts | undefined) =>
+    c === undefined
+      ? `${name}: no counts written`
+      : `${name}: ${c.promises} promises, ${c.ticks} ticks, ${c.timers} timers, ${c.immediates} immediates per request; ${c.minor_gcs_per_1k_requests} minor / ${c.major_gcs_per_1k_requests} major GCs per 1,000 (${c.requests} requests)`;
+
   const failures = [directSat, gatewaySat, bareSat, directFixed, gatewayFixed, bareFixed, ...(twoWorkers ? [twoWorkers] : [])].reduce(
     (n, r) => n + r.non2xx + r.errors,
     0,
@@ -254,7 +276,7 @@ results
   2 workers / 1 worker (saturation)                          ${workersRatio ?? 'not measured'}      (${twoWorkers?.rps ?? '-'} vs ${gatewaySat.rps} req/s; ${cpus} CPUs shared with the seller and the load generator)
   failed requests (non-2xx or errors) in measured phases   ${failures}
   load average (1 min) at start / end                      ${loadAtStart} / ${round(loadavg()[0], 2)}   (${cpus} CPUs; other work on the machine skews every figure)
-`);
+${counts === undefined ? '' : `  counts (BENCH_COUNTS; timings of this run mean nothing)\n    ${countLine('gateway', counts.gateway)}\n    ${countLine('bare proxy', counts.bare_proxy)}\n`}`);
   console.log(
     JSON.stringify({
       gateway_rps: gatewaySat.rps,
@@ -294,6 +316,7 @@ results
       failed_requests: failures,
       gateway_rps_2_workers: twoWorkers?.rps ?? null,
       workers_ratio: workersRatio,
+      ...(counts === undefined ? {} : { counts }),
     }),
   );
 } catch (error) {

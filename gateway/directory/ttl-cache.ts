@@ -5,22 +5,19 @@
 // `maxEntries` it starts over rather than grow without limit (e.g. a flood of unknown kids).
 // A settled entry can also be read synchronously (peek): the request path then skips the
 // promise and the microtask hop an await of the cached promise costs.
+import type { CachedAnswer } from './directory';
+
 export interface TtlCacheOptions {
   ttlMs: number;
   maxEntries: number;
   now?: () => number;
 }
 
-/** A cached answer, as peek() gives it: `value` may itself be undefined (a cached "no such thing"). */
-export interface Settled<V> {
-  value: V;
-}
-
 interface Entry<V> {
   value: Promise<V>;
   expiresAt: number;
   /** Set once the load has resolved. */
-  settled?: Settled<V>;
+  settled?: CachedAnswer<V>;
 }
 
 export class TtlCache<V> {
@@ -53,7 +50,7 @@ export class TtlCache<V> {
   }
 
   /** The answer for `key` if it is cached, loaded and fresh; otherwise undefined (ask get()). */
-  peek(key: string): Settled<V> | undefined {
+  peek(key: string): CachedAnswer<V> | undefined {
     const hit = this.entries.get(key);
     if (hit === undefined || hit.settled === undefined || hit.expiresAt <= this.now()) return undefined;
     return hit.settled;

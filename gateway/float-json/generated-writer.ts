@@ -10,11 +10,11 @@ import type { TSchema } from '@sinclair/typebox';
 // small strings (~40 KB of garbage for a 6 KB reply) that Node flattens and encodes again
 // before the socket takes it. Replies are written one after another into a shared slab and
 // handed out as views of it, as Node's own Buffer pool does for small buffers: no allocation
-// or copy per reply, and a slab is garbage once the last reply in it has been sent. Keys are unrolled into byte stores when the
-// source is generated; ASCII strings and small integers are copied byte by byte; anything
-// else (an escape, a non-ASCII character, an exponent) goes through JSON.stringify. Output is
-// byte for byte what the walking writer in float-json.ts writes; float-json.test.ts checks
-// that on random values.
+// or copy per reply, and a slab is garbage once the last reply in it has been sent. Keys are
+// unrolled into byte stores when the source is generated; ASCII strings and small integers
+// are copied byte by byte; anything else (an escape, a non-ASCII character, an exponent) goes
+// through JSON.stringify. Output is byte for byte what the walking writer in float-json.ts
+// writes; float-json.test.ts checks that on random values.
 
 type Shape =
   { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' } | { kind: 'array'; item: Shape } | { kind: 'object'; properties: [string, Shape][] };
@@ -218,9 +218,8 @@ export function generateFloatJsonWriter(schema: TSchema): (value: unknown) => Bu
       o.p = o.start;
       throw error;
     }
-    // The reply is a view of the slab; the next one starts after it, 8-byte aligned as Node's pool does.
+    // The reply is a view of the slab; the next one starts where it ends.
     const reply = o.b.subarray(o.start, o.p);
-    o.p = Math.min(o.b.length, (o.p + 7) & ~7);
     // A slab grown for one large reply stays with that reply; the next ones start a usual one.
     if (o.b.length > SLAB_BYTES) {
       o.b = Buffer.allocUnsafeSlow(SLAB_BYTES);

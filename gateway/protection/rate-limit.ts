@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { GatewayEnv } from '../http/gateway-env';
-import type { RequestCheck } from '../http/request-check';
+import { inTurn, type RequestCheck } from '../http/request-check';
 import type { RateLimiter } from './rate-limiter';
 import type { ClientRateLimits } from './client-rate-limits';
 import { RateLimitedError } from './protection-errors';
@@ -29,14 +29,11 @@ export function rateLimitedAuth(authenticate: RequestCheck, options: RateLimitOp
       );
     }
   };
-  const limit = (c: Context<GatewayEnv>) => {
+  const limit: RequestCheck = (c) => {
     const clientId = c.get('buyer').clientId;
     const known = options.limits.inMemory(clientId);
     if (known !== undefined) return take(c, clientId, known);
     return options.limits.of(clientId).then((fetched) => take(c, clientId, fetched));
   };
-  return (c) => {
-    const authenticating = authenticate(c);
-    return authenticating === undefined ? limit(c) : authenticating.then(() => limit(c));
-  };
+  return inTurn(authenticate, limit);
 }

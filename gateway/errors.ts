@@ -77,9 +77,24 @@ export class SellerReplyError extends GatewayError {
   readonly httpStatus = 502;
 }
 
+/**
+ * The seller answered HTTP 4xx: it refused what we sent and did not act on it (a contract
+ * mismatch between gateway and seller), so an order refused this way was certainly not placed.
+ */
+export class SellerRefusedError extends SellerReplyError {}
+
 /** A PO number or idempotency key whose first order is still being placed by another request. */
 export class OrderInFlightError extends GatewayError {
   readonly code = OverallStatus.GeneralError;
+  readonly httpStatus = 409;
+}
+
+/**
+ * A purchase order number (or Idempotency-Key) reused with a different order while the first
+ * stands: 409 with 4422, naming the first field that differs, never the first order's answer.
+ */
+export class OrderConflictError extends GatewayError {
+  readonly code = OverallStatus.ValidationError;
   readonly httpStatus = 409;
 }
 

@@ -1,6 +1,6 @@
 import { checkSellerReply, type ForwardedOperation, type Violation } from '../../contracts/index';
 import type { Member } from '../directory/directory';
-import { type Detail, GatewayError, SellerReplyError, SellerTimeoutError, SellerUnavailableError } from '../errors';
+import { type Detail, GatewayError, SellerRefusedError, SellerReplyError, SellerTimeoutError, SellerUnavailableError } from '../errors';
 import type { SellerOutcome } from '../seller-client/seller-client.types';
 import type { OperationDeps } from './operation-deps';
 
@@ -32,7 +32,9 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
       // mismatch between gateway and seller, so a system error rather than "offline".
       return outcome.status >= 500
         ? new SellerUnavailableError(outcome.message, [{ path: '', message: outcome.message, member: member.id }])
-        : new SellerReplyError(`${outcome.message}: the seller refused the forwarded request`, [{ path: '', message: outcome.body ?? '', member: member.id }]);
+        : new SellerRefusedError(`${outcome.message}: the seller refused the forwarded request`, [
+            { path: '', message: outcome.body ?? '', member: member.id },
+          ]);
     case 'malformed':
       return new SellerReplyError(outcome.message, [{ path: '', message: 'the reply body is not valid JSON', member: member.id }]);
   }

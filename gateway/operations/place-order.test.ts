@@ -174,6 +174,47 @@ describe('place order', () => {
     expect(sellerOrdersFor(number)).toHaveLength(2);
   });
 
+  it('leaves the number free when the seller refuses the order with a 4xx: the corrected order is then placed', async () => {
+    const number = nextPo();
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'http-status', status: 400 }, count: 1 });
+    const refused = await place(order(number));
+    expect(refused.status).toBe(502);
+    expect(refused.body.status_code).toBe(5500);
+    expect(refused.body.message).toContain(`the order was not placed, so purchase order '${number}' may be sent again`);
+    expect((await orderRow(number))[0].status).toBe('failed');
+    const corrected = await place(order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }]));
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.status_code).toBe(2000);
+    const sent = sellerOrdersFor(number);
+    expect(sent.map((e) => e.http_status)).toEqual([400, 200]);
+    expect(sent[1].request).toMatchObject({ items: [{ quantity_ordered: 1 }] });
+    expect(await orderRow(number)).toMatchObject([{ status: 'confirmed', attempts: 2 }]);
+  });
+
+  it('places the corrected order after a body the gateway or the seller refused (quantity_ordered 1e400)', async () => {
+    const number = nextPo();
+    // Refused before forwarding (validation) or by the seller (the value arrives as null): never placed either way.
+    const raw = `{"purchase_order_number":"${number}","order_type":1,"items":[{"id":"line-1","mfr_code":"WIX","part_number":"51515","location_id":"L101","quantity_ordered":1e400}]}`;
+    const refused = await place(raw);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.body.status_code).not.toBe(2000);
+    const corrected = await place(order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }]));
+    expect(corrected.status).toBe(200);
+    expect(sellerOrdersFor(number).filter((e) => e.http_status === 200)).toHaveLength(1);
+  });
+
+  it('records nothing for an order refused before forwarding, so the number stays free', async () => {
+    const number = nextPo();
+    const notOrderable = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L250', quantity_ordered: 1 }]));
+    expect(notOrderable.status).toBe(403);
+    const invalid = await place({ ...order(number), order_type: 9 });
+    expect(invalid.status).toBe(422);
+    expect(await orderRow(number)).toHaveLength(0);
+    const placed = await place(order(number));
+    expect(placed.status).toBe(200);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
   it("keeps one buyer's purchase order numbers apart from another's", async () => {
     const number = nextPo();
     await place(order(number));

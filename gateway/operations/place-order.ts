@@ -15,6 +15,7 @@ import {
   LocationNotAllowedError,
   OrderInFlightError,
   RequestValidationError,
+  SellerRefusedError,
   SellerReplyError,
   SellerTimeoutError,
 } from '../errors';
@@ -75,9 +76,26 @@ function idempotencyKeyOf(input: OperationInput): string | null {
   return key;
 }
 
-/** Whether a seller fault leaves the order possibly placed: then it must never be sent again. */
+/**
+ * Whether a seller fault leaves the order possibly placed: then it must never be sent again.
+ * A seller's 4xx is a refusal it did not act on, unlike a reply it sent and we cannot trust.
+ */
 function statusAfter(error: GatewayError): Extract<OrderStatus, 'failed' | 'unknown'> {
+  if (error instanceof SellerRefusedError) return 'failed';
   return error instanceof SellerTimeoutError || error instanceof SellerReplyError ? 'unknown' : 'failed';
+}
+
+/** The buyer's answer for a fault, saying whether the purchase order number may be sent again. */
+function restatedFor(error: GatewayError, status: Extract<OrderStatus, 'failed' | 'unknown'>, purchaseOrderNumber: string): GatewayError {
+  if (status === 'unknown') {
+    return error.restated(
+      `${error.message}; the seller may have placed the order, so purchase order '${purchaseOrderNumber}' will not be sent again: check with the seller`,
+    );
+  }
+  if (error instanceof SellerRefusedError) {
+    return error.restated(`${error.message}; the order was not placed, so purchase order '${purchaseOrderNumber}' may be sent again, corrected`);
+  }
+  return error;
 }
 
 /** What a repeat would send, should it have to place the order itself. */
@@ -180,12 +198,7 @@ export function createPlaceOrder(deps: OperationDeps) {
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       const status = statusAfter(error);
-      const recorded =
-        status === 'unknown'
-          ? error.restated(
-              `${error.message}; the seller may have placed the order, so purchase order '${forwarded.purchase_order_number}' will not be sent again: check with the seller`,
-            )
-          : error;
+      const recorded = restatedFor(error, status, forwarded.purchase_order_number);
       await records.finish(record.id, { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message }, now());
       throw recorded;
     }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
-import { V3_2 } from '../app';
+import { V3_1, V3_2 } from '../app';
 
 // Place order: recorded before it is forwarded, never placed twice.
 
@@ -33,8 +33,8 @@ const order = (
   items,
 });
 
-async function place(body: unknown, options: { user?: 'demo' | 'other'; headers?: Record<string, string> } = {}) {
-  const response = await gw.post(PATH, body, options);
+async function place(body: unknown, options: { user?: 'demo' | 'other'; headers?: Record<string, string>; path?: string } = {}) {
+  const response = await gw.post(options.path ?? PATH, body, options);
   return { status: response.status, headers: response.headers, text: await response.clone().text(), body: (await response.json()) as Reply };
 }
 
@@ -213,6 +213,78 @@ describe('place order', () => {
     const placed = await place(order(number));
     expect(placed.status).toBe(200);
     expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('refuses the same number with a different order (409 naming the field) while the first stands, and still replays the first', async () => {
+    const number = nextPo();
+    const first = await place(order(number));
+    expect(first.status).toBe(200);
+    const other = await place(order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 3 }]));
+    expect(other.status).toBe(409);
+    expect(other.body.status_code).toBe(4422);
+    expect(other.body.order_number).toBeUndefined();
+    expect(other.body.message).toContain(
+      `purchase order '${number}' names another order, which was placed; this one differs from it at /items/0/quantity_ordered`,
+    );
+    expect(other.body.errors).toEqual([{ path: '/items/0/quantity_ordered', message: `differs from the order first sent as purchase order '${number}'` }]);
+    // Through the v3.1 path too (same handler), and for a field the first order lacked.
+    const v31 = await place({ ...order(number), ship_via: 'UPS' }, { path: `${V3_1}/place_order` });
+    expect(v31.status).toBe(409);
+    expect(v31.body.errors?.[0].path).toBe('/ship_via');
+    const again = await place(order(number));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('replays the first answer for the same order written with other key order and number spelling', async () => {
+    const number = nextPo();
+    const first = await place(order(number));
+    const respelled = `{"items":[{"quantity_ordered":2.0,"location_id":"L101","part_number":"51515","mfr_code":"WIX","id":"line-1"}],"comment":"test order","order_type":1,"purchase_order_number":"${number}"}`;
+    const again = await place(respelled);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('refuses a different order under the same Idempotency-Key and number with 409', async () => {
+    const number = nextPo();
+    const headers = { 'idempotency-key': `key-diff-${number}` };
+    expect((await place(order(number), { headers })).status).toBe(200);
+    const other = await place({ ...order(number), comment: 'another' }, { headers });
+    expect(other.status).toBe(409);
+    expect(other.body.errors?.[0].path).toBe('/comment');
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('refuses a different order under the number of one whose outcome is unknown, naming it as possibly placed', async () => {
+    const number = nextPo();
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'latency', ms: 1_200 }, count: 1 });
+    expect((await place(order(number))).status).toBe(504);
+    const other = await place({ ...order(number), order_type: 3 });
+    expect(other.status).toBe(409);
+    expect(other.body.message).toContain('which may have been placed');
+    expect(other.body.errors?.[0].path).toBe('/order_type');
+    expect((await orderRow(number))[0].status).toBe('unknown');
+  });
+
+  it('places exactly one of two different orders sent concurrently under one number; the other gets 409', async () => {
+    const number = nextPo();
+    // The seller takes a moment, so the second arrives while the first is in flight.
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'latency', ms: 150 } });
+    const bodies = [1, 4].map((quantity) =>
+      order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: quantity }]),
+    );
+    const answers = await Promise.all(bodies.map((body) => place(body)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    expect(refused.body.message).toContain('which is being placed');
+    expect(refused.body.errors?.[0].path).toBe('/items/0/quantity_ordered');
+    const sent = sellerOrdersFor(number);
+    expect(sent).toHaveLength(1);
+    const placedQuantity = answers.findIndex((a) => a.status === 200) === 0 ? 1 : 4;
+    expect(sent[0].request).toMatchObject({ items: [{ quantity_ordered: placedQuantity }] });
   });
 
   it("keeps one buyer's purchase order numbers apart from another's", async () => {

@@ -13,12 +13,14 @@ import {
   InternalError,
   InvalidLocationError,
   LocationNotAllowedError,
+  OrderConflictError,
   OrderInFlightError,
   RequestValidationError,
   SellerRefusedError,
   SellerReplyError,
   SellerTimeoutError,
 } from '../errors';
+import { firstDifference } from '../orders/order-difference';
 import { orderRecords, type OrderRecord, type OrderStatus, type StoredAnswer } from '../orders/order-records';
 import { validBuyerRequest } from './buyer-request';
 import { userLocationIndex } from './buyer-locations';
@@ -98,12 +100,37 @@ function restatedFor(error: GatewayError, status: Extract<OrderStatus, 'failed' 
   return error;
 }
 
-/** What a repeat would send, should it have to place the order itself. */
-interface Retry {
+/** What this request would send, should it place the order itself, and what it is compared by. */
+interface Attempt {
   input: OperationInput;
+  /** The buyer's order as parsed: a repeat must be this same order to get the first one's answer. */
+  request: PlaceOrderBuyerRequest;
   forwarded: PlaceOrderSellerRequest;
   key: string | null;
   member: Member;
+}
+
+const takeoverBy = (attempt: Attempt, at: Date) => ({
+  requestId: attempt.input.requestId,
+  buyerRequest: attempt.request,
+  forwardedRequest: attempt.forwarded,
+  idempotencyKey: attempt.key,
+  at,
+});
+
+/** Where this request differs from the order recorded under its number; undefined when it is the same order (or one recorded before bodies were kept). */
+const differenceFrom = (record: OrderRecord, attempt: Attempt): string | undefined =>
+  record.buyerRequest === null ? undefined : firstDifference(record.buyerRequest, attempt.request);
+
+const STANDING: Partial<Record<OrderStatus, string>> = { confirmed: 'was placed', unknown: 'may have been placed' };
+
+function conflictWith(first: OrderRecord, path: string): OrderConflictError {
+  const number = first.purchaseOrderNumber;
+  return new OrderConflictError(
+    `purchase order '${number}' names another order, which ${STANDING[first.status] ?? 'is being placed'}; this one differs from it at ${path}: ` +
+      'send a different order under a new purchase order number, or repeat the first exactly to receive its answer',
+    [{ path, message: `differs from the order first sent as purchase order '${number}'` }],
+  );
 }
 
 const replay = (answer: StoredAnswer): OperationResult => ({ httpStatus: answer.http_status, reply: answer.body, warnings: [], replayed: true });
@@ -124,19 +151,12 @@ export function createPlaceOrder(deps: OperationDeps) {
    * first). Forwarded: it may have reached the seller, so it becomes unknown and is answered
    * as every unknown order is, never sent again. Undefined when the order was not stale after all.
    */
-  async function settleStale(record: OrderRecord, retry: Retry): Promise<OperationResult | undefined> {
+  async function settleStale(record: OrderRecord, attempt: Attempt): Promise<OperationResult | undefined> {
     const before = await staleBefore(record);
     if (record.updatedAt >= before) return undefined;
     if (record.status === 'received') {
-      const taken = await records.takeOverStaleReceived(record.id, {
-        requestId: retry.input.requestId,
-        forwardedRequest: retry.forwarded,
-        idempotencyKey: retry.key,
-        memberId: retry.member.id,
-        staleBefore: before,
-        at: now(),
-      });
-      return taken === undefined ? undefined : forward(taken, retry.member, retry.forwarded, retry.input);
+      const taken = await records.takeOverStaleReceived(record.id, { ...takeoverBy(attempt, now()), memberId: attempt.member.id, staleBefore: before });
+      return taken === undefined ? undefined : forward(taken, attempt);
     }
     if (record.status === 'forwarded') {
       const lost = new SellerTimeoutError(
@@ -152,28 +172,54 @@ export function createPlaceOrder(deps: OperationDeps) {
 
   /**
    * A repeat of an order still in flight waits for its answer, up to a limit; one whose
-   * attempt went stale is settled instead (settleStale).
+   * attempt went stale is settled instead (settleStale). Every look at the record compares
+   * bodies first: a takeover may have put another order under the number meanwhile.
    */
-  async function answerOf(first: OrderRecord, retry: Retry): Promise<OperationResult> {
+  async function answerOf(first: OrderRecord, attempt: Attempt): Promise<OperationResult> {
     const giveUpAt = Date.now() + deps.config.orderWaitMs;
     let current: OrderRecord | undefined = first;
-    while (current !== undefined && current.answer === null) {
-      const settled = await settleStale(current, retry);
+    while (current !== undefined) {
+      const difference = differenceFrom(current, attempt);
+      if (difference !== undefined) return anotherOrder(current, difference, attempt);
+      if (current.answer !== null) return replay(current.answer);
+      const settled = await settleStale(current, attempt);
       if (settled !== undefined) return settled;
       if (Date.now() >= giveUpAt) break;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       current = await records.find(first.id);
     }
-    if (current?.answer != null) return replay(current.answer);
     throw new OrderInFlightError(
       `purchase order '${first.purchaseOrderNumber}' is already being placed by an earlier request; retry later to receive its result`,
     );
   }
 
-  async function forward(record: OrderRecord, member: Member, forwarded: PlaceOrderSellerRequest, input: OperationInput): Promise<OperationResult> {
+  /**
+   * A different order under the number: refused while the first stands. One certainly not
+   * placed (failed) is no longer standing, and one claimed but left stale by a stopped
+   * instance was never sent: this request may take either over and place its own order.
+   */
+  async function anotherOrder(first: OrderRecord, difference: string, attempt: Attempt): Promise<OperationResult> {
+    if (first.status === 'failed') return retake(first, attempt);
+    if (first.status === 'received') {
+      const settled = await settleStale(first, attempt);
+      if (settled !== undefined) return settled;
+    }
+    throw conflictWith(first, difference);
+  }
+
+  /** An order certainly not placed: this attempt places its own, unless another retry got there first. */
+  async function retake(failed: OrderRecord, attempt: Attempt): Promise<OperationResult> {
+    const retaken = await records.retakeFailed(failed.id, takeoverBy(attempt, now()));
+    if (retaken !== undefined) return forward(retaken, attempt);
+    // Another retry took it over: wait for that attempt (or refuse, if it sent another order), not the old failure.
+    return answerOf((await records.find(failed.id)) ?? failed, attempt);
+  }
+
+  async function forward(record: OrderRecord, attempt: Attempt): Promise<OperationResult> {
+    const { member, forwarded, input } = attempt;
     // Only the attempt still holding the claim sends: if this one was so slow that a retry
     // took the order over as stale, it answers with that retry's result instead.
-    if (!(await records.markForwarded(record.id, record.attempts, now()))) return answerOf(record, { input, forwarded, key: record.idempotencyKey, member });
+    if (!(await records.markForwarded(record.id, record.attempts, now()))) return answerOf(record, attempt);
     // From here on the order may be at the seller: losing the store leaves its state unknown.
     return sendForwarded(record, member, forwarded, input).catch((error: unknown) => {
       throw isStoreUnreachable(error) ? orderStateUnknown(forwarded.purchase_order_number) : error;
@@ -233,12 +279,14 @@ export function createPlaceOrder(deps: OperationDeps) {
         idempotencyKey: key,
         memberId: member.id,
         requestId: input.requestId,
+        buyerRequest: request,
         forwardedRequest: forwarded,
         at: now(),
       });
 
+    const attempt: Attempt = { input, request, forwarded, key, member };
     const claimed = await claim();
-    if (claimed !== undefined) return forward(claimed, member, forwarded, input);
+    if (claimed !== undefined) return forward(claimed, attempt);
 
     const existing = await records.findExisting(user.id, request.purchase_order_number, key);
     if (existing === undefined) throw new InternalError('the order collided with an earlier one that could not be read back');
@@ -247,14 +295,8 @@ export function createPlaceOrder(deps: OperationDeps) {
         { path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` },
       ]);
     }
-    const retry: Retry = { input, forwarded, key, member };
-    if (existing.status === 'failed') {
-      // Certainly not placed the first time: this attempt may place it, if no one else got there first.
-      const retaken = await records.retakeFailed(existing.id, input.requestId, forwarded, key, now());
-      if (retaken !== undefined) return forward(retaken, member, forwarded, input);
-      // Another retry took it over: wait for that attempt, not the old failure.
-      return answerOf((await records.find(existing.id)) ?? existing, retry);
-    }
-    return answerOf(existing, retry);
+    // Certainly not placed the first time (whatever its body was): this attempt may place it.
+    if (existing.status === 'failed') return retake(existing, attempt);
+    return answerOf(existing, attempt);
   }
 }

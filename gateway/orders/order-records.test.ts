@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore } from '../testing/test-store';
 import type { Store } from '../store/store';
 import { orderRecords, type NewOrder } from './order-records';
+import { firstDifference } from './order-difference';
 
 // The conditional UPDATEs that make a stale order's takeover a claim: whatever interleaving
 // the HTTP tests happen to get, only one attempt may take it over, and the attempt it
@@ -25,11 +26,13 @@ const newOrder = (): NewOrder => ({
   idempotencyKey: null,
   memberId: 'M100',
   requestId: 'first',
+  buyerRequest: { purchase_order_number: `PO-REC-${po}`, order_type: 1, items: [{ id: '1', quantity_ordered: 2 }] },
   forwardedRequest: { n: po },
   at: T0,
 });
 const takeover = (requestId: string, staleBefore: Date) => ({
   requestId,
+  buyerRequest: { retry: requestId },
   forwardedRequest: { retry: requestId },
   idempotencyKey: null,
   memberId: 'M100',
@@ -73,5 +76,39 @@ describe('order records: stale claims', () => {
       records.markStaleForwardedUnknown(first.id, outcome(later(30_000))),
     ]);
     expect(marked.filter((m) => m !== undefined)).toMatchObject([{ status: 'unknown', answer: { http_status: 504 } }]);
+  });
+});
+
+describe('order records: the buyer request a repeat is compared with', () => {
+  it('keeps the parsed buyer request with the claim and reads it back equal, whatever the key order', async () => {
+    const records = orderRecords(store);
+    const order = newOrder();
+    const first = (await records.claim(order))!;
+    const read = (await records.find(first.id))!;
+    expect(read.buyerRequest).toEqual(order.buyerRequest);
+    const reordered = { items: [{ quantity_ordered: 2.0, id: '1' }], order_type: 1, purchase_order_number: order.purchaseOrderNumber };
+    expect(firstDifference(read.buyerRequest, reordered)).toBeUndefined();
+    expect(firstDifference(read.buyerRequest, { ...reordered, items: [{ id: '1', quantity_ordered: 1 }] })).toBe('/items/0/quantity_ordered');
+  });
+
+  it('lets exactly one of several concurrent retries retake a failed order, with its own corrected request', async () => {
+    const records = orderRecords(store);
+    const first = (await records.claim(newOrder()))!;
+    await records.finish(first.id, { status: 'failed', answer: { http_status: 502, body: { status_code: 5500 } } }, later(1_000));
+    const retake = (n: number) => ({ requestId: `r${n}`, buyerRequest: { corrected: n }, forwardedRequest: { n }, idempotencyKey: null, at: later(2_000) });
+    const taken = await Promise.all([1, 2, 3].map((n) => records.retakeFailed(first.id, retake(n))));
+    const winners = taken.filter((t) => t !== undefined);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]).toMatchObject({ status: 'received', attempts: 2, answer: null });
+    expect((await records.find(first.id))?.buyerRequest).toEqual(winners[0]!.buyerRequest);
+    // Only a failed order may be retaken: the one now in flight may not.
+    expect(await records.retakeFailed(first.id, retake(4))).toBeUndefined();
+  });
+
+  it('reads an order recorded before migration 007 with no buyer request', async () => {
+    const records = orderRecords(store);
+    const first = (await records.claim(newOrder()))!;
+    await store.query('UPDATE orders SET buyer_request = NULL WHERE id = $1', [first.id]);
+    expect((await records.find(first.id))?.buyerRequest).toBeNull();
   });
 });

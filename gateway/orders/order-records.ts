@@ -23,6 +23,8 @@ export interface OrderRecord {
   memberId: string;
   /** When the status last changed: for an order in flight, when it was claimed or forwarded. */
   updatedAt: Date;
+  /** The buyer's order as parsed, to tell a repeat from another order; null if recorded before migration 007. */
+  buyerRequest: unknown;
 }
 
 export interface NewOrder {
@@ -32,7 +34,18 @@ export interface NewOrder {
   idempotencyKey: string | null;
   memberId: string;
   requestId: string;
+  /** The buyer's order as parsed. */
+  buyerRequest: object;
   forwardedRequest: object;
+  at: Date;
+}
+
+/** What an attempt that takes an order over (a failed or stale received one) sends instead. */
+export interface Takeover {
+  requestId: string;
+  buyerRequest: object;
+  forwardedRequest: object;
+  idempotencyKey: string | null;
   at: Date;
 }
 
@@ -45,20 +58,24 @@ interface Row {
   attempts: number;
   member_id: string;
   updated_at: Date | string;
+  buyer_request: unknown;
 }
 
-const COLUMNS = 'id, purchase_order_number, idempotency_key, status, answer, attempts, member_id, updated_at';
+const COLUMNS = 'id, purchase_order_number, idempotency_key, status, answer, attempts, member_id, updated_at, buyer_request';
+
+// pg and PGlite both parse jsonb; a string would mean a driver configured otherwise.
+const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
 const toRecord = (row: Row): OrderRecord => ({
   id: Number(row.id),
   purchaseOrderNumber: row.purchase_order_number,
   idempotencyKey: row.idempotency_key,
   status: row.status,
-  // pg and PGlite both parse jsonb; a string would mean a driver configured otherwise.
-  answer: typeof row.answer === 'string' ? (JSON.parse(row.answer) as StoredAnswer) : row.answer,
+  answer: parsed(row.answer),
   attempts: row.attempts,
   memberId: row.member_id,
   updatedAt: new Date(row.updated_at),
+  buyerRequest: parsed(row.buyer_request),
 });
 
 export function orderRecords(db: Queryable) {
@@ -66,8 +83,8 @@ export function orderRecords(db: Queryable) {
     /** Inserts the order as received; undefined when an order with that PO number or key exists. */
     async claim(order: NewOrder): Promise<OrderRecord | undefined> {
       const { rows } = await db.query<Row>(
-        `INSERT INTO orders (user_id, username, purchase_order_number, idempotency_key, member_id, status, request_id, forwarded_request, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, 'received', $6, $7, $8, $8)
+        `INSERT INTO orders (user_id, username, purchase_order_number, idempotency_key, member_id, status, request_id, forwarded_request, created_at, updated_at, buyer_request)
+         VALUES ($1, $2, $3, $4, $5, 'received', $6, $7, $8, $8, $9)
          ON CONFLICT DO NOTHING
          RETURNING ${COLUMNS}`,
         [
@@ -79,6 +96,7 @@ export function orderRecords(db: Queryable) {
           order.requestId,
           JSON.stringify(order.forwardedRequest),
           order.at.toISOString(),
+          JSON.stringify(order.buyerRequest),
         ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
@@ -102,17 +120,25 @@ export function orderRecords(db: Queryable) {
     },
 
     /**
-     * A failed order (certainly not placed) may be tried again: the conditional UPDATE is
-     * the claim, so of several concurrent retries exactly one takes it over.
+     * A failed order (certainly not placed) may be tried again, with this attempt's body (a
+     * corrected one, perhaps): the conditional UPDATE is the claim, so of several concurrent
+     * retries exactly one takes it over.
      */
-    async retakeFailed(id: number, requestId: string, forwardedRequest: object, idempotencyKey: string | null, at: Date): Promise<OrderRecord | undefined> {
+    async retakeFailed(id: number, takeover: Takeover): Promise<OrderRecord | undefined> {
       const { rows } = await db.query<Row>(
         `UPDATE orders
-            SET status = 'received', attempts = attempts + 1, request_id = $2, forwarded_request = $3,
+            SET status = 'received', attempts = attempts + 1, request_id = $2, forwarded_request = $3, buyer_request = $6,
                 idempotency_key = COALESCE(idempotency_key, $4), seller_reply = NULL, answer = NULL, error = NULL, updated_at = $5
           WHERE id = $1 AND status = 'failed'
           RETURNING ${COLUMNS}`,
-        [id, requestId, JSON.stringify(forwardedRequest), idempotencyKey, at.toISOString()],
+        [
+          id,
+          takeover.requestId,
+          JSON.stringify(takeover.forwardedRequest),
+          takeover.idempotencyKey,
+          takeover.at.toISOString(),
+          JSON.stringify(takeover.buyerRequest),
+        ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
@@ -122,14 +148,11 @@ export function orderRecords(db: Queryable) {
      * since staleBefore was certainly never sent: one retry may take it over and place it.
      * The conditional UPDATE is the claim, as for a failed order.
      */
-    async takeOverStaleReceived(
-      id: number,
-      takeover: { requestId: string; forwardedRequest: object; idempotencyKey: string | null; memberId: string; staleBefore: Date; at: Date },
-    ): Promise<OrderRecord | undefined> {
+    async takeOverStaleReceived(id: number, takeover: Takeover & { memberId: string; staleBefore: Date }): Promise<OrderRecord | undefined> {
       const { rows } = await db.query<Row>(
         `UPDATE orders
             SET attempts = attempts + 1, request_id = $2, forwarded_request = $3, idempotency_key = COALESCE(idempotency_key, $4),
-                member_id = $5, updated_at = $7
+                member_id = $5, updated_at = $7, buyer_request = $8
           WHERE id = $1 AND status = 'received' AND updated_at < $6
           RETURNING ${COLUMNS}`,
         [
@@ -140,6 +163,7 @@ export function orderRecords(db: Queryable) {
           takeover.memberId,
           takeover.staleBefore.toISOString(),
           takeover.at.toISOString(),
+          JSON.stringify(takeover.buyerRequest),
         ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);

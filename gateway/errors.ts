@@ -71,6 +71,9 @@ export class SellerUnavailableError extends GatewayError {
   readonly httpStatus = 503;
 }
 
+/** The seller could not be connected to at all (refused, no such host): it never saw the request. */
+export class SellerNotReachedError extends SellerUnavailableError {}
+
 /** The seller answered, but not with a reply the contract allows (not JSON, wrong shape, broken rule). */
 export class SellerReplyError extends GatewayError {
   readonly code = OverallStatus.SystemError;

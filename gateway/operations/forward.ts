@@ -1,6 +1,6 @@
 import { checkSellerReply, type ForwardedOperation, type Violation } from '../../contracts/index';
 import type { Member } from '../directory/directory';
-import { type Detail, GatewayError, SellerRefusedError, SellerReplyError, SellerTimeoutError, SellerUnavailableError } from '../errors';
+import { type Detail, GatewayError, SellerNotReachedError, SellerRefusedError, SellerReplyError, SellerTimeoutError, SellerUnavailableError } from '../errors';
 import type { SellerOutcome } from '../seller-client/seller-client.types';
 import type { OperationDeps } from './operation-deps';
 
@@ -25,8 +25,10 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
   switch (outcome.kind) {
     case 'timeout':
       return new SellerTimeoutError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
-    case 'unreachable':
-      return new SellerUnavailableError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
+    case 'unreachable': {
+      const detail = [{ path: '', message: outcome.message, member: member.id }];
+      return outcome.sent ? new SellerUnavailableError(outcome.message, detail) : new SellerNotReachedError(outcome.message, detail);
+    }
     case 'http-error':
       // 5xx: the seller system is down or failing. 4xx: it refused what we sent, a contract
       // mismatch between gateway and seller, so a system error rather than "offline".

@@ -159,19 +159,52 @@ describe('place order', () => {
     expect(sellerOrdersFor(number)).toHaveLength(1);
   });
 
-  it('records an order the seller could not take as failed, and places it on retry', async () => {
+  it('records an order answered with a 5xx as unknown and never sends it again: the seller may have placed it', async () => {
     const number = nextPo();
     gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'http-status', status: 503 }, count: 1 });
     const first = await place(order(number));
     expect(first.status).toBe(503);
     expect(first.body.status_code).toBe(5503);
-    expect((await orderRow(number))[0].status).toBe('failed');
+    expect(first.body.message).toContain(`purchase order '${number}' will not be sent again`);
+    expect((await orderRow(number))[0].status).toBe('unknown');
+    const again = await place(order(number));
+    expect(again.status).toBe(503);
+    expect(again.body).toEqual(first.body);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('records an order whose connection was reset once sent as unknown and never sends it again', async () => {
+    const number = nextPo();
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'reset' }, count: 1 });
+    const first = await place(order(number));
+    expect(first.status).toBe(503);
+    expect(first.body.message).toContain('will not be sent again');
+    expect((await orderRow(number))[0].status).toBe('unknown');
+    expect((await place(order(number))).body).toEqual(first.body);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('records an order whose seller refused the connection as failed, and places it on retry', async () => {
+    const number = nextPo();
+    const sellerUrl = (await gw.store.query<{ seller_url: string }>(`SELECT seller_url FROM members WHERE id = 'M100'`)).rows[0].seller_url;
+    // Port 9 (discard) on the loopback: nothing listens, so the connection is refused.
+    await gw.store.query(`UPDATE members SET seller_url = 'http://127.0.0.1:9/seller' WHERE id = 'M100'`);
+    gw.directory.invalidate();
+    try {
+      const first = await place(order(number));
+      expect(first.status).toBe(503);
+      expect(first.body.status_code).toBe(5503);
+      expect(first.body.message).toContain(`the order was not placed, so purchase order '${number}' may be sent again`);
+      expect((await orderRow(number))[0].status).toBe('failed');
+    } finally {
+      await gw.store.query(`UPDATE members SET seller_url = $1 WHERE id = 'M100'`, [sellerUrl]);
+      gw.directory.invalidate();
+    }
     const retry = await place(order(number));
     expect(retry.status).toBe(200);
     expect(retry.body.status_code).toBe(2000);
-    const [row] = await orderRow(number);
-    expect(row).toMatchObject({ status: 'confirmed', attempts: 2 });
-    expect(sellerOrdersFor(number)).toHaveLength(2);
+    expect(await orderRow(number)).toMatchObject([{ status: 'confirmed', attempts: 2 }]);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
   });
 
   it('leaves the number free when the seller refuses the order with a 4xx: the corrected order is then placed', async () => {

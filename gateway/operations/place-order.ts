@@ -16,8 +16,8 @@ import {
   OrderConflictError,
   OrderInFlightError,
   RequestValidationError,
+  SellerNotReachedError,
   SellerRefusedError,
-  SellerReplyError,
   SellerTimeoutError,
 } from '../errors';
 import { firstDifference } from '../orders/order-difference';
@@ -28,6 +28,7 @@ import { forwardToSeller, warningLines } from './forward';
 import { forwardedCommon, memberOf } from './seller-member';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
 import { isStoreUnreachable } from '../store/store-outage';
+import { SellerBusyError, SellerCircuitOpenError } from '../protection/protection-errors';
 import { orderNotPlaced, orderStateUnknown } from '../orders/order-store-outage';
 
 // Place order: every item at an orderable location of the buyer, all at one seller; the
@@ -79,12 +80,18 @@ function idempotencyKeyOf(input: OperationInput): string | null {
 }
 
 /**
- * Whether a seller fault leaves the order possibly placed: then it must never be sent again.
- * A seller's 4xx is a refusal it did not act on, unlike a reply it sent and we cannot trust.
+ * Failed: the seller certainly did not place the order (it refused it with a 4xx, could not be
+ * connected to, or the gateway did not call it: breaker open, member busy), so its number may
+ * be sent again. Unknown: it may have (deadline passed, 5xx, connection lost once the request
+ * was out, a reply we cannot trust), so it must never be sent again.
  */
 function statusAfter(error: GatewayError): Extract<OrderStatus, 'failed' | 'unknown'> {
-  if (error instanceof SellerRefusedError) return 'failed';
-  return error instanceof SellerTimeoutError || error instanceof SellerReplyError ? 'unknown' : 'failed';
+  const notPlaced =
+    error instanceof SellerRefusedError ||
+    error instanceof SellerNotReachedError ||
+    error instanceof SellerCircuitOpenError ||
+    error instanceof SellerBusyError;
+  return notPlaced ? 'failed' : 'unknown';
 }
 
 /** The buyer's answer for a fault, saying whether the purchase order number may be sent again. */
@@ -94,10 +101,8 @@ function restatedFor(error: GatewayError, status: Extract<OrderStatus, 'failed' 
       `${error.message}; the seller may have placed the order, so purchase order '${purchaseOrderNumber}' will not be sent again: check with the seller`,
     );
   }
-  if (error instanceof SellerRefusedError) {
-    return error.restated(`${error.message}; the order was not placed, so purchase order '${purchaseOrderNumber}' may be sent again, corrected`);
-  }
-  return error;
+  const again = error instanceof SellerRefusedError ? 'may be sent again, corrected' : 'may be sent again';
+  return error.restated(`${error.message}; the order was not placed, so purchase order '${purchaseOrderNumber}' ${again}`);
 }
 
 /** What this request would send, should it place the order itself, and what it is compared by. */

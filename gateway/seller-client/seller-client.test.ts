@@ -121,16 +121,19 @@ describe('seller client', () => {
     const outcome = await client.call({ member: { ...member('/seller'), sellerUrl: `http://127.0.0.1:${port}/seller` }, body: {} });
     expect(outcome.kind).toBe('unreachable');
     if (outcome.kind === 'unreachable') expect(outcome.message).toContain('ECONNREFUSED');
+    expect(outcome).toMatchObject({ sent: false });
   });
 
   it('classifies a connection reset mid-request as unreachable', async () => {
     const outcome = await client.call({ member: member('/reset'), body: {} });
     expect(outcome.kind).toBe('unreachable');
+    // The seller had the request when it reset: it may have acted on it.
+    expect(outcome).toMatchObject({ sent: true });
   });
 
   it('classifies an unusable seller URL as unreachable instead of throwing', async () => {
     const outcome = await client.call({ member: { ...member('/seller'), sellerUrl: 'not a url' }, body: {} });
-    expect(outcome.kind).toBe('unreachable');
+    expect(outcome).toMatchObject({ kind: 'unreachable', sent: false });
   });
 
   it('keeps the connection alive across sequential calls to one seller', async () => {

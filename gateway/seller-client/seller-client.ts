@@ -21,6 +21,8 @@ const UNREACHABLE_CODES = new Set([
   'UND_ERR_CLOSED',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
+/** Failures to connect at all: the request was certainly never sent. A reset or closed socket may come after it was. */
+const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function authHeader(auth: SellerAuth): string | undefined {
   switch (auth.kind) {
@@ -146,6 +148,7 @@ class SellerCallHandler {
     this.finish({
       kind: 'unreachable',
       message: `seller of member ${this.member.id} at ${this.member.sellerUrl} could not be reached${code !== undefined && UNREACHABLE_CODES.has(code) ? ` (${code})` : ''}: ${describeError(error)}`,
+      sent: code === undefined || !NOT_CONNECTED_CODES.has(code),
       elapsedMs: msSince(this.started),
     });
   }
@@ -183,6 +186,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
       return Promise.resolve({
         kind: 'unreachable',
         message: `seller URL '${member.sellerUrl}' is not usable: ${describeError(error)}`,
+        sent: false,
         elapsedMs: msSince(started),
       });
     }

@@ -21,7 +21,12 @@ export interface SellerCall {
 export type SellerOutcome =
   | { kind: 'reply'; status: number; body: unknown; elapsedMs: number }
   | { kind: 'timeout'; message: string; elapsedMs: number }
-  | { kind: 'unreachable'; message: string; elapsedMs: number }
+  /**
+   * No usable answer from the connection. `sent` is false only when no connection was made
+   * (refused, no such host, connect timeout, unusable URL): then the seller certainly never
+   * saw the request, which decides whether an order may be sent again.
+   */
+  | { kind: 'unreachable'; message: string; sent: boolean; elapsedMs: number }
   | { kind: 'http-error'; status: number; message: string; body?: string; elapsedMs: number }
   | { kind: 'malformed'; status: number; message: string; body: string; elapsedMs: number };
 

@@ -31,12 +31,17 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
     }
     case 'http-error':
       // 5xx: the seller system is down or failing. 4xx: it refused what we sent, a contract
-      // mismatch between gateway and seller, so a system error rather than "offline".
-      return outcome.status >= 500
-        ? new SellerUnavailableError(outcome.message, [{ path: '', message: outcome.message, member: member.id }])
-        : new SellerRefusedError(`${outcome.message}: the seller refused the forwarded request`, [
-            { path: '', message: outcome.body ?? '', member: member.id },
-          ]);
+      // mismatch between gateway and seller, so a system error rather than "offline". Any
+      // other status (a 3xx: a 303 may follow an action taken) is a reply we cannot use.
+      if (outcome.status >= 500) return new SellerUnavailableError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
+      if (outcome.status >= 400) {
+        return new SellerRefusedError(`${outcome.message}: the seller refused the forwarded request`, [
+          { path: '', message: outcome.body ?? '', member: member.id },
+        ]);
+      }
+      return new SellerReplyError(`${outcome.message}, which is not a reply the contract allows`, [
+        { path: '', message: outcome.body ?? '', member: member.id },
+      ]);
     case 'malformed':
       return new SellerReplyError(outcome.message, [{ path: '', message: 'the reply body is not valid JSON', member: member.id }]);
   }

@@ -173,6 +173,16 @@ describe('place order', () => {
     expect(sellerOrdersFor(number)).toHaveLength(1);
   });
 
+  it('keeps the number bound after a redirect: a 303 may follow an order the seller took', async () => {
+    const number = nextPo();
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'http-status', status: 303 }, count: 1 });
+    const first = await place(order(number));
+    expect(first.status).toBe(502);
+    expect(first.body.message).toContain('will not be sent again');
+    expect((await place(order(number))).body).toEqual(first.body);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
   it('records an order whose connection was reset once sent as unknown and never sends it again', async () => {
     const number = nextPo();
     gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'reset' }, count: 1 });

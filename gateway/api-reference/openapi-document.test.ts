@@ -93,4 +93,10 @@ describe('GET /openapi.json', () => {
     const refusal = doc.paths['/catalog/products'].post.responses['422'];
     expect(refusal.content['application/json'].schema.$ref).toBe('#/components/schemas/GatewayErrorReply');
   });
+
+  it('documents the 409 of place order (in flight, or the number reused for another order) on both versions only', async () => {
+    const doc = await documentServed();
+    for (const version of ['v3_2', 'v3_1']) expect(doc.paths[`/json/federated/${version}/place_order`].post.responses['409']).toBeDefined();
+    expect(doc.paths['/json/federated/v3_2/item_inquiry'].post.responses['409']).toBeUndefined();
+  });
 });

@@ -33,7 +33,8 @@ const transactional = (version: 'v3_2' | 'v3_1', operation: 'item-inquiry' | 'pl
   request: PAYLOADS[operation]['buyer-request'],
   reply: PAYLOADS[operation]['buyer-reply'],
   security: 'buyerJwt',
-  errors: OPERATION_ERRORS,
+  // Place order also answers 409: the same purchase order number still in flight, or reused for a different order.
+  errors: operation === 'place-order' ? [...OPERATION_ERRORS, 409].sort((x, y) => x - y) : OPERATION_ERRORS,
   description: version === 'v3_1' ? 'Same bodies and behaviour as v3.2, served by the same handler.' : undefined,
 });
 
@@ -260,6 +261,7 @@ const ERROR_MEANING: Record<number, string> = {
   401: 'Not authenticated (status_code 4403)',
   403: 'Not allowed for this buyer (status_code 4403 or 3110)',
   404: 'Not found',
+  409: 'The purchase order is still being placed (status_code 3000), or its number was already used for a different order (status_code 4422, naming the first differing field)',
   422: 'Validation error naming every field (status_code 4422, or 3100/3200)',
   502: 'The seller broke the contract (status_code 5500)',
   503: 'The seller is offline (status_code 5503)',

@@ -376,11 +376,17 @@ describe('place order left in flight by a stopped gateway instance', () => {
     ).rows;
 
   /** The row a crashed instance leaves behind: claimed (and perhaps sent), never finished. */
-  async function leaveInFlight(purchaseOrderNumber: string, status: 'received' | 'forwarded') {
+  async function leaveInFlight(purchaseOrderNumber: string, status: 'received' | 'forwarded', buyerRequest: object | null = null) {
     await crashed.store.query(
-      `INSERT INTO orders (user_id, username, purchase_order_number, member_id, status, request_id, forwarded_request, created_at, updated_at)
-       SELECT id, username, $1, 'M100', $2, 'crashed-request', $3, $4, $4 FROM users WHERE username = 'demo'`,
-      [purchaseOrderNumber, status, JSON.stringify({ service: 'place_order', purchase_order_number: purchaseOrderNumber }), new Date(nowMs).toISOString()],
+      `INSERT INTO orders (user_id, username, purchase_order_number, member_id, status, request_id, forwarded_request, created_at, updated_at, buyer_request)
+       SELECT id, username, $1, 'M100', $2, 'crashed-request', $3, $4, $4, $5 FROM users WHERE username = 'demo'`,
+      [
+        purchaseOrderNumber,
+        status,
+        JSON.stringify({ service: 'place_order', purchase_order_number: purchaseOrderNumber }),
+        new Date(nowMs).toISOString(),
+        buyerRequest === null ? null : JSON.stringify(buyerRequest),
+      ],
     );
   }
   const pastStaleness = () => {
@@ -412,6 +418,21 @@ describe('place order left in flight by a stopped gateway instance', () => {
     expect(new Set(answers.map((a) => a.body.order_number)).size).toBe(1);
     expect(sentFor(number)).toHaveLength(1);
     expect(await rowOf(number)).toMatchObject([{ status: 'confirmed', attempts: 2 }]);
+  });
+
+  it('places a different order under the number of a stale received one (never sent); refuses it while the claim is fresh', async () => {
+    const number = nextPo();
+    await leaveInFlight(number, 'received', order(number));
+    const corrected = order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 5 }]);
+    const fresh = await post(corrected);
+    expect(fresh.status).toBe(409);
+    expect(fresh.body.errors?.[0].path).toBe('/items/0/quantity_ordered');
+    pastStaleness();
+    const placed = await post(corrected);
+    expect(placed.status).toBe(200);
+    expect(sentFor(number).map((e) => e.request)).toMatchObject([{ items: [{ quantity_ordered: 5 }] }]);
+    // The number now names the corrected order: the one first claimed is the different one.
+    expect((await post(order(number))).status).toBe(409);
   });
 
   it('marks a stale forwarded order unknown and never sends it again: the seller may have it', async () => {

@@ -33,7 +33,9 @@ import { orderNotPlaced, orderStateUnknown } from '../orders/order-store-outage'
 
 // Place order: every item at an orderable location of the buyer, all at one seller; the
 // order is recorded (and claimed) before it is forwarded, so a retried or concurrent
-// duplicate is answered with the first attempt's result instead of ordering again.
+// duplicate is answered with the first attempt's result instead of ordering again, and a
+// different order under the same number is refused (409) while the first stands. An order
+// the seller certainly did not place leaves its number free (docs/gateway.md, the table).
 
 const MAX_IDEMPOTENCY_KEY = 255;
 const POLL_MS = 25;

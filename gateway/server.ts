@@ -44,7 +44,8 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   const ownsStore = overrides.store === undefined;
   const store = overrides.store ?? (await openGatewayStore(env));
   const directory = overrides.directory ?? createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
-  const sellerClient = overrides.exchanges === undefined ? createSellerClient() : recordingSellerClient(createSellerClient(), overrides.exchanges);
+  const direct = createSellerClient({ maxReplyBytes: settings.config.protection.maxSellerReplyBytes });
+  const sellerClient = overrides.exchanges === undefined ? direct : recordingSellerClient(direct, overrides.exchanges);
   const app = createGateway({
     store,
     directory,

@@ -35,6 +35,10 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
         : new SellerReplyError(`${outcome.message}: the seller refused the forwarded request`, [{ path: '', message: outcome.body ?? '', member: member.id }]);
     case 'malformed':
       return new SellerReplyError(outcome.message, [{ path: '', message: 'the reply body is not valid JSON', member: member.id }]);
+    case 'too-large':
+      return new SellerReplyError(outcome.message, [
+        { path: '', message: `the reply body is larger than ${outcome.limitBytes} bytes (GATEWAY_MAX_SELLER_REPLY_BYTES)`, member: member.id },
+      ]);
   }
 }
 

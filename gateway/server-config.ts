@@ -2,6 +2,7 @@ import { Type, type StaticDecode } from '@sinclair/typebox';
 import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { STORE_ENVIRONMENT } from './store/store-config';
+import { CONNECTION_ENVIRONMENT } from '../contracts/http/connection-environment';
 
 // The gateway's settings from the environment: one schema (with the store's variables, the
 // gateway process's whole environment), read and checked once at start.
@@ -98,8 +99,12 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
   }),
 });
 
-/** Everything the gateway process reads: its own variables and the store's. */
-export const GATEWAY_PROCESS_ENVIRONMENT = Type.Object({ ...GATEWAY_ENVIRONMENT.properties, ...STORE_ENVIRONMENT.properties });
+/** Everything the gateway process reads: its own variables, the store's and its servers' connections'. */
+export const GATEWAY_PROCESS_ENVIRONMENT = Type.Object({
+  ...GATEWAY_ENVIRONMENT.properties,
+  ...STORE_ENVIRONMENT.properties,
+  ...CONNECTION_ENVIRONMENT.properties,
+});
 
 export interface ServerSettings {
   port: number;

@@ -65,8 +65,6 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     if (ownsStore) await store.close();
     throw error;
   }
-  // Keep-alive clients (load balancers, benchmarks) should outlive Node's 5 s default.
-  listening.server.keepAliveTimeout = 65_000;
   console.error(`gateway: listening on ${listening.url}, store ${describeStore(storeOptionsFromEnv(env))}`);
 
   let closing: Promise<void> | undefined;

@@ -45,8 +45,11 @@ afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-/** Connections that never finish their headers: a byte a second; each one closed is replaced. */
-function flood(url: URL, size: number) {
+/**
+ * Connections that never finish their request, a byte a second: headers (the default) or, with
+ * `body`, a body after complete headers. Each one closed is replaced.
+ */
+function flood(url: URL, size: number, options: { body?: boolean } = {}) {
   const open = new Set<Socket>();
   let stopped = false;
   let opened = 0;
@@ -62,7 +65,11 @@ function flood(url: URL, size: number) {
     socket.on('connect', () => {
       opened++;
       open.add(socket);
-      socket.write(`GET /health HTTP/1.1\r\nHost: ${url.host}\r\nX-Slow: `);
+      socket.write(
+        options.body === true
+          ? `POST /upload HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: 1000\r\n\r\n`
+          : `GET /health HTTP/1.1\r\nHost: ${url.host}\r\nX-Slow: `,
+      );
     });
     socket.on('data', (data) => answers.push(data.toString('latin1').split('\r\n')[0]));
     socket.on('error', () => {});
@@ -156,5 +163,17 @@ describe('a connection flood', () => {
     expect(f.answers.length).toBeGreaterThan(0);
     expect(new Set(f.answers)).toEqual(new Set(['HTTP/1.1 408 Request Timeout']));
     expect((await health(child.url, 10_000)).status).toBe(200);
+  });
+
+  it('slow bodies are answered 408 and closed after HTTP_REQUEST_TIMEOUT_MS', async () => {
+    const child = await startHealthServer({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' });
+    const f = flood(child.url, 20, { body: true });
+    stopFlood = f.stop;
+    await until(() => f.opened >= 20, 10_000);
+    const started = performance.now();
+    await until(() => f.closedByServer >= 20, 10_000);
+    expect(f.closedByServer).toBeGreaterThanOrEqual(20);
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(new Set(f.answers)).toEqual(new Set(['HTTP/1.1 408 Request Timeout']));
   });
 });

@@ -2,6 +2,7 @@ import { Type, type StaticDecode } from '@sinclair/typebox';
 import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { STORE_ENVIRONMENT } from './store/store-config';
+import { CONNECTION_ENVIRONMENT } from '../contracts/http/connection-environment';
 
 // The gateway's settings from the environment: one schema (with the store's variables, the
 // gateway process's whole environment), read and checked once at start.
@@ -73,8 +74,17 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     default: P.memberConcurrency,
     minimum: 1,
     description:
-      "calls to one member's seller in flight at once, per instance; more are refused at once (5503). 64 is the seller " +
-      "client's pool per seller origin: when members share a seller host, set it lower so one cannot hold every connection",
+      "calls to one member's seller in flight at once, per instance; more are refused at once (5503). Each member has a " +
+      'pool of 64 connections of its own (even when members share a seller host), so a hanging member never delays another',
+  }),
+  GATEWAY_MAX_SELLER_REPLY_BYTES: EnvInteger({
+    default: P.maxSellerReplyBytes,
+    minimum: 1_024,
+    description:
+      'largest seller reply body the gateway reads; a larger one is cut off (a declared content-length at once, else when the count passes it) ' +
+      'and answered 502, status_code 5500, naming the member and the limit; it counts as a failure for the circuit breaker. ' +
+      "8 MiB: the mock seller's largest reply (GATEWAY_MAX_INQUIRY_ITEMS 1,000 items × 3 entries, a part and 2 alternates, × 3 locations) is 3.3 MB, " +
+      '1.1 KB an entry; with 5 locations an entry is about 1.6 KB, so 1,000 × 3 × 1.6 KB ≈ 4.8 MB, and 8 MiB leaves 1.7× headroom',
   }),
   GATEWAY_RATE_LIMIT: EnvInteger({
     default: P.rateLimit,
@@ -89,8 +99,12 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
   }),
 });
 
-/** Everything the gateway process reads: its own variables and the store's. */
-export const GATEWAY_PROCESS_ENVIRONMENT = Type.Object({ ...GATEWAY_ENVIRONMENT.properties, ...STORE_ENVIRONMENT.properties });
+/** Everything the gateway process reads: its own variables, the store's and its servers' connections'. */
+export const GATEWAY_PROCESS_ENVIRONMENT = Type.Object({
+  ...GATEWAY_ENVIRONMENT.properties,
+  ...STORE_ENVIRONMENT.properties,
+  ...CONNECTION_ENVIRONMENT.properties,
+});
 
 export interface ServerSettings {
   port: number;
@@ -128,6 +142,7 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
         breakerFailures: env.GATEWAY_BREAKER_FAILURES,
         breakerCooldownMs: env.GATEWAY_BREAKER_COOLDOWN_MS,
         memberConcurrency: env.GATEWAY_MEMBER_CONCURRENCY,
+        maxSellerReplyBytes: env.GATEWAY_MAX_SELLER_REPLY_BYTES,
         rateLimit: env.GATEWAY_RATE_LIMIT,
         rateLimitWindowMs: env.GATEWAY_RATE_LIMIT_WINDOW_MS,
         rateLimitInstances: env.GATEWAY_RATE_LIMIT_INSTANCES,

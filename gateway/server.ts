@@ -44,7 +44,8 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   const ownsStore = overrides.store === undefined;
   const store = overrides.store ?? (await openGatewayStore(env));
   const directory = overrides.directory ?? createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
-  const sellerClient = overrides.exchanges === undefined ? createSellerClient() : recordingSellerClient(createSellerClient(), overrides.exchanges);
+  const direct = createSellerClient({ maxReplyBytes: settings.config.protection.maxSellerReplyBytes });
+  const sellerClient = overrides.exchanges === undefined ? direct : recordingSellerClient(direct, overrides.exchanges);
   const app = createGateway({
     store,
     directory,
@@ -64,8 +65,6 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     if (ownsStore) await store.close();
     throw error;
   }
-  // Keep-alive clients (load balancers, benchmarks) should outlive Node's 5 s default.
-  listening.server.keepAliveTimeout = 65_000;
   console.error(`gateway: listening on ${listening.url}, store ${describeStore(storeOptionsFromEnv(env))}`);
 
   let closing: Promise<void> | undefined;

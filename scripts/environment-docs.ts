@@ -11,6 +11,7 @@ import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';
 import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
 import { INTERNAL_API_CLIENT_ENVIRONMENT } from './internal-api-client';
 import { PACT_BROKER_ENVIRONMENT } from '../contracts/pact/broker-cli';
+import { CONNECTION_ENVIRONMENT } from '../contracts/http/connection-environment';
 
 // The README's configuration tables, rendered from the environment schemas the processes
 // read (so the two cannot drift: scripts/environment-docs.test.ts compares them).
@@ -21,6 +22,7 @@ export const README = packagePath('README.md');
 export const ENVIRONMENT_SECTIONS: Record<string, TObject> = {
   store: STORE_ENVIRONMENT,
   gateway: GATEWAY_ENVIRONMENT,
+  connections: CONNECTION_ENVIRONMENT,
   'internal-api': INTERNAL_API_ENVIRONMENT,
   'address-validator': ADDRESS_VALIDATOR_ENVIRONMENT,
   mail: MAIL_ENVIRONMENT,

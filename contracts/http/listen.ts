@@ -1,9 +1,14 @@
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connectionSettings, type ConnectionSettings } from './connection-environment';
+import { createConnectionGuard, type ConnectionGuard } from './connection-guard';
 
 // The one way every component (gateway, internal API, mock seller, kit, record, benches,
-// tests) serves a fetch handler: listen, wait until bound, read the real port back.
+// tests) serves a fetch handler: listen, wait until bound, read the real port back. Every
+// server also sheds clients that hold connections without finishing a request (timeouts of
+// seconds, Node's are minutes) and counts its connections against the process's cap
+// (connection-guard.ts), so a connection flood cannot take the process's last descriptor.
 
 export type FetchHandler = (request: Request, ...rest: never[]) => Response | Promise<Response>;
 
@@ -12,13 +17,24 @@ export interface ListenOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Overrides the environment's HTTP_* settings (connection-environment.ts). A server given its
+   * own maxConnections has a cap of its own; the others share the process's.
+   */
+  connections?: Partial<ConnectionSettings>;
 }
+
+let processGuard: ConnectionGuard | undefined;
+/** One cap for every server of the process: they share its descriptors. */
+const sharedGuard = (cap: number) => (processGuard ??= createConnectionGuard(cap));
 
 export interface Listening {
   /** e.g. http://127.0.0.1:40123 (IPv6 hosts bracketed). */
   url: string;
   port: number;
   server: Server;
+  /** Counts this server's connections against its cap (shared with the process's other servers unless given its own). */
+  connections: ConnectionGuard;
   /** Stops listening and drops every open connection at once. Idempotent. */
   close(): Promise<void>;
   /**
@@ -31,8 +47,20 @@ export interface Listening {
 /** Serves `fetch` and resolves once it listens; rejects with the listen error (EADDRINUSE…). */
 export async function listen(fetch: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
   const { port = 0, host = '127.0.0.1' } = options;
+  const settings = { ...connectionSettings(), ...options.connections };
+  const serverOptions = {
+    headersTimeout: Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs),
+    requestTimeout: settings.requestTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    // Node checks the two timeouts every 30 s by default: a 10 s limit would hold for up to 40.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(settings.headersTimeoutMs / 4))),
+  };
+  const guard = options.connections?.maxConnections === undefined ? sharedGuard(settings.maxConnections) : createConnectionGuard(settings.maxConnections);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: fetch as (request: Request) => Response | Promise<Response>, port, hostname: host }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch: fetch as (request: Request) => Response | Promise<Response>, port, hostname: host, serverOptions }, () =>
+      resolve(s as Server),
+    ) as Server;
+    guard.watch(s);
     s.once('error', reject);
   });
   const bound = (server.address() as AddressInfo).port;
@@ -53,6 +81,7 @@ export async function listen(fetch: FetchHandler, options: ListenOptions = {}): 
     url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
     port: bound,
     server,
+    connections: guard,
     close: () => drain(0),
     drain,
   };

@@ -44,6 +44,10 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
       ]);
     case 'malformed':
       return new SellerReplyError(outcome.message, [{ path: '', message: 'the reply body is not valid JSON', member: member.id }]);
+    case 'too-large':
+      return new SellerReplyError(outcome.message, [
+        { path: '', message: `the reply body is larger than ${outcome.limitBytes} bytes (GATEWAY_MAX_SELLER_REPLY_BYTES)`, member: member.id },
+      ]);
   }
 }
 

@@ -37,9 +37,13 @@ export interface ProtectedSellerClient extends SellerClient {
   inFlight(memberId: string): number;
 }
 
-/** Timeouts, unreachable sellers and HTTP 5xx count against the breaker; any answer it could read does not. */
+/**
+ * Timeouts, unreachable sellers, HTTP 5xx and replies over the size limit count against the
+ * breaker (an oversized reply costs the gateway its bandwidth and memory each time); any
+ * answer it could read does not.
+ */
 export const isSellerFailure = (outcome: SellerOutcome): boolean =>
-  outcome.kind === 'timeout' || outcome.kind === 'unreachable' || (outcome.kind === 'http-error' && outcome.status >= 500);
+  outcome.kind === 'timeout' || outcome.kind === 'unreachable' || outcome.kind === 'too-large' || (outcome.kind === 'http-error' && outcome.status >= 500);
 
 const release = (inFlight: Map<string, number>, memberId: string) => inFlight.set(memberId, (inFlight.get(memberId) ?? 1) - 1);
 

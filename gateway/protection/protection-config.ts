@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_SELLER_REPLY_BYTES } from '../seller-client/seller-client.types';
+
 // The gateway's self-protection settings: request limits, seller protection, rate limits.
 // Defaults here; server-config.ts fills them from the environment (one marked block).
 
@@ -12,6 +14,8 @@ export interface ProtectionConfig {
   breakerFailures: number;
   /** How long an open breaker answers at once before letting one probe through. */
   breakerCooldownMs: number;
+  /** Largest seller reply body read, in bytes; a larger one is a 502 (5500) and a breaker failure. */
+  maxSellerReplyBytes: number;
   /** Calls to one member's seller in flight at once; more are refused at once (5503). */
   memberConcurrency: number;
   /** Requests per window an API client may make, unless its directory entry (api_clients.rate_limit) says otherwise. */
@@ -27,6 +31,7 @@ export const DEFAULT_PROTECTION_CONFIG: ProtectionConfig = {
   maxOrderLines: 500,
   breakerFailures: 5,
   breakerCooldownMs: 30_000,
+  maxSellerReplyBytes: DEFAULT_MAX_SELLER_REPLY_BYTES,
   memberConcurrency: 64,
   rateLimit: 1_200,
   rateLimitWindowMs: 60_000,

@@ -3,12 +3,14 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createGateway, V3_2 } from '../app';
 import { gatewayConfig } from '../config';
 import type { ProtectionConfig } from './protection-config';
+import { createSellerClient } from '../seller-client/seller-client';
 
 // Seller protection with the real mock seller's faults (x-mock-fault, passed on): member
 // M100's seller hanging or failing does not hold up member M200's inquiries; M100's breaker
 // opens after N failures, answers at once with Retry-After, lets one probe through after the
 // cool-down and closes when the seller answers again. Both members' sellers are the same mock
-// seller process (one connection pool), which makes holding up the other member easier, not harder.
+// seller process (one origin, a connection pool per member), which makes holding up the other
+// member easier, not harder.
 
 interface Reply {
   status_code: number;
@@ -69,6 +71,33 @@ describe('per-member concurrency cap', () => {
   });
 });
 
+describe('members do not share a fate', () => {
+  it('with the defaults, 70 hanging calls to M100 leave M200 (same seller origin) answered at once', async () => {
+    const app = gatewayWith({ breakerFailures: 1_000 });
+    const hanging = Array.from({ length: 70 }, () => inquire(app, AT_A, 'hang'));
+    // Every admitted M100 call (64, the default cap) is held by the seller before M200 asks.
+    const deadline = performance.now() + 10_000;
+    while (gw.seller.seller.hangingCount < 64 && performance.now() < deadline) await sleep(10);
+    expect(gw.seller.seller.hangingCount).toBe(64);
+    const b: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const reply = await inquire(app, AT_B);
+      expect(reply.status).toBe(200);
+      b.push(reply.ms);
+    }
+    // Still all hanging: M200 was answered beside them, not after them.
+    expect(gw.seller.seller.hangingCount).toBe(64);
+    b.sort((x, y) => x - y);
+    const p99 = b[Math.ceil(b.length * 0.99) - 1];
+    console.info(`M200 beside 64 hanging M100 calls: p50 ${b[b.length >> 1].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+    // With one pool per origin M200 queued behind M100 for seconds; a loaded 2-core machine still answers well under this.
+    expect(p99).toBeLessThan(1_000);
+    gw.seller.seller.releaseHanging();
+    const a = await Promise.all(hanging);
+    expect(a.filter((r) => r.status === 503 && r.body.message.includes('in flight'))).toHaveLength(6);
+  });
+});
+
 describe('per-member circuit breaker', () => {
   it('opens after N failures, answers at once with Retry-After, probes once after the cool-down and closes on recovery', async () => {
     const app = gatewayWith({ breakerFailures: 3, breakerCooldownMs: 1_500 });
@@ -115,6 +144,30 @@ describe('per-member circuit breaker', () => {
     } finally {
       await gw.store.query(`UPDATE members SET timeout_ms = 4000 WHERE id = 'M100'`);
       gw.directory.invalidate?.();
+    }
+  });
+
+  it('a reply over GATEWAY_MAX_SELLER_REPLY_BYTES is a 502 (5500) naming member and limit, and a failure for the breaker', async () => {
+    const small = createSellerClient({ maxReplyBytes: 1_024 });
+    const app = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: small,
+      logger: false,
+      config: gatewayConfig({ protection: { breakerFailures: 2, breakerCooldownMs: 60_000 } }),
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const tooLarge = await inquire(app, AT_A); // three entries of about 1 KB each
+        expect(tooLarge.status).toBe(502);
+        expect(tooLarge.body.status_code).toBe(5500);
+        expect(tooLarge.body.message).toContain('seller of member M100 sent a reply of');
+        expect(tooLarge.body.message).toContain("over the gateway's limit of 1024 bytes");
+        expect(tooLarge.body.errors?.[0].member).toBe('M100');
+      }
+      expect((await inquire(app, AT_A)).body.message).toContain('circuit open');
+    } finally {
+      await small.close();
     }
   });
 

@@ -1,10 +1,13 @@
 import { Pool } from 'undici';
 import type { SellerAuth } from '../directory/directory';
-import type { SellerCall, SellerClient, SellerClientOptions, SellerOutcome } from './seller-client.types';
+import { DEFAULT_MAX_SELLER_REPLY_BYTES, type SellerCall, type SellerClient, type SellerClientOptions, type SellerOutcome } from './seller-client.types';
 
-// undici on a keep-alive Pool per seller origin: measured here, the global fetch costs 3-4x
-// the CPU per forwarded call, and undici's request() + body.text() ~12 µs more per call than
-// dispatching with our own handler. Every seller fault becomes an outcome, never a throw.
+// undici on a keep-alive Pool per member and seller origin: measured here, the global fetch
+// costs 3-4x the CPU per forwarded call, and undici's request() + body.text() ~12 µs more per
+// call than dispatching with our own handler. Every seller fault becomes an outcome, never a throw.
+// A pool per member, not per origin: members often share a seller host, and with one pool a
+// member whose calls hang held every connection, so the others queued behind it (70 hanging
+// M100 calls made an M200 call take 4.6 s). Apart, a hanging member fills only its own pool.
 
 const DEFAULT_CONNECTIONS = 64;
 /** Bodies of error replies are kept for logs and reports, not in full. */
@@ -101,12 +104,14 @@ class SellerCallHandler {
   private abort: ((error: Error) => void) | undefined;
   private readonly chunks: Buffer[] = [];
   private status = 0;
+  private bytes = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly member: SellerCall['member'],
     private readonly started: number,
     private readonly deadline: number,
+    private readonly maxReplyBytes: number,
     private readonly resolve: (outcome: SellerOutcome) => void,
   ) {
     this.timer = setTimeout(onDeadline, deadline, this);
@@ -129,14 +134,37 @@ class SellerCallHandler {
     else this.abort = abortRequest;
   }
 
-  onHeaders(statusCode: number): boolean {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     this.status = statusCode;
+    // A declared length over the limit is refused before a byte of the body is read.
+    const declared = contentLength(rawHeaders);
+    if (declared !== undefined && declared > this.maxReplyBytes) this.refuseSize(declared);
     return true;
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxReplyBytes) {
+      this.refuseSize(undefined);
+      return false;
+    }
     this.chunks.push(chunk);
     return true;
+  }
+
+  /** The reply is larger than the gateway reads: stop reading, drop what came, close the connection. */
+  private refuseSize(declared: number | undefined): void {
+    this.chunks.length = 0;
+    const said = declared === undefined ? `more than ${this.maxReplyBytes} bytes` : `${declared} bytes (content-length)`;
+    this.finish({
+      kind: 'too-large',
+      status: this.status,
+      limitBytes: this.maxReplyBytes,
+      message: `seller of member ${this.member.id} sent a reply of ${said}, over the gateway's limit of ${this.maxReplyBytes} bytes (GATEWAY_MAX_SELLER_REPLY_BYTES)`,
+      elapsedMs: msSince(this.started),
+    });
+    this.abort?.(new Error('reply too large'));
   }
 
   onComplete(): void {
@@ -156,22 +184,54 @@ class SellerCallHandler {
 
 const onDeadline = (handler: SellerCallHandler) => handler.passDeadline();
 
+const CONTENT_LENGTH = Buffer.from('content-length');
+
+/** Whether a raw header name is content-length, in any case (no string made: this runs on every reply). */
+function isContentLength(name: Buffer): boolean {
+  if (name.length !== CONTENT_LENGTH.length) return false;
+  for (let i = 0; i < name.length; i++) if ((name[i] | 0x20) !== CONTENT_LENGTH[i]) return false;
+  return true;
+}
+
+/** The content-length among undici's raw headers (name, value, name, value…), if any: ~90 ns a reply. */
+function contentLength(rawHeaders: Buffer[] | null | undefined): number | undefined {
+  if (rawHeaders == null) return undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (!isContentLength(rawHeaders[i])) continue;
+    const value = rawHeaders[i + 1];
+    let length = 0;
+    for (let j = 0; j < value.length; j++) {
+      const digit = value[j] - 0x30;
+      if (digit < 0 || digit > 9) return undefined;
+      length = length * 10 + digit;
+    }
+    return value.length === 0 ? undefined : length;
+  }
+  return undefined;
+}
+
 export function createSellerClient(options: SellerClientOptions = {}): SellerClient {
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_SELLER_REPLY_BYTES;
+  /** Keyed by member id, then origin: each member's calls have connections of their own. */
   const pools = new Map<string, Pool>();
-  const targets = new Map<string, Target>();
+  /** Keyed by member id, then seller URL. */
+  const targets = new Map<string, Map<string, Target>>();
 
-  function targetFor(sellerUrl: string): Target {
-    let target = targets.get(sellerUrl);
-    if (target !== undefined) return target;
+  function targetFor(memberId: string, sellerUrl: string): Target {
+    let ofMember = targets.get(memberId);
+    const known = ofMember?.get(sellerUrl);
+    if (known !== undefined) return known;
     const url = new URL(sellerUrl);
-    let pool = pools.get(url.origin);
+    const poolKey = `${memberId} ${url.origin}`;
+    let pool = pools.get(poolKey);
     if (pool === undefined) {
       pool = new Pool(url.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
-      pools.set(url.origin, pool);
+      pools.set(poolKey, pool);
     }
-    target = { pool, path: `${url.pathname}${url.search}` };
-    targets.set(sellerUrl, target);
+    const target = { pool, path: `${url.pathname}${url.search}` };
+    if (ofMember === undefined) targets.set(memberId, (ofMember = new Map()));
+    ofMember.set(sellerUrl, target);
     return target;
   }
 
@@ -181,7 +241,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
 
     let target: Target;
     try {
-      target = targetFor(member.sellerUrl);
+      target = targetFor(member.id, member.sellerUrl);
     } catch (error) {
       return Promise.resolve({
         kind: 'unreachable',
@@ -200,7 +260,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     if (requestId !== undefined) headers['x-request-id'] = requestId;
 
     return new Promise<SellerOutcome>((resolve) => {
-      const handler = new SellerCallHandler(member, started, deadline, resolve);
+      const handler = new SellerCallHandler(member, started, deadline, maxReplyBytes, resolve);
       try {
         target.pool.dispatch({ method: 'POST', path: target.path, headers, body: JSON.stringify(body) }, handler);
       } catch (error) {

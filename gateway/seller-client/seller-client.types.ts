@@ -1,5 +1,5 @@
 // The edge between the gateway and seller systems. Implemented by createSellerClient()
-// in seller-client.ts (undici `request` on a keep-alive Pool per seller origin). The Pact
+// in seller-client.ts (undici `request` on a keep-alive Pool per member and seller origin). The Pact
 // consumer tests drive the real implementation, so this surface stays small.
 
 import type { Member } from '../directory/directory';
@@ -28,14 +28,21 @@ export type SellerOutcome =
    */
   | { kind: 'unreachable'; message: string; sent: boolean; elapsedMs: number }
   | { kind: 'http-error'; status: number; message: string; body?: string; elapsedMs: number }
-  | { kind: 'malformed'; status: number; message: string; body: string; elapsedMs: number };
+  | { kind: 'malformed'; status: number; message: string; body: string; elapsedMs: number }
+  /** The reply was larger than the gateway reads; what arrived was dropped, the connection closed. */
+  | { kind: 'too-large'; status: number; message: string; limitBytes: number; elapsedMs: number };
 
 export interface SellerClient {
   call(call: SellerCall): Promise<SellerOutcome>;
   close(): Promise<void>;
 }
 
+/** GATEWAY_MAX_SELLER_REPLY_BYTES' default, 8 MiB; the arithmetic is in its description (server-config.ts). */
+export const DEFAULT_MAX_SELLER_REPLY_BYTES = 8 * 1024 * 1024;
+
 export interface SellerClientOptions {
-  /** Keep-alive connections per seller origin. */
+  /** Keep-alive connections per member and seller origin. */
   connections?: number;
+  /** Largest seller reply body read, in bytes; a larger one is a 'too-large' outcome. */
+  maxReplyBytes?: number;
 }

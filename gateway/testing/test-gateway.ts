@@ -43,7 +43,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
   for (const sql of options.setupSql ?? []) await store.query(sql);
   const directory = createDirectory(store);
-  const sellerClient = createSellerClient();
+  const sellerClient = createSellerClient({ maxReplyBytes: options.config?.protection?.maxSellerReplyBytes });
   const logs: Record<string, unknown>[] = [];
   const clock = options.clock ?? (() => Date.now());
   const app = createGateway({

@@ -74,6 +74,9 @@ export class SellerUnavailableError extends GatewayError {
 /** The seller could not be connected to at all (refused, no such host): it never saw the request. */
 export class SellerNotReachedError extends SellerUnavailableError {}
 
+/** The seller answered HTTP 503: by HTTP's meaning it did not handle the request (maintenance, overload). */
+export class SellerDeclinedError extends SellerUnavailableError {}
+
 /** The seller answered, but not with a reply the contract allows (not JSON, wrong shape, broken rule). */
 export class SellerReplyError extends GatewayError {
   readonly code = OverallStatus.SystemError;

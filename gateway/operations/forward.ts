@@ -1,6 +1,6 @@
 import { checkSellerReply, type ForwardedOperation, type Violation } from '../../contracts/index';
 import type { Member } from '../directory/directory';
-import { type Detail, GatewayError, SellerNotReachedError, SellerRefusedError, SellerReplyError, SellerTimeoutError, SellerUnavailableError } from '../errors';
+import { type Detail, GatewayError, SellerDeclinedError, SellerNotReachedError, SellerRefusedError, SellerReplyError, SellerTimeoutError, SellerUnavailableError } from '../errors';
 import type { SellerOutcome } from '../seller-client/seller-client.types';
 import type { OperationDeps } from './operation-deps';
 
@@ -33,6 +33,7 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
       // 5xx: the seller system is down or failing. 4xx: it refused what we sent, a contract
       // mismatch between gateway and seller, so a system error rather than "offline". Any
       // other status (a 3xx: a 303 may follow an action taken) is a reply we cannot use.
+      if (outcome.status === 503) return new SellerDeclinedError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
       if (outcome.status >= 500) return new SellerUnavailableError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
       if (outcome.status >= 400) {
         return new SellerRefusedError(`${outcome.message}: the seller refused the forwarded request`, [

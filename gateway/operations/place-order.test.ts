@@ -161,7 +161,7 @@ describe('place order', () => {
 
   it('records an order answered with a 5xx as unknown and never sends it again: the seller may have placed it', async () => {
     const number = nextPo();
-    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'http-status', status: 503 }, count: 1 });
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'http-status', status: 500 }, count: 1 });
     const first = await place(order(number));
     expect(first.status).toBe(503);
     expect(first.body.status_code).toBe(5503);
@@ -171,6 +171,20 @@ describe('place order', () => {
     expect(again.status).toBe(503);
     expect(again.body).toEqual(first.body);
     expect(sellerOrdersFor(number)).toHaveLength(1);
+  });
+
+  it('records an order answered 503 as failed and places it on retry: by HTTP a 503 was not handled', async () => {
+    const number = nextPo();
+    gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'http-status', status: 503 }, count: 1 });
+    const first = await place(order(number));
+    expect(first.status).toBe(503);
+    expect(first.body.status_code).toBe(5503);
+    expect(first.body.message).toContain(`the order was not placed, so purchase order '${number}' may be sent again`);
+    expect((await orderRow(number))[0].status).toBe('failed');
+    const retry = await place(order(number));
+    expect(retry.status).toBe(200);
+    expect(retry.body.status_code).toBe(2000);
+    expect(sellerOrdersFor(number)).toHaveLength(2);
   });
 
   it('keeps the number bound after a redirect: a 303 may follow an order the seller took', async () => {

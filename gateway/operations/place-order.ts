@@ -16,6 +16,7 @@ import {
   OrderConflictError,
   OrderInFlightError,
   RequestValidationError,
+  SellerDeclinedError,
   SellerNotReachedError,
   SellerRefusedError,
   SellerTimeoutError,
@@ -91,6 +92,7 @@ function statusAfter(error: GatewayError): Extract<OrderStatus, 'failed' | 'unkn
   const notPlaced =
     error instanceof SellerRefusedError ||
     error instanceof SellerNotReachedError ||
+    error instanceof SellerDeclinedError ||
     error instanceof SellerCircuitOpenError ||
     error instanceof SellerBusyError;
   return notPlaced ? 'failed' : 'unknown';

@@ -1,6 +1,15 @@
 import { checkSellerReply, type ForwardedOperation, type Violation } from '../../contracts/index';
 import type { Member } from '../directory/directory';
-import { type Detail, GatewayError, SellerDeclinedError, SellerNotReachedError, SellerRefusedError, SellerReplyError, SellerTimeoutError, SellerUnavailableError } from '../errors';
+import {
+  type Detail,
+  GatewayError,
+  SellerDeclinedError,
+  SellerNotReachedError,
+  SellerRefusedError,
+  SellerReplyError,
+  SellerTimeoutError,
+  SellerUnavailableError,
+} from '../errors';
 import type { SellerOutcome } from '../seller-client/seller-client.types';
 import type { OperationDeps } from './operation-deps';
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
-const addKey = (headers: Record<string, string>, body: BodyInit | null = '{}') =>
+const addKey = (headers: Record<string, string>, body: string | Uint8Array | null = '{}') =>
   app.request('/internal/keys', { method: 'POST', headers: { ...bearer, ...headers }, body });
 
 describe('internal API content type', () => {

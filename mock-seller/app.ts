@@ -106,7 +106,7 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
   app.use(
     '/__admin/*',
     guardedBy(
-      [sameOriginOnly(), jsonContentType],
+      [sameOriginOnly({ alsoOwn: options.publicUrl === undefined ? [] : [options.publicUrl] }), jsonContentType],
       ({ status, rule, field, detail, message }) => new RequestRefusedError(status, message, [{ keyword: rule, path: field, message: detail }]),
     ),
   );

@@ -15,6 +15,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface SameOriginOptions {
   /** 'state-changing' (default) lets GET, HEAD and OPTIONS through: a page link may open them. */
   methods?: 'all' | 'state-changing';
+  /** Origins that are also this server's own, e.g. its public URL behind a proxy (the request's own origin always is). */
+  alsoOwn?: string[];
 }
 
 const refused = (field: string, detail: string, message: string): RequestRefusal => ({ status: 403, rule: CROSS_SITE_RULE, field, detail, message });
@@ -22,6 +24,7 @@ const refused = (field: string, detail: string, message: string): RequestRefusal
 /** 403 for a request a browser sent from another origin. */
 export function sameOriginOnly(options: SameOriginOptions = {}): RequestGuard {
   const all = options.methods === 'all';
+  const alsoOwn = new Set((options.alsoOwn ?? []).map((url) => new URL(url).origin.toLowerCase()));
   return (c: Context) => {
     if (!all && SAFE_METHODS.has(c.req.method)) return undefined;
     const site = c.req.header('sec-fetch-site');
@@ -35,7 +38,8 @@ export function sameOriginOnly(options: SameOriginOptions = {}): RequestGuard {
     const origin = c.req.header('origin');
     if (origin !== undefined) {
       const own = new URL(c.req.url).origin;
-      if (origin.trim().toLowerCase() !== own.toLowerCase()) {
+      const presented = origin.trim().toLowerCase();
+      if (presented !== own.toLowerCase() && !alsoOwn.has(presented)) {
         return refused(
           'header:origin',
           `must be ${own}`,

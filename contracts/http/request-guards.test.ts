@@ -124,6 +124,15 @@ describe('sameOriginOnly', () => {
     }
   });
 
+  it('takes the origins it is told are also its own (a public URL behind a proxy)', async () => {
+    const proxied = new Hono();
+    proxied.use(guardedBy([sameOriginOnly({ alsoOwn: ['https://mock.example/base/'] })], (r, c) => c.json({ rule: r.rule }, r.status)));
+    proxied.post('*', (c) => c.text('ok'));
+    expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'https://mock.example' } })).status).toBe(200);
+    expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'http://localhost' } })).status).toBe(200);
+    expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'https://other.example' } })).status).toBe(403);
+  });
+
   it('leaves GET alone by default (a link from another page), and refuses it with methods: all', async () => {
     expect((await app.request('/own/x', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
     expect((await app.request('/api/x', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);

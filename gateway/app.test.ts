@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
-import { V3_2 } from './app';
+import { V3_1, V3_2 } from './app';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -45,7 +45,7 @@ describe('gateway app', () => {
   it('puts the request id on every reply: an operation, a refusal, health, an unknown path', async () => {
     const replies = [
       await gw.post(`${V3_2}/item_inquiry`, INQUIRY),
-      await gw.app.request(`${V3_2}/item_inquiry`, { method: 'POST', body: '{}' }),
+      await gw.app.request(`${V3_2}/item_inquiry`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
       await gw.app.request('/health'),
       await gw.app.request('/no/such/path'),
     ];
@@ -61,14 +61,38 @@ describe('gateway app', () => {
   });
 
   it('logs a refusal with its overall code and reason', async () => {
-    await gw.app.request(`${V3_2}/item_inquiry`, { method: 'POST', body: '{}' });
+    await gw.app.request(`${V3_2}/item_inquiry`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(gw.logs.at(-1)).toMatchObject({ http_status: 401, status_code: 4403, error: expect.stringContaining('missing Authorization header') });
   });
 
-  it('refuses a body that is not JSON by content type', async () => {
-    const response = await gw.post(`${V3_2}/item_inquiry`, 'items=1', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(response.status).toBe(422);
-    expect(((await response.json()) as { status_code: number }).status_code).toBe(4422);
+  it('refuses a body not declared as application/json with 415 and a 4422 naming the rule, before authentication', async () => {
+    const form = await gw.post(`${V3_2}/item_inquiry`, 'items=1', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+    expect(await form.json()).toEqual({
+      status_code: 4422,
+      message: "content-type must be application/json, not 'application/x-www-form-urlencoded'",
+      errors: [{ path: 'header:content-type', message: 'must be application/json', rule: 'request.content-type' }],
+    });
+    // What a cross-site <form enctype=text/plain> sends, with no token at all.
+    const plain = await gw.app.request(`${V3_1}/place_order`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"a":1}' });
+    expect(plain.status).toBe(415);
+    // A body with no content type at all.
+    const none = await gw.app.request(`${V3_2}/invoice`, { method: 'POST', body: new TextEncoder().encode('{}') });
+    expect(none.status).toBe(415);
+    expect(((await none.json()) as { message: string }).message).toMatch(/content-type is missing/);
+    expect((await gw.post(`${V3_2}/item_inquiry`, INQUIRY, { headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(200);
+  });
+
+  it('takes only application/json on every other JSON endpoint: catalog, catalog session, catalog token', async () => {
+    for (const path of ['/catalog/vehicles', '/catalog-session/api/availability', '/auth/get_catalog_token']) {
+      const plain = await gw.post(path, '{}', { headers: { 'content-type': 'text/plain' } });
+      expect(plain.status, path).toBe(415);
+      expect(await plain.json()).toMatchObject({ status_code: 4422, errors: [{ path: 'header:content-type', rule: 'request.content-type' }] });
+      const untyped = await gw.app.request(path, { method: 'POST', body: new TextEncoder().encode('{}') });
+      expect(untyped.status, path).toBe(415);
+    }
+    // Requests without a body are not concerned.
+    expect((await gw.app.request('/health', { headers: { 'content-type': 'text/plain' } })).status).toBe(200);
   });
 
   it('answers an unknown path with 404 and an overall code', async () => {

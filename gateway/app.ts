@@ -90,7 +90,8 @@ export function createGateway(deps: GatewayDeps) {
   const app = new Hono<GatewayEnv>();
   app.onError(errorResponse);
 
-  const edge = { log, checks: inTurn(bodyLimit, auth, requireJsonContentType), metrics, forwardHeaders: config.forwardHeaders };
+  // The content type is judged before authentication: a form post is refused without verifying a token.
+  const edge = { log, checks: inTurn(bodyLimit, requireJsonContentType, auth), metrics, forwardHeaders: config.forwardHeaders };
   const routes = {
     item_inquiry: operationRoute(
       'item-inquiry',
@@ -117,6 +118,8 @@ export function createGateway(deps: GatewayDeps) {
   app.use('*', requestLog(log));
   if (metrics !== undefined) app.use('*', requestMetrics(metrics));
   app.use('*', checkMiddleware(bodyLimit));
+  // Every other JSON endpoint (catalog, catalog session, catalog token) takes the same content type.
+  app.use('*', checkMiddleware(requireJsonContentType));
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.get('/health', healthRoute(deps.store));

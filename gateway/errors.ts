@@ -1,6 +1,7 @@
 import { OverallStatus, type ErrorDetail, type GatewayErrorReply } from '../contracts/index';
 import { HttpError } from '../contracts/http/http-error';
-import { notJsonMessage } from '../contracts/http/json-body';
+import { EMPTY_BODY, notJsonMessage } from '../contracts/http/json-body';
+import type { RequestRefusal } from '../contracts/http/request-guard';
 
 // One error type per failure kind, each with its overall code (common-codes.md) and HTTP
 // status. Handlers throw these; app.onError (error-response.ts) is the one place that turns
@@ -45,7 +46,25 @@ export class RequestValidationError extends GatewayError {
 
 /** How the buyer endpoints refuse a body that is not JSON (readJsonBody's NotJson). */
 export const bodyNotJson = (reason: string): RequestValidationError =>
-  new RequestValidationError(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
+  new RequestValidationError(notJsonMessage(reason), [{ path: '', message: reason === EMPTY_BODY ? 'required' : 'not valid JSON' }]);
+
+/** The body is not declared as application/json (rule request.content-type): 415 with a 4422. */
+export class UnsupportedMediaTypeError extends GatewayError {
+  readonly code = OverallStatus.ValidationError;
+  readonly httpStatus = 415;
+}
+
+/** A browser sent the request from another origin (rule request.cross-site): 403 with a 4403. */
+export class CrossSiteRequestError extends GatewayError {
+  readonly code = OverallStatus.AccessDenied;
+  readonly httpStatus = 403;
+}
+
+/** A shared request guard's refusal (contracts/http/request-guard.ts) as the gateway's error, naming the rule. */
+export function refusalError({ status, rule, field, detail, message }: RequestRefusal): GatewayError {
+  const details = [{ path: field, message: detail, rule }];
+  return status === 415 ? new UnsupportedMediaTypeError(message, details) : new CrossSiteRequestError(message, details);
+}
 
 /** A location that does not exist anywhere in the directory. */
 export class InvalidLocationError extends GatewayError {

@@ -192,5 +192,26 @@ describe('createInspector', () => {
       // A forged or altered cookie is refused.
       expect((await app.request('/ui/exchanges', { headers: { cookie: session.replace(/\.[\w-]+$/, '.forged') } })).status).toBe(401);
     });
+
+    it('starts a session only for its own page: JSON, same origin', async () => {
+      const { app } = mounted({ credential });
+      const post = (headers: Record<string, string>) => app.request('/ui/session', { method: 'POST', body: JSON.stringify({ token: credential }), headers });
+      // A cross-site form (text/plain) cannot log a browser in, nor can another origin's script.
+      const form = await post({ 'content-type': 'text/plain' });
+      expect(form.status).toBe(415);
+      expect(await form.json()).toEqual({
+        message: "content-type must be application/json, not 'text/plain'",
+        path: 'header:content-type',
+        rule: 'request.content-type',
+      });
+      for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://127.0.0.1:9' }] as Record<string, string>[]) {
+        const foreign = await post({ 'content-type': 'application/json', ...headers });
+        expect(foreign.status).toBe(403);
+        expect(await foreign.json()).toMatchObject({ rule: 'request.cross-site' });
+        expect(foreign.headers.get('set-cookie')).toBeNull();
+      }
+      const own = await post({ 'content-type': 'application/json', origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+      expect(own.status).toBe(204);
+    });
   });
 });

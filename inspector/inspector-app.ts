@@ -4,6 +4,9 @@ import type { ExchangeFeed, ExchangeSummary, Verdict } from './exchange';
 import { inspectorAccess } from './inspector-access';
 import { inspectorPage, inspectorPageHeaders } from './inspector-page';
 import { loginPage, loginPageHeaders } from './login-page';
+import { guardedBy } from '../contracts/http/request-guard';
+import { sameOriginOnly } from '../contracts/http/cross-site';
+import { jsonContentType } from '../contracts/http/json-content-type';
 
 // The inspector as a Hono sub-app: mount it anywhere with app.route(path, inspector.app).
 //   GET  <path>                  the page (or, behind a credential without a session, the login page)
@@ -55,7 +58,9 @@ export function createInspector(options: InspectorOptions): Inspector {
   });
 
   if (access !== undefined) {
-    app.post('/session', async (c) => {
+    // Only the login page (same origin, JSON) starts a session: another site cannot log a browser in.
+    const ownPageOnly = guardedBy([sameOriginOnly(), jsonContentType], ({ status, rule, field, message }, c) => c.json({ message, path: field, rule }, status));
+    app.post('/session', ownPageOnly, async (c) => {
       let body: unknown;
       try {
         body = await c.req.json();

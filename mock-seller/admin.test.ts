@@ -46,6 +46,57 @@ describe('invalid forwarded requests', () => {
   });
 });
 
+describe('the control API takes JSON from its own origin only', () => {
+  const fault = JSON.stringify({ service: '*', fault: { kind: 'http-status', status: 500 } });
+
+  it('refuses a body that is not application/json with 415, naming the header and the rule', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const form = await seller.app.request('/__admin/faults', { method: 'POST', body: fault, headers: { 'content-type': 'text/plain' } });
+    expect(form.status).toBe(415);
+    expect(await json(form)).toEqual({
+      message: "content-type must be application/json, not 'text/plain'",
+      errors: [{ keyword: 'request.content-type', path: 'header:content-type', message: 'must be application/json' }],
+    });
+    // An empty form post to reset is refused too: its declared type is not JSON.
+    expect((await seller.app.request('/__admin/reset', { method: 'POST', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await seller.app.request('/__admin/faults', { method: 'POST', body: new TextEncoder().encode(fault) })).status).toBe(415);
+    expect(seller.faults.list()).toEqual([]);
+  });
+
+  it('refuses a state change a browser sent from another site with 403, and lets reads, its own origin and tools through', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://127.0.0.1:9' }] as Record<string, string>[]) {
+      for (const [method, path] of [
+        ['POST', '/__admin/faults'],
+        ['POST', '/__admin/reset'],
+        ['DELETE', '/__admin/journal'],
+        ['PUT', '/__admin/scenario'],
+      ]) {
+        const res = await seller.app.request(path, {
+          method,
+          body: method === 'DELETE' ? undefined : fault,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+        expect(res.status, `${method} ${path}`).toBe(403);
+        expect((await json(res)).errors).toEqual([expect.objectContaining({ keyword: 'request.cross-site' })]);
+      }
+    }
+    expect(seller.faults.list()).toEqual([]);
+    expect((await seller.app.request('/__admin/faults', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+    const own = { 'content-type': 'application/json', origin: 'http://localhost', 'sec-fetch-site': 'same-origin' };
+    expect((await seller.app.request('/__admin/faults', { method: 'POST', body: fault, headers: own })).status).toBe(201);
+    expect((await call(seller, 'POST', '/__admin/faults', JSON.parse(fault))).status).toBe(201);
+    expect((await seller.app.request('/__admin/reset', { method: 'POST' })).status).toBe(200);
+  });
+
+  it('refuses an empty body where one is required, naming the body', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await seller.app.request('/__admin/faults', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toBe('the body is empty; this endpoint requires a JSON body');
+  });
+});
+
 describe('the journal', () => {
   it('keeps each request, the reply, timing and faults, and can be filtered and cleared', async () => {
     const seller = createMockSeller(readDefaultScenario());

@@ -4,7 +4,10 @@ import type { Scenario } from '../contracts/schemas/scenario';
 import { adminRoutes } from './admin-routes';
 import type { MockSellerControl } from './control';
 import { documentRoutes } from './document-routes';
-import { MockSellerError } from './errors';
+import { MockSellerError, RequestRefusedError } from './errors';
+import { guardedBy } from '../contracts/http/request-guard';
+import { sameOriginOnly } from '../contracts/http/cross-site';
+import { jsonContentType } from '../contracts/http/json-content-type';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { createFaultRegistry } from './faults';
@@ -98,6 +101,15 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
   const app = new Hono<{ Bindings: Partial<HttpBindings> | undefined }>();
   app.post('/seller', sellerEndpoint(ctx));
   app.route('/documents', documentRoutes(ctx));
+  // The control API (and the inspector beneath it) is JSON only and not for other sites: a
+  // cross-site form could otherwise change the faults or reset the mock.
+  app.use(
+    '/__admin/*',
+    guardedBy(
+      [sameOriginOnly({ alsoOwn: options.publicUrl === undefined ? [] : [options.publicUrl] }), jsonContentType],
+      ({ status, rule, field, detail, message }) => new RequestRefusedError(status, message, [{ keyword: rule, path: field, message: detail }]),
+    ),
+  );
   // The live inspector page over the journal; its event streams end when the seller closes.
   app.route('/__admin/ui', createInspector({ feed: journalFeed(ctx.journal), title: 'Mock seller — exchanges', signal: closing.signal }).app);
   app.route('/__admin', adminRoutes(control));

@@ -36,3 +36,15 @@ export class BadRequestError extends MockSellerError {
 export class UnknownResourceError extends MockSellerError {
   readonly httpStatus = 404;
 }
+
+/** A shared request guard's refusal (415 content type, 403 cross-site); the issue's keyword is the rule. */
+export class RequestRefusedError extends MockSellerError {
+  declare readonly issues: ValidationIssue[];
+  constructor(
+    readonly httpStatus: number,
+    message: string,
+    issues: ValidationIssue[],
+  ) {
+    super(message, issues);
+  }
+}

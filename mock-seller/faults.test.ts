@@ -159,6 +159,7 @@ describe('faults', () => {
     const seller = createMockSeller(readDefaultScenario());
     const res = await seller.app.request('/__admin/faults', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ service: 'item_inquiry', count: 2, fault: { kind: 'http-status', status: 500 } }),
     });
     expect(res.status).toBe(201);
@@ -171,7 +172,11 @@ describe('faults', () => {
 
   it('applies a fault until cleared, optionally only for one part number', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: '*', part_number: 'K060882', fault: { kind: 'drop-id' } }) });
+    await seller.app.request('/__admin/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: '*', part_number: 'K060882', fault: { kind: 'drop-id' } }),
+    });
     for (let i = 0; i < 3; i++) {
       const reply = await json(post(seller, inquiry));
       expect(reply.items.some((e: { id: string }) => e.id === 'b')).toBe(false);
@@ -187,7 +192,11 @@ describe('faults', () => {
   it('removes one fault rule by id', async () => {
     const seller = createMockSeller(readDefaultScenario());
     const rule = await json(
-      seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'invoice', fault: { kind: 'malformed-json' } }) }),
+      seller.app.request('/__admin/faults', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ service: 'invoice', fault: { kind: 'malformed-json' } }),
+      }),
     );
     expect((await json(seller.app.request('/__admin/faults'))).faults).toHaveLength(1);
     expect((await seller.app.request(`/__admin/faults/${rule.id}`, { method: 'DELETE' })).status).toBe(204);
@@ -199,11 +208,16 @@ describe('faults', () => {
     const seller = createMockSeller(readDefaultScenario());
     const res = await seller.app.request('/__admin/faults', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ service: 'statement', fault: { kind: 'wrong-original-part' } }),
     });
     expect(res.status).toBe(400);
     expect((await json(res)).errors).toEqual([expect.objectContaining({ path: '/fault/kind' })]);
-    const bad = await seller.app.request('/__admin/faults', { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'latency' } }) });
+    const bad = await seller.app.request('/__admin/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'latency' } }),
+    });
     expect((await json(bad)).errors[0].message).toContain('latency needs ms');
   });
 });

@@ -25,7 +25,7 @@ async function createUser(username: string) {
   const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: 'outbox-script-test-token' }, log: () => {} });
   const res = await app.request('/internal/users/create', {
     method: 'POST',
-    headers: { authorization: 'Bearer outbox-script-test-token' },
+    headers: { authorization: 'Bearer outbox-script-test-token', 'content-type': 'application/json' },
     body: JSON.stringify(validCreateUserRequest({ username, email: `${username}@x.example` })),
   });
   expect(res.status).toBe(200);

@@ -41,8 +41,14 @@ function nodeBodyText(c: Context): Promise<string> | undefined {
   });
 }
 
+/** The reason given when a body is required and none came (rather than the parser's "Unexpected end of JSON input"). */
+export const EMPTY_BODY = 'the body is empty; this endpoint requires a JSON body';
+
 function parseJsonBody(text: string, notJson: NotJson, options: JsonBodyOptions): unknown {
-  if (options.emptyAs !== undefined && text.trim() === '') return options.emptyAs;
+  if (text.trim() === '') {
+    if (options.emptyAs !== undefined) return options.emptyAs;
+    throw notJson(EMPTY_BODY);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -55,4 +61,4 @@ export function readJsonBody(c: Context, notJson: NotJson, options: JsonBodyOpti
 }
 
 /** The message every app gives for a body that is not JSON. */
-export const notJsonMessage = (reason: string): string => `the body is not valid JSON: ${reason}`;
+export const notJsonMessage = (reason: string): string => (reason === EMPTY_BODY ? EMPTY_BODY : `the body is not valid JSON: ${reason}`);

@@ -95,6 +95,15 @@ describe('POST /auth/get_catalog_token', () => {
     expect(JSON.stringify(await unknown.json())).toContain('cart');
   });
 
+  it('takes no body at all as a fresh cart (the body is optional), but refuses one that is not application/json', async () => {
+    const bare = await gw.app.request('/auth/get_catalog_token', { method: 'POST', headers: { authorization: `Bearer ${await gw.token()}` } });
+    expect(bare.status).toBe(200);
+    expect(valid.token(await bare.json()).errors).toEqual([]);
+    const plain = await gw.post('/auth/get_catalog_token', '{}', { headers: { 'content-type': 'text/plain' } });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ status_code: 4422, errors: [{ path: 'header:content-type', rule: 'request.content-type' }] });
+  });
+
   it('requires the buyer system token', async () => {
     const response = await gw.app.request('/auth/get_catalog_token', { method: 'POST' });
     expect(response.status).toBe(401);
@@ -209,6 +218,23 @@ describe('catalog session API', () => {
     expect(cart.items).toEqual([]);
     const empty = await session(token, 'PATCH', '/cart/items/1', {});
     expect(empty.status).toBe(422);
+  });
+
+  it('takes only application/json, and needs a body where one is required', async () => {
+    const { token } = await catalogToken();
+    const plain = await gw.app.request('/catalog-session/api/availability', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+      body: JSON.stringify({ sku: BC905 }),
+    });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ status_code: 4422, errors: [{ path: 'header:content-type', rule: 'request.content-type' }] });
+    const empty = await gw.app.request('/catalog-session/api/cart/items', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toMatchObject({ message: 'the body is empty; this endpoint requires a JSON body', errors: [{ path: '', message: 'required' }] });
   });
 
   it('refuses an unknown, malformed or expired catalog token, and a buyer JWT', async () => {

@@ -26,6 +26,18 @@ async function ok(response: Response, operation: keyof typeof CATALOG_PAYLOADS) 
   return body;
 }
 
+describe('catalog requests', () => {
+  it('need a body: an empty one is a 4422 naming the body, not a parser message', async () => {
+    const response = await post('/catalog/product/info', '');
+    expect(response.status).toBe(422);
+    expect(await json(response)).toEqual({
+      status_code: 4422,
+      message: 'the body is empty; this endpoint requires a JSON body',
+      errors: [{ path: '', message: 'required' }],
+    });
+  });
+});
+
 describe('POST /catalog/vehicles narrows group → years → makes → models → engines', () => {
   it('lists vehicle group types when no field is given', async () => {
     const body = await ok(await post('/catalog/vehicles', {}), 'catalog-vehicles');

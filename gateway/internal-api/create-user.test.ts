@@ -26,7 +26,11 @@ afterEach(() => store.close());
 const api = (extra: Partial<Parameters<typeof createInternalApi>[0]> = {}) =>
   createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => NOW, log: () => {}, ...extra });
 const post = (app: ReturnType<typeof api>, body: unknown) =>
-  app.request('/internal/users/create', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) });
+  app.request('/internal/users/create', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 async function traces() {
   const count = async (table: string) => (await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;

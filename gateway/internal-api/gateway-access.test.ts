@@ -30,7 +30,11 @@ describe('a user created through the internal API', () => {
       log: () => {},
     });
     const body = await readFile(join(PACKAGE_ROOT, 'fixtures', 'payloads', 'users-create.request.json'), 'utf8');
-    const created = await internal.request('/internal/users/create', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body });
+    const created = await internal.request('/internal/users/create', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body,
+    });
     expect(created.status).toBe(200);
     expect(await created.json()).toEqual({ username: 'jdoe', user_id: expect.any(Number) });
 

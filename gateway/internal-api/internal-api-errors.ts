@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { OverallStatus, type ErrorDetail } from '../../contracts/index';
 import { retryAfterOf } from '../../contracts/http/http-error';
-import { notJsonMessage } from '../../contracts/http/json-body';
+import { EMPTY_BODY, notJsonMessage } from '../../contracts/http/json-body';
 import { AuthenticationError, errorReply, GatewayError, InternalError } from '../errors';
 import { knownError } from '../http/error-response';
 import { AddressServiceUnavailable } from '../address/address-validator';
@@ -66,7 +66,7 @@ export class InternalRequestRejected extends GatewayError {
 
 /** How the internal API refuses a body that is not JSON (readJsonBody's NotJson). */
 export const internalBodyNotJson = (reason: string): InternalRequestRejected =>
-  new InternalRequestRejected(notJsonMessage(reason), [{ path: '', message: 'not valid JSON' }]);
+  new InternalRequestRejected(notJsonMessage(reason), [{ path: '', message: reason === EMPTY_BODY ? 'required' : 'not valid JSON' }]);
 
 /** The address provider gave no verdict: not the caller's fault, worth retrying later. */
 export class AddressValidationUnavailableError extends GatewayError {

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { OverallStatus, type GatewayErrorReply } from '../../contracts/index';
 import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
@@ -10,6 +9,12 @@ import type { InternalApiConfig } from './internal-api-config';
 import { requireInternalToken } from './internal-auth';
 import { CreateUserRejected, internalErrorResponse } from './internal-api-errors';
 import { readJsonBody } from '../../contracts/http/json-body';
+import { bodyLimitCheck } from '../../contracts/http/body-limit';
+import { guardedBy } from '../../contracts/http/request-guard';
+import { jsonContentType } from '../../contracts/http/json-content-type';
+import { sameOriginOnly } from '../../contracts/http/cross-site';
+import { refusalError } from '../errors';
+import { PayloadTooLargeError } from '../protection/protection-errors';
 import { createUser } from './create-user';
 import { outboxRoutes } from './outbox-routes';
 import type { ExchangeFeed } from '../../inspector/exchange';
@@ -44,16 +49,20 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   const log = deps.log ?? ((line: string) => console.error(line));
   const app = new Hono();
 
+  // No browser has business here: a request one sends from another site is refused before
+  // the credential is looked at; then the credential, the body's size and its content type.
+  app.use('/internal/*', guardedBy([sameOriginOnly({ methods: 'all' })], refusalError));
   app.use('/internal/*', requireInternalToken(deps.config.token));
   if (deps.metrics !== undefined) app.get('/metrics', requireInternalToken(deps.config.token), metricsRoute(deps.metrics.registry));
-  app.use(
-    '/internal/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json({ status_code: OverallStatus.ValidationError, message: `request body larger than ${MAX_BODY_BYTES} bytes` } satisfies GatewayErrorReply, 413),
-    }),
+  const bodyLimit = bodyLimitCheck(
+    MAX_BODY_BYTES,
+    () => new PayloadTooLargeError(`request body larger than ${MAX_BODY_BYTES} bytes`, [{ path: '', message: `body larger than ${MAX_BODY_BYTES} bytes` }]),
   );
+  app.use('/internal/*', async (c, next) => {
+    await bodyLimit(c);
+    await next();
+  });
+  app.use('/internal/*', guardedBy([jsonContentType], refusalError));
 
   app.post('/internal/users/create', async (c) => {
     // The specification's create-user errors are 400 with its own message shape.

@@ -16,14 +16,15 @@ beforeAll(async () => {
   app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => NOW, log: () => {} });
   const res = await app.request('/internal/users/create', {
     method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}` },
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify(validCreateUserRequest()),
   });
   expect(res.status).toBe(200);
 });
 afterAll(() => store.close());
 
-const call = (path: string, init: RequestInit = {}) => app.request(`/internal/outbox${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}` } });
+const call = (path: string, init: RequestInit = {}) =>
+  app.request(`/internal/outbox${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
 
 describe('outbox routes', () => {
   it('list the messages with their state and attempts, without their payload', async () => {

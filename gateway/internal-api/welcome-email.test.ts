@@ -43,7 +43,11 @@ function setup() {
   });
   const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => time, dispatcher, log });
   const create = () =>
-    app.request('/internal/users/create', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(validCreateUserRequest()) });
+    app.request('/internal/users/create', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(validCreateUserRequest()),
+    });
   return { dispatcher, create };
 }
 

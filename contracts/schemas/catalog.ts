@@ -333,7 +333,7 @@ export type CartPath = Static<typeof CartPath>;
 
 /** PATCH/DELETE …/cart/items/{item_id}: a cart line id, a positive bigint (bigserial) in digits. */
 export const CartItemPath = Closed(
-  { item_id: Type.String({ pattern: '^[1-9][0-9]{0,17}$', maxLength: 18, description: 'Cart line id from the cart: 1 to 18 digits' }) },
+  { item_id: Type.String({ pattern: '^[1-9][0-9]{0,17}$', description: 'Cart line id from the cart: 1 to 18 digits' }) },
   { title: 'Cart item — path' },
 );
 export type CartItemPath = Static<typeof CartItemPath>;

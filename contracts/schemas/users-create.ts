@@ -23,8 +23,8 @@ export const UsersCreateRequest = Closed(
     employee_id: Id(),
     catalog_region_id: Id(),
     account_id: Id(),
-    // The spec's pattern, anchored; an empty string means "not given" (the default).
-    phone_number: Type.Optional(Type.String({ pattern: '^(\\+?1?\\d{10})?$', maxLength: 12, default: '' })),
+    // The spec's pattern, anchored (so at most 12 characters); an empty string means "not given" (the default).
+    phone_number: Type.Optional(Type.String({ pattern: '^(\\+?1?\\d{10})?$', default: '' })),
     company_name: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH, pattern: PLAIN_TEXT_PATTERN, default: '' })),
     terminal_pin: Type.Optional(Type.Union([Text(undefined, MAX_ID_LENGTH), Type.Null()], { default: null })),
     locations: ListOf(UserLocation, { minItems: 1 }),

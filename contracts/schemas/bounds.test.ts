@@ -140,4 +140,12 @@ describe('seller replies: finite numbers and a generous length, nothing stricter
     expect(check(withLeaf(reply, '/items/0/part_description', 'x'.repeat(MAX_REPLY_TEXT_LENGTH))).valid).toBe(true);
     expect(errorPaths(check, withLeaf(reply, '/items/0/part_description', 'x'.repeat(MAX_REPLY_TEXT_LENGTH + 1)))).toEqual(['/items/0/part_description']);
   });
+
+  it('except a place-order reply, which is stored (jsonb): a NUL or lone surrogate there is refused at its path', () => {
+    const check = validators['place-order']['seller-reply'];
+    const reply = loadFixture('place-order', 'seller-reply');
+    expect(errorPaths(check, withLeaf(reply, '/order_number', 'SO-1\u0000'))).toEqual(['/order_number']);
+    expect(errorPaths(check, withLeaf(reply, '/items/0/id', 'line\ud800'))).toEqual(['/items/0/id']);
+    expect(check(withLeaf(reply, '/order_number', 'SO-\u{1F600}')).valid).toBe(true);
+  });
 });

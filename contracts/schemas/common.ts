@@ -41,6 +41,10 @@ export const Text = (description?: string, maxLength = MAX_NAME_LENGTH) => Type.
 export const ReplyId = (description?: string) => Type.String({ minLength: 1, maxLength: MAX_REPLY_TEXT_LENGTH, description });
 /** Free text in replies. */
 export const ReplyText = (description?: string) => Type.String({ maxLength: MAX_REPLY_TEXT_LENGTH, description });
+/** Reply strings the gateway stores (a place-order reply goes into jsonb, which holds no NUL). */
+export const StoredReplyId = (description?: string) =>
+  Type.String({ minLength: 1, maxLength: MAX_REPLY_TEXT_LENGTH, pattern: PLAIN_TEXT_PATTERN, description });
+export const StoredReplyText = (description?: string) => Type.String({ maxLength: MAX_REPLY_TEXT_LENGTH, pattern: PLAIN_TEXT_PATTERN, description });
 export const Formatted = (format: FormatName, description?: string) => Type.String({ format, description });
 export const CalendarDate = (description?: string) => Formatted('date', description);
 

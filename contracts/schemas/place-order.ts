@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ItemOrderStatus, OrderType, OverallStatus } from '../codes';
-import { Closed, CodeOf, Formatted, Id, ListOf, MAX_TEXT_LENGTH, NonNegativeFloat, Open, Quantity, ReplyId, ReplyText, Text } from './common';
+import { Closed, CodeOf, Formatted, Id, ListOf, MAX_TEXT_LENGTH, NonNegativeFloat, Open, Quantity, StoredReplyId, StoredReplyText, Text } from './common';
 
 // Place order: a purchase order from the buyer, forwarded with account and member per item.
 
@@ -64,18 +64,20 @@ export const PlaceOrderSellerRequest = Closed(
 );
 export type PlaceOrderSellerRequest = Static<typeof PlaceOrderSellerRequest>;
 
+// Stored as the order's seller reply and answer (jsonb): no NUL or lone surrogate, or the
+// record could not be written; such a reply is refused (5500) and the order left unknown.
 export const OrderItemResult = Open({
-  id: ReplyId('Equals the id the buyer sent'),
+  id: StoredReplyId('Equals the id the buyer sent'),
   status_code: CodeOf(ItemOrderStatus, '0 failure, 1 received, 2 backorder'),
   quantity_ordered: NonNegativeFloat(),
-  comment: Type.Optional(ReplyText()),
+  comment: Type.Optional(StoredReplyText()),
 });
 export type OrderItemResult = Static<typeof OrderItemResult>;
 
 const orderResultFields = {
-  order_number: ReplyText(),
+  order_number: StoredReplyText(),
   status_code: CodeOf(OverallStatus),
-  comment: Type.Optional(ReplyText()),
+  comment: Type.Optional(StoredReplyText()),
   items: ListOf(OrderItemResult),
 };
 

@@ -57,9 +57,7 @@ function plain(schema: TSchema): Json {
 function catalogSession(): Endpoint[] {
   const base = '/catalog-session/api';
   const tag = 'Catalog session';
-  const itemId = [
-    { name: 'item_id', in: 'path', required: true, schema: plain(CartItemPath.properties.item_id), description: 'Cart line id (items[].id)' },
-  ];
+  const itemId = [{ name: 'item_id', in: 'path', required: true, schema: plain(CartItemPath.properties.item_id), description: 'Cart line id (items[].id)' }];
   const cart = CATALOG_PAYLOADS.cart.reply;
   const common = { tag, security: 'catalogSession' as const };
   return [

@@ -125,6 +125,34 @@ firstError.addKeyword({
   },
 });
 
+/** Whether a string holds no NUL and no unpaired surrogate (PLAIN_TEXT_PATTERN, by hand). */
+function isPlainText(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit === 0) return false;
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      // A high half followed by a low half is one character; anything else is a lone half.
+      if (unit > 0xdbff || (value.charCodeAt(i + 1) & 0xfc00) !== 0xdc00) return false;
+      i++;
+    }
+  }
+  return true;
+}
+/**
+ * `x-plain-text`: PLAIN_TEXT_PATTERN in the quick pass, as a walk over the UTF-16 units:
+ * measured on the item-inquiry buyer request, cheaper than Ajv's unicode regexp and than a
+ * plain regexp screen before the walk. The full pass keeps the pattern, for its message.
+ */
+firstError.addKeyword({
+  keyword: 'x-plain-text',
+  type: 'string',
+  schemaType: 'boolean',
+  code: (cxt: KeywordCxt) => {
+    const plain = cxt.gen.scopeValue('keyword', { ref: isPlainText });
+    cxt.fail(_`!${plain}(${cxt.data})`);
+  },
+});
+
 type SchemaNode = Record<string, unknown>;
 
 /** Copies a schema, letting `visit` change every object node of the copy (children first). */
@@ -192,6 +220,10 @@ function prepareQuickPass(schema: TSchema): object {
     if (node.type === 'string' && node.minLength === 1) {
       delete node.minLength;
       node['x-non-empty'] = true;
+    }
+    if (node.type === 'string' && node.pattern === PLAIN_TEXT_PATTERN) {
+      delete node.pattern;
+      node['x-plain-text'] = true;
     }
     if (node.type === 'string' && typeof node.maxLength === 'number') {
       node['x-max-length'] = node.maxLength;

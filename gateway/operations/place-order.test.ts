@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { V3_1, V3_2 } from '../app';
 
 // Place order: recorded before it is forwarded, never placed twice.
@@ -245,6 +247,37 @@ describe('place order refuses values beyond the contract bounds', () => {
     expect(long.errors![0].message).toBe('must have at most 100 characters');
     await refused(PATH, raw(nextPo(), { item: line({ quantity_ordered: '100001' }) }), '/items/0/quantity_ordered');
     expect((await gw.store.query('SELECT 1 FROM orders WHERE length(purchase_order_number) > 100')).rows).toEqual([]);
+  });
+});
+
+// A seller reply is stored (jsonb), which holds no NUL: such a reply is refused as a contract
+// breach and the order recorded unknown, not a failed write that leaves it in flight.
+describe('place order with a seller that answers a NUL', () => {
+  let seller: Server;
+  let own: TestGateway;
+  beforeAll(async () => {
+    seller = createServer((_, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"order_number":"SO-1\\u0000","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}');
+    });
+    await new Promise<void>((resolve) => seller.listen(0, '127.0.0.1', resolve));
+    const { port } = seller.address() as AddressInfo;
+    own = await startTestGateway({ setupSql: [`UPDATE members SET seller_url = 'http://127.0.0.1:${port}/seller'`] });
+  });
+  afterAll(async () => {
+    await own?.close();
+    await new Promise((resolve) => seller.close(resolve));
+  });
+
+  it('answers 502 / 5500 at the field, records the order unknown, and answers a repeat the same', async () => {
+    const number = nextPo();
+    const first = await own.post(PATH, order(number));
+    expect(first.status).toBe(502);
+    expect(await first.json()).toMatchObject({ status_code: 5500, errors: [{ path: '/order_number' }] });
+    const { rows } = await own.store.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1', [number]);
+    expect(rows).toEqual([{ status: 'unknown' }]);
+    const repeat = await own.post(PATH, order(number));
+    expect(repeat.status).toBe(502);
   });
 });
 

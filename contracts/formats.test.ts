@@ -63,6 +63,11 @@ describe('e-mail and country codes', () => {
     for (const e of ['dana', 'dana@', '@demo.example', 'dana@demo', 'da na@demo.example', 'a@b@c.example', 'dana@demo..example'])
       expect(isEmail(e), e).toBe(false);
   });
+  it('e-mail: no NUL and no lone surrogate, which the store cannot hold; a surrogate pair is a character', () => {
+    for (const e of ['da\u0000na@demo.example', 'dana@demo.exam\u0000ple', 'da\ud800na@demo.example', 'dana@demo.\udc00x'])
+      expect(isEmail(e), JSON.stringify(e)).toBe(false);
+    expect(isEmail('dana\u{1F600}@demo.example')).toBe(true);
+  });
   it('country codes: assigned ISO 3166-1 alpha-2 codes only, upper case', () => {
     for (const c of ['US', 'CA', 'MX', 'DE', 'GB']) expect(isCountryCode(c)).toBe(true);
     for (const c of ['XX', 'UK', 'us', 'USA', '']) expect(isCountryCode(c), c).toBe(false);

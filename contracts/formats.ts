@@ -5,8 +5,9 @@ import { ISO_3166_ALPHA2 } from './country-codes';
 
 const PHONE = /^\+?1?\d{10}$/;
 // Pragmatic e-mail check: one @, no spaces, a dotted domain. RFC 5322 in full accepts
-// addresses no mail system delivers to.
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+// addresses no mail system delivers to. No NUL and no lone surrogate either (the store's
+// text cannot hold them): with the `u` flag a surrogate pair is one character and passes.
+const EMAIL = /^[^\s@\0\uD800-\uDFFF]+@[^\s@.\0\uD800-\uDFFF]+(\.[^\s@.\0\uD800-\uDFFF]+)+$/u;
 
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

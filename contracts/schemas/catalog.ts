@@ -1,12 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Closed, Id, ListOf, Text } from './common';
+import { Closed, Id, Key, ListOf, MAX_INT4, Quantity, REFUSED_CHARACTERS, ReplyId, ReplyText, Text } from './common';
 
 // Catalog, search, catalog launch and cart. The specification gives the catalog request
 // fields (names and types) and nothing else: which are required, every response body, and
 // the token and cart bodies are ours, documented in docs/catalog.md.
 
-const Key = (description?: string) => Type.Integer({ minimum: 1, description });
-const Named = <T extends TSchema>(id: T) => Closed({ id, name: Text() });
+const Named = <T extends TSchema>(id: T) => Closed({ id, name: ReplyText() });
 /** A string from a fixed list: one `enum` keyword, so a wrong value gets one clear message. */
 const OneOf = <const V extends readonly string[]>(values: V, description?: string) => Type.Unsafe<V[number]>(Type.String({ enum: [...values], description }));
 
@@ -97,12 +96,15 @@ export type CatalogApplicationAssetsRequest = Static<typeof CatalogApplicationAs
 export const SEARCH_MAX_LIMIT = 50;
 export const SEARCH_DEFAULT_LIMIT = 10;
 
+/** Something other than white space, and (as every request string) no NUL or lone surrogate. */
+export const SEARCH_QUERY_PATTERN = `^[^${REFUSED_CHARACTERS}]*[^\\s${REFUSED_CHARACTERS}][^${REFUSED_CHARACTERS}]*$`;
+
 /** Query string of both search endpoints, after limit/offset are read as integers. */
 export const SearchQuery = Closed(
   {
-    query: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Words to look for; typos and prefixes are tolerated' }),
+    query: Type.String({ minLength: 1, maxLength: 200, pattern: SEARCH_QUERY_PATTERN, description: 'Words to look for; typos and prefixes are tolerated' }),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT4, default: 0 })),
   },
   { title: 'Search — query parameters' },
 );
@@ -114,14 +116,14 @@ export const NamedItem = Named(Key());
 export type NamedItem = Static<typeof NamedItem>;
 
 export const EngineItem = Closed({
-  id: Id('engine_key_id'),
-  name: Text('e.g. 1.8L L4 DOHC'),
+  id: ReplyId('engine_key_id'),
+  name: ReplyText('e.g. 1.8L L4 DOHC'),
 });
 export type EngineItem = Static<typeof EngineItem>;
 
 export const BaseVehicle = Closed({
   id: Key('base_vehicle_id'),
-  name: Text('e.g. 2015 Honda Civic'),
+  name: ReplyText('e.g. 2015 Honda Civic'),
   year_id: Type.Integer(),
   make: NamedItem,
   model: NamedItem,
@@ -143,12 +145,12 @@ export const CatalogVehiclesReply = Type.Union(
 );
 export type CatalogVehiclesReply = Static<typeof CatalogVehiclesReply>;
 
-export const PartType = Closed({ id: Key(), name: Text(), category_id: Key() });
+export const PartType = Closed({ id: Key(), name: ReplyText(), category_id: Key() });
 export type PartType = Static<typeof PartType>;
 
 export const Category = Closed({
   id: Key(),
-  name: Text(),
+  name: ReplyText(),
   parent_id: Type.Union([Key(), Type.Null()]),
   part_types: Type.Optional(ListOf(PartType)),
 });
@@ -156,7 +158,7 @@ export type Category = Static<typeof Category>;
 
 export const CatalogCategoriesReply = Closed(
   {
-    taxonomy: Text(),
+    taxonomy: ReplyText(),
     categories: Type.Optional(ListOf(Category)),
     part_types: Type.Optional(ListOf(PartType)),
   },
@@ -167,23 +169,23 @@ export type CatalogCategoriesReply = Static<typeof CatalogCategoriesReply>;
 export const Fitment = Closed({
   application_id: Key(),
   base_vehicle_id: Key(),
-  vehicle: Text('e.g. 2015 Honda Civic'),
-  engine_key_id: Type.Union([Id(), Type.Null()], { description: 'null: fits every engine of the base vehicle' }),
-  engine: Type.Union([Text(), Type.Null()]),
-  position: Type.Union([Text(), Type.Null()], { description: 'e.g. Front, Rear' }),
-  note: Type.Union([Text(), Type.Null()]),
+  vehicle: ReplyText('e.g. 2015 Honda Civic'),
+  engine_key_id: Type.Union([ReplyId(), Type.Null()], { description: 'null: fits every engine of the base vehicle' }),
+  engine: Type.Union([ReplyText(), Type.Null()]),
+  position: Type.Union([ReplyText(), Type.Null()], { description: 'e.g. Front, Rear' }),
+  note: Type.Union([ReplyText(), Type.Null()]),
 });
 export type Fitment = Static<typeof Fitment>;
 
 const productFields = {
   sku: Key('Catalog SKU'),
-  mfr_code: Id('Manufacturer code, as sent in item inquiry'),
-  brand: Text(),
-  part_number: Id(),
-  description: Text(),
+  mfr_code: ReplyId('Manufacturer code, as sent in item inquiry'),
+  brand: ReplyText(),
+  part_number: ReplyId(),
+  description: ReplyText(),
   part_type: Named(Key()),
   list_price: Type.Number({ minimum: 0 }),
-  pack_code: Id(),
+  pack_code: ReplyId(),
 };
 
 export const Product = Closed({
@@ -202,7 +204,7 @@ export const Asset = Closed({
   id: Key(),
   kind: OneOf(ASSET_KINDS),
   url: Type.String({ pattern: '^https?://', description: 'Absolute http(s) URL' }),
-  description: Text(),
+  description: ReplyText(),
   primary: Type.Boolean(),
 });
 export type Asset = Static<typeof Asset>;
@@ -220,7 +222,7 @@ export const CatalogProductInfoReply = Closed(
   {
     product: Closed({
       ...productFields,
-      attributes: ListOf(Closed({ name: Text(), value: Text() })),
+      attributes: ListOf(Closed({ name: ReplyText(), value: ReplyText() })),
       fitment: ListOf(Fitment),
       assets: ListOf(Asset),
     }),
@@ -241,7 +243,7 @@ export type CatalogApplicationAssetsReply = Static<typeof CatalogApplicationAsse
 const page = <T extends TSchema>(result: T, title: string) =>
   Closed(
     {
-      query: Text(),
+      query: ReplyText(),
       total: Type.Integer({ minimum: 0, description: 'Matches in all, beyond this page' }),
       limit: Type.Integer({ minimum: 1 }),
       offset: Type.Integer({ minimum: 0 }),
@@ -277,7 +279,7 @@ export type CatalogTokenRequest = Static<typeof CatalogTokenRequest>;
 
 export const CatalogTokenReply = Closed(
   {
-    token: Id('Catalog session token: Authorization: Bearer <token> on the catalog-session endpoints'),
+    token: ReplyId('Catalog session token: Authorization: Bearer <token> on the catalog-session endpoints'),
     token_type: Type.Literal('Bearer'),
     expires_in: Type.Integer({ minimum: 1, description: 'Seconds' }),
     expires_at: Type.String({ description: 'ISO 8601 UTC' }),
@@ -289,14 +291,14 @@ export const CatalogTokenReply = Closed(
 export type CatalogTokenReply = Static<typeof CatalogTokenReply>;
 
 export const CartItem = Closed({
-  id: Id('Cart line id'),
+  id: ReplyId('Cart line id'),
   sku: Type.Union([Key(), Type.Null()]),
-  mfr_code: Id(),
-  part_number: Id(),
-  description: Text(),
+  mfr_code: ReplyId(),
+  part_number: ReplyId(),
+  description: ReplyText(),
   quantity: Type.Number({ exclusiveMinimum: 0 }),
-  location_id: Id(),
-  location_description: Text(),
+  location_id: ReplyId(),
+  location_description: ReplyText(),
   price: Type.Number({
     minimum: 0,
     description: "Unit price the seller quoted this buyer at that location (item inquiry's cost) when the item was added or changed",
@@ -316,8 +318,6 @@ export const Cart = Closed(
 );
 export type Cart = Static<typeof Cart>;
 
-const Quantity = () => Type.Number({ exclusiveMinimum: 0, maximum: 100000 });
-
 export const CartAddItemRequest = Closed({ sku: Key('Catalog SKU'), location_id: Id(), quantity: Quantity() }, { title: 'Cart — add item' });
 export type CartAddItemRequest = Static<typeof CartAddItemRequest>;
 
@@ -331,6 +331,13 @@ export type CartChangeItemRequest = Static<typeof CartChangeItemRequest>;
 export const CartPath = Closed({ cart_id: Uuid('The cart id from the catalog token reply') }, { title: 'Cart — path' });
 export type CartPath = Static<typeof CartPath>;
 
+/** PATCH/DELETE …/cart/items/{item_id}: a cart line id, a positive bigint (bigserial) in digits. */
+export const CartItemPath = Closed(
+  { item_id: Type.String({ pattern: '^[1-9][0-9]{0,17}$', description: 'Cart line id from the cart: 1 to 18 digits' }) },
+  { title: 'Cart item — path' },
+);
+export type CartItemPath = Static<typeof CartItemPath>;
+
 /** Catalog session: where a catalog product can be had, priced by the sellers (an item inquiry). */
 export const ProductAvailabilityRequest = Closed({ sku: Key('Catalog SKU') }, { title: 'Product availability — request' });
 export type ProductAvailabilityRequest = Static<typeof ProductAvailabilityRequest>;
@@ -338,13 +345,13 @@ export type ProductAvailabilityRequest = Static<typeof ProductAvailabilityReques
 export const ProductAvailabilityReply = Closed(
   {
     sku: Key(),
-    mfr_code: Id(),
-    part_number: Id(),
-    description: Text(),
+    mfr_code: ReplyId(),
+    part_number: ReplyId(),
+    description: ReplyText(),
     locations: ListOf(
       Closed({
-        id: Id(),
-        description: Text(),
+        id: ReplyId(),
+        description: ReplyText(),
         can_order: Type.Boolean(),
         sort_order: Type.Integer(),
         price: Type.Number({ minimum: 0, description: "The buyer's unit price there (item inquiry cost)" }),
@@ -361,9 +368,9 @@ export type ProductAvailabilityReply = Static<typeof ProductAvailabilityReply>;
 export const CatalogSessionReply = Closed(
   {
     cart_id: Uuid(),
-    username: Text(),
+    username: ReplyText(),
     expires_at: Type.String(),
-    locations: ListOf(Closed({ id: Id(), description: Text(), can_order: Type.Boolean(), sort_order: Type.Integer() })),
+    locations: ListOf(Closed({ id: ReplyId(), description: ReplyText(), can_order: Type.Boolean(), sort_order: Type.Integer() })),
   },
   { title: 'Catalog session' },
 );

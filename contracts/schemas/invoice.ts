@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CalendarDate, Closed, Id, ListOf, NonNegativeFloat, Open, SignedFloat, Text } from './common';
+import { CalendarDate, Closed, Id, ListOf, NonNegativeFloat, Open, ReplyId, ReplyText, SignedFloat, Text } from './common';
 
 // Invoices: only `member` is required of the buyer; everything else filters.
 
@@ -39,31 +39,31 @@ export type InvoiceSellerRequest = Static<typeof InvoiceSellerRequest>;
 
 export const InvoiceDetail = Open({
   item_quantity: SignedFloat('Negative on a return'),
-  line_code: Text(),
-  part_number: Text(),
+  line_code: ReplyText(),
+  part_number: ReplyText(),
   list_price: NonNegativeFloat(),
   cost: NonNegativeFloat(),
-  description: Type.Optional(Text()),
+  description: Type.Optional(ReplyText()),
 });
 export type InvoiceDetail = Static<typeof InvoiceDetail>;
 
 export const Invoice = Open({
-  invoice_number: Id(),
+  invoice_number: ReplyId(),
   invoice_date: CalendarDate(),
-  account_id: Id(),
-  location_id: Id(),
-  location_description: Text(),
-  po_number: Text(),
+  account_id: ReplyId(),
+  location_id: ReplyId(),
+  location_description: ReplyText(),
+  po_number: ReplyText(),
   item_count: SignedFloat(),
   total_cost: SignedFloat('Negative on a credit memo'),
   invoice_detail: ListOf(InvoiceDetail),
-  link_url: Type.Optional(Text('A downloadable copy of the invoice')),
+  link_url: Type.Optional(ReplyText('A downloadable copy of the invoice')),
 });
 export type Invoice = Static<typeof Invoice>;
 
 const invoiceResultFields = {
-  status: Text('"success" when the seller answered'),
-  error_description: Type.Optional(Text()),
+  status: ReplyText('"success" when the seller answered'),
+  error_description: Type.Optional(ReplyText()),
   invoices: ListOf(Invoice),
 };
 

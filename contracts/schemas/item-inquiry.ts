@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ItemStatus, LocationType, OverallStatus } from '../codes';
-import { Closed, CodeOf, Formatted, Id, ListOf, NonNegativeFloat, Open, Text } from './common';
+import { Closed, CodeOf, Formatted, Id, Int4, ListOf, MAX_REPLY_NUMBER, NonNegativeFloat, Open, ReplyId, ReplyText, Text } from './common';
 
 // Item inquiry: pricing and availability. Four views of one exchange.
 
@@ -43,20 +43,20 @@ export const RouteTime = Open({
   cutoff_time: Formatted('route-time'),
   arrival_time: Formatted('route-time'),
   pickup_time: Formatted('route-time'),
-  route_code: Text(),
+  route_code: ReplyText(),
 });
 export type RouteTime = Static<typeof RouteTime>;
 
 const sellerLocationFields = {
-  id: Id(),
+  id: ReplyId(),
   type: Type.Optional(CodeOf(LocationType, '1 store, 2 warehouse')),
   cost: NonNegativeFloat(),
   list: NonNegativeFloat(),
   core: Type.Optional(NonNegativeFloat()),
   bundle_cost: Type.Optional(NonNegativeFloat()),
   // Sellers have pack codes of their own: a code outside the common list is a note, not an error.
-  pack_code: Id('Pack code, e.g. EA, BX, CS'),
-  pack_quantity: Type.Integer({ minimum: 0 }),
+  pack_code: ReplyId('Pack code, e.g. EA, BX, CS'),
+  pack_quantity: Type.Integer({ minimum: 0, maximum: MAX_REPLY_NUMBER }),
   quantity_available: NonNegativeFloat(),
   route_times: Type.Optional(ListOf(RouteTime)),
 };
@@ -66,21 +66,21 @@ export type SellerItemLocation = Static<typeof SellerItemLocation>;
 
 export const BuyerItemLocation = Open({
   ...sellerLocationFields,
-  description: Type.Optional(Text()),
+  description: Type.Optional(ReplyText()),
   can_order: Type.Optional(Type.Boolean()),
-  sort_order: Type.Optional(Type.Integer()),
+  sort_order: Type.Optional(Int4()),
 });
 export type BuyerItemLocation = Static<typeof BuyerItemLocation>;
 
 const itemResultFields = {
-  id: Id('Equals the id the buyer sent'),
-  mfr_code: Id(),
-  part_number: Id(),
-  original_part: Type.Optional(Id('Requested part number; required on alternate, superseded, equivalent')),
-  original_mfr: Type.Optional(Id('Requested manufacturer code; required on alternate, superseded, equivalent')),
-  part_description: Type.Optional(Text()),
-  mfr_description: Type.Optional(Text()),
-  comment: Type.Optional(Text()),
+  id: ReplyId('Equals the id the buyer sent'),
+  mfr_code: ReplyId(),
+  part_number: ReplyId(),
+  original_part: Type.Optional(ReplyId('Requested part number; required on alternate, superseded, equivalent')),
+  original_mfr: Type.Optional(ReplyId('Requested manufacturer code; required on alternate, superseded, equivalent')),
+  part_description: Type.Optional(ReplyText()),
+  mfr_description: Type.Optional(ReplyText()),
+  comment: Type.Optional(ReplyText()),
   weight: Type.Optional(NonNegativeFloat()),
   fee: Type.Optional(NonNegativeFloat()),
   status_code: CodeOf(ItemStatus, '0 not found, 1 found, 2 alternate, 3 superseded, 4 equivalent'),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LocationType } from '../codes';
-import { CalendarDate, Closed, CodeOf, Id, ListOf, NonNegativeFloat, Text } from './common';
+import { CalendarDate, Closed, CodeOf, Id, ListOf, MAX_TEXT_LENGTH, NonNegativeFloat, SignedFloat, Text } from './common';
 import { RouteTime, SellerItemLocation } from './item-inquiry';
 import { InvoiceDetail } from './invoice';
 import { StatementDetail } from './statement';
@@ -50,7 +50,7 @@ export const ScenarioPart = Closed({
   part_number: Id(),
   mfr_description: Type.Optional(Text()),
   part_description: Type.Optional(Text()),
-  comment: Type.Optional(Text()),
+  comment: Type.Optional(Text(undefined, MAX_TEXT_LENGTH)),
   weight: Type.Optional(NonNegativeFloat()),
   fee: Type.Optional(NonNegativeFloat()),
   stock: ListOf(ScenarioStock, { description: 'One entry per location that carries the part' }),
@@ -64,8 +64,8 @@ export const ScenarioInvoice = Closed({
   location_id: Id(),
   po_number: Text(),
   invoice_type: Type.Optional(Id('Matched by the invoice_type filter')),
-  item_count: Type.Number(),
-  total_cost: Type.Number(),
+  item_count: SignedFloat(),
+  total_cost: SignedFloat(),
   invoice_detail: ListOf(InvoiceDetail),
 });
 export type ScenarioInvoice = Static<typeof ScenarioInvoice>;
@@ -74,7 +74,7 @@ export const ScenarioStatement = Closed({
   statement_date: CalendarDate(),
   location_id: Type.Optional(Id()),
   statement_type: Type.Optional(Id('Matched by the statement_type filter')),
-  total_cost: Type.Number(),
+  total_cost: SignedFloat(),
   statement_detail: ListOf(StatementDetail),
 });
 export type ScenarioStatement = Static<typeof ScenarioStatement>;
@@ -94,7 +94,7 @@ export const Scenario = Closed(
       Text('The JSON Schema of scenario files (contracts/json-schema/mock-seller.scenario.schema.json), for editors; the mock ignores it'),
     ),
     name: Id(),
-    description: Type.Optional(Text()),
+    description: Type.Optional(Text(undefined, MAX_TEXT_LENGTH)),
     recorded_on: Type.Optional(CalendarDate('The day route times were recorded (npm run record): the mock shifts them by the days from it to today')),
     members: ListOf(ScenarioMember, { minItems: 1 }),
     locations: ListOf(ScenarioLocation, { minItems: 1 }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CalendarDate, Closed, Id, ListOf, Open, SignedFloat, Text } from './common';
+import { CalendarDate, Closed, Id, ListOf, Open, ReplyId, ReplyText, SignedFloat, Text } from './common';
 
 // Statements: an account and a date range are required.
 
@@ -35,28 +35,28 @@ export type StatementSellerRequest = Static<typeof StatementSellerRequest>;
 
 export const StatementDetail = Open({
   invoice_date: CalendarDate(),
-  invoice_number: Type.Optional(Text()),
-  reference_number: Type.Optional(Text()),
+  invoice_number: Type.Optional(ReplyText()),
+  reference_number: Type.Optional(ReplyText()),
   original_amount: Type.Optional(SignedFloat()),
   paid_amount: Type.Optional(SignedFloat()),
-  reference_type: Type.Optional(Text()),
+  reference_type: Type.Optional(ReplyText()),
 });
 export type StatementDetail = Static<typeof StatementDetail>;
 
 export const Statement = Open({
   statement_date: CalendarDate(),
-  account_id: Id(),
-  location_id: Type.Optional(Text()),
-  account_description: Type.Optional(Text()),
+  account_id: ReplyId(),
+  location_id: Type.Optional(ReplyText()),
+  account_description: Type.Optional(ReplyText()),
   total_cost: SignedFloat('Negative when the account is in credit'),
-  link_url: Type.Optional(Text('A downloadable copy of the statement')),
+  link_url: Type.Optional(ReplyText('A downloadable copy of the statement')),
   statement_detail: ListOf(StatementDetail),
 });
 export type Statement = Static<typeof Statement>;
 
 const statementResultFields = {
-  status: Text('"success" when the seller answered'),
-  error_description: Type.Optional(Text()),
+  status: ReplyText('"success" when the seller answered'),
+  error_description: Type.Optional(ReplyText()),
   statements: ListOf(Statement),
 };
 

@@ -3,7 +3,7 @@
 // schemas are compatible with; each payload becomes a named component.
 import type { TSchema } from '@sinclair/typebox';
 import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
-import { CATALOG_PAYLOADS, CartPath } from '../../contracts/schemas/catalog';
+import { CATALOG_PAYLOADS, CartItemPath, CartPath } from '../../contracts/schemas/catalog';
 
 type Json = Record<string, unknown>;
 
@@ -58,9 +58,7 @@ function plain(schema: TSchema): Json {
 function catalogSession(): Endpoint[] {
   const base = '/catalog-session/api';
   const tag = 'Catalog session';
-  const itemId = [
-    { name: 'item_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' }, description: 'Cart line id (items[].id)' },
-  ];
+  const itemId = [{ name: 'item_id', in: 'path', required: true, schema: plain(CartItemPath.properties.item_id), description: 'Cart line id (items[].id)' }];
   const cart = CATALOG_PAYLOADS.cart.reply;
   const common = { tag, security: 'catalogSession' as const };
   return [
@@ -102,7 +100,7 @@ function catalogSession(): Endpoint[] {
       reply: cart,
       errors: [401, 403, 404, 422, 502, 503, 504],
     },
-    { ...common, method: 'delete', path: `${base}/cart/items/{item_id}`, summary: 'Remove an item', parameters: itemId, reply: cart, errors: [401, 404] },
+    { ...common, method: 'delete', path: `${base}/cart/items/{item_id}`, summary: 'Remove an item', parameters: itemId, reply: cart, errors: [401, 404, 422] },
   ];
 }
 

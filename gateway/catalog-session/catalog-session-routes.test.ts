@@ -40,7 +40,8 @@ async function session(token: string, method: string, path: string, body?: unkno
   return gw.app.request(`/catalog-session/api${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    // A string is sent as written: 1e400 has no JSON.stringify form.
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
 
@@ -192,7 +193,14 @@ describe('catalog session API', () => {
     expect(((await removed.json()) as Cart).items).toEqual([]);
     expect((await session(token, 'DELETE', `/cart/items/${id}`)).status).toBe(404);
     expect((await session(token, 'PATCH', `/cart/items/${id}`, { quantity: 1 })).status).toBe(404);
-    expect((await session(token, 'DELETE', '/cart/items/abc')).status).toBe(404);
+    // Not a line id at all (or past a bigint): the path parameter is refused, naming it.
+    for (const bad of ['abc', '0', '1'.repeat(19), '%00']) {
+      for (const method of ['DELETE', 'PATCH']) {
+        const response = await session(token, method, `/cart/items/${bad}`, method === 'PATCH' ? { quantity: 1 } : undefined);
+        expect(response.status, `${method} ${bad}`).toBe(422);
+        expect(await response.json()).toMatchObject({ status_code: 4422, errors: [{ path: '/item_id' }] });
+      }
+    }
   });
 
   it('refuses what cannot go in the cart, naming the field', async () => {
@@ -205,6 +213,13 @@ describe('catalog session API', () => {
       [{ sku: BC905, location_id: 'L102', quantity: 1 }, 403, 3110, '/location_id'], // another buyer's location
       [{ sku: BC905, location_id: 'L250', quantity: 1 }, 403, 3110, '/location_id'], // may not order there
       [{ sku: BC905, location_id: 'L999', quantity: 1 }, 422, 3100, '/location_id'],
+      // Beyond what the store holds: an int4 SKU, a NUL or a lone surrogate in text, a finite quantity.
+      [{ sku: 2147483648, location_id: 'L150', quantity: 1 }, 422, 4422, '/sku'],
+      [{ sku: 1e20, location_id: 'L150', quantity: 1 }, 422, 4422, '/sku'],
+      [{ sku: BC905, location_id: 'L150\u0000', quantity: 1 }, 422, 4422, '/location_id'],
+      [{ sku: BC905, location_id: 'L\ud800', quantity: 1 }, 422, 4422, '/location_id'],
+      [{ sku: BC905, location_id: 'L'.repeat(101), quantity: 1 }, 422, 4422, '/location_id'],
+      [`{"sku":${BC905},"location_id":"L150","quantity":1e400}`, 422, 4422, '/quantity'],
     ];
     for (const [body, status, code, path] of cases) {
       const response = await session(token, 'POST', '/cart/items', body);

@@ -3,6 +3,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import {
   CartAddItemRequest,
   CartChangeItemRequest,
+  CartItemPath,
   CartPath,
   CatalogTokenRequest,
   ProductAvailabilityRequest,
@@ -200,10 +201,11 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
   });
 
   session.patch('/cart/items/:item_id', async (c) => {
+    const { item_id } = checked(CartItemPath, { item_id: c.req.param('item_id') }, 'the path');
     const request = await readBody(c, CartChangeItemRequest);
     const { cartId } = c.get('session');
-    const line = await carts.line(cartId, c.req.param('item_id'));
-    if (line === undefined) throw new NotFoundError(`cart '${cartId}' has no item '${c.req.param('item_id')}'`);
+    const line = await carts.line(cartId, item_id);
+    if (line === undefined) throw new NotFoundError(`cart '${cartId}' has no item '${item_id}'`);
     let { location_id: locationId, location_description: locationDescription, price } = line;
     if (request.location_id !== undefined && request.location_id !== line.location_id) {
       // Another location is another seller's offer: price it again there.
@@ -217,9 +219,10 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
   });
 
   session.delete('/cart/items/:item_id', async (c) => {
+    const { item_id } = checked(CartItemPath, { item_id: c.req.param('item_id') }, 'the path');
     const { cartId } = c.get('session');
-    if (!(await carts.removeLine(cartId, c.req.param('item_id'), now()))) {
-      throw new NotFoundError(`cart '${cartId}' has no item '${c.req.param('item_id')}'`);
+    if (!(await carts.removeLine(cartId, item_id, now()))) {
+      throw new NotFoundError(`cart '${cartId}' has no item '${item_id}'`);
     }
     return c.json(await cartReply(cartId));
   });

@@ -178,6 +178,56 @@ describe('assets and product info', () => {
   });
 });
 
+describe('values beyond what the store holds are a 4422 naming the field, never a 500', () => {
+  // Catalog keys are int4 columns: 2147483647 is the last one a query can carry.
+  const keyFields: [string, (n: number) => unknown, string][] = [
+    ['/catalog/vehicles', (n) => ({ vehicle_group_type_id: n }), '/vehicle_group_type_id'],
+    ['/catalog/vehicles', (n) => ({ vehicle_group_type_id: 1, year_id: 2015, make_id: n }), '/make_id'],
+    ['/catalog/categories', (n) => ({ top_category_id: n }), '/top_category_id'],
+    ['/catalog/categories', (n) => ({ base_vehicle_id: n }), '/base_vehicle_id'],
+    ['/catalog/products', (n) => ({ part_types: [{ id: n }] }), '/part_types/0/id'],
+    ['/catalog/products', (n) => ({ part_types: [{ id: 1 }], configuration: { base_vehicle_id: n } }), '/configuration/base_vehicle_id'],
+    ['/catalog/products/assets', (n) => ({ catalog_skus: [n] }), '/catalog_skus/0'],
+    ['/catalog/product/info', (n) => ({ sku: n }), '/sku'],
+    ['/catalog/applications/assets', (n) => ({ application_ids: [n] }), '/application_ids/0'],
+  ];
+  it.each(keyFields)('%s %s: 2^31, 2^53+1 and 1e20 refused; 2^31-1 answered', async (path, body, field) => {
+    for (const n of [2 ** 31, 2 ** 53 + 1, 1e20]) {
+      const response = await post(path, body(n));
+      expect(response.status, `${path} ${n}`).toBe(422);
+      const reply = await json(response);
+      expect(reply.status_code).toBe(4422);
+      expect(reply.errors.map((e: { path: string }) => e.path)).toContain(field);
+    }
+    expect((await post(path, body(2 ** 31 - 1))).status).toBeLessThan(500);
+  });
+
+  it('refuses 1e400 (Infinity once parsed) as a key', async () => {
+    const response = await post('/catalog/product/info', '{"sku":1e400}');
+    expect(response.status).toBe(422);
+    expect(await json(response)).toMatchObject({ status_code: 4422, errors: [{ path: '/sku', message: 'must be a finite integer' }] });
+  });
+
+  it('refuses a NUL or a lone surrogate in a string, and an overlong one', async () => {
+    for (const bad of ['std\u0000', 'std\ud800', 'x'.repeat(101)]) {
+      const response = await post('/catalog/categories', { taxonomy: bad });
+      expect(response.status).toBe(422);
+      expect((await json(response)).errors.map((e: { path: string }) => e.path)).toEqual(['/taxonomy']);
+    }
+    const engine = await post('/catalog/products', `{"part_types":[{"id":1}],"configuration":{"base_vehicle_id":1003,"engine_key_id":"K\\ud800"}}`);
+    expect(engine.status).toBe(422);
+    expect((await json(engine)).errors.map((e: { path: string }) => e.path)).toEqual(['/configuration/engine_key_id']);
+  });
+
+  it('refuses a NUL, a lone surrogate or an out-of-range offset in a search query string', async () => {
+    for (const query of ['query=brake%00pad', 'query=brake&offset=9999999999', 'query=brake&limit=51']) {
+      const response = await t.app.request(`/search/products?${query}`, { headers: auth });
+      expect(response.status, query).toBe(422);
+      expect((await json(response)).status_code).toBe(4422);
+    }
+  });
+});
+
 describe('authentication', () => {
   it('refuses catalog and search requests without a buyer token', async () => {
     expect((await t.app.request('/catalog/vehicles', { method: 'POST', body: '{}' })).status).toBe(401);

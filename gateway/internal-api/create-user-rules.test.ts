@@ -210,6 +210,30 @@ describe('create user: several problems at once', () => {
   });
 });
 
+describe('create user: what the store can carry', () => {
+  // PostgreSQL text holds no NUL, and a lone surrogate has no UTF-8 form: both were a 500.
+  it.each([
+    ['a NUL', 'x\u0000y'],
+    ['a lone high surrogate', 'x\ud800y'],
+    ['a lone low surrogate', 'x\udc00'],
+  ])('refuses %s in the username and a name, naming each field', async (_, bad) => {
+    const reply = await refused({ username: `u${bad}`, first_name: bad });
+    expect(reply.status_code).toBe(4422);
+    expect(reply.errors.map((e) => e.path).sort()).toEqual(['/first_name', '/username']);
+    expect(reply.errors[0].message).toMatch(/NUL .* or an unpaired surrogate/);
+  });
+
+  it('refuses a username over 150 characters and a sort_order past int4', async () => {
+    const reply = await refused({ username: 'u'.repeat(151), locations: locations(['L101', true, 1], ['L150', true, 2 ** 31]) });
+    expect(reply.errors.map((e) => e.path).sort()).toEqual(['/locations/1/sort_order', '/username']);
+  });
+
+  it('accepts a name with a surrogate pair and one of exactly 150 characters', async () => {
+    const res = await post(validCreateUserRequest({ username: 'b'.repeat(150), email: 'bounds@x.example', first_name: 'Zoë \u{1F600}' }));
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('create user: request size', () => {
   it('refuses a body over 64 KiB with 413 before reading it as a user', async () => {
     const res = await post(validCreateUserRequest({ company_name: 'x'.repeat(70_000) }));

@@ -41,6 +41,28 @@ async function inquire(body: unknown, user: 'demo' | 'other' = 'demo') {
 
 const OIL_FILTER = { id: 'item-1', mfr_code: 'WIX', part_number: '51515' };
 
+describe('item inquiry refuses what it cannot carry', () => {
+  it('refuses a NUL or a lone surrogate in an item id, mfr code or location, and an overlong part number, asking no seller', async () => {
+    const asked = gw.seller.seller.journal.entries({ service: 'item_inquiry' }).length;
+    const cases: [string, string][] = [
+      [`{"items":[{"id":"a\\u0000","mfr_code":"WIX","part_number":"51515"}]}`, '/items/0/id'],
+      [`{"items":[{"id":"a","mfr_code":"WIX\\ud800","part_number":"51515"}]}`, '/items/0/mfr_code'],
+      [`{"items":[{"id":"a","mfr_code":"WIX","part_number":"${'5'.repeat(101)}"}]}`, '/items/0/part_number'],
+      [
+        `{"items":[{"id":"a","mfr_code":"WIX","part_number":"51515"}],"locations":[{"id":"L101\\udfff","member":"M100","account":"A-1001"}]}`,
+        '/locations/0/id',
+      ],
+    ];
+    for (const [body, path] of cases) {
+      const { status, body: reply } = await inquire(body);
+      expect(status, body).toBe(422);
+      expect(reply.status_code).toBe(4422);
+      expect(reply.errors!.map((e) => e.path)).toEqual([path]);
+    }
+    expect(gw.seller.seller.journal.entries({ service: 'item_inquiry' })).toHaveLength(asked);
+  });
+});
+
 describe('item inquiry', () => {
   it("returns every one of the buyer's locations, enriched and sorted by sort_order, from both members", async () => {
     const { status, body } = await inquire({ items: [OIL_FILTER] });

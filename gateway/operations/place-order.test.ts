@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { V3_1, V3_2 } from '../app';
 
 // Place order: recorded before it is forwarded, never placed twice.
@@ -352,6 +354,100 @@ describe('place order', () => {
     });
     expect(other.status).toBe(200);
     expect(sellerOrdersFor(number)).toHaveLength(2);
+  });
+});
+
+// What the store or the seller cannot carry is refused at its field before anything is recorded
+// or forwarded. Bodies are written by hand: 1e400 and a lone surrogate are what a fuzzer sends.
+describe('place order refuses values beyond the contract bounds', () => {
+  /** One order line as JSON text; `over` replaces fields with JSON written as is. */
+  const line = (over: Record<string, string> = {}) => {
+    const fields = { id: '"line-1"', mfr_code: '"WIX"', part_number: '"51515"', location_id: '"L101"', quantity_ordered: '2', ...over };
+    return `{${Object.entries(fields)
+      .map(([name, json]) => `"${name}":${json}`)
+      .join(',')}}`;
+  };
+  const raw = (number: string, { item = line(), comment = '"test order"' } = {}) =>
+    `{"purchase_order_number":"${number}","order_type":1,"comment":${comment},"items":[${item}]}`;
+
+  async function refused(path: string, body: string, field: string) {
+    const response = await gw.post(path, body);
+    const reply = (await response.json()) as Reply;
+    expect(response.status, body.slice(0, 200)).toBe(422);
+    expect(reply.status_code).toBe(4422);
+    expect(reply.errors!.map((e) => e.path)).toEqual([field]);
+    return reply;
+  }
+
+  it.each([V3_2, V3_1])('%s: quantity 1e400 is 4422 at its path, nothing forwarded or recorded; the number then places', async (version) => {
+    const number = nextPo();
+    const reply = await refused(`${version}/place_order`, raw(number, { item: line({ quantity_ordered: '1e400' }) }), '/items/0/quantity_ordered');
+    expect(reply.errors![0].message).toBe('must be a finite number');
+    expect(sellerOrdersFor(number)).toHaveLength(0);
+    expect(await orderRow(number)).toEqual([]);
+
+    const placed = await place(order(number));
+    expect(placed.status).toBe(200);
+    expect(sellerOrdersFor(number)).toHaveLength(1);
+    expect(sellerOrdersFor(number)[0].request).toMatchObject({ items: [{ quantity_ordered: 2 }] });
+  });
+
+  it('refuses a NUL or a lone surrogate in the PO number, an item id, a mfr code, a location id and the comment', async () => {
+    for (const bad of ['\\u0000', '\\ud800', '\\udfff']) {
+      const number = nextPo();
+      await refused(PATH, raw(`${number}${bad}`), '/purchase_order_number');
+      await refused(PATH, raw(number, { item: line({ id: `"x${bad}"` }) }), '/items/0/id');
+      await refused(PATH, raw(number, { item: line({ mfr_code: `"WIX${bad}"` }) }), '/items/0/mfr_code');
+      await refused(PATH, raw(number, { item: line({ location_id: `"L101${bad}"` }) }), '/items/0/location_id');
+      await refused(PATH, raw(number, { comment: `"note ${bad}"` }), '/comment');
+      expect(sellerOrdersFor(number)).toHaveLength(0);
+      expect(await orderRow(number)).toEqual([]);
+    }
+  });
+
+  it('accepts a surrogate pair (an emoji) where a lone half is refused', async () => {
+    const number = nextPo();
+    const { status } = await place({ ...order(number), comment: 'rush \u{1F69A}' });
+    expect(status).toBe(200);
+    expect(sellerOrdersFor(number)[0].request).toMatchObject({ comment: 'rush \u{1F69A}' });
+  });
+
+  it('refuses an overlong PO number (under the body limit) and a quantity past the maximum, naming them', async () => {
+    const long = await refused(PATH, raw('P'.repeat(500_000)), '/purchase_order_number');
+    expect(long.errors![0].message).toBe('must have at most 100 characters');
+    await refused(PATH, raw(nextPo(), { item: line({ quantity_ordered: '100001' }) }), '/items/0/quantity_ordered');
+    expect((await gw.store.query('SELECT 1 FROM orders WHERE length(purchase_order_number) > 100')).rows).toEqual([]);
+  });
+});
+
+// A seller reply is stored (jsonb), which holds no NUL: such a reply is refused as a contract
+// breach and the order recorded unknown, not a failed write that leaves it in flight.
+describe('place order with a seller that answers a NUL', () => {
+  let seller: Server;
+  let own: TestGateway;
+  beforeAll(async () => {
+    seller = createServer((_, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"order_number":"SO-1\\u0000","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}');
+    });
+    await new Promise<void>((resolve) => seller.listen(0, '127.0.0.1', resolve));
+    const { port } = seller.address() as AddressInfo;
+    own = await startTestGateway({ setupSql: [`UPDATE members SET seller_url = 'http://127.0.0.1:${port}/seller'`] });
+  });
+  afterAll(async () => {
+    await own?.close();
+    await new Promise((resolve) => seller.close(resolve));
+  });
+
+  it('answers 502 / 5500 at the field, records the order unknown, and answers a repeat the same', async () => {
+    const number = nextPo();
+    const first = await own.post(PATH, order(number));
+    expect(first.status).toBe(502);
+    expect(await first.json()).toMatchObject({ status_code: 5500, errors: [{ path: '/order_number' }] });
+    const { rows } = await own.store.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1', [number]);
+    expect(rows).toEqual([{ status: 'unknown' }]);
+    const repeat = await own.post(PATH, order(number));
+    expect(repeat.status).toBe(502);
   });
 });
 

@@ -87,6 +87,12 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     minimum: 1,
     description: 'gateway instances behind the load balancer: each allows a client `limit / instances` per window',
   }),
+  GATEWAY_AUTH_FAILURE_LIMIT: EnvInteger({
+    default: P.authFailureLimit,
+    minimum: 1,
+    description:
+      "requests failing authentication one client address may make per minute, per instance (in memory); past it 429 with Retry-After before the token is checked. Behind a load balancer its address is every client's",
+  }),
 });
 
 /** Everything the gateway process reads: its own variables and the store's. */
@@ -131,6 +137,7 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
         rateLimit: env.GATEWAY_RATE_LIMIT,
         rateLimitWindowMs: env.GATEWAY_RATE_LIMIT_WINDOW_MS,
         rateLimitInstances: env.GATEWAY_RATE_LIMIT_INSTANCES,
+        authFailureLimit: env.GATEWAY_AUTH_FAILURE_LIMIT,
       },
     },
   };

@@ -1,5 +1,5 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
-import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
+import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, EnvironmentError, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { STORE_ENVIRONMENT } from './store/store-config';
 
@@ -18,8 +18,13 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
       'gateway processes sharing the buyer port (node:cluster); `auto`: one per CPU. Above 1 needs DATABASE_URL (the embedded store belongs to one process)',
   }),
   GATEWAY_PUBLIC_URL: Optional(
-    EnvUrl({ description: "the gateway's URL as browsers reach it (behind a proxy), for catalog links; default the request's origin" }),
+    EnvUrl({
+      defaultText: '(required when NODE_ENV=production)',
+      description:
+        "the gateway's URL as browsers reach it, for catalog launch links; unset, only a loopback Host (localhost, 127.0.0.0/8, [::1]) gets a link, any other is refused (422)",
+    }),
   ),
+  NODE_ENV: Optional(EnvString({ description: 'production requires GATEWAY_PUBLIC_URL (and INTERNAL_API_TOKEN)' })),
   GATEWAY_LOG: EnvFlag({ default: true, description: 'one JSON log line per request on stdout' }),
   GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
   DIRECTORY_TTL_MS: Optional(
@@ -144,4 +149,13 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
 }
 
 /** The gateway's settings; throws EnvironmentError naming every variable set to something unusable. */
-export const serverSettings = (env: NodeJS.ProcessEnv = process.env): ServerSettings => settingsOf(readEnvironment(GATEWAY_ENVIRONMENT, env));
+export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  const read = readEnvironment(GATEWAY_ENVIRONMENT, env);
+  // Without it a launch link could only come from the request's Host header, which the client writes.
+  if (read.NODE_ENV === 'production' && read.GATEWAY_PUBLIC_URL === undefined) {
+    throw new EnvironmentError([
+      { name: 'GATEWAY_PUBLIC_URL', message: "GATEWAY_PUBLIC_URL must be set when NODE_ENV=production (the gateway's URL as browsers reach it)" },
+    ]);
+  }
+  return settingsOf(read);
+}

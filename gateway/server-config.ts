@@ -2,6 +2,9 @@ import { Type, type StaticDecode } from '@sinclair/typebox';
 import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, EnvironmentError, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { STORE_ENVIRONMENT } from './store/store-config';
+import { INTERNAL_API_ENVIRONMENT } from './internal-api/internal-api-config';
+
+const NODE_ENVIRONMENT = Type.Object({ NODE_ENV: INTERNAL_API_ENVIRONMENT.properties.NODE_ENV });
 
 // The gateway's settings from the environment: one schema (with the store's variables, the
 // gateway process's whole environment), read and checked once at start.
@@ -24,7 +27,6 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
         "the gateway's URL as browsers reach it, for catalog launch links; unset, only a loopback Host (localhost, 127.0.0.0/8, [::1]) gets a link, any other is refused (422)",
     }),
   ),
-  NODE_ENV: Optional(EnvString({ description: 'production requires GATEWAY_PUBLIC_URL (and INTERNAL_API_TOKEN)' })),
   GATEWAY_LOG: EnvFlag({ default: true, description: 'one JSON log line per request on stdout' }),
   GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
   DIRECTORY_TTL_MS: Optional(
@@ -152,7 +154,9 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
 export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
   const read = readEnvironment(GATEWAY_ENVIRONMENT, env);
   // Without it a launch link could only come from the request's Host header, which the client writes.
-  if (read.NODE_ENV === 'production' && read.GATEWAY_PUBLIC_URL === undefined) {
+  // NODE_ENV is declared once, in the internal API's schema (the README lists it there).
+  const { NODE_ENV } = readEnvironment(NODE_ENVIRONMENT, env);
+  if (NODE_ENV === 'production' && read.GATEWAY_PUBLIC_URL === undefined) {
     throw new EnvironmentError([
       { name: 'GATEWAY_PUBLIC_URL', message: "GATEWAY_PUBLIC_URL must be set when NODE_ENV=production (the gateway's URL as browsers reach it)" },
     ]);

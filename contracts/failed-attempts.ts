@@ -42,6 +42,9 @@ export function failedAttempts(options: FailedAttemptsOptions): FailedAttempts {
   return {
     limit,
     blockedFor(address) {
+      // Every request asks: a map look-up, and the clock only for an address at its limit
+      // (its count may be a past window's, which the clock then forgets).
+      if ((failures.get(address) ?? 0) < limit) return 0;
       const now = clock();
       const start = windowNow(now);
       if ((failures.get(address) ?? 0) < limit) return 0;

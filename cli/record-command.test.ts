@@ -7,6 +7,8 @@ import { startMockSeller, readDefaultScenario, type RunningMockSeller } from '..
 import { checkScenario } from '../mock-seller/scenario-file';
 import type { CommandIo } from './command-io';
 import { recordCommand } from './record-command';
+import { Hono } from 'hono';
+import { listen } from '../contracts/http/listen';
 
 // Record the default-scenario mock seller through `record` with a generated set of requests,
 // replay the written scenario in a second mock seller: the same requests, in the same order,
@@ -160,6 +162,54 @@ describe('record, then replay', () => {
     } finally {
       await replay.close();
     }
+  });
+
+  it('leaves out an exchange it cannot learn from, says so as it happens, and still writes the rest on Ctrl-C', async () => {
+    // A vendor's seller with its own catalogue, as lenient as the one reported: it answers an
+    // order whose forwarded body breaks the seller-request schema (extra top-level fields).
+    const vendor = new Hono().post('/seller', async (c) => {
+      const request = (await c.req.json()) as { service: string; items?: { id: string; part_number: string }[] };
+      const location = { id: 'V1', type: 1, cost: 5, list: 9, pack_code: 'EA', pack_quantity: 1, quantity_available: 4 };
+      if (request.service === 'item_inquiry')
+        return c.json({ status_code: 2000, items: request.items!.map((i) => ({ ...i, mfr_code: 'ACME', status_code: 1, locations: [location] })) });
+      if (request.service === 'invoice') return c.json({ status: 'success', invoices: [] });
+      return c.json({ order_number: 'SO-1', status_code: 2000, items: request.items!.map((i) => ({ id: i.id, status_code: 1, quantity_ordered: 1 })) });
+    });
+    const seller = await listen(vendor.fetch, { port: 0 });
+    const out = join(dir, 'vendor.json');
+    const run = recorder(['--upstream', `${seller.url}/seller`, '--out', out]);
+    try {
+      const url = await run.url();
+      const inquiry = (part_number: string) => ({
+        service: 'item_inquiry',
+        locations: [{ id: 'V1', member: 'M9', account: 'A9' }],
+        items: [{ id: 'a', mfr_code: 'ACME', part_number }],
+      });
+      await send(url, [inquiry('P1'), inquiry('P2'), { service: 'invoice', member: 'M9', account: 'A9' }]);
+      await send(url, [
+        {
+          service: 'place_order',
+          purchase_order_number: 'PO-1',
+          order_type: 1,
+          member_id: 'M9',
+          account_id: 'A9',
+          items: [{ id: 'o', mfr_code: 'ACME', part_number: 'P1', location_id: 'V1', quantity_ordered: 1, account_id: 'A9' }],
+        },
+      ]);
+      // Reported as it happens, before any stop.
+      await expect.poll(() => run.stderr.join('')).toMatch(/left out #4 place_order: the forwarded request breaks the place_order seller-request schema/);
+      run.stop('SIGINT');
+      expect(await run.exit).toBe(0);
+    } finally {
+      await seller.close();
+    }
+    const said = run.stderr.join('');
+    expect(said).toMatch(/SIGINT: wrote the scenario learned so far .* 4 exchange\(s\), 2 parts, 1 locations, 1 accounts/);
+    expect(said).toMatch(/left out 1 exchange\(s\) the recording could not learn from:\n\s+#4 place_order: /);
+    const scenario = checkScenario(JSON.parse(await readFile(out, 'utf8')));
+    expect(scenario.members.map((m) => m.id)).toEqual(['M9']);
+    expect(scenario.parts.map((p) => p.part_number)).toEqual(['P1', 'P2']);
+    expect(scenario.accounts.map((a) => a.id)).toEqual(['A9']);
   });
 
   it('stopping before anything was learned writes nothing and says so (exit 1)', async () => {

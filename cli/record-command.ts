@@ -8,7 +8,7 @@ import { localDate } from '../mock-seller/route-time-shift';
 import { checkScenario } from '../mock-seller/scenario-file';
 import type { CommandIo } from './command-io';
 import { createRecordingProxy, type RecordedExchange } from '../mock-seller/record/recording-proxy';
-import { createScenarioLearner } from '../mock-seller/record/scenario-learner';
+import { createRecordingLearner, NOT_JSON, type LeftOutExchange } from '../mock-seller/record/recording-learner';
 import { listen, type Listening } from '../contracts/http/listen';
 
 // `record`: a pass-through proxy in front of a real seller that learns a mock-seller
@@ -57,9 +57,11 @@ const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    return NOT_JSON;
   }
 };
+
+const describeLeftOut = (l: LeftOutExchange) => `#${l.exchange} ${l.service ?? '(no service)'}: ${l.why}`;
 
 export async function recordCommand(argv: string[], io: CommandIo): Promise<number> {
   const say = (line: string) => io.stderr(`record: ${line}\n`);
@@ -109,18 +111,20 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
   }
 
   const recordedOn = localDate();
-  const learner = createScenarioLearner({ name: values.name, recordedOn, description: `Recorded from ${upstream.href} on ${recordedOn} by npm run record` });
+  const learner = createRecordingLearner({ name: values.name, recordedOn, description: `Recorded from ${upstream.href} on ${recordedOn} by npm run record` });
   let exchanges = 0;
   const onExchange = (exchange: RecordedExchange) => {
     exchanges++;
     const request = parseJson(exchange.requestText);
-    learner.learn(request, exchange.http_status, parseJson(exchange.replyText));
-    const service = (request as { service?: unknown } | undefined)?.service;
+    const outcome = learner.learn(exchanges, request, exchange.http_status, exchange.http_status === null ? null : parseJson(exchange.replyText));
+    const service = (request as { service?: unknown } | null)?.service;
     const { parts, locations, accounts } = learner.counts();
     say(
       `#${exchanges} ${typeof service === 'string' ? service : '(no service)'} → ${exchange.http_status ?? `no answer (${exchange.error})`} in ${exchange.elapsed_ms} ms; ` +
         `known: ${parts} parts, ${locations} locations, ${accounts} accounts`,
     );
+    // Said as it happens, so the one sending requests sees which one the scenario will lack.
+    if (outcome.kind === 'left-out') say(`  left out ${describeLeftOut(outcome)}`);
   };
 
   let server: Listening;
@@ -147,14 +151,22 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
 
   async function writeLearned(signalName: string): Promise<number> {
     const scenario = learner.scenario();
+    const listLeftOut = () => {
+      if (learner.leftOut.length === 0) return;
+      say(`  left out ${learner.leftOut.length} exchange(s) the recording could not learn from:`);
+      for (const l of learner.leftOut) io.stderr(`    ${describeLeftOut(l)}\n`);
+    };
     if (scenario === undefined) {
+      listLeftOut();
       say(
         `${signalName}: stopped after ${exchanges} exchange(s); nothing was learned (no successful seller answer showed a location, and a scenario needs one), so ${out} was not written`,
       );
       return 1;
     }
+    // Checked as written (JSON has no Infinity): the learner left out what would break it, so this is the last guard.
+    const text = `${JSON.stringify(scenario, null, 2)}\n`;
     try {
-      checkScenario(scenario, 'the learned scenario');
+      checkScenario(JSON.parse(text), 'the learned scenario');
     } catch (error) {
       say(`${signalName}: the learned scenario is not valid, ${out} was not written: ${(error as Error).message}`);
       if (error instanceof ScenarioError) for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
@@ -163,7 +175,7 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
     try {
       // Written beside the target and renamed: a reader never sees half a scenario.
       const temporary = `${out}.${process.pid}.tmp`;
-      await writeFile(temporary, `${JSON.stringify(scenario, null, 2)}\n`);
+      await writeFile(temporary, text);
       await rename(temporary, out);
     } catch (error) {
       say(`${signalName}: cannot write ${out}: ${(error as Error).message}`);
@@ -171,6 +183,7 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
     }
     const { parts, locations, accounts } = learner.counts();
     say(`${signalName}: wrote the scenario learned so far to ${out} — ${exchanges} exchange(s), ${parts} parts, ${locations} locations, ${accounts} accounts`);
+    listLeftOut();
     for (const [field, times] of learner.dropped) say(`  not kept (the scenario has no place for it): ${field} (${times}×)`);
     return 0;
   }

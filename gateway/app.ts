@@ -23,6 +23,8 @@ import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
 import { apiReferenceRoutes } from './api-reference/api-reference-routes';
 import { requestBodyLimit } from './protection/request-body-limit';
 import { rateLimitedAuth } from './protection/rate-limit';
+import { failedAuthLimit } from './protection/failed-auth-limit';
+import { failedAttempts } from '../contracts/failed-attempts';
 import { createRateLimiter } from './protection/rate-limiter';
 import { clientRateLimits } from './protection/client-rate-limits';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
@@ -73,7 +75,10 @@ export function createGateway(deps: GatewayDeps) {
     onViolations: metrics && ((member, list) => metrics.violations(member, list)),
   });
   // Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
-  const auth = rateLimitedAuth(authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth })), {
+  // Requests failing authentication are limited per client address first, before any token is checked.
+  const verified = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
+  const authFailures = failedAttempts({ limit: config.protection.authFailureLimit, windowMs: 60_000, clock });
+  const auth = rateLimitedAuth(failedAuthLimit(verified, authFailures), {
     limiter: createRateLimiter({ windowMs: config.protection.rateLimitWindowMs, clock }),
     limits: clientRateLimits(deps.store, { defaultLimit: config.protection.rateLimit, ttlMs: 30_000, clock }),
     instances: config.protection.rateLimitInstances,

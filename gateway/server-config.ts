@@ -1,8 +1,11 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
-import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
+import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, EnvironmentError, Optional, readEnvironment } from '../contracts/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { STORE_ENVIRONMENT } from './store/store-config';
 import { CONNECTION_ENVIRONMENT } from '../contracts/http/connection-environment';
+import { INTERNAL_API_ENVIRONMENT } from './internal-api/internal-api-config';
+
+const NODE_ENVIRONMENT = Type.Object({ NODE_ENV: INTERNAL_API_ENVIRONMENT.properties.NODE_ENV });
 
 // The gateway's settings from the environment: one schema (with the store's variables, the
 // gateway process's whole environment), read and checked once at start.
@@ -19,7 +22,11 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
       'gateway processes sharing the buyer port (node:cluster); `auto`: one per CPU. Above 1 needs DATABASE_URL (the embedded store belongs to one process)',
   }),
   GATEWAY_PUBLIC_URL: Optional(
-    EnvUrl({ description: "the gateway's URL as browsers reach it (behind a proxy), for catalog links; default the request's origin" }),
+    EnvUrl({
+      defaultText: '(required when NODE_ENV=production)',
+      description:
+        "the gateway's URL as browsers reach it, for catalog launch links; unset, only a loopback Host (localhost, 127.0.0.0/8, [::1]) gets a link, any other is refused (422)",
+    }),
   ),
   GATEWAY_LOG: EnvFlag({ default: true, description: 'one JSON log line per request on stdout' }),
   GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
@@ -97,6 +104,12 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     minimum: 1,
     description: 'gateway instances behind the load balancer: each allows a client `limit / instances` per window',
   }),
+  GATEWAY_AUTH_FAILURE_LIMIT: EnvInteger({
+    default: P.authFailureLimit,
+    minimum: 1,
+    description:
+      "requests failing authentication one client address may make per minute, per instance (in memory); past it 429 with Retry-After before the token is checked. Behind a load balancer its address is every client's",
+  }),
 });
 
 /** Everything the gateway process reads: its own variables, the store's and its servers' connections'. */
@@ -146,10 +159,22 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
         rateLimit: env.GATEWAY_RATE_LIMIT,
         rateLimitWindowMs: env.GATEWAY_RATE_LIMIT_WINDOW_MS,
         rateLimitInstances: env.GATEWAY_RATE_LIMIT_INSTANCES,
+        authFailureLimit: env.GATEWAY_AUTH_FAILURE_LIMIT,
       },
     },
   };
 }
 
 /** The gateway's settings; throws EnvironmentError naming every variable set to something unusable. */
-export const serverSettings = (env: NodeJS.ProcessEnv = process.env): ServerSettings => settingsOf(readEnvironment(GATEWAY_ENVIRONMENT, env));
+export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  const read = readEnvironment(GATEWAY_ENVIRONMENT, env);
+  // Without it a launch link could only come from the request's Host header, which the client writes.
+  // NODE_ENV is declared once, in the internal API's schema (the README lists it there).
+  const { NODE_ENV } = readEnvironment(NODE_ENVIRONMENT, env);
+  if (NODE_ENV === 'production' && read.GATEWAY_PUBLIC_URL === undefined) {
+    throw new EnvironmentError([
+      { name: 'GATEWAY_PUBLIC_URL', message: "GATEWAY_PUBLIC_URL must be set when NODE_ENV=production (the gateway's URL as browsers reach it)" },
+    ]);
+  }
+  return settingsOf(read);
+}

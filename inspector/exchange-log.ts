@@ -6,6 +6,7 @@ import { judgeExchange, summaryOf } from './judge-exchange';
 // Verdicts are worked out when first asked for, so recording costs nothing while nobody looks.
 
 export interface ExchangeLog extends ExchangeFeed {
+  /** Keeps `record` as given and judges it later: the caller hands over values nobody changes afterwards. */
   add(record: ExchangeRecord): void;
   clear(): void;
 }

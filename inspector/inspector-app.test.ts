@@ -26,7 +26,7 @@ const faulty = (): ExchangeRecord => {
 const json = async (response: Response | Promise<Response>): Promise<any> => (await response).json();
 
 /** The inspector mounted under a path, as a server would. */
-function mounted(options: { credential?: string } = {}) {
+function mounted(options: { credential?: string; clock?: () => number } = {}) {
   const feed = createExchangeLog({ limit: 10 });
   const inspector = createInspector({ feed, title: 'Test exchanges', ...options });
   const app = new Hono().route('/ui', inspector.app);
@@ -212,6 +212,38 @@ describe('createInspector', () => {
       }
       const own = await post({ 'content-type': 'application/json', origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
       expect(own.status).toBe(204);
+    });
+
+    it('limits wrong guesses per client address: 10 a minute, then 429 with Retry-After, the right one included', async () => {
+      let now = Date.UTC(2026, 10, 23, 10, 0, 0);
+      const { app } = mounted({ credential, clock: () => now });
+      // The address of the connection, as @hono/node-server passes it.
+      const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
+      const guess = (token: string, address = '203.0.113.7') =>
+        app.request('/ui/session', { method: 'POST', body: JSON.stringify({ token }), headers: { 'content-type': 'application/json' } }, from(address));
+      for (let i = 0; i < 10; i++) expect((await guess(`wrong-${i}`)).status).toBe(401);
+      const refused = await guess(credential);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      // The API's header is refused from that address too, before it is checked.
+      const api = await app.request('/ui/exchanges', { headers: { authorization: `Bearer ${credential}` } }, from('203.0.113.7'));
+      expect(api.status).toBe(429);
+      // Another address is not held up.
+      expect((await guess(credential, '198.51.100.2')).status).toBe(204);
+      now += 45_000;
+      expect((await guess(credential)).headers.get('retry-after')).toBe('15');
+      now += 15_000; // the next window
+      expect((await guess(credential)).status).toBe(204);
+    });
+
+    it('counts wrong bearer headers on the API as guesses too', async () => {
+      const { app } = mounted({ credential, clock: () => Date.UTC(2026, 10, 23, 10, 0, 0) });
+      const env = { incoming: { socket: { remoteAddress: '192.0.2.9' } } };
+      for (let i = 0; i < 10; i++) expect((await app.request('/ui/exchanges', { headers: { authorization: `Bearer wrong-${i}` } }, env)).status).toBe(401);
+      expect((await app.request('/ui/exchanges', { headers: { authorization: `Bearer ${credential}` } }, env)).status).toBe(429);
+      // A cookie-less browser asking without a header is not a guess: it just gets its 401.
+      expect((await app.request('/ui/exchanges', {}, { incoming: { socket: { remoteAddress: '192.0.2.10' } } })).status).toBe(401);
     });
   });
 });

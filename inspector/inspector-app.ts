@@ -1,7 +1,9 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ExchangeFeed, ExchangeSummary, Verdict } from './exchange';
 import { inspectorAccess } from './inspector-access';
+import { failedAttempts } from '../contracts/failed-attempts';
+import { clientAddress } from '../contracts/client-address';
 import { inspectorPage, inspectorPageHeaders } from './inspector-page';
 import { loginPage, loginPageHeaders } from './login-page';
 import { guardedBy } from '../contracts/http/request-guard';
@@ -13,7 +15,8 @@ import { jsonContentType } from '../contracts/http/json-content-type';
 //   GET  <path>/events           Server-Sent Events: `history` (the retained exchanges), then one `exchange` each
 //   GET  <path>/exchanges        the retained summaries; ?service=&verdict=&rule= filter
 //   GET  <path>/exchanges/:id    one exchange: request, reply, schema errors, broken rules, notes
-//   POST <path>/session          {token} → session cookie (only with `credential`)
+//   POST <path>/session          {token} → session cookie (only with `credential`); wrong guesses
+//                                are limited per client address (429 with Retry-After)
 
 export interface InspectorOptions {
   feed: ExchangeFeed;
@@ -25,6 +28,10 @@ export interface InspectorOptions {
   signal?: AbortSignal;
   /** Comment lines keeping idle event streams open through proxies; default 15 s. */
   heartbeatMs?: number;
+  /** Wrong credentials (session form or header) one client address may present per minute; default 10. */
+  attemptLimit?: number;
+  /** Milliseconds since the epoch: session expiry and the attempt window; injected in tests. */
+  clock?: () => number;
 }
 
 export interface Inspector {
@@ -42,7 +49,14 @@ export function createInspector(options: InspectorOptions): Inspector {
   const { feed } = options;
   const title = options.title ?? 'Exchanges';
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const access = options.credential === undefined ? undefined : inspectorAccess(options.credential);
+  const clock = options.clock ?? Date.now;
+  const access = options.credential === undefined ? undefined : inspectorAccess(options.credential, clock);
+  // A credential that can be guessed gets a bounded number of guesses per address.
+  const attempts = failedAttempts({ limit: options.attemptLimit ?? 10, windowMs: 60_000, clock });
+  const tooMany = (c: Context, seconds: number) => {
+    c.header('retry-after', String(seconds));
+    return c.json({ message: `too many wrong credentials from this address; retry after ${seconds} s` }, 429);
+  };
   const streams = new Set<() => void>();
   const close = () => {
     for (const end of [...streams]) end();
@@ -61,6 +75,9 @@ export function createInspector(options: InspectorOptions): Inspector {
     // Only the login page (same origin, JSON) starts a session: another site cannot log a browser in.
     const ownPageOnly = guardedBy([sameOriginOnly(), jsonContentType], ({ status, rule, field, message }, c) => c.json({ message, path: field, rule }, status));
     app.post('/session', ownPageOnly, async (c) => {
+      const address = clientAddress(c);
+      const blocked = attempts.blockedFor(address);
+      if (blocked > 0) return tooMany(c, blocked);
       let body: unknown;
       try {
         body = await c.req.json();
@@ -69,12 +86,23 @@ export function createInspector(options: InspectorOptions): Inspector {
       }
       const token = (body as { token?: unknown } | null)?.token;
       if (typeof token !== 'string' || token === '') return c.json({ message: 'token is required (a non-empty string)', path: '/token' }, 400);
-      if (!access.startSession(c, token, basePathOf(c).replace(/\/session$/, ''))) return c.json({ message: 'wrong credential' }, 401);
+      if (!access.startSession(c, token, basePathOf(c).replace(/\/session$/, ''))) {
+        attempts.failed(address);
+        return c.json({ message: 'wrong credential' }, 401);
+      }
       return c.body(null, 204);
     });
-    app.use('/events', access.guard);
-    app.use('/exchanges', access.guard);
-    app.use('/exchanges/*', access.guard);
+    // The API's Authorization header is as guessable as the form: its wrong guesses count too.
+    const guard: MiddlewareHandler = async (c, next) => {
+      const address = clientAddress(c);
+      const blocked = attempts.blockedFor(address);
+      if (blocked > 0) return tooMany(c, blocked);
+      if (c.req.header('authorization') !== undefined && !access.allowed(c)) attempts.failed(address);
+      return access.guard(c, next);
+    };
+    app.use('/events', guard);
+    app.use('/exchanges', guard);
+    app.use('/exchanges/*', guard);
   }
 
   app.get('/exchanges', (c) => {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 
-// The pages are plain HTML with one inline style and one inline script, allowed by their
-// hashes: nothing else runs, nothing is fetched from another origin, no framing.
+// The headers of every HTML page the toolkit serves (inspector, its login page, the gateway's
+// API reference and catalog session page): plain HTML with one inline style and one inline
+// script, allowed by their hashes; nothing else runs, nothing is fetched from another origin,
+// no framing, no sniffing, no Referer. page-security.test.ts walks every app's pages.
 
 const hash = (source: string) => `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'`;
 

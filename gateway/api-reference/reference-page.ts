@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { pageHeaders } from '../../inspector/page-security';
 
 // The interactive API reference at GET /reference: the OpenAPI document rendered by one small
 // inline script, with a "try it" form per operation. Self-contained on purpose: the packaged
@@ -101,8 +101,6 @@ for (const tag of doc.tags) {
 }
 `;
 
-const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
 export interface ReferencePage {
   html: string;
   headers: Record<string, string>;
@@ -133,9 +131,7 @@ export function referencePage(document: object): ReferencePage {
 `;
   return {
     html,
-    headers: {
-      'content-security-policy': `default-src 'none'; script-src ${hash(SCRIPT)}; style-src ${hash(STYLE)}; connect-src 'self'; base-uri 'none'; form-action 'none'`,
-      'cache-control': 'no-cache',
-    },
+    // The one set of page headers (nosniff, no framing, no referrer); public, so cached with revalidation.
+    headers: { ...pageHeaders(STYLE, SCRIPT), 'cache-control': 'no-cache' },
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { pageHeaders } from '../../inspector/page-security';
 
 // The catalog page at the launch URL: plain HTML and one small inline script, no build step,
 // nothing fetched from elsewhere. It reads the session token from the URL fragment, keeps it
@@ -154,13 +154,7 @@ const BODY = `<!doctype html>
 </html>
 `;
 
-const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
-/** Only this page's own script and style run; it talks to this origin only. */
-export const CATALOG_PAGE_HEADERS: Record<string, string> = {
-  'content-security-policy': `default-src 'none'; script-src ${hash(SCRIPT)}; style-src ${hash(STYLE)}; connect-src 'self'; base-uri 'none'; form-action 'none'`,
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-};
+/** Only this page's own script and style run; it talks to this origin only, and is framed by nobody. */
+export const CATALOG_PAGE_HEADERS: Record<string, string> = pageHeaders(STYLE, SCRIPT);
 
 export const catalogPage = (): string => BODY;

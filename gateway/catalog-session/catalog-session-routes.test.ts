@@ -105,6 +105,29 @@ describe('POST /auth/get_catalog_token', () => {
     expect(await plain.json()).toMatchObject({ status_code: 4422, errors: [{ path: 'header:content-type', rule: 'request.content-type' }] });
   });
 
+  it('builds the launch URL from a loopback Host only: any other is refused (422 naming GATEWAY_PUBLIC_URL), with no cart left behind', async () => {
+    const carts = async () => Number((await gw.store.query<{ n: string }>('SELECT count(*) AS n FROM carts')).rows[0].n);
+    const before = await carts();
+    const evil = await gw.post('http://evil.example/auth/get_catalog_token', '');
+    expect(evil.status).toBe(422);
+    const body = (await evil.json()) as { status_code: number; message: string; errors: { path: string }[] };
+    expect(body.status_code).toBe(4422);
+    expect(body.message).toContain('GATEWAY_PUBLIC_URL');
+    expect(body.message).not.toContain('#token=');
+    expect(body.errors[0].path).toBe('header:Host');
+    expect(await carts()).toBe(before);
+    for (const host of ['127.0.0.1:8080', '127.9.9.9', '[::1]:8080', 'localhost:3000']) {
+      const response = await gw.post(`http://${host}/auth/get_catalog_token`, '');
+      expect(response.status, host).toBe(200);
+      expect(((await response.json()) as CatalogTokenReply).launch_url).toMatch(
+        new RegExp(`^http://${host.replace(/[[\].]/g, '\\$&')}/catalog-session/#token=`),
+      );
+    }
+    // Lookalikes are not loopback.
+    for (const host of ['127.0.0.1.evil.example', 'localhost.evil.example', '128.0.0.1'])
+      expect((await gw.post(`http://${host}/auth/get_catalog_token`, '')).status, host).toBe(422);
+  });
+
   it('requires the buyer system token', async () => {
     const response = await gw.app.request('/auth/get_catalog_token', { method: 'POST' });
     expect(response.status).toBe(401);

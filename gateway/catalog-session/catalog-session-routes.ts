@@ -27,6 +27,7 @@ import { createCatalogSessions, type CatalogSessions } from './catalog-sessions'
 import { catalogSessionAuth, type CatalogSessionEnv } from './catalog-session-auth';
 import { quoteProduct, type ItemInquiry } from './product-availability';
 import { CATALOG_PAGE_HEADERS, catalogPage } from './catalog-page';
+import { launchBase } from './launch-base';
 
 // v3.1 catalog launch and cart: the buyer system asks for a catalog token bound to a cart,
 // a person fills the cart on the catalog page (authorised by that token), and the buyer
@@ -46,7 +47,7 @@ export interface CatalogSessionRoutesDeps {
   clock: Clock;
   /** Catalog session lifetime; default 15 minutes. */
   tokenTtlSeconds?: number;
-  /** Base of the launch URL when the gateway sits behind a proxy; default: the request's own origin. */
+  /** Base of the launch URL (GATEWAY_PUBLIC_URL); unset, the request's origin when its Host is loopback, else 422. */
   publicUrl?: string;
 }
 
@@ -109,6 +110,8 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
   app.post('/auth/get_catalog_token', deps.buyerAuth, async (c) => {
     // No body at all asks for a fresh cart; a body must be a valid request.
     const request = await readBody(c, CatalogTokenRequest, { emptyAs: {} });
+    // Before anything is written: a request refused here leaves no cart and no session behind.
+    const base = launchBase(deps.publicUrl, c.req.url);
     const buyer = c.get('buyer');
     let cartId = request.cart_id?.toLowerCase();
     if (cartId === undefined) {
@@ -121,7 +124,6 @@ export function catalogSessionRoutes(deps: CatalogSessionRoutesDeps): CatalogSes
     const expiresAt = new Date(issued.getTime() + ttl * 1000);
     const token = await sessions.open({ cartId, username: buyer.user.username, clientId: buyer.clientId, kid: buyer.kid, expiresAt }, issued);
     // The token travels in the fragment: browsers never send it to a server or in a Referer.
-    const base = (deps.publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
     const reply: CatalogTokenReply = {
       token,
       token_type: 'Bearer',

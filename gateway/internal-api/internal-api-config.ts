@@ -28,7 +28,7 @@ export const INTERNAL_API_ENVIRONMENT = Type.Object({
   ),
   INTERNAL_PORT: EnvInteger({ default: DEFAULT_INTERNAL_PORT, maximum: 65_535, description: 'internal API port (0: any free port)' }),
   INTERNAL_HOST: EnvString({ default: '127.0.0.1', description: 'address the internal API listens on (not exposed unless asked)' }),
-  NODE_ENV: Optional(EnvString({ description: 'production refuses the development internal token' })),
+  NODE_ENV: Optional(EnvString({ description: 'production refuses the development internal token, and the gateway requires GATEWAY_PUBLIC_URL' })),
 });
 
 export function internalApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): InternalServerConfig {

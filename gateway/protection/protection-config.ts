@@ -23,6 +23,8 @@ export interface ProtectionConfig {
   rateLimitWindowMs: number;
   /** Gateway instances sharing each client's limit: each instance allows limit / instances. */
   rateLimitInstances: number;
+  /** Requests failing authentication one client address may make per minute, per instance; then 429. */
+  authFailureLimit: number;
 }
 
 export const DEFAULT_PROTECTION_CONFIG: ProtectionConfig = {
@@ -36,4 +38,5 @@ export const DEFAULT_PROTECTION_CONFIG: ProtectionConfig = {
   rateLimit: 1_200,
   rateLimitWindowMs: 60_000,
   rateLimitInstances: 1,
+  authFailureLimit: 120,
 };

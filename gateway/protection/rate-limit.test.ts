@@ -88,3 +88,42 @@ describe('rate limits per API client', () => {
     expect(r.headers.get('x-ratelimit-limit')).toBeNull();
   });
 });
+
+describe('requests failing authentication, per client address', () => {
+  it('refuses an address past GATEWAY_AUTH_FAILURE_LIMIT a minute with 429 and Retry-After before checking its token; others go on', async () => {
+    now = Date.UTC(2026, 2, 3, 11, 0, 0);
+    const app = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: gw.sellerClient,
+      clock,
+      logger: false,
+      config: gatewayConfig({ protection: { authFailureLimit: 3 } }),
+    });
+    // The connection's address, as @hono/node-server passes it to the app; marked read, so the
+    // body comes from the Request as it does in-process.
+    const call = (token: string, address: string) =>
+      app.request(
+        `${V3_2}/item_inquiry`,
+        { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(INQUIRY) },
+        { incoming: { socket: { remoteAddress: address }, readableDidRead: true } },
+      );
+    const good = await gw.token();
+    // Authenticated requests never count.
+    for (let i = 0; i < 5; i++) expect((await call(good, '203.0.113.5')).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(`junk-${i}`, '203.0.113.5')).status).toBe(401);
+    now += 20_000;
+    const refused = await call(good, '203.0.113.5');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('40');
+    const body = (await refused.json()) as { status_code: number; message: string; errors: { path: string }[] };
+    expect(body.status_code).toBe(3000);
+    expect(body.message).toMatch(/failed authentication/);
+    expect(body.errors[0].path).toBe('header:Authorization');
+    // Another address is not held up, with a good token or a bad one.
+    expect((await call(good, '198.51.100.4')).status).toBe(200);
+    expect((await call('junk', '198.51.100.4')).status).toBe(401);
+    now += 40_000; // the next minute
+    expect((await call(good, '203.0.113.5')).status).toBe(200);
+  });
+});

@@ -4,6 +4,10 @@ import { createExchangeLog } from '../../inspector/exchange-log';
 import { createSellerClient } from './seller-client';
 import { recordingSellerClient } from './recording-seller-client';
 import type { SellerCall } from './seller-client.types';
+import { createTestStore } from '../testing/test-store';
+import { createDirectory } from '../directory/create-directory';
+import { createGateway, V3_2 } from '../app';
+import { mintDevToken } from '../auth/dev-keys';
 
 // The gateway's forwarded calls as the inspector sees them, through the real seller client
 // and a real mock seller on a loopback port 0.
@@ -56,5 +60,56 @@ describe('recordingSellerClient', () => {
       await client.close();
     }
     expect(log.recent()[0]).toMatchObject({ http_status: null, verdict: 'error', problem: expect.stringMatching(/not usable|ECONNREFUSED|refused|reach/i) });
+  });
+});
+
+describe('recordingSellerClient behind the gateway', () => {
+  // M100 asks `seller`, M200 a second mock seller: a fault on one member stays on that member.
+  async function inquireThroughGateway(faultOnM200?: string) {
+    const second = await startMockSeller({ scenario: readDefaultScenario(), port: 0 });
+    if (faultOnM200 !== undefined) second.seller.faults.add({ service: 'item_inquiry', fault: { kind: faultOnM200 } });
+    const store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
+    await store.query("UPDATE members SET seller_url = $1 WHERE id = 'M200'", [`${second.url}/seller`]);
+    const log = createExchangeLog();
+    const sellerClient = recordingSellerClient(createSellerClient(), log);
+    try {
+      const app = createGateway({ store, directory: createDirectory(store), sellerClient, logger: false });
+      const response = await app.request(`${V3_2}/item_inquiry`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await mintDevToken('dev-key-1')}` },
+        body: JSON.stringify({ items: [{ id: 'item-1', mfr_code: 'WIX', part_number: '51515' }] }),
+      });
+      return { status: response.status, log };
+    } finally {
+      await sellerClient.close();
+      await store.close();
+      await second.close();
+    }
+  }
+
+  const locationsOf = (reply: unknown) =>
+    (reply as { items: { locations: { id: string; description?: string }[] }[] }).items.flatMap((i) => i.locations.map((l) => l.id));
+
+  it("keeps each member's own reply, not the merged buyer reply, so an honest inquiry over two members is ok throughout", async () => {
+    const { status, log } = await inquireThroughGateway();
+    expect(status).toBe(200);
+    const rows = log.recent();
+    expect(rows.map((r) => [r.member, r.verdict]).sort()).toEqual([
+      ['M100', 'ok'],
+      ['M200', 'ok'],
+    ]);
+    for (const row of rows) {
+      const detail = log.detail(row.id)!;
+      const own = row.member === 'M100' ? ['L101', 'L150'] : ['L201', 'L250'];
+      expect(new Set(locationsOf(detail.reply))).toEqual(new Set(own));
+      // What the seller sent: no buyer-side enrichment added by the merge.
+      expect(JSON.stringify(detail.reply)).not.toContain('"description"');
+    }
+  });
+
+  it('shows only the faulted member broken', async () => {
+    const { log } = await inquireThroughGateway('extra-location');
+    const verdicts = Object.fromEntries(log.recent().map((r) => [r.member, [r.verdict, r.rules]]));
+    expect(verdicts).toEqual({ M100: ['ok', []], M200: ['broken', ['location.not-forwarded']] });
   });
 });

@@ -40,10 +40,8 @@ const FIRST_CHARS = 120;
  * markup is made of, as \uXXXX — so no terminal, JSON viewer or page can take it for code.
  */
 export const escapedStart = (text: string, chars = FIRST_CHARS): string =>
-  (text.length > chars ? text.slice(0, chars) : text).replace(
-    /[^\x20-\x7e]|[<>&"'`\\]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  ) + (text.length > chars ? '…' : '');
+  (text.length > chars ? text.slice(0, chars) : text).replace(/[^\x20-\x7e]|[<>&"'`\\]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) +
+  (text.length > chars ? '…' : '');
 
 /** The reply's content type or body is not JSON: `undefined` when both are. */
 export function notJsonFinding(status: number, contentType: string | undefined, text: string): NotJsonFinding | undefined {

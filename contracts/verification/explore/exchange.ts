@@ -76,7 +76,10 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
     findings,
   });
   if (tooLarge !== undefined)
-    return done([ANSWER_RULE], [{ rule: ANSWER_RULE, path: '', message: tooLarge.message, found: { limit_bytes: tooLarge.limit_bytes, bytes_read: tooLarge.bytes_read } }]);
+    return done(
+      [ANSWER_RULE],
+      [{ rule: ANSWER_RULE, path: '', message: tooLarge.message, found: { limit_bytes: tooLarge.limit_bytes, bytes_read: tooLarge.bytes_read } }],
+    );
   const notJson = notJsonFinding(status, contentType, text);
   if (status !== 200)
     return done(
@@ -84,7 +87,10 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
       [{ rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${notJson?.message ?? escapedStart(text, 200)}`, expected: 200, found: status }],
     );
   if (notJson !== undefined)
-    return done([ANSWER_RULE], [{ rule: ANSWER_RULE, path: '', message: notJson.message, found: { content_type: notJson.content_type, first_bytes: notJson.first_bytes } }]);
+    return done(
+      [ANSWER_RULE],
+      [{ rule: ANSWER_RULE, path: '', message: notJson.message, found: { content_type: notJson.content_type, first_bytes: notJson.first_bytes } }],
+    );
   const reply: unknown = JSON.parse(text);
   const check = checkSellerReply(c.operation, c.request, reply);
   if (check.errors.length > 0) {

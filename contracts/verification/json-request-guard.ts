@@ -18,7 +18,7 @@ export function refuseCrossSiteAndNonJson(who: string): MiddlewareHandler {
     const origin = c.req.header('origin');
     const own = new URL(c.req.url).origin;
     if (site !== undefined && !OWN_FETCH_SITES.has(site.trim().toLowerCase()))
-      return c.json({ message: `${who}: cross-site requests are refused (sec-fetch-site: ${site})`, path: 'header:sec-fetch-site' }, 403);
+      return c.json({ message: `${who}: cross-origin requests are refused (sec-fetch-site: ${site})`, path: 'header:sec-fetch-site' }, 403);
     if (origin !== undefined && origin !== own)
       return c.json({ message: `${who}: requests from another origin are refused (origin ${origin}, this is ${own})`, path: 'header:origin' }, 403);
     const type = c.req.header('content-type');

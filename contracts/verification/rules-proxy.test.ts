@@ -41,7 +41,7 @@ describe('the rules proxy refuses what no verifier sends', () => {
       'a cross-site request',
       { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
       403,
-      /cross-site requests are refused \(sec-fetch-site: cross-site\)/,
+      /cross-origin requests are refused \(sec-fetch-site: cross-site\)/,
     ],
     ['a same-site request from another port', { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' }, 403, /sec-fetch-site: same-site/],
     [

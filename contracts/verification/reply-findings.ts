@@ -36,11 +36,11 @@ export const isJsonContentType = (type: string | undefined): boolean => type !==
 const FIRST_CHARS = 120;
 
 /**
- * The start of a body as inert text: anything outside printable ASCII, and the characters
- * markup is made of, as \uXXXX — so no terminal, JSON viewer or page can take it for code.
+ * The start of a body as inert text: anything outside printable ASCII, the characters markup
+ * is made of, the quote around it and the backslash, as \uXXXX — so no terminal, JSON viewer or page can take it for code.
  */
 export const escapedStart = (text: string, chars = FIRST_CHARS): string =>
-  (text.length > chars ? text.slice(0, chars) : text).replace(/[^\x20-\x7e]|[<>&"'`\\]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) +
+  (text.length > chars ? text.slice(0, chars) : text).replace(/[^\x20-\x7e]|[<>&"\\]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) +
   (text.length > chars ? '…' : '');
 
 /** The reply's content type or body is not JSON: `undefined` when both are. */

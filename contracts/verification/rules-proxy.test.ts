@@ -104,7 +104,8 @@ describe('the rules proxy never relays a non-JSON reply', () => {
       // The exchange says the same, and marks the answer as the proxy's own.
       expect(exchanges).toHaveLength(1);
       expect(exchanges[0]).toMatchObject({ status: 500, proxyAnswer: 'reply.not-json', finding: { rule: 'reply.not-json' } });
-      expect(exchanges[0].problem).toBe(body.finding.message);
+      expect(`rules proxy: ${exchanges[0].problem}`).toBe(body.rules_proxy);
+      expect(body.finding).not.toHaveProperty('message');
     });
   }
 

@@ -96,7 +96,11 @@ function judge(answer: SellerAnswer & { kind: 'reply' }, operation: ForwardedOpe
 }
 
 /** The proxy's own answer for a reply it does not relay: JSON, naming the finding. */
-export const findingBody = (finding: ReplyFinding) => ({ rules_proxy: `rules proxy: ${finding.message}`, finding });
+export function findingBody(finding: ReplyFinding) {
+  // The message once (verifiers print the whole body in their diff); the rest as data.
+  const { message, ...data } = finding;
+  return { rules_proxy: `rules proxy: ${message}`, finding: data };
+}
 
 /**
  * What a verifier shows for a broken reply: a body without the contract's keys, so every

@@ -34,7 +34,7 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
     io.stderr(`verify --explore: your system at ${options.sellerUrl} cannot be reached: ${unreachable}. Start it, or check --seller-url.\n`);
     return 2;
   }
-  const target = { sellerUrl: options.sellerUrl, headers: options.headers, timeoutMs: options.timeoutMs };
+  const target = { sellerUrl: options.sellerUrl, headers: options.headers, timeoutMs: options.timeoutMs, maxReplyBytes: options.maxReplyBytes };
   let catalogue;
   try {
     catalogue = await loadCatalogue(options.catalogue, options.headers);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
 
 // `verify --explore …`: the command line of an exploration, checked before anything starts,
 // with a message naming the flag at fault.
@@ -23,6 +24,8 @@ every reply rule; each failure shrunk to the smallest request still breaking the
                             like 99.5%; default 1: any broken rule fails)
   --header <name: value>    add a header to every request to your system; repeatable
   --timeout <ms>            how long your system may take per exchange (default 30000)
+  --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 16 MiB); a
+                            larger one is stopped and reported as reply.too-large
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)
   --help                    this text
@@ -43,6 +46,7 @@ export interface ExploreCliOptions {
   minScore: number;
   headers: Record<string, string>;
   timeoutMs: number;
+  maxReplyBytes: number;
   json?: string;
   junit?: string;
 }
@@ -101,6 +105,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
         'min-score': { type: 'string', default: '1' },
         header: { type: 'string', multiple: true },
         timeout: { type: 'string', default: '30000' },
+        'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
         json: { type: 'string' },
         junit: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -131,6 +136,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     minScore: parseScore('--min-score', values['min-score']!),
     headers,
     timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 3_600_000),
+    maxReplyBytes: wholeNumber('--max-reply-bytes', values['max-reply-bytes']!, 1, MAX_REPLY_BYTES_CEILING),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
   };

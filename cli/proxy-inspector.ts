@@ -15,7 +15,8 @@ export function createProxyInspector(title: string) {
   return {
     routes: [{ path: INSPECTOR_PATH, app: inspector.app as Hono }],
     record(exchange: Exchange): void {
-      const replied = exchange.proxyAnswer === undefined;
+      // The seller's status stands when it answered, even with a reply the proxy did not relay.
+      const replied = exchange.proxyAnswer !== 'unreachable' && exchange.proxyAnswer !== 'timeout';
       log.add({
         at: new Date(Date.now() - exchange.elapsedMs).toISOString(),
         service: exchange.service ?? null,

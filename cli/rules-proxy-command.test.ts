@@ -10,6 +10,7 @@ import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier
 import type { CommandIo } from './command-io';
 import { rulesProxyCommand } from './rules-proxy-command';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
+import { startMisbehavingSeller } from '../contracts/testing/misbehaving-seller';
 
 // The rules proxy as a vendor uses it: their own Pact verifier (here the official Rust CLI)
 // in front of the proxy, the proxy in front of their seller (here the mock seller).
@@ -105,11 +106,57 @@ describe('the official pact verifier through the rules proxy', () => {
     const proxy = startCommand(['--upstream', `${own.url}/seller`]);
     const url = await proxy.url;
     await own.close();
-    const reply = await fetch(`${url}/seller`, { method: 'POST', body: JSON.stringify({ service: 'item_inquiry', locations: [], items: [] }) });
+    const reply = await fetch(`${url}/seller`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'item_inquiry', locations: [], items: [] }),
+    });
     expect(reply.status).toBe(502);
     expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(/^rules proxy: the seller at .* could not be reached/);
     proxy.stop();
     expect(await proxy.exit).toBe(1);
+  });
+
+  it("fails the interaction against a seller answering HTML 500s, with the proxy's reply.not-json in the verifier's own output", async () => {
+    const html = await startMisbehavingSeller();
+    const dir = scratch();
+    try {
+      const proxy = startCommand(['--upstream', `${html.url}/html-500`, '--json', join(dir, 'report.json')]);
+      const run = await runOfficialVerifier(PACT_FILE, await proxy.url, [
+        '--state-change-url',
+        `${mock.url}/__admin/provider-state`,
+        '--filter-description',
+        'an item inquiry for a part with an alternate',
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('expected 200 but was 502');
+      expect(run.stdout).toMatch(/reply\.not-json: the seller answered HTTP 500 with content-type 'text\/html; charset=utf-8', not application\/json/);
+      expect(run.stdout).not.toContain('<script');
+      proxy.stop();
+      expect(await proxy.exit).toBe(1);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { exchanges: { verdict: string; finding?: { rule: string } }[] };
+      expect(report.exchanges).toEqual([expect.objectContaining({ verdict: 'not-checked', finding: expect.objectContaining({ rule: 'reply.not-json' }) })]);
+    } finally {
+      await html.close();
+    }
+  });
+
+  it('answers 502 reply.too-large past --max-reply-bytes, naming the limit, and reports it', async () => {
+    const proxy = startCommand(['--upstream', `${mock.url}/seller`, '--max-reply-bytes', '100']);
+    const reply = await fetch(`${await proxy.url}/seller`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        service: 'item_inquiry',
+        locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+        items: [{ id: 'a', mfr_code: 'WIX', part_number: '51515' }],
+      }),
+    });
+    expect(reply.status).toBe(502);
+    expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(/reply\.too-large: .* passed the limit of 100 bytes \(--max-reply-bytes\)/);
+    proxy.stop();
+    expect(await proxy.exit).toBe(1);
+    expect(proxy.output().stdout).toMatch(/#1 item_inquiry \[a\] — HTTP 200, \d+ ms — not checked: reply\.too-large/);
   });
 });
 
@@ -131,6 +178,7 @@ describe('npm run rules-proxy, as a process', () => {
     const url = /listening on (\S+),/.exec(proxy.output().stdout)![1];
     const reply = await fetch(`${url}/seller`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         service: 'item_inquiry',
         locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
@@ -148,6 +196,11 @@ describe('npm run rules-proxy, as a process', () => {
     ['no upstream', [], /rules-proxy: --upstream is required/],
     ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /Unknown option '--colour'/],
     ['a bad port', ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'], /--port must be a whole number from 0 to 65535, got '70000'/],
+    [
+      'a reply limit of zero',
+      ['--upstream', 'http://127.0.0.1:1/seller', '--max-reply-bytes', '0'],
+      /--max-reply-bytes must be a whole number from 1 to 268435456, got '0'/,
+    ],
     [
       'an unreachable upstream',
       ['--upstream', 'http://127.0.0.1:1/seller'],
@@ -190,5 +243,6 @@ describe('npm run rules-proxy, as a process', () => {
     const help = spawnProxy(['--help']);
     expect(await help.exit).toBe(0);
     expect(help.output().stdout).toContain('Usage: rules-proxy --upstream <seller url>');
+    expect(help.output().stdout).toMatch(/--max-reply-bytes <n> +the largest reply read from the seller \(default 16777216, 16 MiB\)/);
   });
 });

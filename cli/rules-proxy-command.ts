@@ -8,6 +8,7 @@ import type { CommandIo } from './command-io';
 import { writeWhole } from './report-files';
 import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
 import { probeUpstream } from './upstream-probe';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
 
 // `rules-proxy`: the reply rules for any Pact verifier. The vendor points their own verifier
 // (pact-jvm, pact-net, the Rust CLI…) at this proxy instead of their seller; every reply that
@@ -25,9 +26,15 @@ export const RULES_PROXY_USAGE = `Usage: rules-proxy --upstream <seller url> [op
   --junit <file>         the report as JUnit XML (one test case per exchange)
   --pact <file>          the pact whose interactions name the exchanges (default: the committed seller pact)
   --timeout <ms>         how long to wait for the seller's reply (default 30000)
+  --max-reply-bytes <n>  the largest reply read from the seller (default ${DEFAULT_MAX_REPLY_BYTES}, 16 MiB); a larger
+                         one is stopped and answered 502, finding reply.too-large
   --header <name: value> add a header to every request to the seller; repeatable
   --pass-broken          pass broken replies through unchanged (report only)
   --help                 this text
+
+Takes only JSON (content-type application/json, or none) and no cross-site browser request:
+415 or 403 otherwise. A seller reply that is not JSON is never relayed: the verifier gets a
+502 with the proxy's own JSON naming reply.not-json.
 
 Runs until SIGINT/SIGTERM, then prints the report. Exit 0: every reply kept the rules;
 1: at least one did not (or could not be checked); 2: bad usage, the port is in use, or
@@ -43,6 +50,7 @@ interface RulesProxyArgs {
   junit?: string;
   pact: string;
   timeoutMs: number;
+  maxReplyBytes: number;
   headers: Record<string, string>;
   passBroken: boolean;
 }
@@ -57,6 +65,7 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
     junit: { type: 'string' },
     pact: { type: 'string', default: PACT_FILE },
     timeout: { type: 'string', default: '30000' },
+    'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
     header: { type: 'string', multiple: true },
     'pass-broken': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -74,6 +83,7 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     pact: values.pact,
     timeoutMs: integerArg('--timeout', values.timeout, 1, 3_600_000),
+    maxReplyBytes: integerArg('--max-reply-bytes', values['max-reply-bytes'], 1, MAX_REPLY_BYTES_CEILING),
     headers,
     passBroken: values['pass-broken'],
   };
@@ -125,6 +135,7 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
         sellerUrl: upstream,
         headers: args.headers,
         timeoutMs: args.timeoutMs,
+        maxReplyBytes: args.maxReplyBytes,
         rejectBroken: !args.passBroken,
         routes: inspector.routes,
         onExchange: (exchange) => {

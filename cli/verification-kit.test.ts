@@ -8,6 +8,10 @@ import { interactionReport, type InteractionRun } from '../contracts/verificatio
 import { runVerification, type StateSetup } from '../contracts/verification/run-verification';
 import { readStateMap } from '../contracts/verification/state-map';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
+import { startMisbehavingSeller } from '../contracts/testing/misbehaving-seller';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // The vendor kit against our mock seller: an honest seller passes; each contract violation
 // the mock can be told to commit fails the run with the right rule named in the report.
@@ -173,6 +177,51 @@ describe('the verification kit against the mock seller', () => {
     expect(text).toContain('"part_number":"K060882"');
     expect(text).toContain('"mfr_code":"GAT"');
     expect(text).not.toMatch(/BRF1478|"MOT"/);
+  });
+
+  /** The committed pact cut down to one interaction: these runs are about the reply, not the pact. */
+  const onePact = (description: string) => {
+    const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string }[] };
+    pact.interactions = pact.interactions.filter((i) => i.description === description);
+    const file = join(mkdtempSync(join(tmpdir(), 'kit-pact-')), 'one.json');
+    writeFileSync(file, JSON.stringify(pact));
+    return file;
+  };
+  const ALTERNATE = 'an item inquiry for a part with an alternate';
+
+  it("fails a seller answering an HTML 500 with reply.not-json, the seller's bytes escaped, and no Pact mismatch about the kit's own 502", async () => {
+    const html = await startMisbehavingSeller();
+    try {
+      const report = await runVerification({ sellerUrl: `${html.url}/html-500`, pacts: { kind: 'file', files: [onePact(ALTERNATE)] }, states: viaCallback() });
+      expect(report.ok).toBe(false);
+      const [alternate] = report.interactions;
+      expect(alternate.pact).toBe('failed');
+      expect(alternate.rules).toBe('not-checked');
+      expect(alternate.pactMismatches).toEqual([]);
+      expect(alternate.problems).toEqual([
+        expect.stringMatching(
+          /^reply\.not-json: the seller answered HTTP 500 with content-type 'text\/html; charset=utf-8', not application\/json; first bytes: "\\u003chtml\\u003e/,
+        ),
+      ]);
+      expect(renderReport(report)).toContain('problem: reply.not-json: ');
+      expect(renderReport(report)).not.toContain('<script');
+    } finally {
+      await html.close();
+    }
+  });
+
+  it('stops a reply past maxReplyBytes and reports reply.too-large with the limit', async () => {
+    const report = await runVerification({
+      sellerUrl: `${mock.url}/seller`,
+      pacts: { kind: 'file', files: [onePact(ALTERNATE)] },
+      states: viaCallback(),
+      maxReplyBytes: 200,
+    });
+    expect(report.ok).toBe(false);
+    expect(report.interactions[0].pactMismatches).toEqual([]);
+    expect(report.interactions[0].problems[0]).toMatch(
+      /^reply\.too-large: the seller's reply \(HTTP 200\) passed the limit of 200 bytes \(--max-reply-bytes\); the exchange was stopped after \d+ bytes$/,
+    );
   });
 
   it('reports a state callback that fails, and the interaction with it', async () => {

@@ -57,6 +57,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     states,
     headers: options.headers,
     timeoutMs: options.timeoutMs,
+    maxReplyBytes: options.maxReplyBytes,
     ...(options.publish !== undefined ? { publish: options.publish } : {}),
     onInteraction: (run, index, total) => io.stderr(`${progressLine(interactionReport(run), index, total, progressColours)}\n`),
     ...(options.verbose ? { log: (text: string) => io.stderr(text.replace(/^/gm, '  pact | ')) } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { parseKitOptions } from './verify-options';
+import { parseExploreOptions } from './explore-options';
 import { UsageError } from './command-line';
 import { checkStateMap, StateMapError, valuesFor } from '../contracts/verification/state-map';
 
@@ -12,8 +13,17 @@ describe('the kit command line', () => {
       pacts: { kind: 'file', files: [PACT_FILE] },
       headers: {},
       timeoutMs: 30_000,
+      maxReplyBytes: 16_777_216,
       verbose: false,
     });
+  });
+
+  it('takes --max-reply-bytes, for verify and verify --explore alike', () => {
+    expect(parseKitOptions(['--seller-url', 'http://x', '--max-reply-bytes', '1024'], {}).maxReplyBytes).toBe(1024);
+    const explore = ['--explore', '--seller-url', 'http://x', '--state-map', 'm.json'];
+    expect(parseExploreOptions(explore).maxReplyBytes).toBe(16_777_216);
+    expect(parseExploreOptions([...explore, '--max-reply-bytes', '2048']).maxReplyBytes).toBe(2048);
+    expect(() => parseExploreOptions([...explore, '--max-reply-bytes', '1e9'])).toThrow("--max-reply-bytes must be a whole number, 1–268435456, got '1e9'");
   });
 
   it('takes broker, publication, headers and JUnit options, the token from the environment', () => {
@@ -50,6 +60,7 @@ describe('the kit command line', () => {
     [['--seller-url', 'http://x', '--broker-url', 'http://b', '--publish', '--provider-version', '1'], '--publish needs --branch'],
     [['--seller-url', 'http://x', '--header', 'nocolon'], "--header must be 'name: value'"],
     [['--seller-url', 'http://x', '--bogus'], "Unknown option '--bogus'"],
+    [['--seller-url', 'http://x', '--max-reply-bytes', '268435457'], "--max-reply-bytes must be a whole number from 1 to 268435456, got '268435457'"],
   ])('rejects %j: %s', (argv, message) => {
     expect(() => parseKitOptions(argv as string[], {})).toThrow(UsageError);
     expect(() => parseKitOptions(argv as string[], {})).toThrow(message);

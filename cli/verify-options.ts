@@ -2,6 +2,7 @@ import { PACT_FILE } from '../contracts/pact/pact-names';
 import type { PactSource, Publication } from '../contracts/verification/verifier-options';
 import { brokerEnvironment, BrokerSettingsError } from '../contracts/pact/broker-cli';
 import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
 
 // `npm run verify -- …`: the vendor's command line, checked before anything starts, with a
 // message naming the flag at fault.
@@ -23,6 +24,8 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --json <file>             also write the report as JSON
   --timeout <ms>            how long your system may take per exchange (default 30000); a later
                             answer is reported as "answered after N ms, over the limit"
+  --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 16 MiB); a
+                            larger one is stopped and reported as reply.too-large
   --verbose                 also print the Pact verifier's own output (stderr)
   --explore                 generated exchanges from your catalogue instead of the pact (verify --explore --help)
   --help                    this text
@@ -41,6 +44,7 @@ export interface KitOptions {
   junit?: string;
   json?: string;
   timeoutMs: number;
+  maxReplyBytes: number;
   verbose: boolean;
 }
 
@@ -72,6 +76,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     junit: { type: 'string' },
     json: { type: 'string' },
     timeout: { type: 'string', default: '30000' },
+    'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
     verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
@@ -87,6 +92,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
   }
 
   const timeoutMs = integerArg('--timeout', values.timeout, 1, 3_600_000);
+  const maxReplyBytes = integerArg('--max-reply-bytes', values['max-reply-bytes'], 1, MAX_REPLY_BYTES_CEILING);
   const headers = headerArgs('--header', values.header);
 
   const brokerUrl = values['broker-url'];
@@ -114,6 +120,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
     timeoutMs,
+    maxReplyBytes,
     verbose: values.verbose ?? false,
   };
 }

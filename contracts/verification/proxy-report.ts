@@ -3,6 +3,7 @@ import { escapeXml } from './report-junit';
 import { show } from './report-text';
 import type { ReplyCheck } from '../reply-check';
 import type { Exchange } from './rules-proxy';
+import type { ReplyFinding } from './reply-findings';
 
 // The standalone rules proxy's report: one entry per exchange it carried, in the words of the
 // contract (rule, item id, JSON path, expected, found), as text, JSON and JUnit.
@@ -25,6 +26,8 @@ export interface ProxyExchange {
   verdict: 'ok' | 'broken' | 'not-checked';
   breaches: ProxyBreach[];
   problem?: string;
+  /** A reply the proxy did not relay (not JSON, too large), as data. */
+  finding?: ReplyFinding;
 }
 
 export interface ProxyReport {
@@ -57,6 +60,7 @@ export function toProxyExchange(exchange: Exchange, label: string): ProxyExchang
     verdict: check === undefined ? 'not-checked' : check.ok ? 'ok' : 'broken',
     breaches,
     ...(exchange.problem !== undefined ? { problem: exchange.problem } : {}),
+    ...(exchange.finding !== undefined ? { finding: exchange.finding } : {}),
   };
 }
 

@@ -4,6 +4,10 @@ import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../r
 import { SERVICE_OF } from '../schemas/index';
 import { breachesOf, breachLine } from './proxy-report';
 import { listen } from '../http/listen';
+import { refuseCrossSiteAndNonJson } from './json-request-guard';
+import { inertReplies } from './proxy-reply-headers';
+import { notJsonFinding, tooLargeFinding, type ReplyFinding } from './reply-findings';
+import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin, type LimitedReply } from './reply-within-limit';
 
 // The rules-checking proxy: the Pact verifier talks to it as if it were the seller; it
 // forwards each request, unchanged, to the seller's real URL, applies the contract core's
@@ -14,6 +18,10 @@ import { listen } from '../http/listen';
 // One clock: the proxy waits `timeoutMs` for the seller and then answers the verifier itself
 // (504, named as the proxy's), so it always answers before the verifier's own, longer limit;
 // the seller's late reply is still awaited, checked, and reported on the same exchange.
+//
+// Nothing the seller sends is relayed as active content: a reply that is not JSON, or larger
+// than `maxReplyBytes`, is answered with the proxy's own JSON error naming the finding, and
+// every reply carries nosniff and a CSP that allows nothing.
 
 const OPERATION_OF_SERVICE = new Map<string, ForwardedOperation>(
   Object.entries(SERVICE_OF).map(([operation, service]) => [service, operation as ForwardedOperation]),
@@ -34,11 +42,13 @@ export interface Exchange {
   check?: ReplyCheck;
   /** Why the exchange could not be checked: seller unreachable, HTTP error, not JSON, no answer in time. */
   problem?: string;
+  /** The reply was not JSON, or too large: the proxy answered with this instead of relaying it. */
+  finding?: ReplyFinding;
   elapsedMs: number;
   /** What the caller tagged the exchange with when it arrived (the interaction under way). */
   tag?: string;
-  /** The proxy answered for the seller: it could not be reached, or did not answer in time. */
-  proxyAnswer?: 'unreachable' | 'timeout';
+  /** The proxy answered for the seller: it could not be reached, did not answer in time, or its reply was not relayed (see `finding`). */
+  proxyAnswer?: 'unreachable' | 'timeout' | ReplyFinding['rule'];
   /** The seller's answer came after the limit: how long it took. */
   answeredAfterMs?: number;
   /** What became of a request the proxy stopped waiting for. */
@@ -62,27 +72,34 @@ export interface RulesProxyOptions {
   onLateReply?: (exchange: Exchange) => void;
   /** How long to wait for the seller before answering 504 (default 30 s). */
   timeoutMs?: number;
+  /** The largest reply read from the seller (default 16 MiB); past it the exchange is stopped, a `reply.too-large` finding. */
+  maxReplyBytes?: number;
   /** Tags each exchange on arrival (e.g. with the interaction under way). */
   tag?: () => string | undefined;
   /** Apps served on the proxy's port under these paths instead of being relayed (e.g. an inspector page). */
   routes?: { path: string; app: Hono }[];
 }
 
-type SellerAnswer = { kind: 'reply'; status: number; text: string; contentType?: string } | { kind: 'unreachable'; message: string };
+type SellerAnswer = { kind: 'reply'; status: number; body: LimitedReply; contentType?: string } | { kind: 'unreachable'; message: string };
 
-/** Reads what the seller answered into the exchange's fields: reply, the rules' verdict or why it could not be checked. */
+/** Reads what the seller answered into the exchange's fields: reply, the rules' verdict, or why it could not be checked. */
 function judge(answer: SellerAnswer & { kind: 'reply' }, operation: ForwardedOperation | undefined, service: string | undefined, request: unknown) {
-  let reply: unknown;
+  const { status, body } = answer;
+  const finding = body.kind === 'too-large' ? tooLargeFinding(status, body.limit, body.bytesRead) : notJsonFinding(status, answer.contentType, body.text);
+  if (finding !== undefined) return { status, finding, problem: finding.message };
+  const reply: unknown = JSON.parse((body as LimitedReply & { kind: 'whole' }).text);
   let problem: string | undefined;
-  try {
-    reply = JSON.parse(answer.text);
-  } catch {
-    problem = `the reply is not JSON (HTTP ${answer.status}): ${answer.text.slice(0, 200)}`;
-  }
-  if (problem === undefined && (answer.status < 200 || answer.status > 299)) problem = `the seller answered HTTP ${answer.status}`;
+  if (status < 200 || status > 299) problem = `the seller answered HTTP ${status}`;
   if (problem === undefined && operation === undefined) problem = `the request names no forwarded service ('${service ?? ''}')`;
   const check = problem === undefined ? checkSellerReply(operation!, request, reply) : undefined;
-  return { status: answer.status, reply, check, problem };
+  return { status, reply, check, problem };
+}
+
+/** The proxy's own answer for a reply it does not relay: JSON, naming the finding. */
+export function findingBody(finding: ReplyFinding) {
+  // The message once (verifiers print the whole body in their diff); the rest as data.
+  const { message, ...data } = finding;
+  return { rules_proxy: `rules proxy: ${message}`, finding: data };
 }
 
 /**
@@ -109,11 +126,13 @@ export interface RulesProxyApp {
 export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
   const app = new Hono();
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const pending = new Set<{ controller: AbortController; done: Promise<unknown>; giveUp: () => void }>();
   let count = 0;
+  app.use('*', inertReplies());
   for (const route of options.routes ?? []) app.route(route.path, route.app);
 
-  app.all('*', async (c) => {
+  app.all('*', refuseCrossSiteAndNonJson('rules proxy'), async (c) => {
     const started = performance.now();
     const tag = options.tag?.();
     const text = await c.req.text();
@@ -147,7 +166,9 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
           bodyTimeout: 0,
         });
         const type = response.headers['content-type'];
-        return { kind: 'reply', status: response.statusCode, text: await response.body.text(), contentType: Array.isArray(type) ? type[0] : type };
+        // Counted while it streams; leaving the read early drops the connection.
+        const body = await readReplyWithin(response.body, maxReplyBytes);
+        return { kind: 'reply', status: response.statusCode, body, contentType: Array.isArray(type) ? type[0] : type };
       } catch (error) {
         return { kind: 'unreachable', message: (error as Error).message };
       }
@@ -194,9 +215,14 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
       return c.json({ rules_proxy: `rules proxy: ${exchange.problem}` }, 502);
     }
     Object.assign(exchange, judge(first, operation, service, body));
+    if (exchange.finding !== undefined) exchange.proxyAnswer = exchange.finding.rule;
     options.onExchange?.(exchange);
+    // Never relayed, --pass-broken or not: an HTML page here would run on the proxy's origin.
+    if (exchange.finding !== undefined) return c.json(findingBody(exchange.finding), 502);
     if (options.rejectBroken === true && exchange.check !== undefined && !exchange.check.ok) return c.json(brokenReplyBody(first.status, exchange.check), 502);
-    return new Response(first.text, { status: first.status, headers: first.contentType === undefined ? {} : { 'content-type': first.contentType } });
+    // Only JSON gets here (declared and parsed), with the seller's own JSON content type.
+    const relayed = (first.body as LimitedReply & { kind: 'whole' }).text;
+    return new Response(relayed, { status: first.status, headers: { 'content-type': first.contentType ?? 'application/json' } });
   });
 
   return {

@@ -35,6 +35,8 @@ export interface KitRun {
   publish?: Publication;
   /** How long the seller may take per exchange. */
   timeoutMs?: number;
+  /** The largest reply read from the seller (default 16 MiB): past it, a `reply.too-large` finding. */
+  maxReplyBytes?: number;
   /** After each interaction: its report so far, its 1-based number, how many there are. */
   onInteraction?: (run: InteractionRun, index: number, total: number) => void;
   /** Everything the Pact verifier printed (for --verbose). */
@@ -102,6 +104,7 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     sellerUrl: run.sellerUrl,
     headers: run.headers,
     timeoutMs,
+    ...(run.maxReplyBytes !== undefined ? { maxReplyBytes: run.maxReplyBytes } : {}),
     tag: () => (current === undefined ? undefined : keyOf(current)),
     onExchange: (exchange: Exchange) => {
       if (exchange.tag !== undefined) byKey.get(exchange.tag)?.exchanges.push(exchange);

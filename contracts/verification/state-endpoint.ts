@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import type { StateAction, StateEvent, StateSource } from './state-handlers';
+import { refuseCrossSiteAndNonJson } from './json-request-guard';
+import { inertReplies } from './proxy-reply-headers';
 
 // The kit's own provider-state URL, handed to the Pact verifier: every state change passes
 // through here to the vendor's source (their callback, their state map, or nothing), so the
@@ -7,7 +9,9 @@ import type { StateAction, StateEvent, StateSource } from './state-handlers';
 
 export function createStateEndpoint(source: StateSource, onEvent: (event: StateEvent) => void): Hono {
   const app = new Hono();
-  app.post('*', async (c) => {
+  // A loopback port that sets up states in the vendor's system: no browser page may call it.
+  app.use('*', inertReplies());
+  app.post('*', refuseCrossSiteAndNonJson('kit state endpoint'), async (c) => {
     let body: { state?: unknown; params?: unknown; action?: unknown };
     try {
       body = (await c.req.json()) as typeof body;

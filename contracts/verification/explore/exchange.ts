@@ -1,9 +1,13 @@
 import { checkSellerReply } from '../../reply-check';
 import type { ExploreCase } from './generators';
 import { ANSWER_RULE, exercisedRules, SCHEMA_RULE, type ExploreRule } from './rule-coverage';
+import { escapedStart, notJsonFinding, tooLargeFinding, type TooLargeFinding } from '../reply-findings';
+import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
 
 // One generated request sent to the seller and its reply judged: the schema, then every
 // reply rule of contracts/reply-check.ts — the same check the gateway makes at run time.
+// A reply that is not JSON or passes the size limit breaks reply.answer; the message names the
+// finding (reply.not-json, reply.too-large) and quotes the seller only escaped.
 
 export interface Finding {
   rule: ExploreRule;
@@ -29,6 +33,8 @@ export interface SellerTarget {
   sellerUrl: string;
   headers?: Record<string, string>;
   timeoutMs: number;
+  /** The largest reply read (default 16 MiB); the read stops past it. */
+  maxReplyBytes?: number;
 }
 
 export const requestBody = (c: ExploreCase) => JSON.stringify(c.request);
@@ -37,6 +43,8 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
   const t0 = performance.now();
   let status: number | null = null;
   let text: string;
+  let contentType: string | undefined;
+  let tooLarge: TooLargeFinding | undefined;
   try {
     const timeout = AbortSignal.timeout(target.timeoutMs);
     const response = await fetch(target.sellerUrl, {
@@ -46,7 +54,10 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
       signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
     });
     status = response.status;
-    text = await response.text();
+    contentType = response.headers.get('content-type') ?? undefined;
+    const body = await readReplyWithin(response.body, target.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+    if (body.kind === 'too-large') tooLarge = tooLargeFinding(status, body.limit, body.bytesRead);
+    text = body.kind === 'whole' ? body.text : '';
   } catch (error) {
     const waitMs = performance.now() - t0;
     const why =
@@ -64,14 +75,23 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
     exercised,
     findings,
   });
+  if (tooLarge !== undefined)
+    return done(
+      [ANSWER_RULE],
+      [{ rule: ANSWER_RULE, path: '', message: tooLarge.message, found: { limit_bytes: tooLarge.limit_bytes, bytes_read: tooLarge.bytes_read } }],
+    );
+  const notJson = notJsonFinding(status, contentType, text);
   if (status !== 200)
-    return done([ANSWER_RULE], [{ rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${text.slice(0, 200)}`, expected: 200, found: status }]);
-  let reply: unknown;
-  try {
-    reply = JSON.parse(text);
-  } catch (error) {
-    return done([ANSWER_RULE], [{ rule: ANSWER_RULE, path: '', message: `the body is not JSON: ${(error as Error).message}`, found: text.slice(0, 200) }]);
-  }
+    return done(
+      [ANSWER_RULE],
+      [{ rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${notJson?.message ?? escapedStart(text, 200)}`, expected: 200, found: status }],
+    );
+  if (notJson !== undefined)
+    return done(
+      [ANSWER_RULE],
+      [{ rule: ANSWER_RULE, path: '', message: notJson.message, found: { content_type: notJson.content_type, first_bytes: notJson.first_bytes } }],
+    );
+  const reply: unknown = JSON.parse(text);
   const check = checkSellerReply(c.operation, c.request, reply);
   if (check.errors.length > 0) {
     return done(

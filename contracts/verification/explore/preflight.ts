@@ -2,6 +2,7 @@ import { OverallStatus } from '../../codes';
 import type { ItemInquirySellerReply } from '../../schemas/item-inquiry';
 import type { Catalogue } from './catalogue';
 import type { SellerTarget } from './exchange';
+import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
 
 // Before exploring: ask the seller for every part the catalogue says it carries. A part it
 // answers "not found" (status 0) is a catalogue the seller does not match, and exploring on
@@ -24,7 +25,9 @@ export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catal
         body: JSON.stringify({ service: 'item_inquiry', locations: [location], items }),
         signal: AbortSignal.timeout(target.timeoutMs),
       });
-      reply = (await response.json()) as ItemInquirySellerReply;
+      const body = await readReplyWithin(response.body, target.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
+      if (body.kind === 'too-large') return problems; // the exploration reports it, as reply.too-large
+      reply = JSON.parse(body.text) as ItemInquirySellerReply;
     } catch {
       return problems; // the exploration reports a seller that does not answer
     }

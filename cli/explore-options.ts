@@ -24,7 +24,7 @@ every reply rule; each failure shrunk to the smallest request still breaking the
                             like 99.5%; default 1: any broken rule fails)
   --header <name: value>    add a header to every request to your system; repeatable
   --timeout <ms>            how long your system may take per exchange (default 30000)
-  --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 16 MiB); a
+  --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 8 MiB); a
                             larger one is stopped and reported as reply.too-large
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)

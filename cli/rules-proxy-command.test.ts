@@ -243,6 +243,6 @@ describe('npm run rules-proxy, as a process', () => {
     const help = spawnProxy(['--help']);
     expect(await help.exit).toBe(0);
     expect(help.output().stdout).toContain('Usage: rules-proxy --upstream <seller url>');
-    expect(help.output().stdout).toMatch(/--max-reply-bytes <n> +the largest reply read from the seller \(default 16777216, 16 MiB\)/);
+    expect(help.output().stdout).toMatch(/--max-reply-bytes <n> +the largest reply read from the seller \(default 8388608, 8 MiB\)/);
   });
 });

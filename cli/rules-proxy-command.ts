@@ -26,7 +26,7 @@ export const RULES_PROXY_USAGE = `Usage: rules-proxy --upstream <seller url> [op
   --junit <file>         the report as JUnit XML (one test case per exchange)
   --pact <file>          the pact whose interactions name the exchanges (default: the committed seller pact)
   --timeout <ms>         how long to wait for the seller's reply (default 30000)
-  --max-reply-bytes <n>  the largest reply read from the seller (default ${DEFAULT_MAX_REPLY_BYTES}, 16 MiB); a larger
+  --max-reply-bytes <n>  the largest reply read from the seller (default ${DEFAULT_MAX_REPLY_BYTES}, 8 MiB); a larger
                          one is stopped and answered 502, finding reply.too-large
   --header <name: value> add a header to every request to the seller; repeatable
   --pass-broken          pass broken replies through unchanged (report only)

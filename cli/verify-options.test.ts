@@ -13,7 +13,7 @@ describe('the kit command line', () => {
       pacts: { kind: 'file', files: [PACT_FILE] },
       headers: {},
       timeoutMs: 30_000,
-      maxReplyBytes: 16_777_216,
+      maxReplyBytes: 8_388_608,
       verbose: false,
     });
   });
@@ -21,7 +21,7 @@ describe('the kit command line', () => {
   it('takes --max-reply-bytes, for verify and verify --explore alike', () => {
     expect(parseKitOptions(['--seller-url', 'http://x', '--max-reply-bytes', '1024'], {}).maxReplyBytes).toBe(1024);
     const explore = ['--explore', '--seller-url', 'http://x', '--state-map', 'm.json'];
-    expect(parseExploreOptions(explore).maxReplyBytes).toBe(16_777_216);
+    expect(parseExploreOptions(explore).maxReplyBytes).toBe(8_388_608);
     expect(parseExploreOptions([...explore, '--max-reply-bytes', '2048']).maxReplyBytes).toBe(2048);
     expect(() => parseExploreOptions([...explore, '--max-reply-bytes', '1e9'])).toThrow("--max-reply-bytes must be a whole number, 1–268435456, got '1e9'");
   });

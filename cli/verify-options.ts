@@ -24,7 +24,7 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --json <file>             also write the report as JSON
   --timeout <ms>            how long your system may take per exchange (default 30000); a later
                             answer is reported as "answered after N ms, over the limit"
-  --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 16 MiB); a
+  --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 8 MiB); a
                             larger one is stopped and reported as reply.too-large
   --verbose                 also print the Pact verifier's own output (stderr)
   --explore                 generated exchanges from your catalogue instead of the pact (verify --explore --help)

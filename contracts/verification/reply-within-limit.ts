@@ -2,8 +2,10 @@
 // (the stream is cancelled, the connection dropped) at the first chunk past the limit, so a
 // seller streaming without end costs at most the limit in memory, never the whole reply.
 
-/** The default ceiling, the same as the gateway's GATEWAY_MAX_SELLER_REPLY_BYTES default: 16 MiB. */
-export const DEFAULT_MAX_REPLY_BYTES = 16 * 1024 * 1024;
+import { DEFAULT_MAX_SELLER_REPLY_BYTES } from '../seller-reply-size';
+
+/** The default ceiling, the same as the gateway's GATEWAY_MAX_SELLER_REPLY_BYTES default: 8 MiB. */
+export const DEFAULT_MAX_REPLY_BYTES = DEFAULT_MAX_SELLER_REPLY_BYTES;
 /** The highest limit a flag may set: a reply is held as one string, and V8's longest is just under 512 Mi characters. */
 export const MAX_REPLY_BYTES_CEILING = 256 * 1024 * 1024;
 

@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable)(title, () => {
     expect(reply.headers()['content-type']).toMatch(/^application\/json/);
     expect(reply.headers()['x-content-type-options']).toBe('nosniff');
     expect(reply.headers()['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
-    expect(await page.locator('body').textContent()).toContain('rules proxy: cross-origin requests are refused');
+    expect(await page.locator('body').textContent()).toContain('rules proxy: cross-site requests are refused');
     await mkdir(TEST_OUTPUT, { recursive: true });
     await page.screenshot({ path: join(TEST_OUTPUT, 'rules-proxy-cross-site-form.png'), fullPage: true });
     expect(await page.title()).not.toBe(SCRIPT_TITLE);

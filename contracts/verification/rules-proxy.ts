@@ -72,7 +72,7 @@ export interface RulesProxyOptions {
   onLateReply?: (exchange: Exchange) => void;
   /** How long to wait for the seller before answering 504 (default 30 s). */
   timeoutMs?: number;
-  /** The largest reply read from the seller (default 16 MiB); past it the exchange is stopped, a `reply.too-large` finding. */
+  /** The largest reply read from the seller (default 8 MiB); past it the exchange is stopped, a `reply.too-large` finding. */
   maxReplyBytes?: number;
   /** Tags each exchange on arrival (e.g. with the interaction under way). */
   tag?: () => string | undefined;

@@ -35,7 +35,7 @@ export interface KitRun {
   publish?: Publication;
   /** How long the seller may take per exchange. */
   timeoutMs?: number;
-  /** The largest reply read from the seller (default 16 MiB): past it, a `reply.too-large` finding. */
+  /** The largest reply read from the seller (default 8 MiB): past it, a `reply.too-large` finding. */
   maxReplyBytes?: number;
   /** After each interaction: its report so far, its 1-based number, how many there are. */
   onInteraction?: (run: InteractionRun, index: number, total: number) => void;

@@ -37,8 +37,8 @@ export interface SellerClient {
   close(): Promise<void>;
 }
 
-/** GATEWAY_MAX_SELLER_REPLY_BYTES' default, 8 MiB; the arithmetic is in its description (server-config.ts). */
-export const DEFAULT_MAX_SELLER_REPLY_BYTES = 8 * 1024 * 1024;
+/** GATEWAY_MAX_SELLER_REPLY_BYTES' default, 8 MiB, shared with the kit; the arithmetic is in its description (server-config.ts). */
+export { DEFAULT_MAX_SELLER_REPLY_BYTES } from '../../contracts/seller-reply-size';
 
 export interface SellerClientOptions {
   /** Keep-alive connections per member and seller origin. */

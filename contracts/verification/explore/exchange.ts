@@ -33,7 +33,7 @@ export interface SellerTarget {
   sellerUrl: string;
   headers?: Record<string, string>;
   timeoutMs: number;
-  /** The largest reply read (default 16 MiB); the read stops past it. */
+  /** The largest reply read (default 8 MiB); the read stops past it. */
   maxReplyBytes?: number;
 }
 

@@ -92,7 +92,8 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     if (e.reply.schema !== undefined) {
       success.content = { [e.reply.mediaType ?? 'application/json']: { schema: ref(e.reply.schema, `${id} reply`), example: e.reply.example } };
     } else if (e.reply.mediaType !== undefined) {
-      success.content = { [e.reply.mediaType]: { schema: { type: 'string' }, example: e.reply.example } };
+      const schema = e.reply.mediaType.includes('json') ? { type: 'object' } : { type: 'string' };
+      success.content = { [e.reply.mediaType]: { schema, example: e.reply.example } };
     }
     const responses: Json = { [e.reply.status]: success };
     for (const [status, answer] of Object.entries(e.errors).sort(([a], [b]) => Number(a) - Number(b))) {

@@ -176,6 +176,9 @@ const search = (path: string, operation: 'search-products' | 'search-vehicles', 
 
 const CART_ID = (seeded['/auth/get_catalog_token'] as { cart_id: string }).cart_id;
 
+// Every route of the gateway bounds its body (the app-wide limit), so even /health and this
+// document answer 413 to a GET with a body over the limit.
+
 /** Every endpoint the gateway serves (the internal API is documented on its own port). */
 export const ENDPOINTS: Endpoint[] = [
   transactional('v3_2', 'item-inquiry', 'Check pricing and availability'),
@@ -236,6 +239,7 @@ export const ENDPOINTS: Endpoint[] = [
     reply: { status: 200, schema: HealthReply, example: seeded['/health'] },
     security: [],
     errors: {
+      413: E[413](),
       503: {
         schema: 'HealthReply',
         description: 'The store cannot be reached (HTTP 503)',
@@ -251,7 +255,7 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Operations',
     reply: { status: 200, mediaType: 'application/json', description: 'The OpenAPI 3.1 document', example: { openapi: '3.1.0' } },
     security: [],
-    errors: {},
+    errors: { 413: E[413]() },
   },
 ];
 

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { seedCatalog } from '../catalog/catalog-seed';
+import { createInternalApi } from '../internal-api/internal-api';
+import { DEV_INTERNAL_API_TOKEN } from '../internal-api/internal-api-config';
+import { createLocalAddressValidator } from '../address/local-address-validator';
+import { createExchangeLog } from '../../inspector/exchange-log';
+import { createGatewayMetrics } from '../metrics/gateway-metrics';
+import { inProcessTarget } from './fuzz/fuzz-request';
+import { runFuzz, type Finding, type KnownFinding } from './fuzz/run-fuzz';
+import type { Json } from './openapi-builder';
+
+// The generator that keeps the documents true: every operation of the SERVED gateway and
+// internal API documents, its example and seeded mutations of it, in-process. A failure
+// prints the operation, the shrunk request and a curl command. npm run fuzz runs the same
+// generator longer against a running stack.
+
+/**
+ * Findings fixed in other branches of issue 22, excluded here so this branch stays green.
+ * The lead empties this list once those branches are merged.
+ */
+const KNOWN_FIXED_ELSEWHERE: KnownFinding[] = [
+  {
+    name: '(a) schema bounds',
+    issue:
+      'Issue 22 (a): schema bounds in contracts/schemas — finite numbers, no NUL/lone surrogates, maxLength on strings, ' +
+      'int4 ranges on catalog ids — which today give 500s.',
+    matches: (f) =>
+      f.status === 500 &&
+      f.request.surface === 'gateway' &&
+      (f.check === 'server-error' || f.check === 'undocumented-status') &&
+      /^\/\S* ← (2147483648|9007199254740993|1e308|-?1e400|"a\\u0000b"|"\\ud800"|"x\\udc00y"|a string of)/.test(f.change),
+  },
+  {
+    name: 'reported: NUL in a key id',
+    issue:
+      'Found by this fuzzer, in no branch of issue 22 yet (gateway/internal-api/key-routes.ts, not ours to edit): ' +
+      'POST /internal/keys/a%00b/revoke answers 500 (the store refuses the NUL byte) instead of a 400 naming the kid.',
+    matches: (f) => f.operationId === 'postInternalKeysKidRevoke' && f.status === 500 && f.change.includes('\\u0000'),
+  },
+];
+
+const SEED = 20_261_125;
+const RUNS_PER_OPERATION = 80;
+const TIME_LIMIT_MS = 25_000;
+
+let gw: TestGateway;
+let internal: ReturnType<typeof createInternalApi>;
+beforeAll(async () => {
+  // A rate limit high enough that the fuzzer's own burst is not what it measures.
+  gw = await startTestGateway({ config: { protection: { rateLimit: 1_000_000 } } });
+  await seedCatalog(gw.store);
+  internal = createInternalApi({
+    store: gw.store,
+    directory: gw.directory,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: DEV_INTERNAL_API_TOKEN },
+    metrics: createGatewayMetrics({ store: gw.store }),
+    inspector: { feed: createExchangeLog() },
+    log: () => {},
+  });
+}, 60_000);
+afterAll(() => gw?.close());
+
+const served = async (app: { request(url: string): Response | Promise<Response> }): Promise<Json> => {
+  const response = await app.request('http://127.0.0.1/openapi.json');
+  expect(response.status).toBe(200);
+  return (await response.json()) as Json;
+};
+
+const shown = (f: Finding) =>
+  [
+    `${f.operationId}: ${f.check}${f.status === undefined ? '' : ` (HTTP ${f.status})`}: ${f.message}`,
+    `  changed: ${f.change}`,
+    `  request: ${f.request.method} ${f.request.url} ${f.request.body === undefined ? '' : f.request.body.slice(0, 300)}`,
+    `  ${f.curl}`,
+  ].join('\n');
+
+describe('the served OpenAPI documents, fuzzed', () => {
+  it(
+    'every operation answers its examples and their mutations with a documented status and body, never a 5xx, and stays up',
+    async () => {
+      const report = await runFuzz({
+        documents: { gateway: await served(gw.app), internal: await served(internal) },
+        target: inProcessTarget({ gateway: gw.app, internal }),
+        credentials: { buyerJwt: () => gw.token('demo'), internalApi: DEV_INTERNAL_API_TOKEN },
+        baseUrls: { gateway: 'http://127.0.0.1:8080', internal: 'http://127.0.0.1:8081' },
+        maxBodyBytes: { gateway: 1_048_576, internal: 65_536 },
+        runs: RUNS_PER_OPERATION,
+        seed: SEED,
+        timeLimitMs: TIME_LIMIT_MS,
+        known: KNOWN_FIXED_ELSEWHERE,
+      });
+      if (process.env.FUZZ_VERBOSE === '1') for (const o of report.operations) console.info(`${o.operationId}: ${o.requests} ${JSON.stringify(o.statuses)}`);
+      if (report.known.length > 0) console.info(`known, fixed elsewhere (${report.known.length}):\n${report.known.map(shown).join('\n')}`);
+      expect(report.findings.map(shown), `seed ${SEED}`).toEqual([]);
+      // Every operation of both documents was tried, most of them many times.
+      expect(report.operations.length).toBeGreaterThan(30);
+      expect(report.requests).toBeGreaterThan(report.operations.length * 10);
+    },
+    TIME_LIMIT_MS + 30_000,
+  );
+});

@@ -123,6 +123,8 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = [
       401: E[401](),
       403: E[403](),
       413: E[413](),
+      // No body, but a POST: the one content-type rule of the internal API applies to it too.
+      415: E[415](),
       503: E[503](STORE_DOWN),
     },
   },

@@ -41,14 +41,15 @@ const KNOWN_FIXED_ELSEWHERE: KnownFinding[] = [
 ];
 
 const SEED = 20_261_125;
-const RUNS_PER_OPERATION = 80;
+const RUNS_PER_OPERATION = 300;
 const TIME_LIMIT_MS = 25_000;
 
 let gw: TestGateway;
 let internal: ReturnType<typeof createInternalApi>;
 beforeAll(async () => {
-  // A rate limit high enough that the fuzzer's own burst is not what it measures.
-  gw = await startTestGateway({ config: { protection: { rateLimit: 1_000_000 } } });
+  // A rate limit and breaker threshold high enough that the fuzzer's own burst, and the
+  // seller faults it asks for, are not what it measures; x-mock-fault reaches the mock seller.
+  gw = await startTestGateway({ config: { forwardHeaders: ['x-mock-fault'], protection: { rateLimit: 1_000_000, breakerFailures: 1_000_000 } } });
   await seedCatalog(gw.store);
   internal = createInternalApi({
     store: gw.store,
@@ -61,6 +62,19 @@ beforeAll(async () => {
   });
 }, 60_000);
 afterAll(() => gw?.close());
+
+/** The mock seller's faults (mock-seller/faults.ts), one pass each. */
+const SELLER_FAULTS = [
+  'http-status;status=500',
+  'status-code;code=5503',
+  'malformed-json',
+  'truncated',
+  'reset',
+  'drop-id;id=item-1',
+  'missing-field;field=/items',
+];
+const FAULT_RUNS = 6;
+const SELLER_OPERATIONS = /^postJsonFederated/;
 
 const served = async (app: { request(url: string): Response | Promise<Response> }): Promise<Json> => {
   const response = await app.request('http://127.0.0.1/openapi.json');
@@ -100,4 +114,28 @@ describe('the served OpenAPI documents, fuzzed', () => {
     },
     TIME_LIMIT_MS + 30_000,
   );
+
+  it('the buyer operations answer a failing seller only with their documented 502, 503 or 504 and its error body', async () => {
+    const documents = { gateway: await served(gw.app) };
+    const statuses = new Set<number>();
+    for (const fault of SELLER_FAULTS) {
+      const report = await runFuzz({
+        documents,
+        target: inProcessTarget({ gateway: gw.app, internal }),
+        credentials: { buyerJwt: () => gw.token('demo'), internalApi: DEV_INTERNAL_API_TOKEN },
+        baseUrls: { gateway: 'http://127.0.0.1:8080', internal: 'http://127.0.0.1:8081' },
+        maxBodyBytes: { gateway: 1_048_576, internal: 65_536 },
+        runs: FAULT_RUNS,
+        seed: SEED,
+        only: (id) => SELLER_OPERATIONS.test(id),
+        sellerFaults: true,
+        extraHeaders: { 'x-mock-fault': fault },
+        known: KNOWN_FIXED_ELSEWHERE,
+      });
+      expect(report.findings.map(shown), fault).toEqual([]);
+      for (const o of report.operations) for (const status of Object.keys(o.statuses)) statuses.add(Number(status));
+    }
+    // The seller's failures did reach the buyers, as the statuses documented for them.
+    expect([...statuses].filter((s) => s >= 500).sort()).toEqual([502, 503]);
+  }, 30_000);
 });

@@ -48,6 +48,8 @@ export interface FuzzOptions {
   seed: number;
   /** Only this operation. */
   operation?: string;
+  /** Only the operations this admits. */
+  only?: (operationId: string) => boolean;
   /** Stop drawing new requests after this long (the ones in flight finish). */
   timeLimitMs?: number;
   known?: KnownFinding[];
@@ -116,6 +118,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const validatorOf = documentValidators(document);
     for (const op of operationsOf(document)) {
       if (options.operation !== undefined && op.operationId !== options.operation) continue;
+      if (options.only !== undefined && !options.only(op.operationId)) continue;
       if (performance.now() > deadline) break;
       const summary: OperationSummary = { operationId: op.operationId, surface, requests: 0, statuses: {} };
       summaries.push(summary);
@@ -139,9 +142,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         if (
           keep &&
           po !== undefined &&
-          response.status >= 400 &&
-          response.status < 500 &&
-          ![409, 429].includes(response.status) &&
+          ((response.status >= 400 && response.status < 500 && ![409, 429].includes(response.status)) ||
+            // A seller's 5xx (503): the order certainly was not placed, its number is free too.
+            (options.sellerFaults === true && response.status === 503)) &&
           !m.change.includes('purchase_order_number')
         )
           poNumbers.push(po);
@@ -175,7 +178,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
       for (const po of poNumbers.slice(0, PO_CHECKS)) {
         const body = JSON.stringify({ ...(template.body as object), purchase_order_number: po });
-        const request: FuzzRequest = { surface, method: 'POST', url: op.path, headers: template.headers, body };
+        // Without the extra headers: a seller told to fail would refuse this one too.
+        const headers = Object.fromEntries(Object.entries(template.headers).filter(([name]) => !(name in (options.extraHeaders ?? {}))));
+        const request: FuzzRequest = { surface, method: 'POST', url: op.path, headers, body };
         let response = await send(request);
         // Over the rate limit (a running stack): once more when the server says, else no verdict.
         if (!(response instanceof Error) && response.status === 429) {

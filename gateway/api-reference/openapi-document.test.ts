@@ -6,6 +6,10 @@ import type { CatalogSearch } from '../catalog/catalog-search';
 import { apiReferenceRoutes, internalApiReferenceRoutes } from './api-reference-routes';
 import { documentValidators, operationsOf, resolveRefs } from './document-schemas';
 import type { Json } from './openapi-builder';
+import { createInternalApi } from '../internal-api/internal-api';
+import { internalApiConfigFromEnv } from '../internal-api/internal-api-config';
+import { createLocalAddressValidator } from '../address/local-address-validator';
+import type { Store } from '../store/store';
 
 async function documentServed(): Promise<Json> {
   const response = await apiReferenceRoutes().request('/openapi.json');
@@ -138,7 +142,16 @@ describe("the internal API's document", () => {
         'POST /inspector/session',
       ]),
     );
-    const configured = await internalApiReferenceRoutes({ serverUrl: 'https://internal.example' }).request('http://127.0.0.1/openapi.json');
-    expect(((await configured.json()) as { servers: Json[] }).servers[0].url).toBe('https://internal.example');
+  });
+
+  it('is served by the internal API itself, without a credential, naming INTERNAL_PUBLIC_URL when it is set', async () => {
+    const config = internalApiConfigFromEnv({ INTERNAL_PUBLIC_URL: 'https://internal.example' });
+    // The document route touches no store.
+    const api = createInternalApi({ store: {} as Store, addressValidator: createLocalAddressValidator(), config, log: () => {} });
+    const response = await api.request('http://127.0.0.1:8081/openapi.json');
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as Json;
+    expect((doc.servers as Json[])[0].url).toBe('https://internal.example');
+    expect(listed(doc)).toContain('POST /internal/users/create');
   });
 });

@@ -36,8 +36,6 @@ export interface InternalApiDeps {
   log?: (line: string) => void;
   /** The gateway's forwarded exchanges: served by the inspector at /inspector, behind the same credential. */
   inspector?: { feed: ExchangeFeed; signal?: AbortSignal };
-  /** This API's URL as callers reach it, for its OpenAPI document; default the request's origin. */
-  publicUrl?: string;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -78,7 +76,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
   app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
-  app.route('/', internalApiReferenceRoutes({ serverUrl: deps.publicUrl }));
+  app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no route ${c.req.method} ${c.req.path}` } satisfies GatewayErrorReply, 404));
   app.onError((error, c) => internalErrorResponse(error, c, log));

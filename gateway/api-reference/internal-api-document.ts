@@ -66,7 +66,10 @@ const EXAMPLE_KEY = {
 };
 const NOW = '2026-03-01T09:30:00.000Z';
 
-export const INTERNAL_ENDPOINTS: Endpoint[] = [
+// Every /internal/* route bounds its body (64 KiB), a GET's too: 413 is added to each below.
+const withBodyLimit = (endpoints: Endpoint[]): Endpoint[] =>
+  endpoints.map((e) => (e.path.startsWith('/internal/') ? { ...e, errors: { 413: E[413](), ...e.errors } } : e));
+export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
   {
     method: 'post',
     path: '/internal/users/create',
@@ -223,7 +226,7 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = [
       401: inspectorError(401, 'Neither the credential nor a session', { message: 'the inspector needs the internal credential' }),
     },
   },
-];
+]);
 
 export function internalApiDocument(options: { serverUrl?: string } = {}): Json {
   return buildOpenApiDocument({

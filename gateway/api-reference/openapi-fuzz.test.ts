@@ -32,6 +32,14 @@ const KNOWN_FIXED_ELSEWHERE: KnownFinding[] = [
       /^\/\S* ← (2147483648|9007199254740993|1e308|-?1e400|"a\\u0000b"|"\\ud800"|"x\\udc00y"|a string of)/.test(f.change),
   },
   {
+    name: '(c) one content-type rule',
+    issue:
+      'Issue 22 (c): one content-type rule — anything but application/json → 415 on every JSON endpoint (buyer, catalog, ' +
+      'catalog session, catalog token, internal API, mock admin). Today catalog, catalog session, the catalog token, ' +
+      'outbox retry and the inspector session take a text/plain body.',
+    matches: (f) => f.check === 'content-type-accepted',
+  },
+  {
     name: 'reported: NUL in a key id',
     issue:
       'Found by this fuzzer, in no branch of issue 22 yet (gateway/internal-api/key-routes.ts, not ours to edit): ' +

@@ -6,7 +6,7 @@ import type { Json } from '../openapi-builder';
 import type { Validator } from '../../../contracts/index';
 import type { FuzzResponse } from './fuzz-request';
 
-export type CheckName = 'server-error' | 'undocumented-status' | 'reply-schema' | 'reply-not-json' | 'retry-after';
+export type CheckName = 'server-error' | 'undocumented-status' | 'reply-schema' | 'reply-not-json' | 'retry-after' | 'content-type-accepted';
 
 export interface Problem {
   check: CheckName;
@@ -59,4 +59,12 @@ export function checkReply(op: DocumentOperation, response: FuzzResponse, option
       problems.push({ check: 'retry-after', message: `Retry-After '${retryAfter}' is not a whole number of seconds` });
   }
   return problems;
+}
+
+/** A declared content type that is plainly not JSON: a JSON endpoint must refuse the body (415). */
+const NOT_JSON_TYPE = /^(text\/plain|application\/x-www-form-urlencoded|multipart\/form-data|application\/xml)\b/i;
+
+export function checkContentType(sentType: string | undefined, hasBody: boolean, response: FuzzResponse): Problem[] {
+  if (!hasBody || sentType === undefined || !NOT_JSON_TYPE.test(sentType) || response.status >= 300) return [];
+  return [{ check: 'content-type-accepted', message: `a body sent as '${sentType}' was accepted (${response.status}), not refused with 415` }];
 }

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { documentValidators, operationsOf, type DocumentOperation } from '../document-schemas';
 import type { Json } from '../openapi-builder';
-import { checkReply, type CheckName } from './reply-checks';
+import { checkContentType, checkReply, type CheckName } from './reply-checks';
 import { curlOf, type FuzzRequest, type FuzzResponse, type FuzzTarget, type Surface } from './fuzz-request';
 import { materialize, mutationArbitrary, type Mutation, type RequestTemplate } from './request-mutations';
 
@@ -137,7 +137,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         const base = { operationId: op.operationId, change: m.change, request };
         if (response instanceof Error) return { ok: false, problems: [{ ...base, check: 'no-answer', message: response.message }] };
         summary.statuses[response.status] = (summary.statuses[response.status] ?? 0) + 1;
-        const problems = checkReply(op, response, { validatorOf, sellerFaults: options.sellerFaults }).map((p) => ({ ...base, ...p, status: response.status }));
+        const problems = [
+          ...checkReply(op, response, { validatorOf, sellerFaults: options.sellerFaults }),
+          ...checkContentType(m.headers['content-type'], op.requestBody !== undefined, response),
+        ].map((p) => ({ ...base, ...p, status: response.status }));
         // A refused order whose PO number we did not touch: that number must still be free.
         if (
           keep &&

@@ -138,6 +138,7 @@ describe('the served OpenAPI documents, fuzzed', () => {
         only: (id) => SELLER_OPERATIONS.test(id),
         sellerFaults: true,
         extraHeaders: { 'x-mock-fault': fault },
+        timeLimitMs: 3_000,
         known: KNOWN_FIXED_ELSEWHERE,
       });
       expect(report.findings.map(shown), fault).toEqual([]);

@@ -3,46 +3,45 @@ import { compileValidator } from '../../contracts/index';
 import { catalogRoutes } from '../catalog/catalog-routes';
 import type { Catalog } from '../catalog/catalog-queries';
 import type { CatalogSearch } from '../catalog/catalog-search';
-import { apiReferenceRoutes } from './api-reference-routes';
+import { apiReferenceRoutes, internalApiReferenceRoutes } from './api-reference-routes';
+import { documentValidators, operationsOf, resolveRefs } from './document-schemas';
+import type { Json } from './openapi-builder';
+import { createInternalApi } from '../internal-api/internal-api';
+import { internalApiConfigFromEnv } from '../internal-api/internal-api-config';
+import { createLocalAddressValidator } from '../address/local-address-validator';
+import type { Store } from '../store/store';
 
-type Doc = {
-  openapi: string;
-  paths: Record<
-    string,
-    Record<
-      string,
-      {
-        requestBody?: { content: Record<string, { schema: { $ref: string } }> };
-        responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
-      }
-    >
-  >;
-  components: { schemas: Record<string, object> };
-};
-
-async function documentServed(): Promise<Doc> {
+async function documentServed(): Promise<Json> {
   const response = await apiReferenceRoutes().request('/openapi.json');
   expect(response.status).toBe(200);
-  return (await response.json()) as Doc;
+  return (await response.json()) as Json;
 }
+
+async function internalDocumentServed(origin = 'http://127.0.0.1:8081'): Promise<Json> {
+  const response = await internalApiReferenceRoutes().request(`${origin}/openapi.json`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Json;
+}
+
+const listed = (doc: Json) => operationsOf(doc).map((o) => `${o.method.toUpperCase()} ${o.path}`);
 
 describe('GET /openapi.json', () => {
   it('is an OpenAPI 3.1 document whose every $ref resolves to a compilable JSON Schema', async () => {
-    const doc = await documentServed();
-    expect(doc.openapi).toBe('3.1.0');
-    const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z0-9]+/g) ?? [];
-    expect(refs.length).toBeGreaterThan(20);
-    for (const ref of refs) {
-      const schema = doc.components.schemas[ref.split('/').pop()!];
-      expect(schema, ref).toBeDefined();
-      expect(() => compileValidator(schema as never)).not.toThrow();
+    for (const doc of [await documentServed(), await internalDocumentServed()]) {
+      expect(doc.openapi).toBe('3.1.0');
+      const refs = JSON.stringify(doc.paths).match(/#\/components\/schemas\/[A-Za-z0-9]+/g) ?? [];
+      expect(refs.length).toBeGreaterThan(10);
+      const schemas = (doc.components as { schemas: Record<string, object> }).schemas;
+      for (const ref of refs) {
+        const schema = schemas[ref.split('/').pop()!];
+        expect(schema, ref).toBeDefined();
+        expect(() => compileValidator(resolveRefs(doc, schema) as never)).not.toThrow();
+      }
     }
   });
 
-  it('covers every endpoint the gateway serves', async () => {
-    const doc = await documentServed();
-    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(operations.sort()).toEqual(
+  it('covers every endpoint the gateway serves, and not the internal API', async () => {
+    expect(listed(await documentServed()).sort()).toEqual(
       [
         'POST /json/federated/v3_2/item_inquiry',
         'POST /json/federated/v3_2/place_order',
@@ -58,7 +57,6 @@ describe('GET /openapi.json', () => {
         'POST /catalog/applications/assets',
         'GET /search/products',
         'GET /search/vehicles',
-        'POST /internal/users/create',
         'POST /auth/get_catalog_token',
         'GET /v2_1/catalog/cart/{cart_id}',
         'GET /catalog-session/api/session',
@@ -67,16 +65,19 @@ describe('GET /openapi.json', () => {
         'POST /catalog-session/api/cart/items',
         'PATCH /catalog-session/api/cart/items/{item_id}',
         'DELETE /catalog-session/api/cart/items/{item_id}',
+        'GET /health',
+        'GET /openapi.json',
       ].sort(),
     );
   });
 
   it('documents every route the catalog routes register', async () => {
     const doc = await documentServed();
+    const paths = doc.paths as Record<string, Record<string, unknown>>;
     const unused = {} as Catalog & CatalogSearch;
     const routes = catalogRoutes({ catalog: unused, search: unused, auth: async (_c, next) => next() }).routes.filter((r) => r.method !== 'ALL');
     expect(routes.length).toBe(8);
-    for (const route of routes) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    for (const route of routes) expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
   });
 
   it('serves an interactive reference page that embeds the document and loads nothing from elsewhere', async () => {
@@ -84,19 +85,79 @@ describe('GET /openapi.json', () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain('"/v2_1/catalog/cart/{cart_id}"');
-    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!localhost)[a-z]/i);
+    // The embedded document's examples may name URLs (catalog assets); the page itself names none.
+    const page = html.replace(/<script type="application\/json" id="openapi">[^<]*<\/script>/, '');
+    expect(page).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!localhost)[a-z]/i);
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
   });
 
-  it('gives the error reply schema for refusals', async () => {
+  it('lists the statuses the protections answer, with Retry-After where it is sent', async () => {
     const doc = await documentServed();
-    const refusal = doc.paths['/catalog/products'].post.responses['422'];
-    expect(refusal.content['application/json'].schema.$ref).toBe('#/components/schemas/GatewayErrorReply');
+    const op = (id: string) => operationsOf(doc).find((o) => o.operationId === id)!;
+    const order = op('postJsonFederatedV32PlaceOrder');
+    for (const status of ['200', '401', '403', '409', '413', '415', '422', '429', '502', '503', '504']) expect(order.responses[status], status).toBeDefined();
+    expect(order.responses['429'].headers?.['Retry-After']).toBeDefined();
+    expect(order.responses['503'].headers?.['Retry-After']).toBeDefined();
+    expect(op('postJsonFederatedV32ItemInquiry').responses['409']).toBeUndefined();
+    expect(op('postCatalogProducts').responses['422'].content!['application/json'].schema.$ref).toBe('#/components/schemas/GatewayErrorReply');
+    expect(op('postJsonFederatedV32Invoice').responses['422'].content!['application/json'].schema.$ref).toBe('#/components/schemas/InvoiceErrorReply');
+    expect(op('getHealth').responses['503'].headers?.['Retry-After']).toBeDefined();
+  });
+});
+
+describe('the examples', () => {
+  it('give every request body and every JSON reply of both documents an example that validates against its schema', async () => {
+    let checked = 0;
+    for (const doc of [await documentServed(), await internalDocumentServed()]) {
+      const validator = documentValidators(doc);
+      for (const op of operationsOf(doc)) {
+        const bodies = [
+          ...Object.values(op.requestBody?.content ?? {}).map((c) => ({ where: `${op.operationId} request`, ...c })),
+          ...Object.entries(op.responses).flatMap(([status, r]) => Object.values(r.content ?? {}).map((c) => ({ where: `${op.operationId} ${status}`, ...c }))),
+        ];
+        for (const body of bodies) {
+          expect(body.example, body.where).toBeDefined();
+          if (body.schema.type === 'string') continue; // text (Prometheus metrics)
+          expect(validator(body.schema)(body.example).errors, body.where).toEqual([]);
+          checked++;
+        }
+        for (const parameter of op.parameters) expect(parameter.example, `${op.operationId} ${String(parameter.name)}`).toBeDefined();
+      }
+    }
+    expect(checked).toBeGreaterThan(150);
+  });
+});
+
+describe("the internal API's document", () => {
+  it('names the server the caller reached and lists the internal routes', async () => {
+    const doc = await internalDocumentServed('http://10.0.0.7:9181');
+    expect((doc.servers as Json[])[0].url).toBe('http://10.0.0.7:9181');
+    expect(listed(doc)).toEqual(
+      expect.arrayContaining([
+        'POST /internal/users/create',
+        'GET /internal/keys',
+        'POST /internal/keys',
+        'GET /internal/outbox',
+        'GET /metrics',
+        'POST /inspector/session',
+      ]),
+    );
+  });
+
+  it('is served by the internal API itself, without a credential, naming INTERNAL_PUBLIC_URL when it is set', async () => {
+    const config = internalApiConfigFromEnv({ INTERNAL_PUBLIC_URL: 'https://internal.example' });
+    // The document route touches no store.
+    const api = createInternalApi({ store: {} as Store, addressValidator: createLocalAddressValidator(), config, log: () => {} });
+    const response = await api.request('http://127.0.0.1:8081/openapi.json');
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as Json;
+    expect((doc.servers as Json[])[0].url).toBe('https://internal.example');
+    expect(listed(doc)).toContain('POST /internal/users/create');
   });
 
   it('documents the 409 of place order (in flight, or the number reused for another order) on both versions only', async () => {
-    const doc = await documentServed();
-    for (const version of ['v3_2', 'v3_1']) expect(doc.paths[`/json/federated/${version}/place_order`].post.responses['409']).toBeDefined();
-    expect(doc.paths['/json/federated/v3_2/item_inquiry'].post.responses['409']).toBeUndefined();
+    const paths = (await documentServed()).paths as Record<string, { post: { responses: Json } }>;
+    for (const version of ['v3_2', 'v3_1']) expect(paths[`/json/federated/${version}/place_order`].post.responses['409']).toBeDefined();
+    expect(paths['/json/federated/v3_2/item_inquiry'].post.responses['409']).toBeUndefined();
   });
 });

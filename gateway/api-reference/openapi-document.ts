@@ -1,93 +1,131 @@
 // The OpenAPI 3.1 document of every gateway endpoint, generated from the contract schemas
-// (never hand-written shapes). OpenAPI 3.1 uses JSON Schema 2020-12, which the TypeBox
-// schemas are compatible with; each payload becomes a named component.
+// (never hand-written shapes), with every status each operation answers and an example of
+// every request and reply. The internal API has its own (internal-api-document.ts).
 import type { TSchema } from '@sinclair/typebox';
 import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
 import { CATALOG_PAYLOADS, CartItemPath, CartPath } from '../../contracts/schemas/catalog';
+import { HealthReply } from '../../contracts/http/health-reply';
+import { loadFixture } from '../../contracts/testing/fixtures';
+import { buildOpenApiDocument, plain, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
+import { envelopeExample, GATEWAY_ERRORS as E } from './error-answers';
+import SEEDED from './examples/seeded-catalog-replies.json' with { type: 'json' };
 
-type Json = Record<string, unknown>;
+type Errors = Record<number, ErrorAnswer>;
+const seeded = SEEDED as Record<string, unknown>;
 
-interface Endpoint {
-  method: 'get' | 'post' | 'patch' | 'delete';
-  path: string;
-  summary: string;
-  tag: string;
-  request?: TSchema;
-  reply: TSchema;
-  /** Query or path parameters, as OpenAPI parameter objects. */
-  parameters?: Json[];
-  /** Authentication scheme name; undefined for none. */
-  security?: 'buyerJwt' | 'catalogSession' | 'internalApi' | 'buyerOrCatalogSession';
-  errors: number[];
-  description?: string;
-}
-
-const OPERATION_ERRORS = [401, 403, 422, 502, 503, 504];
-const CATALOG_ERRORS = [401, 422];
-
-const transactional = (version: 'v3_2' | 'v3_1', operation: 'item-inquiry' | 'place-order' | 'invoice' | 'statement', summary: string): Endpoint => ({
-  method: 'post',
-  path: `/json/federated/${version}/${operation.replace('-', '_')}`,
-  summary,
-  tag: version === 'v3_2' ? 'v3.2 operations' : 'v3.1 operations',
-  request: PAYLOADS[operation]['buyer-request'],
-  reply: PAYLOADS[operation]['buyer-reply'],
-  security: 'buyerJwt',
-  // Place order also answers 409: the same purchase order number still in flight, or reused for a different order.
-  errors: operation === 'place-order' ? [...OPERATION_ERRORS, 409].sort((x, y) => x - y) : OPERATION_ERRORS,
-  description: version === 'v3_1' ? 'Same bodies and behaviour as v3.2, served by the same handler.' : undefined,
+/** Every status a buyer operation answers besides 200; place order adds 409. */
+const operationErrors = (): Errors => ({
+  401: E[401](),
+  403: E[403](),
+  413: E[413](),
+  415: E[415](),
+  422: E[422](),
+  429: E[429](),
+  502: E[502](),
+  503: E[503](),
+  504: E[504](),
 });
 
-const catalog = (path: string, operation: keyof typeof CATALOG_PAYLOADS & `catalog-${string}`, summary: string): Endpoint => ({
-  method: 'post',
-  path,
-  summary,
-  tag: 'Catalog',
-  request: (CATALOG_PAYLOADS[operation] as { request: TSchema }).request,
-  reply: CATALOG_PAYLOADS[operation].reply,
-  security: 'buyerOrCatalogSession',
-  errors: path === '/catalog/product/info' || path === '/catalog/vehicles' ? [...CATALOG_ERRORS, 404] : CATALOG_ERRORS,
-});
-
-/** TypeBox schemas carry symbols JSON drops; a JSON round trip leaves plain JSON Schema. */
-function plain(schema: TSchema): Json {
-  return JSON.parse(JSON.stringify(schema)) as Json;
+/** Invoices and statements answer failures in their own envelope (http/error-response.ts). */
+function inEnvelope(errors: Errors, envelope: 'invoices' | 'statements'): Errors {
+  const schema = envelope === 'invoices' ? 'InvoiceErrorReply' : 'StatementErrorReply';
+  return Object.fromEntries(
+    Object.entries(errors).map(([status, a]) => [
+      status,
+      { ...a, schema, example: envelopeExample(envelope, a.example as { status_code: number; message: string }) },
+    ]),
+  );
 }
 
-/** The catalog page's API, authorised by the catalog session token. */
+const BUYER_JWT = ['buyerJwt'];
+const CATALOG_AUTH = ['buyerJwt', 'catalogSession'];
+const SESSION = ['catalogSession'];
+const RATE_HEADERS: Record<string, Json> = Object.fromEntries(
+  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [
+    name,
+    { schema: { type: 'integer' }, description: `${name.slice(12)} of the API client's rate limit (reset in seconds)` },
+  ]),
+);
+
+function transactional(version: 'v3_2' | 'v3_1', operation: 'item-inquiry' | 'place-order' | 'invoice' | 'statement', summary: string): Endpoint {
+  let errors = operationErrors();
+  if (operation === 'place-order') errors[409] = E[409]();
+  if (operation === 'invoice') errors = inEnvelope(errors, 'invoices');
+  if (operation === 'statement') errors = inEnvelope(errors, 'statements');
+  return {
+    method: 'post',
+    path: `/json/federated/${version}/${operation.replace('-', '_')}`,
+    summary,
+    tag: version === 'v3_2' ? 'v3.2 operations' : 'v3.1 operations',
+    request: { schema: PAYLOADS[operation]['buyer-request'], example: loadFixture(operation, 'buyer-request') },
+    reply: { status: 200, schema: PAYLOADS[operation]['buyer-reply'], example: loadFixture(operation, 'buyer-reply'), headers: RATE_HEADERS },
+    security: BUYER_JWT,
+    errors,
+    description: version === 'v3_1' ? 'Same bodies and behaviour as v3.2, served by the same handler.' : undefined,
+  };
+}
+
+/** Catalog queries: what the seeded catalog answers to the example request. */
+function catalog(path: string, operation: keyof typeof CATALOG_PAYLOADS & `catalog-${string}`, summary: string, example: unknown, notFound?: string): Endpoint {
+  const errors: Errors = { 401: E[401](), 413: E[413](), 415: E[415](), 422: E[422](), 429: E[429](), 503: E.storeDown() };
+  if (notFound !== undefined) errors[404] = E[404](notFound);
+  return {
+    method: 'post',
+    path,
+    summary,
+    tag: 'Catalog',
+    request: { schema: (CATALOG_PAYLOADS[operation] as { request: TSchema }).request, example },
+    reply: { status: 200, schema: CATALOG_PAYLOADS[operation].reply, example: seeded[path] },
+    security: CATALOG_AUTH,
+    errors,
+  };
+}
+
+/** The catalog page's API, authorised by the catalog session token (no rate limit: no API client). */
 function catalogSession(): Endpoint[] {
   const base = '/catalog-session/api';
   const tag = 'Catalog session';
-  const itemId = [{ name: 'item_id', in: 'path', required: true, schema: plain(CartItemPath.properties.item_id), description: 'Cart line id (items[].id)' }];
-  const cart = CATALOG_PAYLOADS.cart.reply;
-  const common = { tag, security: 'catalogSession' as const };
+  const itemId = [
+    {
+      name: 'item_id',
+      in: 'path',
+      required: true,
+      schema: plain(CartItemPath.properties.item_id),
+      description: 'Cart line id (items[].id)',
+      example: '1',
+    },
+  ];
+  const cart = { status: 200 as const, schema: CATALOG_PAYLOADS.cart.reply, example: seeded[`${base}/cart/items`] };
+  const common = { tag, security: SESSION };
+  const sellerErrors = { 502: E[502](), 503: E[503](), 504: E[504]() };
+  const body = { 413: E[413](), 415: E[415](), 422: E[422]() };
   return [
     {
       ...common,
       method: 'get',
       path: `${base}/session`,
       summary: 'The session: cart id, buyer, expiry, locations',
-      reply: CATALOG_PAYLOADS['catalog-session'].reply,
-      errors: [401],
+      reply: { status: 200, schema: CATALOG_PAYLOADS['catalog-session'].reply, example: seeded[`${base}/session`] },
+      errors: { 401: E[401](), 503: E.storeDown() },
     },
     {
       ...common,
       method: 'post',
       path: `${base}/availability`,
       summary: "A product's price and stock at the buyer's locations (an item inquiry)",
-      request: CATALOG_PAYLOADS['product-availability'].request,
-      reply: CATALOG_PAYLOADS['product-availability'].reply,
-      errors: [401, 422, 502, 503, 504],
+      request: { schema: CATALOG_PAYLOADS['product-availability'].request, example: { sku: 10001 } },
+      reply: { status: 200, schema: CATALOG_PAYLOADS['product-availability'].reply, example: seeded[`${base}/availability`] },
+      errors: { 401: E[401](), ...body, ...sellerErrors },
     },
-    { ...common, method: 'get', path: `${base}/cart`, summary: "The session's cart", reply: cart, errors: [401] },
+    { ...common, method: 'get', path: `${base}/cart`, summary: "The session's cart", reply: cart, errors: { 401: E[401](), 503: E.storeDown() } },
     {
       ...common,
       method: 'post',
       path: `${base}/cart/items`,
       summary: 'Add an item (priced by the seller at that location)',
-      request: CATALOG_PAYLOADS['cart-add-item'].request,
+      request: { schema: CATALOG_PAYLOADS['cart-add-item'].request, example: { sku: 10001, location_id: 'L150', quantity: 2 } },
       reply: cart,
-      errors: [401, 403, 422, 502, 503, 504],
+      errors: { 401: E[401](), 403: E[403](), ...body, ...sellerErrors },
       description: "The same SKU at the same location adds to that line. The location must be one of the buyer's where they may order (else 3110).",
     },
     {
@@ -96,28 +134,55 @@ function catalogSession(): Endpoint[] {
       path: `${base}/cart/items/{item_id}`,
       summary: 'Change the quantity or location of an item',
       parameters: itemId,
-      request: CATALOG_PAYLOADS['cart-change-item'].request,
+      request: { schema: CATALOG_PAYLOADS['cart-change-item'].request, example: { quantity: 3 } },
       reply: cart,
-      errors: [401, 403, 404, 422, 502, 503, 504],
+      errors: { 401: E[401](), 403: E[403](), 404: E[404]('the cart item'), ...body, ...sellerErrors },
     },
-    { ...common, method: 'delete', path: `${base}/cart/items/{item_id}`, summary: 'Remove an item', parameters: itemId, reply: cart, errors: [401, 404, 422] },
+    {
+      ...common,
+      method: 'delete',
+      path: `${base}/cart/items/{item_id}`,
+      summary: 'Remove an item',
+      parameters: itemId,
+      reply: cart,
+      errors: { 401: E[401](), 404: E[404]('the cart item'), 422: E[422](), 503: E.storeDown() },
+    },
   ];
 }
 
-const searchParameters: Json[] = [
+const searchParameters = (example: string): Json[] => [
   {
     name: 'query',
     in: 'query',
     required: true,
     schema: { type: 'string', minLength: 1, maxLength: 200 },
     description: 'Words to look for; prefixes and typos are tolerated',
+    example,
   },
-  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 } },
-  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 }, example: 2 },
+  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, example: 0 },
 ];
 
-/** Every endpoint the gateway serves (the internal API is documented on its own server). */
-export const ENDPOINTS: Endpoint[] = [
+const search = (path: string, operation: 'search-products' | 'search-vehicles', summary: string, example: string): Endpoint => ({
+  method: 'get',
+  path,
+  summary,
+  tag: 'Search',
+  parameters: searchParameters(example),
+  reply: { status: 200, schema: CATALOG_PAYLOADS[operation].reply, example: seeded[path] },
+  security: CATALOG_AUTH,
+  errors: { 401: E[401](), 422: E[422](), 429: E[429](), 503: E.storeDown() },
+});
+
+const CART_ID = (seeded['/auth/get_catalog_token'] as { cart_id: string }).cart_id;
+
+const withBodyLimit = (endpoints: Endpoint[]): Endpoint[] => endpoints.map((e) => ({ ...e, errors: { 413: E[413](), ...e.errors } }));
+
+// Every route of the gateway bounds its body (the app-wide limit), so even a GET answers 413
+// to a body over the limit: added to every endpoint below.
+
+/** Every endpoint the gateway serves (the internal API is documented on its own port). */
+export const ENDPOINTS: Endpoint[] = withBodyLimit([
   transactional('v3_2', 'item-inquiry', 'Check pricing and availability'),
   transactional('v3_2', 'place-order', 'Submit a purchase order'),
   transactional('v3_2', 'invoice', 'Retrieve invoices'),
@@ -129,10 +194,19 @@ export const ENDPOINTS: Endpoint[] = [
     path: '/auth/get_catalog_token',
     summary: 'Generate a catalog session token',
     tag: 'Catalog launch and cart',
-    request: CATALOG_PAYLOADS['catalog-token'].request,
-    reply: CATALOG_PAYLOADS['catalog-token'].reply,
-    security: 'buyerJwt',
-    errors: [401, 403, 404, 422],
+    request: { schema: CATALOG_PAYLOADS['catalog-token'].request, example: {}, optional: true },
+    reply: { status: 200, schema: CATALOG_PAYLOADS['catalog-token'].reply, example: seeded['/auth/get_catalog_token'], headers: RATE_HEADERS },
+    security: BUYER_JWT,
+    errors: {
+      401: E[401](),
+      403: E[403](),
+      404: E[404]('the cart'),
+      413: E[413](),
+      415: E[415](),
+      422: E[422](),
+      429: E[429](),
+      503: E.storeDown(),
+    },
     description:
       "A short-lived catalog session bound to a cart: a fresh cart, or the buyer's own cart_id to resume " +
       "it (404 unknown, 403/4403 another buyer's). The body may be empty. Open launch_url in a browser.",
@@ -142,126 +216,91 @@ export const ENDPOINTS: Endpoint[] = [
     path: '/v2_1/catalog/cart/{cart_id}',
     summary: 'Retrieve a cart from a catalog session',
     tag: 'Catalog launch and cart',
-    parameters: [{ name: 'cart_id', in: 'path', required: true, schema: plain(CartPath.properties.cart_id) }],
-    reply: CATALOG_PAYLOADS.cart.reply,
-    security: 'buyerJwt',
-    errors: [401, 403, 404, 422],
+    parameters: [{ name: 'cart_id', in: 'path', required: true, schema: plain(CartPath.properties.cart_id), example: CART_ID }],
+    reply: { status: 200, schema: CATALOG_PAYLOADS.cart.reply, example: seeded['/catalog-session/api/cart/items'], headers: RATE_HEADERS },
+    security: BUYER_JWT,
+    errors: { 401: E[401](), 403: E[403](), 404: E[404]('the cart'), 422: E[422](), 429: E[429](), 503: E.storeDown() },
   },
   ...catalogSession(),
-  catalog('/catalog/vehicles', 'catalog-vehicles', 'Query vehicles, one level at a time'),
-  catalog('/catalog/categories', 'catalog-categories', 'Query categories and part types'),
-  catalog('/catalog/products', 'catalog-products', 'Query products and fitment'),
-  catalog('/catalog/products/assets', 'catalog-product-assets', 'Fetch product assets'),
-  catalog('/catalog/product/info', 'catalog-product-info', 'Fetch product info'),
-  catalog('/catalog/applications/assets', 'catalog-application-assets', 'Fetch application assets'),
+  catalog('/catalog/vehicles', 'catalog-vehicles', 'Query vehicles, one level at a time', { vehicle_group_type_id: 1, year_id: 2015 }, 'the vehicle'),
+  catalog('/catalog/categories', 'catalog-categories', 'Query categories and part types', { top_category_id: 1, response_items: 'categories' }),
+  catalog('/catalog/products', 'catalog-products', 'Query products and fitment', {
+    part_types: [{ id: 1684, name: 'Disc Brake Pad Set' }],
+    configuration: { base_vehicle_id: 1002 },
+  }),
+  catalog('/catalog/products/assets', 'catalog-product-assets', 'Fetch product assets', { catalog_skus: [10001] }),
+  catalog('/catalog/product/info', 'catalog-product-info', 'Fetch product info', { sku: 10001 }, 'the SKU'),
+  catalog('/catalog/applications/assets', 'catalog-application-assets', 'Fetch application assets', { application_ids: [1] }),
+  search('/search/products', 'search-products', 'Product search', 'brake pad'),
+  search('/search/vehicles', 'search-vehicles', 'Vehicle search', 'civic'),
   {
     method: 'get',
-    path: '/search/products',
-    summary: 'Product search',
-    tag: 'Search',
-    parameters: searchParameters,
-    reply: CATALOG_PAYLOADS['search-products'].reply,
-    security: 'buyerOrCatalogSession',
-    errors: CATALOG_ERRORS,
-  },
-  {
-    method: 'get',
-    path: '/search/vehicles',
-    summary: 'Vehicle search',
-    tag: 'Search',
-    parameters: searchParameters,
-    reply: CATALOG_PAYLOADS['search-vehicles'].reply,
-    security: 'buyerOrCatalogSession',
-    errors: CATALOG_ERRORS,
-  },
-  {
-    method: 'post',
-    path: '/internal/users/create',
-    summary: 'Create a user with assigned locations',
-    tag: 'Internal API',
-    request: PAYLOADS['users-create'].request,
-    reply: PAYLOADS['users-create'].reply,
-    security: 'internalApi',
-    errors: [400, 401],
-    description: 'Served by the internal API at {api_url}, not by the gateway base address.',
-  },
-];
-
-const componentName = (schema: TSchema, fallback: string) =>
-  (typeof schema.title === 'string' ? schema.title : fallback)
-    .replace(/[^A-Za-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .map((w) => w[0].toUpperCase() + w.slice(1))
-    .join('');
-
-export function openApiDocument(options: { serverUrl?: string; version?: string } = {}): Json {
-  const schemas: Json = { GatewayErrorReply: plain(GatewayErrorReply) };
-  const ref = (schema: TSchema, fallback: string) => {
-    const name = componentName(schema, fallback);
-    schemas[name] ??= plain(schema);
-    return { $ref: `#/components/schemas/${name}` };
-  };
-  const paths: Record<string, Json> = {};
-  for (const e of ENDPOINTS) {
-    const id = `${e.method} ${e.path}`;
-    const responses: Json = {
-      200: { description: 'Success', content: { 'application/json': { schema: ref(e.reply, `${id} reply`) } } },
-    };
-    for (const status of e.errors) {
-      responses[status] = {
-        description: ERROR_MEANING[status] ?? 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayErrorReply' } } },
-      };
-    }
-    const operation: Json = {
-      operationId: `${e.method}${e.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      summary: e.summary,
-      tags: [e.tag],
-      responses,
-    };
-    if (e.description) operation.description = e.description;
-    if (e.parameters) operation.parameters = e.parameters;
-    if (e.request) operation.requestBody = { required: true, content: { 'application/json': { schema: ref(e.request, `${id} request`) } } };
-    if (e.security === 'buyerOrCatalogSession') operation.security = [{ buyerJwt: [] }, { catalogSession: [] }];
-    else if (e.security) operation.security = [{ [e.security]: [] }];
-    (paths[e.path] ??= {})[e.method] = operation;
-  }
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Federated Gateway',
-      version: options.version ?? '3.2',
-      description:
-        'Buyer-to-seller gateway of the member network: v3.2 and v3.1 operations, catalog launch and cart, catalog and search. Generated from the contract schemas in contracts/.',
-    },
-    servers: [{ url: options.serverUrl ?? '/' }],
-    tags: ['v3.2 operations', 'v3.1 operations', 'Catalog launch and cart', 'Catalog session', 'Catalog', 'Search', 'Internal API'].map((name) => ({ name })),
-    paths,
-    components: {
-      schemas,
-      securitySchemes: {
-        buyerJwt: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'Self-signed RS256/ES256 JWT of a registered buyer system (kid, iss, aud, iat, exp; sub names the buyer user)',
-        },
-        catalogSession: { type: 'http', scheme: 'bearer', description: 'Catalog session token from POST /auth/get_catalog_token' },
-        internalApi: { type: 'http', scheme: 'bearer', description: 'The internal API credential' },
+    path: '/health',
+    summary: 'Health for load balancers: 200 when the store answers',
+    tag: 'Operations',
+    reply: { status: 200, schema: HealthReply, example: seeded['/health'] },
+    security: [],
+    errors: {
+      503: {
+        schema: 'HealthReply',
+        description: 'The store cannot be reached (HTTP 503)',
+        example: { status: 'unavailable', down: ['store'], store: 'postgres', message: 'the store (postgres) cannot be reached: no answer within 2000 ms' },
+        retryAfter: true,
       },
     },
-  };
-}
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    tag: 'Operations',
+    reply: { status: 200, mediaType: 'application/json', description: 'The OpenAPI 3.1 document', example: { openapi: '3.1.0' } },
+    security: [],
+    errors: {},
+  },
+]);
 
-const ERROR_MEANING: Record<number, string> = {
-  400: 'Refused (create user rules)',
-  401: 'Not authenticated (status_code 4403)',
-  403: 'Not allowed for this buyer (status_code 4403 or 3110)',
-  404: 'Not found',
-  409: 'The purchase order is still being placed (status_code 3000), or its number was already used for a different order (status_code 4422, naming the first differing field)',
-  422: 'Validation error naming every field (status_code 4422, or 3100/3200)',
-  502: 'The seller broke the contract (status_code 5500)',
-  503: 'The seller is offline (status_code 5503)',
-  504: 'The seller timed out (status_code 4408)',
-};
+export const GATEWAY_TAGS = [
+  ['v3.2 operations', 'Buyer operations of specification v3.2, forwarded to the sellers'],
+  ['v3.1 operations', 'The v3.1 item inquiry and place order, same bodies as v3.2'],
+  ['Catalog launch and cart', 'The buyer system opens a catalog session and reads its cart back'],
+  ['Catalog session', "The catalog page's API, authorised by the catalog session token"],
+  ['Catalog', 'Catalog queries (vehicles, categories, products, assets)'],
+  ['Search', 'Product and vehicle search'],
+  ['Operations', 'Health and this document'],
+].map(([name, description]) => ({ name, description }));
+
+const invoiceOrStatementError = (reply: string): Json => ({
+  title: `${reply} error`,
+  description: 'The operation envelope with status "error", and the gateway error fields beside it',
+  allOf: [{ $ref: `#/components/schemas/${reply}` }, { $ref: '#/components/schemas/GatewayErrorReply' }],
+});
+
+export function openApiDocument(options: { serverUrl?: string; version?: string } = {}): Json {
+  return buildOpenApiDocument({
+    title: 'Federated Gateway',
+    version: options.version ?? '3.2',
+    description:
+      'Buyer-to-seller gateway of the member network: v3.2 and v3.1 operations, catalog launch and cart, catalog and search. ' +
+      'Generated from the contract schemas in contracts/. The internal API (users, keys, outbox, metrics, inspector) is ' +
+      'documented by its own document, at GET /openapi.json on the internal port.',
+    serverUrl: options.serverUrl ?? '/',
+    serverDescription: 'The gateway (its buyer port)',
+    tags: GATEWAY_TAGS,
+    errorSchemas: {
+      GatewayErrorReply,
+      InvoiceErrorReply: invoiceOrStatementError('InvoiceBuyerReply'),
+      StatementErrorReply: invoiceOrStatementError('StatementBuyerReply'),
+    },
+    endpoints: ENDPOINTS,
+    securitySchemes: {
+      buyerJwt: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Self-signed RS256/ES256 JWT of a registered buyer system (kid, iss, aud, iat, exp; sub names the buyer user)',
+      },
+      catalogSession: { type: 'http', scheme: 'bearer', description: 'Catalog session token from POST /auth/get_catalog_token' },
+    },
+  });
+}

@@ -46,7 +46,7 @@ tokenInput.addEventListener('change', () => sessionStorage.setItem('referenceTok
 
 function operationView(path, method, op) {
   const params = (op.parameters || []).map((p) => ({ p, input: el('input', { placeholder: p.name + (p.required ? ' (required)' : ''), size: 40 }) }));
-  const body = op.requestBody ? el('textarea', { rows: 8, value: JSON.stringify(example(op.requestBody.content['application/json'].schema, 0), null, 2) }) : null;
+  const body = op.requestBody ? el('textarea', { rows: 8, value: JSON.stringify(op.requestBody.content['application/json'].example ?? example(op.requestBody.content['application/json'].schema, 0), null, 2) }) : null;
   const output = el('pre', { className: 'muted', textContent: 'No request sent yet.' });
   const send = el('button', { type: 'button', textContent: 'Send' });
   send.addEventListener('click', async () => {
@@ -77,7 +77,7 @@ function operationView(path, method, op) {
   return el('details', { id: op.operationId },
     el('summary', {}, el('span', { className: 'method ' + method, textContent: method }), el('code', { textContent: path }), ' — ' + op.summary),
     op.description ? el('p', { textContent: op.description }) : '',
-    el('p', { className: 'muted', textContent: 'Authentication: ' + (op.security ? op.security.map((s) => Object.keys(s)[0]).join(' or ') : 'none') }),
+    el('p', { className: 'muted', textContent: 'Authentication: ' + (op.security && op.security.length > 0 ? op.security.map((s) => Object.keys(s)[0]).join(' or ') : 'none') }),
     op.requestBody ? el('details', {}, el('summary', { textContent: 'Request body schema' }), schemaOf(op.requestBody.content['application/json'].schema)) : '',
     el('details', {}, el('summary', { textContent: 'Reply schema (200)' }), schemaOf(op.responses['200'].content['application/json'].schema)),
     el('ul', {}, ...responses),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EnvInteger, EnvString, Optional, readEnvironment } from '../../contracts/environment';
+import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../../contracts/environment';
 
 // The internal API's settings, read from the environment in one place (its schema below).
 
@@ -10,6 +10,8 @@ const MIN_TOKEN_LENGTH = 16;
 
 export interface InternalApiConfig {
   token: string;
+  /** This API's URL as its callers reach it, the server of its OpenAPI document; default the request's origin. */
+  publicUrl?: string;
 }
 
 export interface InternalServerConfig extends InternalApiConfig {
@@ -28,13 +30,18 @@ export const INTERNAL_API_ENVIRONMENT = Type.Object({
   ),
   INTERNAL_PORT: EnvInteger({ default: DEFAULT_INTERNAL_PORT, maximum: 65_535, description: 'internal API port (0: any free port)' }),
   INTERNAL_HOST: EnvString({ default: '127.0.0.1', description: 'address the internal API listens on (not exposed unless asked)' }),
+  INTERNAL_PUBLIC_URL: Optional(
+    EnvUrl({
+      description: "the internal API's URL as its callers reach it (behind a proxy), the server of its OpenAPI document; default the request's origin",
+    }),
+  ),
   NODE_ENV: Optional(EnvString({ description: 'production refuses the development internal token, and the gateway requires GATEWAY_PUBLIC_URL' })),
 });
 
 export function internalApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): InternalServerConfig {
-  const { INTERNAL_API_TOKEN, INTERNAL_PORT, INTERNAL_HOST, NODE_ENV } = readEnvironment(INTERNAL_API_ENVIRONMENT, env);
+  const { INTERNAL_API_TOKEN, INTERNAL_PORT, INTERNAL_HOST, INTERNAL_PUBLIC_URL, NODE_ENV } = readEnvironment(INTERNAL_API_ENVIRONMENT, env);
   if (INTERNAL_API_TOKEN === undefined && NODE_ENV === 'production') {
     throw new Error('INTERNAL_API_TOKEN must be set in production (the development default is public)');
   }
-  return { token: INTERNAL_API_TOKEN ?? DEV_INTERNAL_API_TOKEN, port: INTERNAL_PORT, hostname: INTERNAL_HOST };
+  return { token: INTERNAL_API_TOKEN ?? DEV_INTERNAL_API_TOKEN, port: INTERNAL_PORT, hostname: INTERNAL_HOST, publicUrl: INTERNAL_PUBLIC_URL };
 }

@@ -22,6 +22,7 @@ import { createInspector } from '../../inspector/inspector-app';
 import { keyRoutes } from './key-routes';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { metricsRoute } from '../metrics/metrics-route';
+import { internalApiReferenceRoutes } from '../api-reference/api-reference-routes';
 
 // The internal API: a Hono app of its own (own port, own credential), separate from the
 // buyer gateway. Serves POST /internal/users/create and the outbox's operator view.
@@ -84,6 +85,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
   app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
+  app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no route ${c.req.method} ${c.req.path}` } satisfies GatewayErrorReply, 404));
   app.onError((error, c) => internalErrorResponse(error, c, log));

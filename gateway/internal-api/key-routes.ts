@@ -3,6 +3,7 @@ import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
 import { readJsonBody } from '../../contracts/http/json-body';
 import { InternalRequestRejected as KeyRequestRejected, internalBodyNotJson } from './internal-api-errors';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
 import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput } from '../directory/api-keys';
 import type { KeyAlgorithm } from '../directory/directory';
 
@@ -14,6 +15,18 @@ import type { KeyAlgorithm } from '../directory/directory';
 /** A listing as JSON carries its dates as ISO strings. */
 export type KeyListingJson = Omit<KeyListing, 'createdAt' | 'revokedAt'> & { createdAt: string; revokedAt: string | null };
 
+const PLAIN_TEXT = new RegExp(PLAIN_TEXT_PATTERN, 'u');
+// Public keys in PEM run to a few KB; every other field is an identifier.
+const MAX_PEM_LENGTH = 16_384;
+
+/** A string the store can hold (no NUL, no lone surrogate) and of a sane length, or a 400 naming it. */
+function storable(path: string, value: string, max = MAX_ID_LENGTH): string {
+  if (!PLAIN_TEXT.test(value))
+    throw new KeyRequestRejected(`${path.slice(1)} must not contain NUL (U+0000) or an unpaired surrogate`, [{ path, message: 'plain text' }]);
+  if ([...value].length > max) throw new KeyRequestRejected(`${path.slice(1)} must have at most ${max} characters`, [{ path, message: `at most ${max} characters` }]);
+  return value;
+}
+
 const refused = (error: unknown): never => {
   throw error instanceof KeyCommandError ? new KeyRequestRejected(error.message) : error;
 };
@@ -23,7 +36,7 @@ function registerInput(body: unknown): RegisterKeyInput {
   const text = (name: string) => {
     if (typeof b[name] !== 'string' || (b[name] as string).trim() === '')
       throw new KeyRequestRejected(`${name} is required (a non-empty string)`, [{ path: `/${name}`, message: 'required' }]);
-    return (b[name] as string).trim();
+    return storable(`/${name}`, (b[name] as string).trim(), name === 'publicKeyPem' ? MAX_PEM_LENGTH : MAX_ID_LENGTH);
   };
   const algorithm = (b.algorithm ?? 'RS256') as KeyAlgorithm;
   if (!KEY_ALGORITHMS.includes(algorithm))
@@ -34,6 +47,8 @@ function registerInput(body: unknown): RegisterKeyInput {
   }
   if (b.clientName !== undefined && typeof b.clientName !== 'string')
     throw new KeyRequestRejected('clientName must be a string', [{ path: '/clientName', message: 'string' }]);
+  (usernames as string[] | undefined)?.forEach((u, i) => storable(`/usernames/${i}`, u));
+  if (typeof b.clientName === 'string') storable('/clientName', b.clientName, MAX_NAME_LENGTH);
   return {
     clientId: text('clientId'),
     kid: text('kid'),
@@ -59,7 +74,7 @@ export function keyRoutes(deps: { store: Store; directory?: Pick<Directory, 'inv
   });
 
   app.post('/:kid/revoke', async (c) => {
-    const revoked = await revokeKey(deps.store, c.req.param('kid'), directory).catch(refused);
+    const revoked = await revokeKey(deps.store, storable('/kid', c.req.param('kid')), directory).catch(refused);
     return c.json({ kid: revoked.kid, revokedAt: revoked.revokedAt.toISOString() });
   });
 

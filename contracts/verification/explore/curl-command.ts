@@ -3,9 +3,25 @@
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function curlCommand(sellerUrl: string, body: string, headers: Record<string, string> = {}): string {
-  const parts = ['curl', '-sS', '-X', 'POST', quote(sellerUrl), '-H', quote('content-type: application/json')];
+export interface CurlOptions {
+  /** Default POST. */
+  method?: string;
+  /** Default application/json; null sends none (curl's own default is dropped too). */
+  contentType?: string | null;
+}
+
+export function curlCommand(sellerUrl: string, body: string | undefined, headers: Record<string, string> = {}, options: CurlOptions = {}): string {
+  const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
+  const parts = [
+    'curl',
+    '-sS',
+    '-X',
+    options.method ?? 'POST',
+    quote(sellerUrl),
+    '-H',
+    quote(contentType === null ? 'content-type:' : `content-type: ${contentType}`),
+  ];
   for (const [name, value] of Object.entries(headers)) parts.push('-H', quote(`${name}: ${value}`));
-  parts.push('--data-raw', quote(body));
+  if (body !== undefined) parts.push('--data-raw', quote(body));
   return parts.join(' ');
 }

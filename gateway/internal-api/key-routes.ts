@@ -23,7 +23,8 @@ const MAX_PEM_LENGTH = 16_384;
 function storable(path: string, value: string, max = MAX_ID_LENGTH): string {
   if (!PLAIN_TEXT.test(value))
     throw new KeyRequestRejected(`${path.slice(1)} must not contain NUL (U+0000) or an unpaired surrogate`, [{ path, message: 'plain text' }]);
-  if ([...value].length > max) throw new KeyRequestRejected(`${path.slice(1)} must have at most ${max} characters`, [{ path, message: `at most ${max} characters` }]);
+  if ([...value].length > max)
+    throw new KeyRequestRejected(`${path.slice(1)} must have at most ${max} characters`, [{ path, message: `at most ${max} characters` }]);
   return value;
 }
 

@@ -1,34 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIo } from './command-io';
 import { verifyCommand } from './verify-command';
 import type { VerificationReport } from '../contracts/verification/report';
+import { SPEC_FAITHFUL_STATE_MAP as MAP, startSpecFaithfulSeller, type RunningPythonSeller } from '../fixtures/sellers/spec-faithful-seller';
 
 // A vendor who wrote their seller from the specification alone (a Python seller, its own
 // catalogue, no downloadable invoice copies, a discontinued superseded part) runs verify with
 // its state map, as the guide says: one declaration, and every other interaction passes.
 
-const SELLER = 'fixtures/sellers/spec-faithful-seller.py';
-const MAP = 'fixtures/state-maps/spec-faithful-seller.json';
 const dir = mkdtempSync(join(tmpdir(), 'verify-not-offered-'));
-let python: ChildProcess;
+let python: RunningPythonSeller;
 let sellerUrl: string;
 
 beforeAll(async () => {
-  python = spawn('python3', [SELLER, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: python.stdout! }).once('line', resolve);
-    python.once('exit', (code) => reject(new Error(`the Python seller exited with ${code}`)));
-  });
-  sellerUrl = /listening on (http:\S+)/.exec(first)![1];
+  python = await startSpecFaithfulSeller();
+  sellerUrl = python.url;
 });
-afterAll(() => {
-  python?.kill();
-});
+afterAll(() => python?.close());
 
 async function verify(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];

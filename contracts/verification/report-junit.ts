@@ -1,5 +1,5 @@
 import { exampleValuesNote, interactionPassed, type VerificationReport } from './report';
-import { show } from './report-text';
+import { pactMismatchText, show } from './report-text';
 import { exchangeOutcomeText } from './exchange-words';
 
 // JUnit XML for CI: one test case per interaction; a failure lists Pact's mismatches and
@@ -11,7 +11,7 @@ export const escapeXml = (text: string): string =>
 export function renderJunit(report: VerificationReport, suiteName = 'seller-system verification'): string {
   const cases = report.interactions.map((i) => {
     const lines: string[] = [];
-    for (const m of i.pactMismatches) lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${m.message}`);
+    for (const m of i.pactMismatches) lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${pactMismatchText(m)}`);
     for (const e of i.schemaErrors) lines.push(`reply.schema ${e.path || '/'}: ${e.message}`);
     for (const v of i.violations) {
       lines.push(

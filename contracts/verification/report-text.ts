@@ -1,6 +1,7 @@
 import { PLAIN, type Palette } from './palette';
 import { exampleValuesNote, interactionPassed, type InteractionReport, type VerificationReport } from './report';
 import { exchangeOutcomeText } from './exchange-words';
+import type { PactMismatch } from './pact-results';
 
 // The report as a vendor reads it in a terminal: one block per interaction, then one per
 // broken rule with every item id, JSON path, expected and found.
@@ -12,6 +13,12 @@ const rulesVerdict = (i: InteractionReport): string =>
   i.rules === 'failed'
     ? `BROKEN: ${[...new Set([...(i.schemaErrors.length > 0 ? ['reply.schema'] : []), ...i.violations.map((v) => v.rule)])].join(', ')}`
     : i.rules;
+
+/** Pact's mismatch with the value the seller sent beside the one expected, when Pact gives them. */
+export function pactMismatchText(m: PactMismatch): string {
+  const values = m.actual !== undefined ? ` (expected ${show(m.expected)}, your system sent ${show(m.actual)})` : '';
+  return `${m.message}${values}`;
+}
 
 const exchangeNote = (i: InteractionReport): string => (i.exchange === undefined ? '' : `   (${exchangeOutcomeText(i.exchange)})`);
 
@@ -46,7 +53,7 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
     if (i.pact === 'not-offered') lines.push(`        ${i.notOffered ?? ''}`);
     if (i.pact === 'not-run' || i.pact === 'not-offered') continue;
     lines.push(`        pact: ${i.pact}   reply rules: ${rulesVerdict(i)}${exchangeNote(i)}`);
-    for (const m of i.pactMismatches) lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${m.message}`);
+    for (const m of i.pactMismatches) lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${pactMismatchText(m)}`);
     for (const e of i.schemaErrors) lines.push(`        reply.schema at ${e.path || '/'}: ${e.message}`);
     for (const v of i.violations) lines.push(`        ${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} at ${v.path}: ${v.message}`);
     for (const p of i.problems) lines.push(`        problem: ${p}`);

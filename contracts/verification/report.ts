@@ -79,7 +79,14 @@ function withInjectedValues(mismatch: PactMismatch, injected: Map<string, string
   let message = mismatch.message;
   for (const [example, value] of injected)
     message = message.split(JSON.stringify(example)).join(JSON.stringify(value)).split(`'${example}'`).join(`'${value}'`);
-  return { ...mismatch, message };
+  // An expected value that is an injected example: the value the seller was sent is what it should echo.
+  const expected = mismatch.expected;
+  const sent = (typeof expected === 'string' || typeof expected === 'number') && injected.has(String(expected)) ? injected.get(String(expected)) : undefined;
+  return {
+    ...mismatch,
+    message,
+    ...(sent !== undefined ? { expected: typeof expected === 'number' && sent !== '' && !Number.isNaN(Number(sent)) ? Number(sent) : sent } : {}),
+  };
 }
 
 export function interactionReport(run: InteractionRun): InteractionReport {

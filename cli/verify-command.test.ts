@@ -102,11 +102,19 @@ describe('npm run verify', () => {
   it('reports a seller slower than --timeout on the interactions it belongs to, with how late it answered', async () => {
     await addFault('place_order', { kind: 'latency', ms: 1_500 });
     const json = join(mkdtempSync(join(tmpdir(), 'verify-')), 'report.json');
-    const run = await verify([...seller(), '--timeout', '500', '--json', json]);
+    const junit = join(mkdtempSync(join(tmpdir(), 'verify-')), 'junit.xml');
+    const run = await verify([...seller(), '--timeout', '500', '--json', json, '--junit', junit]);
     expect(run.code).toBe(1);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
-      interactions: { description: string; pact: string; problems: string[]; pactMismatches: unknown[] }[];
+      interactions: { description: string; pact: string; problems: string[]; pactMismatches: unknown[]; exchange?: Record<string, unknown> }[];
     };
+    // A timed-out exchange names the limit, never a status the seller did not send within it.
+    expect(run.stdout).toMatch(/\(no answer within 500 ms \(the limit\); answered HTTP 200 after 1[5-9]\d\d ms\)/);
+    expect(run.stdout).not.toMatch(/an order[^\n]*\n[^\n]*\n[^\n]*HTTP 200, 5\d\d ms/);
+    expect(readFileSync(junit, 'utf8')).toContain('exchange: no answer within 500 ms (the limit)');
+    const timedOut = report.interactions.find((i) => i.description.startsWith('an order'))!.exchange!;
+    expect(timedOut.noAnswerWithinMs).toBe(500);
+    expect(timedOut.status).toBeUndefined();
     // Exactly the pact's interactions: no phantom entries, no repeats.
     expect(report.interactions.map((i) => i.description).sort()).toEqual(
       readPact(PACT_FILE)

@@ -11,6 +11,8 @@ import { readStateMap, StateMapError } from '../contracts/verification/state-map
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
 import { probeUpstream } from './upstream-probe';
+import { checkNotOffered, NotOfferedError, type NotOffered } from '../contracts/verification/not-offered';
+import { lackingValuesText, statesLackingValues } from '../contracts/verification/example-values';
 
 // `verify`: Pact verification of a seller system with the reply rules applied to every
 // exchange. Progress on stderr, the report on stdout, files on request.
@@ -32,11 +34,29 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
   }
 
   let states: StateSetup;
+  let notOffered: NotOffered[] = [];
   try {
     states = options.states.kind === 'map' ? { kind: 'map', map: await readStateMap(options.states.file) } : options.states;
-    if (options.pacts.kind === 'file') for (const file of options.pacts.files) readV4Pact(file);
+    const declared = [...(states.kind === 'map' ? (states.map.not_offered ?? []) : []), ...options.notOffered];
+    if (options.pacts.kind === 'file') {
+      const interactions = options.pacts.files.flatMap((file) => readV4Pact(file).interactions);
+      notOffered = checkNotOffered(declared, interactions);
+      // States sent with the contract's examples: said at start; with a state map, an error unless allowed.
+      if (states.kind !== 'url') {
+        const lacking = statesLackingValues(states.kind === 'map' ? states.map : undefined, interactions, declared);
+        const refused = states.kind === 'map' && !options.allowExampleValues;
+        if (lacking.length > 0)
+          io.stderr(
+            `verify: ${states.kind === 'map' ? `the state map ${options.states.kind === 'map' ? options.states.file : ''} gives` : 'without --state-map or --states-url, the run has'} ` +
+              `no value for these states' parameters; the contract's example values would be sent:\n${lackingValuesText(lacking)}` +
+              (refused ? `Add them to the state map (or declare an optional state "not_offered"), or run with --allow-example-values.\n` : ''),
+          );
+        if (refused && lacking.length > 0) return 2;
+      }
+    } else if (declared.length > 0)
+      throw new NotOfferedError("not_offered needs --pact: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
   } catch (error) {
-    if (!(error instanceof StateMapError) && !(error instanceof PactFileError)) throw error;
+    if (!(error instanceof StateMapError) && !(error instanceof PactFileError) && !(error instanceof NotOfferedError)) throw error;
     io.stderr(`verify: ${error.message}\n`);
     return 2;
   }
@@ -58,6 +78,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     headers: options.headers,
     timeoutMs: options.timeoutMs,
     maxReplyBytes: options.maxReplyBytes,
+    notOffered,
     ...(options.publish !== undefined ? { publish: options.publish } : {}),
     onInteraction: (run, index, total) => io.stderr(`${progressLine(interactionReport(run), index, total, progressColours)}\n`),
     ...(options.verbose ? { log: (text: string) => io.stderr(text.replace(/^/gm, '  pact | ')) } : {}),

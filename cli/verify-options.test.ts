@@ -15,7 +15,32 @@ describe('the kit command line', () => {
       timeoutMs: 30_000,
       maxReplyBytes: 8_388_608,
       verbose: false,
+      notOffered: [],
+      allowExampleValues: false,
     });
+  });
+
+  it('takes --not-offered (repeatable) and --allow-example-values, refusing them where they cannot apply', () => {
+    const options = parseKitOptions(
+      [
+        '--seller-url',
+        'http://x',
+        '--state-map',
+        'm.json',
+        '--not-offered',
+        'part has route times',
+        '--not-offered',
+        'invoice has a downloadable copy',
+        '--allow-example-values',
+      ],
+      {},
+    );
+    expect(options.notOffered).toEqual(['part has route times', 'invoice has a downloadable copy']);
+    expect(options.allowExampleValues).toBe(true);
+    expect(() => parseKitOptions(['--seller-url', 'http://x', '--allow-example-values'], {})).toThrow('--allow-example-values needs --state-map');
+    expect(() => parseKitOptions(['--seller-url', 'http://x', '--broker-url', 'http://b', '--not-offered', 'part has route times'], {})).toThrow(
+      '--not-offered needs --pact',
+    );
   });
 
   it('takes --max-reply-bytes, for verify and verify --explore alike', () => {

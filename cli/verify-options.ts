@@ -26,12 +26,19 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
                             answer is reported as "answered after N ms, over the limit"
   --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 8 MiB); a
                             larger one is stopped and reported as reply.too-large
+  --not-offered <state>     an optional interaction's state your system does not offer (the pact marks
+                            which are optional, e.g. 'invoice has a downloadable copy'); reported
+                            NOT OFFERED (optional), not run; repeatable (or "not_offered" in the state map)
+  --allow-example-values    with --state-map: run although the map gives no value for some states'
+                            parameters (the contract's examples are sent; listed at start)
   --verbose                 also print the Pact verifier's own output (stderr)
   --explore                 generated exchanges from your catalogue instead of the pact (verify --explore --help)
   --help                    this text
 
-Exit 0: every interaction passed Pact and the reply rules; 1: any did not (or a state could not be
-set up); 2: bad usage, an unreadable state map or pact, or your system cannot be reached at start;
+Exit 0: every interaction passed Pact and the reply rules (or is optional and declared not offered);
+1: any did not (or a state could not be set up); 2: bad usage, an unreadable state map or pact, a
+--not-offered state that is not optional, a state map lacking values (without --allow-example-values),
+or your system cannot be reached at start;
 130/143: stopped by SIGINT/SIGTERM (the partial report says what did not run).
 `;
 
@@ -46,6 +53,9 @@ export interface KitOptions {
   timeoutMs: number;
   maxReplyBytes: number;
   verbose: boolean;
+  /** States declared not offered on the command line (the state map may declare more). */
+  notOffered: string[];
+  allowExampleValues: boolean;
 }
 
 /** The broker credentials from the environment (read through its schema); a bad variable is a usage error. */
@@ -78,12 +88,17 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     timeout: { type: 'string', default: '30000' },
     'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
     verbose: { type: 'boolean', default: false },
+    'not-offered': { type: 'string', multiple: true },
+    'allow-example-values': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
   if (values.help) throw new UsageError('');
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
   if (values['states-url'] !== undefined && values['state-map'] !== undefined) throw new UsageError('give --states-url or --state-map, not both');
   if (values.pact !== undefined && values['broker-url'] !== undefined) throw new UsageError('give --pact or --broker-url, not both');
+  if (values['not-offered'] !== undefined && values['broker-url'] !== undefined)
+    throw new UsageError("--not-offered needs --pact: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
+  if (values['allow-example-values'] && values['state-map'] === undefined) throw new UsageError('--allow-example-values needs --state-map');
   if (values['consumer-branch'] !== undefined && values['broker-url'] === undefined) throw new UsageError('--consumer-branch needs --broker-url');
   if (values.publish) {
     if (values['broker-url'] === undefined) throw new UsageError('--publish needs --broker-url: results are published to the broker the pacts came from');
@@ -122,5 +137,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     timeoutMs,
     maxReplyBytes,
     verbose: values.verbose ?? false,
+    notOffered: values['not-offered'] ?? [],
+    allowExampleValues: values['allow-example-values'] ?? false,
   };
 }

@@ -1,6 +1,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import type { ForwardedOperation } from '../reply-check';
 import type { StateName, StateParams } from './provider-states';
+import type { OptionalCapability } from './optional-capabilities';
 
 // The gateway → seller interactions of the contract, as data: the consumer test drives the
 // real seller client through each one, the replay server and the docs read them.
@@ -39,6 +40,8 @@ export interface SellerInteraction {
   request: Record<string, unknown>;
   /** Seller reply body, with matchers. */
   response: Record<string, unknown>;
+  /** Set when the interaction exists only for an optional field: which one (written into the pact's comments). */
+  optional?: OptionalCapability;
 }
 
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
@@ -212,6 +215,7 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'an item inquiry for a part at a location with route times',
     operation: 'item-inquiry',
+    optional: { field: 'route_times', of: 'an item location' },
     state: state('part has route times', { ...northside, mfr_code: 'WIX', part_number: '51515', location_id: 'L101' }),
     build: (value) => ({
       request: {
@@ -358,6 +362,7 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'an invoice with a downloadable copy',
     operation: 'invoice',
+    optional: { field: 'link_url', of: 'an invoice' },
     state: state('invoice has a downloadable copy', { ...northside, invoice_number: 'INV-100404' }),
     build: (value) => ({
       request: { service: 'invoice', member: value('member'), account: value('account'), invoice_number: value('invoice_number') },

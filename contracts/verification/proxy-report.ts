@@ -1,6 +1,7 @@
 import { RULES } from '../reply-rules/index';
 import { escapeXml } from './report-junit';
 import { show } from './report-text';
+import { exchangeOutcomeText } from './exchange-words';
 import type { ReplyCheck } from '../reply-check';
 import type { Exchange } from './rules-proxy';
 import type { ReplyFinding } from './reply-findings';
@@ -21,8 +22,10 @@ export interface ProxyExchange {
   index: number;
   /** What the request was: its pact interaction when the shape names exactly one, else service and item ids or filters. */
   label: string;
-  status: number;
+  /** The seller's HTTP status; null when it sent none within the limit (see `noAnswerWithinMs`). */
+  status: number | null;
   elapsedMs: number;
+  noAnswerWithinMs?: number;
   verdict: 'ok' | 'broken' | 'not-checked';
   breaches: ProxyBreach[];
   problem?: string;
@@ -55,8 +58,9 @@ export function toProxyExchange(exchange: Exchange, label: string): ProxyExchang
   return {
     index: exchange.index,
     label,
-    status: exchange.status,
+    status: exchange.limitMs !== undefined ? null : exchange.status,
     elapsedMs: exchange.elapsedMs,
+    ...(exchange.limitMs !== undefined ? { noAnswerWithinMs: exchange.limitMs } : {}),
     verdict: check === undefined ? 'not-checked' : check.ok ? 'ok' : 'broken',
     breaches,
     ...(exchange.problem !== undefined ? { problem: exchange.problem } : {}),
@@ -82,7 +86,7 @@ export function exchangeLine(e: ProxyExchange): string {
       : e.verdict === 'broken'
         ? `BROKEN: ${[...new Set(e.breaches.map((b) => b.rule))].join(', ')}`
         : `not checked: ${e.problem}`;
-  return `#${e.index} ${e.label} — HTTP ${e.status}, ${e.elapsedMs} ms — ${verdict}`;
+  return `#${e.index} ${e.label} — ${exchangeOutcomeText(e)} — ${verdict}`;
 }
 
 export function renderProxyText(report: ProxyReport): string {

@@ -1,5 +1,6 @@
-import { interactionPassed, type VerificationReport } from './report';
-import { show } from './report-text';
+import { exampleValuesNote, interactionPassed, type VerificationReport } from './report';
+import { pactMismatchText, show } from './report-text';
+import { exchangeOutcomeText } from './exchange-words';
 
 // JUnit XML for CI: one test case per interaction; a failure lists Pact's mismatches and
 // the broken reply rules with item id, path, expected and found.
@@ -10,7 +11,7 @@ export const escapeXml = (text: string): string =>
 export function renderJunit(report: VerificationReport, suiteName = 'seller-system verification'): string {
   const cases = report.interactions.map((i) => {
     const lines: string[] = [];
-    for (const m of i.pactMismatches) lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${m.message}`);
+    for (const m of i.pactMismatches) lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${pactMismatchText(m)}`);
     for (const e of i.schemaErrors) lines.push(`reply.schema ${e.path || '/'}: ${e.message}`);
     for (const v of i.violations) {
       lines.push(
@@ -19,8 +20,12 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
       );
     }
     for (const p of i.problems) lines.push(`problem: ${p}`);
+    const examples = exampleValuesNote(i);
+    if (examples !== undefined && lines.length > 0) lines.push(`example values: ${examples}`);
+    if (i.exchange?.noAnswerWithinMs !== undefined) lines.push(`exchange: ${exchangeOutcomeText(i.exchange)}`);
     const time = ((i.exchange?.elapsedMs ?? 0) / 1000).toFixed(3);
     const open = `    <testcase classname="${escapeXml(i.states.join(' + ') || 'seller-system')}" name="${escapeXml(i.description)}" time="${time}"`;
+    if (i.pact === 'not-offered') return `${open}>\n      <skipped message="${escapeXml(i.notOffered ?? 'NOT OFFERED (optional)')}"/>\n    </testcase>`;
     if (i.pact === 'not-run') return `${open}>\n      <skipped message="not run: the verification was stopped first"/>\n    </testcase>`;
     if (lines.length === 0) return `${open}/>`;
     const rules = [...new Set(i.violations.map((v) => v.rule).concat(i.schemaErrors.length > 0 ? ['reply.schema'] : []))];
@@ -33,8 +38,8 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
       .join('; ');
     return `${open}>\n      <failure message="${escapeXml(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`;
   });
-  const failures = report.interactions.filter((i) => i.pact !== 'not-run' && !interactionPassed(i)).length;
-  const skipped = report.interactions.filter((i) => i.pact === 'not-run').length;
+  const failures = report.interactions.filter((i) => i.pact !== 'not-run' && i.pact !== 'not-offered' && !interactionPassed(i)).length;
+  const skipped = report.interactions.filter((i) => i.pact === 'not-run' || i.pact === 'not-offered').length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escapeXml(suiteName)}" tests="${report.interactions.length}" failures="${failures}">`,

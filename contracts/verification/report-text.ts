@@ -1,5 +1,7 @@
 import { PLAIN, type Palette } from './palette';
-import { interactionPassed, type InteractionReport, type VerificationReport } from './report';
+import { exampleValuesNote, interactionPassed, type InteractionReport, type VerificationReport } from './report';
+import { exchangeOutcomeText } from './exchange-words';
+import type { PactMismatch } from './pact-results';
 
 // The report as a vendor reads it in a terminal: one block per interaction, then one per
 // broken rule with every item id, JSON path, expected and found.
@@ -12,14 +14,20 @@ const rulesVerdict = (i: InteractionReport): string =>
     ? `BROKEN: ${[...new Set([...(i.schemaErrors.length > 0 ? ['reply.schema'] : []), ...i.violations.map((v) => v.rule)])].join(', ')}`
     : i.rules;
 
-function exchangeNote(i: InteractionReport): string {
-  if (i.exchange === undefined) return '';
-  const late = i.exchange.answeredAfterMs !== undefined ? `, answered after ${i.exchange.answeredAfterMs} ms` : '';
-  return `   (HTTP ${i.exchange.status === 0 ? '—' : i.exchange.status}, ${i.exchange.elapsedMs} ms${late})`;
+/** Pact's mismatch with the value the seller sent beside the one expected, when Pact gives them. */
+export function pactMismatchText(m: PactMismatch): string {
+  const values = m.actual !== undefined ? ` (expected ${show(m.expected)}, your system sent ${show(m.actual)})` : '';
+  return `${m.message}${values}`;
 }
+
+const exchangeNote = (i: InteractionReport): string => (i.exchange === undefined ? '' : `   (${exchangeOutcomeText(i.exchange)})`);
+
+/** The label of an interaction that was not judged: stopped first, or declared not offered. */
+const NOT_OFFERED_LABEL = 'NOT OFFERED (optional)';
 
 /** The line printed as each interaction finishes: both verdicts, and what stopped a check. */
 export function progressLine(i: InteractionReport, index: number, total: number, palette: Palette = PLAIN): string {
+  if (i.pact === 'not-offered') return `[${index}/${total}] ${palette.dim(NOT_OFFERED_LABEL)} ${i.description} — ${i.notOffered ?? ''}`;
   const ok = interactionPassed(i);
   const verdicts = `pact: ${i.pact === 'failed' ? palette.fail('FAILED') : i.pact} · reply rules: ${i.rules === 'failed' ? palette.fail(rulesVerdict(i)) : i.rules}`;
   const problem = i.problems[0] !== undefined ? ` — ${i.problems[0]}` : '';
@@ -32,15 +40,25 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
   if (report.fatal !== undefined) lines.push('', `Pact could not run: ${report.fatal}`);
   lines.push('', 'Interactions');
   for (const i of report.interactions) {
-    const label = i.pact === 'not-run' ? palette.dim('NOT RUN') : interactionPassed(i) ? palette.pass('PASS') : palette.fail('FAIL');
+    const label =
+      i.pact === 'not-offered'
+        ? palette.dim(NOT_OFFERED_LABEL)
+        : i.pact === 'not-run'
+          ? palette.dim('NOT RUN')
+          : interactionPassed(i)
+            ? palette.pass('PASS')
+            : palette.fail('FAIL');
     lines.push(`  ${label}  ${i.description}`);
     if (i.states.length > 0) lines.push(`        given ${i.states.join(', ')}`);
-    if (i.pact === 'not-run') continue;
+    if (i.pact === 'not-offered') lines.push(`        ${i.notOffered ?? ''}`);
+    if (i.pact === 'not-run' || i.pact === 'not-offered') continue;
     lines.push(`        pact: ${i.pact}   reply rules: ${rulesVerdict(i)}${exchangeNote(i)}`);
-    for (const m of i.pactMismatches) lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${m.message}`);
+    for (const m of i.pactMismatches) lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${pactMismatchText(m)}`);
     for (const e of i.schemaErrors) lines.push(`        reply.schema at ${e.path || '/'}: ${e.message}`);
     for (const v of i.violations) lines.push(`        ${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} at ${v.path}: ${v.message}`);
     for (const p of i.problems) lines.push(`        problem: ${p}`);
+    const examples = exampleValuesNote(i);
+    if (examples !== undefined) lines.push(`        example values: ${examples}`);
   }
   if (report.rules.length > 0) {
     lines.push('', 'Broken rules');
@@ -60,12 +78,14 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
 
 export function summaryLine(report: VerificationReport, palette: Palette = PLAIN): string {
   const total = report.interactions.length;
-  const ran = report.interactions.filter((i) => i.pact !== 'not-run');
+  const ran = report.interactions.filter((i) => i.pact !== 'not-run' && i.pact !== 'not-offered');
   const passedCount = ran.filter(interactionPassed).length;
+  const declared = report.interactions.filter((i) => i.pact === 'not-offered').map((i) => `'${i.description}'`);
+  const notOffered = declared.length > 0 ? `, ${declared.length} ${NOT_OFFERED_LABEL}: ${declared.join(', ')}` : '';
   const broken = report.rules.length > 0 ? `; broken rules: ${report.rules.map((r) => r.rule).join(', ')}` : '';
   if (report.stopped !== undefined) {
     const notRun = report.interactions.filter((i) => i.pact === 'not-run').map((i) => `'${i.description}'`);
-    return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;
+    return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${notOffered}${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;
   }
-  return `${report.ok ? palette.pass('PASSED') : palette.fail('FAILED')}: ${passedCount} of ${total} interactions passed${broken}`;
+  return `${report.ok ? palette.pass('PASSED') : palette.fail('FAILED')}: ${passedCount} of ${total} interactions passed${notOffered}${broken}`;
 }

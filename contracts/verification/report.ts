@@ -2,6 +2,8 @@ import { RULES, type Violation } from '../reply-rules/index';
 import type { ValidationIssue } from '../validator';
 import type { PactFailure, PactMismatch } from './pact-results';
 import type { Exchange } from './rules-proxy';
+import type { ExchangeTiming } from './exchange-words';
+import { notOfferedReason, type NotOffered } from './not-offered';
 
 // The vendor's report: per interaction (Pact's verdict and the reply rules' verdict on the
 // same exchange) and per rule (every breach with item id, JSON path, expected and found).
@@ -13,16 +15,21 @@ export const SCHEMA_RULE_DESCRIPTION = "The reply has the contract's shape (requ
 export interface InteractionReport {
   description: string;
   states: string[];
-  /** Pact's verdict; 'not-run' when the run was stopped before this interaction. */
-  pact: 'passed' | 'failed' | 'not-run';
+  /** Pact's verdict; 'not-run' when the run was stopped before this interaction; 'not-offered' when the seller declared it so. */
+  pact: 'passed' | 'failed' | 'not-run' | 'not-offered';
   pactMismatches: PactMismatch[];
-  rules: 'passed' | 'failed' | 'not-checked' | 'not-run';
+  rules: 'passed' | 'failed' | 'not-checked' | 'not-run' | 'not-offered';
+  /** Why an optional interaction was left out: `NOT OFFERED (optional): …`. */
+  notOffered?: string;
+  /** Parameters of the state no value was given for: the contract's examples were sent (param → example). */
+  exampleValues?: Record<string, string>;
   schemaErrors: ValidationIssue[];
   violations: Violation[];
   notes: (ValidationIssue | Violation)[];
   /** Things that stopped a check: state set-up errors, no answer in time, the seller unreachable, HTTP errors. */
   problems: string[];
-  exchange?: { status: number; elapsedMs: number; answeredAfterMs?: number };
+  /** How the last exchange ended; on a timeout no `status` (the seller sent none in time): `noAnswerWithinMs`, and a late answer's `lateStatus`. */
+  exchange?: ExchangeTiming;
 }
 
 export interface RuleBreach {
@@ -61,6 +68,10 @@ export interface InteractionRun {
   stateErrors: string[];
   /** Example value → the value the seller was sent, for Pact's mismatch texts. */
   injected: Map<string, string>;
+  /** State parameters the state source gave no value for → the contract's example sent instead. */
+  exampleValues: Map<string, string>;
+  /** Set when the seller declared this optional interaction not offered: it is not run. */
+  notOffered?: NotOffered;
 }
 
 /** Pact quotes the contract's examples; the vendor wants to read the values their seller was sent. */
@@ -68,11 +79,20 @@ function withInjectedValues(mismatch: PactMismatch, injected: Map<string, string
   let message = mismatch.message;
   for (const [example, value] of injected)
     message = message.split(JSON.stringify(example)).join(JSON.stringify(value)).split(`'${example}'`).join(`'${value}'`);
-  return { ...mismatch, message };
+  // An expected value that is an injected example: the value the seller was sent is what it should echo.
+  const expected = mismatch.expected;
+  const sent = (typeof expected === 'string' || typeof expected === 'number') && injected.has(String(expected)) ? injected.get(String(expected)) : undefined;
+  return {
+    ...mismatch,
+    message,
+    ...(sent !== undefined ? { expected: typeof expected === 'number' && sent !== '' && !Number.isNaN(Number(sent)) ? Number(sent) : sent } : {}),
+  };
 }
 
 export function interactionReport(run: InteractionRun): InteractionReport {
   const base = { description: run.description, states: run.states, schemaErrors: [], violations: [], notes: [] };
+  if (run.notOffered !== undefined)
+    return { ...base, pact: 'not-offered', pactMismatches: [], rules: 'not-offered', notOffered: notOfferedReason(run.notOffered), problems: [] };
   if (run.pact === undefined)
     return { ...base, pact: 'not-run', pactMismatches: [], rules: 'not-run', problems: ['not run: the verification was stopped first'] };
   const exchange = run.exchanges[run.exchanges.length - 1];
@@ -95,12 +115,14 @@ export function interactionReport(run: InteractionRun): InteractionReport {
     violations: check?.violations ?? [],
     notes: check?.notes ?? [],
     problems,
+    ...(run.exampleValues.size > 0 ? { exampleValues: Object.fromEntries(run.exampleValues) } : {}),
     ...(exchange !== undefined
       ? {
           exchange: {
-            status: exchange.status,
+            ...(exchange.limitMs === undefined ? { status: exchange.status } : { noAnswerWithinMs: exchange.limitMs }),
             elapsedMs: exchange.elapsedMs,
             ...(exchange.answeredAfterMs !== undefined ? { answeredAfterMs: exchange.answeredAfterMs } : {}),
+            ...(exchange.limitMs !== undefined && exchange.answeredAfterMs !== undefined && exchange.status !== 0 ? { lateStatus: exchange.status } : {}),
           },
         }
       : {}),
@@ -108,6 +130,16 @@ export function interactionReport(run: InteractionRun): InteractionReport {
 }
 
 export const interactionPassed = (i: InteractionReport): boolean => i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0;
+/** Passed, or an optional interaction the seller declared not offered: neither fails the run. */
+export const interactionAccepted = (i: InteractionReport): boolean => interactionPassed(i) || i.pact === 'not-offered';
+
+/** For a failing interaction whose state lacked values: which of the contract's examples were sent. */
+export const exampleValuesNote = (i: InteractionReport): string | undefined =>
+  i.exampleValues === undefined || interactionAccepted(i)
+    ? undefined
+    : `state '${i.states.join("', '")}' had no value for ${Object.entries(i.exampleValues)
+        .map(([param, example]) => `${param} (the contract's example ${JSON.stringify(example)} was sent)`)
+        .join(', ')}: give your own in the state map or state callback`;
 
 /** The report from every interaction's run, plus every breach gathered per rule. */
 export function buildReport(sellerUrl: string, runs: InteractionRun[], extra: { fatal?: string; stopped?: string } = {}): VerificationReport {
@@ -132,6 +164,6 @@ export function buildReport(sellerUrl: string, runs: InteractionRun[], extra: { 
     }
   }
   const rules = [...byRule.values()].sort((a, b) => a.rule.localeCompare(b.rule));
-  const ok = extra.fatal === undefined && extra.stopped === undefined && interactions.length > 0 && interactions.every(interactionPassed);
+  const ok = extra.fatal === undefined && extra.stopped === undefined && interactions.some(interactionPassed) && interactions.every(interactionAccepted);
   return { ok, sellerUrl, interactions, rules, ...extra };
 }

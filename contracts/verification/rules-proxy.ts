@@ -51,6 +51,8 @@ export interface Exchange {
   proxyAnswer?: 'unreachable' | 'timeout' | ReplyFinding['rule'];
   /** The seller's answer came after the limit: how long it took. */
   answeredAfterMs?: number;
+  /** The limit the seller did not answer within (set on a timeout; `status` is then a late answer's, if any). */
+  limitMs?: number;
   /** What became of a request the proxy stopped waiting for. */
   late?: string;
 }
@@ -192,6 +194,7 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
 
     if (first === 'timeout') {
       exchange.proxyAnswer = 'timeout';
+      exchange.limitMs = timeoutMs;
       exchange.problem = `no answer within ${timeoutMs} ms (the limit, --timeout)`;
       options.onExchange?.(exchange);
       void answer.then((late) => {

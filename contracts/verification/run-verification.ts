@@ -10,6 +10,7 @@ import { createStateEndpoint } from './state-endpoint';
 import { noStateSource, remoteStateSource, stateMapSource, type StateEvent, type StateSource } from './state-handlers';
 import type { StateMapFile } from './state-map';
 import type { PactSource, Publication } from './verifier-options';
+import { notOfferedFor, type NotOffered } from './not-offered';
 
 // The vendor kit's run: the rules proxy in front of the seller, the kit's state endpoint in
 // front of the vendor's state source, and the official Pact verifier (a child process)
@@ -48,12 +49,21 @@ export interface KitRun {
   onExchange?: (exchange: Exchange) => void;
   /** The kit's proxy listens here for the length of the run. */
   onProxyReady?: (url: string) => void;
+  /** Optional interactions the seller does not offer (checked with checkNotOffered): reported, not run. */
+  notOffered?: NotOffered[];
 }
 
 const stateSource = (run: KitRun): StateSource =>
   run.states.kind === 'url' ? remoteStateSource(run.states.url, run.headers) : run.states.kind === 'map' ? stateMapSource(run.states.map) : noStateSource;
 
-const newRun = (description: string, states: string[]): InteractionRun => ({ description, states, exchanges: [], stateErrors: [], injected: new Map() });
+const newRun = (description: string, states: string[]): InteractionRun => ({
+  description,
+  states,
+  exchanges: [],
+  stateErrors: [],
+  injected: new Map(),
+  exampleValues: new Map(),
+});
 
 /** What the verifier's exit says when it wrote no result: it could not run at all. */
 function crashed(result: PactCliRun): string | undefined {
@@ -91,7 +101,12 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     if (current === undefined) return;
     if (run.pacts.kind === 'broker' && event.action === 'setup') current.states.push(event.state);
     if (event.error !== undefined) current.stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
-    if (event.action !== 'setup' || event.injected === undefined) return;
+    if (event.action !== 'setup') return;
+    // A parameter the state source gave no value for is sent as the contract's example.
+    for (const [param, example] of Object.entries(event.params))
+      if (event.injected?.[param] === undefined && (typeof example === 'string' || typeof example === 'number'))
+        current.exampleValues.set(param, String(example));
+    if (event.injected === undefined) return;
     for (const [param, value] of Object.entries(event.injected)) {
       const example = event.params[param];
       if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value))
@@ -142,9 +157,17 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
           ),
         })),
       );
+      for (const p of planned) {
+        const declared = notOfferedFor(p.run, run.notOffered ?? []);
+        if (declared !== undefined) p.run.notOffered = declared;
+      }
       runs.push(...planned.map((p) => p.run));
       for (const [index, plan] of planned.entries()) {
         if (run.signal?.aborted) break;
+        if (plan.run.notOffered !== undefined) {
+          run.onInteraction?.(plan.run, index + 1, planned.length);
+          continue;
+        }
         current = plan.run;
         const result = await runPactCli({ args: ['--file', plan.file, '--filter-description', exactly(plan.run.description), ...common], signal: run.signal });
         run.log?.(result.output);

@@ -83,6 +83,8 @@ export const StateMapFile = Type.Object(
     defaults: Type.Optional(Values),
     /** State name → the vendor's values for its parameters. */
     states: Type.Record(Type.String({ minLength: 1 }), Values),
+    /** States of optional interactions (marked so in the pact) the seller does not offer: reported NOT OFFERED, not run. */
+    not_offered: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true })),
     /** `verify --explore` only: the catalogue requests are generated from, beyond what the states name. */
     explore: Type.Optional(ExploreCatalogue),
   },
@@ -129,6 +131,9 @@ export function checkStateMap(data: unknown, source = 'state map'): StateMapFile
         problems.push(`/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`);
     }
   }
+  (map.not_offered ?? []).forEach((state, i) => {
+    if (!(state in PROVIDER_STATE_CATALOGUE)) problems.push(`/not_offered/${i}: unknown state '${state}' (known: ${STATE_LIST})`);
+  });
   if (problems.length > 0) throw new StateMapError(`${source}: ${problems.join('; ')}`);
   return map;
 }

@@ -9,6 +9,7 @@ import { validators } from '../../contracts/validator';
 import { CONSUMER, PACT_FILE, PACT_FILE_NAME, PROVIDER, SELLER_PATH } from '../../contracts/pact/pact-names';
 import { joinPacts, normalisePact, readPact } from '../../contracts/pact/pact-file';
 import { SELLER_INTERACTIONS } from '../../contracts/pact/seller-interactions';
+import { OPTIONAL_COMMENT_KEY, optionalCommentText } from '../../contracts/pact/optional-capabilities';
 
 // Consumer side: the gateway's real seller client against Pact's mock server, one
 // interaction at a time. Each interaction is written into a fresh directory of its own:
@@ -37,9 +38,11 @@ describe('gateway → seller contract (consumer side)', () => {
 
       const dir = join(scratch, String(written.length));
       const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir, logLevel: 'warn' });
-      await pact
-        .addInteraction()
-        .given(interaction.state.name, interaction.state.params)
+      let builder = pact.addInteraction().given(interaction.state.name, interaction.state.params);
+      // Interactions for optional fields say so in the pact, for every verifier's user.
+      if (interaction.optional !== undefined)
+        builder = builder.comment(optionalCommentText(interaction.optional)).comment({ key: OPTIONAL_COMMENT_KEY, value: interaction.optional.field });
+      await builder
         .uponReceiving(interaction.description)
         .withRequest('POST', SELLER_PATH, (request) => request.jsonBody(interaction.request))
         .willRespondWith(200, (response) => response.jsonBody(interaction.response))

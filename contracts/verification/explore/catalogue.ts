@@ -140,11 +140,13 @@ export function catalogueOfStateMap(map: StateMapFile, file: string, today = new
       statementDates: a.statement_dates ?? around(undefined, undefined, today),
     });
   }
+  // A part the vendor lists as unknown is one their seller does not have, wherever else it is named.
+  const unknown = new Set(unknownParts.map(key));
   return {
     origin: `state map ${file}`,
     locations,
-    parts,
-    relatedParts,
+    parts: parts.filter((p) => !unknown.has(key(p))),
+    relatedParts: relatedParts.filter((p) => !unknown.has(key(p))),
     unknownParts,
     orderLocations: uniq(orderLocations.length > 0 ? orderLocations : locations.map((l) => l.id)),
     accounts,

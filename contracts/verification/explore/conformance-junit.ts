@@ -26,7 +26,9 @@ export function renderConformanceJunit(report: ConformanceReport): string {
               stats,
               f.finding.message,
               `item id: ${f.finding.id ?? '—'}   path: ${f.finding.path || '/'}`,
-              `expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`,
+              ...(f.finding.expected !== undefined || f.finding.found !== undefined
+                ? [`expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`]
+                : []),
               `request: ${JSON.stringify(f.shrunk.request)}`,
               `reproduce: ${f.curl}`,
             ];

@@ -47,7 +47,10 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
           `shrunk to ${items > 0 ? `${items} ${f.operation === 'place-order' ? 'line' : 'item'}${items === 1 ? '' : 's'}` : 'this request'} in ${f.shrinkTries} tries`,
         `    ${f.finding.message}`,
         `    item id: ${f.finding.id !== undefined ? JSON.stringify(f.finding.id) : '—'}   path: ${f.finding.path || '/'}`,
-        `    expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`,
+        // A timeout or a failed request has no values to compare: the message says it all.
+        ...(f.finding.expected !== undefined || f.finding.found !== undefined
+          ? [`    expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`]
+          : []),
         `    request: ${JSON.stringify(f.shrunk.request)}`,
         `    reproduce: ${f.curl}`,
         '',

@@ -1,4 +1,4 @@
-import { OverallStatus } from '../../codes';
+import { ItemStatus, OverallStatus } from '../../codes';
 import type { ItemInquirySellerReply } from '../../schemas/item-inquiry';
 import type { Catalogue } from './catalogue';
 import type { SellerTarget } from './exchange';
@@ -7,7 +7,8 @@ import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit'
 // Before exploring: ask the seller for every part the catalogue says it carries. A part it
 // answers "not found" (status 0) is a catalogue the seller does not match, and exploring on
 // it would report the vendor's typo as the seller's fault: said plainly instead, naming the
-// part and where the catalogue names it.
+// part and where the catalogue names it. A superseded part is the exception the guide allows:
+// its own entry may answer 0 (discontinued) when the reply names the part superseding it.
 
 const CHUNK = 20;
 
@@ -34,7 +35,8 @@ export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catal
     if (reply?.status_code !== OverallStatus.Success || !Array.isArray(reply.items)) continue;
     items.forEach((item, i) => {
       const own = reply.items.find((e) => e?.id === item.id && (e.status_code === 0 || e.status_code === 1));
-      if (own?.status_code === 0)
+      const superseded = reply.items.some((e) => e?.id === item.id && e.status_code === ItemStatus.Superseded);
+      if (own?.status_code === 0 && !superseded)
         problems.push(`${item.mfr_code} ${item.part_number} (named in ${parts[i].source}) — your system answered status 0, not found`);
     });
   }

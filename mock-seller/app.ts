@@ -9,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { createFaultRegistry } from './faults';
 import { createJournal } from './journal';
+import { createLoadModel } from './load-model';
 import { journalFeed } from './journal-feed';
 import { createInspector } from '../inspector/inspector-app';
 import { orderNumbers } from './place-order';
@@ -51,6 +52,8 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     closing: closing.signal,
     publicUrl: options.publicUrl?.replace(/\/$/, ''),
   };
+  const loadModelOf = (scenario: Scenario) => (scenario.load === undefined ? undefined : createLoadModel(scenario.load));
+  ctx.load = loadModelOf(base);
 
   const releaseHanging = () => {
     for (const release of [...ctx.hanging]) release();
@@ -71,6 +74,7 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     },
     loadScenario(next) {
       base = shiftRouteTimes(checkScenario(next));
+      ctx.load = loadModelOf(base);
       control.reset();
       return base;
     },

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { Scenario } from '../contracts/schemas/scenario';
@@ -41,6 +42,8 @@ export interface MockSeller extends MockSellerControl {
 export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
   let base: Scenario = shiftRouteTimes(checkScenario(scenario));
   const closing = new AbortController();
+  // Every request waiting out a latency or a service time listens for the close: not a leak.
+  setMaxListeners(0, closing.signal);
   const ctx: SellerContext = {
     data: indexScenario(base),
     faults: createFaultRegistry(),

@@ -1,0 +1,98 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from './command-line';
+import { paletteFor } from '../contracts/verification/palette';
+import { CatalogueError, loadCatalogue } from '../contracts/verification/explore/catalogue-source';
+import { partsTheSellerLacks } from '../contracts/verification/explore/preflight';
+import { renderLoadJunit } from '../contracts/verification/load/load-junit';
+import { renderLoad, STEP_HEADER, stepLine } from '../contracts/verification/load/load-text';
+import type { ReplayFile } from '../contracts/verification/load/replay-file';
+import { runLoad, type PendingFailure } from '../contracts/verification/load/run-load';
+import { LOAD_USAGE, parseLoadOptions } from './load-options';
+import { SIGNAL_EXIT, type CommandIo } from './command-io';
+import { probeUpstream } from './upstream-probe';
+
+// `verify --load`: the seller under the gateway's load. The bound on requests on stderr
+// before anything is sent, a line per step as it ends, then the report on stdout.
+
+/** Writes one replay file per failure that needs company; sets its `replay` command. */
+async function writeReplays(dir: string, failures: PendingFailure[], base: Omit<ReplayFile, 'rule' | 'failing' | 'companions'>): Promise<void> {
+  const needing = failures.filter((f) => f.reproduces === 'only-under-concurrency');
+  if (needing.length === 0) return;
+  await mkdir(dir, { recursive: true });
+  for (const [i, f] of needing.entries()) {
+    const file = join(dir, `${f.rule.replace(/[^\w.-]/g, '_')}-${i + 1}.json`);
+    const replay: ReplayFile = { ...base, rule: f.rule, failing: f.case, companions: f.companionCases };
+    await writeFile(file, `${JSON.stringify(replay, null, 2)}\n`);
+    f.replay = `npx federated-gateway verify --replay ${file}`;
+  }
+}
+
+export async function loadCommand(argv: string[], io: CommandIo): Promise<number> {
+  let options;
+  try {
+    options = parseLoadOptions(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message === '') {
+      io.stdout(LOAD_USAGE);
+      return 0;
+    }
+    io.stderr(`verify --load: ${error.message}\n\n${LOAD_USAGE}`);
+    return 2;
+  }
+  const unreachable = await probeUpstream(options.sellerUrl);
+  if (unreachable !== undefined) {
+    io.stderr(`verify --load: your system at ${options.sellerUrl} cannot be reached: ${unreachable}. Start it, or check --seller-url.\n`);
+    return 2;
+  }
+  const target = { sellerUrl: options.sellerUrl, headers: options.headers, timeoutMs: options.timeoutMs };
+  let catalogue;
+  try {
+    catalogue = await loadCatalogue(options.catalogue, options.headers);
+  } catch (error) {
+    if (!(error instanceof CatalogueError)) throw error;
+    io.stderr(`verify --load: ${error.message}\n`);
+    return 2;
+  }
+  const lacking = await partsTheSellerLacks(target, catalogue);
+  if (lacking.length > 0) {
+    io.stderr(
+      `verify --load: ${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not have:\n` +
+        `${lacking.map((l) => `  - ${l}\n`).join('')}Correct the catalogue (or list such parts under explore.unknown_parts) and run again.\n`,
+    );
+    return 2;
+  }
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const seconds = options.concurrencies.length * options.stepSeconds;
+  io.stderr(
+    `verify --load: ${options.sellerUrl}, steps ${options.concurrencies.join(', ')} × ${options.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
+      `deadline ${options.timeoutMs} ms, at most ${options.maxRequests} requests${options.orders ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
+      `seed ${seed} (replay: --seed ${seed})\n${STEP_HEADER}\n`,
+  );
+  const palette = paletteFor(io.stdoutIsTTY, io.env);
+  const { report, failures } = await runLoad({
+    target,
+    catalogue,
+    seed,
+    mix: options.mix,
+    orders: options.orders,
+    concurrencies: options.concurrencies,
+    stepSeconds: options.stepSeconds,
+    maxRequests: options.maxRequests,
+    minConcurrency: options.minConcurrency,
+    signal: io.signal,
+    onStep: (step) => io.stderr(`${stepLine(step, options.timeoutMs, paletteFor(io.stderrIsTTY, io.env))}\n`),
+  });
+  await writeReplays(options.replayDir, failures, { kind: 'replay', seller_url: options.sellerUrl, headers: options.headers, timeout_ms: options.timeoutMs });
+  // The report carries requests, not the generator's cases.
+  for (const f of failures) {
+    delete (f as Partial<PendingFailure>).case;
+    delete (f as Partial<PendingFailure>).companionCases;
+  }
+  io.stdout(`\n${renderLoad(report, palette)}`);
+  if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.junit !== undefined) await writeFile(options.junit, renderLoadJunit(report));
+  if (report.stopped !== undefined) return SIGNAL_EXIT[report.stopped] ?? 1;
+  return report.verdict.ok ? 0 : 1;
+}

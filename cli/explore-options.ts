@@ -25,6 +25,7 @@ every reply rule; each failure shrunk to the smallest request still breaking the
   --timeout <ms>            how long your system may take per exchange (default 30000)
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)
+  --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
   --help                    this text
 
 Progress on stderr; the failures, the table of operation × rule and the verdict on stdout.
@@ -45,6 +46,7 @@ export interface ExploreCliOptions {
   timeoutMs: number;
   json?: string;
   junit?: string;
+  replayDir?: string;
 }
 
 function httpUrl(flag: string, value: string): string {
@@ -103,6 +105,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
         timeout: { type: 'string', default: '30000' },
         json: { type: 'string' },
         junit: { type: 'string' },
+        'replay-dir': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -133,5 +136,6 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 3_600_000),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values['replay-dir'] !== undefined ? { replayDir: values['replay-dir'] } : {}),
   };
 }

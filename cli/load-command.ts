@@ -1,32 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { UsageError } from './command-line';
 import { paletteFor } from '../contracts/verification/palette';
 import { CatalogueError, loadCatalogue } from '../contracts/verification/explore/catalogue-source';
 import { partsTheSellerLacks } from '../contracts/verification/explore/preflight';
 import { renderLoadJunit } from '../contracts/verification/load/load-junit';
 import { renderLoad, STEP_HEADER, stepLine } from '../contracts/verification/load/load-text';
-import type { ReplayFile } from '../contracts/verification/load/replay-file';
 import { runLoad, type PendingFailure } from '../contracts/verification/load/run-load';
 import { LOAD_USAGE, parseLoadOptions } from './load-options';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { probeUpstream } from './upstream-probe';
+import { writeReplayFile } from './replay-files';
 
 // `verify --load`: the seller under the gateway's load. The bound on requests on stderr
 // before anything is sent, a line per step as it ends, then the report on stdout.
-
-/** Writes one replay file per failure that needs company; sets its `replay` command. */
-async function writeReplays(dir: string, failures: PendingFailure[], base: Omit<ReplayFile, 'rule' | 'failing' | 'companions'>): Promise<void> {
-  const needing = failures.filter((f) => f.reproduces === 'only-under-concurrency');
-  if (needing.length === 0) return;
-  await mkdir(dir, { recursive: true });
-  for (const [i, f] of needing.entries()) {
-    const file = join(dir, `${f.rule.replace(/[^\w.-]/g, '_')}-${i + 1}.json`);
-    const replay: ReplayFile = { ...base, rule: f.rule, failing: f.case, companions: f.companionCases };
-    await writeFile(file, `${JSON.stringify(replay, null, 2)}\n`);
-    f.replay = `npx federated-gateway verify --replay ${file}`;
-  }
-}
 
 export async function loadCommand(argv: string[], io: CommandIo): Promise<number> {
   let options;
@@ -84,7 +70,17 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
     signal: io.signal,
     onStep: (step) => io.stderr(`${stepLine(step, options.timeoutMs, paletteFor(io.stderrIsTTY, io.env))}\n`),
   });
-  await writeReplays(options.replayDir, failures, { kind: 'replay', seller_url: options.sellerUrl, headers: options.headers, timeout_ms: options.timeoutMs });
+  let n = 0;
+  for (const f of failures.filter((x) => x.reproduces === 'only-under-concurrency'))
+    f.replay = await writeReplayFile(options.replayDir, ++n, {
+      kind: 'replay',
+      seller_url: options.sellerUrl,
+      headers: options.headers,
+      timeout_ms: options.timeoutMs,
+      rule: f.rule,
+      failing: f.case,
+      companions: f.companionCases,
+    });
   // The report carries requests, not the generator's cases.
   for (const f of failures) {
     delete (f as Partial<PendingFailure>).case;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
 import { parseDuration } from './explore-options';
+import { DEFAULT_REPLAY_DIR } from './replay-files';
 import { DEFAULT_MIX, parseMix, type LoadMix } from '../contracts/verification/load/load-mix';
 
 // `verify --load …`: the command line of a load run, checked before anything is sent. The
@@ -115,7 +116,7 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         header: { type: 'string', multiple: true },
         json: { type: 'string' },
         junit: { type: 'string' },
-        'replay-dir': { type: 'string', default: 'verify-replays' },
+        'replay-dir': { type: 'string', default: DEFAULT_REPLAY_DIR },
         help: { type: 'boolean', default: false },
       },
     }));

@@ -165,3 +165,23 @@ describe('verify --load', () => {
     }
   });
 });
+
+describe('verify --explore against a seller that cross-talks under concurrency', () => {
+  it('tells a failure that needs company apart: not shrunk, no lone curl, a replay file with its company', async () => {
+    const mock = await mockWith({ service_time: { ms: 15 }, cross_talk: { above: 3, mix: 'item-id' } });
+    const replayDir = join(dir, 'explore-replays');
+    const json = join(dir, 'explore.json');
+    const { io, out } = commandIo();
+    const args = ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--seed', '7'];
+    const code = await verifyCommand([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json], io);
+    expect(code).toBe(1);
+    const report = JSON.parse(await readFile(json, 'utf8')) as { failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[] };
+    const talk = report.failures.find((f) => f.rule === 'item.unknown-id');
+    expect(talk).toMatchObject({ reproduces: 'only-under-concurrency' });
+    expect(talk!.companions!.length).toBeGreaterThanOrEqual(3);
+    expect(talk!.replay).toContain(`verify --replay ${replayDir}`);
+    const block = out.stdout.slice(out.stdout.indexOf('item.unknown-id'));
+    expect(block).toMatch(/^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/);
+    expect(block.split('\n\n')[0]).not.toMatch(/reproduce: curl/);
+  });
+});

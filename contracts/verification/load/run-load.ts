@@ -6,7 +6,7 @@ import { exchange, requestBody, type ExchangeOutcome, type SellerTarget } from '
 import { exploreCase, type ExploreCase } from '../explore/generators';
 import { ANSWER_RULE, type ExploreRule } from '../explore/rule-coverage';
 import { generatedCases } from '../explore/run-exploration';
-import { reproducesAlone } from './alone';
+import { reproducesAlone } from '../explore/alone';
 import type { LoadFailingExchange, LoadReport, LoadStep, RuleUnderConcurrency } from './load-report';
 import { mixPicker, type LoadMix } from './load-mix';
 import { percentiles } from './percentiles';

@@ -1,6 +1,6 @@
-import { exchange, type SellerTarget } from '../explore/exchange';
-import type { ExploreCase } from '../explore/generators';
-import type { ExploreRule } from '../explore/rule-coverage';
+import { exchange, type SellerTarget } from './exchange';
+import type { ExploreCase } from './generators';
+import type { ExploreRule } from './rule-coverage';
 
 // A failure seen under concurrency, re-sent alone: does it need company? A seller with a
 // shared-state bug answers the lone request correctly, and a lone curl command would pass —

@@ -1,8 +1,8 @@
-import { setMaxListeners } from 'node:events';
 import type { ForwardedOperation } from '../../reply-check';
 import type { Catalogue } from '../explore/catalogue';
 import { curlCommand } from '../explore/curl-command';
-import { exchange, requestBody, type ExchangeOutcome, type SellerTarget } from '../explore/exchange';
+import { requestBody, type SellerTarget } from '../explore/exchange';
+import { createLoadClient } from './load-exchange';
 import { exploreCase, type ExploreCase } from '../explore/generators';
 import { ANSWER_RULE, type ExploreRule } from '../explore/rule-coverage';
 import { generatedCases } from '../explore/run-exploration';
@@ -82,12 +82,8 @@ export interface LoadResult {
   failures: PendingFailure[];
 }
 
-const isTimeout = (o: ExchangeOutcome) => o.httpStatus === null && o.findings.some((f) => f.message.startsWith('no answer within'));
-
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { target, catalogue, seed, signal } = options;
-  // Every exchange in flight listens on the stop signal (AbortSignal.any): not a leak.
-  if (signal !== undefined) setMaxListeners(2 * Math.max(...options.concurrencies) + 16, signal);
   const mix = feedableMix(options.mix, catalogue, options.orders);
   const operations = Object.keys(mix) as ForwardedOperation[];
   if (operations.length === 0) throw new Error('the mix leaves nothing this catalogue can feed');
@@ -107,6 +103,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     return { ...c, request: { ...c.request, purchase_order_number: `PO-LOAD-${seed}-${++orderNumber}` } };
   };
 
+  const client = createLoadClient(target, Math.max(...options.concurrencies));
+  // The stop aborts every exchange in flight at once: the partial report follows within a second.
+  const stop = () => void client.close();
+  signal?.addEventListener('abort', stop, { once: true });
   const steps: LoadStep[] = [];
   const failures: PendingFailure[] = [];
   let stopped: string | undefined;
@@ -137,7 +137,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const c = nextCase();
         const flight: Flight = { c, start: performance.now(), end: Infinity };
         inFlight.add(flight);
-        const outcome = await exchange(target, c, signal);
+        const outcome = await client.exchange(c);
         flight.end = performance.now();
         inFlight.delete(flight);
         if (signal?.aborted) return; // cut short by the stop: not a finding
@@ -145,7 +145,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         if (recent.length > 4 * concurrency) recent.shift();
         step.exchanges++;
         latencies.push(outcome.waitMs);
-        if (isTimeout(outcome)) {
+        if (outcome.timedOut) {
           step.timeouts++;
           continue;
         }
@@ -189,6 +189,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     options.onStep?.(step);
   }
   if (signal?.aborted) stopped ??= String(signal.reason ?? 'stopped');
+  signal?.removeEventListener('abort', stop);
+  if (!signal?.aborted) await client.close();
 
   // Each first failure sent alone a few times: one that never breaks alone needs company.
   if (!signal?.aborted) {

@@ -5,7 +5,7 @@ import { CatalogueError, loadCatalogue } from '../contracts/verification/explore
 import { partsTheSellerLacks } from '../contracts/verification/explore/preflight';
 import { renderLoadJunit } from '../contracts/verification/load/load-junit';
 import { renderLoad, STEP_HEADER, stepLine } from '../contracts/verification/load/load-text';
-import { runLoad, type PendingFailure } from '../contracts/verification/load/run-load';
+import { feedableMix, runLoad, type PendingFailure } from '../contracts/verification/load/run-load';
 import { LOAD_USAGE, parseLoadOptions } from './load-options';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { probeUpstream } from './upstream-probe';
@@ -57,6 +57,11 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
       `seed ${seed} (replay: --seed ${seed})\n${STEP_HEADER}\n`,
   );
   const palette = paletteFor(io.stdoutIsTTY, io.env);
+  const mix = feedableMix(options.mix, catalogue, options.orders);
+  if (Object.keys(mix).length === 0) {
+    io.stderr(`verify --load: ${catalogue.origin} cannot feed any operation of --mix (documents need an account, orders an order location)\n`);
+    return 2;
+  }
   const { report, failures } = await runLoad({
     target,
     catalogue,

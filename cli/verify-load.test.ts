@@ -153,6 +153,9 @@ describe('verify --load', () => {
 
   it('refuses bad usage naming the flag', async () => {
     const mock = await mockWith({});
+    const help = commandIo();
+    expect(await verifyCommand(['--load', '--help'], help.io)).toBe(0);
+    expect(help.out.stdout).toMatch(/--min-concurrency <n> +fail \(exit 1\) when the knee is below n/);
     for (const [args, message] of [
       [['--concurrency', '4,2'], /--concurrency must rise/],
       [['--mix', 'item_inquiry=x'], /--mix: 'item_inquiry=x' is not name=weight/],

@@ -102,6 +102,16 @@ describe('the cross-talk fault', () => {
     expect(await run()).toEqual(first);
   });
 
+  it('comes and goes with the scenario loaded through the control API', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const six = () => Promise.all([0, 1, 2, 3, 4, 5].map((i) => send(seller, inquiry(`s${i}`))));
+    expect((await six()).every((a, i) => brokenRules(inquiry(`s${i}`), a.reply).length === 0)).toBe(true);
+    seller.loadScenario({ ...readDefaultScenario(), load: { service_time: { ms: 20 }, cross_talk: { above: 2, mix: 'item-id' } } });
+    expect((await six()).some((a, i) => brokenRules(inquiry(`s${i}`), a.reply).includes('item.unknown-id'))).toBe(true);
+    seller.loadScenario(readDefaultScenario());
+    expect((await six()).every((a, i) => brokenRules(inquiry(`s${i}`), a.reply).length === 0)).toBe(true);
+  });
+
   it('strikes only the share of replies its probability says', async () => {
     const seller = withLoad({ service_time: { ms: 20 }, cross_talk: { above: 1, mix: 'item-id', probability: 0.5 } });
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => send(seller, inquiry(`q${i}`))));

@@ -6,6 +6,9 @@ import type { ExploreRule } from './rule-coverage';
 // shared-state bug answers the lone request correctly, and a lone curl command would pass —
 // so the report must say so instead of handing the vendor a command that shows nothing.
 
+/** Lone re-sends before a failure is called "only under concurrency". */
+export const ALONE_TRIES = 3;
+
 /** true: it broke `rule` again alone; false: every lone try was correct; undefined: stopped. */
 export async function reproducesAlone(
   target: SellerTarget,

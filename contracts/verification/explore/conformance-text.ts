@@ -1,6 +1,7 @@
 import { show } from '../report-text';
 import type { Palette } from '../palette';
 import type { ConformanceReport, ConformanceRow } from './conformance';
+import { ALONE_TRIES } from './alone';
 import type { ExploreProgress } from './run-exploration';
 
 // The exploration for the terminal: each shrunk failure (rule, item id, path, expected,
@@ -45,7 +46,7 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
         out.push(
           `  ${colours.fail(f.rule)} — ${f.operation}: broken in ${f.count} exchange${f.count === 1 ? '' : 's'}; first at run ${f.index} (seed ${report.seed}), ONLY UNDER CONCURRENCY`,
           `    ${f.finding.message}   path: ${f.finding.path || '/'}`,
-          `    sent alone again, the reply was correct every time (a lone curl would pass): not shrunk`,
+          `    sent alone ${ALONE_TRIES} times, the reply was correct every time (a lone curl would pass): not shrunk`,
           `    request: ${JSON.stringify(f.original.request)}`,
           `    ${f.companions?.length ?? 0} request(s) were in flight beside it; replay them together: ${f.replay ?? '(no replay file written)'}`,
           '',

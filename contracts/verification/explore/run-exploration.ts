@@ -6,7 +6,7 @@ import { exchange, requestBody, type Finding, type SellerTarget } from './exchan
 import { exploreCase, type ExploreCase } from './generators';
 import type { ExploreRule } from './rule-coverage';
 import { shrinkFailure } from './shrink';
-import { reproducesAlone } from './alone';
+import { ALONE_TRIES, reproducesAlone } from './alone';
 
 // The exploration: `runs` requests generated from the seed (the same seed, the same requests,
 // whatever the concurrency), sent `concurrency` at a time, every reply judged; then the first
@@ -177,7 +177,7 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
     // Sent alone first: a failure that needs company is not shrunk (alone it passes) nor given a lone curl.
     const alone =
       options.concurrency > 1 && !options.signal?.aborted
-        ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? 3, options.signal)
+        ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? ALONE_TRIES, options.signal)
         : undefined;
     if (alone === false) {
       failures.push({

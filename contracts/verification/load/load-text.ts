@@ -1,4 +1,5 @@
 import type { Palette } from '../palette';
+import { ALONE_TRIES } from '../explore/alone';
 import type { LoadFailingExchange, LoadReport, LoadStep } from './load-report';
 
 // The load report as text: one row per step, then the failures (told apart: alone, or only
@@ -36,7 +37,7 @@ function failureText(concurrency: number, f: LoadFailingExchange): string {
   if (f.reproduces === 'only-under-concurrency')
     return [
       head,
-      `    only under concurrency: sent alone ${'again'}, the reply was correct every time — a lone curl would pass.`,
+      `    only under concurrency: sent alone ${ALONE_TRIES} times after the run, the reply was correct every time — a lone curl would pass.`,
       `    ${f.companions?.length ?? 0} request(s) were in flight beside it; replay them together:`,
       `    ${f.replay ?? '(no replay file written)'}`,
     ].join('\n');

@@ -6,7 +6,7 @@ import { createLoadClient } from './load-exchange';
 import { exploreCase, type ExploreCase } from '../explore/generators';
 import { ANSWER_RULE, type ExploreRule } from '../explore/rule-coverage';
 import { generatedCases } from '../explore/run-exploration';
-import { reproducesAlone } from '../explore/alone';
+import { ALONE_TRIES, reproducesAlone } from '../explore/alone';
 import type { LoadFailingExchange, LoadReport, LoadStep, RuleUnderConcurrency } from './load-report';
 import { mixPicker, type LoadMix } from './load-mix';
 import { percentiles } from './percentiles';
@@ -196,7 +196,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (!signal?.aborted) {
     for (const failure of failures) {
       if (failure.rule === ANSWER_RULE) continue; // timeouts and errors: load itself, not a reply to judge
-      const alone = await reproducesAlone(target, failure.case, failure.rule, options.aloneTries ?? 3, signal);
+      const alone = await reproducesAlone(target, failure.case, failure.rule, options.aloneTries ?? ALONE_TRIES, signal);
       if (alone === undefined) break; // stopped
       failure.reproduces = alone ? 'alone' : 'only-under-concurrency';
       if (!alone) failure.companions = failure.companionCases.map((c) => c.request);

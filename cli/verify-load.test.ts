@@ -176,7 +176,8 @@ describe('verify --explore against a seller that cross-talks under concurrency',
     const json = join(dir, 'explore.json');
     const { io, out } = commandIo();
     const args = ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--seed', '7'];
-    const code = await verifyCommand([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json], io);
+    const junit = join(dir, 'explore.xml');
+    const code = await verifyCommand([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit], io);
     expect(code).toBe(1);
     const report = JSON.parse(await readFile(json, 'utf8')) as { failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[] };
     const talk = report.failures.find((f) => f.rule === 'item.unknown-id');
@@ -186,5 +187,8 @@ describe('verify --explore against a seller that cross-talks under concurrency',
     const block = out.stdout.slice(out.stdout.indexOf('item.unknown-id'));
     expect(block).toMatch(/^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/);
     expect(block.split('\n\n')[0]).not.toMatch(/reproduce: curl/);
+    expect(await readFile(junit, 'utf8')).toMatch(
+      /name="item.unknown-id"[^]*?only under concurrency \(correct every time alone; a lone curl would pass\): npx federated-gateway verify --replay/,
+    );
   });
 });

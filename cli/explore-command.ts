@@ -10,6 +10,7 @@ import { partsTheSellerLacks } from '../contracts/verification/explore/preflight
 import { runExploration, TIME_LIMIT } from '../contracts/verification/explore/run-exploration';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { probeUpstream } from './upstream-probe';
+import { DEFAULT_REPLAY_DIR, writeReplayFile } from './replay-files';
 
 // `verify --explore`: generated exchanges on the vendor's catalogue. Progress on stderr, the
 // failures, the conformance table and the verdict on stdout, JSON/JUnit on request.
@@ -73,6 +74,18 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
     },
     onShrink: (operation, rule, index) => io.stderr(`explore: shrinking ${operation} ${rule} (first broken at run ${index})\n`),
   });
+  // A failure that needs company gets a replay file instead of a lone curl that would pass.
+  let n = 0;
+  for (const f of result.failures.filter((x) => x.reproduces === 'only-under-concurrency'))
+    f.replay = await writeReplayFile(options.replayDir ?? DEFAULT_REPLAY_DIR, ++n, {
+      kind: 'replay',
+      seller_url: options.sellerUrl,
+      headers: options.headers,
+      timeout_ms: options.timeoutMs,
+      rule: f.rule,
+      failing: f.original,
+      companions: f.companions ?? [],
+    });
   const report = conformanceReport(result, options.minScore);
   io.stdout(`\n${renderConformance(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);

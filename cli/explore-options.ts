@@ -28,6 +28,7 @@ every reply rule; each failure shrunk to the smallest request still breaking the
                             larger one is stopped and reported as reply.too-large
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)
+  --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
   --help                    this text
 
 Progress on stderr; the failures, the table of operation × rule and the verdict on stdout.
@@ -49,6 +50,7 @@ export interface ExploreCliOptions {
   maxReplyBytes: number;
   json?: string;
   junit?: string;
+  replayDir?: string;
 }
 
 function httpUrl(flag: string, value: string): string {
@@ -108,6 +110,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
         'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
         json: { type: 'string' },
         junit: { type: 'string' },
+        'replay-dir': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -139,5 +142,6 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     maxReplyBytes: wholeNumber('--max-reply-bytes', values['max-reply-bytes']!, 1, MAX_REPLY_BYTES_CEILING),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values['replay-dir'] !== undefined ? { replayDir: values['replay-dir'] } : {}),
   };
 }

@@ -20,6 +20,9 @@ import { lackingValuesText, statesLackingValues } from '../contracts/verificatio
 export async function verifyCommand(argv: string[], io: CommandIo): Promise<number> {
   // Generated exchanges instead of the pact: a command of its own (cli/explore-command.ts).
   if (argv.includes('--explore')) return (await import('./explore-command')).exploreCommand(argv, io);
+  // The seller under load, and a failure that needs company replayed (cli/load-command.ts).
+  if (argv.includes('--load')) return (await import('./load-command')).loadCommand(argv, io);
+  if (argv.includes('--replay')) return (await import('./replay-command')).replayCommand(argv, io);
   let options;
   try {
     options = parseKitOptions(argv, io.env);

@@ -33,6 +33,8 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
                             parameters (the contract's examples are sent; listed at start)
   --verbose                 also print the Pact verifier's own output (stderr)
   --explore                 generated exchanges from your catalogue instead of the pact (verify --explore --help)
+  --load                    your system under the gateway's load: the knee (verify --load --help)
+  --replay <file>           send a failure that needs company again, with its company
   --help                    this text
 
 Exit 0: every interaction passed Pact and the reply rules (or is optional and declared not offered);

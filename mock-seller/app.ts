@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { Scenario } from '../contracts/schemas/scenario';
@@ -12,6 +13,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { createFaultRegistry } from './faults';
 import { createJournal } from './journal';
+import { createLoadModel } from './load-model';
 import { journalFeed } from './journal-feed';
 import { createInspector } from '../inspector/inspector-app';
 import { orderNumbers } from './place-order';
@@ -43,6 +45,8 @@ export interface MockSeller extends MockSellerControl {
 export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
   let base: Scenario = shiftRouteTimes(checkScenario(scenario));
   const closing = new AbortController();
+  // Every request waiting out a latency or a service time listens for the close: not a leak.
+  setMaxListeners(0, closing.signal);
   const ctx: SellerContext = {
     data: indexScenario(base),
     faults: createFaultRegistry(),
@@ -54,6 +58,8 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     closing: closing.signal,
     publicUrl: options.publicUrl?.replace(/\/$/, ''),
   };
+  const loadModelOf = (scenario: Scenario) => (scenario.load === undefined ? undefined : createLoadModel(scenario.load));
+  ctx.load = loadModelOf(base);
 
   const releaseHanging = () => {
     for (const release of [...ctx.hanging]) release();
@@ -74,6 +80,7 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     },
     loadScenario(next) {
       base = shiftRouteTimes(checkScenario(next));
+      ctx.load = loadModelOf(base);
       control.reset();
       return base;
     },

@@ -14,7 +14,7 @@ export interface JournalEntry {
   /** Faults applied, in `x-mock-fault` syntax; [] for an honest reply. */
   faults: string[];
   /** Where the faults came from. */
-  fault_source: 'header' | 'rule' | 'header+rule' | null;
+  fault_source: 'header' | 'rule' | 'header+rule' | 'load' | null;
   /** Header faults not applied because they do not apply to the request's service (e.g. drop-id on an invoice). */
   faults_not_applied: string[];
   /** Validation errors of an invalid request, or notes on faults that found nothing to act on. */

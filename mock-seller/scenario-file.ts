@@ -57,7 +57,24 @@ function referenceIssues(scenario: Scenario): ValidationIssue[] {
         issue(`/accounts/${i}/statements/${j}/location_id`, `unknown location '${st.location_id}'`);
     });
   });
+  issues.push(...loadIssues(scenario));
   return issues;
+}
+
+/** The load section's parameters that belong together (a schema cannot say which go with which distribution). */
+function loadIssues(scenario: Scenario): ValidationIssue[] {
+  const time = scenario.load?.service_time;
+  if (time === undefined) return [];
+  const at = (path: string, message: string): ValidationIssue[] => [{ keyword: 'load', path: `/load/service_time${path}`, message }];
+  switch (time.distribution ?? 'fixed') {
+    case 'fixed':
+      return time.ms === undefined ? at('/ms', 'a fixed service time needs ms') : [];
+    case 'uniform':
+      if (time.min_ms === undefined || time.max_ms === undefined) return at('', 'a uniform service time needs min_ms and max_ms');
+      return time.min_ms > time.max_ms ? at('/min_ms', 'min_ms is above max_ms') : [];
+    case 'log-normal':
+      return time.median_ms === undefined ? at('/median_ms', 'a log-normal service time needs median_ms (and sigma, default 0.5)') : [];
+  }
 }
 
 /** Checks a parsed scenario; throws ScenarioError listing every problem. */

@@ -1,5 +1,6 @@
 import type { FaultRegistry } from './faults';
 import type { Journal } from './journal';
+import type { LoadModel } from './load-model';
 import type { PlacedOrder } from './place-order';
 import type { ReplyCache } from './reply-cache';
 import type { SellerData } from './seller-data';
@@ -18,6 +19,8 @@ export interface SellerContext {
   hanging: Set<() => void>;
   /** Aborted on close(): latency faults stop waiting. */
   closing: AbortSignal;
+  /** The scenario's load section at run time (workers, service time, cross-talk); none when it has none. */
+  load?: LoadModel;
   /** Base of link_url; the request's own origin when unset. */
   publicUrl?: string;
 }

@@ -29,6 +29,7 @@ import type { JournalRecord } from './journal';
 import { answerPlaceOrder } from './place-order';
 import type { SellerContext } from './seller-context';
 import { applyViolation } from './violations';
+import type { Admitted } from './load-model';
 
 // POST /seller: one endpoint for every forwarded operation, dispatching on `service`.
 
@@ -156,70 +157,82 @@ export function sellerEndpoint(ctx: SellerContext) {
     const t0 = performance.now();
     const text = await c.req.text();
     const rx: Received = { startedAt, t0, service: null, text, notApplied: undefined };
-    const header = faultHeaderOf(c);
-    if (header === undefined && ctx.faults.size === 0) {
-      // A body answered before, on the same data, with no fault in play: the same bytes again.
-      const cached = ctx.replies.get(ctx.data, text);
-      if (cached !== undefined) {
-        rx.service = 'item_inquiry';
-        record(ctx, rx, { http_status: 200, replyBytes: cached });
-        return c.body(cached as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
-      }
-    }
-    let request: unknown;
+    const model = ctx.load;
+    if (model === undefined) return answer(ctx, c, rx, undefined);
+    // The capacity model: a worker and its service time first, as a real seller's queue.
+    const admitted = await model.admit(text, ctx.closing);
     try {
-      request = JSON.parse(text);
-    } catch (error) {
-      return reject(ctx, c, rx, 'the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
+      return await answer(ctx, c, rx, model.config.cross_talk === undefined ? undefined : admitted);
+    } finally {
+      admitted.release();
     }
-    const named = (request as { service?: unknown } | null)?.service;
-    if (typeof named !== 'string' || !(named in OPERATION_OF)) {
-      return reject(ctx, c, rx, `service must be one of ${SERVICE_LIST}`, [
-        { keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` },
-      ]);
-    }
-    const service = (rx.service = named as Service);
-    const shape = validators[OPERATION_OF[service]]['seller-request'](request);
-    if (!shape.valid) return reject(ctx, c, rx, `invalid ${service} request`, shape.errors);
-    const ruleIssues = REQUEST_RULES[service](request as never);
-    if (ruleIssues.length > 0) return reject(ctx, c, rx, `invalid ${service} request`, ruleIssues);
-
-    let headerFaults: Fault[] = NO_FAULTS;
-    if (header !== undefined) {
-      try {
-        headerFaults = parseFaultHeader(header);
-      } catch (error) {
-        if (error instanceof BadRequestError) return reject(ctx, c, rx, error.message, error.issues);
-        throw error;
-      }
-      // One header may target several operations (a vendor-kit run, a gateway fan-out): a
-      // fault this service cannot honour is skipped here, and journaled as not applied.
-      const misplaced = inapplicable(service, headerFaults);
-      if (misplaced.length > 0) {
-        headerFaults = headerFaults.filter((f) => !misplaced.includes(f));
-        rx.notApplied = misplaced.map(describeFault);
-      }
-    }
-    const ruleFaults =
-      ctx.faults.size === 0
-        ? NO_FAULTS
-        : ctx.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, ctx.data));
-
-    if (headerFaults.length === 0 && ruleFaults.length === 0) {
-      // The honest path, kept short: the benchmark measures it.
-      if (service === 'item_inquiry') {
-        const bytes = itemInquiryBody(ctx.data, request as ItemInquirySellerRequest);
-        ctx.replies.set(ctx.data, text, bytes);
-        record(ctx, rx, { http_status: 200, replyBytes: bytes });
-        // Buffer.concat never hands out a SharedArrayBuffer; the cast only narrows the type.
-        return c.body(bytes as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
-      }
-      const reply = honestReply(ctx, c, service, request);
-      record(ctx, rx, { http_status: 200, reply });
-      return c.json(reply);
-    }
-    return faulty(ctx, c, rx, service, request, headerFaults, ruleFaults);
   };
+}
+
+/** The reply to one request; `talk` is set when the cross-talk fault may spoil it. */
+async function answer(ctx: SellerContext, c: Ctx, rx: Received, talk: Admitted | undefined): Promise<Response> {
+  const text = rx.text;
+  const header = faultHeaderOf(c);
+  if (header === undefined && ctx.faults.size === 0 && talk === undefined) {
+    // A body answered before, on the same data, with no fault in play: the same bytes again.
+    const cached = ctx.replies.get(ctx.data, text);
+    if (cached !== undefined) {
+      rx.service = 'item_inquiry';
+      record(ctx, rx, { http_status: 200, replyBytes: cached });
+      return c.body(cached as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
+    }
+  }
+  let request: unknown;
+  try {
+    request = JSON.parse(text);
+  } catch (error) {
+    return reject(ctx, c, rx, 'the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
+  }
+  const named = (request as { service?: unknown } | null)?.service;
+  if (typeof named !== 'string' || !(named in OPERATION_OF)) {
+    return reject(ctx, c, rx, `service must be one of ${SERVICE_LIST}`, [{ keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` }]);
+  }
+  const service = (rx.service = named as Service);
+  const shape = validators[OPERATION_OF[service]]['seller-request'](request);
+  if (!shape.valid) return reject(ctx, c, rx, `invalid ${service} request`, shape.errors);
+  const ruleIssues = REQUEST_RULES[service](request as never);
+  if (ruleIssues.length > 0) return reject(ctx, c, rx, `invalid ${service} request`, ruleIssues);
+
+  let headerFaults: Fault[] = NO_FAULTS;
+  if (header !== undefined) {
+    try {
+      headerFaults = parseFaultHeader(header);
+    } catch (error) {
+      if (error instanceof BadRequestError) return reject(ctx, c, rx, error.message, error.issues);
+      throw error;
+    }
+    // One header may target several operations (a vendor-kit run, a gateway fan-out): a
+    // fault this service cannot honour is skipped here, and journaled as not applied.
+    const misplaced = inapplicable(service, headerFaults);
+    if (misplaced.length > 0) {
+      headerFaults = headerFaults.filter((f) => !misplaced.includes(f));
+      rx.notApplied = misplaced.map(describeFault);
+    }
+  }
+  const ruleFaults =
+    ctx.faults.size === 0
+      ? NO_FAULTS
+      : ctx.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, ctx.data));
+
+  if (headerFaults.length === 0 && ruleFaults.length === 0 && talk === undefined) {
+    // The honest path, kept short: the benchmark measures it.
+    if (service === 'item_inquiry') {
+      const bytes = itemInquiryBody(ctx.data, request as ItemInquirySellerRequest);
+      ctx.replies.set(ctx.data, text, bytes);
+      record(ctx, rx, { http_status: 200, replyBytes: bytes });
+      // Buffer.concat never hands out a SharedArrayBuffer; the cast only narrows the type.
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
+    }
+    const reply = honestReply(ctx, c, service, request);
+    record(ctx, rx, { http_status: 200, reply });
+    return c.json(reply);
+  }
+  return faulty(ctx, c, rx, service, request, headerFaults, ruleFaults, talk);
 }
 
 const NO_FAULTS: Fault[] = [];
@@ -232,12 +245,15 @@ async function faulty(
   request: unknown,
   headerFaults: Fault[],
   ruleFaults: Fault[],
+  talk?: Admitted,
 ): Promise<Response> {
   const faults = [...headerFaults, ...ruleFaults];
   const applied = faults.map(describeFault);
-  const fault_source = headerFaults.length > 0 && ruleFaults.length > 0 ? 'header+rule' : headerFaults.length > 0 ? 'header' : 'rule';
+  const fault_source =
+    headerFaults.length > 0 && ruleFaults.length > 0 ? 'header+rule' : headerFaults.length > 0 ? 'header' : ruleFaults.length > 0 ? 'rule' : 'load';
   const notes: string[] = [];
-  const log = (http_status: number | null, reply: unknown) => record(ctx, rx, { http_status, reply, faults: applied, fault_source, notes });
+  const log = (http_status: number | null, reply: unknown) =>
+    record(ctx, rx, { http_status, reply, faults: applied, fault_source: applied.length === 0 ? null : fault_source, notes });
 
   let delay = 0;
   for (const f of faults) {
@@ -294,6 +310,11 @@ async function faulty(
     if (!VIOLATIONS.has(f.kind)) continue;
     const note = applyViolation(service, f, request, reply);
     if (note !== undefined) notes.push(`${f.kind}: ${note}`);
+  }
+  const crossTalk = talk?.crossTalk(reply);
+  if (crossTalk !== undefined) {
+    applied.push('cross-talk');
+    notes.push(crossTalk.note);
   }
   if (!faults.some((f) => f.kind === 'truncated')) {
     log(200, reply);

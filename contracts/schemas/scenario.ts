@@ -88,6 +88,47 @@ export const ScenarioAccount = Closed({
 });
 export type ScenarioAccount = Static<typeof ScenarioAccount>;
 
+// How the seller behaves under load (mock seller only): a capacity model and a cross-talk
+// fault, both seeded. A real seller's p99 grows with its queue and shared-state bugs show only
+// when requests overlap; this is how the mock is made to do both, for verify --load to find.
+export const ScenarioServiceTime = Closed(
+  {
+    distribution: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('uniform'), Type.Literal('log-normal')], { description: 'default fixed' })),
+    ms: Type.Optional(Type.Integer({ minimum: 0, description: 'fixed: every request takes this long' })),
+    min_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'uniform: lower bound' })),
+    max_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'uniform: upper bound' })),
+    median_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'log-normal: the median' })),
+    sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'log-normal: the spread (default 0.5)' })),
+  },
+  { description: "How long a worker spends on one request, drawn from the load section's seed" },
+);
+export type ScenarioServiceTime = Static<typeof ScenarioServiceTime>;
+
+export const ScenarioCrossTalk = Closed(
+  {
+    above: Type.Integer({ minimum: 1, description: 'Strikes only while more than this many requests are in flight (queued or served)' }),
+    mix: Type.Union([Type.Literal('item-id'), Type.Literal('original-part')], {
+      description: "item-id: an entry's id is taken from another request in flight; original-part: an alternate's original_part is",
+    }),
+    probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Share of the replies it strikes past the threshold (default 1)' })),
+  },
+  { description: 'A shared-state bug: replies take values from other requests in flight' },
+);
+export type ScenarioCrossTalk = Static<typeof ScenarioCrossTalk>;
+
+export const ScenarioLoad = Closed(
+  {
+    workers: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Requests served at once; more wait in a queue (first come, first served). Unlimited when omitted' }),
+    ),
+    service_time: Type.Optional(ScenarioServiceTime),
+    seed: Type.Optional(Type.Integer({ minimum: 0, description: 'Seeds the service times and the cross-talk draws (default 0)' })),
+    cross_talk: Type.Optional(ScenarioCrossTalk),
+  },
+  { description: 'Mock seller only: how it behaves under concurrency (see mock-seller/README.md, "Load")' },
+);
+export type ScenarioLoad = Static<typeof ScenarioLoad>;
+
 export const Scenario = Closed(
   {
     $schema: Type.Optional(
@@ -100,6 +141,7 @@ export const Scenario = Closed(
     locations: ListOf(ScenarioLocation, { minItems: 1 }),
     parts: ListOf(ScenarioPart),
     accounts: ListOf(ScenarioAccount),
+    load: Type.Optional(ScenarioLoad),
   },
   { title: 'Mock seller scenario' },
 );

@@ -30,7 +30,9 @@ export function renderConformanceJunit(report: ConformanceReport): string {
                 ? [`expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`]
                 : []),
               `request: ${JSON.stringify(f.shrunk.request)}`,
-              `reproduce: ${f.curl}`,
+              f.reproduces === 'only-under-concurrency'
+                ? `only under concurrency (correct every time alone; a lone curl would pass): ${f.replay ?? 'no replay file written'}`
+                : `reproduce: ${f.curl}`,
             ];
       return `${open}\n      <failure type="${escapeXml(r.rule)}" message="${escapeXml(`${r.rule}: ${stats}`)}">${escapeXml(detail.join('\n'))}</failure>\n    </testcase>`;
     });

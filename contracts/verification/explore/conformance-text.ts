@@ -1,6 +1,7 @@
 import { show } from '../report-text';
 import type { Palette } from '../palette';
 import type { ConformanceReport, ConformanceRow } from './conformance';
+import { ALONE_TRIES } from './alone';
 import type { ExploreProgress } from './run-exploration';
 
 // The exploration for the terminal: each shrunk failure (rule, item id, path, expected,
@@ -41,6 +42,17 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
   if (report.failures.length > 0) {
     out.push('Failures (each shrunk to the smallest request still breaking the same rule)');
     for (const f of report.failures) {
+      if (f.reproduces === 'only-under-concurrency') {
+        out.push(
+          `  ${colours.fail(f.rule)} — ${f.operation}: broken in ${f.count} exchange${f.count === 1 ? '' : 's'}; first at run ${f.index} (seed ${report.seed}), ONLY UNDER CONCURRENCY`,
+          `    ${f.finding.message}   path: ${f.finding.path || '/'}`,
+          `    sent alone ${ALONE_TRIES} times, the reply was correct every time (a lone curl would pass): not shrunk`,
+          `    request: ${JSON.stringify(f.original.request)}`,
+          `    ${f.companions?.length ?? 0} request(s) were in flight beside it; replay them together: ${f.replay ?? '(no replay file written)'}`,
+          '',
+        );
+        continue;
+      }
       const items = 'items' in f.shrunk.request ? f.shrunk.request.items.length : 0;
       out.push(
         `  ${colours.fail(f.rule)} — ${f.operation}: broken in ${f.count} exchange${f.count === 1 ? '' : 's'}; first at run ${f.index} (seed ${report.seed}), ` +

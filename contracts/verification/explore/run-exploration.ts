@@ -6,6 +6,7 @@ import { exchange, requestBody, type Finding, type SellerTarget } from './exchan
 import { exploreCase, type ExploreCase } from './generators';
 import type { ExploreRule } from './rule-coverage';
 import { shrinkFailure } from './shrink';
+import { ALONE_TRIES, reproducesAlone } from './alone';
 
 // The exploration: `runs` requests generated from the seed (the same seed, the same requests,
 // whatever the concurrency), sent `concurrency` at a time, every reply judged; then the first
@@ -23,6 +24,8 @@ export interface ExploreOptions {
   /** Stop sending new requests after this long (shrinking still happens). */
   timeLimitMs?: number;
   operations?: readonly ForwardedOperation[];
+  /** Lone re-sends of a failure before it is called "only under concurrency" (default 3). */
+  aloneTries?: number;
   /** Exchanges each shrink may spend. */
   shrinkBudget?: number;
   signal?: AbortSignal;
@@ -56,6 +59,15 @@ export interface ExploreFailure {
   finding: Finding;
   shrinkTries: number;
   curl: string;
+  /**
+   * Re-sent alone before shrinking: 'only-under-concurrency' when every lone try was correct —
+   * then it is not shrunk (alone it passes) and `companions` holds the requests in flight
+   * beside it; absent at concurrency 1 or when stopped.
+   */
+  reproduces?: 'alone' | 'only-under-concurrency';
+  companions?: ExploreCase[];
+  /** The command that replays it with its companions (set by the command that writes the file). */
+  replay?: string;
 }
 
 export interface ExploreResult {
@@ -96,7 +108,15 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
   const cases = generatedCases(arbitrary, options.seed, options.runs);
   const generateMs = performance.now() - generating;
   const tally: Record<string, Record<string, Tally>> = {};
-  const first = new Map<string, { operation: ForwardedOperation; rule: ExploreRule; index: number; count: number; finding: Finding }>();
+  const first = new Map<
+    string,
+    { operation: ForwardedOperation; rule: ExploreRule; index: number; count: number; finding: Finding; companions: ExploreCase[] }
+  >();
+  // Requests in flight and just finished: a failure's company, should it need it.
+  type Flight = { c: ExploreCase; start: number; end: number };
+  const inFlight = new Set<Flight>();
+  const recent: Flight[] = [];
+  const companionsOf = (flight: Flight) => [...inFlight, ...recent.filter((r) => r !== flight && r.end > flight.start)].slice(0, 64).map((r) => r.c);
   const started = performance.now();
   let next = 0;
   let done = 0;
@@ -117,7 +137,13 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
       }
       const index = next++;
       const c = cases[index];
+      const flight: Flight = { c, start: performance.now(), end: Infinity };
+      inFlight.add(flight);
       const outcome = await exchange(options.target, c, options.signal);
+      flight.end = performance.now();
+      inFlight.delete(flight);
+      recent.push(flight);
+      if (recent.length > 4 * options.concurrency) recent.shift();
       if (options.signal?.aborted) continue; // an exchange cut short by the stop is not a finding
       waitMs += outcome.waitMs;
       checkMs += outcome.checkMs;
@@ -131,10 +157,10 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
         const key = `${c.operation} ${f.rule}`;
         const seen = first.get(key);
         // The lowest index wins, so the shrunk failure does not depend on the concurrency.
-        if (seen === undefined) first.set(key, { operation: c.operation, rule: f.rule, index, count: 1, finding: f });
+        if (seen === undefined) first.set(key, { operation: c.operation, rule: f.rule, index, count: 1, finding: f, companions: companionsOf(flight) });
         else {
           seen.count++;
-          if (index < seen.index) Object.assign(seen, { index, finding: f });
+          if (index < seen.index) Object.assign(seen, { index, finding: f, companions: companionsOf(flight) });
         }
       }
       if (brokenHere.size > 0) failing++;
@@ -146,8 +172,25 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
   const elapsedMs = performance.now() - started;
 
   const failures: ExploreFailure[] = [];
-  for (const f of [...first.values()].sort((a, b) => a.index - b.index)) {
+  for (const { companions, ...f } of [...first.values()].sort((a, b) => a.index - b.index)) {
     const original = cases[f.index];
+    // Sent alone first: a failure that needs company is not shrunk (alone it passes) nor given a lone curl.
+    const alone =
+      options.concurrency > 1 && !options.signal?.aborted
+        ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? ALONE_TRIES, options.signal)
+        : undefined;
+    if (alone === false) {
+      failures.push({
+        ...f,
+        original,
+        shrunk: original,
+        shrinkTries: 0,
+        curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
+        reproduces: 'only-under-concurrency',
+        companions,
+      });
+      continue;
+    }
     if (options.signal?.aborted) {
       failures.push({
         ...f,
@@ -180,6 +223,7 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
       finding: shrunk.finding,
       shrinkTries: shrunk.tries,
       curl: curlCommand(options.target.sellerUrl, requestBody(shrunk.request), options.target.headers),
+      ...(alone === true ? { reproduces: 'alone' as const } : {}),
     });
   }
   // Stopped while shrinking: the failures keep the smallest request found so far.

@@ -1,0 +1,99 @@
+import { writeFile } from 'node:fs/promises';
+import { UsageError } from './command-line';
+import { paletteFor } from '../contracts/verification/palette';
+import { CatalogueError, loadCatalogue } from '../contracts/verification/explore/catalogue-source';
+import { partsTheSellerLacks } from '../contracts/verification/explore/preflight';
+import { renderLoadJunit } from '../contracts/verification/load/load-junit';
+import { renderLoad, STEP_HEADER, stepLine } from '../contracts/verification/load/load-text';
+import { feedableMix, runLoad, type PendingFailure } from '../contracts/verification/load/run-load';
+import { LOAD_USAGE, parseLoadOptions } from './load-options';
+import { SIGNAL_EXIT, type CommandIo } from './command-io';
+import { probeUpstream } from './upstream-probe';
+import { writeReplayFile } from './replay-files';
+
+// `verify --load`: the seller under the gateway's load. The bound on requests on stderr
+// before anything is sent, a line per step as it ends, then the report on stdout.
+
+export async function loadCommand(argv: string[], io: CommandIo): Promise<number> {
+  let options;
+  try {
+    options = parseLoadOptions(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message === '') {
+      io.stdout(LOAD_USAGE);
+      return 0;
+    }
+    io.stderr(`verify --load: ${error.message}\n\n${LOAD_USAGE}`);
+    return 2;
+  }
+  const unreachable = await probeUpstream(options.sellerUrl);
+  if (unreachable !== undefined) {
+    io.stderr(`verify --load: your system at ${options.sellerUrl} cannot be reached: ${unreachable}. Start it, or check --seller-url.\n`);
+    return 2;
+  }
+  const target = { sellerUrl: options.sellerUrl, headers: options.headers, timeoutMs: options.timeoutMs };
+  let catalogue;
+  try {
+    catalogue = await loadCatalogue(options.catalogue, options.headers);
+  } catch (error) {
+    if (!(error instanceof CatalogueError)) throw error;
+    io.stderr(`verify --load: ${error.message}\n`);
+    return 2;
+  }
+  const lacking = await partsTheSellerLacks(target, catalogue);
+  if (lacking.length > 0) {
+    io.stderr(
+      `verify --load: ${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not have:\n` +
+        `${lacking.map((l) => `  - ${l}\n`).join('')}Correct the catalogue (or list such parts under explore.unknown_parts) and run again.\n`,
+    );
+    return 2;
+  }
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const seconds = options.concurrencies.length * options.stepSeconds;
+  io.stderr(
+    `verify --load: ${options.sellerUrl}, steps ${options.concurrencies.join(', ')} × ${options.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
+      `deadline ${options.timeoutMs} ms, at most ${options.maxRequests} requests${options.orders ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
+      `seed ${seed} (replay: --seed ${seed})\n${STEP_HEADER}\n`,
+  );
+  const palette = paletteFor(io.stdoutIsTTY, io.env);
+  const mix = feedableMix(options.mix, catalogue, options.orders);
+  if (Object.keys(mix).length === 0) {
+    io.stderr(`verify --load: ${catalogue.origin} cannot feed any operation of --mix (documents need an account, orders an order location)\n`);
+    return 2;
+  }
+  const { report, failures } = await runLoad({
+    target,
+    catalogue,
+    seed,
+    mix: options.mix,
+    orders: options.orders,
+    concurrencies: options.concurrencies,
+    stepSeconds: options.stepSeconds,
+    maxRequests: options.maxRequests,
+    minConcurrency: options.minConcurrency,
+    signal: io.signal,
+    onStep: (step) => io.stderr(`${stepLine(step, options.timeoutMs, paletteFor(io.stderrIsTTY, io.env))}\n`),
+  });
+  let n = 0;
+  for (const f of failures.filter((x) => x.reproduces === 'only-under-concurrency'))
+    f.replay = await writeReplayFile(options.replayDir, ++n, {
+      kind: 'replay',
+      seller_url: options.sellerUrl,
+      headers: options.headers,
+      timeout_ms: options.timeoutMs,
+      rule: f.rule,
+      failing: f.case,
+      companions: f.companionCases,
+    });
+  // The report carries requests, not the generator's cases.
+  for (const f of failures) {
+    delete (f as Partial<PendingFailure>).case;
+    delete (f as Partial<PendingFailure>).companionCases;
+  }
+  io.stdout(`\n${renderLoad(report, palette)}`);
+  if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.junit !== undefined) await writeFile(options.junit, renderLoadJunit(report));
+  if (report.stopped !== undefined) return SIGNAL_EXIT[report.stopped] ?? 1;
+  return report.verdict.ok ? 0 : 1;
+}

@@ -1,0 +1,194 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
+import { readDefaultScenario } from '../mock-seller/default-scenario';
+import type { ScenarioLoad } from '../contracts/schemas/scenario';
+import type { LoadReport } from '../contracts/verification/load/load-report';
+import { verifyCommand } from './verify-command';
+
+// verify --load against the mock seller in-process, made slow and wrong through its scenario's
+// load section: the knee of a 4-worker seller, and a cross-talk bug told apart from a failure
+// a lone request shows.
+
+function commandIo(signal = new AbortController().signal) {
+  const out = { stdout: '', stderr: '' };
+  return {
+    out,
+    io: {
+      stdout: (t: string) => void (out.stdout += t),
+      stderr: (t: string) => void (out.stderr += t),
+      env: {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      signal,
+    },
+  };
+}
+
+const mocks: RunningMockSeller[] = [];
+let dir: string;
+const mockWith = async (load: ScenarioLoad) => {
+  const mock = await startMockSeller({ scenario: { ...readDefaultScenario(), load } });
+  mocks.push(mock);
+  return mock;
+};
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'verify-load-'));
+});
+afterAll(async () => {
+  await Promise.all(mocks.map((m) => m.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+const loadArgs = (mock: RunningMockSeller, ...more: string[]) => [
+  '--load',
+  '--seller-url',
+  `${mock.url}/seller`,
+  '--states-url',
+  `${mock.url}/__admin/provider-state`,
+  '--seed',
+  '42',
+  ...more,
+];
+
+describe('verify --load', () => {
+  it('finds the knee of a seller with 4 workers of 50 ms at 4 (± one step) for a deadline of 150 ms', async () => {
+    const mock = await mockWith({ workers: 4, service_time: { ms: 50 } });
+    const json = join(dir, 'knee.json');
+    const junit = join(dir, 'knee.xml');
+    const { io, out } = commandIo();
+    const code = await verifyCommand(
+      loadArgs(mock, '--concurrency', '1,2,4,8,16', '--step-seconds', '0.8', '--timeout', '150', '--json', json, '--junit', junit, '--min-concurrency', '2'),
+      io,
+    );
+    const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
+    expect(out.stderr).toMatch(/at most 10000 requests/);
+    expect(code).toBe(0);
+    expect([2, 4, 8]).toContain(report.verdict.knee);
+    const top = report.steps.at(-1)!;
+    // 16 in flight on 4 workers: 4 rounds of 50 ms, past the deadline.
+    expect(top.healthy).toBe(false);
+    expect(top.timeouts + (top.latency_ms.p99 >= 150 ? 1 : 0)).toBeGreaterThan(0);
+    expect(report.steps[0].latency_ms.p50).toBeGreaterThanOrEqual(45);
+    expect(report.steps[0].exchanges).toBeGreaterThan(5);
+    expect(out.stdout).toMatch(/PASS: the knee is concurrency [248]/);
+    expect(await readFile(junit, 'utf8')).toMatch(/<testcase classname="load" name="concurrency 16"[^]*?<failure/);
+
+    // A fresh seller: the one above still works off the queue the abandoned requests left (as a real one would).
+    const fresh = await mockWith({ workers: 4, service_time: { ms: 50 } });
+    const gated = commandIo();
+    expect(
+      await verifyCommand(loadArgs(fresh, '--concurrency', '1,16', '--step-seconds', '0.5', '--timeout', '150', '--min-concurrency', '16'), gated.io),
+    ).toBe(1);
+    expect(gated.out.stdout).toMatch(/FAIL: the knee is concurrency 1, --min-concurrency 16/);
+  });
+
+  it('against cross-talk above 8: the honest steps pass, the rule first broken at 16 is named, told apart as only under concurrency, and replayed', async () => {
+    const mock = await mockWith({ service_time: { ms: 20 }, cross_talk: { above: 8, mix: 'item-id' } });
+    const json = join(dir, 'talk.json');
+    const replayDir = join(dir, 'replays');
+    const { io, out } = commandIo();
+    const code = await verifyCommand(
+      loadArgs(
+        mock,
+        '--concurrency',
+        '1,2,4,8,16',
+        '--step-seconds',
+        '0.6',
+        '--timeout',
+        '2000',
+        '--mix',
+        'item_inquiry=1',
+        '--json',
+        json,
+        '--replay-dir',
+        replayDir,
+      ),
+      io,
+    );
+    const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
+    expect(code).toBe(0); // the knee (8) is above the default gate (1)
+    expect(report.steps.slice(0, 4).map((s) => s.healthy)).toEqual([true, true, true, true]);
+    expect(report.verdict.knee).toBe(8);
+    const talk = report.verdict.rules_under_concurrency.find((r) => r.rule === 'item.unknown-id');
+    expect(talk).toMatchObject({ first_broken_at: 16, first_failure: { reproduces: 'only-under-concurrency' } });
+    expect(talk!.first_failure.companions!.length).toBeGreaterThanOrEqual(8);
+    expect(out.stdout).toMatch(/item.unknown-id held at concurrency 1 and broke from concurrency 16 on/);
+    expect(out.stdout).toMatch(/only under concurrency: .*a lone curl would pass/);
+    // The replay command, not a lone curl, sends it with its company: broken again.
+    const files = await readdir(replayDir);
+    expect(files.length).toBeGreaterThan(0);
+    expect(talk!.first_failure.replay).toContain(`--replay ${replayDir}`);
+    const replayed = commandIo();
+    const file = join(
+      replayDir,
+      files.find((f) => f.startsWith('item.unknown-id'))!,
+    );
+    expect(await verifyCommand(['--replay', file], replayed.io)).toBe(1);
+    expect(replayed.out.stdout).toMatch(/broken again in round \d: item.unknown-id/);
+  });
+
+  it('stops within a second of SIGINT with a partial report', async () => {
+    const mock = await mockWith({ service_time: { ms: 30 } });
+    const controller = new AbortController();
+    const json = join(dir, 'stopped.json');
+    const { io, out } = commandIo(controller.signal);
+    const running = verifyCommand(loadArgs(mock, '--concurrency', '2,4', '--step-seconds', '20', '--json', json), io);
+    const deadline = Date.now() + 10_000;
+    while (!out.stderr.includes('at most') && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 300)); // let the first step send some
+    const t0 = performance.now();
+    controller.abort('SIGINT');
+    const code = await running;
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(code).toBe(130);
+    const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
+    expect(report.stopped).toBe('SIGINT');
+    expect(report.steps).toHaveLength(1);
+    expect(report.steps[0].partial).toBe(true);
+    expect(report.steps[0].exchanges).toBeGreaterThan(0);
+  });
+
+  it('refuses bad usage naming the flag', async () => {
+    const mock = await mockWith({});
+    const help = commandIo();
+    expect(await verifyCommand(['--load', '--help'], help.io)).toBe(0);
+    expect(help.out.stdout).toMatch(/--min-concurrency <n> +fail \(exit 1\) when the knee is below n/);
+    for (const [args, message] of [
+      [['--concurrency', '4,2'], /--concurrency must rise/],
+      [['--mix', 'item_inquiry=x'], /--mix: 'item_inquiry=x' is not name=weight/],
+      [['--concurrency', '1,2', '--max-concurrency', '8'], /not both/],
+      [['--no-orders', '--mix', 'place_order=5'], /--no-orders leaves nothing/],
+    ] as const) {
+      const { io, out } = commandIo();
+      expect(await verifyCommand(loadArgs(mock, ...args), io)).toBe(2);
+      expect(out.stderr).toMatch(message);
+    }
+  });
+});
+
+describe('verify --explore against a seller that cross-talks under concurrency', () => {
+  it('tells a failure that needs company apart: not shrunk, no lone curl, a replay file with its company', async () => {
+    const mock = await mockWith({ service_time: { ms: 15 }, cross_talk: { above: 3, mix: 'item-id' } });
+    const replayDir = join(dir, 'explore-replays');
+    const json = join(dir, 'explore.json');
+    const { io, out } = commandIo();
+    const args = ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--seed', '7'];
+    const junit = join(dir, 'explore.xml');
+    const code = await verifyCommand([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit], io);
+    expect(code).toBe(1);
+    const report = JSON.parse(await readFile(json, 'utf8')) as { failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[] };
+    const talk = report.failures.find((f) => f.rule === 'item.unknown-id');
+    expect(talk).toMatchObject({ reproduces: 'only-under-concurrency' });
+    expect(talk!.companions!.length).toBeGreaterThanOrEqual(3);
+    expect(talk!.replay).toContain(`verify --replay ${replayDir}`);
+    const block = out.stdout.slice(out.stdout.indexOf('item.unknown-id'));
+    expect(block).toMatch(/^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/);
+    expect(block.split('\n\n')[0]).not.toMatch(/reproduce: curl/);
+    expect(await readFile(junit, 'utf8')).toMatch(
+      /name="item.unknown-id"[^]*?only under concurrency \(correct every time alone; a lone curl would pass\): npx federated-gateway verify --replay/,
+    );
+  });
+});

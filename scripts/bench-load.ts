@@ -1,0 +1,107 @@
+// npm run bench:load — the kit is never the bottleneck: `verify --load`'s driver (every reply
+// checked by the schema and the reply rules) against autocannon (replies not read), with the
+// same generated item inquiry bodies and the same concurrency, on the honest mock seller in a
+// child process (so neither driver steals its CPU). Prints both rates, the ratio (target ≥ 0.8)
+// and the driver's own CPU per exchange.
+// Usage: npm run bench:load [-- --seconds 3 --concurrency 16 --seed 1]
+// Ends with one line of JSON holding the figures.
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { catalogueOfScenario } from '../contracts/verification/explore/catalogue';
+import { requestBody } from '../contracts/verification/explore/exchange';
+import { exploreCase } from '../contracts/verification/explore/generators';
+import { generatedCases } from '../contracts/verification/explore/run-exploration';
+import { runLoad } from '../contracts/verification/load/run-load';
+import { startMockSeller } from '../mock-seller/index';
+import { readDefaultScenario } from '../mock-seller/default-scenario';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+};
+
+if (process.argv.includes('--serve')) {
+  const mock = await startMockSeller({ scenario: await readDefaultScenario() });
+  process.send!({ url: mock.url });
+  process.on('disconnect', () => void mock.close().then(() => process.exit(0)));
+} else {
+  const seconds = arg('seconds', 3);
+  const concurrency = arg('concurrency', 16);
+  const seed = arg('seed', 1);
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
+  const sellerUrl = `${url}/seller`;
+  const catalogue = catalogueOfScenario(await readDefaultScenario(), 'default scenario');
+  // The same pool runLoad draws item inquiries from (seed + 0, 256 requests).
+  const bodies = generatedCases(exploreCase(catalogue, ['item-inquiry']), seed, 256).map(requestBody);
+
+  const load = async (stepSeconds = seconds) => {
+    const cpu = process.cpuUsage();
+    const { report } = await runLoad({
+      target: { sellerUrl, timeoutMs: 30_000 },
+      catalogue,
+      seed,
+      mix: { 'item-inquiry': 1 },
+      orders: false,
+      concurrencies: [concurrency],
+      stepSeconds,
+      maxRequests: 10_000_000,
+      minConcurrency: 0,
+    });
+    const used = process.cpuUsage(cpu);
+    const step = report.steps[0];
+    return {
+      rps: step.throughput_per_s,
+      exchanges: step.exchanges,
+      cpuUsPerExchange: (used.user + used.system) / step.exchanges,
+      broken: Object.keys(step.rule_breaks),
+    };
+  };
+  const cannon = () =>
+    new Promise<{ rps: number; requests: number; non2xx: number }>((resolve, reject) => {
+      autocannon(
+        {
+          url: sellerUrl,
+          connections: concurrency,
+          duration: seconds,
+          requests: bodies.map((body) => ({ method: 'POST' as const, headers: { 'content-type': 'application/json' }, body })),
+        },
+        (error, result) =>
+          error ? reject(error) : resolve({ rps: result.requests.total / (result.duration || 1), requests: result.requests.total, non2xx: result.non2xx }),
+      );
+    });
+
+  const before = loadavg()[0];
+  // Warm-up, for both: the mock's JIT and reply cache, and the driver's (JIT, Ajv's compiled
+  // validators, its connections) — a cold first second costs the driver half its rate.
+  await cannon();
+  await load(2);
+  const ac = await cannon();
+  const kit = await load();
+  child.disconnect();
+  const ratio = kit.rps / ac.rps;
+  console.log(`mock seller, honest, item inquiries from the default scenario's catalogue, concurrency ${concurrency}, ${seconds} s each`);
+  console.log(`  autocannon            ${ac.rps.toFixed(0).padStart(7)} req/s  (${ac.requests} requests, non-2xx ${ac.non2xx}; replies not read)`);
+  console.log(
+    `  verify --load driver  ${kit.rps.toFixed(0).padStart(7)} req/s  (${kit.exchanges} exchanges, every reply checked; rules broken: ${kit.broken.join(', ') || 'none'})`,
+  );
+  console.log(
+    `  ratio ${ratio.toFixed(2)} (target ≥ 0.80); the driver's own CPU: ${kit.cpuUsPerExchange.toFixed(0)} µs per exchange ` +
+      `(one core of it drives ~${Math.round(1e6 / kit.cpuUsPerExchange)} exchanges/s)`,
+  );
+  console.log(`  machine: ${cpus().length} cores, load average ${before.toFixed(2)} before the run (a loaded machine skews both rates)`);
+  console.log(
+    JSON.stringify({
+      concurrency,
+      seconds,
+      autocannon_rps: Math.round(ac.rps),
+      load_rps: Math.round(kit.rps),
+      ratio: Math.round(ratio * 100) / 100,
+      cpu_us_per_exchange: Math.round(kit.cpuUsPerExchange),
+      loadavg_before: before,
+    }),
+  );
+  process.exit(0);
+}

@@ -50,3 +50,12 @@ it('reports a reply past the deadline as a timeout', async () => {
   expect(outcome).toMatchObject({ httpStatus: null, timedOut: true });
   expect(outcome.findings[0].message).toMatch(/no answer within 50 ms/);
 });
+
+it('stops reading a reply past --max-reply-bytes and reports reply.too-large', async () => {
+  const small = createLoadClient({ sellerUrl: `${seller.url}/seller`, timeoutMs: 5000, maxReplyBytes: 256 }, 1);
+  const outcome = await small.exchange(inquiry);
+  await small.close();
+  expect(outcome.httpStatus).toBe(200);
+  expect(outcome.findings).toHaveLength(1);
+  expect(outcome.findings[0].message).toMatch(/^reply\.too-large: .*limit of 256 bytes/);
+});

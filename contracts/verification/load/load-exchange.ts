@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
+import { tooLargeFinding } from '../reply-findings';
 import { Pool } from 'undici';
 import { checkSellerReply } from '../../reply-check';
 import { requestBody, type Finding, type SellerTarget } from '../explore/exchange';
@@ -55,6 +57,8 @@ export function createLoadClient(target: SellerTarget, connections: number): Loa
   const path = `${url.pathname}${url.search}`;
   const headers = { ...target.headers, 'content-type': 'application/json' };
   const inFlight = new Set<AbortController>();
+  // The same ceiling as explore and the rules proxy: a seller streaming without end costs at most this.
+  const maxReplyBytes = target.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   return {
     async exchange(c) {
       const t0 = performance.now();
@@ -69,8 +73,18 @@ export function createLoadClient(target: SellerTarget, connections: number): Loa
       if (memo === undefined) judged.set(c, (memo = { body: requestBody(c) }));
       try {
         const response = await pool.request({ method: 'POST', path, headers, body: memo.body, signal: controller.signal });
-        const text = await response.body.text();
+        const read = await readReplyWithin(response.body, maxReplyBytes);
         const waitMs = performance.now() - t0;
+        if (read.kind === 'too-large') {
+          const { message, limit_bytes, bytes_read } = tooLargeFinding(response.statusCode, read.limit, read.bytesRead);
+          return {
+            httpStatus: response.statusCode,
+            timedOut: false,
+            waitMs,
+            findings: [{ rule: ANSWER_RULE, path: '', message, found: { limit_bytes, bytes_read } }],
+          };
+        }
+        const text = read.text;
         if (response.statusCode === 200 && text === memo.lastReply) return { httpStatus: 200, timedOut: false, waitMs, findings: memo.lastFindings! };
         const findings = judgeReply(c, response.statusCode, text);
         if (response.statusCode === 200) Object.assign(memo, { lastReply: text, lastFindings: findings });

@@ -1,0 +1,153 @@
+import { interactionPassed, SCHEMA_RULE, type InteractionReport, type VerificationReport } from '../report';
+import { show, summaryLine } from '../report-text';
+import { html, type Html } from './html-text';
+import { jsonView, type MarkedPath } from './json-view';
+import { badge, htmlPage, verdictBlock } from './page-shell';
+
+// `verify --html`: every interaction with both verdicts (Pact's and the reply rules'), then
+// for each one that failed, its findings and the request and reply side by side with every
+// broken path marked in the reply.
+
+/** What the kit's proxy saw of an interaction's last exchange (rules-proxy's Exchange fits). */
+export interface ExchangeBodies {
+  request: unknown;
+  status: number;
+  reply?: unknown;
+}
+
+const pactBadge = (i: InteractionReport): Html =>
+  i.pact === 'passed' ? badge('pass', 'passed') : i.pact === 'failed' ? badge('fail', 'FAILED') : badge('dim', 'not run');
+
+function rulesBadge(i: InteractionReport): Html {
+  if (i.rules === 'passed') return badge('pass', 'passed');
+  if (i.rules !== 'failed') return badge('dim', i.rules);
+  const rules = [...new Set([...(i.schemaErrors.length > 0 ? [SCHEMA_RULE] : []), ...i.violations.map((v) => v.rule)])];
+  return badge('fail', `BROKEN: ${rules.join(', ')}`);
+}
+
+const anchorOf = (index: number) => `interaction-${index + 1}`;
+
+function findings(i: InteractionReport): Html {
+  const pact = i.pactMismatches.map(
+    (m) =>
+      html`<div class="finding" data-rule="pact">
+        <strong>Pact mismatch</strong>${m.path !== undefined ? html` <span class="where">at <code>${m.path}</code></span>` : ''}<br />${m.message}
+      </div>`,
+  );
+  const schema = i.schemaErrors.map(
+    (e) =>
+      html`<div class="finding" data-rule="${SCHEMA_RULE}">
+        <strong>${SCHEMA_RULE}</strong> <span class="where">at <code>${e.path || '/'}</code></span
+        ><br />${e.message}
+      </div>`,
+  );
+  const rules = i.violations.map(
+    (v) =>
+      html`<div class="finding" data-rule="${v.rule}">
+        <strong>${v.rule}</strong> <span class="where">item id <code>${v.id ?? '—'}</code> at <code>${v.path}</code></span
+        ><br />${v.message}${
+          v.expected !== undefined || v.found !== undefined ? html`<br />expected <code>${show(v.expected)}</code> found <code>${show(v.found)}</code>` : ''
+        }
+      </div>`,
+  );
+  const problems = i.problems.map((p) => html`<div class="finding" data-rule="problem"><strong>problem</strong><br />${p}</div>`);
+  return html`${pact}${schema}${rules}${problems}`;
+}
+
+function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined): Html {
+  if (exchange === undefined) return html`<p class="note">No request of this interaction reached your system through the kit.</p>`;
+  const marks: MarkedPath[] = [
+    ...i.schemaErrors.map((e) => ({ path: e.path, label: `${SCHEMA_RULE}: ${e.message}` })),
+    ...i.violations.map((v) => ({ path: v.path, label: `${v.rule}: ${v.message}` })),
+  ];
+  const reply =
+    exchange.reply === undefined
+      ? html`<p class="note">No JSON reply (HTTP ${exchange.status === 0 ? '—' : exchange.status}).</p>`
+      : jsonView(exchange.reply, marks);
+  return html`<div class="side-by-side" data-testid="exchange">
+    <div>
+      <h3>Request (as sent to your system)</h3>
+      ${jsonView(exchange.request)}
+    </div>
+    <div>
+      <h3>Reply (HTTP ${exchange.status === 0 ? '—' : exchange.status}${marks.length > 0 ? ', broken paths marked' : ''})</h3>
+      ${reply}
+    </div>
+  </div>`;
+}
+
+export function renderVerificationHtml(report: VerificationReport, exchanges: readonly (ExchangeBodies | undefined)[] = []): string {
+  const rows = report.interactions.map((i, index) => {
+    const ok = interactionPassed(i);
+    const label = i.pact === 'not-run' ? badge('dim', 'NOT RUN') : ok ? badge('pass', 'PASS') : badge('fail', 'FAIL');
+    const name = ok || i.pact === 'not-run' ? html`${i.description}` : html`<a href="#${anchorOf(index)}">${i.description}</a>`;
+    const exchange = i.exchange === undefined ? '—' : `HTTP ${i.exchange.status === 0 ? '—' : i.exchange.status}, ${i.exchange.elapsedMs} ms`;
+    return html`<tr data-testid="interaction" data-verdict="${i.pact === 'not-run' ? 'not-run' : ok ? 'pass' : 'fail'}">
+      <td>${label}</td>
+      <td>${name}${i.states.length > 0 ? html`<br /><span class="note">given ${i.states.join(', ')}</span>` : ''}</td>
+      <td>${pactBadge(i)}</td>
+      <td>${rulesBadge(i)}</td>
+      <td class="num">${exchange}</td>
+    </tr>`;
+  });
+  const failed = report.interactions.flatMap((i, index) =>
+    interactionPassed(i) || i.pact === 'not-run'
+      ? []
+      : [
+          html`<details open id="${anchorOf(index)}" data-testid="failed-interaction">
+            <summary>${i.description} — pact: ${pactBadge(i)} · reply rules: ${rulesBadge(i)}</summary>
+            ${findings(i)}${sideBySide(i, exchanges[index])}
+          </details>`,
+        ],
+  );
+  const broken = report.rules.map(
+    (r) =>
+      html`<tr data-testid="broken-rule">
+        <td><code>${r.rule}</code></td>
+        <td>${r.description}</td>
+        <td class="num">${r.breaches.length}</td>
+      </tr>`,
+  );
+  const body = html`<h1>Seller verification</h1>
+    <p class="meta">${report.sellerUrl}</p>
+    ${verdictBlock(report.ok, summaryLine(report))} ${report.fatal !== undefined ? html`<p class="finding">Pact could not run: ${report.fatal}</p>` : ''}
+    <h2>Interactions</h2>
+    <table>
+      <thead>
+        <tr>
+          <th></th>
+          <th>interaction</th>
+          <th>pact</th>
+          <th>reply rules</th>
+          <th class="num">exchange</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+    ${
+      broken.length > 0
+        ? html`<h2>Broken rules</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th>rule</th>
+                  <th>what it guards</th>
+                  <th class="num">breaches</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${broken}
+              </tbody>
+            </table>`
+        : ''
+    }
+    ${
+      failed.length > 0
+        ? html`<h2>Failed interactions</h2>
+            ${failed}`
+        : ''
+    }`;
+  return htmlPage({ title: `Seller verification of ${report.sellerUrl}`, kind: 'verification', body });
+}

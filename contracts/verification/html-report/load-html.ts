@@ -1,11 +1,11 @@
-import { html, type Html } from './html-text';
+import { markup, type Markup } from './html-text';
 import { htmlPage, verdictBlock } from './page-shell';
 import { lineChart } from './svg-line-chart';
 
 // `verify --load --html`: latency percentiles and throughput against concurrency as inline SVG
 // charts with the knee and the deadline marked, then rule breaks per step, and the rules that
 // broke only under concurrency. Its input is this module's own view, so it can be drawn from
-// any load report (the lead maps `verify --load`'s JSON report onto it).
+// any load report (`verify --load`'s JSON report maps onto it field for field).
 
 export interface LoadStepView {
   concurrency: number;
@@ -42,6 +42,7 @@ export interface LoadReportView {
   rules_only_under_concurrency: RuleOnlyUnderConcurrencyView[];
   /** --min-concurrency (absent or 0: no gate). */
   min_concurrency?: number;
+  /** The run's verdict; when absent, the knee at or above min_concurrency. */
   ok?: boolean;
   stopped?: string;
 }
@@ -52,21 +53,22 @@ export const stepHealthy = (step: LoadStepView, deadlineMs: number): boolean =>
 
 const ms = (n: number) => (n >= 100 || Number.isInteger(n) ? String(Math.round(n)) : n.toFixed(1));
 
-function verdictText(view: LoadReportView): { ok: boolean; text: string } {
-  const gate = view.min_concurrency !== undefined && view.min_concurrency > 0 ? ` (--min-concurrency ${view.min_concurrency})` : '';
+function verdictOf(view: LoadReportView): { ok: boolean; text: string } {
+  const gated = view.min_concurrency !== undefined && view.min_concurrency > 0;
   const ok = view.ok ?? (view.knee !== null && view.knee >= (view.min_concurrency ?? 0));
   const knee = view.knee === null ? 'no knee: even the first step failed' : `knee at concurrency ${view.knee}`;
   const stopped = view.stopped !== undefined ? `STOPPED (${view.stopped}), partial: ` : '';
-  return { ok: ok && view.stopped === undefined, text: `${stopped}${ok ? 'PASSED' : 'FAILED'}: ${knee}${gate}; deadline ${view.deadline_ms} ms` };
+  const text = `${stopped}${ok ? 'PASSED' : 'FAILED'}: ${knee}${gated ? ` (--min-concurrency ${view.min_concurrency})` : ''}; deadline ${view.deadline_ms} ms`;
+  return { ok: ok && view.stopped === undefined, text };
 }
 
-function charts(view: LoadReportView): Html {
+function charts(view: LoadReportView): Markup {
   const categories = view.steps.map((s) => s.concurrency);
   const knee = view.knee === null ? undefined : { category: view.knee, label: `knee: ${view.knee}`, mark: 'knee' };
+  const common = { categories, xLabel: 'concurrency (requests in flight)', ...(knee !== undefined ? { vertical: knee } : {}) };
   const latency = lineChart({
+    ...common,
     title: 'Latency against concurrency',
-    categories,
-    xLabel: 'concurrency (requests in flight)',
     yLabel: 'latency, ms',
     series: [
       { name: 'p50', colour: '#2da44e', values: view.steps.map((s) => s.latency_ms.p50) },
@@ -75,114 +77,66 @@ function charts(view: LoadReportView): Html {
       { name: 'max', colour: '#57606a', values: view.steps.map((s) => s.latency_ms.max), dashed: true },
     ],
     horizontal: { value: view.deadline_ms, label: `deadline ${view.deadline_ms} ms`, mark: 'deadline' },
-    ...(knee !== undefined ? { vertical: knee } : {}),
   });
   const throughput = lineChart({
+    ...common,
     title: 'Throughput against concurrency',
-    categories,
-    xLabel: 'concurrency (requests in flight)',
     yLabel: 'exchanges per second',
     series: [{ name: 'throughput', colour: '#0969da', values: view.steps.map((s) => s.throughput_per_s) }],
-    ...(knee !== undefined ? { vertical: knee } : {}),
   });
-  return html`<figure data-testid="latency-chart">
-      <figcaption>Latency percentiles (p50, p95, p99, max)</figcaption>
-      ${latency}
-    </figure>
-    <figure data-testid="throughput-chart">
-      <figcaption>Throughput</figcaption>
-      ${throughput}
-    </figure>`;
+  return markup`<figure data-testid="latency-chart"><figcaption>Latency percentiles (p50, p95, p99, max)</figcaption>${latency}</figure>
+<figure data-testid="throughput-chart"><figcaption>Throughput</figcaption>${throughput}</figure>`;
 }
 
-function stepsTable(view: LoadReportView): Html {
+const FAIL_CELL = markup` style="background: var(--fail-bg); color: var(--fail); font-weight: 600"`;
+
+function stepsTable(view: LoadReportView): Markup {
   const rules = [...new Set(view.steps.flatMap((s) => Object.keys(s.rule_breaks)))].sort();
   const rows = view.steps.map((s) => {
     const healthy = stepHealthy(s, view.deadline_ms);
+    const isKnee = s.concurrency === view.knee;
     const breaks = rules.map((r) => {
       const n = s.rule_breaks[r] ?? 0;
-      return html`<td class="num" ${n > 0 ? html` style="background: var(--fail-bg); color: var(--fail); font-weight: 600"` : ''}>${n}</td>`;
+      return markup`<td class="num"${n > 0 ? FAIL_CELL : ''}>${n}</td>`;
     });
-    const over = (n: number) => (n >= view.deadline_ms ? html` style="color: var(--fail); font-weight: 600"` : '');
-    return html`<tr
-      data-testid="step"
-      data-concurrency="${s.concurrency}"
-      data-healthy="${healthy}"
-      ${s.concurrency === view.knee ? html` style="outline: 2px solid #8250df"` : ''}
-    >
-      <td class="num">${s.concurrency}${s.concurrency === view.knee ? ' (knee)' : ''}${s.partial === true ? ' (partial)' : ''}</td>
-      <td class="num">${s.exchanges}</td>
-      <td class="num">${s.throughput_per_s.toFixed(1)}</td>
-      <td class="num">${ms(s.latency_ms.p50)}</td>
-      <td class="num">${ms(s.latency_ms.p95)}</td>
-      <td class="num" ${over(s.latency_ms.p99)}>${ms(s.latency_ms.p99)}</td>
-      <td class="num">${ms(s.latency_ms.max)}</td>
-      <td class="num">${s.timeouts}</td>
-      <td class="num">${s.errors}</td>
-      ${breaks}
-      <td>${healthy ? html`<span class="badge pass">healthy</span>` : html`<span class="badge fail">over</span>`}</td>
-    </tr>`;
+    const flag = (bad: boolean) => (bad ? FAIL_CELL : '');
+    const label = `${s.concurrency}${isKnee ? ' (knee)' : ''}${s.partial === true ? ' (partial)' : ''}`;
+    const verdict = healthy ? markup`<span class="badge pass">healthy</span>` : markup`<span class="badge fail">unhealthy</span>`;
+    return markup`<tr data-testid="step" data-concurrency="${s.concurrency}" data-healthy="${healthy}"${isKnee ? markup` style="outline: 2px solid #8250df"` : ''}><td class="num">${label}</td><td class="num">${
+      s.exchanges
+    }</td><td class="num">${s.throughput_per_s.toFixed(1)}</td><td class="num">${ms(s.latency_ms.p50)}</td><td class="num">${ms(s.latency_ms.p95)}</td><td class="num"${flag(
+      s.latency_ms.p99 >= view.deadline_ms,
+    )}>${ms(s.latency_ms.p99)}</td><td class="num">${ms(s.latency_ms.max)}</td><td class="num"${flag(s.timeouts > 0)}>${s.timeouts}</td><td class="num">${
+      s.errors
+    }</td>${breaks}<td>${verdict}</td></tr>`;
   });
-  return html`<table data-testid="steps">
-      <thead>
-        <tr>
-          <th class="num">concurrency</th>
-          <th class="num">exchanges</th>
-          <th class="num">per s</th>
-          <th class="num">p50 ms</th>
-          <th class="num">p95 ms</th>
-          <th class="num">p99 ms</th>
-          <th class="num">max ms</th>
-          <th class="num">timeouts</th>
-          <th class="num">errors</th>
-          ${rules.map((r) => html`<th class="num" data-testid="rule-column"><code>${r}</code></th>`)}
-          <th></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-    <p class="note">
-      A step is healthy when its p99 is under the deadline (${view.deadline_ms} ms), nothing timed out and no rule broke; the knee is the highest step up to
-      which every step is healthy.${rules.length > 0 ? ' The rule columns count the exchanges that broke each rule.' : ''}
-    </p>`;
+  const ruleHeads = rules.map((r) => markup`<th class="num" data-testid="rule-column"><code>${r}</code></th>`);
+  return markup`<table data-testid="steps"><thead><tr><th class="num">concurrency</th><th class="num">exchanges</th><th class="num">per s</th><th class="num">p50 ms</th><th class="num">p95 ms</th><th class="num">p99 ms</th><th class="num">max ms</th><th class="num">timeouts</th><th class="num">errors</th>${ruleHeads}<th></th></tr></thead><tbody>${rows}</tbody></table>
+<p class="note">A step is healthy when its p99 is under the deadline (${view.deadline_ms} ms), nothing timed out and no rule broke; the knee is the highest step up to which every step is healthy.${
+    rules.length > 0 ? ' The rule columns count the exchanges that broke each rule.' : ''
+  }</p>`;
 }
 
-function underConcurrency(view: LoadReportView): Html {
-  if (view.rules_only_under_concurrency.length === 0) return html``;
-  return html`<h2>Rules broken only under concurrency</h2>
-    ${view.rules_only_under_concurrency.map(
-      (r) =>
-        html`<details open data-testid="rule-under-concurrency" data-rule="${r.rule}">
-          <summary><code>${r.rule}</code> — first broken at concurrency ${r.first_concurrency}</summary>
-          ${
-            r.message !== undefined
-              ? html`<div class="finding">
-                  ${r.message}${r.path !== undefined ? html`<br /><span class="where">at <code>${r.path}</code> of the reply</span>` : ''}
-                </div>`
-              : ''
-          }
-          <h3>The first failing request, alone</h3>
-          <pre>${r.curl}</pre>
-          ${
-            r.replay !== undefined
-              ? html`<h3>Replay it with the requests in flight beside it</h3>
-                  <pre>${r.replay}</pre>`
-              : ''
-          }
-        </details>`,
-    )}`;
+function underConcurrency(view: LoadReportView): Markup | string {
+  if (view.rules_only_under_concurrency.length === 0) return '';
+  const sections = view.rules_only_under_concurrency.map((r) => {
+    const where = r.path !== undefined ? markup`<br><span class="where">at <code>${r.path}</code> of the reply</span>` : '';
+    const finding = r.message !== undefined ? markup`<div class="finding">${r.message}${where}</div>` : '';
+    const replay = r.replay !== undefined ? markup`<h3>Replay it with the requests that were in flight beside it</h3><pre>${r.replay}</pre>` : '';
+    return markup`<details open data-testid="rule-under-concurrency" data-rule="${r.rule}"><summary><code>${r.rule}</code> — first broken at concurrency ${r.first_concurrency}</summary>${finding}<h3>The first failing request</h3><pre>${r.curl}</pre>${replay}</details>`;
+  });
+  return markup`<h2>Rules broken only under concurrency</h2>${sections}`;
 }
 
 export function renderLoadReportHtml(view: LoadReportView): string {
-  const verdict = verdictText(view);
-  const body = html`<h1>Load</h1>
-    <p class="meta">${view.seller_url} · ${view.steps.length} step${view.steps.length === 1 ? '' : 's'} · deadline ${view.deadline_ms} ms</p>
-    ${verdictBlock(verdict.ok, verdict.text)}
-    <h2>Latency and throughput against concurrency</h2>
-    ${view.steps.length > 0 ? charts(view) : html`<p class="note">No step ran.</p>`}
-    <h2>Steps</h2>
-    ${stepsTable(view)} ${underConcurrency(view)}`;
+  const verdict = verdictOf(view);
+  const body = markup`<h1>Load</h1>
+<p class="meta">${view.seller_url} · ${view.steps.length} step${view.steps.length === 1 ? '' : 's'} · deadline ${view.deadline_ms} ms</p>
+${verdictBlock(verdict.ok, verdict.text)}
+<h2>Latency and throughput against concurrency</h2>
+${view.steps.length > 0 ? charts(view) : markup`<p class="note">No step ran.</p>`}
+<h2>Steps</h2>
+${stepsTable(view)}
+${underConcurrency(view)}`;
   return htmlPage({ title: `Load on ${view.seller_url}`, kind: 'load', body });
 }

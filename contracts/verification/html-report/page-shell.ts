@@ -1,4 +1,4 @@
-import { html, markupOf, trustedHtml, type Html } from './html-text';
+import { markup, markupText, trustedMarkup, type Markup } from './html-text';
 
 // The page every HTML report shares: one self-contained file (opened from a CI artifact via
 // file://), no script, no fetch. The CSP forbids everything but inline styles and data:
@@ -7,12 +7,12 @@ import { html, markupOf, trustedHtml, type Html } from './html-text';
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `
-:root { --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9; --warn-bg: #fff8c5; --dim: #6e7781; --line: #d0d7de; --mark: #ffd8b5; }
+:root { --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #cf222e; --fail-bg: #ffebe9; --dim: #6e7781; --line: #d0d7de; --mark: #ffd8b5; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0; padding: 24px 32px; background: #fff; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 10px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
-h3 { font-size: 15px; margin: 16px 0 6px; }
+h3 { font-size: 14px; margin: 12px 0 4px; }
 .meta { color: var(--dim); margin: 0 0 12px; }
 .verdict { display: inline-block; font-weight: 600; padding: 6px 12px; border-radius: 6px; margin: 8px 0; }
 .verdict.pass { background: var(--pass-bg); color: var(--pass); }
@@ -44,30 +44,29 @@ export interface PageParts {
   title: string;
   /** The report's kind, on <body data-report>: for tests and scripts that read the page. */
   kind: 'verification' | 'exploration' | 'load';
-  body: Html;
+  body: Markup;
 }
 
 export function htmlPage(parts: PageParts): string {
-  const page = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${parts.title}</title>
-        <style>
-          ${trustedHtml(STYLE)}
-        </style>
-      </head>
-      <body data-report="${parts.kind}">
-        ${parts.body}
-      </body>
-    </html> `;
-  return markupOf(page);
+  const page = markup`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${parts.title}</title>
+<style>${trustedMarkup(STYLE)}</style>
+</head>
+<body data-report="${parts.kind}">
+${parts.body}
+</body>
+</html>
+`;
+  return markupText(page);
 }
 
 /** PASSED/FAILED as a coloured block. */
-export const verdictBlock = (ok: boolean, text: string): Html => html`<p class="verdict ${ok ? 'pass' : 'fail'}" data-testid="verdict">${text}</p>`;
+export const verdictBlock = (ok: boolean, text: string): Markup => markup`<p class="verdict ${ok ? 'pass' : 'fail'}" data-testid="verdict">${text}</p>`;
 
-export const badge = (kind: 'pass' | 'fail' | 'dim', text: string): Html => html`<span class="badge ${kind}">${text}</span>`;
+export const badge = (kind: 'pass' | 'fail' | 'dim', text: string): Markup => markup`<span class="badge ${kind}">${text}</span>`;

@@ -1,4 +1,4 @@
-import { html, type Html } from './html-text';
+import { markup, type Markup } from './html-text';
 
 // A small line chart drawn as inline SVG (no chart library, nothing loaded): categories along
 // x (the concurrency steps, evenly spaced whatever their values), a linear y axis from 0 with
@@ -20,7 +20,7 @@ export interface LineChartOptions {
   series: ChartSeries[];
   xLabel: string;
   yLabel: string;
-  /** A horizontal line, e.g. the deadline. */
+  /** A horizontal line, e.g. the deadline; `mark` names it (data-mark). */
   horizontal?: { value: number; label: string; mark: string };
   /** A vertical line at one category, e.g. the knee. */
   vertical?: { category: number; label: string; mark: string };
@@ -33,14 +33,13 @@ export function tickStep(max: number): number {
   if (!(max > 0)) return 1;
   const rough = max / 5;
   const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough);
-  return step ?? 10 * power;
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
-const tickText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 1 ? 2 : 1));
+const tickText = (n: number) => (Number.isInteger(n) ? String(n) : String(round(n * 10) / 10));
 
-export function lineChart(o: LineChartOptions): Html {
+export function lineChart(o: LineChartOptions): Markup {
   const width = o.width ?? 640;
   const height = o.height ?? 300;
   const margin = { left: 64, right: 140, top: 16, bottom: 44 };
@@ -53,83 +52,65 @@ export function lineChart(o: LineChartOptions): Html {
   const n = o.categories.length;
   const x = (i: number) => round(margin.left + (n <= 1 ? plotW / 2 : (i * plotW) / (n - 1)));
   const y = (v: number) => round(margin.top + plotH - (v / yMax) * plotH);
+  const right = margin.left + plotW;
+  const bottom = margin.top + plotH;
 
-  const ticks: Html[] = [];
-  for (let v = 0; v <= yMax + step / 1000; v += step)
+  const ticks: Markup[] = [];
+  for (let i = 0; i * step <= yMax + step / 1000; i++) {
+    const v = i * step;
     ticks.push(
-      html`<line x1="${margin.left}" x2="${margin.left + plotW}" y1="${y(v)}" y2="${y(v)}" stroke="#eaeef2" /><text
-          x="${margin.left - 6}"
-          y="${y(v) + 4}"
-          text-anchor="end"
-          >${tickText(v)}</text
-        >`,
+      markup`<line x1="${margin.left}" x2="${right}" y1="${y(v)}" y2="${y(v)}" stroke="#eaeef2"/><text x="${margin.left - 6}" y="${y(v) + 4}" text-anchor="end">${tickText(v)}</text>`,
     );
-  const xTicks = o.categories.map((c, i) => html`<text x="${x(i)}" y="${margin.top + plotH + 16}" text-anchor="middle">${c}</text>`);
+  }
+  const xTicks = o.categories.map((c, i) => markup`<text x="${x(i)}" y="${bottom + 16}" text-anchor="middle">${c}</text>`);
 
   const lines = o.series.map((s) => {
-    const points = s.values.map((v, i) => (v === null || !Number.isFinite(v) ? null : `${x(i)},${y(v)}`));
+    const points = s.values.map((v, i) => (v === null || !Number.isFinite(v) ? null : { x: x(i), y: y(v) }));
     // A gap splits the line; each run of points is its own polyline.
     const runs: string[][] = [[]];
     for (const p of points) {
       if (p === null) runs.push([]);
-      else runs[runs.length - 1].push(p);
+      else runs[runs.length - 1].push(`${p.x},${p.y}`);
     }
     const dash = s.dashed === true ? '5 3' : 'none';
-    return html`<g data-series="${s.name}"
-      >${runs
-        .filter((r) => r.length > 0)
-        .map((r) => html`<polyline points="${r.join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2" stroke-dasharray="${dash}" />`)}${points.map(
-        (p) => (p === null ? '' : html`<circle cx="${p.split(',')[0]}" cy="${p.split(',')[1]}" r="3" fill="${s.colour}" />`),
-      )}</g
-    >`;
+    const polylines = runs
+      .filter((r) => r.length > 0)
+      .map((r) => markup`<polyline points="${r.join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2" stroke-dasharray="${dash}"/>`);
+    const dots = points.map((p) => (p === null ? '' : markup`<circle cx="${p.x}" cy="${p.y}" r="3" fill="${s.colour}"/>`));
+    return markup`<g data-series="${s.name}">${polylines}${dots}</g>`;
   });
 
   const legend = o.series.map(
     (s, i) =>
-      html`<g transform="translate(${margin.left + plotW + 16},${margin.top + 8 + i * 18})"
-        ><line x1="0" x2="18" y1="0" y2="0" stroke="${s.colour}" stroke-width="2" stroke-dasharray="${s.dashed === true ? '5 3' : 'none'}" /><text x="24" y="4"
-          >${s.name}</text
-        ></g
-      >`,
+      markup`<g transform="translate(${right + 16},${margin.top + 8 + i * 18})"><line x1="0" x2="18" y1="0" y2="0" stroke="${s.colour}" stroke-width="2" stroke-dasharray="${
+        s.dashed === true ? '5 3' : 'none'
+      }"/><text x="24" y="4">${s.name}</text></g>`,
   );
 
   const h = o.horizontal;
   const horizontal =
     h === undefined
       ? ''
-      : html`<g data-mark="${h.mark}"
-          ><line
-            x1="${margin.left}"
-            x2="${margin.left + plotW}"
-            y1="${y(h.value)}"
-            y2="${y(h.value)}"
-            stroke="#cf222e"
-            stroke-width="1.5"
-            stroke-dasharray="6 4"
-          /><text x="${margin.left + plotW + 4}" y="${y(h.value) + 4}" fill="#cf222e">${h.label}</text></g
-        >`;
+      : markup`<g data-mark="${h.mark}"><line x1="${margin.left}" x2="${right}" y1="${y(h.value)}" y2="${y(h.value)}" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="6 4"/><text x="${right + 4}" y="${
+          y(h.value) + 4
+        }" fill="#cf222e">${h.label}</text></g>`;
   const v = o.vertical;
   const at = v === undefined ? -1 : o.categories.indexOf(v.category);
   const vertical =
     v === undefined || at < 0
       ? ''
-      : html`<g data-mark="${v.mark}"
-          ><line x1="${x(at)}" x2="${x(at)}" y1="${margin.top}" y2="${margin.top + plotH}" stroke="#8250df" stroke-width="1.5" stroke-dasharray="4 3" /><text
-            x="${x(at) + 4}"
-            y="${margin.top + 10}"
-            fill="#8250df"
-            >${v.label}</text
-          ></g
-        >`;
+      : markup`<g data-mark="${v.mark}"><line x1="${x(at)}" x2="${x(at)}" y1="${margin.top}" y2="${bottom}" stroke="#8250df" stroke-width="1.5" stroke-dasharray="4 3"/><text x="${
+          x(at) + 4
+        }" y="${margin.top + 10}" fill="#8250df">${v.label}</text></g>`;
 
-  return html`<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${o.title}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
-    <title>${o.title}</title>
-    ${ticks}
-    <line x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${margin.top + plotH}" stroke="#57606a" />
-    <line x1="${margin.left}" x2="${margin.left + plotW}" y1="${margin.top + plotH}" y2="${margin.top + plotH}" stroke="#57606a" />
-    ${xTicks}
-    <text x="${margin.left + plotW / 2}" y="${height - 6}" text-anchor="middle">${o.xLabel}</text>
-    <text transform="translate(14,${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle">${o.yLabel}</text>
-    ${horizontal}${vertical}${lines}${legend}
-  </svg>`;
+  return markup`<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${o.title}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+<title>${o.title}</title>
+${ticks}
+<line x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${bottom}" stroke="#57606a"/>
+<line x1="${margin.left}" x2="${right}" y1="${bottom}" y2="${bottom}" stroke="#57606a"/>
+${xTicks}
+<text x="${margin.left + plotW / 2}" y="${height - 6}" text-anchor="middle">${o.xLabel}</text>
+<text transform="translate(14,${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle">${o.yLabel}</text>
+${horizontal}${vertical}${lines}${legend}
+</svg>`;
 }

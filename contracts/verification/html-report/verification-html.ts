@@ -1,6 +1,6 @@
 import { interactionPassed, SCHEMA_RULE, type InteractionReport, type VerificationReport } from '../report';
 import { show, summaryLine } from '../report-text';
-import { html, type Html } from './html-text';
+import { markup, type Markup } from './html-text';
 import { jsonView, type MarkedPath } from './json-view';
 import { badge, htmlPage, verdictBlock } from './page-shell';
 
@@ -11,14 +11,17 @@ import { badge, htmlPage, verdictBlock } from './page-shell';
 /** What the kit's proxy saw of an interaction's last exchange (rules-proxy's Exchange fits). */
 export interface ExchangeBodies {
   request: unknown;
+  /** 0 when the seller could not be reached. */
   status: number;
   reply?: unknown;
 }
 
-const pactBadge = (i: InteractionReport): Html =>
+const httpStatus = (status: number) => (status === 0 ? '—' : String(status));
+
+const pactBadge = (i: InteractionReport): Markup =>
   i.pact === 'passed' ? badge('pass', 'passed') : i.pact === 'failed' ? badge('fail', 'FAILED') : badge('dim', 'not run');
 
-function rulesBadge(i: InteractionReport): Html {
+function rulesBadge(i: InteractionReport): Markup {
   if (i.rules === 'passed') return badge('pass', 'passed');
   if (i.rules !== 'failed') return badge('dim', i.rules);
   const rules = [...new Set([...(i.schemaErrors.length > 0 ? [SCHEMA_RULE] : []), ...i.violations.map((v) => v.rule)])];
@@ -27,127 +30,70 @@ function rulesBadge(i: InteractionReport): Html {
 
 const anchorOf = (index: number) => `interaction-${index + 1}`;
 
-function findings(i: InteractionReport): Html {
+function findings(i: InteractionReport): Markup {
   const pact = i.pactMismatches.map(
     (m) =>
-      html`<div class="finding" data-rule="pact">
-        <strong>Pact mismatch</strong>${m.path !== undefined ? html` <span class="where">at <code>${m.path}</code></span>` : ''}<br />${m.message}
-      </div>`,
+      markup`<div class="finding" data-rule="pact"><strong>Pact mismatch</strong>${
+        m.path !== undefined ? markup` <span class="where">at <code>${m.path}</code></span>` : ''
+      }<br>${m.message}</div>`,
   );
   const schema = i.schemaErrors.map(
     (e) =>
-      html`<div class="finding" data-rule="${SCHEMA_RULE}">
-        <strong>${SCHEMA_RULE}</strong> <span class="where">at <code>${e.path || '/'}</code></span
-        ><br />${e.message}
-      </div>`,
+      markup`<div class="finding" data-rule="${SCHEMA_RULE}"><strong>${SCHEMA_RULE}</strong> <span class="where">at <code>${e.path || '/'}</code></span><br>${e.message}</div>`,
   );
-  const rules = i.violations.map(
-    (v) =>
-      html`<div class="finding" data-rule="${v.rule}">
-        <strong>${v.rule}</strong> <span class="where">item id <code>${v.id ?? '—'}</code> at <code>${v.path}</code></span
-        ><br />${v.message}${
-          v.expected !== undefined || v.found !== undefined ? html`<br />expected <code>${show(v.expected)}</code> found <code>${show(v.found)}</code>` : ''
-        }
-      </div>`,
-  );
-  const problems = i.problems.map((p) => html`<div class="finding" data-rule="problem"><strong>problem</strong><br />${p}</div>`);
-  return html`${pact}${schema}${rules}${problems}`;
+  const rules = i.violations.map((v) => {
+    const values =
+      v.expected !== undefined || v.found !== undefined ? markup`<br>expected <code>${show(v.expected)}</code> found <code>${show(v.found)}</code>` : '';
+    return markup`<div class="finding" data-rule="${v.rule}"><strong>${v.rule}</strong> <span class="where">item id <code>${v.id ?? '—'}</code> at <code>${v.path}</code></span><br>${v.message}${values}</div>`;
+  });
+  const problems = i.problems.map((p) => markup`<div class="finding" data-rule="problem"><strong>problem</strong><br>${p}</div>`);
+  return markup`${pact}${schema}${rules}${problems}`;
 }
 
-function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined): Html {
-  if (exchange === undefined) return html`<p class="note">No request of this interaction reached your system through the kit.</p>`;
+function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined): Markup {
+  if (exchange === undefined) return markup`<p class="note">No request of this interaction reached your system through the kit.</p>`;
   const marks: MarkedPath[] = [
     ...i.schemaErrors.map((e) => ({ path: e.path, label: `${SCHEMA_RULE}: ${e.message}` })),
     ...i.violations.map((v) => ({ path: v.path, label: `${v.rule}: ${v.message}` })),
   ];
   const reply =
-    exchange.reply === undefined
-      ? html`<p class="note">No JSON reply (HTTP ${exchange.status === 0 ? '—' : exchange.status}).</p>`
-      : jsonView(exchange.reply, marks);
-  return html`<div class="side-by-side" data-testid="exchange">
-    <div>
-      <h3>Request (as sent to your system)</h3>
-      ${jsonView(exchange.request)}
-    </div>
-    <div>
-      <h3>Reply (HTTP ${exchange.status === 0 ? '—' : exchange.status}${marks.length > 0 ? ', broken paths marked' : ''})</h3>
-      ${reply}
-    </div>
-  </div>`;
+    exchange.reply === undefined ? markup`<p class="note">No JSON reply (HTTP ${httpStatus(exchange.status)}).</p>` : jsonView(exchange.reply, marks);
+  const heading = `Reply (HTTP ${httpStatus(exchange.status)}${marks.length > 0 ? ', broken paths marked' : ''})`;
+  return markup`<div class="side-by-side" data-testid="exchange"><div><h3>Request (as sent to your system)</h3>${jsonView(exchange.request)}</div><div><h3>${heading}</h3>${reply}</div></div>`;
+}
+
+function interactionRow(i: InteractionReport, index: number): Markup {
+  const ok = interactionPassed(i);
+  const verdict = i.pact === 'not-run' ? 'not-run' : ok ? 'pass' : 'fail';
+  const label = i.pact === 'not-run' ? badge('dim', 'NOT RUN') : ok ? badge('pass', 'PASS') : badge('fail', 'FAIL');
+  const name = verdict === 'fail' ? markup`<a href="#${anchorOf(index)}">${i.description}</a>` : markup`${i.description}`;
+  const given = i.states.length > 0 ? markup`<br><span class="note">given ${i.states.join(', ')}</span>` : '';
+  const exchange = i.exchange === undefined ? '—' : `HTTP ${httpStatus(i.exchange.status)}, ${i.exchange.elapsedMs} ms`;
+  return markup`<tr data-testid="interaction" data-verdict="${verdict}"><td>${label}</td><td>${name}${given}</td><td>${pactBadge(i)}</td><td>${rulesBadge(
+    i,
+  )}</td><td class="num">${exchange}</td></tr>`;
 }
 
 export function renderVerificationHtml(report: VerificationReport, exchanges: readonly (ExchangeBodies | undefined)[] = []): string {
-  const rows = report.interactions.map((i, index) => {
-    const ok = interactionPassed(i);
-    const label = i.pact === 'not-run' ? badge('dim', 'NOT RUN') : ok ? badge('pass', 'PASS') : badge('fail', 'FAIL');
-    const name = ok || i.pact === 'not-run' ? html`${i.description}` : html`<a href="#${anchorOf(index)}">${i.description}</a>`;
-    const exchange = i.exchange === undefined ? '—' : `HTTP ${i.exchange.status === 0 ? '—' : i.exchange.status}, ${i.exchange.elapsedMs} ms`;
-    return html`<tr data-testid="interaction" data-verdict="${i.pact === 'not-run' ? 'not-run' : ok ? 'pass' : 'fail'}">
-      <td>${label}</td>
-      <td>${name}${i.states.length > 0 ? html`<br /><span class="note">given ${i.states.join(', ')}</span>` : ''}</td>
-      <td>${pactBadge(i)}</td>
-      <td>${rulesBadge(i)}</td>
-      <td class="num">${exchange}</td>
-    </tr>`;
-  });
   const failed = report.interactions.flatMap((i, index) =>
     interactionPassed(i) || i.pact === 'not-run'
       ? []
       : [
-          html`<details open id="${anchorOf(index)}" data-testid="failed-interaction">
-            <summary>${i.description} — pact: ${pactBadge(i)} · reply rules: ${rulesBadge(i)}</summary>
-            ${findings(i)}${sideBySide(i, exchanges[index])}
-          </details>`,
+          markup`<details open id="${anchorOf(index)}" data-testid="failed-interaction"><summary>${i.description} — pact: ${pactBadge(i)} · reply rules: ${rulesBadge(
+            i,
+          )}</summary>${findings(i)}${sideBySide(i, exchanges[index])}</details>`,
         ],
   );
   const broken = report.rules.map(
-    (r) =>
-      html`<tr data-testid="broken-rule">
-        <td><code>${r.rule}</code></td>
-        <td>${r.description}</td>
-        <td class="num">${r.breaches.length}</td>
-      </tr>`,
+    (r) => markup`<tr data-testid="broken-rule"><td><code>${r.rule}</code></td><td>${r.description}</td><td class="num">${r.breaches.length}</td></tr>`,
   );
-  const body = html`<h1>Seller verification</h1>
-    <p class="meta">${report.sellerUrl}</p>
-    ${verdictBlock(report.ok, summaryLine(report))} ${report.fatal !== undefined ? html`<p class="finding">Pact could not run: ${report.fatal}</p>` : ''}
-    <h2>Interactions</h2>
-    <table>
-      <thead>
-        <tr>
-          <th></th>
-          <th>interaction</th>
-          <th>pact</th>
-          <th>reply rules</th>
-          <th class="num">exchange</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-    ${
-      broken.length > 0
-        ? html`<h2>Broken rules</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th>rule</th>
-                  <th>what it guards</th>
-                  <th class="num">breaches</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${broken}
-              </tbody>
-            </table>`
-        : ''
-    }
-    ${
-      failed.length > 0
-        ? html`<h2>Failed interactions</h2>
-            ${failed}`
-        : ''
-    }`;
+  const body = markup`<h1>Seller verification</h1>
+<p class="meta">${report.sellerUrl}</p>
+${verdictBlock(report.ok, summaryLine(report))}
+${report.fatal !== undefined ? markup`<p class="finding">Pact could not run: ${report.fatal}</p>` : ''}
+<h2>Interactions</h2>
+<table><thead><tr><th></th><th>interaction</th><th>pact</th><th>reply rules</th><th class="num">exchange</th></tr></thead><tbody>${report.interactions.map(interactionRow)}</tbody></table>
+${broken.length > 0 ? markup`<h2>Broken rules</h2><table><thead><tr><th>rule</th><th>what it guards</th><th class="num">breaches</th></tr></thead><tbody>${broken}</tbody></table>` : ''}
+${failed.length > 0 ? markup`<h2>Failed interactions</h2>${failed}` : ''}`;
   return htmlPage({ title: `Seller verification of ${report.sellerUrl}`, kind: 'verification', body });
 }

@@ -25,6 +25,8 @@ every reply rule; each failure shrunk to the smallest request still breaking the
   --timeout <ms>            how long your system may take per exchange (default 30000)
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)
+  --html <file>             also write one self-contained HTML page: the operation × rule matrix
+                            coloured by score, each failure's shrunk request and curl command
   --help                    this text
 
 Progress on stderr; the failures, the table of operation × rule and the verdict on stdout.
@@ -45,6 +47,7 @@ export interface ExploreCliOptions {
   timeoutMs: number;
   json?: string;
   junit?: string;
+  html?: string;
 }
 
 function httpUrl(flag: string, value: string): string {
@@ -103,6 +106,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
         timeout: { type: 'string', default: '30000' },
         json: { type: 'string' },
         junit: { type: 'string' },
+        html: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -133,5 +137,6 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 3_600_000),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values.html !== undefined ? { html: values.html } : {}),
   };
 }

@@ -21,6 +21,8 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --header <name: value>    add a header to every request to your system (e.g. authorization); repeatable
   --junit <file>            also write JUnit XML for CI
   --json <file>             also write the report as JSON
+  --html <file>             also write the report as one self-contained HTML page (both verdicts,
+                            each failure's request and reply side by side, the broken path marked)
   --timeout <ms>            how long your system may take per exchange (default 30000); a later
                             answer is reported as "answered after N ms, over the limit"
   --verbose                 also print the Pact verifier's own output (stderr)
@@ -40,6 +42,7 @@ export interface KitOptions {
   headers: Record<string, string>;
   junit?: string;
   json?: string;
+  html?: string;
   timeoutMs: number;
   verbose: boolean;
 }
@@ -71,6 +74,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     header: { type: 'string', multiple: true },
     junit: { type: 'string' },
     json: { type: 'string' },
+    html: { type: 'string' },
     timeout: { type: 'string', default: '30000' },
     verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -113,6 +117,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     headers,
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
+    ...(values.html !== undefined ? { html: values.html } : {}),
     timeoutMs,
     verbose: values.verbose ?? false,
   };

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
+import { reportFileArg } from './report-file-arg';
 
 // `verify --explore …`: the command line of an exploration, checked before anything starts,
 // with a message naming the flag at fault.
@@ -137,6 +138,6 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 3_600_000),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
-    ...(values.html !== undefined ? { html: values.html } : {}),
+    ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
   };
 }

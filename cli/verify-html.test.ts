@@ -123,6 +123,24 @@ describe('verify --explore --html', () => {
   });
 });
 
+describe('--html', () => {
+  it('is checked before the run: a missing folder, or a folder named as the file, is bad usage (exit 2) naming the flag', async () => {
+    for (const explore of [[], ['--explore', '--states-url', 'http://127.0.0.1:1/__admin/provider-state']]) {
+      for (const [file, message] of [
+        [
+          join(work, 'no-such-folder', 'report.html'),
+          `--html ${join(work, 'no-such-folder', 'report.html')}: the folder ${join(work, 'no-such-folder')} does not exist`,
+        ],
+        [work, `--html ${work} is a folder; name a file`],
+      ]) {
+        const { out, io } = commandIo();
+        expect(await verifyCommand([...explore, '--seller-url', 'http://127.0.0.1:1/seller', '--html', file], io)).toBe(2);
+        expect(out.stderr).toContain(message);
+      }
+    }
+  });
+});
+
 /** The colour a cell is painted in the browser (no DOM types here: this file runs in Node). */
 async function backgroundOf(cell: Locator): Promise<number[]> {
   const colour = await cell.evaluate(

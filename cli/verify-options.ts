@@ -1,6 +1,7 @@
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import type { PactSource, Publication } from '../contracts/verification/verifier-options';
 import { brokerEnvironment, BrokerSettingsError } from '../contracts/pact/broker-cli';
+import { reportFileArg } from './report-file-arg';
 import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 
 // `npm run verify -- …`: the vendor's command line, checked before anything starts, with a
@@ -117,7 +118,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     headers,
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
-    ...(values.html !== undefined ? { html: values.html } : {}),
+    ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
     timeoutMs,
     verbose: values.verbose ?? false,
   };

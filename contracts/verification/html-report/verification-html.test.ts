@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderVerificationHtml } from './verification-html';
+import { pactPathPointer, renderVerificationHtml } from './verification-html';
 import { PAYLOAD, verificationExchanges, verificationReport } from './testing/sample-reports';
 
 // The verify page: both verdicts per interaction; each failed one with its findings and the
@@ -42,5 +42,19 @@ describe('renderVerificationHtml', () => {
     expect(page).not.toContain(PAYLOAD);
     expect(page).not.toMatch(/<script|<img/i);
     expect(page).toContain('&lt;script&gt;document.title=&quot;pwned&quot;&lt;/script&gt;&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;');
+  });
+
+  it("marks Pact's body mismatches in the reply too, at the pointer of Pact's path", () => {
+    expect(pactPathPointer('$.items[1].original_mfr')).toBe('/items/1/original_mfr');
+    expect(pactPathPointer('$.items.0.id')).toBe('/items/0/id');
+    expect(pactPathPointer("$['a.b'][2]")).toBe('/a.b/2');
+    expect(pactPathPointer('$')).toBe('');
+    expect([pactPathPointer('content-type'), pactPathPointer(undefined), pactPathPointer('$.a[')]).toEqual([undefined, undefined, undefined]);
+    const report = structuredClone(verificationReport);
+    report.interactions[1].pact = 'failed';
+    report.interactions[1].pactMismatches = [{ path: '$.items[0].part_number', message: "Expected '5060882' but received 'X'" }];
+    const page = renderVerificationHtml(report, verificationExchanges);
+    expect(page).toMatch(/<mark class="broken" data-path="\/items\/0\/part_number" title="pact: Expected &#39;5060882&#39; but received &#39;X&#39;">/);
+    expect(page).toContain('<strong>Pact mismatch</strong> <span class="where">at <code>$.items[0].part_number</code></span>');
   });
 });

@@ -30,6 +30,22 @@ function rulesBadge(i: InteractionReport): Markup {
 
 const anchorOf = (index: number) => `interaction-${index + 1}`;
 
+/** Pact's body path ($.items[1].original_mfr, $.items.1.x, $['a.b']) as a JSON pointer; undefined for anything else (headers, status). */
+export function pactPathPointer(path: string | undefined): string | undefined {
+  if (path === undefined || !path.startsWith('$')) return undefined;
+  let pointer = '';
+  const segment = /^(?:\.([^.[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\])/;
+  let rest = path.slice(1);
+  while (rest !== '') {
+    const m = segment.exec(rest);
+    if (m === null) return undefined;
+    const name = m[1] ?? m[2] ?? m[3].replace(/\\(.)/g, '$1');
+    pointer += `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    rest = rest.slice(m[0].length);
+  }
+  return pointer;
+}
+
 function findings(i: InteractionReport): Markup {
   const pact = i.pactMismatches.map(
     (m) =>
@@ -53,6 +69,10 @@ function findings(i: InteractionReport): Markup {
 function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined): Markup {
   if (exchange === undefined) return markup`<p class="note">No request of this interaction reached your system through the kit.</p>`;
   const marks: MarkedPath[] = [
+    ...i.pactMismatches.flatMap((m) => {
+      const pointer = pactPathPointer(m.path);
+      return pointer === undefined ? [] : [{ path: pointer, label: `pact: ${m.message}` }];
+    }),
     ...i.schemaErrors.map((e) => ({ path: e.path, label: `${SCHEMA_RULE}: ${e.message}` })),
     ...i.violations.map((v) => ({ path: v.path, label: `${v.rule}: ${v.message}` })),
   ];

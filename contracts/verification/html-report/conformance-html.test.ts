@@ -45,6 +45,7 @@ describe('renderConformanceHtml', () => {
     expect(failure).toContain('shrunk to 1 item in 12 tries');
     expect(failure).toContain('at <code>/items/0/id</code> of the reply');
     expect(failure).toMatch(/<h3>Shrunk request<\/h3><pre class="json">[\s\S]*&quot;part_number&quot;: &quot;51515&quot;/);
+    expect(failure).toMatch(/<details data-testid="original-request"><summary>The first failing request, as generated \(run 7\)<\/summary><pre class="json">/);
     expect(failure).toMatch(/<pre data-testid="curl">curl -sS -X POST &#39;http:\/\/127.0.0.1:9999\/seller&#39;/);
     expect(page).toContain('FAILED: 200 of 200 exchanges, lowest score 0.0% (--min-score 95.0%)');
   });

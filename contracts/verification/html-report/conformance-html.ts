@@ -59,6 +59,7 @@ function failure(f: ExploreFailure, seed: number): Markup {
   }</code> of the reply</span><br>expected <code>${show(f.finding.expected)}</code> found <code>${show(f.finding.found)}</code></div>
 <h3>Shrunk request</h3>${jsonView(f.shrunk.request)}
 <h3>Reproduce</h3><pre data-testid="curl">${f.curl}</pre>
+<details data-testid="original-request"><summary>The first failing request, as generated (run ${f.index})</summary>${jsonView(f.original.request)}</details>
 </details>`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderLoadReportHtml, stepHealthy } from './load-html';
-import { tickStep } from './svg-line-chart';
+import { chooseScale, logTicks, tickStep } from './svg-line-chart';
 import { loadView, PAYLOAD } from './testing/sample-reports';
 
 // The load page: both charts with the deadline and the knee drawn where they belong, the
@@ -74,5 +74,32 @@ describe('renderLoadReportHtml', () => {
 
   it('picks round tick steps', () => {
     expect([tickStep(320), tickStep(78), tickStep(1), tickStep(0), tickStep(1200)]).toEqual([100, 20, 0.2, 1, 500]);
+  });
+
+  it('draws latency on a log axis when the deadline dwarfs it, so a 30 s deadline does not flatten 50 ms latencies', () => {
+    const slowDeadline = renderLoadReportHtml({
+      ...loadView,
+      deadline_ms: 30_000,
+      steps: loadView.steps.map((s, i) => ({ ...s, latency_ms: { p50: 5 * 2 ** i, p95: 6 * 2 ** i, p99: 7 * 2 ** i, max: 8 * 2 ** i }, timeouts: 0 })),
+    });
+    const g = geometry(slowDeadline, 'latency-chart');
+    expect(g.svg).toContain('data-scale="log"');
+    expect(g.svg).toContain('latency, ms (log scale)');
+    expect(g.ticks.map((t) => t.v)).toEqual([1, 10, 100, 1000, 10000, 100000]);
+    // 30 000 sits log-proportionally between the 10 000 and 100 000 ticks.
+    const [t4, t5] = [g.ticks.find((t) => t.v === 10000)!, g.ticks.find((t) => t.v === 100000)!];
+    expect(g.deadlineY).toBeCloseTo(t4.y + (t5.y - t4.y) * Math.log10(3), 0);
+    // p50 from 5 to 80 ms spans more than a decade's height, not a sliver at the bottom.
+    const p50 = [.../data-series="p50">([\s\S]*?)<\/g>/.exec(g.svg)![1].matchAll(/<circle cx="[\d.]+" cy="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(p50[0] - p50[p50.length - 1]).toBeGreaterThan(Math.abs(t5.y - t4.y));
+    expect(geometry(page, 'latency-chart').svg).toContain('data-scale="linear"');
+  });
+
+  it('chooses a log axis only for values spanning more than a factor of 30, with 1-2-5 ticks over few decades', () => {
+    expect(chooseScale([50, 320])).toBe('linear');
+    expect(chooseScale([0, 50, 1400])).toBe('linear');
+    expect(chooseScale([5, 30_000])).toBe('log');
+    expect(logTicks(0, 2)).toEqual([1, 2, 5, 10, 20, 50, 100]);
+    expect(logTicks(-1, 0)).toEqual([0.1, 0.2, 0.5, 1]);
   });
 });

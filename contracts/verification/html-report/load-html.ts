@@ -70,6 +70,7 @@ function charts(view: LoadReportView): Markup {
     ...common,
     title: 'Latency against concurrency',
     yLabel: 'latency, ms',
+    scale: 'auto',
     series: [
       { name: 'p50', colour: '#2da44e', values: view.steps.map((s) => s.latency_ms.p50) },
       { name: 'p95', colour: '#bf8700', values: view.steps.map((s) => s.latency_ms.p95) },

@@ -2,8 +2,9 @@ import { markup, type Markup } from './html-text';
 
 // A small line chart drawn as inline SVG (no chart library, nothing loaded): categories along
 // x (the concurrency steps, evenly spaced whatever their values), a linear y axis from 0 with
-// round ticks, one polyline per series, and marks: a horizontal line (a deadline) and a
-// vertical line at one category (the knee).
+// round ticks (or a log axis, when values span decades: a 30 s deadline must not flatten 50 ms
+// latencies), one polyline per series, and marks: a horizontal line (a deadline) and a vertical
+// line at one category (the knee).
 
 export interface ChartSeries {
   name: string;
@@ -24,8 +25,29 @@ export interface LineChartOptions {
   horizontal?: { value: number; label: string; mark: string };
   /** A vertical line at one category, e.g. the knee. */
   vertical?: { category: number; label: string; mark: string };
+  /** 'auto': log when the values (and the horizontal mark) span more than SPAN_FOR_LOG. Default linear. */
+  scale?: 'linear' | 'log' | 'auto';
   width?: number;
   height?: number;
+}
+
+/** Beyond this ratio of largest to smallest positive value, 'auto' draws a log axis. */
+export const SPAN_FOR_LOG = 30;
+
+export function chooseScale(values: number[]): 'linear' | 'log' {
+  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
+  return positive.length > 0 && Math.max(...positive) / Math.min(...positive) > SPAN_FOR_LOG ? 'log' : 'linear';
+}
+
+/** Ticks of a log axis from 10^lo to 10^hi: 1, 2, 5 of each decade when there are few decades, else powers of ten. */
+export function logTicks(lo: number, hi: number): number[] {
+  const ticks: number[] = [];
+  for (let power = lo; power <= hi; power++)
+    for (const m of hi - lo <= 3 ? [1, 2, 5] : [1]) {
+      const v = m * 10 ** power;
+      if (v <= 10 ** hi * 1.0001) ticks.push(Number(v.toPrecision(12)));
+    }
+  return ticks;
 }
 
 /** Round tick step for a 0..max axis with about five ticks. */
@@ -46,18 +68,32 @@ export function lineChart(o: LineChartOptions): Markup {
   const plotW = width - margin.left - margin.right;
   const plotH = height - margin.top - margin.bottom;
   const values = o.series.flatMap((s) => s.values.filter((v): v is number => v !== null && Number.isFinite(v)));
-  const top = Math.max(...values, o.horizontal?.value ?? 0, 0);
-  const step = tickStep(top);
-  const yMax = Math.max(step, Math.ceil((top * 1.05) / step) * step);
+  const marked = o.horizontal !== undefined ? [...values, o.horizontal.value] : values;
+  const scale = o.scale === 'auto' ? chooseScale(marked) : (o.scale ?? 'linear');
+  const top = Math.max(...marked, 0);
   const n = o.categories.length;
   const x = (i: number) => round(margin.left + (n <= 1 ? plotW / 2 : (i * plotW) / (n - 1)));
-  const y = (v: number) => round(margin.top + plotH - (v / yMax) * plotH);
   const right = margin.left + plotW;
   const bottom = margin.top + plotH;
+  let y: (v: number) => number;
+  let tickValues: number[];
+  if (scale === 'log') {
+    const positive = marked.filter((v) => v > 0);
+    const lo = Math.floor(Math.log10(Math.min(...positive)));
+    const hi = Math.ceil(Math.log10(top));
+    // Zero has no place on a log axis: it sits on the bottom line.
+    y = (v: number) => round(bottom - ((Math.log10(Math.max(v, 10 ** lo)) - lo) / Math.max(1, hi - lo)) * plotH);
+    tickValues = logTicks(lo, Math.max(hi, lo + 1));
+  } else {
+    const step = tickStep(top);
+    const yMax = Math.max(step, Math.ceil((top * 1.05) / step) * step);
+    y = (v: number) => round(bottom - (v / yMax) * plotH);
+    tickValues = [];
+    for (let i = 0; i * step <= yMax + step / 1000; i++) tickValues.push(i * step);
+  }
 
   const ticks: Markup[] = [];
-  for (let i = 0; i * step <= yMax + step / 1000; i++) {
-    const v = i * step;
+  for (const v of tickValues) {
     ticks.push(
       markup`<line x1="${margin.left}" x2="${right}" y1="${y(v)}" y2="${y(v)}" stroke="#eaeef2"/><text x="${margin.left - 6}" y="${y(v) + 4}" text-anchor="end">${tickText(v)}</text>`,
     );
@@ -103,14 +139,14 @@ export function lineChart(o: LineChartOptions): Markup {
           x(at) + 4
         }" y="${margin.top + 10}" fill="#8250df">${v.label}</text></g>`;
 
-  return markup`<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${o.title}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+  return markup`<svg xmlns="http://www.w3.org/2000/svg" data-scale="${scale}" role="img" aria-label="${o.title}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <title>${o.title}</title>
 ${ticks}
 <line x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${bottom}" stroke="#57606a"/>
 <line x1="${margin.left}" x2="${right}" y1="${bottom}" y2="${bottom}" stroke="#57606a"/>
 ${xTicks}
 <text x="${margin.left + plotW / 2}" y="${height - 6}" text-anchor="middle">${o.xLabel}</text>
-<text transform="translate(14,${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle">${o.yLabel}</text>
+<text transform="translate(14,${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle">${o.yLabel}${scale === 'log' ? ' (log scale)' : ''}</text>
 ${horizontal}${vertical}${lines}${legend}
 </svg>`;
 }

@@ -15,7 +15,7 @@ export interface LoadStepView {
   timeouts: number;
   errors: number;
   /** Broken rules by rule name (an exchange counts once per rule it broke). */
-  rule_breaks: Record<string, number>;
+  rule_breaks: Partial<Record<string, number>>;
   /** The step was cut short (e.g. SIGINT). */
   partial?: boolean;
 }
@@ -49,7 +49,7 @@ export interface LoadReportView {
 
 /** Healthy as the knee counts it: p99 under the deadline, no timeouts, no rule broken. */
 export const stepHealthy = (step: LoadStepView, deadlineMs: number): boolean =>
-  step.latency_ms.p99 < deadlineMs && step.timeouts === 0 && Object.values(step.rule_breaks).every((n) => n === 0);
+  step.latency_ms.p99 < deadlineMs && step.timeouts === 0 && Object.values(step.rule_breaks).every((n) => (n ?? 0) === 0);
 
 const ms = (n: number) => (n >= 100 || Number.isInteger(n) ? String(Math.round(n)) : n.toFixed(1));
 

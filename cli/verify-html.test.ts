@@ -166,6 +166,12 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
     const page = await browser!.context.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
+    // A CSP violation (an inline style refused, say) is logged to the console.
+    const complaints: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') complaints.push(message.text());
+    });
+    page.on('pageerror', (error) => complaints.push(error.message));
     const url = pathToFileURL(pages[kind]).href;
     await page.goto(url);
     expect(requests).toEqual([url]);
@@ -177,6 +183,7 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
       screenshot: async () => {
         await page.screenshot({ path: join(TEST_OUTPUT, `html-report-${kind}.png`), fullPage: true });
         expect(requests).toEqual([url]);
+        expect(complaints).toEqual([]);
         await page.close();
       },
     };

@@ -11,6 +11,8 @@ import { runExploration, TIME_LIMIT } from '../contracts/verification/explore/ru
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { probeUpstream } from './upstream-probe';
 import { DEFAULT_REPLAY_DIR, writeReplayFile } from './replay-files';
+import { writeWhole } from './report-files';
+import { renderConformanceHtml } from '../contracts/verification/html-report/conformance-html';
 
 // `verify --explore`: generated exchanges on the vendor's catalogue. Progress on stderr, the
 // failures, the conformance table and the verdict on stdout, JSON/JUnit on request.
@@ -90,6 +92,7 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
   io.stdout(`\n${renderConformance(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.junit !== undefined) await writeFile(options.junit, renderConformanceJunit(report));
+  if (options.html !== undefined) writeWhole(options.html, renderConformanceHtml(report));
   if (report.stopped !== undefined && report.stopped !== TIME_LIMIT) return SIGNAL_EXIT[report.stopped] ?? 1;
   return report.ok ? 0 : 1;
 }

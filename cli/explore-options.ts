@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
+import { reportFileArg } from './report-file-arg';
 
 // `verify --explore …`: the command line of an exploration, checked before anything starts,
 // with a message naming the flag at fault.
@@ -29,6 +30,8 @@ every reply rule; each failure shrunk to the smallest request still breaking the
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)
   --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
+  --html <file>             also write one self-contained HTML page: the operation × rule matrix
+                            coloured by score, each failure's shrunk request and curl command
   --help                    this text
 
 Progress on stderr; the failures, the table of operation × rule and the verdict on stdout.
@@ -51,6 +54,7 @@ export interface ExploreCliOptions {
   json?: string;
   junit?: string;
   replayDir?: string;
+  html?: string;
 }
 
 function httpUrl(flag: string, value: string): string {
@@ -111,6 +115,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
         json: { type: 'string' },
         junit: { type: 'string' },
         'replay-dir': { type: 'string' },
+        html: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -143,5 +148,6 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values['replay-dir'] !== undefined ? { replayDir: values['replay-dir'] } : {}),
+    ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
   };
 }

@@ -13,6 +13,8 @@ import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
 import { probeUpstream } from './upstream-probe';
 import { checkNotOffered, NotOfferedError, type NotOffered } from '../contracts/verification/not-offered';
 import { lackingValuesText, statesLackingValues } from '../contracts/verification/example-values';
+import { writeWhole } from './report-files';
+import { renderVerificationHtml, type ExchangeBodies } from '../contracts/verification/html-report/verification-html';
 
 // `verify`: Pact verification of a seller system with the reply rules applied to every
 // exchange. Progress on stderr, the report on stdout, files on request.
@@ -74,6 +76,8 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     `verify: ${options.sellerUrl} against ${options.pacts.kind === 'file' ? options.pacts.files.join(', ') : options.pacts.brokerUrl} (limit ${options.timeoutMs} ms per exchange)\n`,
   );
   const inspector = createProxyInspector(`Verification of ${options.sellerUrl}`);
+  // Each interaction's last exchange, for the HTML report's request/reply view (by report position).
+  const lastExchanges: (ExchangeBodies | undefined)[] = [];
   const report = await runVerification({
     sellerUrl: options.sellerUrl,
     pacts: options.pacts,
@@ -83,7 +87,10 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     maxReplyBytes: options.maxReplyBytes,
     notOffered,
     ...(options.publish !== undefined ? { publish: options.publish } : {}),
-    onInteraction: (run, index, total) => io.stderr(`${progressLine(interactionReport(run), index, total, progressColours)}\n`),
+    onInteraction: (run, index, total) => {
+      lastExchanges[index - 1] = run.exchanges.at(-1);
+      io.stderr(`${progressLine(interactionReport(run), index, total, progressColours)}\n`);
+    },
     ...(options.verbose ? { log: (text: string) => io.stderr(text.replace(/^/gm, '  pact | ')) } : {}),
     signal: io.signal,
     proxyRoutes: inspector.routes,
@@ -94,6 +101,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
   io.stdout(`\n${renderReport(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   if (options.junit !== undefined) await writeFile(options.junit, renderJunit(report));
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.html !== undefined) writeWhole(options.html, renderVerificationHtml(report, lastExchanges));
   if (report.stopped !== undefined) return SIGNAL_EXIT[report.stopped] ?? 1;
   return report.ok ? 0 : 1;
 }

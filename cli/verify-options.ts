@@ -1,6 +1,7 @@
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import type { PactSource, Publication } from '../contracts/verification/verifier-options';
 import { brokerEnvironment, BrokerSettingsError } from '../contracts/pact/broker-cli';
+import { reportFileArg } from './report-file-arg';
 import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
 
@@ -22,6 +23,8 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --header <name: value>    add a header to every request to your system (e.g. authorization); repeatable
   --junit <file>            also write JUnit XML for CI
   --json <file>             also write the report as JSON
+  --html <file>             also write the report as one self-contained HTML page (both verdicts,
+                            each failure's request and reply side by side, the broken path marked)
   --timeout <ms>            how long your system may take per exchange (default 30000); a later
                             answer is reported as "answered after N ms, over the limit"
   --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 8 MiB); a
@@ -52,6 +55,7 @@ export interface KitOptions {
   headers: Record<string, string>;
   junit?: string;
   json?: string;
+  html?: string;
   timeoutMs: number;
   maxReplyBytes: number;
   verbose: boolean;
@@ -87,6 +91,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     header: { type: 'string', multiple: true },
     junit: { type: 'string' },
     json: { type: 'string' },
+    html: { type: 'string' },
     timeout: { type: 'string', default: '30000' },
     'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
     verbose: { type: 'boolean', default: false },
@@ -136,6 +141,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     headers,
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
+    ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
     timeoutMs,
     maxReplyBytes,
     verbose: values.verbose ?? false,

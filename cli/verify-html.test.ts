@@ -1,0 +1,230 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type Listening } from '../contracts/http/listen';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { renderLoadReportHtml } from '../contracts/verification/html-report/load-html';
+import { loadView } from '../contracts/verification/html-report/testing/sample-reports';
+import { CONTENT_SECURITY_POLICY } from '../contracts/verification/html-report/page-shell';
+import { escapeHtml } from '../contracts/verification/html-report/html-text';
+import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
+import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../gateway/testing/headless-chromium';
+import { verifyCommand } from './verify-command';
+
+// `verify --html` and `verify --explore --html` in-process against the mock seller behind a
+// relay that puts a script into every alternate's original_mfr (a seller's reply is untrusted
+// text): the pages name the broken rule and mark its path, and the script stays text. Then
+// each kind of page (load drawn from a hand-built view) in headless Chromium from file://:
+// the key parts are there, nothing is fetched, nothing runs; a screenshot of each is left in
+// test-output/.
+
+const TEST_OUTPUT = new URL('../test-output/', import.meta.url).pathname;
+/** Sets the page title if it ever runs. */
+const PAYLOAD = '<script>document.title="pwned"</script>';
+
+const mock = useMockSeller();
+let relay: Listening;
+const work = mkdtempSync(join(tmpdir(), 'verify-html-'));
+const pages: Record<'verify' | 'explore' | 'load', string> = { verify: '', explore: '', load: join(work, 'load.html') };
+
+function commandIo() {
+  const out = { stdout: '', stderr: '' };
+  const io = {
+    stdout: (t: string) => void (out.stdout += t),
+    stderr: (t: string) => void (out.stderr += t),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal: new AbortController().signal,
+  };
+  return { out, io };
+}
+
+/** The pact cut to two interactions: a passing one and the one with an alternate (seconds, not a minute). */
+function twoInteractionPact(): string {
+  const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string }[] };
+  const keep = ['an item inquiry for a part stocked at two locations', 'an item inquiry for a part with an alternate'];
+  pact.interactions = pact.interactions.filter((i) => keep.includes(i.description));
+  expect(pact.interactions).toHaveLength(2);
+  const file = join(work, 'two-interactions.json');
+  writeFileSync(file, JSON.stringify(pact));
+  return file;
+}
+
+beforeAll(async () => {
+  relay = await listen(async (request) => {
+    const answer = await fetch(`${mock.url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await request.text() });
+    const reply = (await answer.json()) as { items?: { status_code?: number; original_mfr?: string }[] };
+    for (const item of reply.items ?? []) if ((item.status_code ?? 0) >= 2 && item.original_mfr !== undefined) item.original_mfr = PAYLOAD;
+    return Response.json(reply, { status: answer.status });
+  });
+});
+afterAll(async () => {
+  await relay?.close();
+});
+
+describe('verify --html', () => {
+  it('writes one page: both verdicts per interaction, the broken path marked in the reply, the seller’s script as text', async () => {
+    pages.verify = join(work, 'verify.html');
+    const { out, io } = commandIo();
+    const code = await verifyCommand(
+      ['--seller-url', `${relay.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--pact', twoInteractionPact(), '--html', pages.verify],
+      io,
+    );
+    expect(code, out.stderr).toBe(1);
+    const page = readFileSync(pages.verify, 'utf8');
+    expect(page).toContain(`content="${escapeHtml(CONTENT_SECURITY_POLICY)}"`);
+    expect(page.match(/data-testid="interaction"/g)).toHaveLength(2);
+    expect(page).toContain('data-verdict="pass"><td><span class="badge pass">PASS</span></td><td>an item inquiry for a part stocked at two locations');
+    const failed = /<details open id="interaction-2" data-testid="failed-interaction">[\s\S]*?<\/details>/.exec(page)?.[0] ?? '';
+    expect(failed).toContain('an item inquiry for a part with an alternate');
+    expect(failed).toContain('BROKEN: alternate.original-mfr');
+    expect(failed).toMatch(
+      /<mark class="broken" data-path="\/items\/\d+\/original_mfr" title="alternate.original-mfr: [^"]*">&quot;original_mfr&quot;: &quot;&lt;script&gt;/,
+    );
+    expect(page).not.toContain(PAYLOAD);
+    expect(page).not.toMatch(/<script/i);
+  });
+});
+
+describe('verify --explore --html', () => {
+  it('writes one page: the operation × rule matrix coloured by score, the failure with its curl command, the script as text', async () => {
+    pages.explore = join(work, 'explore.html');
+    const { out, io } = commandIo();
+    const code = await verifyCommand(
+      [
+        '--explore',
+        '--seller-url',
+        `${relay.url}/seller`,
+        '--states-url',
+        `${mock.url}/__admin/provider-state`,
+        '--runs',
+        '60',
+        '--seed',
+        '7',
+        '--html',
+        pages.explore,
+      ],
+      io,
+    );
+    expect(code, out.stderr).toBe(1);
+    const page = readFileSync(pages.explore, 'utf8');
+    expect(page).toMatch(/data-operation="item-inquiry" data-rule="alternate.original-mfr" data-band="broken"/);
+    expect(page).toMatch(/data-operation="item-inquiry" data-rule="item.id-echo" data-band="kept"/);
+    expect(page).toContain('<a href="#failure-item-inquiry-alternate-original-mfr">0.0%</a>');
+    const failure = /<details open id="failure-item-inquiry-alternate-original-mfr"[\s\S]*?<\/details>/.exec(page)?.[0] ?? '';
+    expect(failure).toContain(`found <code>&#39;${escapeHtml(PAYLOAD)}&#39;</code>`);
+    expect(failure).toContain(`<pre data-testid="curl">curl -sS -X POST &#39;${relay.url}/seller&#39;`);
+    expect(page).not.toContain(PAYLOAD);
+    expect(page).not.toMatch(/<script/i);
+  });
+});
+
+describe('--html', () => {
+  it('is checked before the run: a missing folder, or a folder named as the file, is bad usage (exit 2) naming the flag', async () => {
+    for (const explore of [[], ['--explore', '--states-url', 'http://127.0.0.1:1/__admin/provider-state']]) {
+      for (const [file, message] of [
+        [
+          join(work, 'no-such-folder', 'report.html'),
+          `--html ${join(work, 'no-such-folder', 'report.html')}: the folder ${join(work, 'no-such-folder')} does not exist`,
+        ],
+        [work, `--html ${work} is a folder; name a file`],
+      ]) {
+        const { out, io } = commandIo();
+        expect(await verifyCommand([...explore, '--seller-url', 'http://127.0.0.1:1/seller', '--html', file], io)).toBe(2);
+        expect(out.stderr).toContain(message);
+      }
+    }
+  });
+});
+
+/** The colour a cell is painted in the browser (no DOM types here: this file runs in Node). */
+async function backgroundOf(cell: Locator): Promise<number[]> {
+  const colour = await cell.evaluate(
+    (element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor,
+  );
+  return (/^rgb\((\d+), (\d+), (\d+)\)$/.exec(colour) ?? []).slice(1).map(Number);
+}
+
+describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headless Chromium, from file://'), () => {
+  let browser: HeadlessChromium | undefined;
+  beforeAll(async () => {
+    writeFileSync(pages.load, renderLoadReportHtml(loadView));
+    mkdirSync(TEST_OUTPUT, { recursive: true });
+    browser = await launchHeadlessChromium({ viewport: { width: 1280, height: 900 } });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Opens a page, checks it fetched nothing but itself and ran nothing, and leaves its screenshot. */
+  async function open(kind: keyof typeof pages, title: string) {
+    expect(pages[kind], `the ${kind} page was written by the test above`).not.toBe('');
+    const page = await browser!.context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    // A CSP violation (an inline style refused, say) is logged to the console.
+    const complaints: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') complaints.push(message.text());
+    });
+    page.on('pageerror', (error) => complaints.push(error.message));
+    const url = pathToFileURL(pages[kind]).href;
+    await page.goto(url);
+    expect(requests).toEqual([url]);
+    // The payload would have set the title; no script or image element exists at all.
+    expect(await page.title()).toContain(title);
+    expect(await page.locator('script, img, link, iframe').count()).toBe(0);
+    return {
+      page,
+      screenshot: async () => {
+        await page.screenshot({ path: join(TEST_OUTPUT, `html-report-${kind}.png`), fullPage: true });
+        expect(requests).toEqual([url]);
+        expect(complaints).toEqual([]);
+        await page.close();
+      },
+    };
+  }
+
+  it('verify: both verdicts per interaction, the failed one with request and reply side by side and the path marked', async () => {
+    const { page, screenshot } = await open('verify', 'Seller verification of');
+    await expect.poll(() => page.locator('[data-testid=interaction]').count()).toBe(2);
+    expect(await page.locator('[data-testid=verdict]').textContent()).toMatch(/^FAILED: 1 of 2 interactions passed/);
+    const mark = page.locator('[data-testid=failed-interaction] [data-testid=exchange] mark.broken');
+    expect(await mark.count()).toBeGreaterThan(0);
+    expect(await mark.first().isVisible()).toBe(true);
+    expect(await mark.first().textContent()).toContain(`"original_mfr": "${PAYLOAD.replace(/"/g, '\\"')}"`);
+    await screenshot();
+  });
+
+  it('explore: the matrix coloured by score, the failure with its shrunk request and curl command', async () => {
+    const { page, screenshot } = await open('explore', 'Exploration of');
+    const broken = page.locator('[data-testid=score][data-rule="alternate.original-mfr"]');
+    expect(await broken.getAttribute('data-band')).toBe('broken');
+    const [r, g, b] = await backgroundOf(broken);
+    expect(r - Math.max(g, b), 'red').toBeGreaterThan(80);
+    const kept = page.locator('[data-testid=score][data-operation=item-inquiry][data-rule="item.id-echo"]');
+    const [r2, g2, b2] = await backgroundOf(kept);
+    expect(g2 - Math.max(r2, b2), 'green').toBeGreaterThan(40);
+    const failure = page.locator('[data-testid=failure][data-rule="alternate.original-mfr"]');
+    expect(await failure.locator('.finding').textContent()).toContain(`found '${PAYLOAD}'`);
+    expect(await failure.locator('[data-testid=curl]').textContent()).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/seller'/);
+    await screenshot();
+  });
+
+  it('load: both charts with the knee and the deadline marked, the steps with their rule breaks', async () => {
+    const { page, screenshot } = await open('load', 'Load on');
+    for (const chart of ['latency-chart', 'throughput-chart']) {
+      expect(await page.locator(`[data-testid=${chart}] svg [data-mark=knee]`).isVisible()).toBe(true);
+      expect(await page.locator(`[data-testid=${chart}] svg [data-mark=knee] text`).textContent()).toBe('knee: 4');
+    }
+    expect(await page.locator('[data-testid=latency-chart] svg [data-mark=deadline] text').textContent()).toBe('deadline 150 ms');
+    expect(await page.locator('[data-testid=step]').count()).toBe(5);
+    expect(await page.locator('[data-testid=step][data-healthy=false]').count()).toBe(2);
+    expect(await page.locator('[data-testid=rule-under-concurrency]').textContent()).toContain('first broken at concurrency 16');
+    await screenshot();
+  });
+});

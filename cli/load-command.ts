@@ -1,3 +1,6 @@
+import { writeWhole } from './report-files';
+import { renderLoadReportHtml } from '../contracts/verification/html-report/load-html';
+import { loadReportView } from '../contracts/verification/load/load-report-view';
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from './command-line';
 import { paletteFor } from '../contracts/verification/palette';
@@ -94,6 +97,7 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
   io.stdout(`\n${renderLoad(report, palette)}`);
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.junit !== undefined) await writeFile(options.junit, renderLoadJunit(report));
+  if (options.html !== undefined) writeWhole(options.html, renderLoadReportHtml(loadReportView(report)));
   if (report.stopped !== undefined) return SIGNAL_EXIT[report.stopped] ?? 1;
   return report.verdict.ok ? 0 : 1;
 }

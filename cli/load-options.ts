@@ -1,3 +1,4 @@
+import { reportFileArg } from './report-file-arg';
 import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
 import { parseDuration } from './explore-options';
@@ -35,6 +36,8 @@ no timeout, no error and no broken rule.
   --header <name: value>    add a header to every request to your system; repeatable
   --json <file>             also write the report as JSON
   --junit <file>            also write JUnit XML (one test case per step, one for the gate)
+  --html <file>             also write one self-contained HTML page: latency and throughput against
+                            concurrency as charts, the knee and the deadline marked, rule breaks per step
   --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
   --help                    this text
 
@@ -58,6 +61,7 @@ export interface LoadCliOptions {
   headers: Record<string, string>;
   json?: string;
   junit?: string;
+  html?: string;
   replayDir: string;
 }
 
@@ -116,6 +120,7 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         header: { type: 'string', multiple: true },
         json: { type: 'string' },
         junit: { type: 'string' },
+        html: { type: 'string' },
         'replay-dir': { type: 'string', default: DEFAULT_REPLAY_DIR },
         help: { type: 'boolean', default: false },
       },
@@ -166,6 +171,7 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
     headers,
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
     replayDir: values['replay-dir']!,
   };
 }

@@ -105,11 +105,18 @@ describe('verify --load', () => {
         json,
         '--replay-dir',
         replayDir,
+        '--html',
+        join(dir, 'talk.html'),
       ),
       io,
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
     expect(code).toBe(0); // the knee (8) is above the default gate (1)
+    // The HTML page is drawn from the same report: the knee marked on the charts, the rule named.
+    const page = await readFile(join(dir, 'talk.html'), 'utf8');
+    expect(page).toContain('knee: 8');
+    expect(page).toMatch(/<svg[^>]*>/);
+    expect(page).toContain('item.unknown-id');
     expect(report.steps.slice(0, 4).map((s) => s.healthy)).toEqual([true, true, true, true]);
     expect(report.verdict.knee).toBe(8);
     const talk = report.verdict.rules_under_concurrency.find((r) => r.rule === 'item.unknown-id');

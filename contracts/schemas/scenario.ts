@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LocationType } from '../codes';
-import { CalendarDate, Closed, CodeOf, Id, ListOf, MAX_TEXT_LENGTH, NonNegativeFloat, SignedFloat, Text } from './common';
+import { CalendarDate, Closed, CodeOf, Id, ListOf, MAX_INT4, MAX_TEXT_LENGTH, NonNegativeFloat, SignedFloat, Text } from './common';
 import { RouteTime, SellerItemLocation } from './item-inquiry';
 import { InvoiceDetail } from './invoice';
 import { StatementDetail } from './statement';
@@ -91,13 +91,16 @@ export type ScenarioAccount = Static<typeof ScenarioAccount>;
 // How the seller behaves under load (mock seller only): a capacity model and a cross-talk
 // fault, both seeded. A real seller's p99 grows with its queue and shared-state bugs show only
 // when requests overlap; this is how the mock is made to do both, for verify --load to find.
+/** A service time past ten minutes is no model of a seller, only a hang (use a fault for that). */
+const MAX_SERVICE_MS = 600_000;
+
 export const ScenarioServiceTime = Closed(
   {
     distribution: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('uniform'), Type.Literal('log-normal')], { description: 'default fixed' })),
-    ms: Type.Optional(Type.Integer({ minimum: 0, description: 'fixed: every request takes this long' })),
-    min_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'uniform: lower bound' })),
-    max_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'uniform: upper bound' })),
-    median_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'log-normal: the median' })),
+    ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'fixed: every request takes this long' })),
+    min_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'uniform: lower bound' })),
+    max_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'uniform: upper bound' })),
+    median_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'log-normal: the median' })),
     sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'log-normal: the spread (default 0.5)' })),
   },
   { description: "How long a worker spends on one request, drawn from the load section's seed" },
@@ -106,7 +109,7 @@ export type ScenarioServiceTime = Static<typeof ScenarioServiceTime>;
 
 export const ScenarioCrossTalk = Closed(
   {
-    above: Type.Integer({ minimum: 1, description: 'Strikes only while more than this many requests are in flight (queued or served)' }),
+    above: Type.Integer({ minimum: 1, maximum: MAX_INT4, description: 'Strikes only while more than this many requests are in flight (queued or served)' }),
     mix: Type.Union([Type.Literal('item-id'), Type.Literal('original-part')], {
       description: "item-id: an entry's id is taken from another request in flight; original-part: an alternate's original_part is",
     }),
@@ -119,10 +122,10 @@ export type ScenarioCrossTalk = Static<typeof ScenarioCrossTalk>;
 export const ScenarioLoad = Closed(
   {
     workers: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'Requests served at once; more wait in a queue (first come, first served). Unlimited when omitted' }),
+      Type.Integer({ minimum: 1, maximum: MAX_INT4, description: 'Requests served at once; more wait in a queue (first come, first served). Unlimited when omitted' }),
     ),
     service_time: Type.Optional(ScenarioServiceTime),
-    seed: Type.Optional(Type.Integer({ minimum: 0, description: 'Seeds the service times and the cross-talk draws (default 0)' })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT4, description: 'Seeds the service times and the cross-talk draws (default 0)' })),
     cross_talk: Type.Optional(ScenarioCrossTalk),
   },
   { description: 'Mock seller only: how it behaves under concurrency (see mock-seller/README.md, "Load")' },

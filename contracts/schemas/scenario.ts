@@ -122,7 +122,11 @@ export type ScenarioCrossTalk = Static<typeof ScenarioCrossTalk>;
 export const ScenarioLoad = Closed(
   {
     workers: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_INT4, description: 'Requests served at once; more wait in a queue (first come, first served). Unlimited when omitted' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_INT4,
+        description: 'Requests served at once; more wait in a queue (first come, first served). Unlimited when omitted',
+      }),
     ),
     service_time: Type.Optional(ScenarioServiceTime),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT4, description: 'Seeds the service times and the cross-talk draws (default 0)' })),

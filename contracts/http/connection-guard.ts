@@ -9,9 +9,13 @@ import type { Socket } from 'node:net';
 // answered is the newcomer itself closed.
 
 interface Connection {
-  /** The request being answered on it, if any. */
+  /** The latest request on it and its response: being answered until the response has finished. */
   request: IncomingMessage | undefined;
+  response: ServerResponse | undefined;
 }
+
+/** Whether a connection is answering a request now (judged when room is needed, so a request costs no listeners). */
+const answering = (c: Connection): c is Connection & { request: IncomingMessage } => c.request !== undefined && c.response?.writableFinished === false;
 
 export interface ConnectionGuard {
   /** Counts `server`'s connections against the cap. */
@@ -39,14 +43,14 @@ export function createConnectionGuard(cap: number): ConnectionGuard {
     let unfinished: Socket | undefined;
     for (const [socket, connection] of connections) {
       if (socket === newcomer) continue;
-      if (connection.request === undefined) return socket;
+      if (!answering(connection)) return socket;
       if (unfinished === undefined && !connection.request.complete) unfinished = socket;
     }
     return unfinished;
   }
 
   function onConnection(socket: Socket): void {
-    connections.set(socket, { request: undefined });
+    connections.set(socket, { request: undefined, response: undefined });
     socket.once('close', () => connections.delete(socket));
     if (connections.size <= cap) return;
     drop(victim(socket) ?? socket);
@@ -56,11 +60,7 @@ export function createConnectionGuard(cap: number): ConnectionGuard {
     const connection = connections.get(request.socket);
     if (connection === undefined) return;
     connection.request = request;
-    const done = () => {
-      if (connection.request === request) connection.request = undefined;
-    };
-    response.once('finish', done);
-    response.once('close', done);
+    connection.response = response;
   }
 
   return {

@@ -22,6 +22,14 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Prom
     load: async () => (await import('./mock-seller-command')).mockSellerCommand,
     summary: 'a seller system from a scenario, honest or faulty on demand',
   },
+  states: {
+    load: async () => (await import('./states-command')).statesCommand,
+    summary: "the kit's provider-state endpoint alone, answering from your state map, for any verifier",
+  },
+  'pact-path': {
+    load: async () => (await import('./pact-path-command')).pactPathCommand,
+    summary: "print where the pact this package ships is (for your own verifier's --file)",
+  },
   record: {
     load: async () => (await import('./record-command')).recordCommand,
     summary: 'sit in front of a real seller and write what it answers as a mock-seller scenario',

@@ -7,6 +7,14 @@ import { show } from './report-text';
 export const escapeXml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
+/**
+ * The test case a stopped run adds, as an error: a CI job must never read a cancelled run
+ * (every case skipped, no failure) as green. `before` says what had not run.
+ */
+export const stoppedCase = (signal: string, before: string, classname: string): string =>
+  `    <testcase classname="${escapeXml(classname)}" name="${escapeXml(`run stopped by ${signal} before ${before}`)}" time="0">\n` +
+  `      <error type="stopped" message="${escapeXml(`run stopped by ${signal} before ${before}`)}"/>\n    </testcase>`;
+
 export function renderJunit(report: VerificationReport, suiteName = 'seller-system verification'): string {
   const cases = report.interactions.map((i) => {
     const lines: string[] = [];
@@ -35,10 +43,15 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
   });
   const failures = report.interactions.filter((i) => i.pact !== 'not-run' && !interactionPassed(i)).length;
   const skipped = report.interactions.filter((i) => i.pact === 'not-run').length;
+  if (report.stopped !== undefined) {
+    cases.push(stoppedCase(report.stopped, `${skipped} of ${report.interactions.length} interactions ran`, 'seller-system'));
+  }
+  const tests = cases.length;
+  const errors = (report.fatal !== undefined ? 1 : 0) + (report.stopped !== undefined ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(suiteName)}" tests="${report.interactions.length}" failures="${failures}">`,
-    `  <testsuite name="${escapeXml(suiteName)}" tests="${report.interactions.length}" failures="${failures}" errors="${report.fatal !== undefined ? 1 : 0}" skipped="${skipped}">`,
+    `<testsuites name="${escapeXml(suiteName)}" tests="${tests}" failures="${failures}" errors="${errors}">`,
+    `  <testsuite name="${escapeXml(suiteName)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -6,6 +6,7 @@ import { exchangeLine, proxyReport, renderProxyJunit, renderProxyText, toProxyEx
 import { startRulesProxy, type RunningRulesProxy } from '../contracts/verification/rules-proxy';
 import type { CommandIo } from './command-io';
 import { writeWhole } from './report-files';
+import { writePidFile } from './pid-file';
 import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
 import { probeUpstream } from './upstream-probe';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
@@ -30,6 +31,8 @@ export const RULES_PROXY_USAGE = `Usage: rules-proxy --upstream <seller url> [op
                          one is stopped and answered 502, finding reply.too-large
   --header <name: value> add a header to every request to the seller; repeatable
   --pass-broken          pass broken replies through unchanged (report only)
+  --pid-file <file>      write this process's id there once listening (removed at exit): in a
+                         script, stop it with kill -INT "$(cat <file>)" (see the guide)
   --help                 this text
 
 Takes only JSON (content-type application/json, or none) and no cross-site browser request:
@@ -53,6 +56,7 @@ interface RulesProxyArgs {
   maxReplyBytes: number;
   headers: Record<string, string>;
   passBroken: boolean;
+  pidFile?: string;
 }
 
 export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
@@ -68,6 +72,7 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
     'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
     header: { type: 'string', multiple: true },
     'pass-broken': { type: 'boolean', default: false },
+    'pid-file': { type: 'string' },
     help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
@@ -86,6 +91,7 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
     maxReplyBytes: integerArg('--max-reply-bytes', values['max-reply-bytes'], 1, MAX_REPLY_BYTES_CEILING),
     headers,
     passBroken: values['pass-broken'],
+    ...(values['pid-file'] !== undefined ? { pidFile: values['pid-file'] } : {}),
   };
 }
 
@@ -159,6 +165,7 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
     return 2;
   }
   writeReports();
+  const removePidFile = writePidFile(args.pidFile);
   io.stdout(`rules-proxy: listening on ${proxy.url}, forwarding to ${upstream}${args.passBroken ? ' (broken replies passed through)' : ''}\n`);
   io.stdout(`rules-proxy: inspector page at ${proxy.url}${INSPECTOR_PATH}\n`);
 
@@ -170,6 +177,7 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
   inspector.close();
   await proxy.close();
   const report = writeReports();
+  removePidFile();
   io.stdout(renderProxyText(report));
   return report.broken === 0 ? 0 : 1;
 }

@@ -4,6 +4,7 @@ import { createStateEndpoint } from '../contracts/verification/state-endpoint';
 import { stateMapSource, type StateEvent } from '../contracts/verification/state-handlers';
 import { readStateMap, StateMapError } from '../contracts/verification/state-map';
 import type { CommandIo } from './command-io';
+import { writePidFile } from './pid-file';
 
 // `states`: the kit's provider-state endpoint on its own, for any Pact verifier (the Rust
 // CLI, pact-jvm, PactNet): it answers each state change from the vendor's state map with the
@@ -14,6 +15,8 @@ export const STATES_USAGE = `Usage: states --state-map <file> [options]
   --state-map <file>  your state map (state → your values), checked as verify checks it
   --port <n>          port to listen on (default 0: any free port, printed on stdout)
   --host <h>          address to listen on (default 127.0.0.1)
+  --pid-file <file>   write this process's id there once listening (removed at exit): in a
+                      script, stop it with kill -INT "$(cat <file>)"
   --help              this text
 
 Point your verifier's provider-state URL at the printed URL (any path): the Rust CLI's
@@ -36,6 +39,7 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
       'state-map': { type: 'string' },
       port: { type: 'string', default: '0' },
       host: { type: 'string', default: '127.0.0.1' },
+      'pid-file': { type: 'string' },
       help: { type: 'boolean', default: false },
     });
     if (values.help) {
@@ -75,6 +79,7 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
     );
     return 2;
   }
+  const removePidFile = writePidFile(values['pid-file']);
   io.stdout(`states: listening on ${server.url}, answering from ${values['state-map']} (point your verifier's state-change URL here)\n`);
 
   await new Promise<void>((resolve) => {
@@ -83,5 +88,6 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
   });
   io.stderr(`states: ${String(io.signal.reason ?? 'stop')}, closing\n`);
   await server.close();
+  removePidFile();
   return failures === 0 ? 0 : 1;
 }

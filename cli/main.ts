@@ -16,6 +16,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Prom
   },
   'rules-proxy': {
     load: async () => (await import('./rules-proxy-command')).rulesProxyCommand,
+    gate: async () => (await import('./usage-gate')).rulesProxyUsageGate,
     summary: 'the reply rules in front of your seller, for your own Pact verifier',
   },
   'mock-seller': {

@@ -1,8 +1,6 @@
 import { integerArg, strictArgs, UsageError } from './command-line';
-import { listen, type Listening } from '../contracts/http/listen';
-import { createStateEndpoint } from '../contracts/verification/state-endpoint';
-import { stateMapSource, type StateEvent } from '../contracts/verification/state-handlers';
-import { readStateMap, StateMapError } from '../contracts/verification/state-map';
+import type { Listening } from '../contracts/http/listen';
+import type { StateEvent } from '../contracts/verification/state-handlers';
 import type { CommandIo } from './command-io';
 import { writePidFile } from './pid-file';
 
@@ -54,6 +52,13 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
     return 2;
   }
 
+  // Loaded once the flags are right: Hono and the state map's validator are most of the start-up.
+  const [{ listen }, { createStateEndpoint }, { stateMapSource }, { readStateMap, StateMapError }] = await Promise.all([
+    import('../contracts/http/listen'),
+    import('../contracts/verification/state-endpoint'),
+    import('../contracts/verification/state-handlers'),
+    import('../contracts/verification/state-map'),
+  ]);
   let map;
   try {
     map = await readStateMap(values['state-map']);

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // `--pid-file`: this process's own id, for scripts that start it in the background with
 // `npx …` or `npm run …`. There `$!` is npm's pid, and a signal sent to npm reaches the sh
@@ -8,6 +8,16 @@ import { rmSync, writeFileSync } from 'node:fs';
 /** Writes our pid to `file` (when given); the returned function removes it. */
 export function writePidFile(file: string | undefined): () => void {
   if (file === undefined) return () => {};
-  writeFileSync(file, `${process.pid}\n`);
-  return () => rmSync(file, { force: true });
+  const content = `${process.pid}\n`;
+  writeFileSync(file, content);
+  return () => {
+    // Only the file we wrote, still ours: never a device (/dev/null) or another run's file.
+    let now: string | undefined;
+    try {
+      now = readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    if (now === content) rmSync(file, { force: true });
+  };
 }

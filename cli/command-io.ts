@@ -1,3 +1,5 @@
+import { chainBroken, launchChain } from './launch-chain';
+
 // How a CLI command meets the world: writers for stdout/stderr, the environment, and an
 // AbortSignal that SIGINT/SIGTERM trip. Commands take it as a parameter so tests run them
 // in-process and the bin wires the real process once.
@@ -30,13 +32,18 @@ export function runAsProcess(command: Command, argv = process.argv.slice(2)): vo
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `timeout 300 npm run …` or a cancelled CI job may kill only our parent: when it goes
-  // away we are reparented, and stop as if told to, rather than run on as an orphan.
-  const parent = process.ppid;
+  // `timeout 300 npm run …`, a cancelled CI job or `kill %1` on `npx … &` may end only a
+  // launcher (npm, the sh it runs, tsx's CLI): when one goes away we stop as if told to,
+  // rather than run on as an orphan (cli/launch-chain.ts).
+  const chain = launchChain();
+  // Started by npm but already reparented to init: the launcher died while we loaded (tsx
+  // compiles for a second or more before this line runs), so no change would ever be seen.
+  const orphaned = (process.env.npm_command !== undefined || process.env.npm_lifecycle_event !== undefined) && process.ppid === 1;
   const watchdog = setInterval(() => {
-    if (process.ppid !== parent && !controller.signal.aborted) controller.abort('SIGTERM');
+    if (!controller.signal.aborted && chainBroken(chain)) controller.abort('SIGTERM');
   }, 500);
   watchdog.unref();
+  if (orphaned) queueMicrotask(() => controller.abort('SIGTERM'));
   const io: CommandIo = {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),

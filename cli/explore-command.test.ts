@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
@@ -78,5 +82,43 @@ describe('verify --explore', () => {
     expect(stderr).toContain(
       `cannot read the catalogue: HTTP 404. --states-url with --explore reads our mock seller's scenario from ${mock.url}/no-such/scenario; for your own system give --state-map`,
     );
+  });
+
+  it('stops within 1 s during the pre-flight (a seller that never answers), and its JUnit has an error case saying so (exit 130)', async () => {
+    // A seller that takes every request and never answers: the pre-flight's inquiry hangs.
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const silent: Server = createServer(() => arrived());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const junit = join(mkdtempSync(join(tmpdir(), 'explore-stop-')), 'results.xml');
+    try {
+      const stop = new AbortController();
+      const run = verifyCommand(
+        [
+          '--explore',
+          '--seller-url',
+          `http://127.0.0.1:${(silent.address() as { port: number }).port}/seller`,
+          '--state-map',
+          'fixtures/state-maps/mock-seller-explore.json',
+          '--runs',
+          '50',
+          '--junit',
+          junit,
+        ],
+        { stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, signal: stop.signal },
+      );
+      await reached;
+      const started = Date.now();
+      stop.abort('SIGINT');
+      expect(await run).toBe(130);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toMatch(/<testcase classname="explore\.run" name="run stopped by SIGINT before 50 of 50 exchanges were sent"/);
+      expect(xml).toMatch(/<error type="stopped" message="run stopped by SIGINT before 50 of 50 exchanges were sent"\/>/);
+      expect(xml).toMatch(/<testsuites [^>]*errors="1"/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -40,14 +40,16 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
   const target = { sellerUrl: options.sellerUrl, headers: options.headers, timeoutMs: options.timeoutMs, maxReplyBytes: options.maxReplyBytes };
   let catalogue;
   try {
-    catalogue = await loadCatalogue(options.catalogue, options.headers);
+    catalogue = await loadCatalogue(options.catalogue, options.headers, io.signal);
   } catch (error) {
     if (!(error instanceof CatalogueError)) throw error;
+    if (io.signal.aborted) return SIGNAL_EXIT[String(io.signal.reason)] ?? 1;
     io.stderr(`verify --explore: ${error.message}\n`);
     return 2;
   }
-  const lacking = await partsTheSellerLacks(target, catalogue);
-  if (lacking.length > 0) {
+  // A stop ends the pre-flight at once; the exploration below then reports the run as stopped.
+  const lacking = await partsTheSellerLacks(target, catalogue, io.signal);
+  if (lacking.length > 0 && !io.signal.aborted) {
     io.stderr(
       `verify --explore: ${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not ` +
         `have:\n${lacking.map((l) => `  - ${l}\n`).join('')}Correct the catalogue (or list such parts under explore.unknown_parts) and run again.\n`,

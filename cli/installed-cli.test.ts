@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ const run = (command: string, args: string[], cwd: string) =>
   });
 
 let dir: string;
+let app: string;
 let bin: string;
 let mock: RunningMockSeller;
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const packed = await run('npm', ['pack', '--pack-destination', dir], process.cwd());
   expect(packed.code, packed.stderr).toBe(0);
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
-  const app = join(dir, 'app');
+  app = join(dir, 'app');
   mkdirSync(app);
   const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], app);
   expect(installed.code, installed.stderr).toBe(0);
@@ -42,7 +43,7 @@ describe('the installed CLI', () => {
     const result = await run(bin, ['verify', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`], dir);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/PASSED: (\d+) of \1 interactions passed/);
-    expect(result.stderr).toMatch(/node_modules\/federated-gateway-toolkit\/contracts\/pacts\/federated-gateway-seller-system\.json/);
+    expect(result.stderr).toMatch(/node_modules\/@federated-gateway\/toolkit\/contracts\/pacts\/federated-gateway-seller-system\.json/);
   });
 
   it('explores a seller from an installed tarball (fast-check ships as a dependency), with the state map it ships', async () => {
@@ -54,7 +55,7 @@ describe('the installed CLI', () => {
         '--seller-url',
         `${mock.url}/seller`,
         '--state-map',
-        join(dir, 'app', 'node_modules', 'federated-gateway-toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'),
+        join(dir, 'app', 'node_modules', '@federated-gateway', 'toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'),
         '--runs',
         '100',
         '--seed',
@@ -69,7 +70,7 @@ describe('the installed CLI', () => {
   it('answers --help for itself and every command, and 2 for an unknown one', async () => {
     const top = await run(bin, ['--help'], dir);
     expect(top.code).toBe(0);
-    for (const command of ['verify', 'rules-proxy', 'mock-seller', 'record']) {
+    for (const command of ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path']) {
       expect(top.stdout).toContain(`  ${command}`);
       const help = await run(bin, [command, '--help'], dir);
       expect(help.code, command).toBe(0);
@@ -92,4 +93,73 @@ describe('the installed CLI', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
   });
+
+  it('prints where the shipped pact is (pact-path), inside the installed package', async () => {
+    const result = await run(bin, ['pact-path'], app);
+    expect(result.code, result.stderr).toBe(0);
+    const path = result.stdout.trim();
+    expect(path).toBe(join(app, 'node_modules', '@federated-gateway', 'toolkit', 'contracts', 'pacts', 'federated-gateway-seller-system.json'));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ consumer: { name: 'federated-gateway' }, provider: { name: 'seller-system' } });
+  });
+
+  // The guide's recipe, word for word but the ports and the request: under npx, $! is npm's pid
+  // (npm → sh → the CLI), so the script signals the proxy's own pid from --pid-file, and npm
+  // passes the proxy's exit code on.
+  const guideScript = (body: string, signal: 'INT' | 'TERM') =>
+    [
+      `npx federated-gateway rules-proxy --upstream ${mock.url}/seller --report rules-${signal}.txt --pid-file rules-proxy.pid > proxy.out &`,
+      'PROXY=$!',
+      'for i in $(seq 300); do [ -s rules-proxy.pid ] && break; sleep 0.1; done',
+      'URL=$(sed -n "s/^rules-proxy: listening on \\(http[^,]*\\),.*/\\1/p" proxy.out)',
+      `curl -s -o /dev/null -H 'content-type: application/json' -d '${body}' "$URL/seller"`,
+      `kill -${signal} "$(cat rules-proxy.pid)"`,
+      'wait $PROXY; echo "exit $?"',
+    ].join('\n');
+
+  it('stops the proxy started with npx in the background as the guide says (kill -INT its pid file): exit 0 when every reply kept the rules', async () => {
+    const honest = JSON.stringify({
+      service: 'item_inquiry',
+      integration: 'federated-gateway',
+      terminal_id: 'T-01',
+      locations: [{ id: 'L101', member: 'M100', account: 'A-1002' }],
+      items: [{ id: 'a-1', mfr_code: 'GAT', part_number: '22433' }],
+    });
+    const result = await run('bash', ['-c', guideScript(honest, 'INT')], app);
+    const report = readFileSync(join(app, 'rules-INT.txt'), 'utf8');
+    expect(result.stdout.trim(), report).toBe('exit 0');
+    expect(report).toMatch(/: 1 exchanges, 0 not passing the reply rules/);
+    expect(existsSync(join(app, 'rules-proxy.pid'))).toBe(false);
+  });
+
+  it('… and on SIGTERM exits by what it found (1: a reply it could not pass), not 143', async () => {
+    const result = await run('bash', ['-c', guideScript(JSON.stringify({ service: 'item_inquiry' }), 'TERM')], app);
+    const report = readFileSync(join(app, 'rules-TERM.txt'), 'utf8');
+    expect(result.stdout.trim(), report).toBe('exit 1');
+    expect(report).toMatch(/: 1 exchanges, 1 not passing the reply rules/);
+  });
+
+  it('stops the proxy (no orphan) when the script kills npx itself, reporting what it saw', async () => {
+    const script = [
+      `npx federated-gateway rules-proxy --upstream ${mock.url}/seller --report killed.txt --pid-file killed.pid > /dev/null 2>&1 &`,
+      'for i in $(seq 300); do [ -s killed.pid ] && break; sleep 0.1; done',
+      'cat killed.pid',
+      'kill %1; wait %1',
+    ].join('\n');
+    const result = await run('bash', ['-c', script], app);
+    const pid = Number(result.stdout.trim());
+    expect(pid).toBeGreaterThan(1);
+    // Its launchers are gone: the proxy notices within a second or so, writes its report and exits.
+    await expect.poll(() => existsSync(join(app, 'killed.pid')), { timeout: 5_000, interval: 100 }).toBe(false);
+    await expect.poll(() => alive(pid), { timeout: 5_000, interval: 100 }).toBe(false);
+    expect(readFileSync(join(app, 'killed.txt'), 'utf8')).toMatch(/: 0 exchanges/);
+  });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -5,15 +5,31 @@ import type { Command, CommandIo } from './command-io';
 // `federated-gateway <command>`: the toolkit's installable CLI (package.json "bin"). Commands
 // load on demand: the contract's validators compile at load, which --help need not wait for.
 
-const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
-  verify: { load: async () => (await import('./verify-command')).verifyCommand, summary: 'verify your seller system against the pact and the reply rules' },
+/** `gate` answers --help and usage errors without loading the command (undefined: go on). */
+type Gate = (argv: string[], io: CommandIo) => Promise<number | undefined>;
+
+const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Promise<Gate>; summary: string }> = {
+  verify: {
+    load: async () => (await import('./verify-command')).verifyCommand,
+    gate: async () => (await import('./usage-gate')).verifyUsageGate,
+    summary: 'verify your seller system against the pact and the reply rules',
+  },
   'rules-proxy': {
     load: async () => (await import('./rules-proxy-command')).rulesProxyCommand,
+    gate: async () => (await import('./usage-gate')).rulesProxyUsageGate,
     summary: 'the reply rules in front of your seller, for your own Pact verifier',
   },
   'mock-seller': {
     load: async () => (await import('./mock-seller-command')).mockSellerCommand,
     summary: 'a seller system from a scenario, honest or faulty on demand',
+  },
+  states: {
+    load: async () => (await import('./states-command')).statesCommand,
+    summary: "the kit's provider-state endpoint alone, answering from your state map, for any verifier",
+  },
+  'pact-path': {
+    load: async () => (await import('./pact-path-command')).pactPathCommand,
+    summary: "print where the pact this package ships is (for your own verifier's --file)",
   },
   record: {
     load: async () => (await import('./record-command')).recordCommand,
@@ -48,5 +64,6 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     io.stderr(`federated-gateway: unknown command '${name}'\n\n${MAIN_USAGE}`);
     return 2;
   }
-  return (await command.load())(rest, io);
+  const answered = command.gate === undefined ? undefined : await (await command.gate())(rest, io);
+  return answered ?? (await command.load())(rest, io);
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +116,37 @@ describe('the official pact verifier through the rules proxy', () => {
     expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(/^rules proxy: the seller at .* could not be reached/);
     proxy.stop();
     expect(await proxy.exit).toBe(1);
+  });
+
+  it('lists an exchange still waiting for the seller when stopped as unfinished, and exits 1 (never green)', async () => {
+    // A seller that takes the request and never answers.
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const silent = createHttpServer(() => arrived());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const dir = scratch();
+    try {
+      const proxy = startCommand(['--upstream', `http://127.0.0.1:${(silent.address() as { port: number }).port}/seller`, '--json', join(dir, 'report.json')]);
+      const url = await proxy.url;
+      const waiting = fetch(`${url}/seller`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ service: 'item_inquiry', locations: ['L101'], items: [{ id: 'x-1', mfr_code: 'WIX', part_number: '51515' }] }),
+      }).catch((error: unknown) => error);
+      await reached;
+      proxy.stop();
+      expect(await proxy.exit).toBe(1);
+      expect(proxy.output().stdout).toMatch(/: 1 exchanges, 1 not passing the reply rules/);
+      expect(proxy.output().stdout).toMatch(
+        /#1 item_inquiry \[x-1\] — .* — not checked: unfinished: the proxy was stopped after \d+ ms, before the seller answered/,
+      );
+      const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { exchanges: { verdict: string; problem?: string }[] };
+      expect(json.exchanges).toEqual([expect.objectContaining({ verdict: 'not-checked', problem: expect.stringMatching(/^unfinished: /) })]);
+      await waiting;
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it("fails the interaction against a seller answering HTML 500s, with the proxy's reply.not-json in the verifier's own output", async () => {

@@ -137,9 +137,10 @@ describe('npm run verify', () => {
     expect(new Set(progress.map((l) => l.replace(/ — .*/, '').replace(/^\[\d+\/\d+\] \w+ /, ''))).size).toBe(TOTAL);
   });
 
-  it('stops on SIGINT: the verifier child ends, the partial report says what did not run, exit 130', async () => {
+  it('stops on SIGINT: the verifier child ends, the partial report says what did not run, its JUnit is an error, exit 130', async () => {
     await addFault('item_inquiry', { kind: 'latency', ms: 20_000 });
-    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...seller()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const junit = join(mkdtempSync(join(tmpdir(), 'verify-')), 'stopped.xml');
+    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...seller(), '--junit', junit], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -157,6 +158,10 @@ describe('npm run verify', () => {
     expect(verifiers.filter(alive)).toEqual([]);
     expect(stdout).toMatch(/STOPPED by SIGINT: \d+ of \d+ interactions ran, \d+ passed; not run: '/);
     expect(stdout).toContain('NOT RUN  an order for a part in stock, received');
+    // A cancelled run must never read as green in CI: an error case says why, errors > 0.
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(new RegExp(`<error type="stopped" message="run stopped by SIGINT before \\d+ of ${TOTAL} interactions ran"/>`));
+    expect(xml).toMatch(/<testsuite [^>]*errors="1" skipped="\d+"/);
   });
 
   it('stops when its parent is killed (timeout, a cancelled CI job) instead of running on as an orphan', async () => {

@@ -13,7 +13,7 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --seller-url <url>        your seller system's endpoint (every request is POSTed here)
   --states-url <url>        your provider-state callback: POST {state, params, action}
   --state-map <file>        or: a state map (state → your values); the kit answers the states itself
-  --pact <file>             the pact to verify (default: contracts/pacts/federated-gateway-seller-system.json); repeatable
+  --pact <file>             the pact to verify (default: the one this package ships; pact-path prints where); repeatable
   --broker-url <url>        or: fetch the pacts from a Pact Broker (PACT_BROKER_TOKEN, or
                             PACT_BROKER_USERNAME/PACT_BROKER_PASSWORD, from the environment)
   --consumer-branch <b>     with --broker-url: verify the consumer's pacts of this branch (default: main branch + deployed)

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 // so paths hold both in this repository (contracts/…) and in the installed CLI, where all
 // code is one bundle under dist/.
 
-const PACKAGE_NAME = 'federated-gateway-toolkit';
+const PACKAGE_NAME = '@federated-gateway/toolkit';
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {

@@ -283,7 +283,20 @@ function describe(error: ErrorObject): ValidationIssue {
   }
 }
 
+/**
+ * The validator of `schema`, compiled when first called: compiling every schema at import
+ * cost about a second before a CLI could even print its --help.
+ */
 export function compileValidator<T extends TSchema>(schema: T): Validator<Static<T>> {
+  let compiled: Validator<Static<T>> | undefined;
+  const get = () => (compiled ??= compileNow(schema));
+  const validate = ((data: unknown) => get()(data)) as Validator<Static<T>>;
+  (validate as { is: unknown }).is = (data: unknown): data is Static<T> => get().is(data);
+  (validate as { schema: unknown }).schema = schema;
+  return validate;
+}
+
+function compileNow<T extends TSchema>(schema: T): Validator<Static<T>> {
   const openAt = new Set<string>();
   memosOfCompile = [];
   const quickPass: ValidateFunction = firstError.compile(prepareQuickPass(schema));
@@ -327,10 +340,15 @@ type CompiledPayloads = {
   };
 };
 
-/** Every payload's validator, compiled once when this module loads. */
+/** Every payload's validator, each compiled once, when first used. */
 export const validators = Object.fromEntries(
   Object.entries(PAYLOADS).map(([operation, roles]) => [
     operation,
     Object.fromEntries(Object.entries(roles).map(([role, schema]) => [role, compileValidator(schema)])),
   ]),
 ) as unknown as CompiledPayloads;
+
+/** Compiles every payload's validator now: a long-lived server calls it at start, so no buyer's request pays for it. */
+export function compileAllValidators(): void {
+  for (const roles of Object.values(validators) as Record<string, Validator<unknown>>[]) for (const validate of Object.values(roles)) validate.is(undefined);
+}

@@ -1,3 +1,4 @@
+import { compileAllValidators } from '../contracts/validator';
 import cluster from 'node:cluster';
 import { pathToFileURL } from 'node:url';
 import { clusterRefusal, runGatewayCluster } from './cluster/gateway-cluster';
@@ -57,6 +58,8 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     publicUrl: settings.publicUrl,
   });
 
+  // Validators compile when first used (the CLI's --help stays quick); a server compiles them before it serves.
+  compileAllValidators();
   let listening: Listening;
   try {
     listening = await listen(app.fetch, { port: overrides.port ?? settings.port, host: settings.host });

@@ -8,6 +8,14 @@ import { exchangeOutcomeText } from './exchange-words';
 export const escapeXml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
+/**
+ * The test case a stopped run adds, as an error: a CI job must never read a cancelled run
+ * (every case skipped, no failure) as green. `before` says what had not run.
+ */
+export const stoppedCase = (signal: string, before: string, classname: string): string =>
+  `    <testcase classname="${escapeXml(classname)}" name="${escapeXml(`run stopped by ${signal} before ${before}`)}" time="0">\n` +
+  `      <error type="stopped" message="${escapeXml(`run stopped by ${signal} before ${before}`)}"/>\n    </testcase>`;
+
 export function renderJunit(report: VerificationReport, suiteName = 'seller-system verification'): string {
   const cases = report.interactions.map((i) => {
     const lines: string[] = [];
@@ -39,11 +47,17 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     return `${open}>\n      <failure message="${escapeXml(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`;
   });
   const failures = report.interactions.filter((i) => i.pact !== 'not-run' && i.pact !== 'not-offered' && !interactionPassed(i)).length;
-  const skipped = report.interactions.filter((i) => i.pact === 'not-run' || i.pact === 'not-offered').length;
+  const notRun = report.interactions.filter((i) => i.pact === 'not-run').length;
+  const skipped = notRun + report.interactions.filter((i) => i.pact === 'not-offered').length;
+  if (report.stopped !== undefined) {
+    cases.push(stoppedCase(report.stopped, `${notRun} of ${report.interactions.length} interactions ran`, 'seller-system'));
+  }
+  const tests = cases.length;
+  const errors = (report.fatal !== undefined ? 1 : 0) + (report.stopped !== undefined ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(suiteName)}" tests="${report.interactions.length}" failures="${failures}">`,
-    `  <testsuite name="${escapeXml(suiteName)}" tests="${report.interactions.length}" failures="${failures}" errors="${report.fatal !== undefined ? 1 : 0}" skipped="${skipped}">`,
+    `<testsuites name="${escapeXml(suiteName)}" tests="${tests}" failures="${failures}" errors="${errors}">`,
+    `  <testsuite name="${escapeXml(suiteName)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

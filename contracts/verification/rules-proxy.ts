@@ -48,7 +48,7 @@ export interface Exchange {
   /** What the caller tagged the exchange with when it arrived (the interaction under way). */
   tag?: string;
   /** The proxy answered for the seller: it could not be reached, did not answer in time, or its reply was not relayed (see `finding`). */
-  proxyAnswer?: 'unreachable' | 'timeout' | ReplyFinding['rule'];
+  proxyAnswer?: 'unreachable' | 'timeout' | 'stopped' | ReplyFinding['rule'];
   /** The seller's answer came after the limit: how long it took. */
   answeredAfterMs?: number;
   /** The limit the seller did not answer within (set on a timeout; `status` is then a late answer's, if any). */
@@ -181,7 +181,21 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
       done: answer,
       // The run is over and this answer still has not come: say so on its exchange.
       giveUp: () => {
-        if (exchange !== undefined && exchange.late === undefined) exchange.late = `still no answer after ${elapsed()} ms, when the run ended`;
+        if (exchange === undefined) {
+          // Stopped while the seller was still answering: reported as unfinished, never left out.
+          exchange = {
+            index,
+            service,
+            operation,
+            request: body,
+            status: 0,
+            elapsedMs: elapsed(),
+            ...(tag !== undefined ? { tag } : {}),
+            proxyAnswer: 'stopped',
+            problem: `unfinished: the proxy was stopped after ${elapsed()} ms, before the seller answered`,
+          };
+          options.onExchange?.(exchange);
+        } else if (exchange.late === undefined) exchange.late = `still no answer after ${elapsed()} ms, when the run ended`;
       },
     };
     pending.add(entry);
@@ -190,6 +204,8 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
     let timer: NodeJS.Timeout | undefined;
     const first = await Promise.race([answer, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
     clearTimeout(timer);
+    // Already reported as unfinished by a stop (abandon): the seller's answer, if any, is not relayed.
+    if (exchange !== undefined) return c.json({ rules_proxy: 'rules proxy: stopped before the seller answered' }, 503);
     exchange = { index, service, operation, request: body, status: 0, elapsedMs: elapsed(), ...(tag !== undefined ? { tag } : {}) };
 
     if (first === 'timeout') {
@@ -197,16 +213,17 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
       exchange.limitMs = timeoutMs;
       exchange.problem = `no answer within ${timeoutMs} ms (the limit, --timeout)`;
       options.onExchange?.(exchange);
+      const timedOut = exchange;
       void answer.then((late) => {
         if (controller.signal.aborted) return;
-        exchange.answeredAfterMs = elapsed();
+        timedOut.answeredAfterMs = elapsed();
         if (late.kind === 'reply') {
           // The rules are still applied to the late reply; the timeout stays the exchange's problem.
           const { problem, ...judged } = judge(late, operation, service, body);
-          Object.assign(exchange, judged);
-          exchange.late = `answered after ${exchange.answeredAfterMs} ms, over the limit of ${timeoutMs} ms${problem !== undefined ? `; ${problem}` : ''}`;
-        } else exchange.late = `then the connection failed: ${late.message}`;
-        options.onLateReply?.(exchange);
+          Object.assign(timedOut, judged);
+          timedOut.late = `answered after ${timedOut.answeredAfterMs} ms, over the limit of ${timeoutMs} ms${problem !== undefined ? `; ${problem}` : ''}`;
+        } else timedOut.late = `then the connection failed: ${late.message}`;
+        options.onLateReply?.(timedOut);
       });
       return c.json({ rules_proxy: `rules proxy: the seller did not answer within ${timeoutMs} ms` }, 504);
     }

@@ -18,6 +18,7 @@ const validScenario = compileValidator(Scenario);
 export async function loadCatalogue(
   source: { kind: 'map'; file: string } | { kind: 'url'; url: string },
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<Catalogue> {
   let catalogue: Catalogue;
   if (source.kind === 'map') {
@@ -32,7 +33,8 @@ export async function loadCatalogue(
     const hint = `--states-url with --explore reads our mock seller's scenario from ${scenarioUrl}; for your own system give --state-map with your catalogue`;
     let data: unknown;
     try {
-      const response = await fetch(scenarioUrl, { headers, signal: AbortSignal.timeout(10_000) });
+      const timeout = AbortSignal.timeout(10_000);
+      const response = await fetch(scenarioUrl, { headers, signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       data = await response.json();
     } catch (error) {

@@ -1,4 +1,5 @@
-import { escapeXml } from '../report-junit';
+import { escapeXml, stoppedCase } from '../report-junit';
+import { TIME_LIMIT } from './run-exploration';
 import { show } from '../report-text';
 import { percent } from './conformance-text';
 import type { ConformanceReport } from './conformance';
@@ -45,9 +46,21 @@ export function renderConformanceJunit(report: ConformanceReport): string {
     ].join('\n');
   });
   const failures = report.rows.filter((r) => r.score !== null && !r.passed).length;
+  // A signal (not --time-limit, a planned end) stopped it: a suite of its own says so, as an error.
+  const signalled = report.stopped !== undefined && report.stopped !== TIME_LIMIT;
+  if (signalled) {
+    const { done, planned } = report.runs;
+    suites.push(
+      [
+        `  <testsuite name="explore.run" tests="1" failures="0" errors="1" skipped="0" time="${(report.elapsedMs / 1000).toFixed(3)}">`,
+        stoppedCase(report.stopped!, `${planned - done} of ${planned} exchanges were sent`, 'explore.run'),
+        '  </testsuite>',
+      ].join('\n'),
+    );
+  }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="seller-system exploration (seed ${report.seed})" tests="${report.rows.length}" failures="${failures}" ` +
+    `<testsuites name="seller-system exploration (seed ${report.seed})" tests="${report.rows.length + (signalled ? 1 : 0)}" failures="${failures}" ` +
       `errors="${report.stopped !== undefined ? 1 : 0}" time="${(report.elapsedMs / 1000).toFixed(3)}">`,
     ...suites,
     '</testsuites>',

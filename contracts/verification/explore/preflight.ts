@@ -12,10 +12,11 @@ import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit'
 
 const CHUNK = 20;
 
-export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catalogue): Promise<string[]> {
+/** `signal` (the run's stop) ends the check at once: it returns what it found so far. */
+export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catalogue, signal?: AbortSignal): Promise<string[]> {
   const location = catalogue.locations[0];
   const problems: string[] = [];
-  for (let start = 0; start < catalogue.parts.length; start += CHUNK) {
+  for (let start = 0; start < catalogue.parts.length && signal?.aborted !== true; start += CHUNK) {
     const parts = catalogue.parts.slice(start, start + CHUNK);
     const items = parts.map((p, i) => ({ id: `preflight-${start + i}`, mfr_code: p.mfr_code, part_number: p.part_number }));
     let reply: ItemInquirySellerReply;
@@ -24,7 +25,7 @@ export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catal
         method: 'POST',
         headers: { ...target.headers, 'content-type': 'application/json' },
         body: JSON.stringify({ service: 'item_inquiry', locations: [location], items }),
-        signal: AbortSignal.timeout(target.timeoutMs),
+        signal: signal === undefined ? AbortSignal.timeout(target.timeoutMs) : AbortSignal.any([AbortSignal.timeout(target.timeoutMs), signal]),
       });
       const body = await readReplyWithin(response.body, target.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
       if (body.kind === 'too-large') return problems; // the exploration reports it, as reply.too-large

@@ -1,0 +1,142 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
+import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
+import type { CommandIo } from './command-io';
+import { rulesProxyCommand } from './rules-proxy-command';
+import { statesCommand } from './states-command';
+
+// `states` as a vendor on another verifier uses it: the official Rust CLI's
+// --state-change-url at `states`, its provider at the rules proxy, the proxy at the seller —
+// with a vendor's own state map and no state server of their own.
+
+/** Runs a long-lived command in-process until `stop()`; `url` resolves once it listens. */
+function startCommand(command: (argv: string[], io: CommandIo) => Promise<number>, argv: string[]) {
+  const controller = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  let announce: (url: string) => void;
+  const url = new Promise<string>((resolve) => (announce = resolve));
+  const io: CommandIo = {
+    stdout: (text) => {
+      stdout += text;
+      const listening = /listening on (http:\/\/\S+?),/.exec(text);
+      if (listening) announce(listening[1]);
+    },
+    stderr: (text) => void (stderr += text),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal: controller.signal,
+  };
+  const exit = command(argv, io);
+  return { url, exit, stop: (signal = 'SIGINT') => controller.abort(signal), output: () => ({ stdout, stderr }) };
+}
+
+const quiet = (): CommandIo & { out: () => string; err: () => string } => {
+  let out = '';
+  let err = '';
+  return {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal: new AbortController().signal,
+    out: () => out,
+    err: () => err,
+  };
+};
+
+describe('federated-gateway states', () => {
+  it('lets the official Rust verifier, through the rules proxy, pass the mock seller with a vendor state map', async () => {
+    // The vendor's catalogue: the default scenario plus the part the map names for 'part has equivalent'.
+    const scenario = readDefaultScenario();
+    scenario.parts.push({
+      mfr_code: 'ACD',
+      part_number: '41-962',
+      stock: ['L101', 'L150'].map((location_id) => ({ location_id, cost: 4.1, list: 6.99, pack_code: 'EA', pack_quantity: 1, quantity_available: 12 })),
+      related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
+    });
+    const seller = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
+    const dir = mkdtempSync(join(tmpdir(), 'states-'));
+    const pidFile = join(dir, 'states.pid');
+    const states = startCommand(statesCommand, ['--state-map', 'fixtures/state-maps/mock-seller.json', '--pid-file', pidFile]);
+    const proxy = startCommand(rulesProxyCommand, ['--upstream', `${seller.url}/seller`, '--json', join(dir, 'rules.json')]);
+    try {
+      const statesUrl = await states.url;
+      expect(readFileSync(pidFile, 'utf8')).toBe(`${process.pid}\n`);
+      const run = await runOfficialVerifier(PACT_FILE, await proxy.url, ['--state-change-url', `${statesUrl}/pact-states`, '--state-change-teardown']);
+      expect(run.code, run.stdout).toBe(0);
+      // Every state change was answered from the map; a teardown with nothing.
+      const { stderr } = states.output();
+      expect(stderr).toContain(
+        `states: setup 'part exists' → {"member":"M100","account":"A-1002","location_id":"L101","mfr_code":"GAT","part_number":"22433","second_location_id":"L150"}`,
+      );
+      expect(stderr).toContain(`states: teardown 'part exists' → {}`);
+      // The seller saw the vendor's values, not the pact's examples, and kept every rule.
+      const journal = (await (await fetch(`${seller.url}/__admin/journal?service=item_inquiry`)).json()) as {
+        entries: { request: { items: { part_number: string }[] } }[];
+      };
+      const asked = journal.entries.flatMap((e) => e.request.items.map((i) => i.part_number));
+      expect(asked).toEqual(expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', '41-962', 'VENDOR-NO-SUCH-PART']));
+      expect(asked).not.toContain('49100');
+    } finally {
+      states.stop('SIGTERM');
+      proxy.stop('SIGTERM');
+      await seller.close();
+    }
+    expect(await states.exit).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
+    expect(await proxy.exit).toBe(0);
+    const rules = JSON.parse(readFileSync(join(dir, 'rules.json'), 'utf8')) as { exchanges: unknown[]; broken: number };
+    expect(rules.broken).toBe(0);
+    expect(rules.exchanges.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("answers a state change as every verifier expects it: POST {state, params, action}, the map's flat values; refuses what is not JSON", async () => {
+    const states = startCommand(statesCommand, ['--state-map', 'fixtures/state-maps/mock-seller.json']);
+    const url = await states.url;
+    const post = (body: string, type = 'application/json') => fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+    const setup = await post(JSON.stringify({ state: 'part has alternate', params: { mfr_code: 'WIX', part_number: '51515' }, action: 'setup' }));
+    expect(setup.status).toBe(200);
+    expect(await setup.json()).toEqual({
+      member: 'M100',
+      account: 'A-1002',
+      location_id: 'L150',
+      mfr_code: 'GAT',
+      part_number: 'K060882',
+      related_mfr_code: 'DAY',
+      related_part_number: '5060882',
+    });
+    const text = await post('state=part+exists', 'text/plain');
+    expect(text.status).toBe(415);
+    states.stop();
+    expect(await states.exit).toBe(0);
+    expect(states.output().stderr).toContain('states: SIGINT, closing');
+  });
+
+  it('exits 2 naming the fault: no --state-map, an invalid map, a bad port; --help exits 0', async () => {
+    const none = quiet();
+    expect(await statesCommand([], none)).toBe(2);
+    expect(none.err()).toContain('states: --state-map is required');
+    expect(none.err()).toContain('Usage: states --state-map <file>');
+
+    const file = join(mkdtempSync(join(tmpdir(), 'states-')), 'map.json');
+    writeFileSync(file, JSON.stringify({ states: { 'part exists': { part_numbr: 'X' } } }));
+    const invalid = quiet();
+    expect(await statesCommand(['--state-map', file], invalid)).toBe(2);
+    expect(invalid.err()).toContain(`/states/part exists/part_numbr: 'part exists' has no parameter 'part_numbr'`);
+
+    const port = quiet();
+    expect(await statesCommand(['--state-map', 'fixtures/state-maps/mock-seller.json', '--port', '70000'], port)).toBe(2);
+    expect(port.err()).toContain('--port must be a whole number from 0 to 65535');
+
+    const help = quiet();
+    expect(await statesCommand(['--help'], help)).toBe(0);
+    expect(help.out()).toMatch(/^Usage: states --state-map <file>/);
+  });
+});

@@ -1,0 +1,98 @@
+import { integerArg, strictArgs, UsageError } from './command-line';
+import type { Listening } from '../contracts/http/listen';
+import type { StateEvent } from '../contracts/verification/state-handlers';
+import type { CommandIo } from './command-io';
+import { writePidFile } from './pid-file';
+
+// `states`: the kit's provider-state endpoint on its own, for any Pact verifier (the Rust
+// CLI, pact-jvm, PactNet): it answers each state change from the vendor's state map with the
+// flat JSON object of values every verifier injects, so no vendor writes a state server.
+
+export const STATES_USAGE = `Usage: states --state-map <file> [options]
+
+  --state-map <file>  your state map (state → your values), checked as verify checks it
+  --port <n>          port to listen on (default 0: any free port, printed on stdout)
+  --host <h>          address to listen on (default 127.0.0.1)
+  --pid-file <file>   write this process's id there once listening (removed at exit): in a
+                      script, stop it with kill -INT "$(cat <file>)"
+  --help              this text
+
+Point your verifier's provider-state URL at the printed URL (any path): the Rust CLI's
+--state-change-url, pact-jvm's stateChangeUrl (Gradle/Maven plugin), PactNet's
+WithProviderStateUrl. Each POST {"state", "params", "action"} (JSON body)
+is answered 200 with your values for that state (a teardown with {}); a state your map
+does not name is answered with your defaults, so the pact's example values stay in the
+request for its other parameters. Every state change is printed on stderr.
+
+Runs until SIGINT/SIGTERM. Exit 0: every state change was answered; 1: at least one was
+refused (a request that is not a state change); 2: bad usage, an unreadable or invalid
+state map, or the port is in use.
+`;
+
+export async function statesCommand(argv: string[], io: CommandIo): Promise<number> {
+  let values;
+  let port: number;
+  try {
+    values = strictArgs(argv, {
+      'state-map': { type: 'string' },
+      port: { type: 'string', default: '0' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'pid-file': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    });
+    if (values.help) {
+      io.stdout(STATES_USAGE);
+      return 0;
+    }
+    if (values['state-map'] === undefined) throw new UsageError('--state-map is required');
+    port = integerArg('--port', values.port, 0, 65_535);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`states: ${error.message}\n\n${STATES_USAGE}`);
+    return 2;
+  }
+
+  // Loaded once the flags are right: Hono and the state map's validator are most of the start-up.
+  const [{ listen }, { createStateEndpoint }, { stateMapSource }, { readStateMap, StateMapError }] = await Promise.all([
+    import('../contracts/http/listen'),
+    import('../contracts/verification/state-endpoint'),
+    import('../contracts/verification/state-handlers'),
+    import('../contracts/verification/state-map'),
+  ]);
+  let map;
+  try {
+    map = await readStateMap(values['state-map']);
+  } catch (error) {
+    if (!(error instanceof StateMapError)) throw error;
+    io.stderr(`states: ${error.message}\n`);
+    return 2;
+  }
+
+  let failures = 0;
+  const onEvent = (event: StateEvent) => {
+    if (event.error !== undefined) failures++;
+    const answer = event.error !== undefined ? `refused: ${event.error}` : JSON.stringify(event.injected ?? {});
+    io.stderr(`states: ${event.action} '${event.state}' → ${answer}\n`);
+  };
+  let server: Listening;
+  try {
+    server = await listen(createStateEndpoint(stateMapSource(map), onEvent).fetch, { port, host: values.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    io.stderr(
+      `states: cannot listen on ${values.host}:${port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address here' : (error as Error).message}\n`,
+    );
+    return 2;
+  }
+  const removePidFile = writePidFile(values['pid-file']);
+  io.stdout(`states: listening on ${server.url}, answering from ${values['state-map']} (point your verifier's state-change URL here)\n`);
+
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  io.stderr(`states: ${String(io.signal.reason ?? 'stop')}, closing\n`);
+  await server.close();
+  removePidFile();
+  return failures === 0 ? 0 : 1;
+}

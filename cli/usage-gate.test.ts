@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandIo } from './command-io';
+import { rulesProxyCommand } from './rules-proxy-command';
+import { rulesProxyUsageGate, verifyUsageGate } from './usage-gate';
+import { verifyCommand } from './verify-command';
+
+// The gate answers --help and usage errors before a command loads: it must say exactly what
+// the command itself would, and step aside (undefined) for a command line that is right.
+
+function io(): CommandIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal: new AbortController().signal,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const cases: { name: string; gate: typeof verifyUsageGate; command: typeof verifyCommand; argv: string[]; code: number }[] = [
+  { name: 'verify --help', gate: verifyUsageGate, command: verifyCommand, argv: ['--help'], code: 0 },
+  { name: 'verify with an unknown flag', gate: verifyUsageGate, command: verifyCommand, argv: ['--seller-url', 'http://127.0.0.1:1/', '--bogus'], code: 2 },
+  { name: 'verify without --seller-url', gate: verifyUsageGate, command: verifyCommand, argv: [], code: 2 },
+  { name: 'verify --explore --help', gate: verifyUsageGate, command: verifyCommand, argv: ['--explore', '--help'], code: 0 },
+  { name: 'verify --explore with a bad --runs', gate: verifyUsageGate, command: verifyCommand, argv: ['--explore', '--runs', 'x'], code: 2 },
+  { name: 'rules-proxy --help', gate: rulesProxyUsageGate, command: rulesProxyCommand, argv: ['--help'], code: 0 },
+  {
+    name: 'rules-proxy with a bad --port',
+    gate: rulesProxyUsageGate,
+    command: rulesProxyCommand,
+    argv: ['--upstream', 'http://127.0.0.1:1/', '--port', 'x'],
+    code: 2,
+  },
+];
+
+describe('the usage gate', () => {
+  for (const c of cases) {
+    it(`answers ${c.name} as the command does (exit ${c.code})`, async () => {
+      const gated = io();
+      const direct = io();
+      expect(await c.gate(c.argv, gated)).toBe(c.code);
+      expect(await c.command(c.argv, direct)).toBe(c.code);
+      expect(gated.out()).toBe(direct.out());
+      expect(gated.err()).toBe(direct.err());
+      expect(gated.out() + gated.err()).toMatch(/Usage: /);
+    });
+  }
+
+  it('steps aside for a command line that is right', async () => {
+    expect(await verifyUsageGate(['--seller-url', 'http://127.0.0.1:1/seller'], io())).toBeUndefined();
+    expect(await rulesProxyUsageGate(['--upstream', 'http://127.0.0.1:1/seller'], io())).toBeUndefined();
+  });
+});

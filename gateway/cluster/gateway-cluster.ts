@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { storeOptionsFromEnv } from '../store/store-config';
+import { withGatewayHeapFlags } from '../node-flags';
 
 // GATEWAY_WORKERS=N: N gateway processes on one port (node:cluster; the primary accepts and
 // hands connections round-robin to the workers). Everything a gateway shares lives in
@@ -30,6 +31,8 @@ export function runGatewayCluster(options: ClusterOptions): void {
   // A worker that dies at once (bad configuration) must not be restarted in a tight loop.
   const recentDeaths: number[] = [];
 
+  // Each worker gets the gateway's heap limits even when the primary was started without them.
+  cluster.setupPrimary({ execArgv: withGatewayHeapFlags(process.execArgv) });
   const fork = () => cluster.fork();
   for (let i = 0; i < options.workers; i++) fork();
   log(`gateway: primary ${process.pid} started ${options.workers} workers`);

@@ -21,6 +21,7 @@ export function exchangeOutcomeText(e: ExchangeTiming): string {
     const late = e.answeredAfterMs !== undefined ? `; answered${e.lateStatus !== undefined ? ` HTTP ${e.lateStatus}` : ''} after ${e.answeredAfterMs} ms` : '';
     return `${noAnswerText(e.noAnswerWithinMs)}${late}`;
   }
-  const status = e.status === undefined || e.status === null || e.status === 0 ? '—' : String(e.status);
-  return `HTTP ${status}, ${e.elapsedMs} ms${e.answeredAfterMs !== undefined ? `, answered after ${e.answeredAfterMs} ms` : ''}`;
+  // No status from the seller (stopped before it answered, connection lost): never an HTTP status it did not send.
+  if (e.status === undefined || e.status === null || e.status === 0) return `no answer from the seller, ${e.elapsedMs} ms`;
+  return `HTTP ${e.status}, ${e.elapsedMs} ms${e.answeredAfterMs !== undefined ? `, answered after ${e.answeredAfterMs} ms` : ''}`;
 }

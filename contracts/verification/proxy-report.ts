@@ -58,7 +58,7 @@ export function toProxyExchange(exchange: Exchange, label: string): ProxyExchang
   return {
     index: exchange.index,
     label,
-    status: exchange.limitMs !== undefined ? null : exchange.status,
+    status: exchange.limitMs !== undefined || exchange.status === 0 ? null : exchange.status,
     elapsedMs: exchange.elapsedMs,
     ...(exchange.limitMs !== undefined ? { noAnswerWithinMs: exchange.limitMs } : {}),
     verdict: check === undefined ? 'not-checked' : check.ok ? 'ok' : 'broken',

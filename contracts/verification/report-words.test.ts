@@ -19,6 +19,12 @@ const run = (over: Partial<InteractionRun>): InteractionRun => ({
 });
 
 describe('report words', () => {
+  it('never shows an HTTP status the seller did not send: an exchange stopped before any answer reads as none', () => {
+    expect(exchangeOutcomeText({ status: 0, elapsedMs: 12 })).toBe('no answer from the seller, 12 ms');
+    expect(exchangeOutcomeText({ status: null, elapsedMs: 7 })).toBe('no answer from the seller, 7 ms');
+    expect(exchangeOutcomeText({ status: 200, elapsedMs: 7 })).toBe('HTTP 200, 7 ms');
+  });
+
   it("quotes the seller's value beside the expected one, the expected being the value the seller was sent", () => {
     const report = interactionReport(
       run({

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
+import { DEFAULT_MAX_REPLY_BYTES, readStreamWithin } from '../reply-within-limit';
 import { tooLargeFinding } from '../reply-findings';
 import { Pool } from 'undici';
 import { checkSellerReply } from '../../reply-check';
@@ -73,7 +73,7 @@ export function createLoadClient(target: SellerTarget, connections: number): Loa
       if (memo === undefined) judged.set(c, (memo = { body: requestBody(c) }));
       try {
         const response = await pool.request({ method: 'POST', path, headers, body: memo.body, signal: controller.signal });
-        const read = await readReplyWithin(response.body, maxReplyBytes);
+        const read = await readStreamWithin(response.body, maxReplyBytes);
         const waitMs = performance.now() - t0;
         if (read.kind === 'too-large') {
           const { message, limit_bytes, bytes_read } = tooLargeFinding(response.statusCode, read.limit, read.bytesRead);

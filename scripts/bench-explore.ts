@@ -5,12 +5,10 @@
 // read). Target: 1,000 exchanges in under 30 s on the 2-core build machine.
 // Usage: npm run bench:explore [-- --runs 1000 --concurrency 8 --seed 1]
 // Ends with one line of JSON holding the figures.
-import { fork } from 'node:child_process';
+import { forkMockSeller, servedAsMockSellerChild } from './load/mock-seller-child';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { catalogueOfScenario } from '../contracts/verification/explore/catalogue';
 import { runExploration } from '../contracts/verification/explore/run-exploration';
-import { startMockSeller } from '../mock-seller/index';
 import { readDefaultScenario } from '../mock-seller/default-scenario';
 
 const arg = (name: string, fallback: number) => {
@@ -18,17 +16,11 @@ const arg = (name: string, fallback: number) => {
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 };
 
-if (process.argv.includes('--serve')) {
-  // The child: the mock seller on a free port, reported to the parent.
-  const mock = await startMockSeller({ scenario: await readDefaultScenario() });
-  process.send!({ url: mock.url });
-  process.on('disconnect', () => void mock.close().then(() => process.exit(0)));
-} else {
+if (!(await servedAsMockSellerChild())) {
   const runs = arg('runs', 1000);
   const concurrency = arg('concurrency', 8);
   const seed = arg('seed', 1);
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
+  const { url, child } = await forkMockSeller(import.meta.url);
   const catalogue = catalogueOfScenario(await readDefaultScenario(), 'default scenario');
   const before = loadavg()[0];
   const cpuBefore = process.cpuUsage();

@@ -5,16 +5,14 @@
 // and the driver's own CPU per exchange.
 // Usage: npm run bench:load [-- --seconds 3 --concurrency 16 --seed 1]
 // Ends with one line of JSON holding the figures.
+import { forkMockSeller, servedAsMockSellerChild } from './load/mock-seller-child';
 import autocannon from 'autocannon';
-import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { catalogueOfScenario } from '../contracts/verification/explore/catalogue';
 import { requestBody } from '../contracts/verification/explore/exchange';
 import { exploreCase } from '../contracts/verification/explore/generators';
 import { generatedCases } from '../contracts/verification/explore/run-exploration';
 import { runLoad } from '../contracts/verification/load/run-load';
-import { startMockSeller } from '../mock-seller/index';
 import { readDefaultScenario } from '../mock-seller/default-scenario';
 
 const arg = (name: string, fallback: number) => {
@@ -22,16 +20,11 @@ const arg = (name: string, fallback: number) => {
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 };
 
-if (process.argv.includes('--serve')) {
-  const mock = await startMockSeller({ scenario: await readDefaultScenario() });
-  process.send!({ url: mock.url });
-  process.on('disconnect', () => void mock.close().then(() => process.exit(0)));
-} else {
+if (!(await servedAsMockSellerChild())) {
   const seconds = arg('seconds', 3);
   const concurrency = arg('concurrency', 16);
   const seed = arg('seed', 1);
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
+  const { url, child } = await forkMockSeller(import.meta.url);
   const sellerUrl = `${url}/seller`;
   const catalogue = catalogueOfScenario(await readDefaultScenario(), 'default scenario');
   // The same pool runLoad draws item inquiries from (seed + 0, 256 requests).

@@ -8,7 +8,7 @@ import { GATEWAY_HEAP_FLAGS } from '../gateway/node-flags';
 import { startGatewayProcess } from '../gateway/testing/gateway-process';
 import { killAllNodeChildren, startNodeChild, type NodeChild } from '../gateway/testing/node-child';
 import { freePort, startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../gateway/testing/throwaway-postgres';
-import { invoiceBody, itemInquiryBody, placeOrderBody, statementBody, V3_2_PATH } from './load/demo-requests';
+import { demoBody, OPERATION_MIX, V3_2_PATH } from './load/demo-requests';
 import { openInspectorSession, inspectorUrl } from './load/inspector-session';
 import { rssMb } from './load/process-stats';
 
@@ -36,18 +36,6 @@ Exit 0 when every answer was 200, 1 otherwise; JSON on the last line of stdout.`
 const TARGETS_MB: Record<string, number> = { 'first-start': 250, 'later-start': 250, 'gateway-pglite': 200, 'gateway-postgres': 150 };
 const WARM_REQUESTS = 1_000;
 const CONNECTIONS = 20;
-const MIX = [
-  'item_inquiry',
-  'item_inquiry',
-  'place_order',
-  'item_inquiry',
-  'invoice',
-  'item_inquiry',
-  'item_inquiry',
-  'statement',
-  'item_inquiry',
-  'item_inquiry',
-];
 
 let args;
 try {
@@ -85,15 +73,8 @@ async function sendMix(origin: string, from: number, to: number, label: string):
   const worker = async () => {
     while (next < to) {
       const i = next++;
-      const operation = MIX[i % MIX.length];
-      const body =
-        operation === 'item_inquiry'
-          ? itemInquiryBody()
-          : operation === 'place_order'
-            ? placeOrderBody(`MEM-${run}-${label}-${i}`)
-            : operation === 'invoice'
-              ? invoiceBody()
-              : statementBody();
+      const operation = OPERATION_MIX[i % OPERATION_MIX.length];
+      const body = demoBody(operation, `MEM-${run}-${label}-${i}`);
       const response = await pool.request({
         method: 'POST',
         path: `${V3_2_PATH}/${operation}`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { mintDevToken } from '../gateway/auth/dev-keys';
 import { closedLoad } from './load/closed-load';
-import { invoiceBody, itemInquiryBody, placeOrderBody, statementBody, V3_2_PATH } from './load/demo-requests';
+import { demoBody, OPERATION_MIX, V3_2_PATH } from './load/demo-requests';
 import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
 import { percentile, round } from './load/latency-stats';
 import type { LoadAnswer, LoadRequest } from './load/load-request';
@@ -66,36 +66,14 @@ if (args.length > 0) {
 const SECONDS = positiveNumber('SOAK_SECONDS', 60);
 const SATURATION_SECONDS = positiveNumber('SOAK_SATURATION_SECONDS', 5);
 
-type Operation = 'item_inquiry' | 'place_order' | 'invoice' | 'statement';
-/** Ten slots: seven inquiries, one each of the others. */
-const MIX: Operation[] = [
-  'item_inquiry',
-  'item_inquiry',
-  'place_order',
-  'item_inquiry',
-  'invoice',
-  'item_inquiry',
-  'item_inquiry',
-  'statement',
-  'item_inquiry',
-  'item_inquiry',
-];
-
 const log = (line: string) => console.error(line);
 
 /** The mix: request i of a phase, a new PO number for every order, a fault on every 100th when asked. */
 function mixedRequests(token: string, phase: string, withFaults: boolean) {
   const run = randomUUID().slice(0, 8);
   return (i: number): LoadRequest => {
-    const operation = MIX[i % MIX.length];
-    const body =
-      operation === 'item_inquiry'
-        ? itemInquiryBody()
-        : operation === 'place_order'
-          ? placeOrderBody(`SOAK-${run}-${phase}-${i}`)
-          : operation === 'invoice'
-            ? invoiceBody()
-            : statementBody();
+    const operation = OPERATION_MIX[i % OPERATION_MIX.length];
+    const body = demoBody(operation, `SOAK-${run}-${phase}-${i}`);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     // Offset so faults fall on every operation of the mix in turn, not only on slot 0.
     const faulted = withFaults && i % FAULT_EVERY === FAULT_EVERY - 1;

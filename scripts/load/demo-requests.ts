@@ -26,3 +26,33 @@ export const placeOrderBody = (purchaseOrderNumber: string) => ({
 export const invoiceBody = () => ({ member: 'M100', from_invoice_date: '2026-09-01', to_invoice_date: '2026-09-30' });
 
 export const statementBody = () => ({ account: 'A-1001', from_statement_date: '2026-08-01', to_statement_date: '2026-11-30' });
+
+export type DemoOperation = 'item_inquiry' | 'place_order' | 'invoice' | 'statement';
+
+/** The gateway's traffic in ten slots: seven inquiries, one each of the others (request i takes slot i % 10). */
+export const OPERATION_MIX: readonly DemoOperation[] = [
+  'item_inquiry',
+  'item_inquiry',
+  'place_order',
+  'item_inquiry',
+  'invoice',
+  'item_inquiry',
+  'item_inquiry',
+  'statement',
+  'item_inquiry',
+  'item_inquiry',
+];
+
+/** The body of `operation`; an order takes `purchaseOrderNumber` (a new one each time: a repeat is replayed, not placed). */
+export function demoBody(operation: DemoOperation, purchaseOrderNumber: string): object {
+  switch (operation) {
+    case 'item_inquiry':
+      return itemInquiryBody();
+    case 'place_order':
+      return placeOrderBody(purchaseOrderNumber);
+    case 'invoice':
+      return invoiceBody();
+    case 'statement':
+      return statementBody();
+  }
+}

@@ -111,8 +111,7 @@ export function createGateway(deps: GatewayDeps) {
     invoice: operationRoute('invoice', operations.invoice, edge, 'invoices'),
     statement: operationRoute('statement', operations.statement, edge, 'statements'),
   };
-  // The buyer operations under a version's base path. v3.1 offers the same item inquiry and
-  // place order: mount(V3_1, ['item_inquiry', 'place_order']) serves them with these handlers.
+  // The buyer operations under a version's base path.
   const mount = (base: string, names: (keyof typeof routes)[]) => {
     for (const name of names) app.post(`${base}/${name}`, routes[name]);
   };

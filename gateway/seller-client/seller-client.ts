@@ -2,9 +2,10 @@ import { Pool } from 'undici';
 import type { SellerAuth } from '../directory/directory';
 import { DEFAULT_MAX_SELLER_REPLY_BYTES, type SellerCall, type SellerClient, type SellerClientOptions, type SellerOutcome } from './seller-client.types';
 
-// undici on a keep-alive Pool per member and seller origin: measured here, the global fetch
-// costs 3-4x the CPU per forwarded call, and undici's request() + body.text() ~12 µs more per
-// call than dispatching with our own handler. Every seller fault becomes an outcome, never a throw.
+// undici on a keep-alive Pool per member and seller origin, dispatched with our own handler:
+// the global fetch costs 4-8x its CPU per forwarded call and undici's request() + body.text()
+// 8-19 µs more (npm run bench:seller-call; docs/performance.md). Every seller fault becomes an
+// outcome, never a throw.
 // A pool per member, not per origin: members often share a seller host, and with one pool a
 // member whose calls hang held every connection, so the others queued behind it (70 hanging
 // M100 calls made an M200 call take 4.6 s). Apart, a hanging member fills only its own pool.

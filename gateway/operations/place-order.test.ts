@@ -592,13 +592,14 @@ describe('place order left in flight by a stopped gateway instance', () => {
     const rereads = () => store.statements.filter((sql) => /FROM orders WHERE id = \$1/.test(sql)).length;
     const number = nextPo();
     await leaveInFlight(number, 'forwarded');
-    const repeat = app
-      .request(PATH, {
+    const repeat = (async () => {
+      const response = await app.request(PATH, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${await crashed.token()}` },
         body: JSON.stringify(order(number)),
-      })
-      .then(async (response) => ({ status: response.status, body: (await response.json()) as Reply }));
+      });
+      return { status: response.status, body: (await response.json()) as Reply };
+    })();
     await expect.poll(rereads, { interval: 5, timeout: 5_000 }).toBeGreaterThan(0);
     const answer = { http_status: 200, body: { order_number: 'FIRST-1', status_code: 2000 } };
     await crashed.store.query(`UPDATE orders SET status = 'confirmed', answer = $2 WHERE purchase_order_number = $1`, [number, JSON.stringify(answer)]);

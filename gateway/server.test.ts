@@ -2,29 +2,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { mintDevToken } from './auth/dev-keys';
 import { startGatewayServer, type RunningGateway } from './server';
+import { listen, type Listening } from '../contracts/http/listen';
 
 // The server file: wired from the environment, seeded on a fresh store, and shut down
 // gracefully — a request in flight when shutdown begins still gets its answer.
 
 let seller: RunningMockSeller;
 let gateway: RunningGateway;
+// Between the gateway and the mock seller: holds each seller request until the test opens it,
+// so a request is known to be in flight when shutdown begins, without timing it.
+let door: Listening;
+let arrived = () => {};
+let open = () => {};
+const arrival = new Promise<void>((resolve) => (arrived = resolve));
+const opened = new Promise<void>((resolve) => (open = resolve));
 
 beforeAll(async () => {
   seller = await startMockSeller();
+  door = await listen(async (request) => {
+    arrived();
+    await opened;
+    const answer = await fetch(`${seller.url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await request.text() });
+    return new Response(await answer.text(), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  });
   // The env given reaches the seeds (the seller URL every member points at).
   gateway = await startGatewayServer(
     {
       GATEWAY_DATA_DIR: 'memory',
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_LOG: 'off',
-      GATEWAY_FORWARD_HEADERS: 'x-mock-fault',
-      MOCK_SELLER_URL: `${seller.url}/seller`,
+      MOCK_SELLER_URL: `${door.url}/seller`,
     },
     { port: 0 },
   );
 });
 afterAll(async () => {
+  open();
   await gateway.close();
+  await door.close();
   await seller.close();
 });
 
@@ -44,11 +59,12 @@ describe('gateway server', () => {
 
     const slow = fetch(`${gateway.url}/json/federated/v3_2/item_inquiry`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-mock-fault': 'latency;ms=700' },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await Promise.race([arrival, slow]); // at the seller: in flight (or answered early, which the checks below refuse)
     const closing = gateway.close();
+    open();
 
     const response = await slow;
     expect(response.status).toBe(200);

@@ -33,31 +33,35 @@ function mounted(options: { credential?: string; clock?: () => number } = {}) {
   return { feed, inspector, app };
 }
 
-/** Reads SSE events off a streaming response until `count` have come. */
-async function readEvents(response: Response, count: number): Promise<{ event: string; data: any }[]> {
+/** Reads SSE events off a streaming response one at a time: next() is undefined once the stream ends. */
+function eventReader(response: Response) {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
-  const events: { event: string; data: any }[] = [];
-  while (events.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = text.indexOf('\n\n')) >= 0) {
-      const block = text.slice(0, end);
-      text = text.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = block
-        .split('\n')
-        .filter((l) => l.startsWith('data: '))
-        .map((l) => l.slice(6))
-        .join('\n');
-      if (event !== undefined) events.push({ event, data: JSON.parse(data) });
-    }
-  }
-  await reader.cancel();
-  return events;
+  const ready: { event: string; data: any }[] = [];
+  return {
+    async next(): Promise<{ event: string; data: any } | undefined> {
+      while (ready.length === 0) {
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        text += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = text.indexOf('\n\n')) >= 0) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
+          if (event !== undefined) ready.push({ event, data: JSON.parse(data) });
+        }
+      }
+      return ready.shift();
+    },
+    cancel: () => reader.cancel(),
+  };
 }
 
 describe('createInspector', () => {
@@ -122,12 +126,14 @@ describe('createInspector', () => {
     feed.add(honest());
     const response = await app.request('/ui/events');
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reading = readEvents(response, 2);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const events = eventReader(response);
+    // The stream subscribes to the feed before it sends the history: once that is read, a new exchange reaches it.
+    const history = await events.next();
     feed.add(faulty());
-    const events = await reading;
-    expect(events[0]).toMatchObject({ event: 'history', data: { limit: 10, exchanges: [{ id: 1, verdict: 'ok' }] } });
-    expect(events[1]).toMatchObject({
+    const exchange = await events.next();
+    await events.cancel();
+    expect(history).toMatchObject({ event: 'history', data: { limit: 10, exchanges: [{ id: 1, verdict: 'ok' }] } });
+    expect(exchange).toMatchObject({
       event: 'exchange',
       data: { id: 2, verdict: 'broken', rules: ['alternate.original-part'], faults: ['wrong-original-part'] },
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { listen, type Listening } from './listen';
 import { readJsonBody } from './json-body';
 
@@ -13,7 +13,13 @@ app.post('/touched', async (c) => {
   // Something before the reader made Hono build its Request: the (empty) Node stream is
   // consumed and has ended by the time the reader asks.
   void c.req.raw.body;
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Until Hono's Request has read from the Node stream (the case under test), polled with a deadline.
+  const incoming = (c.env as { incoming: IncomingMessage }).incoming;
+  const deadline = Date.now() + 5_000;
+  while (!incoming.readableDidRead && !incoming.readableEnded) {
+    if (Date.now() > deadline) throw new Error('the Node stream was never read');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   return c.json({ got: await readJsonBody(c, (reason) => new Error(reason), { emptyAs: 'EMPTY' }) });
 });
 app.onError((error, c) => c.json({ error: error.message }, 400));

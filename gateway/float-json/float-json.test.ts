@@ -129,15 +129,19 @@ describe('float JSON fast writer', () => {
     );
   });
 
-  it('cannot be fooled by a seller string that looks like a marker', () => {
-    const text = fast({ n: 1, list: [{ q: 2, i: 3, note: '~float~0000~5' }] });
-    expect(JSON.parse(text)).toEqual({ n: 1, list: [{ q: 2, i: 3, note: '~float~0000~5' }] });
-    expect(text).toBe('{"n":1.0,"list":[{"q":2.0,"i":3,"note":"~float~0000~5"}]}');
+  it('writes a seller string that looks like a number or like JSON as that string, escaped, in a float field too', () => {
+    const notes = ['24', '24.0', '"q":2', 'back\\slash', '~float~0000~5'];
+    for (const note of notes) {
+      const text = fast({ n: '7', list: [{ q: 2, i: 3, note }] });
+      expect(text).toBe(`{"n":"7","list":[{"q":2.0,"i":3,"note":${JSON.stringify(note)}}]}`);
+      expect(JSON.parse(text)).toEqual({ n: '7', list: [{ q: 2, i: 3, note }] });
+    }
   });
 
-  it('falls back to walking for a frozen value', () => {
+  it('writes a frozen value as any other: the writer only reads the value', () => {
     const frozen = Object.freeze({ n: 4, list: Object.freeze([Object.freeze({ q: 5, i: 6 })]) });
     expect(fast(frozen)).toBe('{"n":4.0,"list":[{"q":5.0,"i":6}]}');
+    expect(fast(frozen)).toBe(walking(frozen));
   });
 });
 

@@ -4,6 +4,7 @@ import { createTestStore } from '../testing/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { createSmtpMailer } from '../mail/smtp-mailer';
 import { createOutboxDispatcher } from '../mail/outbox-dispatcher';
+import { countingStore } from '../store/counting-store';
 import { listMail } from '../mail/outbox';
 import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { createInternalApi } from './internal-api';
@@ -33,8 +34,10 @@ afterEach(async () => {
 
 function setup() {
   const log = (line: string) => logs.push(line);
+  // The dispatcher's statements are counted: a test can see that a pass has begun.
+  const dispatcherStore = countingStore(store);
   const dispatcher = createOutboxDispatcher({
-    store,
+    store: dispatcherStore,
     clock: () => time,
     from: 'Gateway <no-reply@gateway.test>',
     composers: userMailComposers,
@@ -48,7 +51,7 @@ function setup() {
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify(validCreateUserRequest()),
     });
-  return { dispatcher, create };
+  return { dispatcher, dispatcherStore, create };
 }
 
 const passwordHash = async () =>
@@ -110,12 +113,14 @@ describe('welcome e-mail', () => {
   });
 
   it('leaves a running dispatcher woken by the creation to send it without waiting for a poll', async () => {
-    const { dispatcher, create } = setup();
+    const { dispatcher, dispatcherStore, create } = setup();
     dispatcher.start(60_000);
     try {
-      await new Promise((r) => setTimeout(r, 50));
+      // The pass start() begins at once is over before the user exists: only the creation's wake can send the mail.
+      await expect.poll(() => dispatcherStore.statements.some((sql) => sql.includes('UPDATE mail_outbox SET attempts')), { interval: 5 }).toBe(true);
+      await dispatcher.runOnce(); // the pass in flight, if it still is
       expect((await create()).status).toBe(200);
-      for (let i = 0; i < 250 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await expect.poll(() => smtp.received.length, { interval: 10, timeout: 5_000 }).toBeGreaterThan(0);
       expect(smtp.received.map((m) => m.to)).toEqual([['nina@new-garage.example']]);
     } finally {
       await dispatcher.stop();

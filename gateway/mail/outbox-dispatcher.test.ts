@@ -5,6 +5,7 @@ import { createSmtpMailer } from './smtp-mailer';
 import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { claimDueMail, enqueueMail, listMail, retryMailNow, countMailByState } from './outbox';
 import { createOutboxDispatcher, nextAttemptAt, DEFAULT_BACKOFF, type MailComposer } from './outbox-dispatcher';
+import { countingStore } from '../store/counting-store';
 
 const START = Date.parse('2026-03-01T09:00:00Z');
 let store: Store;
@@ -33,9 +34,9 @@ afterEach(async () => {
   await store.close();
 });
 
-function dispatcher(backoff = DEFAULT_BACKOFF) {
+function dispatcher(backoff = DEFAULT_BACKOFF, on: Store = store) {
   const mailer = createSmtpMailer({ url: smtp.url, timeoutMs: 2_000 });
-  return createOutboxDispatcher({ store, mailer, clock, from: 'no-reply@gateway.test', composers, backoff, log: (l) => logs.push(l) });
+  return createOutboxDispatcher({ store: on, mailer, clock, from: 'no-reply@gateway.test', composers, backoff, log: (l) => logs.push(l) });
 }
 
 const note = (body: string) => enqueueMail(store, { kind: 'note', recipient: 'ann@example.com', subject: 'A note', payload: { body } }, new Date(time));
@@ -137,13 +138,16 @@ describe('outbox dispatcher', () => {
   });
 
   it('started, delivers a message soon after being woken', async () => {
-    const d = dispatcher();
+    const counted = countingStore(store);
+    const d = dispatcher(DEFAULT_BACKOFF, counted);
     d.start(60_000);
     try {
-      await new Promise((r) => setTimeout(r, 50));
+      // The pass start() begins at once is over before the message exists: only wake() can send it.
+      await expect.poll(() => counted.statements.some((sql) => sql.includes('UPDATE mail_outbox SET attempts')), { interval: 5 }).toBe(true);
+      await d.runOnce(); // the pass in flight, if it still is
       await note('woken');
       d.wake();
-      for (let i = 0; i < 250 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await expect.poll(() => smtp.received.length, { interval: 10, timeout: 5_000 }).toBeGreaterThan(0);
       expect(smtp.received).toHaveLength(1);
     } finally {
       await d.stop();

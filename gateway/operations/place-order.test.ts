@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { V3_1, V3_2 } from '../app';
+import { createGateway, V3_1, V3_2 } from '../app';
+import { gatewayConfig } from '../config';
+import { countingStore } from '../store/counting-store';
 
 // Place order: recorded before it is forwarded, never placed twice.
 
@@ -157,7 +159,7 @@ describe('place order', () => {
     const again = await place(order(number));
     expect(again.body).toEqual(first.body);
     // The mock seller journals the slow request when its latency is over.
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await expect.poll(() => sellerOrdersFor(number).length, { interval: 20, timeout: 5_000 }).toBeGreaterThan(0);
     expect(sellerOrdersFor(number)).toHaveLength(1);
   });
 
@@ -576,10 +578,29 @@ describe('place order left in flight by a stopped gateway instance', () => {
   });
 
   it('answers a waiting repeat with the result its first attempt records meanwhile', async () => {
+    // Its own gateway over the same database: a counting store shows when the repeat is waiting
+    // (it reads the row again by id only from its wait loop), and a long wait leaves room to answer.
+    const store = countingStore(crashed.store);
+    const app = createGateway({
+      store,
+      directory: crashed.directory,
+      sellerClient: crashed.sellerClient,
+      clock: () => nowMs,
+      logger: false,
+      config: gatewayConfig({ orderWaitMs: 10_000, orderStaleMarginMs: MARGIN_MS }),
+    });
+    const rereads = () => store.statements.filter((sql) => /FROM orders WHERE id = \$1/.test(sql)).length;
     const number = nextPo();
     await leaveInFlight(number, 'forwarded');
-    const repeat = post(order(number));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const repeat = (async () => {
+      const response = await app.request(PATH, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await crashed.token()}` },
+        body: JSON.stringify(order(number)),
+      });
+      return { status: response.status, body: (await response.json()) as Reply };
+    })();
+    await expect.poll(rereads, { interval: 5, timeout: 5_000 }).toBeGreaterThan(0);
     const answer = { http_status: 200, body: { order_number: 'FIRST-1', status_code: 2000 } };
     await crashed.store.query(`UPDATE orders SET status = 'confirmed', answer = $2 WHERE purchase_order_number = $1`, [number, JSON.stringify(answer)]);
     const { status, body } = await repeat;

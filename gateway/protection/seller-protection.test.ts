@@ -4,6 +4,7 @@ import { createGateway, V3_2 } from '../app';
 import { gatewayConfig } from '../config';
 import type { ProtectionConfig } from './protection-config';
 import { createSellerClient } from '../seller-client/seller-client';
+import type { SellerClient } from '../seller-client/seller-client.types';
 
 // Seller protection with the real mock seller's faults (x-mock-fault, passed on): member
 // M100's seller hanging or failing does not hold up member M200's inquiries; M100's breaker
@@ -25,11 +26,35 @@ beforeAll(async () => {
 afterEach(() => gw.seller.seller.releaseHanging());
 afterAll(() => gw.close());
 
+// The gateway's clock: real time plus what a test skipped, so a cool-down passes without being
+// waited out (tokens, minted at real time, stay valid for minutes).
+let skippedMs = 0;
+const clock = () => Date.now() + skippedMs;
+const passTime = (ms: number) => {
+  skippedMs += ms;
+};
+
+// The shared seller client, counting the calls that got past protection; a `door` set holds the
+// next such call until opened, so a test knows a call is in flight without timing it.
+let sellerCalls = 0;
+let door: Promise<void> | undefined;
+const countingSellerClient: SellerClient = {
+  async call(call) {
+    sellerCalls += 1;
+    const held = door;
+    door = undefined;
+    await held;
+    return gw.sellerClient.call(call);
+  },
+  close: () => gw.sellerClient.close(),
+};
+
 const gatewayWith = (protection: Partial<ProtectionConfig>) =>
   createGateway({
     store: gw.store,
     directory: gw.directory,
-    sellerClient: gw.sellerClient,
+    sellerClient: countingSellerClient,
+    clock,
     logger: false,
     config: gatewayConfig({ forwardHeaders: ['x-mock-fault'], protection }),
   });
@@ -47,14 +72,17 @@ async function inquire(app: ReturnType<typeof gatewayWith>, locations: typeof AT
 }
 
 const journalCount = async () => ((await (await fetch(`${gw.seller.url}/__admin/journal?limit=1000`)).json()) as { count: number }).count;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Polls until `condition` holds (every 5 ms, for up to 10 s). */
+const until = (condition: () => boolean) => expect.poll(condition, { interval: 5, timeout: 10_000 }).toBe(true);
 
 describe('per-member concurrency cap', () => {
   it('member A hanging does not slow member B: A holds at most the cap, the rest are refused at once', async () => {
     const app = gatewayWith({ memberConcurrency: 8, breakerFailures: 1_000 });
     // 80 hanging calls to A: without the cap they would take every pooled connection (64) to the seller.
-    const hanging = Array.from({ length: 80 }, () => inquire(app, AT_A, 'hang'));
-    await sleep(300);
+    let answered = 0;
+    const hanging = Array.from({ length: 80 }, () => inquire(app, AT_A, 'hang').finally(() => (answered += 1)));
+    // The cap's 8 are held by the seller and the other 72 already refused before B asks.
+    await until(() => gw.seller.seller.hangingCount === 8 && answered === 72);
     const b = await inquire(app, AT_B);
     expect(b.status).toBe(200);
     expect(b.ms).toBeLessThan(2_000); // A's calls hang for 4 s
@@ -76,8 +104,7 @@ describe('members do not share a fate', () => {
     const app = gatewayWith({ breakerFailures: 1_000 });
     const hanging = Array.from({ length: 70 }, () => inquire(app, AT_A, 'hang'));
     // Every admitted M100 call (64, the default cap) is held by the seller before M200 asks.
-    const deadline = performance.now() + 10_000;
-    while (gw.seller.seller.hangingCount < 64 && performance.now() < deadline) await sleep(10);
+    await until(() => gw.seller.seller.hangingCount >= 64);
     expect(gw.seller.seller.hangingCount).toBe(64);
     const b: number[] = [];
     for (let i = 0; i < 40; i++) {
@@ -116,13 +143,21 @@ describe('per-member circuit breaker', () => {
     // The other member is not affected.
     expect((await inquire(app, AT_B)).status).toBe(200);
 
-    await sleep(1_600);
-    // Half-open: one probe (slow, so a second call arrives while it is in flight) goes through; the second is refused.
-    const probe = inquire(app, AT_A, 'latency;ms=400');
-    await sleep(100);
-    const during = await inquire(app, AT_A);
-    expect(during.status).toBe(503);
-    expect(during.body.message).toContain('circuit half-open');
+    passTime(1_600);
+    // Half-open: one probe goes through (held at the door, so a second call arrives while it is in flight); the second is refused.
+    let openDoor = () => {};
+    door = new Promise((resolve) => (openDoor = resolve));
+    const calls = sellerCalls;
+    const probe = inquire(app, AT_A);
+    try {
+      await until(() => sellerCalls === calls + 1);
+      const during = await inquire(app, AT_A);
+      expect(during.status).toBe(503);
+      expect(during.body.message).toContain('circuit half-open');
+      expect(sellerCalls).toBe(calls + 1); // refused before the seller client
+    } finally {
+      openDoor();
+    }
     expect((await probe).status).toBe(200);
     // Closed again.
     const after = await inquire(app, AT_A);
@@ -136,7 +171,7 @@ describe('per-member circuit breaker', () => {
     try {
       for (let i = 0; i < 2; i++) expect((await inquire(app, AT_A, 'hang')).status).toBe(504);
       expect((await inquire(app, AT_A)).body.message).toContain('circuit open');
-      await sleep(900);
+      passTime(900);
       expect((await inquire(app, AT_A, 'reset')).status).toBe(503); // the probe fails
       const reopened = await inquire(app, AT_A);
       expect(reopened.body.message).toContain('circuit open');
@@ -188,7 +223,7 @@ describe('per-member circuit breaker', () => {
     const refused = await place();
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).not.toBeNull();
-    await sleep(600);
+    passTime(600);
     const placed = await place();
     expect(placed.status).toBe(200);
     expect(((await placed.json()) as Reply).status_code).toBe(2000);

@@ -19,8 +19,16 @@ import { OPTIONAL_COMMENT_KEY, optionalCommentText } from '../../contracts/pact/
 
 // Pact's mock server records a match on a separate task after answering, so under load
 // executeTest may read "expected but not received" for a request it did answer
-// (pact-foundation/pact-core-mock-server#13). Give that task a moment before returning.
-const matchRecorded = () => new Promise((resolve) => setTimeout(resolve, 100));
+// (pact-foundation/pact-core-mock-server#13). Before returning, poll (up to 2 s) the check
+// executeTest makes next; a request never matched is left for executeTest to report. PactV4
+// keeps its core pact private: should a Pact upgrade rename it, this throws and says so.
+async function matchRecorded(pact: PactV4, port: number): Promise<void> {
+  const core = (pact as unknown as { pact?: { mockServerMatchedSuccessfully?(port: number): boolean } }).pact;
+  if (typeof core?.mockServerMatchedSuccessfully !== 'function')
+    throw new Error("PactV4's core pact is not where this test looks for it: update matchRecorded");
+  const deadline = Date.now() + 2_000;
+  while (!core.mockServerMatchedSuccessfully(port) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 const scratch = mkdtempSync(join(tmpdir(), 'pact-consumer-'));
 const written: string[] = [];
@@ -56,7 +64,7 @@ describe('gateway → seller contract (consumer side)', () => {
             requestId: 'pact-consumer-test',
           });
           await client.close();
-          await matchRecorded();
+          await matchRecorded(pact, server.port);
           expect(outcome.kind).toBe('reply');
           if (outcome.kind !== 'reply') return;
           // The contract's example reply honours every reply rule the gateway enforces.

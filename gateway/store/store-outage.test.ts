@@ -32,6 +32,20 @@ describe.skipIf(unavailable !== undefined)(
     let store: Store;
     let sellerClient: SellerClient;
     let app: Gateway;
+    // Between the gateway and its seller client: counts the calls, and a `door` set holds the
+    // next one until opened, so the store can be stopped while an order is known to be in flight.
+    let sellerCalls = 0;
+    let door: Promise<void> | undefined;
+    const heldSellerClient: SellerClient = {
+      async call(call) {
+        sellerCalls += 1;
+        const held = door;
+        door = undefined;
+        await held;
+        return sellerClient.call(call);
+      },
+      close: () => sellerClient.close(),
+    };
 
     beforeAll(async () => {
       pg = await startThrowawayPostgres();
@@ -42,7 +56,7 @@ describe.skipIf(unavailable !== undefined)(
       app = createGateway({
         store,
         directory: createDirectory(store),
-        sellerClient,
+        sellerClient: heldSellerClient,
         logger: false,
         config: gatewayConfig({ forwardHeaders: ['x-mock-fault'] }),
       });
@@ -78,10 +92,13 @@ describe.skipIf(unavailable !== undefined)(
       expect((await post(`${V3_2}/place_order`, order('PO-OUT-0'))).status).toBe(200);
       expect((await app.request('/health')).status).toBe(200);
 
-      // Stopped while an order is at the seller: its answer cannot be recorded, its state is unknown.
-      const inFlight = post(`${V3_2}/place_order`, order('PO-OUT-1'), { 'x-mock-fault': 'latency;ms=1500' });
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await pg.stop();
+      // Stopped while an order is on its way to the seller (held at the door): its answer cannot be recorded, its state is unknown.
+      let openDoor = () => {};
+      door = new Promise((resolve) => (openDoor = resolve));
+      const calls = sellerCalls;
+      const inFlight = post(`${V3_2}/place_order`, order('PO-OUT-1'));
+      await expect.poll(() => sellerCalls, { interval: 5, timeout: 10_000 }).toBe(calls + 1);
+      await pg.stop().finally(openDoor);
       const unknown = await inFlight;
       expect(unknown.status).toBe(503);
       expect(unknown.body.status_code).toBe(5503);

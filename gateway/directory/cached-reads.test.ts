@@ -134,7 +134,7 @@ describe('createDirectory: cached reads equal store reads', () => {
   });
 
   it('memberOf refuses an unconfigured member alike from memory and from the store', async () => {
-    const deps = { directory: createDirectory(store) } as OperationDeps;
+    const deps: Pick<OperationDeps, 'directory'> = { directory: createDirectory(store) };
     let fromStore: unknown;
     try {
       await memberOf(deps, 'M999');

@@ -12,7 +12,7 @@ function configured(memberId: string, member: Member | undefined): Member {
  * A member the directory referenced must exist; if not, the directory is inconsistent (our
  * fault). Without waiting when the directory has the member in memory.
  */
-export function memberOf(deps: OperationDeps, memberId: string): Member | Promise<Member> {
+export function memberOf(deps: Pick<OperationDeps, 'directory'>, memberId: string): Member | Promise<Member> {
   const cached = deps.directory.cached?.member(memberId);
   if (cached !== undefined) return configured(memberId, cached.value);
   return deps.directory.findMember(memberId).then((member) => configured(memberId, member));

@@ -146,21 +146,70 @@ function describeJoseError(error: unknown, key: ApiKey, audience: string[]): str
   return `token could not be verified: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export function createTokenVerifier(deps: { directory: Directory; clock: Clock; config?: Partial<AuthConfig> }): TokenVerifier {
-  const { directory, clock } = deps;
-  const config = { ...DEFAULT_AUTH_CONFIG, ...deps.config };
-  const audience = Array.isArray(config.audience) ? config.audience : [config.audience];
+/** Imported public keys by kid, re-imported when the kid's PEM changes; a failed import is forgotten. */
+function keyImporter(): (key: ApiKey) => Promise<CryptoKey> {
   const importedKeys = new Map<string, { pem: string; key: Promise<CryptoKey> }>();
-  const verifiedTokens = new Map<string, VerifiedToken>();
-
-  function publicKey(key: ApiKey): Promise<CryptoKey> {
+  return (key) => {
     const cached = importedKeys.get(key.kid);
     if (cached !== undefined && cached.pem === key.publicKeyPem) return cached.key;
     const imported = importSPKI(key.publicKeyPem, key.algorithm);
     imported.catch(() => importedKeys.delete(key.kid));
     importedKeys.set(key.kid, { pem: key.publicKeyPem, key: imported });
     return imported;
+  };
+}
+
+/** What a token's signature and claims are checked against. */
+interface ClaimRules {
+  config: AuthConfig;
+  audience: string[];
+  publicKey: (key: ApiKey) => Promise<CryptoKey>;
+}
+
+/** The token's payload once its signature, alg, iss, aud, exp and nbf hold (jose checks those). */
+async function verifiedPayload(rules: ClaimRules, token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<JWTPayload> {
+  if (alg !== key.algorithm) throw refuse(`alg '${alg}' does not match kid '${key.kid}', which is registered for ${key.algorithm}`);
+  try {
+    const { payload } = await jwtVerify(token, await rules.publicKey(key), {
+      algorithms: [key.algorithm],
+      issuer: key.clientId,
+      audience: rules.audience,
+      clockTolerance: rules.config.clockSkewSeconds,
+      currentDate: new Date(nowMs),
+      requiredClaims: ['exp'],
+    });
+    return payload;
+  } catch (error) {
+    throw refuse(describeJoseError(error, key, rules.audience));
   }
+}
+
+/** The claims jose does not judge: iat not in the future, a bounded lifetime, kid and sub well formed. */
+function checkOwnClaims(config: AuthConfig, payload: JWTPayload, key: ApiKey, nowMs: number): void {
+  const now = nowMs / 1000;
+  const exp = payload.exp as number;
+  if (payload.iat !== undefined && payload.iat > now + config.clockSkewSeconds)
+    throw refuse('token not yet valid: iat is in the future (check the caller clock)');
+  const issuedAt = payload.iat ?? now;
+  if (exp - issuedAt > config.maxLifetimeSeconds) {
+    throw refuse(`token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`);
+  }
+  const claimedKid = (payload as { kid?: unknown }).kid;
+  if (claimedKid !== undefined && claimedKid !== key.kid) throw refuse(`kid claim '${String(claimedKid)}' differs from the header kid '${key.kid}'`);
+  if (payload.sub !== undefined && (typeof payload.sub !== 'string' || payload.sub === '')) throw refuse('sub must be a buyer username');
+}
+
+async function verifySignatureAndClaims(rules: ClaimRules, token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<VerifiedToken> {
+  const payload = await verifiedPayload(rules, token, key, alg, nowMs);
+  checkOwnClaims(rules.config, payload, key, nowMs);
+  return { kid: key.kid, clientId: key.clientId, sub: payload.sub, exp: payload.exp as number, pem: key.publicKeyPem };
+}
+
+export function createTokenVerifier(deps: { directory: Directory; clock: Clock; config?: Partial<AuthConfig> }): TokenVerifier {
+  const { directory, clock } = deps;
+  const config = { ...DEFAULT_AUTH_CONFIG, ...deps.config };
+  const rules: ClaimRules = { config, audience: Array.isArray(config.audience) ? config.audience : [config.audience], publicKey: keyImporter() };
+  const verifiedTokens = new Map<string, VerifiedToken>();
 
   async function activeKey(kid: unknown): Promise<ApiKey> {
     if (typeof kid !== 'string' || kid === '') throw refuse('token header has no kid: set kid to your registered key id');
@@ -168,35 +217,6 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
     const refusal = keyRefusal(key);
     if (refusal !== undefined) throw refuse(keyReason(refusal, kid));
     return key!;
-  }
-
-  async function verifySignatureAndClaims(token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<VerifiedToken> {
-    if (alg !== key.algorithm) throw refuse(`alg '${alg}' does not match kid '${key.kid}', which is registered for ${key.algorithm}`);
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, await publicKey(key), {
-        algorithms: [key.algorithm],
-        issuer: key.clientId,
-        audience,
-        clockTolerance: config.clockSkewSeconds,
-        currentDate: new Date(nowMs),
-        requiredClaims: ['exp'],
-      }));
-    } catch (error) {
-      throw refuse(describeJoseError(error, key, audience));
-    }
-    const now = nowMs / 1000;
-    const exp = payload.exp as number;
-    if (payload.iat !== undefined && payload.iat > now + config.clockSkewSeconds)
-      throw refuse('token not yet valid: iat is in the future (check the caller clock)');
-    const issuedAt = payload.iat ?? now;
-    if (exp - issuedAt > config.maxLifetimeSeconds) {
-      throw refuse(`token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`);
-    }
-    const claimedKid = (payload as { kid?: unknown }).kid;
-    if (claimedKid !== undefined && claimedKid !== key.kid) throw refuse(`kid claim '${String(claimedKid)}' differs from the header kid '${key.kid}'`);
-    if (payload.sub !== undefined && (typeof payload.sub !== 'string' || payload.sub === '')) throw refuse('sub must be a buyer username');
-    return { kid: key.kid, clientId: key.clientId, sub: payload.sub, exp, pem: key.publicKeyPem };
   }
 
   function remember(token: string, verified: VerifiedToken) {
@@ -251,7 +271,7 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
       const header = headerOf(token);
       const alg = checkAlgorithm(header.alg);
       const key = await activeKey(header.kid);
-      verified = await verifySignatureAndClaims(token, key, alg, nowMs);
+      verified = await verifySignatureAndClaims(rules, token, key, alg, nowMs);
       remember(token, verified);
     }
     return { clientId: verified.clientId, kid: verified.kid, user: await resolveUser(verified) };

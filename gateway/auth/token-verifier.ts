@@ -54,10 +54,57 @@ interface VerifiedToken {
 
 const refuse = (reason: string) => new AuthenticationError(reason);
 
-/** The user a verified token acts for: its sub, or the client's only linked user; undefined if that is ambiguous or not linked. */
-function actingUsername(verified: VerifiedToken, linked: readonly string[]): string | undefined {
-  const username = verified.sub ?? (linked.length === 1 ? linked[0] : undefined);
-  return username !== undefined && linked.includes(username) ? username : undefined;
+// One judge per rule. A token verified once is judged again on every request, by verify()
+// and by verifyFromMemory() alike: both ask the functions below, in the same order, so a rule
+// added here binds both paths. Each answers a refusal code (no allocation when the token
+// passes); verify() turns the code into the reason it sends, verifyFromMemory() into undefined.
+type KeyRefusal = 'unknown-kid' | 'revoked';
+type RememberedRefusal = KeyRefusal | 'expired' | 'key-changed';
+type UserRefusal = 'ambiguous-user' | 'unknown-user' | 'not-linked';
+
+/** Why a registered key (or its absence) cannot sign tokens; undefined when it is active. */
+function keyRefusal(key: ApiKey | undefined): KeyRefusal | undefined {
+  if (key === undefined) return 'unknown-kid';
+  return key.active ? undefined : 'revoked';
+}
+
+/** Why a token verified before no longer passes on its key at `nowMs`; 'key-changed' means verify its signature again. */
+function rememberedRefusal(verified: VerifiedToken, key: ApiKey | undefined, nowMs: number, clockSkewSeconds: number): RememberedRefusal | undefined {
+  const refusal = keyRefusal(key);
+  if (refusal !== undefined) return refusal;
+  if (verified.exp + clockSkewSeconds <= nowMs / 1000) return 'expired';
+  return key!.publicKeyPem === verified.pem ? undefined : 'key-changed';
+}
+
+/** The username a verified token acts for: its sub, or the client's only linked user; undefined if the client acts for several (or none). */
+function claimedUsername(verified: VerifiedToken, linked: readonly string[]): string | undefined {
+  return verified.sub ?? (linked.length === 1 ? linked[0] : undefined);
+}
+
+/** Why the token cannot act for `user` (looked up by claimedUsername); undefined when it may. */
+function userRefusal(username: string | undefined, user: BuyerUser | undefined, linked: readonly string[]): UserRefusal | undefined {
+  if (username === undefined) return 'ambiguous-user';
+  if (user === undefined) return 'unknown-user';
+  return linked.includes(username) ? undefined : 'not-linked';
+}
+
+function keyReason(refusal: KeyRefusal, kid: string): string {
+  return refusal === 'unknown-kid'
+    ? `unknown kid '${kid}': no public key is registered under that id`
+    : `kid '${kid}' has been revoked: sign with an active key`;
+}
+
+const EXPIRED_REASON = 'token expired: mint a new one (exp is in the past)';
+
+function userReason(refusal: UserRefusal, verified: VerifiedToken, username: string | undefined, linkedCount: number): string {
+  switch (refusal) {
+    case 'ambiguous-user':
+      return `token has no sub and client '${verified.clientId}' acts for ${linkedCount} users: name the buyer user in sub`;
+    case 'unknown-user':
+      return `unknown user '${username}' (sub)`;
+    case 'not-linked':
+      return `user '${username}' is not linked to client '${verified.clientId}'`;
+  }
 }
 
 function headerOf(token: string): { alg?: unknown; kid?: unknown } {
@@ -78,7 +125,7 @@ function checkAlgorithm(alg: unknown): KeyAlgorithm {
 }
 
 function describeJoseError(error: unknown, key: ApiKey, audience: string[]): string {
-  if (error instanceof joseErrors.JWTExpired) return 'token expired: mint a new one (exp is in the past)';
+  if (error instanceof joseErrors.JWTExpired) return EXPIRED_REASON;
   if (error instanceof joseErrors.JWSSignatureVerificationFailed)
     return `bad signature: the token was not signed with the private key registered as kid '${key.kid}'`;
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
@@ -99,57 +146,77 @@ function describeJoseError(error: unknown, key: ApiKey, audience: string[]): str
   return `token could not be verified: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export function createTokenVerifier(deps: { directory: Directory; clock: Clock; config?: Partial<AuthConfig> }): TokenVerifier {
-  const { directory, clock } = deps;
-  const config = { ...DEFAULT_AUTH_CONFIG, ...deps.config };
-  const audience = Array.isArray(config.audience) ? config.audience : [config.audience];
+/** Imported public keys by kid, re-imported when the kid's PEM changes; a failed import is forgotten. */
+function keyImporter(): (key: ApiKey) => Promise<CryptoKey> {
   const importedKeys = new Map<string, { pem: string; key: Promise<CryptoKey> }>();
-  const verifiedTokens = new Map<string, VerifiedToken>();
-
-  function publicKey(key: ApiKey): Promise<CryptoKey> {
+  return (key) => {
     const cached = importedKeys.get(key.kid);
     if (cached !== undefined && cached.pem === key.publicKeyPem) return cached.key;
     const imported = importSPKI(key.publicKeyPem, key.algorithm);
     imported.catch(() => importedKeys.delete(key.kid));
     importedKeys.set(key.kid, { pem: key.publicKeyPem, key: imported });
     return imported;
+  };
+}
+
+/** What a token's signature and claims are checked against. */
+interface ClaimRules {
+  config: AuthConfig;
+  audience: string[];
+  publicKey: (key: ApiKey) => Promise<CryptoKey>;
+}
+
+/** The token's payload once its signature, alg, iss, aud, exp and nbf hold (jose checks those). */
+async function verifiedPayload(rules: ClaimRules, token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<JWTPayload> {
+  if (alg !== key.algorithm) throw refuse(`alg '${alg}' does not match kid '${key.kid}', which is registered for ${key.algorithm}`);
+  try {
+    const { payload } = await jwtVerify(token, await rules.publicKey(key), {
+      algorithms: [key.algorithm],
+      issuer: key.clientId,
+      audience: rules.audience,
+      clockTolerance: rules.config.clockSkewSeconds,
+      currentDate: new Date(nowMs),
+      requiredClaims: ['exp'],
+    });
+    return payload;
+  } catch (error) {
+    throw refuse(describeJoseError(error, key, rules.audience));
   }
+}
+
+/** The claims jose does not judge: iat not in the future, a bounded lifetime, kid and sub well formed. */
+function checkOwnClaims(config: AuthConfig, payload: JWTPayload, key: ApiKey, nowMs: number): void {
+  const now = nowMs / 1000;
+  const exp = payload.exp as number;
+  if (payload.iat !== undefined && payload.iat > now + config.clockSkewSeconds)
+    throw refuse('token not yet valid: iat is in the future (check the caller clock)');
+  const issuedAt = payload.iat ?? now;
+  if (exp - issuedAt > config.maxLifetimeSeconds) {
+    throw refuse(`token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`);
+  }
+  const claimedKid = (payload as { kid?: unknown }).kid;
+  if (claimedKid !== undefined && claimedKid !== key.kid) throw refuse(`kid claim '${String(claimedKid)}' differs from the header kid '${key.kid}'`);
+  if (payload.sub !== undefined && (typeof payload.sub !== 'string' || payload.sub === '')) throw refuse('sub must be a buyer username');
+}
+
+async function verifySignatureAndClaims(rules: ClaimRules, token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<VerifiedToken> {
+  const payload = await verifiedPayload(rules, token, key, alg, nowMs);
+  checkOwnClaims(rules.config, payload, key, nowMs);
+  return { kid: key.kid, clientId: key.clientId, sub: payload.sub, exp: payload.exp as number, pem: key.publicKeyPem };
+}
+
+export function createTokenVerifier(deps: { directory: Directory; clock: Clock; config?: Partial<AuthConfig> }): TokenVerifier {
+  const { directory, clock } = deps;
+  const config = { ...DEFAULT_AUTH_CONFIG, ...deps.config };
+  const rules: ClaimRules = { config, audience: Array.isArray(config.audience) ? config.audience : [config.audience], publicKey: keyImporter() };
+  const verifiedTokens = new Map<string, VerifiedToken>();
 
   async function activeKey(kid: unknown): Promise<ApiKey> {
     if (typeof kid !== 'string' || kid === '') throw refuse('token header has no kid: set kid to your registered key id');
     const key = await directory.findKey(kid);
-    if (key === undefined) throw refuse(`unknown kid '${kid}': no public key is registered under that id`);
-    if (!key.active) throw refuse(`kid '${kid}' has been revoked: sign with an active key`);
-    return key;
-  }
-
-  async function verifySignatureAndClaims(token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<VerifiedToken> {
-    if (alg !== key.algorithm) throw refuse(`alg '${alg}' does not match kid '${key.kid}', which is registered for ${key.algorithm}`);
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, await publicKey(key), {
-        algorithms: [key.algorithm],
-        issuer: key.clientId,
-        audience,
-        clockTolerance: config.clockSkewSeconds,
-        currentDate: new Date(nowMs),
-        requiredClaims: ['exp'],
-      }));
-    } catch (error) {
-      throw refuse(describeJoseError(error, key, audience));
-    }
-    const now = nowMs / 1000;
-    const exp = payload.exp as number;
-    if (payload.iat !== undefined && payload.iat > now + config.clockSkewSeconds)
-      throw refuse('token not yet valid: iat is in the future (check the caller clock)');
-    const issuedAt = payload.iat ?? now;
-    if (exp - issuedAt > config.maxLifetimeSeconds) {
-      throw refuse(`token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`);
-    }
-    const claimedKid = (payload as { kid?: unknown }).kid;
-    if (claimedKid !== undefined && claimedKid !== key.kid) throw refuse(`kid claim '${String(claimedKid)}' differs from the header kid '${key.kid}'`);
-    if (payload.sub !== undefined && (typeof payload.sub !== 'string' || payload.sub === '')) throw refuse('sub must be a buyer username');
-    return { kid: key.kid, clientId: key.clientId, sub: payload.sub, exp, pem: key.publicKeyPem };
+    const refusal = keyRefusal(key);
+    if (refusal !== undefined) throw refuse(keyReason(refusal, kid));
+    return key!;
   }
 
   function remember(token: string, verified: VerifiedToken) {
@@ -160,32 +227,27 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
 
   async function resolveUser(verified: VerifiedToken): Promise<BuyerUser> {
     const linked = await directory.linkedUsernames(verified.clientId);
-    let username = verified.sub;
-    if (username === undefined) {
-      if (linked.length !== 1) {
-        throw refuse(`token has no sub and client '${verified.clientId}' acts for ${linked.length} users: name the buyer user in sub`);
-      }
-      username = linked[0];
-    }
-    const user = await directory.findUser(username);
-    if (user === undefined) throw refuse(`unknown user '${username}' (sub)`);
-    if (actingUsername(verified, linked) !== username) throw refuse(`user '${username}' is not linked to client '${verified.clientId}'`);
-    return user;
+    const username = claimedUsername(verified, linked);
+    const user = username === undefined ? undefined : await directory.findUser(username);
+    const refusal = userRefusal(username, user, linked);
+    if (refusal !== undefined) throw refuse(userReason(refusal, verified, username, linked.length));
+    return user!;
   }
-
-  const expired = (verified: VerifiedToken, nowMs: number) => verified.exp + config.clockSkewSeconds <= nowMs / 1000;
 
   function verifyFromMemory(authorization: string | undefined): AuthenticatedBuyer | undefined {
     const cached = directory.cached;
     const token = authorization === undefined || cached === undefined ? undefined : BEARER.exec(authorization)?.[1];
     const verified = token === undefined ? undefined : verifiedTokens.get(token);
-    if (cached === undefined || verified === undefined || expired(verified, clock())) return undefined;
-    const key = cached.key(verified.kid)?.value;
-    if (key === undefined || !key.active || key.publicKeyPem !== verified.pem) return undefined;
+    if (cached === undefined || verified === undefined) return undefined;
+    const key = cached.key(verified.kid);
+    if (key === undefined || rememberedRefusal(verified, key.value, clock(), config.clockSkewSeconds) !== undefined) return undefined;
     const linked = cached.linkedUsernames(verified.clientId)?.value;
-    const username = linked === undefined ? undefined : actingUsername(verified, linked);
-    const user = username === undefined ? undefined : cached.user(username)?.value;
-    return user === undefined ? undefined : { clientId: verified.clientId, kid: verified.kid, user };
+    if (linked === undefined) return undefined;
+    const username = claimedUsername(verified, linked);
+    const user = username === undefined ? undefined : cached.user(username);
+    // Not in memory (user undefined) or refused: verify() answers, with the reason.
+    if (user === undefined || userRefusal(username, user.value, linked) !== undefined) return undefined;
+    return { clientId: verified.clientId, kid: verified.kid, user: user.value! };
   }
 
   async function verify(authorization: string | undefined): Promise<AuthenticatedBuyer> {
@@ -198,21 +260,18 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
     let verified = verifiedTokens.get(token);
     if (verified !== undefined) {
       // Signature and claims held when cached; only time and the key's state can change.
-      const key = await activeKey(verified.kid);
-      if (expired(verified, nowMs)) {
-        verifiedTokens.delete(token);
-        throw refuse('token expired: mint a new one (exp is in the past)');
-      }
-      if (key.publicKeyPem !== verified.pem) {
-        verifiedTokens.delete(token);
-        verified = undefined;
-      }
+      const key = await directory.findKey(verified.kid);
+      const refusal = rememberedRefusal(verified, key, nowMs, config.clockSkewSeconds);
+      if (refusal === 'unknown-kid' || refusal === 'revoked') throw refuse(keyReason(refusal, verified.kid));
+      if (refusal !== undefined) verifiedTokens.delete(token);
+      if (refusal === 'expired') throw refuse(EXPIRED_REASON);
+      if (refusal === 'key-changed') verified = undefined;
     }
     if (verified === undefined) {
       const header = headerOf(token);
       const alg = checkAlgorithm(header.alg);
       const key = await activeKey(header.kid);
-      verified = await verifySignatureAndClaims(token, key, alg, nowMs);
+      verified = await verifySignatureAndClaims(rules, token, key, alg, nowMs);
       remember(token, verified);
     }
     return { clientId: verified.clientId, kid: verified.kid, user: await resolveUser(verified) };

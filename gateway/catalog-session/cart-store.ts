@@ -53,10 +53,11 @@ const cents = (n: number) => Math.round(n * 100) / 100;
 const ITEM_COLUMNS = `id::text AS id, sku, mfr_code, part_number, description, quantity::float8 AS quantity,
   location_id, location_description, price::float8 AS price`;
 
-export function createCartStore(store: Store): CartStore {
-  const touch = (tx: Queryable, cartId: string, now: Date) =>
-    tx.query('UPDATE carts SET updated_at = $2::timestamptz WHERE cart_id = $1', [cartId, now.toISOString()]);
+/** A change to a cart's lines is a change to the cart. */
+const touch = (tx: Queryable, cartId: string, now: Date) =>
+  tx.query('UPDATE carts SET updated_at = $2::timestamptz WHERE cart_id = $1', [cartId, now.toISOString()]);
 
+export function createCartStore(store: Store): CartStore {
   return {
     async owner(cartId) {
       const { rows } = await store.query<{ cart_id: string; username: string }>('SELECT cart_id::text, username FROM carts WHERE cart_id = $1', [cartId]);
@@ -71,52 +72,9 @@ export function createCartStore(store: Store): CartStore {
       ]);
     },
 
-    async read(cartId) {
-      const carts = await store.query<CartRow>('SELECT cart_id::text, created_at, updated_at FROM carts WHERE cart_id = $1', [cartId]);
-      if (carts.rows.length === 0) return undefined;
-      const { rows } = await store.query<CartItem>(`SELECT ${ITEM_COLUMNS} FROM cart_items WHERE cart_id = $1 ORDER BY id`, [cartId]);
-      const cart = carts.rows[0];
-      return {
-        cart_id: cart.cart_id,
-        created_at: iso(cart.created_at),
-        updated_at: iso(cart.updated_at),
-        items: rows,
-        total: cents(rows.reduce((sum, item) => sum + item.quantity * item.price, 0)),
-      };
-    },
+    read: (cartId) => readCart(store, cartId),
 
-    addLine(cartId, line, now) {
-      return store.transaction(async (tx) => {
-        // Lock the cart row: two adds of one SKU at once must not make two lines.
-        await tx.query('SELECT 1 FROM carts WHERE cart_id = $1 FOR UPDATE', [cartId]);
-        const existing = await tx.query<{ id: string }>(
-          'UPDATE cart_items SET quantity = quantity + $4, price = $5 WHERE cart_id = $1 AND sku = $2 AND location_id = $3 RETURNING id::text AS id',
-          [cartId, line.sku, line.locationId, line.quantity, line.price],
-        );
-        let id = existing.rows[0]?.id;
-        if (id === undefined) {
-          const inserted = await tx.query<{ id: string }>(
-            `INSERT INTO cart_items (cart_id, sku, mfr_code, part_number, description, quantity, location_id, location_description, price, added_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz) RETURNING id::text AS id`,
-            [
-              cartId,
-              line.sku,
-              line.mfrCode,
-              line.partNumber,
-              line.description,
-              line.quantity,
-              line.locationId,
-              line.locationDescription,
-              line.price,
-              now.toISOString(),
-            ],
-          );
-          id = inserted.rows[0].id;
-        }
-        await touch(tx, cartId, now);
-        return id;
-      });
-    },
+    addLine: (cartId, line, now) => addLine(store, cartId, line, now),
 
     async line(cartId, lineId) {
       if (!isLineId(lineId)) return undefined;
@@ -147,4 +105,53 @@ export function createCartStore(store: Store): CartStore {
       });
     },
   };
+}
+
+async function readCart(store: Store, cartId: string): Promise<Cart | undefined> {
+  const carts = await store.query<CartRow>('SELECT cart_id::text, created_at, updated_at FROM carts WHERE cart_id = $1', [cartId]);
+  if (carts.rows.length === 0) return undefined;
+  const { rows } = await store.query<CartItem>(`SELECT ${ITEM_COLUMNS} FROM cart_items WHERE cart_id = $1 ORDER BY id`, [cartId]);
+  const cart = carts.rows[0];
+  return {
+    cart_id: cart.cart_id,
+    created_at: iso(cart.created_at),
+    updated_at: iso(cart.updated_at),
+    items: rows,
+    total: cents(rows.reduce((sum, item) => sum + item.quantity * item.price, 0)),
+  };
+}
+
+/** Adds to the line of the same SKU at the same location, or starts one; the line's id. */
+function addLine(store: Store, cartId: string, line: NewCartLine, now: Date): Promise<string> {
+  return store.transaction(async (tx) => {
+    // Lock the cart row: two adds of one SKU at once must not make two lines.
+    await tx.query('SELECT 1 FROM carts WHERE cart_id = $1 FOR UPDATE', [cartId]);
+    const existing = await tx.query<{ id: string }>(
+      'UPDATE cart_items SET quantity = quantity + $4, price = $5 WHERE cart_id = $1 AND sku = $2 AND location_id = $3 RETURNING id::text AS id',
+      [cartId, line.sku, line.locationId, line.quantity, line.price],
+    );
+    const id = existing.rows[0]?.id ?? (await insertLine(tx, cartId, line, now));
+    await touch(tx, cartId, now);
+    return id;
+  });
+}
+
+async function insertLine(tx: Queryable, cartId: string, line: NewCartLine, now: Date): Promise<string> {
+  const inserted = await tx.query<{ id: string }>(
+    `INSERT INTO cart_items (cart_id, sku, mfr_code, part_number, description, quantity, location_id, location_description, price, added_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::timestamptz) RETURNING id::text AS id`,
+    [
+      cartId,
+      line.sku,
+      line.mfrCode,
+      line.partNumber,
+      line.description,
+      line.quantity,
+      line.locationId,
+      line.locationDescription,
+      line.price,
+      now.toISOString(),
+    ],
+  );
+  return inserted.rows[0].id;
 }

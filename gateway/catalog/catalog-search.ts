@@ -23,58 +23,8 @@ export interface CatalogSearch {
 /** Letters and digits only: nothing a user types can change the tsquery's syntax. */
 export const searchWords = (query: string): string[] => query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
-export function createCatalogSearch(db: Queryable): CatalogSearch {
-  let trigram: Promise<boolean> | undefined;
-  const typoTolerant = () =>
-    (trigram ??= db
-      .query<{ present: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS present")
-      .then((r) => r.rows[0]?.present === true));
-
-  /**
-   * The query's words, each one that starts no catalog word replaced by the closest catalog
-   * word. With pg_trgm the trigram index proposes candidates (scales to large catalogs);
-   * without it every catalog word of the kind is a candidate (fine for small catalogs).
-   */
-  async function correct(words: string[], kind: 'product' | 'vehicle'): Promise<string[]> {
-    const { rows: known } = await db.query<{ word: string }>(
-      `SELECT q.word FROM unnest($1::text[]) AS q(word)
-        WHERE EXISTS (SELECT 1 FROM catalog_search_words w WHERE w.kind = $2 AND w.word LIKE q.word || '%')`,
-      [words, kind],
-    );
-    const knownWords = new Set(known.map((r) => r.word));
-    const unknown = [...new Set(words.filter((w) => !knownWords.has(w) && editsAllowed(w) > 0))];
-    if (unknown.length === 0) return words;
-    const { rows: candidates } = (await typoTolerant())
-      ? await db.query<{ query: string; word: string }>(
-          `SELECT q.word AS query, c.word FROM unnest($1::text[]) AS q(word)
-             CROSS JOIN LATERAL (SELECT w.word FROM catalog_search_words w WHERE w.kind = $2
-                                  ORDER BY w.word <-> q.word LIMIT ${TRIGRAM_CANDIDATES}) c`,
-          [unknown, kind],
-        )
-      : await db.query<{ query: string | null; word: string }>('SELECT NULL AS query, word FROM catalog_search_words WHERE kind = $1', [kind]);
-    const fix = new Map<string, string>();
-    for (const word of unknown) {
-      const pool = candidates.filter((c) => c.query === null || c.query === word).map((c) => c.word);
-      const best = closestWord(word, pool);
-      if (best) fix.set(word, best);
-    }
-    return words.map((w) => fix.get(w) ?? w);
-  }
-
-  function paging(query: SearchQuery) {
-    return { limit: query.limit ?? SEARCH_DEFAULT_LIMIT, offset: query.offset ?? 0 };
-  }
-
-  return {
-    typoTolerant,
-
-    async products(query) {
-      const { limit, offset } = paging(query);
-      const typed = searchWords(query.query);
-      if (typed.length === 0) return { query: query.query, total: 0, limit, offset, results: [] };
-      const words = await correct(typed, 'product');
-      // Part numbers are compared without punctuation: "917030" finds "917-030".
-      const sql = `
+// Part numbers are compared without punctuation: "917030" finds "917-030".
+const PRODUCT_SEARCH_SQL = `
         WITH q AS (SELECT to_tsquery('english', $1) AS every, to_tsquery('english', $2) AS any),
         m AS (
           SELECT p.sku, p.mfr_code, p.brand, p.part_number, p.description, p.list_price::float8 AS list_price, p.pack_code,
@@ -89,22 +39,8 @@ export function createCatalogSearch(db: Queryable): CatalogSearch {
         SELECT (SELECT count(*) FROM m)::int AS total,
                (SELECT coalesce(json_agg(x), '[]'::json) FROM
                   (SELECT * FROM m ORDER BY score DESC, brand, part_number LIMIT $4 OFFSET $5) x) AS results`;
-      const { rows } = await db.query<{ total: number; results: ProductSearchReply['results'] }>(sql, [
-        words.map((w) => `${w}:*`).join(' & '),
-        words.map((w) => `${w}:*`).join(' | '),
-        typed.join(''),
-        limit,
-        offset,
-      ]);
-      return { query: query.query, total: rows[0].total, limit, offset, results: rows[0].results };
-    },
 
-    async vehicles(query) {
-      const { limit, offset } = paging(query);
-      const typed = searchWords(query.query);
-      if (typed.length === 0) return { query: query.query, total: 0, limit, offset, results: [] };
-      const words = await correct(typed, 'vehicle');
-      const sql = `
+const VEHICLE_SEARCH_SQL = `
         WITH q AS (SELECT to_tsquery('simple', $1) AS every, to_tsquery('simple', $2) AS any),
         m AS (
           SELECT v.id, v.name, v.year_id, mk.id AS make_id, mk.name AS make_name, md.id AS model_id, md.name AS model_name,
@@ -128,13 +64,93 @@ export function createCatalogSearch(db: Queryable): CatalogSearch {
                                WHERE be.base_vehicle_id = x.id),
                   'score', x.score) ORDER BY x.score DESC, x.year_id DESC, x.name), '[]'::json)
                   FROM (SELECT * FROM m ORDER BY score DESC, year_id DESC, name LIMIT $3 OFFSET $4) x) AS results`;
-      const { rows } = await db.query<{ total: number; results: VehicleSearchReply['results'] }>(sql, [
-        words.map((w) => `${w}:*`).join(' & '),
-        words.map((w) => `${w}:*`).join(' | '),
-        limit,
-        offset,
-      ]);
-      return { query: query.query, total: rows[0].total, limit, offset, results: rows[0].results };
-    },
+
+type WordKind = 'product' | 'vehicle';
+/** The query's words, spelling corrected against the catalog words of one kind. */
+type Corrector = (words: string[], kind: WordKind) => Promise<string[]>;
+
+export function createCatalogSearch(db: Queryable): CatalogSearch {
+  let trigram: Promise<boolean> | undefined;
+  const typoTolerant = () =>
+    (trigram ??= db
+      .query<{ present: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS present")
+      .then((r) => r.rows[0]?.present === true));
+  const correct: Corrector = (words, kind) => correctSpelling(db, typoTolerant, words, kind);
+  return {
+    typoTolerant,
+    products: (query) => searchProducts(db, correct, query),
+    vehicles: (query) => searchVehicles(db, correct, query),
   };
+}
+
+/**
+ * The query's words, each one that starts no catalog word replaced by the closest catalog
+ * word. With pg_trgm the trigram index proposes candidates (scales to large catalogs);
+ * without it every catalog word of the kind is a candidate (fine for small catalogs).
+ */
+async function correctSpelling(db: Queryable, typoTolerant: () => Promise<boolean>, words: string[], kind: WordKind): Promise<string[]> {
+  const unknown = await unknownWords(db, words, kind);
+  if (unknown.length === 0) return words;
+  const candidates = await spellingCandidates(db, await typoTolerant(), unknown, kind);
+  const fix = new Map<string, string>();
+  for (const word of unknown) {
+    const pool = candidates.filter((c) => c.query === null || c.query === word).map((c) => c.word);
+    const best = closestWord(word, pool);
+    if (best) fix.set(word, best);
+  }
+  return words.map((w) => fix.get(w) ?? w);
+}
+
+/** The words (once each) that start no catalog word of this kind and are long enough to correct. */
+async function unknownWords(db: Queryable, words: string[], kind: WordKind): Promise<string[]> {
+  const { rows: known } = await db.query<{ word: string }>(
+    `SELECT q.word FROM unnest($1::text[]) AS q(word)
+      WHERE EXISTS (SELECT 1 FROM catalog_search_words w WHERE w.kind = $2 AND w.word LIKE q.word || '%')`,
+    [words, kind],
+  );
+  const knownWords = new Set(known.map((r) => r.word));
+  return [...new Set(words.filter((w) => !knownWords.has(w) && editsAllowed(w) > 0))];
+}
+
+/** Catalog words that may be what was meant: per unknown word by trigram distance, or (query null) every word of the kind. */
+async function spellingCandidates(db: Queryable, trigram: boolean, unknown: string[], kind: WordKind): Promise<{ query: string | null; word: string }[]> {
+  const { rows } = trigram
+    ? await db.query<{ query: string; word: string }>(
+        `SELECT q.word AS query, c.word FROM unnest($1::text[]) AS q(word)
+           CROSS JOIN LATERAL (SELECT w.word FROM catalog_search_words w WHERE w.kind = $2
+                                ORDER BY w.word <-> q.word LIMIT ${TRIGRAM_CANDIDATES}) c`,
+        [unknown, kind],
+      )
+    : await db.query<{ query: string | null; word: string }>('SELECT NULL AS query, word FROM catalog_search_words WHERE kind = $1', [kind]);
+  return rows;
+}
+
+function paging(query: SearchQuery) {
+  return { limit: query.limit ?? SEARCH_DEFAULT_LIMIT, offset: query.offset ?? 0 };
+}
+
+/** Every word as a prefix: all required (`every`), or any (`any`, for ranking). */
+const prefixQueries = (words: string[]) => [words.map((w) => `${w}:*`).join(' & '), words.map((w) => `${w}:*`).join(' | ')];
+
+async function searchProducts(db: Queryable, correct: Corrector, query: SearchQuery): Promise<ProductSearchReply> {
+  const { limit, offset } = paging(query);
+  const typed = searchWords(query.query);
+  if (typed.length === 0) return { query: query.query, total: 0, limit, offset, results: [] };
+  const words = await correct(typed, 'product');
+  const { rows } = await db.query<{ total: number; results: ProductSearchReply['results'] }>(PRODUCT_SEARCH_SQL, [
+    ...prefixQueries(words),
+    typed.join(''),
+    limit,
+    offset,
+  ]);
+  return { query: query.query, total: rows[0].total, limit, offset, results: rows[0].results };
+}
+
+async function searchVehicles(db: Queryable, correct: Corrector, query: SearchQuery): Promise<VehicleSearchReply> {
+  const { limit, offset } = paging(query);
+  const typed = searchWords(query.query);
+  if (typed.length === 0) return { query: query.query, total: 0, limit, offset, results: [] };
+  const words = await correct(typed, 'vehicle');
+  const { rows } = await db.query<{ total: number; results: VehicleSearchReply['results'] }>(VEHICLE_SEARCH_SQL, [...prefixQueries(words), limit, offset]);
+  return { query: query.query, total: rows[0].total, limit, offset, results: rows[0].results };
 }

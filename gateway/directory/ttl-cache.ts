@@ -20,6 +20,11 @@ interface Entry<V> {
   settled?: CachedAnswer<V>;
 }
 
+/** The one freshness rule, asked by get() and peek() alike, so a cached answer is trusted or not the same way on both. */
+function isFresh(entry: Entry<unknown>, now: number): boolean {
+  return entry.expiresAt > now;
+}
+
 export class TtlCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly now: () => number;
@@ -31,7 +36,7 @@ export class TtlCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V> {
     const now = this.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > now) return hit.value;
+    if (hit !== undefined && isFresh(hit, now)) return hit.value;
     if (this.options.ttlMs <= 0) return load();
     if (hit) this.entries.delete(key);
     else if (this.entries.size >= this.options.maxEntries) this.entries.clear();
@@ -52,7 +57,7 @@ export class TtlCache<V> {
   /** The answer for `key` if it is cached, loaded and fresh; otherwise undefined (ask get()). */
   peek(key: string): CachedAnswer<V> | undefined {
     const hit = this.entries.get(key);
-    if (hit === undefined || hit.settled === undefined || hit.expiresAt <= this.now()) return undefined;
+    if (hit === undefined || hit.settled === undefined || !isFresh(hit, this.now())) return undefined;
     return hit.settled;
   }
 

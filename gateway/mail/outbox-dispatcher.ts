@@ -66,55 +66,72 @@ export interface OutboxDispatcher {
   stop(): Promise<void>;
 }
 
+/** The options with their defaults: what one delivery pass works with. */
+interface Delivery {
+  options: OutboxDispatcherOptions;
+  backoff: BackoffPolicy;
+  leaseMs: number;
+  batchSize: number;
+  now: () => Date;
+  log: (line: string) => void;
+}
+
+/** Every message due now, claimed in batches, each delivered once. */
+async function deliveryPass(delivery: Delivery): Promise<DispatchSummary> {
+  const summary: DispatchSummary = { sent: 0, deferred: 0, failed: 0 };
+  for (;;) {
+    const batch = await claimDueMail(delivery.options.store, delivery.now(), delivery.leaseMs, delivery.batchSize);
+    for (const entry of batch) await deliver(delivery, entry, summary);
+    if (batch.length < delivery.batchSize) return summary;
+  }
+}
+
+/** One message: rendered, handed to the mailer, recorded sent; or its failure recorded with the next attempt's time. */
+async function deliver(delivery: Delivery, entry: OutboxEntry, summary: DispatchSummary): Promise<void> {
+  const { options, now } = delivery;
+  // A kind nobody can render will not improve with time: fail it at once.
+  const renderable = Object.hasOwn(options.composers, entry.kind);
+  try {
+    if (!renderable) throw new Error(`no composer for mail kind '${entry.kind}'`);
+    const composed = await options.composers[entry.kind](entry);
+    await options.mailer.send({ from: options.from, to: entry.recipient, subject: entry.subject, text: composed.text });
+    const sentAt = now();
+    await options.store.transaction(async (tx) => {
+      await composed.onSent?.(tx);
+      await recordSent(tx, entry.id, sentAt);
+    });
+    summary.sent++;
+  } catch (error) {
+    const reason = (error as Error).message || String(error);
+    const retryAt = renderable ? nextAttemptAt(now(), entry.attempts, delivery.backoff) : null;
+    await recordFailure(options.store, entry.id, reason, retryAt);
+    if (retryAt) summary.deferred++;
+    else summary.failed++;
+    delivery.log(
+      `outbox: message ${entry.id} (${entry.kind}) attempt ${entry.attempts} failed: ${reason}; ` +
+        (retryAt ? `next attempt ${retryAt.toISOString()}` : 'no attempts left, marked failed'),
+    );
+  }
+}
+
 export function createOutboxDispatcher(options: OutboxDispatcherOptions): OutboxDispatcher {
-  const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const leaseMs = options.leaseMs ?? 120_000;
-  const batchSize = options.batchSize ?? 20;
-  const now = () => new Date(options.clock());
-  const log = options.log ?? ((line: string) => console.error(line));
+  const delivery: Delivery = {
+    options,
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+    leaseMs: options.leaseMs ?? 120_000,
+    batchSize: options.batchSize ?? 20,
+    now: () => new Date(options.clock()),
+    log: options.log ?? ((line: string) => console.error(line)),
+  };
+  const log = delivery.log;
   let running: Promise<DispatchSummary> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   // Set by wake() during a pass: the pass may have claimed before the new message existed.
   let woken = false;
 
-  async function deliver(entry: OutboxEntry, summary: DispatchSummary): Promise<void> {
-    // A kind nobody can render will not improve with time: fail it at once.
-    const renderable = Object.hasOwn(options.composers, entry.kind);
-    try {
-      if (!renderable) throw new Error(`no composer for mail kind '${entry.kind}'`);
-      const composed = await options.composers[entry.kind](entry);
-      await options.mailer.send({ from: options.from, to: entry.recipient, subject: entry.subject, text: composed.text });
-      const sentAt = now();
-      await options.store.transaction(async (tx) => {
-        await composed.onSent?.(tx);
-        await recordSent(tx, entry.id, sentAt);
-      });
-      summary.sent++;
-    } catch (error) {
-      const reason = (error as Error).message || String(error);
-      const retryAt = renderable ? nextAttemptAt(now(), entry.attempts, backoff) : null;
-      await recordFailure(options.store, entry.id, reason, retryAt);
-      if (retryAt) summary.deferred++;
-      else summary.failed++;
-      log(
-        `outbox: message ${entry.id} (${entry.kind}) attempt ${entry.attempts} failed: ${reason}; ` +
-          (retryAt ? `next attempt ${retryAt.toISOString()}` : 'no attempts left, marked failed'),
-      );
-    }
-  }
-
-  async function pass(): Promise<DispatchSummary> {
-    const summary: DispatchSummary = { sent: 0, deferred: 0, failed: 0 };
-    for (;;) {
-      const batch = await claimDueMail(options.store, now(), leaseMs, batchSize);
-      for (const entry of batch) await deliver(entry, summary);
-      if (batch.length < batchSize) return summary;
-    }
-  }
-
   const runOnce = (): Promise<DispatchSummary> => {
-    running ??= pass().finally(() => (running = undefined));
+    running ??= deliveryPass(delivery).finally(() => (running = undefined));
     return running;
   };
 

@@ -9,10 +9,11 @@ import {
   type ItemInquirySellerReply,
   type ItemInquirySellerRequest,
 } from '../../contracts/index';
-import type { BuyerUser, Member, UserLocation } from '../directory/directory';
-import { type Detail, GatewayError, InvalidLocationError, LocationNotAllowedError, RequestValidationError } from '../errors';
+import type { Member, UserLocation } from '../directory/directory';
+import { type Detail, GatewayError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
 import { groupByMember, userLocationIndex } from './buyer-locations';
+import { listedLocations, ownListedLocations } from './listed-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
 import { sortUnlessInOrder } from './in-order';
 import { forwardedCommon, memberOf } from './seller-member';
@@ -37,56 +38,7 @@ function resolveLocations(deps: OperationDeps, input: OperationInput, request: I
       { path: '/locations', message: 'must not be empty when present' },
     ]);
   }
-  return ownListedLocations(user, request.locations) ?? listedLocations(deps, user, request.locations);
-}
-
-type ListedLocations = NonNullable<ItemInquiryBuyerRequest['locations']>;
-
-/** The listed locations when each is the user's own, with its member and the user's account there (the usual request); undefined otherwise. */
-function ownListedLocations(user: BuyerUser, listed: ListedLocations): UserLocation[] | undefined {
-  const index = userLocationIndex(user);
-  const chosen = new Map<string, UserLocation>();
-  for (const ref of listed) {
-    const mine = index.get(ref.id);
-    if (mine === undefined || mine.memberId !== ref.member || mine.accountId !== ref.account) return undefined;
-    chosen.set(mine.locationId, mine);
-  }
-  return [...chosen.values()];
-}
-
-/** The listed locations, each checked, every problem reported: a location that does not exist, or is not the user's as listed. */
-async function listedLocations(deps: OperationDeps, user: BuyerUser, listed: ListedLocations): Promise<UserLocation[]> {
-  const index = userLocationIndex(user);
-  const chosen = new Map<string, UserLocation>();
-  const notFound: Detail[] = [];
-  const notAllowed: Detail[] = [];
-  for (const [i, ref] of listed.entries()) {
-    const mine = index.get(ref.id);
-    if (mine === undefined) {
-      if ((await deps.directory.findLocation(ref.id)) === undefined)
-        notFound.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' does not exist` });
-      else notAllowed.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' is not one of your locations` });
-    } else if (mine.memberId !== ref.member) {
-      notAllowed.push({
-        path: `/locations/${i}/member`,
-        message: `location '${ref.id}' belongs to member '${mine.memberId}', not '${ref.member}'`,
-        expected: mine.memberId,
-        found: ref.member,
-      });
-    } else if (mine.accountId !== ref.account) {
-      notAllowed.push({
-        path: `/locations/${i}/account`,
-        message: `your account at location '${ref.id}' is '${mine.accountId}', not '${ref.account}'`,
-        expected: mine.accountId,
-        found: ref.account,
-      });
-    } else {
-      chosen.set(mine.locationId, mine);
-    }
-  }
-  if (notFound.length > 0) throw new InvalidLocationError(notFound.map((d) => d.message).join('; '), [...notFound, ...notAllowed]);
-  if (notAllowed.length > 0) throw new LocationNotAllowedError(notAllowed.map((d) => d.message).join('; '), notAllowed);
-  return [...chosen.values()];
+  return ownListedLocations(user, request.locations) ?? listedLocations(deps.directory, user, request.locations);
 }
 
 const isRequestedPart = (item: SellerItem) => REQUESTED_PART_STATUSES.includes(item.status_code);

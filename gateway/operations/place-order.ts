@@ -22,7 +22,7 @@ import {
   SellerTimeoutError,
 } from '../errors';
 import { firstDifference } from '../orders/order-difference';
-import { orderRecords, type OrderRecord, type OrderStatus, type StoredAnswer } from '../orders/order-records';
+import { orderRecords, type OrderRecord, type OrderRecords, type OrderStatus, type StoredAnswer } from '../orders/order-records';
 import { validBuyerRequest } from './buyer-request';
 import { userLocationIndex } from './buyer-locations';
 import { forwardToSeller, warningLines } from './forward';
@@ -144,168 +144,185 @@ function conflictWith(first: OrderRecord, path: string): OrderConflictError {
 
 const replay = (answer: StoredAnswer): OperationResult => ({ httpStatus: answer.http_status, reply: answer.body, warnings: [], replayed: true });
 
+/** What every step of placing an order works with: the operation's deps, the order records, the time. */
+interface OrderDesk {
+  deps: OperationDeps;
+  records: OrderRecords;
+  now: () => Date;
+}
+
 export function createPlaceOrder(deps: OperationDeps) {
-  const records = orderRecords(deps.store);
-  const now = () => new Date(deps.clock());
-
-  /** The instant before which an order of this member, still in flight, was left by an attempt that stopped. */
-  async function staleBefore(record: OrderRecord): Promise<Date> {
-    const owner = await memberOf(deps, record.memberId);
-    return new Date(deps.clock() - owner.timeoutMs - deps.config.orderStaleMarginMs);
-  }
-
-  /**
-   * An order whose attempt stopped (a crashed instance) is no longer in flight. Received: it
-   * was never sent, so this request takes it over and places it (if no other retry got there
-   * first). Forwarded: it may have reached the seller, so it becomes unknown and is answered
-   * as every unknown order is, never sent again. Undefined when the order was not stale after all.
-   */
-  async function settleStale(record: OrderRecord, attempt: Attempt): Promise<OperationResult | undefined> {
-    const before = await staleBefore(record);
-    if (record.updatedAt >= before) return undefined;
-    if (record.status === 'received') {
-      const taken = await records.takeOverStaleReceived(record.id, { ...takeoverBy(attempt, now()), memberId: attempt.member.id, staleBefore: before });
-      return taken === undefined ? undefined : forward(taken, attempt);
-    }
-    if (record.status === 'forwarded') {
-      const lost = new SellerTimeoutError(
-        `the gateway instance that forwarded purchase order '${record.purchaseOrderNumber}' stopped before the seller's ` +
-          `answer was recorded; the seller may have placed the order, so it will not be sent again: check with the seller`,
-      );
-      const answer = { http_status: lost.httpStatus, body: errorReply(lost) };
-      const marked = await records.markStaleForwardedUnknown(record.id, { answer, error: lost.message, staleBefore: before, at: now() });
-      return marked?.answer == null ? undefined : replay(marked.answer);
-    }
-    return undefined;
-  }
-
-  /**
-   * A repeat of an order still in flight waits for its answer, up to a limit; one whose
-   * attempt went stale is settled instead (settleStale). Every look at the record compares
-   * bodies first: a takeover may have put another order under the number meanwhile.
-   */
-  async function answerOf(first: OrderRecord, attempt: Attempt): Promise<OperationResult> {
-    const giveUpAt = Date.now() + deps.config.orderWaitMs;
-    let current: OrderRecord | undefined = first;
-    while (current !== undefined) {
-      const difference = differenceFrom(current, attempt);
-      if (difference !== undefined) return anotherOrder(current, difference, attempt);
-      if (current.answer !== null) return replay(current.answer);
-      const settled = await settleStale(current, attempt);
-      if (settled !== undefined) return settled;
-      if (Date.now() >= giveUpAt) break;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      current = await records.find(first.id);
-    }
-    throw new OrderInFlightError(
-      `purchase order '${first.purchaseOrderNumber}' is already being placed by an earlier request; retry later to receive its result`,
-    );
-  }
-
-  /**
-   * A different order under the number: refused while the first stands. One certainly not
-   * placed (failed) is no longer standing, and one claimed but left stale by a stopped
-   * instance was never sent: this request may take either over and place its own order.
-   */
-  async function anotherOrder(first: OrderRecord, difference: string, attempt: Attempt): Promise<OperationResult> {
-    if (first.status === 'failed') return retake(first, attempt);
-    if (first.status === 'received') {
-      const settled = await settleStale(first, attempt);
-      if (settled !== undefined) return settled;
-    }
-    throw conflictWith(first, difference);
-  }
-
-  /** An order certainly not placed: this attempt places its own, unless another retry got there first. */
-  async function retake(failed: OrderRecord, attempt: Attempt): Promise<OperationResult> {
-    const retaken = await records.retakeFailed(failed.id, takeoverBy(attempt, now()));
-    if (retaken !== undefined) return forward(retaken, attempt);
-    // Another retry took it over: wait for that attempt (or refuse, if it sent another order), not the old failure.
-    return answerOf((await records.find(failed.id)) ?? failed, attempt);
-  }
-
-  async function forward(record: OrderRecord, attempt: Attempt): Promise<OperationResult> {
-    const { member, forwarded, input } = attempt;
-    // Only the attempt still holding the claim sends: if this one was so slow that a retry
-    // took the order over as stale, it answers with that retry's result instead.
-    if (!(await records.markForwarded(record.id, record.attempts, now()))) return answerOf(record, attempt);
-    // From here on the order may be at the seller: losing the store leaves its state unknown.
-    return sendForwarded(record, member, forwarded, input).catch((error: unknown) => {
-      throw isStoreUnreachable(error) ? orderStateUnknown(forwarded.purchase_order_number) : error;
-    });
-  }
-
-  async function sendForwarded(record: OrderRecord, member: Member, forwarded: PlaceOrderSellerRequest, input: OperationInput): Promise<OperationResult> {
-    try {
-      const checked = await forwardToSeller<PlaceOrderSellerReply>(deps, 'place-order', member, forwarded, input);
-      const confirmed = checked.reply.status_code === OverallStatus.Success;
-      await records.finish(
-        record.id,
-        { status: confirmed ? 'confirmed' : 'failed', sellerReply: checked.reply, answer: { http_status: 200, body: checked.reply } },
-        now(),
-      );
-      return {
-        httpStatus: 200,
-        reply: checked.reply,
-        warnings: warningLines(member, checked.warnings),
-        log: { order_id: record.id, order_status: confirmed ? 'confirmed' : 'failed' },
-      };
-    } catch (error) {
-      if (!(error instanceof GatewayError)) throw error;
-      const status = statusAfter(error);
-      const recorded = restatedFor(error, status, forwarded.purchase_order_number);
-      await records.finish(record.id, { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message }, now());
-      throw recorded;
-    }
-  }
-
+  const desk: OrderDesk = { deps, records: orderRecords(deps.store), now: () => new Date(deps.clock()) };
   // Before the forward, losing the store means the order was certainly not placed.
   return async function placeOrder(input: OperationInput): Promise<OperationResult> {
-    return placeOrderOnce(input).catch((error: unknown) => {
+    return placeOrderOnce(desk, input).catch((error: unknown) => {
       throw isStoreUnreachable(error) ? orderNotPlaced((input.body as { purchase_order_number?: unknown } | null)?.purchase_order_number) : error;
     });
   };
+}
 
-  async function placeOrderOnce(input: OperationInput): Promise<OperationResult> {
-    const request = validBuyerRequest<PlaceOrderBuyerRequest>('place-order', input.body, placeOrderRequestRules);
-    const key = idempotencyKeyOf(input);
-    const user = input.buyer.user;
-    const locations = await resolveItems(deps, input, request);
-    const member = await memberOf(deps, locations[0].memberId);
-    const { items, ...order } = request;
-    const forwarded: PlaceOrderSellerRequest = {
-      service: 'place_order',
-      ...forwardedCommon(member, user.terminalPin),
-      ...order,
-      items: items.map((item, i) => ({ ...item, account_id: locations[i].accountId, member_id: locations[i].memberId })),
+/** The request checked and resolved into the attempt: the order as the seller will receive it, and its member. */
+async function attemptOf(deps: OperationDeps, input: OperationInput): Promise<Attempt> {
+  const request = validBuyerRequest<PlaceOrderBuyerRequest>('place-order', input.body, placeOrderRequestRules);
+  const key = idempotencyKeyOf(input);
+  const locations = await resolveItems(deps, input, request);
+  const member = await memberOf(deps, locations[0].memberId);
+  const { items, ...order } = request;
+  const forwarded: PlaceOrderSellerRequest = {
+    service: 'place_order',
+    ...forwardedCommon(member, input.buyer.user.terminalPin),
+    ...order,
+    items: items.map((item, i) => ({ ...item, account_id: locations[i].accountId, member_id: locations[i].memberId })),
+  };
+  return { input, request, forwarded, key, member };
+}
+
+/** An Idempotency-Key names one purchase order: reusing it for another is a 4422 on the header. */
+function refuseKeyReuse(existing: OrderRecord, attempt: Attempt): void {
+  const { key, request } = attempt;
+  if (key !== null && existing.idempotencyKey === key && existing.purchaseOrderNumber !== request.purchase_order_number) {
+    throw new RequestValidationError(`Idempotency-Key '${key}' was already used for purchase order '${existing.purchaseOrderNumber}'`, [
+      { path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` },
+    ]);
+  }
+}
+
+/** Claims the number and places the order; a number already claimed answers as that order does. */
+async function placeOrderOnce(desk: OrderDesk, input: OperationInput): Promise<OperationResult> {
+  const attempt = await attemptOf(desk.deps, input);
+  const { request, forwarded, key, member } = attempt;
+  const user = input.buyer.user;
+  const claimed = await desk.records.claim({
+    userId: user.id,
+    username: user.username,
+    purchaseOrderNumber: request.purchase_order_number,
+    idempotencyKey: key,
+    memberId: member.id,
+    requestId: input.requestId,
+    buyerRequest: request,
+    forwardedRequest: forwarded,
+    at: desk.now(),
+  });
+  if (claimed !== undefined) return forward(desk, claimed, attempt);
+
+  const existing = await desk.records.findExisting(user.id, request.purchase_order_number, key);
+  if (existing === undefined) throw new InternalError('the order collided with an earlier one that could not be read back');
+  refuseKeyReuse(existing, attempt);
+  // Certainly not placed the first time (whatever its body was): this attempt may place it.
+  if (existing.status === 'failed') return retake(desk, existing, attempt);
+  return answerOf(desk, existing, attempt);
+}
+
+/** The instant before which an order of this member, still in flight, was left by an attempt that stopped. */
+async function staleBefore(desk: OrderDesk, record: OrderRecord): Promise<Date> {
+  const owner = await memberOf(desk.deps, record.memberId);
+  return new Date(desk.deps.clock() - owner.timeoutMs - desk.deps.config.orderStaleMarginMs);
+}
+
+/**
+ * An order whose attempt stopped (a crashed instance) is no longer in flight. Received: it
+ * was never sent, so this request takes it over and places it (if no other retry got there
+ * first). Forwarded: it may have reached the seller, so it becomes unknown and is answered
+ * as every unknown order is, never sent again. Undefined when the order was not stale after all.
+ */
+async function settleStale(desk: OrderDesk, record: OrderRecord, attempt: Attempt): Promise<OperationResult | undefined> {
+  const { records, now } = desk;
+  const before = await staleBefore(desk, record);
+  if (record.updatedAt >= before) return undefined;
+  if (record.status === 'received') {
+    const taken = await records.takeOverStaleReceived(record.id, { ...takeoverBy(attempt, now()), memberId: attempt.member.id, staleBefore: before });
+    return taken === undefined ? undefined : forward(desk, taken, attempt);
+  }
+  if (record.status === 'forwarded') {
+    const lost = new SellerTimeoutError(
+      `the gateway instance that forwarded purchase order '${record.purchaseOrderNumber}' stopped before the seller's ` +
+        `answer was recorded; the seller may have placed the order, so it will not be sent again: check with the seller`,
+    );
+    const answer = { http_status: lost.httpStatus, body: errorReply(lost) };
+    const marked = await records.markStaleForwardedUnknown(record.id, { answer, error: lost.message, staleBefore: before, at: now() });
+    return marked?.answer == null ? undefined : replay(marked.answer);
+  }
+  return undefined;
+}
+
+/**
+ * A repeat of an order still in flight waits for its answer, up to a limit; one whose
+ * attempt went stale is settled instead (settleStale). Every look at the record compares
+ * bodies first: a takeover may have put another order under the number meanwhile.
+ */
+async function answerOf(desk: OrderDesk, first: OrderRecord, attempt: Attempt): Promise<OperationResult> {
+  const giveUpAt = Date.now() + desk.deps.config.orderWaitMs;
+  let current: OrderRecord | undefined = first;
+  while (current !== undefined) {
+    const difference = differenceFrom(current, attempt);
+    if (difference !== undefined) return anotherOrder(desk, current, difference, attempt);
+    if (current.answer !== null) return replay(current.answer);
+    const settled = await settleStale(desk, current, attempt);
+    if (settled !== undefined) return settled;
+    if (Date.now() >= giveUpAt) break;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    current = await desk.records.find(first.id);
+  }
+  throw new OrderInFlightError(
+    `purchase order '${first.purchaseOrderNumber}' is already being placed by an earlier request; retry later to receive its result`,
+  );
+}
+
+/**
+ * A different order under the number: refused while the first stands. One certainly not
+ * placed (failed) is no longer standing, and one claimed but left stale by a stopped
+ * instance was never sent: this request may take either over and place its own order.
+ */
+async function anotherOrder(desk: OrderDesk, first: OrderRecord, difference: string, attempt: Attempt): Promise<OperationResult> {
+  if (first.status === 'failed') return retake(desk, first, attempt);
+  if (first.status === 'received') {
+    const settled = await settleStale(desk, first, attempt);
+    if (settled !== undefined) return settled;
+  }
+  throw conflictWith(first, difference);
+}
+
+/** An order certainly not placed: this attempt places its own, unless another retry got there first. */
+async function retake(desk: OrderDesk, failed: OrderRecord, attempt: Attempt): Promise<OperationResult> {
+  const retaken = await desk.records.retakeFailed(failed.id, takeoverBy(attempt, desk.now()));
+  if (retaken !== undefined) return forward(desk, retaken, attempt);
+  // Another retry took it over: wait for that attempt (or refuse, if it sent another order), not the old failure.
+  return answerOf(desk, (await desk.records.find(failed.id)) ?? failed, attempt);
+}
+
+async function forward(desk: OrderDesk, record: OrderRecord, attempt: Attempt): Promise<OperationResult> {
+  const { forwarded } = attempt;
+  // Only the attempt still holding the claim sends: if this one was so slow that a retry
+  // took the order over as stale, it answers with that retry's result instead.
+  if (!(await desk.records.markForwarded(record.id, record.attempts, desk.now()))) return answerOf(desk, record, attempt);
+  // From here on the order may be at the seller: losing the store leaves its state unknown.
+  return sendForwarded(desk, record, attempt).catch((error: unknown) => {
+    throw isStoreUnreachable(error) ? orderStateUnknown(forwarded.purchase_order_number) : error;
+  });
+}
+
+async function sendForwarded(desk: OrderDesk, record: OrderRecord, attempt: Attempt): Promise<OperationResult> {
+  const { member, forwarded, input } = attempt;
+  const { records, now } = desk;
+  try {
+    const checked = await forwardToSeller<PlaceOrderSellerReply>(desk.deps, 'place-order', member, forwarded, input);
+    const confirmed = checked.reply.status_code === OverallStatus.Success;
+    await records.finish(
+      record.id,
+      { status: confirmed ? 'confirmed' : 'failed', sellerReply: checked.reply, answer: { http_status: 200, body: checked.reply } },
+      now(),
+    );
+    return {
+      httpStatus: 200,
+      reply: checked.reply,
+      warnings: warningLines(member, checked.warnings),
+      log: { order_id: record.id, order_status: confirmed ? 'confirmed' : 'failed' },
     };
-
-    const claim = () =>
-      records.claim({
-        userId: user.id,
-        username: user.username,
-        purchaseOrderNumber: request.purchase_order_number,
-        idempotencyKey: key,
-        memberId: member.id,
-        requestId: input.requestId,
-        buyerRequest: request,
-        forwardedRequest: forwarded,
-        at: now(),
-      });
-
-    const attempt: Attempt = { input, request, forwarded, key, member };
-    const claimed = await claim();
-    if (claimed !== undefined) return forward(claimed, attempt);
-
-    const existing = await records.findExisting(user.id, request.purchase_order_number, key);
-    if (existing === undefined) throw new InternalError('the order collided with an earlier one that could not be read back');
-    if (key !== null && existing.idempotencyKey === key && existing.purchaseOrderNumber !== request.purchase_order_number) {
-      throw new RequestValidationError(`Idempotency-Key '${key}' was already used for purchase order '${existing.purchaseOrderNumber}'`, [
-        { path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` },
-      ]);
-    }
-    // Certainly not placed the first time (whatever its body was): this attempt may place it.
-    if (existing.status === 'failed') return retake(existing, attempt);
-    return answerOf(existing, attempt);
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    const status = statusAfter(error);
+    const recorded = restatedFor(error, status, forwarded.purchase_order_number);
+    await records.finish(record.id, { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message }, now());
+    throw recorded;
   }
 }

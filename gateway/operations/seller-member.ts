@@ -2,22 +2,20 @@ import type { Member } from '../directory/directory';
 import { InternalError } from '../errors';
 import type { OperationDeps } from './operation-deps';
 
-const notConfigured = (memberId: string) => new InternalError(`member ${memberId} is referenced by the directory but not configured`);
+/** The one rule for both look-ups below: a referenced member must be configured. */
+function configured(memberId: string, member: Member | undefined): Member {
+  if (member === undefined) throw new InternalError(`member ${memberId} is referenced by the directory but not configured`);
+  return member;
+}
 
 /**
  * A member the directory referenced must exist; if not, the directory is inconsistent (our
  * fault). Without waiting when the directory has the member in memory.
  */
-export function memberOf(deps: OperationDeps, memberId: string): Member | Promise<Member> {
+export function memberOf(deps: Pick<OperationDeps, 'directory'>, memberId: string): Member | Promise<Member> {
   const cached = deps.directory.cached?.member(memberId);
-  if (cached !== undefined) {
-    if (cached.value === undefined) throw notConfigured(memberId);
-    return cached.value;
-  }
-  return deps.directory.findMember(memberId).then((member) => {
-    if (member === undefined) throw notConfigured(memberId);
-    return member;
-  });
+  if (cached !== undefined) return configured(memberId, cached.value);
+  return deps.directory.findMember(memberId).then((member) => configured(memberId, member));
 }
 
 /** Fields every forwarded request carries besides the operation's own. */

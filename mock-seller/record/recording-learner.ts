@@ -57,33 +57,45 @@ const problemOf = (scenario: Scenario | undefined): string | undefined => {
   }
 };
 
+/** Why the exchange cannot be learned from; no `why` when it can (or, not being a 200, simply teaches nothing). */
+function screenExchange(request: unknown, httpStatus: number | null, reply: unknown): { why?: string; service: string | null } {
+  if (request === NOT_JSON) return { why: 'the forwarded request is not JSON', service: null };
+  const named = (request as { service?: unknown } | null)?.service;
+  const service = typeof named === 'string' ? named : null;
+  const operation = service === null ? undefined : OPERATION_OF.get(service);
+  if (operation === undefined) return { why: 'the forwarded request names no service the contract knows', service };
+  const sent = validators[operation]['seller-request'](request);
+  if (!sent.valid) return { why: `the forwarded request breaks the ${service} seller-request schema at ${firstIssue(sent.errors)}`, service };
+  if (httpStatus !== 200) return { service };
+  if (reply === NOT_JSON) return { why: 'the seller answered 200 with a body that is not JSON', service };
+  const answered = validators[operation]['seller-reply'](reply);
+  if (!answered.valid) return { why: `the reply breaks the ${service} seller-reply schema at ${firstIssue(answered.errors)}`, service };
+  return { service };
+}
+
+/** A learner that has learned these exchanges, in order. */
+function replayed(options: ScenarioLearnerOptions, exchanges: readonly Kept[]): ScenarioLearner {
+  const fresh = createScenarioLearner(options);
+  for (const k of exchanges) fresh.learn(k.request, k.httpStatus, k.reply);
+  return fresh;
+}
+
+/** Bisects for the shortest prefix of `kept` whose scenario is invalid, given one of length `valid` that is valid. */
+function firstBrokenPrefix(options: ScenarioLearnerOptions, kept: readonly Kept[], valid: number): { valid: number; broken: number } {
+  let broken = kept.length;
+  while (broken - valid > 1) {
+    const middle = (valid + broken) >> 1;
+    if (problemOf(replayed(options, kept.slice(0, middle)).scenario()) === undefined) valid = middle;
+    else broken = middle;
+  }
+  return { valid, broken };
+}
+
 export function createRecordingLearner(options: ScenarioLearnerOptions): RecordingLearner {
   let learner = createScenarioLearner(options);
   // Every exchange kept, so the scenario can be rebuilt without one the whole turns out not to hold.
   let kept: Kept[] = [];
   const leftOut: LeftOutExchange[] = [];
-
-  const replay = (exchanges: readonly Kept[]) => {
-    const fresh = createScenarioLearner(options);
-    for (const k of exchanges) fresh.learn(k.request, k.httpStatus, k.reply);
-    return fresh;
-  };
-
-  /** Why the exchange cannot be learned from; no `why` when it can (or, not being a 200, simply teaches nothing). */
-  function screen(request: unknown, httpStatus: number | null, reply: unknown): { why?: string; service: string | null } {
-    if (request === NOT_JSON) return { why: 'the forwarded request is not JSON', service: null };
-    const named = (request as { service?: unknown } | null)?.service;
-    const service = typeof named === 'string' ? named : null;
-    const operation = service === null ? undefined : OPERATION_OF.get(service);
-    if (operation === undefined) return { why: 'the forwarded request names no service the contract knows', service };
-    const sent = validators[operation]['seller-request'](request);
-    if (!sent.valid) return { why: `the forwarded request breaks the ${service} seller-request schema at ${firstIssue(sent.errors)}`, service };
-    if (httpStatus !== 200) return { service };
-    if (reply === NOT_JSON) return { why: 'the seller answered 200 with a body that is not JSON', service };
-    const answered = validators[operation]['seller-reply'](reply);
-    if (!answered.valid) return { why: `the reply breaks the ${service} seller-reply schema at ${firstIssue(answered.errors)}`, service };
-    return { service };
-  }
 
   function leave(exchange: number, service: string | null, why: string): LearnOutcome {
     const entry = { exchange, service, why };
@@ -93,7 +105,7 @@ export function createRecordingLearner(options: ScenarioLearnerOptions): Recordi
 
   return {
     learn(exchange, request, httpStatus, reply) {
-      const { why, service } = screen(request, httpStatus, reply);
+      const { why, service } = screenExchange(request, httpStatus, reply);
       if (why !== undefined) return leave(exchange, service, why);
       if (httpStatus !== 200) return { kind: 'nothing-to-learn' };
       // The exchange alone first: a value the scenario cannot hold shows there, before it is mixed in.
@@ -117,17 +129,14 @@ export function createRecordingLearner(options: ScenarioLearnerOptions): Recordi
       let problem = problemOf(scenario);
       let valid = 0; // a prefix of `kept` known to make a valid scenario
       while (problem !== undefined) {
-        let broken = kept.length;
-        while (broken - valid > 1) {
-          const middle = (valid + broken) >> 1;
-          if (problemOf(replay(kept.slice(0, middle)).scenario()) === undefined) valid = middle;
-          else broken = middle;
-        }
+        const prefix = firstBrokenPrefix(options, kept, valid);
+        const broken = prefix.broken;
+        valid = prefix.valid;
         const culprit = kept[broken - 1];
-        const why = problemOf(replay(kept.slice(0, broken)).scenario()) ?? problem;
+        const why = problemOf(replayed(options, kept.slice(0, broken)).scenario()) ?? problem;
         leftOut.push({ exchange: culprit.exchange, service: culprit.service, why: `with what came before it, it would make the scenario invalid (${why})` });
         kept = [...kept.slice(0, broken - 1), ...kept.slice(broken)];
-        learner = replay(kept);
+        learner = replayed(options, kept);
         scenario = learner.scenario();
         problem = problemOf(scenario);
       }

@@ -37,6 +37,29 @@ describe('checkSellerReply: schema, then rules', () => {
     expect(result.notes.map((n) => n.path)).toEqual(['/items/0/warehouse_bin', '/items/0/locations/0/pack_code']);
   });
 
+  it('a place-order reply is stored whole: a NUL or lone surrogate in a field the seller adds (value or name) is a shape error at its path', () => {
+    const request = loadFixture('place-order', 'seller-request');
+    const cases: [(reply: Record<string, any>) => void, string][] = [
+      [(r) => (r.seller_note = 'ok\u0000'), '/seller_note'],
+      [(r) => (r.items[0].bins = ['A', 'B\ud800']), '/items/0/bins/1'],
+      [(r) => (r.extra = { 'a/b\u0000': 1 }), '/extra/a~1b\u0000'],
+    ];
+    for (const [spoil, path] of cases) {
+      const reply = loadFixture('place-order', 'seller-reply');
+      spoil(reply);
+      const result = checkSellerReply('place-order', request, reply);
+      expect(result.ok).toBe(false);
+      expect(result.errors.map((e) => e.path)).toEqual([path]);
+    }
+    const fine = loadFixture('place-order', 'seller-reply');
+    fine.seller_note = 'emoji \u{1F600} is a valid pair';
+    expect(checkSellerReply('place-order', request, fine).ok).toBe(true);
+    // Item inquiry replies are not stored: the same extra is only a note there.
+    const inquiry = loadFixture('item-inquiry', 'seller-reply');
+    inquiry.seller_note = 'ok\u0000';
+    expect(checkSellerReply('item-inquiry', loadFixture('item-inquiry', 'seller-request'), inquiry).ok).toBe(true);
+  });
+
   it('passes the benchmark-size exchange (200 entries, 1000 locations)', () => {
     const { request, reply } = buildItemInquiryExchange({ items: 50, alternates: 3, locations: 5 });
     expect(checkSellerReply('item-inquiry', request, JSON.parse(JSON.stringify(reply)))).toEqual({ ok: true, errors: [], violations: [], notes: [] });

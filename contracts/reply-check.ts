@@ -1,5 +1,6 @@
 import { REPLY_RULES, type Violation } from './reply-rules/index';
 import type { Operation } from './schemas/index';
+import { unstorableText } from './stored-text';
 import { validators, type ValidationIssue } from './validator';
 
 export type ForwardedOperation = Exclude<Operation, 'users-create'>;
@@ -22,6 +23,9 @@ export interface ReplyCheck {
 export function checkSellerReply(operation: ForwardedOperation, forwardedRequest: unknown, reply: unknown): ReplyCheck {
   const shape = validators[operation]['seller-reply'](reply);
   if (!shape.valid) return { ok: false, errors: shape.errors, violations: [], notes: shape.notes };
+  // The order reply is stored whole, extra fields included: what jsonb cannot hold is a shape error.
+  const unstorable = operation === 'place-order' ? unstorableText(reply) : undefined;
+  if (unstorable) return { ok: false, errors: [unstorable], violations: [], notes: shape.notes };
   const rules = REPLY_RULES[operation](forwardedRequest as never, reply as never);
   return {
     ok: rules.violations.length === 0,

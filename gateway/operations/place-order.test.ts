@@ -427,10 +427,13 @@ describe('place order refuses values beyond the contract bounds', () => {
 describe('place order with a seller that answers a NUL', () => {
   let seller: Server;
   let own: TestGateway;
+  let replyBody = '{"order_number":"SO-1\\u0000","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}';
+  let replyStatus = 200;
   beforeAll(async () => {
     seller = createServer((_, res) => {
+      res.statusCode = replyStatus;
       res.setHeader('content-type', 'application/json');
-      res.end('{"order_number":"SO-1\\u0000","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}');
+      res.end(replyBody);
     });
     await new Promise<void>((resolve) => seller.listen(0, '127.0.0.1', resolve));
     const { port } = seller.address() as AddressInfo;
@@ -450,6 +453,29 @@ describe('place order with a seller that answers a NUL', () => {
     expect(rows).toEqual([{ status: 'unknown' }]);
     const repeat = await own.post(PATH, order(number));
     expect(repeat.status).toBe(502);
+  });
+
+  it('refuses the same way a NUL in a field the seller adds beyond the contract (stored with the rest)', async () => {
+    replyBody = '{"order_number":"SO-2","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0,"bin\\u0000":"x"}],"note":"n"}';
+    const number = nextPo();
+    const first = await own.post(PATH, order(number));
+    expect(first.status).toBe(502);
+    expect(await first.json()).toMatchObject({ status_code: 5500, errors: [{ path: '/items/0/bin\u0000' }] });
+    const { rows } = await own.store.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1', [number]);
+    expect(rows).toEqual([{ status: 'unknown' }]);
+  });
+
+  it('records a refusal whose body holds a NUL or a lone surrogate (quoted in the answer) and frees the PO number', async () => {
+    replyStatus = 400;
+    replyBody = 'bad \u0000 line \ud800 here';
+    const number = nextPo();
+    const first = await own.post(PATH, order(number));
+    expect(first.status).toBe(502);
+    const { rows } = await own.store.query<{ status: string; error: string }>('SELECT status, error FROM orders WHERE purchase_order_number = $1', [number]);
+    expect(rows.map((r) => r.status)).toEqual(['failed']);
+    replyStatus = 200;
+    replyBody = '{"order_number":"SO-3","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}';
+    expect((await own.post(PATH, order(number))).status).toBe(200);
   });
 });
 

@@ -1,3 +1,4 @@
+import { storableJson, storableText } from './storable-text';
 import type { Queryable } from '../store/store';
 
 // The orders table (migration 002). The INSERT is the claim: the unique constraints on
@@ -94,9 +95,9 @@ export function orderRecords(db: Queryable) {
           order.idempotencyKey,
           order.memberId,
           order.requestId,
-          JSON.stringify(order.forwardedRequest),
+          storableJson(order.forwardedRequest),
           order.at.toISOString(),
-          JSON.stringify(order.buyerRequest),
+          storableJson(order.buyerRequest),
         ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
@@ -134,10 +135,10 @@ export function orderRecords(db: Queryable) {
         [
           id,
           takeover.requestId,
-          JSON.stringify(takeover.forwardedRequest),
+          storableJson(takeover.forwardedRequest),
           takeover.idempotencyKey,
           takeover.at.toISOString(),
-          JSON.stringify(takeover.buyerRequest),
+          storableJson(takeover.buyerRequest),
         ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
@@ -158,12 +159,12 @@ export function orderRecords(db: Queryable) {
         [
           id,
           takeover.requestId,
-          JSON.stringify(takeover.forwardedRequest),
+          storableJson(takeover.forwardedRequest),
           takeover.idempotencyKey,
           takeover.memberId,
           takeover.staleBefore.toISOString(),
           takeover.at.toISOString(),
-          JSON.stringify(takeover.buyerRequest),
+          storableJson(takeover.buyerRequest),
         ],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
@@ -182,7 +183,7 @@ export function orderRecords(db: Queryable) {
         `UPDATE orders SET status = 'unknown', answer = $2, error = $3, updated_at = $5
           WHERE id = $1 AND status = 'forwarded' AND updated_at < $4
           RETURNING ${COLUMNS}`,
-        [id, JSON.stringify(outcome.answer), outcome.error, outcome.staleBefore.toISOString(), outcome.at.toISOString()],
+        [id, storableJson(outcome.answer), storableText(outcome.error), outcome.staleBefore.toISOString(), outcome.at.toISOString()],
       );
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
@@ -209,9 +210,9 @@ export function orderRecords(db: Queryable) {
       await db.query(`UPDATE orders SET status = $2, seller_reply = $3, answer = $4, error = $5, updated_at = $6 WHERE id = $1`, [
         id,
         outcome.status,
-        outcome.sellerReply === undefined ? null : JSON.stringify(outcome.sellerReply),
-        JSON.stringify(outcome.answer),
-        outcome.error ?? null,
+        outcome.sellerReply === undefined ? null : storableJson(outcome.sellerReply),
+        storableJson(outcome.answer),
+        outcome.error === undefined ? null : storableText(outcome.error),
         at.toISOString(),
       ]);
     },

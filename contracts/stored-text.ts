@@ -1,10 +1,11 @@
+import { REFUSED_CHARACTERS } from './schemas/common';
 import type { ValidationIssue } from './validator';
 
 // A place-order reply is stored as jsonb, which holds no NUL and no unpaired surrogate. The
 // schema bounds the fields it names; this walks everything else a seller may add (names too),
 // so no reply the contract admits can fail the write. With the u flag a valid pair is one code
 // point, so only a lone half matches.
-const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
+const UNSTORABLE = new RegExp(`[${REFUSED_CHARACTERS}]`, 'u');
 
 const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 

@@ -1,3 +1,5 @@
+import { REFUSED_CHARACTERS } from '../../contracts/schemas/common';
+
 // PostgreSQL text and jsonb hold no NUL, and jsonb no unpaired surrogate escape. Buyer requests
 // and order replies are bounded by the contract, but an error answer may quote what a seller
 // sent (a refused order's body, a path naming a field it added): written as is, that write
@@ -14,7 +16,7 @@ export function storableJson(value: unknown): string {
   return json.includes('\\u') ? json.replace(UNSTORABLE_ESCAPE, '$1\\\\u$2') : json;
 }
 
-const UNSTORABLE_CHARACTER = /[\u0000\uD800-\uDFFF]/gu;
+const UNSTORABLE_CHARACTER = new RegExp(`[${REFUSED_CHARACTERS}]`, 'gu');
 
 /** A string for a text column: NUL and lone surrogates spelled out as \uXXXX. */
 export function storableText(text: string): string {

@@ -18,7 +18,7 @@ export interface JsonBodyOptions {
  * stream: asking Hono's Request for it builds a web Request, an AbortSignal and a web stream
  * first, about a tenth of the gateway's CPU per request (measured with --cpu-prof).
  */
-function nodeBodyText(c: Context): Promise<string> | undefined {
+function nodeBody<T>(c: Context, decode: (text: string) => T): Promise<T> | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (
     incoming === undefined ||
@@ -28,16 +28,22 @@ function nodeBodyText(c: Context): Promise<string> | undefined {
     incoming.headers['transfer-encoding'] !== undefined
   )
     return undefined;
+  // Decoded where the body ends, in the one promise (not a second one chained to it); on(),
+  // not once(): a request ends or fails once, and once() wraps each listener in a closure.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.once('end', () => {
+    incoming.on('end', () => {
       const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       // As Request.text() does: a UTF-8 byte order mark is not part of the text.
       const start = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
-      resolve(buffer.toString('utf8', start));
+      try {
+        resolve(decode(buffer.toString('utf8', start)));
+      } catch (error) {
+        reject(error as Error);
+      }
     });
-    incoming.once('error', reject);
+    incoming.on('error', reject);
   });
 }
 
@@ -57,7 +63,8 @@ function parseJsonBody(text: string, notJson: NotJson, options: JsonBodyOptions)
 }
 
 export function readJsonBody(c: Context, notJson: NotJson, options: JsonBodyOptions = {}): Promise<unknown> {
-  return (nodeBodyText(c) ?? c.req.text()).then((text) => parseJsonBody(text, notJson, options));
+  const parse = (text: string) => parseJsonBody(text, notJson, options);
+  return nodeBody(c, parse) ?? c.req.text().then(parse);
 }
 
 /** The message every app gives for a body that is not JSON. */

@@ -35,7 +35,7 @@ Phases (BENCH_PHASES, default saturation,fixed,memory,workers):
   workers     GATEWAY_WORKERS=2 (PostgreSQL only)
 
 Environment:
-  BENCH_SECONDS (10) per measured phase; BENCH_ROUNDS (3) saturation rounds; BENCH_STORE as --store.
+  BENCH_SECONDS (10) per measured phase; BENCH_ROUNDS (5: the target is the median of 5) saturation rounds; BENCH_STORE as --store.
   BENCH_NODE_FLAGS: V8/Node flags for the gateway and the bare proxy alike (a fair comparison);
   BENCH_GATEWAY_NODE_FLAGS / BENCH_BARE_NODE_FLAGS for one of them only, e.g.
   BENCH_GATEWAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the gateway.
@@ -64,7 +64,7 @@ if (storeChoice !== undefined && storeChoice !== '' && !(STORES as readonly stri
 const STORE = storeChoice === '' ? undefined : (storeChoice as (typeof STORES)[number] | undefined);
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const flagsOf = (variable: string) => (process.env[variable] ?? '').split(' ').filter((f) => f !== '');
 const COUNTS = process.env.BENCH_COUNTS === '1';
 const BOTH_FLAGS = [...flagsOf('BENCH_NODE_FLAGS'), ...(COUNTS ? ['--import', './scripts/load/async-counts.mjs'] : [])];

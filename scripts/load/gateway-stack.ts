@@ -19,6 +19,8 @@ export interface GatewayStack {
 }
 
 export interface GatewayStackOptions {
+  /** The store; BENCH_STORE when left out, then a throwaway PostgreSQL when one can start here, else PGlite. */
+  store?: 'postgres' | 'pglite';
   /** The gateway's environment, added to the stack's own (port 0, store, seller URL, no request log). */
   gatewayEnv?: Record<string, string>;
   gatewayNodeFlags?: string[];
@@ -27,7 +29,7 @@ export interface GatewayStackOptions {
 }
 
 export async function startGatewayStack(options: GatewayStackOptions = {}): Promise<GatewayStack> {
-  const requested = process.env.BENCH_STORE;
+  const requested = options.store ?? process.env.BENCH_STORE;
   const store = requested === 'postgres' || requested === 'pglite' ? requested : (await throwawayPostgresUnavailable()) === undefined ? 'postgres' : 'pglite';
   let postgres: ThrowawayPostgres | undefined;
   let stopped: Promise<void> | undefined;

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 // A seller's reply read with a ceiling: bytes are counted as they arrive and the read stops
 // (the stream is cancelled, the connection dropped) at the first chunk past the limit, so a
 // seller streaming without end costs at most the limit in memory, never the whole reply.
@@ -27,28 +26,6 @@ export async function readReplyWithin(body: AsyncIterable<Uint8Array> | null | u
     }
   }
   return { kind: 'whole', text: Buffer.concat(chunks).toString('utf8'), bytes };
-}
-
-/**
- * The same for a Node stream (undici's `request` body), by its events: the load driver reads
- * every reply this way, and a stream's async iterator costs it a measurable share of its CPU.
- */
-export function readStreamWithin(body: Readable, maxBytes: number): Promise<LimitedReply> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    body.on('data', (chunk: Buffer) => {
-      bytes += chunk.byteLength;
-      if (bytes > maxBytes) {
-        body.destroy();
-        resolve({ kind: 'too-large', bytesRead: bytes, limit: maxBytes });
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => resolve({ kind: 'whole', text: (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8'), bytes }));
-    body.once('error', reject);
-  });
 }
 
 /** A size for people: 16777216 → "16 MiB (16777216 bytes)". */

@@ -113,7 +113,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   for (const concurrency of options.concurrencies) {
     if (signal?.aborted || sent >= options.maxRequests) break;
-    const latencies: number[] = [];
+    // Latencies in a typed array grown by doubling: no boxed number per exchange.
+    let latencies = new Float64Array(1024);
     const step: LoadStep = {
       concurrency,
       seconds: 0,
@@ -127,7 +128,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       healthy: false,
     };
     const inFlight = new Set<Flight>();
+    // The last 4 × concurrency flights, a ring: the company a failure is reported with.
     const recent: Flight[] = [];
+    let recentNext = 0;
     const started = performance.now();
     const until = started + options.stepSeconds * 1000;
 
@@ -141,14 +144,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         flight.end = performance.now();
         inFlight.delete(flight);
         if (signal?.aborted) return; // cut short by the stop: not a finding
-        recent.push(flight);
-        if (recent.length > 4 * concurrency) recent.shift();
-        step.exchanges++;
-        latencies.push(outcome.waitMs);
+        recent[recentNext] = flight;
+        recentNext = (recentNext + 1) % (4 * concurrency);
+        if (step.exchanges === latencies.length) {
+          const grown = new Float64Array(latencies.length * 2);
+          grown.set(latencies);
+          latencies = grown;
+        }
+        latencies[step.exchanges++] = outcome.waitMs;
         if (outcome.timedOut) {
           step.timeouts++;
           continue;
         }
+        if (outcome.findings.length === 0) continue;
         if (outcome.findings.some((f) => f.rule === ANSWER_RULE)) step.errors++;
         const brokenHere = new Set<ExploreRule>();
         for (const f of outcome.findings) {
@@ -157,7 +165,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           step.rule_breaks[f.rule] = (step.rule_breaks[f.rule] ?? 0) + 1;
           if (step.first_failures[f.rule] !== undefined) continue;
           // Its company: requests in flight now, and those that ended after it started.
-          const companions = [...inFlight, ...recent.filter((r) => r !== flight && r.end > flight.start)].slice(0, MAX_COMPANIONS).map((r) => r.c);
+          const ended = [...recent.slice(recentNext), ...recent.slice(0, recentNext)]; // oldest first
+          const companions = [...inFlight, ...ended.filter((r) => r !== flight && r.end > flight.start)].slice(0, MAX_COMPANIONS).map((r) => r.c);
           const failure: PendingFailure = {
             rule: f.rule,
             operation: c.operation,
@@ -178,7 +187,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const seconds = (performance.now() - started) / 1000;
     step.seconds = Math.round(seconds * 1000) / 1000;
     step.throughput_per_s = Math.round((step.exchanges / seconds) * 10) / 10;
-    step.latency_ms = percentiles(latencies);
+    step.latency_ms = percentiles(latencies.subarray(0, step.exchanges));
     step.healthy =
       step.exchanges > 0 && step.latency_ms.p99 < target.timeoutMs && step.timeouts === 0 && step.errors === 0 && Object.keys(step.rule_breaks).length === 0;
     if (signal?.aborted) {

@@ -14,14 +14,19 @@ export interface Tally {
 
 /** The request's items by id, each with its tally of the entries that answer it. */
 export class AskedItems {
-  private readonly byId = new Map<string, Tally>();
+  declare private readonly byId: Map<string, Tally>;
   // Why: a freshly parsed reply's strings have no hash yet, so every Map look-up hashes its
   // key; entries of one id come together, so comparing with the previous id spares most.
-  private lastId: string | undefined;
-  private lastTally: Tally | undefined;
+  declare private lastId: string | undefined;
+  declare private lastTally: Tally | undefined;
 
+  // (`declare` fields, set here: a class field initialiser would cost a call per reply.)
   constructor(items: readonly RequestedItem[]) {
-    for (const asked of items) this.byId.set(asked.id, { asked, entries: 0, requestedPart: 0 });
+    const byId = new Map<string, Tally>();
+    for (let n = 0; n < items.length; n++) byId.set(items[n].id, { asked: items[n], entries: 0, requestedPart: 0 });
+    this.byId = byId;
+    this.lastId = undefined;
+    this.lastTally = undefined;
   }
 
   /** The tally of the item this entry answers, counting the entry in it; undefined when its id was not requested. */
@@ -51,19 +56,22 @@ export const isRequestedPart = (status: number): boolean => status === ItemStatu
 
 /** The forwarded locations, found by id, and which of them the current entry already listed. */
 export class ForwardedLocations {
-  readonly ids: string[];
+  declare readonly ids: string[];
   // Why: for a handful of locations a scan is cheaper than hashing the reply's fresh strings.
-  private readonly few: boolean;
-  private readonly indexById: Map<string, number> | undefined;
+  declare private readonly few: boolean;
+  declare private readonly indexById: Map<string, number> | undefined;
   // Why: one typed array instead of a Set per entry. marks[n] is the number (from 1) of the
   // last entry that listed forwarded location n, so a new entry needs no clearing.
-  private readonly marks: Int32Array;
+  declare private readonly marks: Int32Array;
 
+  // (Plain loops: V8 leaves this constructor out of line, where `map` with a callback costs more.)
   constructor(locations: readonly LocationRef[]) {
-    this.ids = locations.map((l) => l.id);
-    this.few = this.ids.length <= 8;
-    this.indexById = this.few ? undefined : new Map(this.ids.map((id, n) => [id, n]));
-    this.marks = new Int32Array(this.ids.length);
+    const ids: string[] = [];
+    for (let n = 0; n < locations.length; n++) ids.push(locations[n].id);
+    this.ids = ids;
+    this.few = ids.length <= 8;
+    this.indexById = this.few ? undefined : indexById(ids);
+    this.marks = new Int32Array(ids.length);
   }
 
   /** Index of location `id` among the forwarded ones, or -1; `j` is where it stands in its entry. */
@@ -79,16 +87,24 @@ export class ForwardedLocations {
    * forwarded index (-1 when not forwarded). Marks it as listed by entry i.
    */
   repeatsInEntry(i: number, locations: readonly SellerItemLocation[], j: number, at: number): boolean {
-    if (at === -1) {
-      // Not forwarded, so not marked: look back through the entry (rare, a broken reply).
-      const id = locations[j].id;
-      for (let k = 0; k < j; k++) if (locations[k].id === id) return true;
-      return false;
-    }
+    if (at === -1) return repeatsEarlier(locations, j);
     if (this.marks[at] === i + 1) return true;
     this.marks[at] = i + 1;
     return false;
   }
+}
+
+function indexById(ids: readonly string[]): Map<string, number> {
+  const byId = new Map<string, number>();
+  for (let n = 0; n < ids.length; n++) byId.set(ids[n], n);
+  return byId;
+}
+
+/** A location that was not forwarded has no mark: look back through its entry (rare, a broken reply). */
+function repeatsEarlier(locations: readonly SellerItemLocation[], j: number): boolean {
+  const id = locations[j].id;
+  for (let k = 0; k < j; k++) if (locations[k].id === id) return true;
+  return false;
 }
 
 const COMMON_PACK_CODES = new Set<string>(PACK_CODES);
@@ -97,7 +113,11 @@ const COMMON_PACK_CODES = new Set<string>(PACK_CODES);
 export class PackCodes {
   // Why: a seller's locations mostly share one pack code, and comparing with the previous one
   // spares hashing a fresh string. ('' never passes the schema, so it is never compared.)
-  private last = '';
+  declare private last: string;
+
+  constructor() {
+    this.last = '';
+  }
 
   isCommon(code: string): boolean {
     if (code === this.last) return true;

@@ -31,7 +31,7 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
     const tally = asked.answer(entry);
-    itemUnknownId(found, entry, i, tally, asked);
+    itemUnknownId(found, entry, i, asked, tally);
     if (tally !== undefined && isRequestedPart(entry.status_code)) {
       itemRequestedPartMismatch(found, entry, i, tally.asked);
       itemOriginalMismatch(found, entry, i, tally.asked);
@@ -45,7 +45,7 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
     for (let j = 0; j < locations.length; j++) {
       const location = locations[j];
       const at = forwarded.indexOf(location.id, j);
-      locationNotForwarded(found, entry, i, j, at, forwarded);
+      locationNotForwarded(found, entry, i, j, forwarded, at);
       locationDuplicate(found, entry, i, j, forwarded.repeatsInEntry(i, locations, j, at));
       locationTypeCode(found, entry, i, j, location);
       locationPackCode(found, entry, i, j, location, packCodes);
@@ -65,159 +65,199 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
 /** Status 2 (alternate), 3 (superseded) or 4 (equivalent): the entry stands in for the requested part. */
 const isStandIn = (status: number): boolean => status === ItemStatus.Alternate || status === ItemStatus.Superseded || status === ItemStatus.Equivalent;
 
-// Each rule below is its test, then the finding it reports when broken. Why two functions:
-// V8 inlines a rule's few bytes of test into the loop above; with the message in it, it would not.
+// Each rule below is its test, then a call that reports the finding when it is broken. Why the
+// report is a function of its own, taking the rule's first arguments: the test alone stays small
+// enough for V8 to always inline it into the loops above; with the message in it, it would not be.
 
 // item.id-echo: a seller answering with an error status (invalid account, offline…) may return no items.
 function itemIdEcho(found: RuleCheck, tally: Tally, success: boolean) {
-  if (success && tally.entries === 0) found.violations.push(idEchoFinding(tally.asked));
+  if (success && tally.entries === 0) reportIdEcho(found, tally);
 }
-const idEchoFinding = (asked: RequestedItem) =>
-  violation('item.id-echo', '/items', `requested item id '${asked.id}' is missing from the reply`, { id: asked.id, expected: asked.id });
+function reportIdEcho(found: RuleCheck, { asked }: Tally) {
+  found.violations.push(violation('item.id-echo', '/items', `requested item id '${asked.id}' is missing from the reply`, { id: asked.id, expected: asked.id }));
+}
 
 // item.unknown-id
-function itemUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, tally: Tally | undefined, asked: AskedItems) {
-  if (tally === undefined) found.violations.push(unknownIdFinding(entry, i, asked));
+function itemUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems, tally: Tally | undefined) {
+  if (tally === undefined) reportUnknownId(found, entry, i, asked);
 }
-const unknownIdFinding = (entry: SellerItemResult, i: number, asked: AskedItems) =>
-  violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, { id: entry.id, found: entry.id, expected: asked.ids() });
+function reportUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems) {
+  found.violations.push(
+    violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, { id: entry.id, found: entry.id, expected: asked.ids() }),
+  );
+}
 
 // item.requested-part-missing: an id answered only by stand-ins (no entry at all is item.id-echo).
 function itemRequestedPartMissing(found: RuleCheck, tally: Tally) {
-  if (tally.entries > 0 && tally.requestedPart === 0) found.violations.push(requestedPartMissingFinding(tally.asked));
+  if (tally.entries > 0 && tally.requestedPart === 0) reportRequestedPartMissing(found, tally);
 }
-const requestedPartMissingFinding = (asked: RequestedItem) =>
-  violation('item.requested-part-missing', '/items', `id '${asked.id}' has no entry for the requested part itself (status 0 or 1)`, { id: asked.id });
+function reportRequestedPartMissing(found: RuleCheck, { asked }: Tally) {
+  found.violations.push(
+    violation('item.requested-part-missing', '/items', `id '${asked.id}' has no entry for the requested part itself (status 0 or 1)`, { id: asked.id }),
+  );
+}
 
 // item.requested-part-duplicate
 function itemRequestedPartDuplicate(found: RuleCheck, tally: Tally) {
-  if (tally.requestedPart > 1) found.violations.push(requestedPartDuplicateFinding(tally));
+  if (tally.requestedPart > 1) reportRequestedPartDuplicate(found, tally);
 }
-const requestedPartDuplicateFinding = ({ asked, requestedPart }: Tally) =>
-  violation('item.requested-part-duplicate', '/items', `id '${asked.id}' has ${requestedPart} entries for the requested part itself`, {
-    id: asked.id,
-    expected: 1,
-    found: requestedPart,
-  });
+function reportRequestedPartDuplicate(found: RuleCheck, { asked, requestedPart }: Tally) {
+  found.violations.push(
+    violation('item.requested-part-duplicate', '/items', `id '${asked.id}' has ${requestedPart} entries for the requested part itself`, {
+      id: asked.id,
+      expected: 1,
+      found: requestedPart,
+    }),
+  );
+}
 
 // item.requested-part-mismatch
 function itemRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number) found.violations.push(requestedPartMismatchFinding(entry, i, asked));
+  if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number) reportRequestedPartMismatch(found, entry, i, asked);
 }
-const requestedPartMismatchFinding = (entry: SellerItemResult, i: number, asked: RequestedItem) =>
-  violation(
-    'item.requested-part-mismatch',
-    `/items/${i}`,
-    `status ${entry.status_code} entry for id '${entry.id}' is ${entry.mfr_code} ${entry.part_number}, but ${asked.mfr_code} ${asked.part_number} was requested`,
-    {
-      id: entry.id,
-      expected: { mfr_code: asked.mfr_code, part_number: asked.part_number },
-      found: { mfr_code: entry.mfr_code, part_number: entry.part_number },
-    },
+function reportRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  found.violations.push(
+    violation(
+      'item.requested-part-mismatch',
+      `/items/${i}`,
+      `status ${entry.status_code} entry for id '${entry.id}' is ${entry.mfr_code} ${entry.part_number}, but ${asked.mfr_code} ${asked.part_number} was requested`,
+      {
+        id: entry.id,
+        expected: { mfr_code: asked.mfr_code, part_number: asked.part_number },
+        found: { mfr_code: entry.mfr_code, part_number: entry.part_number },
+      },
+    ),
   );
+}
 
 // item.original-mismatch: the requested part may restate what was asked, but nothing else.
 function itemOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
   if (entry.original_part !== undefined && entry.original_part !== asked.part_number)
-    found.violations.push(originalMismatchFinding(entry, i, 'original_part', asked.part_number));
-  if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code)
-    found.violations.push(originalMismatchFinding(entry, i, 'original_mfr', asked.mfr_code));
+    reportOriginalMismatch(found, entry, i, 'original_part', asked.part_number);
+  if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code) reportOriginalMismatch(found, entry, i, 'original_mfr', asked.mfr_code);
 }
-const originalMismatchFinding = (entry: SellerItemResult, i: number, field: 'original_part' | 'original_mfr', expected: string) =>
-  violation(
-    'item.original-mismatch',
-    `/items/${i}/${field}`,
-    `status ${entry.status_code} entry for id '${entry.id}' carries ${field} '${entry[field]}', not the requested '${expected}'`,
-    { id: entry.id, expected, found: entry[field] },
+function reportOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, field: 'original_part' | 'original_mfr', expected: string) {
+  found.violations.push(
+    violation(
+      'item.original-mismatch',
+      `/items/${i}/${field}`,
+      `status ${entry.status_code} entry for id '${entry.id}' carries ${field} '${entry[field]}', not the requested '${expected}'`,
+      { id: entry.id, expected, found: entry[field] },
+    ),
   );
+}
 
 // item.status-code
 function itemStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
-  if (!ITEM_STATUSES.has(entry.status_code)) found.violations.push(statusCodeFinding(entry, i));
+  if (!ITEM_STATUSES.has(entry.status_code)) reportStatusCode(found, entry, i);
 }
-const statusCodeFinding = (entry: SellerItemResult, i: number) =>
-  violation('item.status-code', `/items/${i}/status_code`, `item status_code ${entry.status_code} is not one of 0-4`, {
-    id: entry.id,
-    found: entry.status_code,
-  });
+function reportStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
+  found.violations.push(
+    violation('item.status-code', `/items/${i}/status_code`, `item status_code ${entry.status_code} is not one of 0-4`, {
+      id: entry.id,
+      found: entry.status_code,
+    }),
+  );
+}
 
 // alternate.original-part: a stand-in says which requested part it stands in for.
 function alternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_part !== asked.part_number) found.violations.push(alternateOriginalFinding(entry, i, 'original_part', 'part_number', asked.part_number));
+  if (entry.original_part !== asked.part_number) reportAlternateOriginalPart(found, entry, i, asked);
+}
+function reportAlternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  found.violations.push(
+    violation(
+      'alternate.original-part',
+      `/items/${i}/original_part`,
+      entry.original_part === undefined
+        ? `status ${entry.status_code} entry for id '${entry.id}' has no original_part`
+        : `original_part '${entry.original_part}' differs from the requested part_number '${asked.part_number}'`,
+      { id: entry.id, expected: asked.part_number, found: entry.original_part },
+    ),
+  );
 }
 
 // alternate.original-mfr
 function alternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_mfr !== asked.mfr_code) found.violations.push(alternateOriginalFinding(entry, i, 'original_mfr', 'mfr_code', asked.mfr_code));
+  if (entry.original_mfr !== asked.mfr_code) reportAlternateOriginalMfr(found, entry, i, asked);
 }
-const alternateOriginalFinding = (
-  entry: SellerItemResult,
-  i: number,
-  field: 'original_part' | 'original_mfr',
-  requestedField: 'part_number' | 'mfr_code',
-  expected: string,
-) =>
-  violation(
-    field === 'original_part' ? 'alternate.original-part' : 'alternate.original-mfr',
-    `/items/${i}/${field}`,
-    entry[field] === undefined
-      ? `status ${entry.status_code} entry for id '${entry.id}' has no ${field}`
-      : `${field} '${entry[field]}' differs from the requested ${requestedField} '${expected}'`,
-    { id: entry.id, expected, found: entry[field] },
+function reportAlternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  found.violations.push(
+    violation(
+      'alternate.original-mfr',
+      `/items/${i}/original_mfr`,
+      entry.original_mfr === undefined
+        ? `status ${entry.status_code} entry for id '${entry.id}' has no original_mfr`
+        : `original_mfr '${entry.original_mfr}' differs from the requested mfr_code '${asked.mfr_code}'`,
+      { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr },
+    ),
   );
+}
 
 // location.not-forwarded (`at`: the location's index among the forwarded ones, -1 when absent)
-function locationNotForwarded(found: RuleCheck, entry: SellerItemResult, i: number, j: number, at: number, forwarded: ForwardedLocations) {
-  if (at === -1) found.violations.push(notForwardedFinding(entry, i, j, forwarded));
+function locationNotForwarded(found: RuleCheck, entry: SellerItemResult, i: number, j: number, forwarded: ForwardedLocations, at: number) {
+  if (at === -1) reportNotForwarded(found, entry, i, j, forwarded);
 }
-const notForwardedFinding = (entry: SellerItemResult, i: number, j: number, forwarded: ForwardedLocations) =>
-  violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${entry.locations[j].id}' was not forwarded`, {
-    id: entry.id,
-    expected: forwarded.ids,
-    found: entry.locations[j].id,
-  });
+function reportNotForwarded(found: RuleCheck, entry: SellerItemResult, i: number, j: number, forwarded: ForwardedLocations) {
+  const id = entry.locations[j].id;
+  found.violations.push(
+    violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, {
+      id: entry.id,
+      expected: forwarded.ids,
+      found: id,
+    }),
+  );
+}
 
 // location.duplicate (`repeats`: whether an earlier location of the entry has the same id)
 function locationDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j: number, repeats: boolean) {
-  if (repeats) found.violations.push(duplicateFinding(entry, i, j));
+  if (repeats) reportDuplicate(found, entry, i, j);
 }
-const duplicateFinding = (entry: SellerItemResult, i: number, j: number) => {
+function reportDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j: number) {
   const id = entry.locations[j].id;
   const first = entry.locations.findIndex((l: SellerItemLocation) => l.id === id);
-  return violation(
-    'location.duplicate',
-    `/items/${i}/locations/${j}/id`,
-    `location '${id}' appears twice for this entry (also at /items/${i}/locations/${first})`,
-    {
+  found.violations.push(
+    violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${first})`, {
       id: entry.id,
       found: id,
-    },
+    }),
   );
-};
+}
 
 // location.type-code
 function locationTypeCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, location: SellerItemLocation) {
-  const type = location.type;
-  if (type !== undefined && !isLocationType(type)) found.violations.push(typeCodeFinding(entry, i, j, type));
+  if (location.type !== undefined && !isLocationType(location.type)) reportTypeCode(found, entry, i, j, location);
 }
 // Why the comparisons first: they spare a Set look-up on the two codes every reply carries.
 const isLocationType = (type: number) => type === LocationType.Store || type === LocationType.Warehouse || LOCATION_TYPES.has(type);
-const typeCodeFinding = (entry: SellerItemResult, i: number, j: number, type: number) =>
-  violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${type} is not 1 (store) or 2 (warehouse)`, { id: entry.id, found: type });
+function reportTypeCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, { type }: SellerItemLocation) {
+  found.violations.push(
+    violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${type} is not 1 (store) or 2 (warehouse)`, {
+      id: entry.id,
+      found: type,
+    }),
+  );
+}
 
 // location.pack-code: a note only, sellers have their own pack codes.
 function locationPackCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, location: SellerItemLocation, packCodes: PackCodes) {
-  if (!packCodes.isCommon(location.pack_code)) found.notes.push(packCodeFinding(entry, i, j));
+  if (!packCodes.isCommon(location.pack_code)) reportPackCode(found, entry, i, j, location);
 }
-const packCodeFinding = (entry: SellerItemResult, i: number, j: number) =>
-  violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${entry.locations[j].pack_code}' is not in the common list`, {
-    id: entry.id,
-    found: entry.locations[j].pack_code,
-  });
+function reportPackCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, { pack_code }: SellerItemLocation) {
+  found.notes.push(
+    violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${pack_code}' is not in the common list`, {
+      id: entry.id,
+      found: pack_code,
+    }),
+  );
+}
 
 // reply.status-code
 function replyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
-  if (!OVERALL_STATUSES.has(reply.status_code)) found.violations.push(replyStatusCodeFinding(reply));
+  if (!OVERALL_STATUSES.has(reply.status_code)) reportReplyStatusCode(found, reply);
 }
-const replyStatusCodeFinding = (reply: ItemInquirySellerReply) =>
-  violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code });
+function reportReplyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
+  found.violations.push(
+    violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }),
+  );
+}

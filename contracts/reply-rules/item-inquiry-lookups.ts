@@ -41,6 +41,7 @@ export class AskedItems {
     return tally;
   }
 
+  /** The requested ids, in request order. */
   ids(): string[] {
     return [...this.byId.keys()];
   }
@@ -112,7 +113,7 @@ const COMMON_PACK_CODES = new Set<string>(PACK_CODES);
 /** Pack codes of the common list; remembers the last one found in it. */
 export class PackCodes {
   // Why: a seller's locations mostly share one pack code, and comparing with the previous one
-  // spares hashing a fresh string. ('' never passes the schema, so it is never compared.)
+  // spares hashing a fresh string. (It starts at '', a pack code the schema never lets through.)
   declare private last: string;
 
   constructor() {

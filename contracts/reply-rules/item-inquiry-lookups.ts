@@ -31,9 +31,11 @@ export class AskedItems {
 
   /** The tally of the item this entry answers, counting the entry in it; undefined when its id was not requested. */
   answer(entry: SellerItemResult): Tally | undefined {
-    const tally = entry.id === this.lastId ? this.lastTally : this.byId.get(entry.id);
-    this.lastId = entry.id;
-    this.lastTally = tally;
+    if (entry.id !== this.lastId) {
+      this.lastId = entry.id;
+      this.lastTally = this.byId.get(entry.id);
+    }
+    const tally = this.lastTally;
     if (tally !== undefined) {
       tally.entries++;
       if (isRequestedPart(entry.status_code)) tally.requestedPart++;

@@ -1,229 +1,263 @@
-import { ItemStatus, LocationType, OverallStatus, PACK_CODES } from '../codes';
-import type { ItemInquirySellerReply, ItemInquirySellerRequest, RequestedItem } from '../schemas/item-inquiry';
-import { type RuleCheck, type Violation, violation } from './violation';
+import { ItemStatus, LocationType, OverallStatus } from '../codes';
+import type { ItemInquirySellerReply, ItemInquirySellerRequest, RequestedItem, SellerItemLocation, SellerItemResult } from '../schemas/item-inquiry';
+import { AskedItems, ForwardedLocations, PackCodes, type Tally, isRequestedPart } from './item-inquiry-lookups';
+import { type RuleCheck, violation } from './violation';
 
 const ITEM_STATUSES = new Set<number>(Object.values(ItemStatus));
 const LOCATION_TYPES = new Set<number>(Object.values(LocationType));
 const OVERALL_STATUSES = new Set<number>(Object.values(OverallStatus));
-const KNOWN_PACK_CODES = new Set<string>(PACK_CODES);
-
-// This runs on every seller reply the gateway relays (scripts/bench-contracts.ts): the
-// valid path allocates only the two look-up tables, and builds no path strings; messages
-// and paths are built only once something is wrong.
-
-/** Entries per requested id: how many for the requested part itself (status 0/1), how many in all. */
-interface Tally {
-  asked: RequestedItem;
-  requestedPart: number;
-  entries: number;
-}
 
 /**
  * Cross-field rules of an item inquiry reply against the request that was forwarded.
  * Assumes the reply passed the schema (shape); checks what a schema cannot express.
  * Code-list membership is checked here too, so the rules stand alone.
+ *
+ * Each rule is the function named after its code (`item.unknown-id` → `itemUnknownId`), called
+ * in the order of the vendor's guide (docs/seller-vendor-guide.md, "The report"), in one pass
+ * over the reply: the whole reply first, then each entry and its locations, then what is missing,
+ * which only the end of the pass can tell. Findings come out in that order.
  */
 export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: ItemInquirySellerReply): RuleCheck {
-  const violations: Violation[] = [];
-  const notes: Violation[] = [];
+  const found: RuleCheck = { violations: [], notes: [] };
+  const asked = new AskedItems(request.items);
+  const forwarded = new ForwardedLocations(request.locations);
+  const packCodes = new PackCodes();
 
-  const success = reply.status_code === OverallStatus.Success;
-  if (!OVERALL_STATUSES.has(reply.status_code)) {
-    violations.push(
-      violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }),
-    );
-  }
+  // The whole reply (last in the guide, which lists the item rules first).
+  replyStatusCode(found, reply);
 
-  const tally = new Map<string, Tally>();
-  for (const asked of request.items) tally.set(asked.id, { asked, requestedPart: 0, entries: 0 });
-  const forwardedIds = request.locations.map((l) => l.id);
-  // Index of each forwarded location; a location is a duplicate within entry i when its
-  // mark already says i (marks start at 0, entries count from 1).
-  const forwardedAt = new Map<string, number>();
-  forwardedIds.forEach((id, n) => forwardedAt.set(id, n));
-  const marks = new Int32Array(forwardedIds.length);
-  // A freshly parsed reply's strings have no hash yet, so each Map/Set look-up hashes its
-  // key. Entries of one id come together and sellers answer a handful of locations with a
-  // common pack code: a scan of a few ids, or comparing with the previous answer, spares
-  // most look-ups.
-  const fewLocations = forwardedIds.length <= 8;
-  let lastId: string | undefined;
-  let lastTally: Tally | undefined;
-  let lastPackCode = '';
-
-  const items = reply.items;
-  for (let i = 0; i < items.length; i++) {
-    const entry = items[i];
-    const t = entry.id === lastId ? lastTally : tally.get(entry.id);
-    lastId = entry.id;
-    lastTally = t;
-    const status = entry.status_code;
-    if (t === undefined) {
-      violations.push(
-        violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, {
-          id: entry.id,
-          found: entry.id,
-          expected: [...tally.keys()],
-        }),
-      );
-    } else {
-      t.entries++;
+  // Each entry, and each of its locations.
+  const entries = reply.items;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const tally = asked.answer(entry);
+    itemUnknownId(found, entry, i, asked, tally);
+    if (tally !== undefined && isRequestedPart(entry.status_code)) {
+      itemRequestedPartMismatch(found, entry, i, tally.asked);
+      itemOriginalMismatch(found, entry, i, tally.asked);
     }
-    if (!ITEM_STATUSES.has(status)) {
-      violations.push(
-        violation('item.status-code', `/items/${i}/status_code`, `item status_code ${status} is not one of 0-4`, { id: entry.id, found: status }),
-      );
-    } else if (t !== undefined) {
-      const asked = t.asked;
-      if (status === ItemStatus.NotFound || status === ItemStatus.Found) {
-        t.requestedPart++;
-        if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number) {
-          violations.push(
-            violation(
-              'item.requested-part-mismatch',
-              `/items/${i}`,
-              `status ${status} entry for id '${entry.id}' is ${entry.mfr_code} ${entry.part_number}, but ${asked.mfr_code} ${asked.part_number} was requested`,
-              {
-                id: entry.id,
-                expected: { mfr_code: asked.mfr_code, part_number: asked.part_number },
-                found: { mfr_code: entry.mfr_code, part_number: entry.part_number },
-              },
-            ),
-          );
-        }
-        // The requested part may restate what was asked, but nothing else.
-        if (entry.original_part !== undefined && entry.original_part !== asked.part_number) {
-          violations.push(
-            violation(
-              'item.original-mismatch',
-              `/items/${i}/original_part`,
-              `status ${status} entry for id '${entry.id}' carries original_part '${entry.original_part}', not the requested '${asked.part_number}'`,
-              { id: entry.id, expected: asked.part_number, found: entry.original_part },
-            ),
-          );
-        }
-        if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code) {
-          violations.push(
-            violation(
-              'item.original-mismatch',
-              `/items/${i}/original_mfr`,
-              `status ${status} entry for id '${entry.id}' carries original_mfr '${entry.original_mfr}', not the requested '${asked.mfr_code}'`,
-              { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr },
-            ),
-          );
-        }
-      } else {
-        // Alternate, superseded, equivalent: must say which requested part they stand in for.
-        if (entry.original_part !== asked.part_number) {
-          violations.push(
-            violation(
-              'alternate.original-part',
-              `/items/${i}/original_part`,
-              entry.original_part === undefined
-                ? `status ${status} entry for id '${entry.id}' has no original_part`
-                : `original_part '${entry.original_part}' differs from the requested part_number '${asked.part_number}'`,
-              { id: entry.id, expected: asked.part_number, found: entry.original_part },
-            ),
-          );
-        }
-        if (entry.original_mfr !== asked.mfr_code) {
-          violations.push(
-            violation(
-              'alternate.original-mfr',
-              `/items/${i}/original_mfr`,
-              entry.original_mfr === undefined
-                ? `status ${status} entry for id '${entry.id}' has no original_mfr`
-                : `original_mfr '${entry.original_mfr}' differs from the requested mfr_code '${asked.mfr_code}'`,
-              { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr },
-            ),
-          );
-        }
-      }
+    itemStatusCode(found, entry, i);
+    if (tally !== undefined && isStandIn(entry.status_code)) {
+      alternateOriginalPart(found, entry, i, tally.asked);
+      alternateOriginalMfr(found, entry, i, tally.asked);
     }
-
     const locations = entry.locations;
     for (let j = 0; j < locations.length; j++) {
       const location = locations[j];
-      const id = location.id;
-      // Sellers answer the locations in the order they were forwarded: try that place first.
-      const at = forwardedIds[j] === id ? j : fewLocations ? forwardedIds.indexOf(id) : (forwardedAt.get(id) ?? -1);
-      if (at === -1) {
-        violations.push(
-          violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, {
-            id: entry.id,
-            expected: forwardedIds,
-            found: id,
-          }),
-        );
-        for (let k = 0; k < j; k++) {
-          if (locations[k].id === id) {
-            violations.push(
-              violation(
-                'location.duplicate',
-                `/items/${i}/locations/${j}/id`,
-                `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`,
-                { id: entry.id, found: id },
-              ),
-            );
-            break;
-          }
-        }
-      } else if (marks[at] === i + 1) {
-        const k = locations.findIndex((l) => l.id === id);
-        violations.push(
-          violation(
-            'location.duplicate',
-            `/items/${i}/locations/${j}/id`,
-            `location '${id}' appears twice for this entry (also at /items/${i}/locations/${k})`,
-            { id: entry.id, found: id },
-          ),
-        );
-      } else {
-        marks[at] = i + 1;
-      }
-      if (
-        location.type !== undefined &&
-        location.type !== LocationType.Store &&
-        location.type !== LocationType.Warehouse &&
-        !LOCATION_TYPES.has(location.type)
-      ) {
-        violations.push(
-          violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${location.type} is not 1 (store) or 2 (warehouse)`, {
-            id: entry.id,
-            found: location.type,
-          }),
-        );
-      }
-      if (location.pack_code === lastPackCode) {
-        // same as the previous location's, already known to be in the list
-      } else if (KNOWN_PACK_CODES.has(location.pack_code)) {
-        lastPackCode = location.pack_code;
-      } else {
-        notes.push(
-          violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${location.pack_code}' is not in the common list`, {
-            id: entry.id,
-            found: location.pack_code,
-          }),
-        );
-      }
+      const at = forwarded.indexOf(location.id, j);
+      locationNotForwarded(found, entry, i, j, forwarded, at);
+      locationDuplicate(found, entry, i, j, forwarded.repeatsInEntry(i, locations, j, at));
+      locationTypeCode(found, entry, i, j, location);
+      locationPackCode(found, entry, i, j, location, packCodes);
     }
   }
 
-  for (const [id, t] of tally) {
-    if (t.entries === 0) {
-      // A seller answering with an error status (invalid account, offline…) may return no items.
-      if (success) violations.push(violation('item.id-echo', '/items', `requested item id '${id}' is missing from the reply`, { id, expected: id }));
-    } else if (t.requestedPart === 0) {
-      violations.push(violation('item.requested-part-missing', '/items', `id '${id}' has no entry for the requested part itself (status 0 or 1)`, { id }));
-    } else if (t.requestedPart > 1) {
-      violations.push(
-        violation('item.requested-part-duplicate', '/items', `id '${id}' has ${t.requestedPart} entries for the requested part itself`, {
-          id,
-          expected: 1,
-          found: t.requestedPart,
-        }),
-      );
-    }
+  // What is missing, per requested id.
+  const success = reply.status_code === OverallStatus.Success;
+  for (const tally of asked.tallies()) {
+    itemIdEcho(found, tally, success);
+    itemRequestedPartMissing(found, tally);
+    itemRequestedPartDuplicate(found, tally);
   }
-  return { violations, notes };
+  return found;
+}
+
+/** Status 2 (alternate), 3 (superseded) or 4 (equivalent): the entry stands in for the requested part. */
+const isStandIn = (status: number): boolean => status === ItemStatus.Alternate || status === ItemStatus.Superseded || status === ItemStatus.Equivalent;
+
+// Each rule below is its test, then a call that reports the finding when it is broken. Why the
+// report is a function of its own, taking the rule's first arguments: the test alone stays small
+// enough for V8 to always inline it into the loops above; with the message in it, it would not be.
+
+// item.id-echo: a seller answering with an error status (invalid account, offline…) may return no items.
+function itemIdEcho(found: RuleCheck, tally: Tally, success: boolean) {
+  if (success && tally.entries === 0) reportIdEcho(found, tally);
+}
+function reportIdEcho(found: RuleCheck, { asked }: Tally) {
+  found.violations.push(violation('item.id-echo', '/items', `requested item id '${asked.id}' is missing from the reply`, { id: asked.id, expected: asked.id }));
+}
+
+// item.unknown-id
+function itemUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems, tally: Tally | undefined) {
+  if (tally === undefined) reportUnknownId(found, entry, i, asked);
+}
+function reportUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems) {
+  found.violations.push(
+    violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, { id: entry.id, found: entry.id, expected: asked.ids() }),
+  );
+}
+
+// item.requested-part-missing: an id answered only by stand-ins (no entry at all is item.id-echo).
+function itemRequestedPartMissing(found: RuleCheck, tally: Tally) {
+  if (tally.entries > 0 && tally.requestedPart === 0) reportRequestedPartMissing(found, tally);
+}
+function reportRequestedPartMissing(found: RuleCheck, { asked }: Tally) {
+  found.violations.push(
+    violation('item.requested-part-missing', '/items', `id '${asked.id}' has no entry for the requested part itself (status 0 or 1)`, { id: asked.id }),
+  );
+}
+
+// item.requested-part-duplicate
+function itemRequestedPartDuplicate(found: RuleCheck, tally: Tally) {
+  if (tally.requestedPart > 1) reportRequestedPartDuplicate(found, tally);
+}
+function reportRequestedPartDuplicate(found: RuleCheck, { asked, requestedPart }: Tally) {
+  found.violations.push(
+    violation('item.requested-part-duplicate', '/items', `id '${asked.id}' has ${requestedPart} entries for the requested part itself`, {
+      id: asked.id,
+      expected: 1,
+      found: requestedPart,
+    }),
+  );
+}
+
+// item.requested-part-mismatch
+function itemRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number) reportRequestedPartMismatch(found, entry, i, asked);
+}
+function reportRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  found.violations.push(
+    violation(
+      'item.requested-part-mismatch',
+      `/items/${i}`,
+      `status ${entry.status_code} entry for id '${entry.id}' is ${entry.mfr_code} ${entry.part_number}, but ${asked.mfr_code} ${asked.part_number} was requested`,
+      {
+        id: entry.id,
+        expected: { mfr_code: asked.mfr_code, part_number: asked.part_number },
+        found: { mfr_code: entry.mfr_code, part_number: entry.part_number },
+      },
+    ),
+  );
+}
+
+// item.original-mismatch: the requested part may restate what was asked, but nothing else.
+function itemOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  if (entry.original_part !== undefined && entry.original_part !== asked.part_number)
+    reportOriginalMismatch(found, entry, i, 'original_part', asked.part_number);
+  if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code) reportOriginalMismatch(found, entry, i, 'original_mfr', asked.mfr_code);
+}
+function reportOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, field: 'original_part' | 'original_mfr', expected: string) {
+  found.violations.push(
+    violation(
+      'item.original-mismatch',
+      `/items/${i}/${field}`,
+      `status ${entry.status_code} entry for id '${entry.id}' carries ${field} '${entry[field]}', not the requested '${expected}'`,
+      { id: entry.id, expected, found: entry[field] },
+    ),
+  );
+}
+
+// item.status-code
+function itemStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
+  if (!ITEM_STATUSES.has(entry.status_code)) reportStatusCode(found, entry, i);
+}
+function reportStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
+  found.violations.push(
+    violation('item.status-code', `/items/${i}/status_code`, `item status_code ${entry.status_code} is not one of 0-4`, {
+      id: entry.id,
+      found: entry.status_code,
+    }),
+  );
+}
+
+// alternate.original-part: a stand-in says which requested part it stands in for.
+function alternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  if (entry.original_part !== asked.part_number) reportAlternateOriginalPart(found, entry, i, asked);
+}
+function reportAlternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  found.violations.push(
+    violation(
+      'alternate.original-part',
+      `/items/${i}/original_part`,
+      entry.original_part === undefined
+        ? `status ${entry.status_code} entry for id '${entry.id}' has no original_part`
+        : `original_part '${entry.original_part}' differs from the requested part_number '${asked.part_number}'`,
+      { id: entry.id, expected: asked.part_number, found: entry.original_part },
+    ),
+  );
+}
+
+// alternate.original-mfr
+function alternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  if (entry.original_mfr !== asked.mfr_code) reportAlternateOriginalMfr(found, entry, i, asked);
+}
+function reportAlternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+  found.violations.push(
+    violation(
+      'alternate.original-mfr',
+      `/items/${i}/original_mfr`,
+      entry.original_mfr === undefined
+        ? `status ${entry.status_code} entry for id '${entry.id}' has no original_mfr`
+        : `original_mfr '${entry.original_mfr}' differs from the requested mfr_code '${asked.mfr_code}'`,
+      { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr },
+    ),
+  );
+}
+
+// location.not-forwarded (`at`: the location's index among the forwarded ones, -1 when absent)
+function locationNotForwarded(found: RuleCheck, entry: SellerItemResult, i: number, j: number, forwarded: ForwardedLocations, at: number) {
+  if (at === -1) reportNotForwarded(found, entry, i, j, forwarded);
+}
+function reportNotForwarded(found: RuleCheck, entry: SellerItemResult, i: number, j: number, forwarded: ForwardedLocations) {
+  const id = entry.locations[j].id;
+  found.violations.push(
+    violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, {
+      id: entry.id,
+      expected: forwarded.ids,
+      found: id,
+    }),
+  );
+}
+
+// location.duplicate (`repeats`: whether an earlier location of the entry has the same id)
+function locationDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j: number, repeats: boolean) {
+  if (repeats) reportDuplicate(found, entry, i, j);
+}
+function reportDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j: number) {
+  const id = entry.locations[j].id;
+  const first = entry.locations.findIndex((l: SellerItemLocation) => l.id === id);
+  found.violations.push(
+    violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${first})`, {
+      id: entry.id,
+      found: id,
+    }),
+  );
+}
+
+// location.type-code
+function locationTypeCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, location: SellerItemLocation) {
+  if (location.type !== undefined && !isLocationType(location.type)) reportTypeCode(found, entry, i, j, location);
+}
+// Why the comparisons first: they spare a Set look-up on the two codes every reply carries.
+const isLocationType = (type: number) => type === LocationType.Store || type === LocationType.Warehouse || LOCATION_TYPES.has(type);
+function reportTypeCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, { type }: SellerItemLocation) {
+  found.violations.push(
+    violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${type} is not 1 (store) or 2 (warehouse)`, {
+      id: entry.id,
+      found: type,
+    }),
+  );
+}
+
+// location.pack-code: a note only, sellers have their own pack codes.
+function locationPackCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, location: SellerItemLocation, packCodes: PackCodes) {
+  if (!packCodes.isCommon(location.pack_code)) reportPackCode(found, entry, i, j, location);
+}
+function reportPackCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, { pack_code }: SellerItemLocation) {
+  found.notes.push(
+    violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${pack_code}' is not in the common list`, {
+      id: entry.id,
+      found: pack_code,
+    }),
+  );
+}
+
+// reply.status-code
+function replyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
+  if (!OVERALL_STATUSES.has(reply.status_code)) reportReplyStatusCode(found, reply);
+}
+function reportReplyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
+  found.violations.push(
+    violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }),
+  );
 }

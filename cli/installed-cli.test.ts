@@ -68,15 +68,19 @@ describe('the installed CLI', () => {
   });
 
   it('answers --help for itself and every command, and 2 for an unknown one', async () => {
-    const top = await run(bin, ['--help'], dir);
+    const commands = ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path'];
+    // The installed binary each time, all at once: each is a process that only prints and exits.
+    const [top, unknown, ...helps] = await Promise.all([
+      run(bin, ['--help'], dir),
+      run(bin, ['verfy'], dir),
+      ...commands.map((command) => run(bin, [command, '--help'], dir)),
+    ]);
     expect(top.code).toBe(0);
-    for (const command of ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path']) {
+    commands.forEach((command, i) => {
       expect(top.stdout).toContain(`  ${command}`);
-      const help = await run(bin, [command, '--help'], dir);
-      expect(help.code, command).toBe(0);
-      expect(help.stdout, command).toMatch(new RegExp(`^Usage: ${command}`));
-    }
-    const unknown = await run(bin, ['verfy'], dir);
+      expect(helps[i].code, command).toBe(0);
+      expect(helps[i].stdout, command).toMatch(new RegExp(`^Usage: ${command}`));
+    });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'verfy'");
   });

@@ -223,7 +223,11 @@ describe('npm run rules-proxy, as a process', () => {
     expect(proxy.output().stdout).toContain('1 exchanges, 0 not passing the reply rules');
     expect(proxy.output().stderr).toMatch(/#1 item_inquiry \[a\] — HTTP 200, \d+ ms — reply rules ok/);
   });
+});
 
+// Refusals and usage run in-process through `(argv, io)`: the exit code and words are the
+// command's own, and a spawned process per case would cost a tsx compile each.
+describe('rules-proxy usage and refusals', () => {
   const usage: [string, string[], RegExp][] = [
     ['no upstream', [], /rules-proxy: --upstream is required/],
     ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /Unknown option '--colour'/],
@@ -241,7 +245,7 @@ describe('npm run rules-proxy, as a process', () => {
   ];
   for (const [what, args, message] of usage) {
     it(`exits 2 with a clear message for ${what}`, async () => {
-      const proxy = spawnProxy(args);
+      const proxy = startCommand(args);
       expect(await proxy.exit).toBe(2);
       expect(proxy.output().stderr).toMatch(message);
       expect(proxy.output().stderr).not.toMatch(/\n\s+at /); // no stack trace
@@ -254,7 +258,7 @@ describe('npm run rules-proxy, as a process', () => {
       file,
       JSON.stringify({ consumer: { name: 'a' }, provider: { name: 'b' }, interactions: [], metadata: { pactSpecification: { version: '2.0.0' } } }),
     );
-    const v2 = spawnProxy(['--upstream', `${mock.url}/seller`, '--pact', file]);
+    const v2 = startCommand(['--upstream', `${mock.url}/seller`, '--pact', file]);
     expect(await v2.exit).toBe(2);
     expect(v2.output().stderr).toContain(`pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is "2.0.0")`);
 
@@ -263,7 +267,7 @@ describe('npm run rules-proxy, as a process', () => {
     });
     const port = (taken.address() as { port: number }).port;
     try {
-      const busy = spawnProxy(['--upstream', `${mock.url}/seller`, '--port', String(port)]);
+      const busy = startCommand(['--upstream', `${mock.url}/seller`, '--port', String(port)]);
       expect(await busy.exit).toBe(2);
       expect(busy.output().stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
     } finally {
@@ -272,7 +276,7 @@ describe('npm run rules-proxy, as a process', () => {
   });
 
   it('prints its usage on --help, exit 0', async () => {
-    const help = spawnProxy(['--help']);
+    const help = startCommand(['--help']);
     expect(await help.exit).toBe(0);
     expect(help.output().stdout).toContain('Usage: rules-proxy --upstream <seller url>');
     expect(help.output().stdout).toMatch(/--max-reply-bytes <n> +the largest reply read from the seller \(default 8388608, 8 MiB\)/);

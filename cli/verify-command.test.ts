@@ -6,17 +6,25 @@ import { describe, expect, it } from 'vitest';
 import { readPact } from '../contracts/pact/pact-file';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
+import { runInProcess } from './testing/run-in-process';
+import { verifyCommand } from './verify-command';
 
 /** The start of every ANSI colour sequence. */
 const ESC = '\u001b[';
 
-// `verify` as a vendor's CI runs it: a real process, exit codes, the report on stdout,
-// progress on stderr, JUnit XML on disk; slow sellers, Ctrl-C and a vanished parent.
+// `verify` as a vendor's CI runs it: exit codes, the report on stdout, progress on stderr,
+// JUnit XML on disk; slow sellers, Ctrl-C and a vanished parent. Behaviour runs in-process
+// through `(argv, io)`; the real process is kept for what only it has: one smoke run (its
+// stdout free of the Pact core's own lines), SIGINT and an orphaned run.
 
 const VERIFY = [process.execPath, '--import', 'tsx', 'scripts/verify-seller.ts'] as const;
 const TOTAL = readPact(PACT_FILE).interactions.length;
 
-function verify(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `verify` in-process: what the process would print and exit with. */
+const verify = (args: string[], env: NodeJS.ProcessEnv = {}, tty = false) => runInProcess(verifyCommand, args, { env, stdoutIsTTY: tty, stderrIsTTY: tty });
+
+/** `verify` as a real process (`npm run verify`). */
+function verifyProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       VERIFY[0],
@@ -77,8 +85,9 @@ describe('npm run verify', () => {
     expect(xml).not.toContain('undefined');
   });
 
-  it("keeps stdout free of colour and of the Pact core's own lines, unless asked", async () => {
-    const run = await verify(seller(), { FORCE_COLOR: '1' });
+  it("keeps stdout free of colour and of the Pact core's own lines, unless asked (spawned smoke run)", async () => {
+    // A real process: a native Pact core would write to fd 1 itself, past any `io`.
+    const run = await verifyProcess(seller(), { FORCE_COLOR: '1' });
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain(`PASSED: ${TOTAL} of ${TOTAL} interactions passed`);
     expect(run.stdout + run.stderr).not.toContain(ESC);
@@ -88,15 +97,10 @@ describe('npm run verify', () => {
   });
 
   it('colours only on a terminal, and not with NO_COLOR', async () => {
-    // `script` runs the command on a pseudo-terminal (util-linux); async, as the mock seller lives in this process.
-    const onTty = (env: string) =>
-      new Promise<string>((resolve) => {
-        execFile('script', ['-qec', `${env} ${VERIFY.join(' ')} ${seller().join(' ')}`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 }, (_error, stdout) =>
-          resolve(stdout),
-        );
-      });
-    expect(await onTty('')).toContain(`${ESC}32mPASSED`);
-    expect(await onTty('NO_COLOR=1')).not.toContain(ESC);
+    // runAsProcess passes the streams' isTTY; the spawned smoke run above covers a non-terminal.
+    expect((await verify(seller(), {}, true)).stdout).toContain(`${ESC}32mPASSED`);
+    const noColour = await verify(seller(), { NO_COLOR: '1' }, true);
+    expect(noColour.stdout + noColour.stderr).not.toContain(ESC);
   });
 
   it('reports a seller slower than --timeout on the interactions it belongs to, with how late it answered', async () => {
@@ -148,7 +152,8 @@ describe('npm run verify', () => {
     const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
     // The first item inquiry is under way (the two invoice interactions come first).
     await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/\[2\/\d+\]/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The verifier for that inquiry is a child of the command once it has been spawned.
+    await expect.poll(() => childrenOf(child.pid!).length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
     const verifiers = childrenOf(child.pid!);
     expect(verifiers.length).toBeGreaterThan(0);
     const started = Date.now();
@@ -169,8 +174,10 @@ describe('npm run verify', () => {
     // A shell stands in for npm: it starts verify and is then killed outright.
     const shell = spawn('sh', ['-c', `${VERIFY.join(' ')} ${seller().join(' ')} >/dev/null 2>&1 & echo $!; wait`], { stdio: ['ignore', 'pipe', 'ignore'] });
     const pid = await new Promise<number>((resolve) => shell.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Under way: its Pact verifier child is waiting on the slow seller.
+    await expect.poll(() => childrenOf(pid).length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
     const verifiers = childrenOf(pid);
+    expect(verifiers.length).toBeGreaterThan(0);
     shell.kill('SIGKILL');
     await expect.poll(() => alive(pid), { timeout: 10_000, interval: 200 }).toBe(false);
     await expect.poll(() => verifiers.filter(alive), { timeout: 5_000, interval: 200 }).toEqual([]);

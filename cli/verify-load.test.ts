@@ -65,7 +65,8 @@ describe('verify --load', () => {
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
     expect(out.stderr).toMatch(/at most 10000 requests/);
-    expect(code).toBe(0);
+    // The verdict in the message: on a starved machine the knee drops, and this says to where.
+    expect(code, out.stdout).toBe(0);
     expect([2, 4, 8]).toContain(report.verdict.knee);
     const top = report.steps.at(-1)!;
     // 16 in flight on 4 workers: 4 rounds of 50 ms, past the deadline.
@@ -145,7 +146,10 @@ describe('verify --load', () => {
     const running = verifyCommand(loadArgs(mock, '--concurrency', '2,4', '--step-seconds', '20', '--json', json), io);
     const deadline = Date.now() + 10_000;
     while (!out.stderr.includes('at most') && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setTimeout(r, 300)); // let the first step send some
+    // Let the first step send some: the seller has answered a few more than the pre-flight.
+    const answered = async () => ((await (await fetch(`${mock.url}/__admin/journal`)).json()) as { entries: unknown[] }).entries.length;
+    const before = await answered();
+    await expect.poll(answered, { timeout: 10_000, interval: 20 }).toBeGreaterThan(before + 3);
     const t0 = performance.now();
     controller.abort('SIGINT');
     const code = await running;

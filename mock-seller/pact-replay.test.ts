@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 import { startPactReplay } from './index';
+import { mockSellerCommand } from '../cli/mock-seller-command';
+import { runInProcess } from '../cli/testing/run-in-process';
 
 // `npm run mock-seller -- --pact <file>`: the mock serves exactly the pact's interactions.
 
@@ -47,7 +49,7 @@ describe('pact replay from the mock seller', () => {
     await expect(startPactReplay({ pact: 'no/such/pact.json', port: 0 })).rejects.toThrow(/cannot read no\/such\/pact\.json/);
   });
 
-  it('the CLI (--pact) prints how many interactions it replays and serves them', async () => {
+  it('the CLI (--pact) prints how many interactions it replays and serves them (spawned smoke run)', async () => {
     let child: ChildProcess | undefined;
     try {
       const output = await new Promise<string>((resolve, reject) => {
@@ -69,14 +71,8 @@ describe('pact replay from the mock seller', () => {
   });
 
   it('the CLI refuses --pact together with --scenario', async () => {
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'mock-seller/server.ts', '--pact', PACT_FILE, '--scenario', 'fixtures/scenarios/default.json'],
-        { timeout: 60_000 },
-        (error, _stdout, stderr) => resolve({ code: (error as { code?: number } | null)?.code ?? 0, stderr }),
-      );
-    });
+    // In-process through (argv, io): the spawned run above is this command's smoke test.
+    const result = await runInProcess(mockSellerCommand, ['--pact', PACT_FILE, '--scenario', 'fixtures/scenarios/default.json']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--pact and --scenario exclude each other');
   });

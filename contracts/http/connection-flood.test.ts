@@ -125,6 +125,10 @@ async function until(condition: () => boolean, deadlineMs: number): Promise<void
   while (!condition() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+/** One child with short timeouts for both slow-client cases: a process start costs seconds under load. */
+let shortTimeouts: Promise<Child> | undefined;
+const shortTimeoutServer = () => (shortTimeouts ??= startHealthServer({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' }));
+
 let stopFlood: (() => void) | undefined;
 afterEach(() => stopFlood?.());
 
@@ -151,7 +155,7 @@ describe('a connection flood', () => {
   });
 
   it('slow headers are answered 408 and closed after HTTP_HEADERS_TIMEOUT_MS, not minutes', async () => {
-    const child = await startHealthServer({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' });
+    const child = await shortTimeoutServer();
     const f = flood(child.url, 20);
     stopFlood = f.stop;
     await until(() => f.opened >= 20, 10_000);
@@ -166,7 +170,7 @@ describe('a connection flood', () => {
   });
 
   it('slow bodies are answered 408 and closed after HTTP_REQUEST_TIMEOUT_MS', async () => {
-    const child = await startHealthServer({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' });
+    const child = await shortTimeoutServer();
     const f = flood(child.url, 20, { body: true });
     stopFlood = f.stop;
     await until(() => f.opened >= 20, 10_000);

@@ -29,7 +29,8 @@ const startGateway = (env: Record<string, string>) =>
 describe('GATEWAY_WORKERS', () => {
   afterAll(() => killAllNodeChildren());
 
-  it('is refused on the embedded store, saying why and what to do (exit 2)', async () => {
+  // The two refusals are separate processes that exit at start: they run side by side.
+  it.concurrent('is refused on the embedded store, saying why and what to do (exit 2)', async ({ expect }) => {
     const attempt = startGateway({ GATEWAY_WORKERS: '2', GATEWAY_DATA_DIR: 'memory', DATABASE_URL: '' });
     const error = await attempt.then(
       () => undefined,
@@ -40,7 +41,7 @@ describe('GATEWAY_WORKERS', () => {
     expect(error?.message).toContain('GATEWAY_WORKERS=1');
   });
 
-  it("is refused when it is neither a number nor 'auto'", async () => {
+  it.concurrent("is refused when it is neither a number nor 'auto'", async ({ expect }) => {
     const error = await startGateway({ GATEWAY_WORKERS: 'many', GATEWAY_DATA_DIR: 'memory' }).then(
       () => undefined,
       (e: Error) => e,

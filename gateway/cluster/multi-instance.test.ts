@@ -41,7 +41,8 @@ describe.skipIf(unavailable !== undefined)(`two gateway instances behind HAProxy
     seller = await startMockSeller();
     store = await createStore({ databaseUrl: pg.url });
     await seedDirectory(store, { sellerUrl: `${seller.url}/seller` });
-    for (let i = 0; i < 2; i++) gateways.push(await startGatewayProcess({ env: { DATABASE_URL: pg.url, GATEWAY_SEED: 'off', GATEWAY_LOG: 'off' } }));
+    // Both start at once: each is a Node process compiling the gateway, seconds on a busy machine.
+    gateways.push(...(await Promise.all([1, 2].map(() => startGatewayProcess({ env: { DATABASE_URL: pg.url, GATEWAY_SEED: 'off', GATEWAY_LOG: 'off' } })))));
     const port = await freePort();
     lb = `http://127.0.0.1:${port}`;
     haproxy = spawn('haproxy', ['-db', '-f', packagePath('gateway', 'cluster', 'haproxy.cfg')], {

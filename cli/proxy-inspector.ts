@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { Exchange } from '../contracts/verification/rules-proxy';
+import type { Exchange } from '../contracts/verification/proxied-exchange';
 import { createExchangeLog } from '../inspector/exchange-log';
 import { createInspector } from '../inspector/inspector-app';
 import { memberOfRequest } from '../inspector/member-of-request';

@@ -3,7 +3,7 @@ import { escapeXml } from './report-junit';
 import { show } from './report-text';
 import { exchangeOutcomeText } from './exchange-words';
 import type { ReplyCheck } from '../reply-check';
-import type { Exchange } from './rules-proxy';
+import type { Exchange } from './proxied-exchange';
 import type { ReplyFinding } from './reply-findings';
 
 // The standalone rules proxy's report: one entry per exchange it carried, in the words of the

@@ -1,7 +1,7 @@
 import { RULES, type Violation } from '../reply-rules/index';
 import type { ValidationIssue } from '../validator';
 import type { PactFailure, PactMismatch } from './pact-results';
-import type { Exchange } from './rules-proxy';
+import type { Exchange } from './proxied-exchange';
 import type { ExchangeTiming } from './exchange-words';
 import { notOfferedReason, type NotOffered } from './not-offered';
 

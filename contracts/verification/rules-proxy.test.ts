@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMisbehavingSeller, type MisbehavingSeller } from '../testing/misbehaving-seller';
-import { createRulesProxy, type Exchange, type RulesProxyOptions } from './rules-proxy';
+import type { Exchange } from './proxied-exchange';
+import { createRulesProxy, type RulesProxyOptions } from './rules-proxy';
 import { PROXY_CSP } from './proxy-reply-headers';
 import { createProxyInspector, INSPECTOR_PATH } from '../../cli/proxy-inspector';
 

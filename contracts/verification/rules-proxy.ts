@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../reply-check';
 import { SERVICE_OF } from '../schemas/index';
 import { breachesOf, breachLine } from './proxy-report';
+import type { Exchange } from './proxied-exchange';
 import { listen } from '../http/listen';
 import { refuseCrossSiteAndNonJson } from './json-request-guard';
 import { inertReplies } from './proxy-reply-headers';
@@ -28,34 +29,6 @@ const OPERATION_OF_SERVICE = new Map<string, ForwardedOperation>(
 );
 /** Hop-by-hop and length headers are the proxy's own business. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
-
-export interface Exchange {
-  /** 1-based order of arrival. */
-  index: number;
-  service?: string;
-  operation?: ForwardedOperation;
-  request: unknown;
-  /** HTTP status from the seller, 0 when it could not be reached. */
-  status: number;
-  reply?: unknown;
-  /** The rules' verdict; absent when the reply could not be checked (see `problem`). */
-  check?: ReplyCheck;
-  /** Why the exchange could not be checked: seller unreachable, HTTP error, not JSON, no answer in time. */
-  problem?: string;
-  /** The reply was not JSON, or too large: the proxy answered with this instead of relaying it. */
-  finding?: ReplyFinding;
-  elapsedMs: number;
-  /** What the caller tagged the exchange with when it arrived (the interaction under way). */
-  tag?: string;
-  /** The proxy answered for the seller: it could not be reached, did not answer in time, or its reply was not relayed (see `finding`). */
-  proxyAnswer?: 'unreachable' | 'timeout' | 'stopped' | ReplyFinding['rule'];
-  /** The seller's answer came after the limit: how long it took. */
-  answeredAfterMs?: number;
-  /** The limit the seller did not answer within (set on a timeout; `status` is then a late answer's, if any). */
-  limitMs?: number;
-  /** What became of a request the proxy stopped waiting for. */
-  late?: string;
-}
 
 export interface RulesProxyOptions {
   /** The seller's full URL; every request is POSTed there whatever path it came on. */

@@ -108,6 +108,16 @@ export class SellerReplyError extends GatewayError {
  */
 export class SellerRefusedError extends SellerReplyError {}
 
+/**
+ * The gateway's own store cannot be reached: a dependency failing, not a bug (5503, 503).
+ * The message says what became of the request (for an order: not placed, or state unknown).
+ */
+export class StoreUnavailableError extends GatewayError {
+  readonly code = OverallStatus.ServiceOffline;
+  readonly httpStatus = 503;
+  override retryAfterSeconds = 5;
+}
+
 /** A PO number or idempotency key whose first order is still being placed by another request. */
 export class OrderInFlightError extends GatewayError {
   readonly code = OverallStatus.GeneralError;

@@ -2,10 +2,9 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { OVERALL_STATUS_MEANING } from '../../contracts/index';
 import { HTTPException } from 'hono/http-exception';
-import { errorReply, GatewayError, HttpRefusalError, InternalError } from '../errors';
+import { errorReply, GatewayError, HttpRefusalError, InternalError, StoreUnavailableError } from '../errors';
 import { retryAfterOf } from '../../contracts/http/http-error';
 import type { GatewayEnv } from './gateway-env';
-import { StoreUnavailableError } from '../protection/protection-errors';
 import { isStoreUnreachable } from '../store/store-outage';
 
 const storeUnavailable = () =>

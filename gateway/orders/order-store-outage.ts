@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '../protection/protection-errors';
+import { StoreUnavailableError } from '../errors';
 
 // What a buyer is told when the order store cannot be reached: whether the order was
 // certainly not placed (the store failed before the forward) or its state is unknown (it

@@ -25,16 +25,6 @@ export class SellerBusyError extends SellerUnavailableError {
   override retryAfterSeconds = 1;
 }
 
-/**
- * The gateway's own store cannot be reached: a dependency failing, not a bug (5503, 503).
- * The message says what became of the request (for an order: not placed, or state unknown).
- */
-export class StoreUnavailableError extends GatewayError {
-  readonly code = OverallStatus.ServiceOffline;
-  readonly httpStatus = 503;
-  override retryAfterSeconds = 5;
-}
-
 /** An API client over its request rate (429, Retry-After until the window resets). */
 export class RateLimitedError extends GatewayError {
   readonly code = OverallStatus.GeneralError;

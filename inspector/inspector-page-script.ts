@@ -77,7 +77,7 @@ function add(s) {
 
 const escapeToken = (t) => String(t).replace(/~/g, '~0').replace(/\\//g, '~1');
 const parentOf = (path) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
-const show = (value) => (value === undefined ? 'nothing' : JSON.stringify(value));
+const valueText = (value) => (value === undefined ? 'nothing' : JSON.stringify(value));
 
 // Pretty JSON, one element per line, each value's line tagged with its JSON pointer, so a
 // broken rule can be marked where it happened.
@@ -123,7 +123,7 @@ function renderJson(target, value, marks) {
     for (const mark of notes.get(line) || []) {
       el.classList.add('broken');
       const text = '\\u25B2 ' + mark.rule + ' at ' + mark.path + ': ' + mark.message +
-        (mark.expected !== undefined || mark.found !== undefined ? '\\n  expected ' + show(mark.expected) + ', found ' + show(mark.found) : '');
+        (mark.expected !== undefined || mark.found !== undefined ? '\\n  expected ' + valueText(mark.expected) + ', found ' + valueText(mark.found) : '');
       const note = target.appendChild(node('div', text, 'annotation'));
       note.dataset.testid = 'annotation';
       note.dataset.rule = mark.rule;
@@ -145,9 +145,9 @@ function nearMiss(mark) {
   if (mark.expected !== undefined || mark.found !== undefined) {
     const grid = li.appendChild(node('div', undefined, 'near-miss'));
     grid.appendChild(node('span', 'expected'));
-    grid.appendChild(node('span', show(mark.expected), 'expected')).dataset.testid = 'expected';
+    grid.appendChild(node('span', valueText(mark.expected), 'expected')).dataset.testid = 'expected';
     grid.appendChild(node('span', 'found'));
-    grid.appendChild(node('span', show(mark.found), 'found')).dataset.testid = 'found';
+    grid.appendChild(node('span', valueText(mark.found), 'found')).dataset.testid = 'found';
   }
   return li;
 }

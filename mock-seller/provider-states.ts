@@ -20,7 +20,7 @@ interface MockStateHandler {
   setUp(scenario: Scenario, params: Params): Params;
 }
 
-const str = (params: Params, name: string, fallback?: string): string => {
+const requiredString = (params: Params, name: string, fallback?: string): string => {
   const value = params[name] ?? fallback;
   if (typeof value !== 'string' || value === '')
     throw new BadRequestError(`param '${name}' must be a non-empty string`, [
@@ -83,7 +83,7 @@ function ensureAccount(scenario: Scenario, member: string, account: string, desc
 
 const firstLocationOf = (scenario: Scenario, member: string) => scenario.locations.find((l) => l.member === member)?.id ?? scenario.locations[0].id;
 const allLocations = (scenario: Scenario) => scenario.locations.map((l) => l.id);
-const optionalStr = (params: Params, name: string): string | undefined => (params[name] === undefined ? undefined : str(params, name));
+const optionalString = (params: Params, name: string): string | undefined => (params[name] === undefined ? undefined : requiredString(params, name));
 
 /**
  * The locations a part state names: `location_ids`, or `location_id` and
@@ -93,8 +93,8 @@ const optionalStr = (params: Params, name: string): string | undefined => (param
  */
 function namedLocations(scenario: Scenario, params: Params): { ids: string[]; echo: Params } {
   if (params.location_ids !== undefined) return { ids: list(params, 'location_ids', []), echo: {} };
-  const first = optionalStr(params, 'location_id');
-  const second = optionalStr(params, 'second_location_id');
+  const first = optionalString(params, 'location_id');
+  const second = optionalString(params, 'second_location_id');
   if (first === undefined) {
     if (second !== undefined)
       throw new BadRequestError("param 'second_location_id' needs 'location_id'", [
@@ -114,8 +114,8 @@ function unknownPartState(description: string): MockStateHandler {
     description,
     required: ['mfr_code', 'part_number'],
     setUp(scenario, params) {
-      const mfr = str(params, 'mfr_code');
-      const pn = str(params, 'part_number');
+      const mfr = requiredString(params, 'mfr_code');
+      const pn = requiredString(params, 'part_number');
       removePart(scenario, mfr, pn);
       return { mfr_code: mfr, part_number: pn };
     },
@@ -129,11 +129,15 @@ function relatedState(kind: RelationKind): MockStateHandler {
       `related part; both stocked (at least quantity_available, default 10) at location_ids, or location_id (default: every location)`,
     required: ['mfr_code', 'part_number'],
     setUp(scenario, params) {
-      const mfr = str(params, 'mfr_code');
-      const pn = str(params, 'part_number');
-      const relMfr = str(params, 'related_mfr_code', (params.alternate_mfr_code as string | undefined) ?? mfr);
-      const relPn = str(params, 'related_part_number', (params.alternate_part_number as string | undefined) ?? `${pn}-${kind.slice(0, 3).toUpperCase()}`);
-      const member = optionalStr(params, 'member');
+      const mfr = requiredString(params, 'mfr_code');
+      const pn = requiredString(params, 'part_number');
+      const relMfr = requiredString(params, 'related_mfr_code', (params.alternate_mfr_code as string | undefined) ?? mfr);
+      const relPn = requiredString(
+        params,
+        'related_part_number',
+        (params.alternate_part_number as string | undefined) ?? `${pn}-${kind.slice(0, 3).toUpperCase()}`,
+      );
+      const member = optionalString(params, 'member');
       const locations = namedLocations(scenario, params);
       const quantity = num(params, 'quantity_available', 10);
       const part = ensurePart(scenario, mfr, pn, locations.ids, quantity, member);
@@ -158,9 +162,9 @@ function relatedState(kind: RelationKind): MockStateHandler {
 const DEFAULT_ROUTE = { cutoff_time: '2026-11-23 10:00:00', arrival_time: '2026-11-23 11:30:00', pickup_time: '2026-11-23 11:45:00', route_code: 'PACT-1' };
 
 const orderLine = (params: Params) => ({
-  mfr: str(params, 'mfr_code'),
-  pn: str(params, 'part_number'),
-  location: str(params, 'location_id'),
+  mfr: requiredString(params, 'mfr_code'),
+  pn: requiredString(params, 'part_number'),
+  location: requiredString(params, 'location_id'),
   quantity: num(params, 'quantity', 1),
 });
 
@@ -170,11 +174,11 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
       'the part is in the catalogue without related parts, stocked at location_ids, or location_id and second_location_id (default: every location), with at least quantity_available (default 10)',
     required: ['mfr_code', 'part_number'],
     setUp(scenario, params) {
-      const mfr = str(params, 'mfr_code');
-      const pn = str(params, 'part_number');
+      const mfr = requiredString(params, 'mfr_code');
+      const pn = requiredString(params, 'part_number');
       const locations = namedLocations(scenario, params);
       const quantity = num(params, 'quantity_available', 10);
-      const part = ensurePart(scenario, mfr, pn, locations.ids, quantity, optionalStr(params, 'member'));
+      const part = ensurePart(scenario, mfr, pn, locations.ids, quantity, optionalString(params, 'member'));
       // The catalogue's 'part exists' has no alternates: the reply is the part's entry alone.
       delete part.related;
       return { mfr_code: mfr, part_number: pn, ...locations.echo, location_ids: locations.ids, quantity_available: quantity };
@@ -186,11 +190,11 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
       'default 10), and location_id has route times (a default route is added when it has none)',
     required: ['mfr_code', 'part_number', 'location_id'],
     setUp(scenario, params) {
-      const mfr = str(params, 'mfr_code');
-      const pn = str(params, 'part_number');
-      const locationId = str(params, 'location_id');
+      const mfr = requiredString(params, 'mfr_code');
+      const pn = requiredString(params, 'part_number');
+      const locationId = requiredString(params, 'location_id');
       const quantity = num(params, 'quantity_available', 10);
-      const part = ensurePart(scenario, mfr, pn, [locationId], quantity, optionalStr(params, 'member'));
+      const part = ensurePart(scenario, mfr, pn, [locationId], quantity, optionalString(params, 'member'));
       delete part.related;
       const location = scenario.locations.find((l) => l.id === locationId)!;
       if (location.route_times === undefined || location.route_times.length === 0) location.route_times = [DEFAULT_ROUTE];
@@ -207,17 +211,17 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
       'quantity_available, default 10) without related parts; unknown_mfr_code/unknown_part_number is not in the catalogue',
     required: ['mfr_code', 'part_number', 'second_mfr_code', 'second_part_number', 'unknown_mfr_code', 'unknown_part_number', 'location_id'],
     setUp(scenario, params) {
-      const locationId = str(params, 'location_id');
+      const locationId = requiredString(params, 'location_id');
       const quantity = num(params, 'quantity_available', 10);
-      const member = optionalStr(params, 'member');
-      const unknown = { unknown_mfr_code: str(params, 'unknown_mfr_code'), unknown_part_number: str(params, 'unknown_part_number') };
+      const member = optionalString(params, 'member');
+      const unknown = { unknown_mfr_code: requiredString(params, 'unknown_mfr_code'), unknown_part_number: requiredString(params, 'unknown_part_number') };
       // Removed first: the two stocked parts win should a vendor name one of them twice.
       removePart(scenario, unknown.unknown_mfr_code, unknown.unknown_part_number);
       const stocked = {
-        mfr_code: str(params, 'mfr_code'),
-        part_number: str(params, 'part_number'),
-        second_mfr_code: str(params, 'second_mfr_code'),
-        second_part_number: str(params, 'second_part_number'),
+        mfr_code: requiredString(params, 'mfr_code'),
+        part_number: requiredString(params, 'part_number'),
+        second_mfr_code: requiredString(params, 'second_mfr_code'),
+        second_part_number: requiredString(params, 'second_part_number'),
       };
       for (const [mfr, pn] of [
         [stocked.mfr_code, stocked.part_number],
@@ -253,15 +257,15 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
       'the account exists at the member and has an invoice matching the given fields (invoice_number, po_number, invoice_date or from/to_invoice_date, location_id, part_number, invoice_type)',
     required: ['member', 'account'],
     setUp(scenario, params) {
-      const member = str(params, 'member');
-      const account = ensureAccount(scenario, member, str(params, 'account'), params.account_description as string | undefined);
-      const locationId = str(params, 'location_id', firstLocationOf(scenario, member));
+      const member = requiredString(params, 'member');
+      const account = ensureAccount(scenario, member, requiredString(params, 'account'), params.account_description as string | undefined);
+      const locationId = requiredString(params, 'location_id', firstLocationOf(scenario, member));
       ensureLocation(scenario, locationId, member);
-      const date = str(params, 'invoice_date', (params.from_invoice_date ?? params.to_invoice_date ?? '2026-11-02') as string);
-      const invoiceNumber = str(params, 'invoice_number', `INV-PACT-${account.invoices.length + 1}`);
-      const poNumber = str(params, 'po_number', 'PO-PACT-1');
-      const partNumber = str(params, 'part_number', '51515');
-      const invoiceType = str(params, 'invoice_type', 'IN');
+      const date = requiredString(params, 'invoice_date', (params.from_invoice_date ?? params.to_invoice_date ?? '2026-11-02') as string);
+      const invoiceNumber = requiredString(params, 'invoice_number', `INV-PACT-${account.invoices.length + 1}`);
+      const poNumber = requiredString(params, 'po_number', 'PO-PACT-1');
+      const partNumber = requiredString(params, 'part_number', '51515');
+      const invoiceType = requiredString(params, 'invoice_type', 'IN');
       account.invoices = account.invoices.filter((i) => i.invoice_number !== invoiceNumber);
       account.invoices.push({
         invoice_number: invoiceNumber,
@@ -297,11 +301,11 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
       'the account exists at the member and has a statement matching the given fields (statement_date or from/to_statement_date, location_id, statement_type)',
     required: ['member', 'account'],
     setUp(scenario, params) {
-      const member = str(params, 'member');
-      const account = ensureAccount(scenario, member, str(params, 'account'), params.account_description as string | undefined);
-      const date = str(params, 'statement_date', (params.to_statement_date ?? params.from_statement_date ?? '2026-10-31') as string);
-      const statementType = str(params, 'statement_type', 'monthly');
-      const locationId = params.location_id === undefined ? undefined : str(params, 'location_id');
+      const member = requiredString(params, 'member');
+      const account = ensureAccount(scenario, member, requiredString(params, 'account'), params.account_description as string | undefined);
+      const date = requiredString(params, 'statement_date', (params.to_statement_date ?? params.from_statement_date ?? '2026-10-31') as string);
+      const statementType = requiredString(params, 'statement_type', 'monthly');
+      const locationId = params.location_id === undefined ? undefined : requiredString(params, 'location_id');
       if (locationId !== undefined) ensureLocation(scenario, locationId, member);
       account.statements = account.statements.filter((s) => s.statement_date !== date);
       account.statements.push({
@@ -333,8 +337,8 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
     description: 'the seller has no such account at the member (invoice/statement status "error")',
     required: ['member', 'account'],
     setUp(scenario, params) {
-      const member = str(params, 'member');
-      const account = str(params, 'account');
+      const member = requiredString(params, 'member');
+      const account = requiredString(params, 'account');
       scenario.accounts = scenario.accounts.filter((a) => !(a.member === member && a.id === account));
       return { member, account };
     },

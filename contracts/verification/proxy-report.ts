@@ -1,6 +1,6 @@
 import { RULES } from '../reply-rules/index';
 import { escapeXml } from './report-junit';
-import { show } from './report-text';
+import { valueText } from './report-text';
 import { exchangeOutcomeText } from './exchange-words';
 import type { ReplyCheck } from '../reply-check';
 import type { Exchange } from './proxied-exchange';
@@ -75,7 +75,7 @@ export const proxyReport = (upstream: string, exchanges: ProxyExchange[]): Proxy
 });
 
 export function breachLine(b: ProxyBreach): string {
-  const values = 'expected' in b || 'found' in b ? `   expected: ${show(b.expected)}   found: ${show(b.found)}` : '';
+  const values = 'expected' in b || 'found' in b ? `   expected: ${valueText(b.expected)}   found: ${valueText(b.found)}` : '';
   return `${b.rule}${b.id !== undefined ? ` [id ${b.id}]` : ''} at ${b.path}: ${b.message}${values}`;
 }
 

@@ -1,5 +1,5 @@
 import { exampleValuesNote, interactionPassed, type VerificationReport } from './report';
-import { pactMismatchText, show } from './report-text';
+import { pactMismatchText, valueText } from './report-text';
 import { exchangeOutcomeText } from './exchange-words';
 
 // JUnit XML for CI: one test case per interaction; a failure lists Pact's mismatches and
@@ -24,7 +24,7 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     for (const v of i.violations) {
       lines.push(
         `${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} ${v.path}: ` +
-          `${v.message}${v.expected !== undefined || v.found !== undefined ? ` (expected ${show(v.expected)}, found ${show(v.found)})` : ''}`,
+          `${v.message}${v.expected !== undefined || v.found !== undefined ? ` (expected ${valueText(v.expected)}, found ${valueText(v.found)})` : ''}`,
       );
     }
     for (const p of i.problems) lines.push(`problem: ${p}`);

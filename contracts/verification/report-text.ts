@@ -7,7 +7,7 @@ import type { PactMismatch } from './pact-results';
 // broken rule with every item id, JSON path, expected and found.
 
 /** One wording for a value, and for its absence, in every report. */
-export const show = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
+export const valueText = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
 
 const rulesVerdict = (i: InteractionReport): string =>
   i.rules === 'failed'
@@ -16,7 +16,7 @@ const rulesVerdict = (i: InteractionReport): string =>
 
 /** Pact's mismatch with the value the seller sent beside the one expected, when Pact gives them. */
 export function pactMismatchText(m: PactMismatch): string {
-  const values = m.actual !== undefined ? ` (expected ${show(m.expected)}, your system sent ${show(m.actual)})` : '';
+  const values = m.actual !== undefined ? ` (expected ${valueText(m.expected)}, your system sent ${valueText(m.actual)})` : '';
   return `${m.message}${values}`;
 }
 
@@ -67,7 +67,7 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
       for (const b of rule.breaches) {
         lines.push(`    - ${b.interaction}`);
         lines.push(`      item id: ${b.id ?? '—'}   path: ${b.path}`);
-        if (b.expected !== undefined || b.found !== undefined) lines.push(`      expected: ${show(b.expected)}   found: ${show(b.found)}`);
+        if (b.expected !== undefined || b.found !== undefined) lines.push(`      expected: ${valueText(b.expected)}   found: ${valueText(b.found)}`);
         lines.push(`      ${b.message}`);
       }
     }

@@ -50,7 +50,7 @@ function addPart(into: CataloguePart[], part: { mfr_code?: unknown; part_number?
   if (!into.some((q) => key(q) === key(p))) into.push(p);
 }
 
-const str = (v: unknown) => (v === undefined ? undefined : String(v));
+const stringOrUndefined = (v: unknown) => (v === undefined ? undefined : String(v));
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 /** A year around a date: filters reach before and after what the vendor named. */
 const around = (from: string | undefined, to: string | undefined, today: string) => ({
@@ -77,8 +77,8 @@ export function catalogueOfStateMap(map: StateMapFile, file: string, today = new
   for (const state of Object.keys(map.states)) {
     const v = valuesFor(map, state);
     const at = `${file} /states/${state}`;
-    member ??= str(v.member);
-    account ??= str(v.account);
+    member ??= stringOrUndefined(v.member);
+    account ??= stringOrUndefined(v.account);
     addLocation(v.location_id, v.member, v.account);
     addLocation(v.second_location_id, v.member, v.account);
     if (state === 'part is unknown' || state === 'order will fail') addPart(unknownParts, v, at);
@@ -95,12 +95,12 @@ export function catalogueOfStateMap(map: StateMapFile, file: string, today = new
     if (state === 'account has invoices' || state === 'invoice has a downloadable copy') {
       if (v.invoice_number !== undefined) invoice.numbers.push(String(v.invoice_number));
       if (v.po_number !== undefined) invoice.pos.push(String(v.po_number));
-      invoice.from ??= str(v.from_invoice_date);
-      invoice.to ??= str(v.to_invoice_date);
+      invoice.from ??= stringOrUndefined(v.from_invoice_date);
+      invoice.to ??= stringOrUndefined(v.to_invoice_date);
     }
     if (state === 'account has statements') {
-      statement.from ??= str(v.from_statement_date);
-      statement.to ??= str(v.to_statement_date);
+      statement.from ??= stringOrUndefined(v.from_statement_date);
+      statement.to ??= stringOrUndefined(v.to_statement_date);
     }
   }
 

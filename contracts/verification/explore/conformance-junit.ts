@@ -1,6 +1,6 @@
 import { escapeXml, stoppedCase } from '../report-junit';
 import { TIME_LIMIT } from './run-exploration';
-import { show } from '../report-text';
+import { valueText } from '../report-text';
 import { percent } from './conformance-text';
 import type { ConformanceReport } from './conformance';
 
@@ -28,7 +28,7 @@ export function renderConformanceJunit(report: ConformanceReport): string {
               f.finding.message,
               `item id: ${f.finding.id ?? '—'}   path: ${f.finding.path || '/'}`,
               ...(f.finding.expected !== undefined || f.finding.found !== undefined
-                ? [`expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`]
+                ? [`expected: ${valueText(f.finding.expected)}   found: ${valueText(f.finding.found)}`]
                 : []),
               `request: ${JSON.stringify(f.shrunk.request)}`,
               f.reproduces === 'only-under-concurrency'

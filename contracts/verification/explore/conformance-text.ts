@@ -1,4 +1,4 @@
-import { show } from '../report-text';
+import { valueText } from '../report-text';
 import type { Palette } from '../palette';
 import type { ConformanceReport, ConformanceRow } from './conformance';
 import { ALONE_TRIES } from './alone';
@@ -61,7 +61,7 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
         `    item id: ${f.finding.id !== undefined ? JSON.stringify(f.finding.id) : '—'}   path: ${f.finding.path || '/'}`,
         // A timeout or a failed request has no values to compare: the message says it all.
         ...(f.finding.expected !== undefined || f.finding.found !== undefined
-          ? [`    expected: ${show(f.finding.expected)}   found: ${show(f.finding.found)}`]
+          ? [`    expected: ${valueText(f.finding.expected)}   found: ${valueText(f.finding.found)}`]
           : []),
         `    request: ${JSON.stringify(f.shrunk.request)}`,
         `    reproduce: ${f.curl}`,

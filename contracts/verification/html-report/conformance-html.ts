@@ -1,5 +1,5 @@
 import type { ForwardedOperation } from '../../reply-check';
-import { show } from '../report-text';
+import { valueText } from '../report-text';
 import type { ConformanceReport } from '../explore/conformance';
 import { percent } from '../explore/conformance-text';
 import { TIME_LIMIT, type ExploreFailure } from '../explore/run-exploration';
@@ -56,7 +56,7 @@ function failure(f: ExploreFailure, seed: number): Markup {
 <p class="note">First at run ${f.index} (seed ${seed}), shrunk to ${size} in ${f.shrinkTries} tries.</p>
 <div class="finding" data-rule="${f.rule}">${f.finding.message}<br><span class="where">item id <code>${f.finding.id ?? '—'}</code> at <code>${
     f.finding.path || '/'
-  }</code> of the reply</span><br>expected <code>${show(f.finding.expected)}</code> found <code>${show(f.finding.found)}</code></div>
+  }</code> of the reply</span><br>expected <code>${valueText(f.finding.expected)}</code> found <code>${valueText(f.finding.found)}</code></div>
 <h3>Shrunk request</h3>${jsonView(f.shrunk.request)}
 <h3>Reproduce</h3><pre data-testid="curl">${f.curl}</pre>
 <details data-testid="original-request"><summary>The first failing request, as generated (run ${f.index})</summary>${jsonView(f.original.request)}</details>

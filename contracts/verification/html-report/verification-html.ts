@@ -1,6 +1,6 @@
 import { exchangeOutcomeText } from '../exchange-words';
 import { interactionPassed, SCHEMA_RULE, type InteractionReport, type VerificationReport } from '../report';
-import { show, summaryLine } from '../report-text';
+import { valueText, summaryLine } from '../report-text';
 import { markup, type Markup } from './html-text';
 import { jsonView, type MarkedPath } from './json-view';
 import { badge, htmlPage, verdictBlock } from './page-shell';
@@ -60,7 +60,9 @@ function findings(i: InteractionReport): Markup {
   );
   const rules = i.violations.map((v) => {
     const values =
-      v.expected !== undefined || v.found !== undefined ? markup`<br>expected <code>${show(v.expected)}</code> found <code>${show(v.found)}</code>` : '';
+      v.expected !== undefined || v.found !== undefined
+        ? markup`<br>expected <code>${valueText(v.expected)}</code> found <code>${valueText(v.found)}</code>`
+        : '';
     return markup`<div class="finding" data-rule="${v.rule}"><strong>${v.rule}</strong> <span class="where">item id <code>${v.id ?? '—'}</code> at <code>${v.path}</code></span><br>${v.message}${values}</div>`;
   });
   const problems = i.problems.map((p) => markup`<div class="finding" data-rule="problem"><strong>problem</strong><br>${p}</div>`);

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-const INCLUDE = ['{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures}/**/*.test.ts'];
+const INCLUDE = ['{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures,verification,shared}/**/*.test.ts'];
 
 // Files whose assertions hold a wall-clock figure (a time-budgeted fuzz, a latency knee, a
 // breaker that must answer within ms, a flood's close times): they run one at a time, after
@@ -12,7 +12,7 @@ const ON_THEIR_OWN = [
   'cli/explore-command.test.ts',
   'gateway/protection/seller-protection.test.ts',
   'gateway/seller-client/seller-client.test.ts',
-  'contracts/http/connection-flood.test.ts',
+  'shared/http/connection-flood.test.ts',
 ];
 
 export default defineConfig({

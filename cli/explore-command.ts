@@ -1,18 +1,18 @@
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from './command-line';
-import { paletteFor } from '../contracts/verification/palette';
-import { CatalogueError, loadCatalogue } from '../contracts/verification/explore/catalogue-source';
-import { conformanceReport } from '../contracts/verification/explore/conformance';
-import { renderConformanceJunit } from '../contracts/verification/explore/conformance-junit';
-import { progressText, renderConformance } from '../contracts/verification/explore/conformance-text';
+import { paletteFor } from '../verification/palette';
+import { CatalogueError, loadCatalogue } from '../verification/explore/catalogue-source';
+import { conformanceReport } from '../verification/explore/conformance';
+import { renderConformanceJunit } from '../verification/explore/conformance-junit';
+import { progressText, renderConformance } from '../verification/explore/conformance-text';
 import { EXPLORE_USAGE, parseExploreOptions } from './explore-options';
-import { partsTheSellerLacks } from '../contracts/verification/explore/preflight';
-import { runExploration, TIME_LIMIT } from '../contracts/verification/explore/run-exploration';
+import { partsTheSellerLacks } from '../verification/explore/preflight';
+import { runExploration, TIME_LIMIT } from '../verification/explore/run-exploration';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { probeUpstream } from './upstream-probe';
 import { DEFAULT_REPLAY_DIR, writeReplayFile } from './replay-files';
 import { writeWhole } from './report-files';
-import { renderConformanceHtml } from '../contracts/verification/html-report/conformance-html';
+import { renderConformanceHtml } from '../verification/html-report/conformance-html';
 
 // `verify --explore`: generated exchanges on the vendor's catalogue. Progress on stderr, the
 // failures, the conformance table and the verdict on stdout, JSON/JUnit on request.

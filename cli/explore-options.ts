@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
-import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
 import { reportFileArg } from './report-file-arg';
 
 // `verify --explore …`: the command line of an exploration, checked before anything starts,

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './command-line';
 import { parseDuration } from './explore-options';
 import { DEFAULT_REPLAY_DIR } from './replay-files';
-import { DEFAULT_MIX, parseMix, type LoadMix } from '../contracts/verification/load/load-mix';
+import { DEFAULT_MIX, parseMix, type LoadMix } from '../verification/load/load-mix';
 
 // `verify --load …`: the command line of a load run, checked before anything is sent. The
 // defaults are safe for a vendor's staging system: the gateway's own deadline (5000 ms, a

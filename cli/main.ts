@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packagePath } from '../contracts/package-root';
+import { packagePath } from '../shared/package-root';
 import type { Command, CommandIo } from './command-io';
 
 // `federated-gateway <command>`: the toolkit's installable CLI (package.json "bin"). Commands

@@ -1,6 +1,6 @@
 import { integerArg, strictArgs, UsageError } from './command-line';
 import { Type } from '@sinclair/typebox';
-import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../contracts/environment';
+import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../shared/environment';
 import { DEFAULT_SCENARIO_PATH, ScenarioError, startMockSeller, startPactReplay } from '../mock-seller/index';
 import type { CommandIo } from './command-io';
 

@@ -8,7 +8,7 @@ import { checkScenario } from '../mock-seller/scenario-file';
 import type { CommandIo } from './command-io';
 import { recordCommand } from './record-command';
 import { Hono } from 'hono';
-import { listen } from '../contracts/http/listen';
+import { listen } from '../shared/http/listen';
 
 // Record the default-scenario mock seller through `record` with a generated set of requests,
 // replay the written scenario in a second mock seller: the same requests, in the same order,

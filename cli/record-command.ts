@@ -9,7 +9,7 @@ import { checkScenario } from '../mock-seller/scenario-file';
 import type { CommandIo } from './command-io';
 import { createRecordingProxy, type RecordedExchange } from '../mock-seller/record/recording-proxy';
 import { createRecordingLearner, NOT_JSON, type LeftOutExchange } from '../mock-seller/record/recording-learner';
-import { listen, type Listening } from '../contracts/http/listen';
+import { listen, type Listening } from '../shared/http/listen';
 
 // `record`: a pass-through proxy in front of a real seller that learns a mock-seller
 // scenario from the exchanges and writes it when stopped (SIGINT/SIGTERM). An npm script

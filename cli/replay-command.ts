@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { exchange } from '../contracts/verification/explore/exchange';
-import { isReplayFile } from '../contracts/verification/load/replay-file';
+import { exchange } from '../verification/explore/exchange';
+import { isReplayFile } from '../verification/load/replay-file';
 import type { CommandIo } from './command-io';
 
 // `verify --replay <file>`: a failure that needs company, sent again with its company — the

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReplayFile } from '../contracts/verification/load/replay-file';
+import type { ReplayFile } from '../verification/load/replay-file';
 
 // Replay files of failures that need company (verify --load, verify --explore): one per
 // failure, named after its rule, and the command that sends it again with its company.

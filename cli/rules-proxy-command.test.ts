@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
-import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
+import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
 import type { CommandIo } from './command-io';
 import { rulesProxyCommand } from './rules-proxy-command';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
-import { startMisbehavingSeller } from '../contracts/testing/misbehaving-seller';
+import { startMisbehavingSeller } from '../verification/testing/misbehaving-seller';
 
 // The rules proxy as a vendor uses it: their own Pact verifier (here the official Rust CLI)
 // in front of the proxy, the proxy in front of their seller (here the mock seller).

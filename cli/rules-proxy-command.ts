@@ -2,12 +2,12 @@ import { UsageError } from './command-line';
 import { parseRulesProxyArgs, RULES_PROXY_USAGE, type RulesProxyArgs } from './rules-proxy-options';
 import { PactFileError, readV4Pact } from '../contracts/pact/pact-file';
 import { interactionsShaped, requestShape } from '../contracts/pact/interaction-of-request';
-import { exchangeLine, proxyReport, renderProxyJunit, renderProxyText, toProxyExchange, type ProxyExchange } from '../contracts/verification/proxy-report';
-import { startRulesProxy, type RunningRulesProxy } from '../contracts/verification/rules-proxy';
+import { exchangeLine, proxyReport, renderProxyJunit, renderProxyText, toProxyExchange, type ProxyExchange } from '../verification/rules-proxy-report';
+import { startRulesProxy, type RunningRulesProxy } from '../verification/rules-proxy';
 import type { CommandIo } from './command-io';
 import { writeWhole } from './report-files';
 import { writePidFile } from './pid-file';
-import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
+import { INSPECTOR_PATH, createProxyInspector } from '../verification/proxy-inspector';
 import { probeUpstream } from './upstream-probe';
 
 // `rules-proxy`: the reply rules for any Pact verifier. The vendor points their own verifier

@@ -1,6 +1,6 @@
 import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 import { PACT_FILE } from '../contracts/pact/pact-names';
-import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
 
 // `rules-proxy`'s command line, apart from the proxy itself so --help and usage errors answer
 // before Hono, undici and the validators load (cli/main.ts's gate).

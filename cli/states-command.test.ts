@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACT_FILE } from '../contracts/pact/pact-names';
-import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
+import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
 import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
 import type { CommandIo } from './command-io';
 import { rulesProxyCommand } from './rules-proxy-command';

@@ -1,6 +1,6 @@
 import { integerArg, strictArgs, UsageError } from './command-line';
-import type { Listening } from '../contracts/http/listen';
-import type { StateEvent } from '../contracts/verification/state-handlers';
+import type { Listening } from '../shared/http/listen';
+import type { StateEvent } from '../verification/state-handlers';
 import type { CommandIo } from './command-io';
 import { writePidFile } from './pid-file';
 
@@ -54,10 +54,10 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
 
   // Loaded once the flags are right: Hono and the state map's validator are most of the start-up.
   const [{ listen }, { createStateEndpoint }, { stateMapSource }, { readStateMap, StateMapError }] = await Promise.all([
-    import('../contracts/http/listen'),
-    import('../contracts/verification/state-endpoint'),
-    import('../contracts/verification/state-handlers'),
-    import('../contracts/verification/state-map'),
+    import('../shared/http/listen'),
+    import('../verification/state-endpoint'),
+    import('../verification/state-handlers'),
+    import('../verification/state-map'),
   ]);
   let map;
   try {

@@ -2,19 +2,19 @@ import { writeFile } from 'node:fs/promises';
 import { PactFileError, readV4Pact } from '../contracts/pact/pact-file';
 import { parseKitOptions, USAGE } from './verify-options';
 import { UsageError } from './command-line';
-import { paletteFor } from '../contracts/verification/palette';
-import { interactionReport } from '../contracts/verification/report';
-import { renderJunit } from '../contracts/verification/report-junit';
-import { progressLine, renderReport } from '../contracts/verification/report-text';
-import { runVerification, type StateSetup } from '../contracts/verification/run-verification';
-import { readStateMap, StateMapError } from '../contracts/verification/state-map';
+import { paletteFor } from '../verification/palette';
+import { interactionReport } from '../verification/verification-report';
+import { renderJunit } from '../verification/report-as-junit';
+import { progressLine, renderReport } from '../verification/report-as-text';
+import { runVerification, type StateSetup } from '../verification/run-verification';
+import { readStateMap, StateMapError } from '../verification/state-map';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
-import { INSPECTOR_PATH, createProxyInspector } from './proxy-inspector';
+import { INSPECTOR_PATH, createProxyInspector } from '../verification/proxy-inspector';
 import { probeUpstream } from './upstream-probe';
-import { checkNotOffered, NotOfferedError, type NotOffered } from '../contracts/verification/not-offered';
-import { lackingValuesText, statesLackingValues } from '../contracts/verification/example-values';
+import { checkNotOffered, NotOfferedError, type NotOffered } from '../verification/not-offered';
+import { lackingValuesText, statesLackingValues } from '../verification/example-values';
 import { writeWhole } from './report-files';
-import { renderVerificationHtml, type ExchangeBodies } from '../contracts/verification/html-report/verification-html';
+import { renderVerificationHtml, type ExchangeBodies } from '../verification/html-report/verification-html';
 
 // `verify`: Pact verification of a seller system with the reply rules applied to every
 // exchange. Progress on stderr, the report on stdout, files on request.

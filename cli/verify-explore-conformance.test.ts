@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
-import type { ConformanceReport } from '../contracts/verification/explore/conformance';
+import type { ConformanceReport } from '../verification/explore/conformance';
 
 // The conformance report: operation × rule with exercised / broken / score, the --min-score
 // gate, and JUnit XML that the CI parsers' schema accepts (xmllint against fixtures/junit).

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 
-// verify --explore, the command line over the exploration (cli/run-exploration.test.ts tests the
+// verify --explore, the command line over the exploration (verification/explore/run-exploration.test.ts tests the
 // exploration itself): its table and verdict, a state map naming what the seller lacks, bad usage.
 
 let mock: RunningMockSeller;

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type Listening } from '../contracts/http/listen';
+import { listen, type Listening } from '../shared/http/listen';
 import { PACT_FILE } from '../contracts/pact/pact-names';
-import { renderLoadReportHtml } from '../contracts/verification/html-report/load-html';
-import { loadView } from '../contracts/verification/html-report/testing/sample-reports';
-import { CONTENT_SECURITY_POLICY } from '../contracts/verification/html-report/page-shell';
-import { escapeHtml } from '../contracts/verification/html-report/html-text';
+import { renderLoadReportHtml } from '../verification/html-report/load-html';
+import { loadView } from '../verification/html-report/testing/sample-reports';
+import { CONTENT_SECURITY_POLICY } from '../verification/html-report/page-shell';
+import { escapeHtml } from '../verification/html-report/html-text';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../gateway/testing/headless-chromium';
+import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
 import { verifyCommand } from './verify-command';
 
 // `verify --html` and `verify --explore --html` in-process against the mock seller behind a

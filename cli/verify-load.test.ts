@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { readDefaultScenario } from '../mock-seller/default-scenario';
 import type { ScenarioLoad } from '../contracts/schemas/scenario';
-import type { LoadReport } from '../contracts/verification/load/load-report';
+import type { LoadReport } from '../verification/load/load-report';
 import { verifyCommand } from './verify-command';
 
 // verify --load against the mock seller in-process, made slow and wrong through its scenario's

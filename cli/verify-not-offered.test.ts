@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIo } from './command-io';
 import { verifyCommand } from './verify-command';
-import type { VerificationReport } from '../contracts/verification/report';
+import type { VerificationReport } from '../verification/verification-report';
 import { SPEC_FAITHFUL_STATE_MAP as MAP, startSpecFaithfulSeller, type RunningPythonSeller } from '../fixtures/sellers/spec-faithful-seller';
 
 // A vendor who wrote their seller from the specification alone (a Python seller, its own

@@ -1,9 +1,9 @@
 import { PACT_FILE } from '../contracts/pact/pact-names';
-import type { PactSource, Publication } from '../contracts/verification/verifier-options';
+import type { PactSource, Publication } from '../verification/verifier-options';
 import { brokerEnvironment, BrokerSettingsError } from '../contracts/pact/broker-cli';
 import { reportFileArg } from './report-file-arg';
 import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
-import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../contracts/verification/reply-within-limit';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
 
 // `npm run verify -- …`: the vendor's command line, checked before anything starts, with a
 // message naming the flag at fault.

@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import { renderJsonSchemas } from './json-schema-documents';
 import { ALL_PAYLOADS, loadFixture } from './testing/fixtures';
 
-const dir = fileURLToPath(new URL('./json-schema/', import.meta.url));
+const dir = fileURLToPath(new URL('json-schema/', import.meta.url));
 const rendered = renderJsonSchemas();
 
 describe('generated JSON Schema documents', () => {

@@ -1,7 +1,7 @@
 import { OverallStatus, type ErrorDetail, type GatewayErrorReply } from '../contracts/index';
-import { HttpError } from '../contracts/http/http-error';
-import { EMPTY_BODY, notJsonMessage } from '../contracts/http/json-body';
-import type { RequestRefusal } from '../contracts/http/request-guard';
+import { HttpError } from '../shared/http/http-error';
+import { EMPTY_BODY, notJsonMessage } from '../shared/http/json-body';
+import type { RequestRefusal } from '../shared/http/request-guard';
 
 // One error type per failure kind, each with its overall code (common-codes.md) and HTTP
 // status. Handlers throw these; app.onError (error-response.ts) is the one place that turns
@@ -60,7 +60,7 @@ export class CrossSiteRequestError extends GatewayError {
   readonly httpStatus = 403;
 }
 
-/** A shared request guard's refusal (contracts/http/request-guard.ts) as the gateway's error, naming the rule. */
+/** A shared request guard's refusal (shared/http/request-guard.ts) as the gateway's error, naming the rule. */
 export function refusalError({ status, rule, field, detail, message }: RequestRefusal): GatewayError {
   const details = [{ path: field, message: detail, rule }];
   return status === 415 ? new UnsupportedMediaTypeError(message, details) : new CrossSiteRequestError(message, details);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../contracts/package-root';
+import { packagePath } from '../shared/package-root';
 import { GATEWAY_HEAP_FLAGS, withGatewayHeapFlags } from './node-flags';
 
 describe('the gateway heap flags', () => {

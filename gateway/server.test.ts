@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { mintDevToken } from './auth/dev-keys';
 import { startGatewayServer, type RunningGateway } from './server';
-import { listen, type Listening } from '../contracts/http/listen';
+import { listen, type Listening } from '../shared/http/listen';
 
 // The server file: wired from the environment, seeded on a fresh store, and shut down
 // gracefully — a request in flight when shutdown begins still gets its answer.

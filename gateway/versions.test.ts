@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../contracts/package-root';
+import { PACKAGE_ROOT } from '../shared/package-root';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 import { V3_1, V3_2 } from './app';
 

@@ -2,13 +2,13 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ExchangeFeed, ExchangeSummary, Verdict } from './exchange';
 import { inspectorAccess } from './inspector-access';
-import { failedAttempts } from '../contracts/failed-attempts';
-import { clientAddress } from '../contracts/client-address';
+import { failedAttempts } from '../shared/failed-attempts';
+import { clientAddress } from '../shared/client-address';
 import { inspectorPage, inspectorPageHeaders } from './inspector-page';
 import { loginPage, loginPageHeaders } from './login-page';
-import { guardedBy } from '../contracts/http/request-guard';
-import { sameOriginOnly } from '../contracts/http/cross-site';
-import { jsonContentType } from '../contracts/http/json-content-type';
+import { guardedBy } from '../shared/http/request-guard';
+import { sameOriginOnly } from '../shared/http/cross-site';
+import { jsonContentType } from '../shared/http/json-content-type';
 
 // The inspector as a Hono sub-app: mount it anywhere with app.route(path, inspector.app).
 //   GET  <path>                  the page (or, behind a credential without a session, the login page)

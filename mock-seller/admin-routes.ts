@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
 import { BadRequestError } from './errors';
-import { notJsonMessage, readJsonBody } from '../contracts/http/json-body';
+import { notJsonMessage, readJsonBody } from '../shared/http/json-body';
 import { MOCK_SELLER_STATE_HANDLERS } from './provider-states';
-import type { MockSellerControl } from './control';
+import type { MockSellerControl } from './mock-seller-control';
 
 // /__admin: the control API. Tests and the Pact verifier drive the mock seller through it.
 

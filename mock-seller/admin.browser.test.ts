@@ -2,10 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type Listening } from '../contracts/http/listen';
+import { listen, type Listening } from '../shared/http/listen';
 import { startMockSeller, type RunningMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../gateway/testing/headless-chromium';
+import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
 
 // A page on another origin (another loopback port) auto-submits a text/plain form at the mock
 // seller's control API — the classic way to post JSON-looking text across sites without CORS.

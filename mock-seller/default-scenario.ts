@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packagePath } from '../contracts/package-root';
+import { packagePath } from '../shared/package-root';
 import type { Scenario } from '../contracts/schemas/scenario';
 
 /** Path of the default scenario, whatever the working directory. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { UnknownResourceError } from './errors';
 import { renderInvoice, renderStatement } from './documents';
-import type { SellerContext } from './seller-context';
+import type { SellerContext } from './seller-live-state';
 
 // GET /documents/...: the downloadable copies that link_url points to.
 

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../contracts/index';
-import { HttpError } from '../contracts/http/http-error';
+import { HttpError } from '../shared/http/http-error';
 
 // One error type per failure kind, on the toolkit's one base (HttpError, which carries the
 // status); app.ts maps them to responses in one place.

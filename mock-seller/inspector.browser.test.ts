@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemInquirySellerRequest } from '../contracts/index';
 import { FAULT_HEADER, startMockSeller, type RunningMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../gateway/testing/headless-chromium';
+import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
 
 // The inspector page in a real browser: it is open while one honest and one faulty exchange
 // go through the mock seller; both appear live; the faulty one shows the broken rule at its

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from './index';
-import { listen } from '../contracts/http/listen';
-import { runOfficialVerifier } from '../contracts/testing/official-pact-verifier';
-import { exactly } from '../contracts/verification/pact-cli';
+import { listen } from '../shared/http/listen';
+import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
+import { exactly } from '../verification/pact-cli';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 

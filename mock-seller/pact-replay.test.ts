@@ -53,7 +53,7 @@ describe('pact replay from the mock seller', () => {
     let child: ChildProcess | undefined;
     try {
       const output = await new Promise<string>((resolve, reject) => {
-        child = execFile(process.execPath, ['--import', 'tsx', 'mock-seller/server.ts', '--pact', PACT_FILE, '--port', '0'], { timeout: 60_000 });
+        child = execFile(process.execPath, ['--import', 'tsx', 'scripts/mock-seller.ts', '--pact', PACT_FILE, '--port', '0'], { timeout: 60_000 });
         let text = '';
         child.stdout!.on('data', (chunk) => {
           text += chunk;

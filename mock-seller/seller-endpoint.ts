@@ -27,7 +27,7 @@ import { latencyMs, scheduledFaults } from './fault-schedule';
 import { answerItemInquiry, itemInquiryBody } from './item-inquiry';
 import type { JournalRecord } from './journal';
 import { answerPlaceOrder } from './place-order';
-import type { SellerContext } from './seller-context';
+import type { SellerContext } from './seller-live-state';
 import { applyViolation } from './violations';
 import type { Admitted } from './load-model';
 

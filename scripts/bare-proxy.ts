@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { listen } from '../contracts/http/listen';
+import { listen } from '../shared/http/listen';
 
 // The least any gateway must do for an item inquiry, as npm run bench's yardstick: parse the
 // buyer's JSON, add the locations, forward to the seller over a keep-alive pool, parse the

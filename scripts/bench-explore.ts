@@ -7,8 +7,8 @@
 // Ends with one line of JSON holding the figures.
 import { forkMockSeller, servedAsMockSellerChild } from './load/mock-seller-child';
 import { cpus, loadavg } from 'node:os';
-import { catalogueOfScenario } from '../contracts/verification/explore/catalogue';
-import { runExploration } from '../contracts/verification/explore/run-exploration';
+import { catalogueOfScenario } from '../verification/explore/catalogue';
+import { runExploration } from '../verification/explore/run-exploration';
 import { readDefaultScenario } from '../mock-seller/default-scenario';
 
 const arg = (name: string, fallback: number) => {

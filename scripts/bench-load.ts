@@ -12,11 +12,11 @@ import autocannon from 'autocannon';
 import { cpus, loadavg } from 'node:os';
 import { median } from './load/latency-stats';
 import { cpuMicros } from './load/process-stats';
-import { catalogueOfScenario } from '../contracts/verification/explore/catalogue';
-import { requestBody } from '../contracts/verification/explore/exchange';
-import { exploreCase } from '../contracts/verification/explore/generators';
-import { generatedCases } from '../contracts/verification/explore/run-exploration';
-import { runLoad } from '../contracts/verification/load/run-load';
+import { catalogueOfScenario } from '../verification/explore/catalogue';
+import { requestBody } from '../verification/explore/exchange';
+import { exploreCase } from '../verification/explore/generators';
+import { generatedCases } from '../verification/explore/run-exploration';
+import { runLoad } from '../verification/load/run-load';
 import { readDefaultScenario } from '../mock-seller/default-scenario';
 
 const arg = (name: string, fallback: number) => {

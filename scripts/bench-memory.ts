@@ -177,7 +177,7 @@ async function npmStart(name: string, dataDir: string): Promise<void> {
 }
 
 async function gatewayAlone(name: string, env: Record<string, string>): Promise<void> {
-  seller ??= await startNodeChild({ name: 'mock seller', args: ['mock-seller/server.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
+  seller ??= await startNodeChild({ name: 'mock seller', args: ['scripts/mock-seller.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
   const spawnedAt = performance.now();
   const child = await startGatewayProcess({
     env: { GATEWAY_LOG: 'off', GATEWAY_RATE_LIMIT: '1000000000', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: '', ...env },

@@ -12,7 +12,7 @@ import { Hono } from 'hono';
 import autocannon from 'autocannon';
 import { checkSellerReply, type ItemInquirySellerRequest } from '../contracts/index';
 import { startMockSeller, readDefaultScenario } from '../mock-seller/index';
-import { listen } from '../contracts/http/listen';
+import { listen } from '../shared/http/listen';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { environmentRows } from '../contracts/environment';
+import { environmentRows } from '../shared/environment';
 import { ENVIRONMENT_SECTIONS, README, renderReadme } from './environment-docs';
 
 describe("the README's configuration tables", () => {

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { TObject } from '@sinclair/typebox';
-import { environmentTable } from '../contracts/environment';
-import { packagePath } from '../contracts/package-root';
-import { GATEWAY_ENVIRONMENT } from '../gateway/server-config';
+import { environmentTable } from '../shared/environment';
+import { packagePath } from '../shared/package-root';
+import { GATEWAY_ENVIRONMENT } from '../gateway/server-settings';
 import { STORE_ENVIRONMENT } from '../gateway/store/store-config';
 import { INTERNAL_API_ENVIRONMENT } from '../gateway/internal-api/internal-api-config';
 import { ADDRESS_VALIDATOR_ENVIRONMENT } from '../gateway/address/address-validator-from-env';
@@ -11,7 +11,7 @@ import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';
 import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
 import { INTERNAL_API_CLIENT_ENVIRONMENT } from './internal-api-client';
 import { PACT_BROKER_ENVIRONMENT } from '../contracts/pact/broker-cli';
-import { CONNECTION_ENVIRONMENT } from '../contracts/http/connection-environment';
+import { CONNECTION_ENVIRONMENT } from '../shared/http/connection-environment';
 
 // The README's configuration tables, rendered from the environment schemas the processes
 // read (so the two cannot drift: scripts/environment-docs.test.ts compares them).

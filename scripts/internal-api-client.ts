@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EnvUrl, Optional, readEnvironment } from '../contracts/environment';
+import { EnvUrl, Optional, readEnvironment } from '../shared/environment';
 import { DEFAULT_INTERNAL_PORT, DEV_INTERNAL_API_TOKEN, INTERNAL_API_ENVIRONMENT } from '../gateway/internal-api/internal-api-config';
 import { STORE_ENVIRONMENT } from '../gateway/store/store-config';
 import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';

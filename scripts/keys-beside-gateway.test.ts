@@ -10,7 +10,7 @@ import { mintToken } from '../gateway/auth/mint-token';
 import { V3_2 } from '../gateway/app';
 import { runKeysCommand } from './keys';
 import { httpKeysBackend, type KeysBackend } from './keys-backend';
-import { listen, type Listening } from '../contracts/http/listen';
+import { listen, type Listening } from '../shared/http/listen';
 
 // `npm run keys` beside a running gateway: through the internal API's /internal/keys (its
 // credential), into the store the gateway holds, and the gateway's directory in the same

@@ -16,12 +16,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { Store } from '../gateway/store/store';
 import type { Directory, KeyAlgorithm } from '../gateway/directory/directory';
-import { openGatewayStore } from '../gateway/store/open-gateway-store';
+import { openGatewayStore } from '../gateway/open-gateway-store';
 import { describeStore, storeOptionsFromEnv } from '../gateway/store/store-config';
 import { KEY_ALGORITHMS, KeyCommandError } from '../gateway/directory/api-keys';
 import { httpKeysBackend, storeKeysBackend, type KeysBackend } from './keys-backend';
 import { internalApiClientFromEnv, isConnectionRefused } from './internal-api-client';
-import { EnvironmentError } from '../contracts/environment';
+import { EnvironmentError } from '../shared/environment';
 
 const USAGE = `usage:
   npm run keys -- add --client <id> --kid <kid> --public-key <pem file> --user <username> [--user <username>…]

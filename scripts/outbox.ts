@@ -22,7 +22,7 @@ import type { Mailer } from '../gateway/mail/mailer';
 import { outboxView, type OutboxView, type RetryOutcome } from '../gateway/internal-api/outbox-routes';
 import { userMailComposers } from '../gateway/internal-api/welcome-email';
 import { internalApiClientFromEnv, isConnectionRefused } from './internal-api-client';
-import { EnvironmentError } from '../contracts/environment';
+import { EnvironmentError } from '../shared/environment';
 
 const USAGE = `usage:
   npm run outbox [-- --state pending|sent|failed] [--limit <n>] [--json]
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     if (!isConnectionRefused(error)) throw error;
   }
   // Nothing listens: open the store ourselves.
-  const { openGatewayStore } = await import('../gateway/store/open-gateway-store');
+  const { openGatewayStore } = await import('../gateway/open-gateway-store');
   const { mailerFromEnv, mailFromEnv } = await import('../gateway/mail/mailer-from-env');
   const store = await openGatewayStore(env);
   const mailer = mailerFromEnv(env);

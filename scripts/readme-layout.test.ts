@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../contracts/package-root';
+import { packagePath } from '../shared/package-root';
 
 // The README's layout table is where a newcomer looks first: it names every folder we keep.
 

@@ -1,11 +1,11 @@
 import { DEFAULT_SCENARIO_PATH, startMockSeller } from '../mock-seller/index';
 import { startGatewayServer } from '../gateway/server';
 import { INTERNAL_API_SERVER_ENVIRONMENT, startInternalApi } from '../gateway/internal-api/server';
-import { GATEWAY_PROCESS_ENVIRONMENT } from '../gateway/server-config';
+import { GATEWAY_PROCESS_ENVIRONMENT } from '../gateway/server-settings';
 import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
-import { readEnvironment } from '../contracts/environment';
+import { readEnvironment } from '../shared/environment';
 import { Type } from '@sinclair/typebox';
-import { openGatewayStore } from '../gateway/store/open-gateway-store';
+import { openGatewayStore } from '../gateway/open-gateway-store';
 import { createDirectory } from '../gateway/directory/create-directory';
 import { createExchangeLog } from '../inspector/exchange-log';
 import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';

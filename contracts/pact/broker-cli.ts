@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
-import { EnvironmentError, EnvString, EnvUrl, Optional, readEnvironment } from '../environment';
+import { EnvironmentError, EnvString, EnvUrl, Optional, readEnvironment } from '../../shared/environment';
 
 // Publishing and can-i-deploy go through the `pact` CLI of @pact-foundation/pact-cli
 // (`pact-broker publish`, `pact-broker can-i-deploy`); this module only gathers the settings

@@ -1,4 +1,4 @@
-import { packagePath } from '../package-root';
+import { packagePath } from '../../shared/package-root';
 
 // Who the contract is between, and where it lives. The broker, the verifier and the
 // publishing scripts all key on these names.

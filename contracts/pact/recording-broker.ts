@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { listen } from '../http/listen';
+import { listen } from '../../shared/http/listen';
 
 // A stand-in Pact Broker on loopback for testing the publishing scripts (no broker can run
 // on these machines): it records what the `pact` CLI sends and answers the three calls the

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EnvChoice, EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../../contracts/environment';
+import { EnvChoice, EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../../shared/environment';
 import type { AddressValidator } from './address-validator';
 import { createHttpAddressValidator } from './http-address-validator';
 import { createLocalAddressValidator } from './local-address-validator';

@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
 import { CATALOG_PAYLOADS, CartItemPath, CartPath } from '../../contracts/schemas/catalog';
-import { HealthReply } from '../../contracts/http/health-reply';
+import { HealthReply } from '../../shared/http/health-reply';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import { buildOpenApiDocument, plain, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
 import { envelopeExample, GATEWAY_ERRORS as E } from './error-answers';

@@ -6,7 +6,7 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { registerKey, revokeKey } from '../directory/api-keys';
 import { DEV_KEYS } from './dev-keys';
 import { createGateway, V3_2 } from '../app';
-import { gatewayConfig } from '../config';
+import { gatewayConfig } from '../gateway-config';
 import { createTokenVerifier } from './token-verifier';
 
 // Every refusal is HTTP 401 with overall code 4403 and a reason a developer can act on.

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mintToken, type MintOptions } from './mint-token';
-import { packagePath } from '../../contracts/package-root';
+import { packagePath } from '../../shared/package-root';
 
 export const DEV_KEYS_DIR = packagePath('seeds', 'dev-keys');
 

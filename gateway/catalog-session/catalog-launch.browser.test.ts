@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cart, CatalogTokenReply } from '../../contracts/schemas/catalog';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { seedCatalog } from '../catalog/catalog-seed';
-import { listen, type Listening } from '../../contracts/http/listen';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../testing/headless-chromium';
+import { listen, type Listening } from '../../shared/http/listen';
+import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../../shared/testing/headless-chromium';
 
 // The whole catalog launch in a real browser: the buyer system asks for a catalog token, a
 // person opens the launch URL in (headless) Chromium, searches, picks a location, adds items,

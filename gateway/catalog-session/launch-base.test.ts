@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EnvironmentError } from '../../contracts/environment';
-import { serverSettings } from '../server-config';
+import { EnvironmentError } from '../../shared/environment';
+import { serverSettings } from '../server-settings';
 import { launchBase } from './launch-base';
 
 describe('launchBase', () => {

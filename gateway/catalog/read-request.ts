@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { compileValidator, type Validator } from '../../contracts/index';
 import { bodyNotJson, RequestValidationError } from '../errors';
-import { readJsonBody, type JsonBodyOptions } from '../../contracts/http/json-body';
+import { readJsonBody, type JsonBodyOptions } from '../../shared/http/json-body';
 
 // Catalog bodies and query strings, checked against their contract schema: a 4422 naming
 // every field at fault, never a crash on bad JSON.

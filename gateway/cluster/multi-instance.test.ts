@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../../contracts/package-root';
+import { packagePath } from '../../shared/package-root';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
 import { mintDevToken } from '../auth/dev-keys';
 import { mintToken } from '../auth/mint-token';

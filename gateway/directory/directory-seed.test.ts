@@ -5,7 +5,7 @@ import type { Store } from '../store/store';
 import { availableTestBackends, createTestStore } from '../testing/test-store';
 import { readDirectorySeed, seedDirectory } from './directory-seed';
 import { DEFAULT_SELLER_URL } from '../store/store-config';
-import { openGatewayStore } from '../store/open-gateway-store';
+import { openGatewayStore } from '../open-gateway-store';
 import { DEV_KEYS } from '../auth/dev-keys';
 
 const tableCounts = async (store: Store) => {

@@ -3,7 +3,7 @@
 // transaction, so restarts never duplicate rows nor resurrect what an operator deleted or
 // revoked. Two processes seeding one PostgreSQL at once are serialised by an advisory lock.
 import { readFile } from 'node:fs/promises';
-import { packagePath } from '../../contracts/package-root';
+import { packagePath } from '../../shared/package-root';
 import { DEFAULT_SELLER_URL } from '../store/store-config';
 import type { Queryable, Store } from '../store/store';
 import type { AccountStanding, KeyAlgorithm, SellerAuth } from './directory';

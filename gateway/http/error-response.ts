@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { OVERALL_STATUS_MEANING } from '../../contracts/index';
 import { HTTPException } from 'hono/http-exception';
 import { errorReply, GatewayError, HttpRefusalError, InternalError, StoreUnavailableError } from '../errors';
-import { retryAfterOf } from '../../contracts/http/http-error';
+import { retryAfterOf } from '../../shared/http/http-error';
 import type { GatewayEnv } from './gateway-env';
 import { isStoreUnreachable } from '../store/store-outage';
 

@@ -1,7 +1,7 @@
 import type { Context, Handler } from 'hono';
 import { routePath } from 'hono/route';
 import { bodyNotJson } from '../errors';
-import { readJsonBody } from '../../contracts/http/json-body';
+import { readJsonBody } from '../../shared/http/json-body';
 import { buyerReplyJson, type BuyerReplyOperation } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';

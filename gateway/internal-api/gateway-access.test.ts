@@ -6,7 +6,7 @@ import { registerKey } from '../directory/api-keys';
 import { mintToken } from '../auth/mint-token';
 import { V3_2 } from '../app';
 import { createLocalAddressValidator } from '../address/local-address-validator';
-import { PACKAGE_ROOT } from '../../contracts/package-root';
+import { PACKAGE_ROOT } from '../../shared/package-root';
 import { DEV_KEYS } from '../auth/dev-keys';
 import { createInternalApi } from './internal-api';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../../contracts/environment';
+import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../../shared/environment';
 
 // The internal API's settings, read from the environment in one place (its schema below).
 

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { OverallStatus, type ErrorDetail } from '../../contracts/index';
-import { retryAfterOf } from '../../contracts/http/http-error';
-import { EMPTY_BODY, notJsonMessage } from '../../contracts/http/json-body';
+import { retryAfterOf } from '../../shared/http/http-error';
+import { EMPTY_BODY, notJsonMessage } from '../../shared/http/json-body';
 import { AuthenticationError, errorReply, GatewayError, InternalError } from '../errors';
 import { knownError } from '../http/error-response';
 import { AddressServiceUnavailable } from '../address/address-validator';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
-import { readJsonBody } from '../../contracts/http/json-body';
+import { readJsonBody } from '../../shared/http/json-body';
 import { InternalRequestRejected as KeyRequestRejected, internalBodyNotJson } from './internal-api-errors';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
 import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput } from '../directory/api-keys';

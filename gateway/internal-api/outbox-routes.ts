@@ -3,7 +3,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../clock';
 import type { DispatchSummary, OutboxDispatcher } from '../mail/outbox-dispatcher';
 import { countMailByState, listMail, retryMailNow, type OutboxEntry, type OutboxState } from '../mail/outbox';
-import { readJsonBody } from '../../contracts/http/json-body';
+import { readJsonBody } from '../../shared/http/json-body';
 import { InternalRequestRejected, internalBodyNotJson } from './internal-api-errors';
 
 // The outbox as operators see it, for `npm run outbox` against a running server (an

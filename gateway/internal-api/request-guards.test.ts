@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import type { Store } from '../store/store';
 import { createTestStore } from '../testing/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
-import { listen, type Listening } from '../../contracts/http/listen';
+import { listen, type Listening } from '../../shared/http/listen';
 import { createInternalApi } from './internal-api';
 
 // What the internal API takes before any handler: only application/json bodies, no request a

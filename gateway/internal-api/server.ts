@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { listen } from '../../contracts/http/listen';
+import { listen } from '../../shared/http/listen';
 import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
 import { systemClock, type Clock } from '../clock';
@@ -9,7 +9,7 @@ import { mailerFromEnv, mailFromEnv } from '../mail/mailer-from-env';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../mail/outbox-dispatcher';
 import { createInternalApi } from './internal-api';
 import { DEV_INTERNAL_API_TOKEN, INTERNAL_API_ENVIRONMENT, internalApiConfigFromEnv } from './internal-api-config';
-import { readEnvironment } from '../../contracts/environment';
+import { readEnvironment } from '../../shared/environment';
 import { ADDRESS_VALIDATOR_ENVIRONMENT } from '../address/address-validator-from-env';
 import { MAIL_ENVIRONMENT } from '../mail/mailer-from-env';
 import { Type } from '@sinclair/typebox';
@@ -102,7 +102,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
 }
 
 async function main(): Promise<void> {
-  const { openGatewayStore } = await import('../store/open-gateway-store');
+  const { openGatewayStore } = await import('../open-gateway-store');
   const { describeStore, storeOptionsFromEnv } = await import('../store/store-config');
   const store = await openGatewayStore();
   console.error(`store: ${describeStore(storeOptionsFromEnv())}`);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { EnvChoice, EnvFlag, EnvString, EnvUrl, Optional, readEnvironment } from '../../contracts/environment';
+import { EnvChoice, EnvFlag, EnvString, EnvUrl, Optional, readEnvironment } from '../../shared/environment';
 import type { Mailer } from './mailer';
 import { createFileMailer } from './file-mailer';
 import { createSmtpMailer } from './smtp-mailer';

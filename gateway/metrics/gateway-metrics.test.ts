@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createGateway, V3_2 } from '../app';
-import { gatewayConfig } from '../config';
+import { gatewayConfig } from '../gateway-config';
 import { createInternalApi } from '../internal-api/internal-api';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics';

@@ -2,7 +2,7 @@ import type { Directory } from '../directory/directory';
 import type { SellerClient } from '../seller-client/seller-client.types';
 import type { Store } from '../store/store';
 import type { Clock } from '../clock';
-import type { GatewayConfig } from '../config';
+import type { GatewayConfig } from '../gateway-config';
 import type { AuthenticatedBuyer } from '../auth/token-verifier';
 import type { Violation } from '../../contracts/index';
 

@@ -3,7 +3,7 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway, V3_1, V3_2 } from '../app';
-import { gatewayConfig } from '../config';
+import { gatewayConfig } from '../gateway-config';
 import { countingStore } from '../store/counting-store';
 
 // Place order: recorded before it is forwarded, never placed twice.

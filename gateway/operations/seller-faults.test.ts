@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createGateway, V3_2 } from '../app';
-import { gatewayConfig } from '../config';
+import { gatewayConfig } from '../gateway-config';
 import type { FaultRuleInput } from '../../mock-seller/index';
-import { unusedPort } from '../../contracts/http/listen';
+import { unusedPort } from '../../shared/http/listen';
 
 // Seller faults become codes, never crashes; a reply that breaks a rule is never passed on
 // silently. Each request carries its fault in the mock seller's `x-mock-fault` header, which

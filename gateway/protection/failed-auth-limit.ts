@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { clientAddress } from '../../contracts/client-address';
-import type { FailedAttempts } from '../../contracts/failed-attempts';
+import { clientAddress } from '../../shared/client-address';
+import type { FailedAttempts } from '../../shared/failed-attempts';
 import { AuthenticationError } from '../errors';
 import type { GatewayEnv } from '../http/gateway-env';
 import type { RequestCheck } from '../http/request-check';

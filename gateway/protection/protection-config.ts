@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_SELLER_REPLY_BYTES } from '../seller-client/seller-client.types';
 
 // The gateway's self-protection settings: request limits, seller protection, rate limits.
-// Defaults here; server-config.ts fills them from the environment (one marked block).
+// Defaults here; server-settings.ts fills them from the environment (one marked block).
 
 export interface ProtectionConfig {
   /** Largest request body accepted, in bytes; a larger one is refused (413) before it is read. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createGateway, V3_2 } from '../app';
-import { gatewayConfig } from '../config';
+import { gatewayConfig } from '../gateway-config';
 
 // Rate limits per API client: X-RateLimit-* on every buyer reply, 429 with Retry-After over
 // the limit, a per-client limit from the directory, a share per instance, a fresh window.

@@ -1,4 +1,4 @@
-import { bodyLimitCheck } from '../../contracts/http/body-limit';
+import { bodyLimitCheck } from '../../shared/http/body-limit';
 import type { RequestCheck } from '../http/request-check';
 import { PayloadTooLargeError } from './protection-errors';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { createGateway, V3_2 } from '../app';
-import { gatewayConfig } from '../config';
+import { gatewayConfig } from '../gateway-config';
 import type { ProtectionConfig } from './protection-config';
 import { createSellerClient } from '../seller-client/seller-client';
 import type { SellerClient } from '../seller-client/seller-client.types';

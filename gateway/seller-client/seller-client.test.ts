@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { createSellerClient } from './seller-client';
 import type { SellerCall } from './seller-client.types';
-import { listen, unusedPort, type Listening } from '../../contracts/http/listen';
+import { listen, unusedPort, type Listening } from '../../shared/http/listen';
 
 // A real HTTP server on port 0 standing in for a seller system, one route per behaviour.
 

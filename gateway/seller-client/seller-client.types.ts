@@ -37,7 +37,7 @@ export interface SellerClient {
   close(): Promise<void>;
 }
 
-/** GATEWAY_MAX_SELLER_REPLY_BYTES' default, 8 MiB, shared with the kit; the arithmetic is in its description (server-config.ts). */
+/** GATEWAY_MAX_SELLER_REPLY_BYTES' default, 8 MiB, shared with the kit; the arithmetic is in its description (server-settings.ts). */
 export { DEFAULT_MAX_SELLER_REPLY_BYTES } from '../../contracts/seller-reply-size';
 
 export interface SellerClientOptions {

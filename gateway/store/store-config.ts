@@ -3,8 +3,8 @@
 // first, else PGlite in GATEWAY_DATA_DIR ('memory' for in-memory), else under var/pglite.
 import { resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { packagePath } from '../../contracts/package-root';
-import { EnvFlag, EnvString, EnvUrl, Optional, readEnvironment } from '../../contracts/environment';
+import { packagePath } from '../../shared/package-root';
+import { EnvFlag, EnvString, EnvUrl, Optional, readEnvironment } from '../../shared/environment';
 import type { StoreOptions } from './store';
 
 export const DEFAULT_DATA_DIR = packagePath('var', 'pglite');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore } from './create-store';
-import { openGatewayStore } from './open-gateway-store';
+import { openGatewayStore } from '../open-gateway-store';
 import { prepareDataDir } from './data-dir-restore';
 import { loadMigrations } from './migrations';
 import { buildStoreImageInChild, imageFits, imageInfoPath, loadStoreImage, SHIPPED_STORE_IMAGE, type StoreImageInfo } from './store-image';

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { PACKAGE_ROOT } from '../../contracts/package-root';
+import { PACKAGE_ROOT } from '../../shared/package-root';
 import { runMigrations } from './migrations';
 import { openPgliteStore, PGLITE_SHARED_BUFFERS } from './pglite-store';
 

@@ -3,7 +3,7 @@ import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index
 import { mintDevToken } from '../auth/dev-keys';
 import { seedDirectory } from '../directory/directory-seed';
 import { createGateway, V3_2, type Gateway } from '../app';
-import { gatewayConfig } from '../config';
+import { gatewayConfig } from '../gateway-config';
 import { createDirectory } from '../directory/create-directory';
 import { createSellerClient } from '../seller-client/seller-client';
 import type { SellerClient } from '../seller-client/seller-client.types';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PACKAGE_ROOT } from '../../contracts/package-root';
+import { PACKAGE_ROOT } from '../../shared/package-root';
 
 // A TypeScript entry point of this repository run as a child process (`node --import tsx
 // <file>`), ready once its output matches a pattern (its "listening on <url>" line). For tests

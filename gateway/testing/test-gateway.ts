@@ -7,7 +7,7 @@ import type { SellerClient } from '../seller-client/seller-client.types';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
 import { mintDevToken } from '../auth/dev-keys';
 import { createGateway, type Gateway } from '../app';
-import { gatewayConfig, type GatewayConfig } from '../config';
+import { gatewayConfig, type GatewayConfig } from '../gateway-config';
 import type { Clock } from '../clock';
 import type { MintOptions } from '../auth/mint-token';
 

@@ -27,7 +27,7 @@ import type { Store } from '../store/store';
 import { openPgliteStore, PGLITE_SHARED_BUFFERS } from '../store/pglite-store';
 import { createStore } from '../store/create-store';
 import { MIGRATIONS_DIR, runMigrations } from '../store/migrations';
-import { PACKAGE_ROOT } from '../../contracts/package-root';
+import { PACKAGE_ROOT } from '../../shared/package-root';
 import { seedDirectory } from '../directory/directory-seed';
 import { DEFAULT_SELLER_URL } from '../store/store-config';
 

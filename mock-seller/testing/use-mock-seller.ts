@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startMockSeller, type RunningMockSeller } from '../listen';
+import { startMockSeller, type RunningMockSeller } from '../start-mock-seller';
 
 /**
  * One mock seller (default scenario) for a test file: started before its tests, its faults

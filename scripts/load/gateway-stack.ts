@@ -43,7 +43,7 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
     options.log?.(
       `starting the mock seller and the gateway (store: ${postgres ? `throwaway PostgreSQL ${postgres.url}` : 'PGlite in memory'}) in their own processes…`,
     );
-    const seller = await startNodeChild({ name: 'mock seller', args: ['mock-seller/server.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
+    const seller = await startNodeChild({ name: 'mock seller', args: ['scripts/mock-seller.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
     const startGateway = (env: Record<string, string> = {}) =>
       startGatewayProcess({
         env: {

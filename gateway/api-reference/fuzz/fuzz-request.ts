@@ -2,7 +2,7 @@
 // app in-process (app.request) or to a running server over HTTP. Bodies are raw text, so a
 // request can carry what JSON.stringify cannot write (1e400, a lone surrogate escape).
 import { request as httpRequest } from 'undici';
-import { curlCommand } from '../../../contracts/verification/explore/curl-command';
+import { curlCommand } from '../../../shared/curl-command';
 
 export type Surface = 'gateway' | 'internal';
 

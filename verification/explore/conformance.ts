@@ -1,0 +1,77 @@
+import type { ForwardedOperation } from '../../contracts/reply-check';
+import { RULES } from '../../contracts/reply-rules/violation';
+import { TIME_LIMIT, type ExploreFailure, type ExploreResult } from './run-exploration';
+import { ANSWER_RULE, RULES_OF, SCHEMA_RULE, type ExploreRule } from './rule-coverage';
+import { ALL_OPERATIONS } from './generators';
+
+// The conformance report: per operation × rule, how often the rule was exercised, how often
+// broken, and a score (the share of exercising exchanges that kept it). --min-score gates on
+// the lowest score of any exercised rule; without it, any broken rule fails the run.
+
+export interface ConformanceRow {
+  operation: ForwardedOperation;
+  rule: ExploreRule;
+  meaning: string;
+  exercised: number;
+  broken: number;
+  /** 0–1; null when never exercised. */
+  score: number | null;
+  /** Exercised and at or above --min-score. */
+  passed: boolean;
+}
+
+export interface ConformanceReport {
+  sellerUrl: string;
+  catalogue: string;
+  seed: number;
+  runs: { planned: number; done: number };
+  concurrency: number;
+  elapsedMs: number;
+  /** Share of the summed exchange time spent in our own checking (the rest: waiting for the seller). */
+  checkShare: number;
+  minScore: number;
+  rows: ConformanceRow[];
+  failures: ExploreFailure[];
+  /** Lowest score of an exercised rule (1 when none broke). */
+  lowestScore: number;
+  ok: boolean;
+  stopped?: string;
+}
+
+export const MEANING: Record<ExploreRule, string> = {
+  ...RULES,
+  [ANSWER_RULE]: 'The seller answers HTTP 200 with a JSON body within the limit',
+  [SCHEMA_RULE]: "The reply has the contract's shape (types, required fields, code lists)",
+};
+
+export function conformanceReport(result: ExploreResult, minScore = 1): ConformanceReport {
+  const rows: ConformanceRow[] = [];
+  for (const operation of ALL_OPERATIONS) {
+    const tally = result.tally[operation];
+    if (tally === undefined) continue; // not generated (the catalogue could not feed it)
+    for (const rule of RULES_OF[operation]) {
+      const { exercised, broken } = tally[rule] ?? { exercised: 0, broken: 0 };
+      const score = exercised === 0 ? null : (exercised - broken) / exercised;
+      rows.push({ operation, rule, meaning: MEANING[rule], exercised, broken, score, passed: score !== null && score >= minScore });
+    }
+  }
+  const scores = rows.flatMap((r) => (r.score === null ? [] : [r.score]));
+  const lowestScore = scores.length === 0 ? 1 : Math.min(...scores);
+  const total = result.waitMs + result.checkMs;
+  return {
+    sellerUrl: result.sellerUrl,
+    catalogue: result.catalogue,
+    seed: result.seed,
+    runs: { planned: result.planned, done: result.done },
+    concurrency: result.concurrency,
+    elapsedMs: Math.round(result.elapsedMs),
+    checkShare: total === 0 ? 0 : result.checkMs / total,
+    minScore,
+    rows,
+    failures: result.failures,
+    lowestScore,
+    // A time limit is a planned end; a signal is not.
+    ok: (result.stopped === undefined || result.stopped === TIME_LIMIT) && result.done > 0 && lowestScore >= minScore,
+    ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
+  };
+}

@@ -1,0 +1,246 @@
+import fc from 'fast-check';
+import type { ForwardedOperation } from '../../contracts/reply-check';
+import type { Catalogue } from './catalogue';
+import { curlCommand } from '../../shared/curl-command';
+import { exchange, requestBody, type Finding, type SellerTarget } from './exchange';
+import { exploreCase, type ExploreCase } from './generators';
+import type { ExploreRule } from './rule-coverage';
+import { shrinkFailure } from './shrink';
+import { ALONE_TRIES, reproducesAlone } from './alone';
+
+// The exploration: `runs` requests generated from the seed (the same seed, the same requests,
+// whatever the concurrency), sent `concurrency` at a time, every reply judged; then the first
+// failure of each operation × rule shrunk and given a curl command.
+
+/** `stopped` when --time-limit ended the sending (a planned end, unlike a signal). */
+export const TIME_LIMIT = 'time limit';
+
+export interface ExploreOptions {
+  target: SellerTarget;
+  catalogue: Catalogue;
+  runs: number;
+  seed: number;
+  concurrency: number;
+  /** Stop sending new requests after this long (shrinking still happens). */
+  timeLimitMs?: number;
+  operations?: readonly ForwardedOperation[];
+  /** Lone re-sends of a failure before it is called "only under concurrency" (default 3). */
+  aloneTries?: number;
+  /** Exchanges each shrink may spend. */
+  shrinkBudget?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: ExploreProgress) => void;
+  /** Before each failure is shrunk (shrinking sends requests too, so the terminal says so). */
+  onShrink?: (operation: ForwardedOperation, rule: ExploreRule, index: number) => void;
+}
+
+export interface ExploreProgress {
+  done: number;
+  total: number;
+  /** Exchanges with at least one broken rule so far. */
+  failing: number;
+  elapsedMs: number;
+}
+
+export interface Tally {
+  exercised: number;
+  broken: number;
+}
+
+export interface ExploreFailure {
+  operation: ForwardedOperation;
+  rule: ExploreRule;
+  /** 0-based index of the first run that broke it (fast-check's path). */
+  index: number;
+  /** How many exchanges broke it. */
+  count: number;
+  original: ExploreCase;
+  shrunk: ExploreCase;
+  finding: Finding;
+  shrinkTries: number;
+  curl: string;
+  /**
+   * Re-sent alone before shrinking: 'only-under-concurrency' when every lone try was correct —
+   * then it is not shrunk (alone it passes) and `companions` holds the requests in flight
+   * beside it; absent at concurrency 1 or when stopped.
+   */
+  reproduces?: 'alone' | 'only-under-concurrency';
+  companions?: ExploreCase[];
+  /** The command that replays it with its companions (set by the command that writes the file). */
+  replay?: string;
+}
+
+export interface ExploreResult {
+  sellerUrl: string;
+  catalogue: string;
+  seed: number;
+  planned: number;
+  done: number;
+  concurrency: number;
+  elapsedMs: number;
+  /** Drawing the requests with fast-check, before the first is sent. */
+  generateMs: number;
+  /** Summed over exchanges: waiting for the seller vs our own checking. */
+  waitMs: number;
+  checkMs: number;
+  tally: Record<string, Record<string, Tally>>;
+  failures: ExploreFailure[];
+  /** Why it ended early: 'time limit' or the signal's name. */
+  stopped?: string;
+}
+
+/**
+ * The requests of a run. Sampling the property itself draws exactly what fc.check draws for
+ * the same seed, so a failing run's index is the `path` shrinking replays.
+ */
+export function generatedCases(arbitrary: fc.Arbitrary<ExploreCase>, seed: number, runs: number): ExploreCase[] {
+  return fc
+    .sample(
+      fc.asyncProperty(arbitrary, async () => true),
+      { seed, numRuns: runs },
+    )
+    .map((args) => (args as [ExploreCase])[0]);
+}
+
+export async function runExploration(options: ExploreOptions): Promise<ExploreResult> {
+  const arbitrary = exploreCase(options.catalogue, options.operations);
+  const generating = performance.now();
+  const cases = generatedCases(arbitrary, options.seed, options.runs);
+  const generateMs = performance.now() - generating;
+  const tally: Record<string, Record<string, Tally>> = {};
+  const first = new Map<
+    string,
+    { operation: ForwardedOperation; rule: ExploreRule; index: number; count: number; finding: Finding; companions: ExploreCase[] }
+  >();
+  // Requests in flight and just finished: a failure's company, should it need it.
+  type Flight = { c: ExploreCase; start: number; end: number };
+  const inFlight = new Set<Flight>();
+  const recent: Flight[] = [];
+  const companionsOf = (flight: Flight) => [...inFlight, ...recent.filter((r) => r !== flight && r.end > flight.start)].slice(0, 64).map((r) => r.c);
+  const started = performance.now();
+  let next = 0;
+  let done = 0;
+  let failing = 0;
+  let waitMs = 0;
+  let checkMs = 0;
+  let stopped: string | undefined;
+
+  const worker = async () => {
+    while (next < cases.length) {
+      if (options.signal?.aborted) {
+        stopped ??= String(options.signal.reason ?? 'stopped');
+        return;
+      }
+      if (options.timeLimitMs !== undefined && performance.now() - started > options.timeLimitMs) {
+        stopped ??= TIME_LIMIT;
+        return;
+      }
+      const index = next++;
+      const c = cases[index];
+      const flight: Flight = { c, start: performance.now(), end: Infinity };
+      inFlight.add(flight);
+      const outcome = await exchange(options.target, c, options.signal);
+      flight.end = performance.now();
+      inFlight.delete(flight);
+      recent.push(flight);
+      if (recent.length > 4 * options.concurrency) recent.shift();
+      if (options.signal?.aborted) continue; // an exchange cut short by the stop is not a finding
+      waitMs += outcome.waitMs;
+      checkMs += outcome.checkMs;
+      const rules = (tally[c.operation] ??= {});
+      for (const rule of outcome.exercised) (rules[rule] ??= { exercised: 0, broken: 0 }).exercised++;
+      const brokenHere = new Set<ExploreRule>();
+      for (const f of outcome.findings) {
+        if (brokenHere.has(f.rule)) continue;
+        brokenHere.add(f.rule);
+        rules[f.rule].broken++;
+        const key = `${c.operation} ${f.rule}`;
+        const seen = first.get(key);
+        // The lowest index wins, so the shrunk failure does not depend on the concurrency.
+        if (seen === undefined) first.set(key, { operation: c.operation, rule: f.rule, index, count: 1, finding: f, companions: companionsOf(flight) });
+        else {
+          seen.count++;
+          if (index < seen.index) Object.assign(seen, { index, finding: f, companions: companionsOf(flight) });
+        }
+      }
+      if (brokenHere.size > 0) failing++;
+      done++;
+      options.onProgress?.({ done, total: cases.length, failing, elapsedMs: performance.now() - started });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  const elapsedMs = performance.now() - started;
+
+  const failures: ExploreFailure[] = [];
+  for (const { companions, ...f } of [...first.values()].sort((a, b) => a.index - b.index)) {
+    const original = cases[f.index];
+    // Sent alone first: a failure that needs company is not shrunk (alone it passes) nor given a lone curl.
+    const alone =
+      options.concurrency > 1 && !options.signal?.aborted
+        ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? ALONE_TRIES, options.signal)
+        : undefined;
+    if (alone === false) {
+      failures.push({
+        ...f,
+        original,
+        shrunk: original,
+        shrinkTries: 0,
+        curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
+        reproduces: 'only-under-concurrency',
+        companions,
+      });
+      continue;
+    }
+    if (options.signal?.aborted) {
+      failures.push({
+        ...f,
+        original,
+        shrunk: original,
+        shrinkTries: 0,
+        curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
+      });
+      continue;
+    }
+    options.onShrink?.(f.operation, f.rule, f.index);
+    const shrunk = await shrinkFailure({
+      target: options.target,
+      arbitrary,
+      seed: options.seed,
+      index: f.index,
+      rule: f.rule,
+      original,
+      finding: f.finding,
+      budget: options.shrinkBudget,
+      signal: options.signal,
+    });
+    failures.push({
+      operation: f.operation,
+      rule: f.rule,
+      index: f.index,
+      count: f.count,
+      original,
+      shrunk: shrunk.request,
+      finding: shrunk.finding,
+      shrinkTries: shrunk.tries,
+      curl: curlCommand(options.target.sellerUrl, requestBody(shrunk.request), options.target.headers),
+      ...(alone === true ? { reproduces: 'alone' as const } : {}),
+    });
+  }
+  // Stopped while shrinking: the failures keep the smallest request found so far.
+  if (options.signal?.aborted) stopped ??= String(options.signal.reason ?? 'stopped');
+  return {
+    sellerUrl: options.target.sellerUrl,
+    catalogue: options.catalogue.origin,
+    seed: options.seed,
+    planned: cases.length,
+    done,
+    concurrency: options.concurrency,
+    elapsedMs,
+    generateMs,
+    waitMs,
+    checkMs,
+    tally,
+    failures,
+    ...(stopped !== undefined ? { stopped } : {}),
+  };
+}

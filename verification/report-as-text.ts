@@ -1,0 +1,91 @@
+import { PLAIN, type Palette } from './palette';
+import { exampleValuesNote, interactionPassed, type InteractionReport, type VerificationReport } from './verification-report';
+import { exchangeOutcomeText } from './exchange-words';
+import type { PactMismatch } from './pact-results';
+
+// The report as a vendor reads it in a terminal: one block per interaction, then one per
+// broken rule with every item id, JSON path, expected and found.
+
+/** One wording for a value, and for its absence, in every report. */
+export const valueText = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
+
+const rulesVerdict = (i: InteractionReport): string =>
+  i.rules === 'failed'
+    ? `BROKEN: ${[...new Set([...(i.schemaErrors.length > 0 ? ['reply.schema'] : []), ...i.violations.map((v) => v.rule)])].join(', ')}`
+    : i.rules;
+
+/** Pact's mismatch with the value the seller sent beside the one expected, when Pact gives them. */
+export function pactMismatchText(m: PactMismatch): string {
+  const values = m.actual !== undefined ? ` (expected ${valueText(m.expected)}, your system sent ${valueText(m.actual)})` : '';
+  return `${m.message}${values}`;
+}
+
+const exchangeNote = (i: InteractionReport): string => (i.exchange === undefined ? '' : `   (${exchangeOutcomeText(i.exchange)})`);
+
+/** The label of an interaction that was not judged: stopped first, or declared not offered. */
+const NOT_OFFERED_LABEL = 'NOT OFFERED (optional)';
+
+/** The line printed as each interaction finishes: both verdicts, and what stopped a check. */
+export function progressLine(i: InteractionReport, index: number, total: number, palette: Palette = PLAIN): string {
+  if (i.pact === 'not-offered') return `[${index}/${total}] ${palette.dim(NOT_OFFERED_LABEL)} ${i.description} — ${i.notOffered ?? ''}`;
+  const ok = interactionPassed(i);
+  const verdicts = `pact: ${i.pact === 'failed' ? palette.fail('FAILED') : i.pact} · reply rules: ${i.rules === 'failed' ? palette.fail(rulesVerdict(i)) : i.rules}`;
+  const problem = i.problems[0] !== undefined ? ` — ${i.problems[0]}` : '';
+  return `[${index}/${total}] ${ok ? palette.pass('PASS') : palette.fail('FAIL')} ${i.description} — ${verdicts}${problem}`;
+}
+
+export function renderReport(report: VerificationReport, palette: Palette = PLAIN): string {
+  const lines: string[] = [];
+  lines.push(`Seller verification of ${report.sellerUrl}`);
+  if (report.fatal !== undefined) lines.push('', `Pact could not run: ${report.fatal}`);
+  lines.push('', 'Interactions');
+  for (const i of report.interactions) {
+    const label =
+      i.pact === 'not-offered'
+        ? palette.dim(NOT_OFFERED_LABEL)
+        : i.pact === 'not-run'
+          ? palette.dim('NOT RUN')
+          : interactionPassed(i)
+            ? palette.pass('PASS')
+            : palette.fail('FAIL');
+    lines.push(`  ${label}  ${i.description}`);
+    if (i.states.length > 0) lines.push(`        given ${i.states.join(', ')}`);
+    if (i.pact === 'not-offered') lines.push(`        ${i.notOffered ?? ''}`);
+    if (i.pact === 'not-run' || i.pact === 'not-offered') continue;
+    lines.push(`        pact: ${i.pact}   reply rules: ${rulesVerdict(i)}${exchangeNote(i)}`);
+    for (const m of i.pactMismatches) lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${pactMismatchText(m)}`);
+    for (const e of i.schemaErrors) lines.push(`        reply.schema at ${e.path || '/'}: ${e.message}`);
+    for (const v of i.violations) lines.push(`        ${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} at ${v.path}: ${v.message}`);
+    for (const p of i.problems) lines.push(`        problem: ${p}`);
+    const examples = exampleValuesNote(i);
+    if (examples !== undefined) lines.push(`        example values: ${examples}`);
+  }
+  if (report.rules.length > 0) {
+    lines.push('', 'Broken rules');
+    for (const rule of report.rules) {
+      lines.push(`  ${rule.rule} — ${rule.description} (${rule.breaches.length})`);
+      for (const b of rule.breaches) {
+        lines.push(`    - ${b.interaction}`);
+        lines.push(`      item id: ${b.id ?? '—'}   path: ${b.path}`);
+        if (b.expected !== undefined || b.found !== undefined) lines.push(`      expected: ${valueText(b.expected)}   found: ${valueText(b.found)}`);
+        lines.push(`      ${b.message}`);
+      }
+    }
+  }
+  lines.push('', summaryLine(report, palette));
+  return `${lines.join('\n')}\n`;
+}
+
+export function summaryLine(report: VerificationReport, palette: Palette = PLAIN): string {
+  const total = report.interactions.length;
+  const ran = report.interactions.filter((i) => i.pact !== 'not-run' && i.pact !== 'not-offered');
+  const passedCount = ran.filter(interactionPassed).length;
+  const declared = report.interactions.filter((i) => i.pact === 'not-offered').map((i) => `'${i.description}'`);
+  const notOffered = declared.length > 0 ? `, ${declared.length} ${NOT_OFFERED_LABEL}: ${declared.join(', ')}` : '';
+  const broken = report.rules.length > 0 ? `; broken rules: ${report.rules.map((r) => r.rule).join(', ')}` : '';
+  if (report.stopped !== undefined) {
+    const notRun = report.interactions.filter((i) => i.pact === 'not-run').map((i) => `'${i.description}'`);
+    return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${notOffered}${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;
+  }
+  return `${report.ok ? palette.pass('PASSED') : palette.fail('FAILED')}: ${passedCount} of ${total} interactions passed${notOffered}${broken}`;
+}

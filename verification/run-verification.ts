@@ -1,0 +1,224 @@
+import type { Hono } from 'hono';
+import { PROVIDER } from '../contracts/pact/pact-names';
+import { readV4Pact } from '../contracts/pact/pact-file';
+import { exactly, runPactCli, type PactCliRun } from './pact-cli';
+import { failureOf, parsePactResults } from './pact-results';
+import { buildReport, type InteractionRun, type VerificationReport } from './verification-report';
+import type { Exchange } from './proxied-exchange';
+import { startRulesProxy } from './rules-proxy';
+import { listen } from '../shared/http/listen';
+import { createStateEndpoint } from './state-endpoint';
+import { noStateSource, remoteStateSource, stateMapSource, type StateEvent, type StateSource } from './state-handlers';
+import type { StateMapFile } from './state-map';
+import type { PactSource, Publication } from './verifier-options';
+import { notOfferedFor, type NotOffered } from './not-offered';
+
+// The vendor kit's run: the rules proxy in front of the seller, the kit's state endpoint in
+// front of the vendor's state source, and the official Pact verifier (a child process)
+// through both — one verifier run per interaction of a pact file, so every exchange and
+// state change belongs to the interaction under way, never to a neighbour. Pacts from a
+// broker are verified in one run (the kit cannot list their interactions first); there an
+// exchange belongs to the interaction whose states were set up before it.
+
+export type StateSetup = { kind: 'url'; url: string } | { kind: 'map'; map: StateMapFile } | { kind: 'none' };
+
+/** The per-exchange limit when none is given: the seller's answer within 30 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Pact's own limit sits above the proxy's, so the proxy always answers first. */
+const PACT_MARGIN_MS = 5_000;
+const LATE_WAIT_MIN_MS = 5_000;
+
+export interface KitRun {
+  sellerUrl: string;
+  pacts: PactSource;
+  states: StateSetup;
+  /** Added to every request to the seller and its state callback (e.g. authorization). */
+  headers?: Record<string, string>;
+  publish?: Publication;
+  /** How long the seller may take per exchange. */
+  timeoutMs?: number;
+  /** The largest reply read from the seller (default 8 MiB): past it, a `reply.too-large` finding. */
+  maxReplyBytes?: number;
+  /** After each interaction: its report so far, its 1-based number, how many there are. */
+  onInteraction?: (run: InteractionRun, index: number, total: number) => void;
+  /** Everything the Pact verifier printed (for --verbose). */
+  log?: (text: string) => void;
+  /** Stops the run: the verifier child is ended, what did not run is reported as such. */
+  signal?: AbortSignal;
+  /** Served on the kit's proxy port instead of relayed (e.g. an inspector page), and told of every exchange. */
+  proxyRoutes?: { path: string; app: Hono }[];
+  onExchange?: (exchange: Exchange) => void;
+  /** The kit's proxy listens here for the length of the run. */
+  onProxyReady?: (url: string) => void;
+  /** Optional interactions the seller does not offer (checked with checkNotOffered): reported, not run. */
+  notOffered?: NotOffered[];
+}
+
+const stateSource = (run: KitRun): StateSource =>
+  run.states.kind === 'url' ? remoteStateSource(run.states.url, run.headers) : run.states.kind === 'map' ? stateMapSource(run.states.map) : noStateSource;
+
+const newRun = (description: string, states: string[]): InteractionRun => ({
+  description,
+  states,
+  exchanges: [],
+  stateErrors: [],
+  injected: new Map(),
+  exampleValues: new Map(),
+});
+
+/** What the verifier's exit says when it wrote no result: it could not run at all. */
+function crashed(result: PactCliRun): string | undefined {
+  if (result.json !== undefined || result.signal !== null) return undefined;
+  const last = result.output.trim().split('\n').slice(-3).join(' | ');
+  return `the Pact verifier stopped with exit code ${result.code}: ${last}`;
+}
+
+export async function runVerification(run: KitRun): Promise<VerificationReport> {
+  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let current: InteractionRun | undefined;
+  const runs: InteractionRun[] = [];
+  // Exchanges are tagged with the key of the interaction under way when they arrive.
+  const keys = new Map<InteractionRun, string>();
+  const byKey = new Map<string, InteractionRun>();
+  const keyOf = (r: InteractionRun) => {
+    let key = keys.get(r);
+    if (key === undefined) {
+      key = `#${keys.size + 1}`;
+      keys.set(r, key);
+      byKey.set(key, r);
+    }
+    return key;
+  };
+  // Broker pacts run in one go: a setup after a teardown starts the next interaction.
+  const segments: InteractionRun[] = [];
+  let lastAction: StateEvent['action'] = 'teardown';
+
+  const onState = (event: StateEvent) => {
+    if (run.pacts.kind === 'broker' && event.action === 'setup' && lastAction === 'teardown') {
+      current = newRun(`interaction ${segments.length + 1}`, []);
+      segments.push(current);
+    }
+    lastAction = event.action;
+    if (current === undefined) return;
+    if (run.pacts.kind === 'broker' && event.action === 'setup') current.states.push(event.state);
+    if (event.error !== undefined) current.stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
+    if (event.action !== 'setup') return;
+    // A parameter the state source gave no value for is sent as the contract's example.
+    for (const [param, example] of Object.entries(event.params))
+      if (event.injected?.[param] === undefined && (typeof example === 'string' || typeof example === 'number'))
+        current.exampleValues.set(param, String(example));
+    if (event.injected === undefined) return;
+    for (const [param, value] of Object.entries(event.injected)) {
+      const example = event.params[param];
+      if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value))
+        current.injected.set(String(example), String(value));
+    }
+  };
+
+  const endpoint = await listen(createStateEndpoint(stateSource(run), (event) => onState(event)).fetch);
+  const proxy = await startRulesProxy({
+    sellerUrl: run.sellerUrl,
+    headers: run.headers,
+    timeoutMs,
+    ...(run.maxReplyBytes !== undefined ? { maxReplyBytes: run.maxReplyBytes } : {}),
+    tag: () => (current === undefined ? undefined : keyOf(current)),
+    onExchange: (exchange: Exchange) => {
+      if (exchange.tag !== undefined) byKey.get(exchange.tag)?.exchanges.push(exchange);
+      run.onExchange?.(exchange);
+    },
+    ...(run.proxyRoutes !== undefined ? { routes: run.proxyRoutes } : {}),
+  });
+  run.onProxyReady?.(proxy.url);
+  const proxyUrl = new URL(proxy.url);
+  const common = [
+    '--hostname',
+    proxyUrl.hostname,
+    '--port',
+    proxyUrl.port,
+    '--provider-name',
+    PROVIDER,
+    '--state-change-url',
+    `${endpoint.url}/states`,
+    // Teardown calls too, for sellers that clean up; our states never need them.
+    '--state-change-teardown',
+    '--request-timeout',
+    String(timeoutMs + PACT_MARGIN_MS),
+    '--no-colour',
+  ];
+  let fatal: string | undefined;
+
+  try {
+    if (run.pacts.kind === 'file') {
+      const planned = run.pacts.files.flatMap((file) =>
+        readV4Pact(file).interactions.map((i) => ({
+          file,
+          run: newRun(
+            i.description,
+            (i.providerStates ?? []).map((s) => s.name),
+          ),
+        })),
+      );
+      for (const p of planned) {
+        const declared = notOfferedFor(p.run, run.notOffered ?? []);
+        if (declared !== undefined) p.run.notOffered = declared;
+      }
+      runs.push(...planned.map((p) => p.run));
+      for (const [index, plan] of planned.entries()) {
+        if (run.signal?.aborted) break;
+        if (plan.run.notOffered !== undefined) {
+          run.onInteraction?.(plan.run, index + 1, planned.length);
+          continue;
+        }
+        current = plan.run;
+        const result = await runPactCli({ args: ['--file', plan.file, '--filter-description', exactly(plan.run.description), ...common], signal: run.signal });
+        run.log?.(result.output);
+        if (result.signal !== null) break; // stopped: this interaction did not finish
+        const pact = parsePactResults(result.json ?? '', result.code !== 0);
+        const failure = failureOf(pact, plan.run.description);
+        plan.run.pact = { ...(failure !== undefined ? { failure } : {}), ...(crashed(result) !== undefined ? { problem: crashed(result) } : {}) };
+        current = undefined;
+        run.onInteraction?.(plan.run, index + 1, planned.length);
+      }
+    } else {
+      const result = await runPactCli({ args: [...brokerArgs(run), ...common], signal: run.signal });
+      run.log?.(result.output);
+      const pact = parsePactResults(result.json ?? '', result.code !== 0);
+      fatal = pact.fatal ?? crashed(result);
+      for (const [index, segment] of segments.entries()) {
+        segment.description = pact.interactions?.[index] ?? segment.description;
+        const failure = failureOf(pact, segment.description);
+        segment.pact = failure !== undefined ? { failure } : {};
+        runs.push(segment);
+        run.onInteraction?.(segment, index + 1, segments.length);
+      }
+    }
+    // Late replies still on their way are reported with their time: awaited one more limit (at least 5 s).
+    if (!run.signal?.aborted) await proxy.settled(Math.max(timeoutMs, LATE_WAIT_MIN_MS));
+  } finally {
+    current = undefined;
+    await proxy.close();
+    await endpoint.close();
+  }
+  return buildReport(run.sellerUrl, runs, {
+    ...(fatal !== undefined ? { fatal } : {}),
+    ...(run.signal?.aborted ? { stopped: String(run.signal.reason ?? 'stopped') } : {}),
+  });
+}
+
+/** Verifier arguments for the pacts a broker holds for this provider, and for publishing the results there. */
+function brokerArgs(run: KitRun): string[] {
+  if (run.pacts.kind !== 'broker') return [];
+  const source = run.pacts;
+  const args = ['--broker-url', source.brokerUrl];
+  if (source.token !== undefined) args.push('--token', source.token);
+  if (source.username !== undefined) args.push('--user', source.username, '--password', source.password ?? '');
+  for (const selector of source.selectors ?? [{ mainBranch: true }, { deployedOrReleased: true }])
+    args.push('--consumer-version-selectors', JSON.stringify(selector));
+  if (source.enablePending === true) args.push('--enable-pending');
+  if (run.publish !== undefined) {
+    args.push('--publish', '--provider-version', run.publish.providerVersion);
+    if (run.publish.branch !== undefined) args.push('--provider-branch', run.publish.branch);
+    if (run.publish.buildUrl !== undefined) args.push('--build-url', run.publish.buildUrl);
+  }
+  return args;
+}

@@ -1,0 +1,161 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT, packagePath } from '../shared/package-root';
+
+// The layout shows the architecture: contracts/ is the contract, shared/ what every app
+// shares, the apps and the vendor kit stand on both, and entry points (cli/, scripts/) sit on
+// top. This test keeps that true: the import graph of every .ts file has no cycle and no arrow
+// pointing up, and the README's layout table names exactly the folders that exist.
+
+// Folders made at run time or by tools are not ours to list.
+const MADE = new Set(['node_modules', 'var', 'dist', 'test-output', '.git']);
+
+/** What each top-level folder's code may import besides itself. Entry points may import anything. */
+const MAY_IMPORT: Record<string, readonly string[] | 'anything'> = {
+  shared: [],
+  contracts: ['shared'],
+  inspector: ['contracts', 'shared'],
+  gateway: ['contracts', 'shared', 'inspector'],
+  'mock-seller': ['contracts', 'shared', 'inspector'],
+  verification: ['contracts', 'shared', 'inspector'],
+  fixtures: ['contracts', 'shared'],
+  seeds: [],
+  cli: ['contracts', 'shared', 'inspector', 'gateway', 'mock-seller', 'verification', 'fixtures'],
+  scripts: 'anything',
+};
+/** Tests and their helpers (`testing/`) may also start the apps and the kit's fixtures to drive them, never an entry point. */
+const TESTS_MAY_ALSO_IMPORT = ['gateway', 'mock-seller', 'inspector', 'verification', 'fixtures'];
+
+const folders = (...path: string[]) =>
+  readdirSync(packagePath(...path), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !MADE.has(entry.name))
+    .map((entry) => entry.name);
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(join(PACKAGE_ROOT, dir), { withFileTypes: true })) {
+    if (MADE.has(entry.name)) continue;
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) sourceFiles(path, out);
+    else if (/\.(ts|mts)$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+// Relative specifiers of import/export … from, import(), vi.mock/vi.importActual/vi.doMock.
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.(?:mock|doMock|importActual)\s*(?:<[^>]*>)?\s*\(\s*)['"](\.{1,2}\/[^'"\n]+)['"]/g;
+
+function importGraph(): Map<string, string[]> {
+  const files = sourceFiles('');
+  const known = new Set(files);
+  const resolve = (from: string, spec: string) => {
+    const base = normalize(join(dirname(from), spec));
+    return [base, `${base}.ts`, base.replace(/\.js$/, '.ts'), `${base}/index.ts`].find((candidate) => known.has(candidate));
+  };
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const text = readFileSync(join(PACKAGE_ROOT, file), 'utf8');
+    const targets = [...text.matchAll(SPECIFIER)].map((m) => resolve(file, m[1])).filter((t): t is string => t !== undefined);
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** One cycle of the graph as a path (a → b → … → a), or undefined when there is none. */
+function findCycle(graph: Map<string, string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): string[] | undefined => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next];
+      if (state.get(next) === undefined) {
+        const cycle = visit(next);
+        if (cycle) return cycle;
+      }
+    }
+    stack.pop();
+    state.set(file, 'done');
+    return undefined;
+  };
+  for (const file of graph.keys()) {
+    if (state.get(file) !== undefined) continue;
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+const topOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '(root)');
+const isTestCode = (file: string) => file.endsWith('.test.ts') || file.split('/').includes('testing');
+
+function arrowsUp(graph: Map<string, string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = topOf(file);
+    const allowed = MAY_IMPORT[from];
+    if (allowed === 'anything') continue;
+    for (const target of targets) {
+      const to = topOf(target);
+      if (to === from) continue;
+      const ok = allowed !== undefined && (allowed.includes(to) || (isTestCode(file) && TESTS_MAY_ALSO_IMPORT.includes(to)));
+      if (!ok)
+        wrong.push(`${file} → ${target} (${from} may import ${allowed === undefined ? 'nothing: add it to MAY_IMPORT' : allowed.join(', ') || 'nothing'})`);
+    }
+  }
+  return wrong;
+}
+
+const layout = (() => {
+  const readme = readFileSync(packagePath('README.md'), 'utf8');
+  return readme.slice(readme.indexOf('## Layout'), readme.indexOf('## Commands'));
+})();
+/** The first column of the layout table: `name/`. */
+const tableFolders = [...layout.matchAll(/^\| `([^`]+)\/` \|/gm)].map((m) => m[1]);
+
+describe('the import graph', () => {
+  const graph = importGraph();
+
+  it('covers the code (a regex that stopped matching would make every check below pass)', () => {
+    expect(graph.size).toBeGreaterThan(300);
+    expect([...graph.values()].reduce((n, targets) => n + targets.length, 0)).toBeGreaterThan(1000);
+  });
+
+  it('has no cycle between files', () => {
+    const cycle = findCycle(graph);
+    expect(cycle?.join(' → ')).toBeUndefined();
+  });
+
+  it('has no arrow up: each folder imports only the folders below it, and nothing imports an entry point', () => {
+    expect(arrowsUp(graph)).toEqual([]);
+  });
+
+  it('would see a cycle and an arrow up (the checks can fail)', () => {
+    const broken = new Map([
+      ['contracts/a.ts', ['contracts/b.ts']],
+      ['contracts/b.ts', ['contracts/a.ts', 'gateway/app.ts']],
+      ['gateway/app.ts', ['cli/main.ts']],
+    ]);
+    expect(findCycle(broken)).toEqual(['contracts/a.ts', 'contracts/b.ts', 'contracts/a.ts']);
+    expect(arrowsUp(broken)).toHaveLength(2);
+  });
+
+  it('knows every top-level folder that holds code', () => {
+    const withCode = new Set([...graph.keys()].map(topOf));
+    withCode.delete('(root)');
+    expect([...withCode].filter((folder) => !(folder in MAY_IMPORT))).toEqual([]);
+  });
+});
+
+describe("the README's layout table", () => {
+  it('names exactly the top-level folders there are', () => {
+    expect([...tableFolders].sort()).toEqual(folders().sort());
+  });
+
+  it('names every folder inside contracts/, shared/, verification/, gateway/ and mock-seller/', () => {
+    const inner = ['contracts', 'shared', 'verification', 'gateway', 'mock-seller'].flatMap((parent) => folders(parent));
+    expect(inner.length).toBeGreaterThan(20);
+    expect(inner.filter((folder) => !layout.includes(`\`${folder}/\``))).toEqual([]);
+  });
+});

@@ -131,6 +131,18 @@ describe('the import graph', () => {
     expect(arrowsUp(graph)).toEqual([]);
   });
 
+  it('has no arrow up inside the gateway either: store/ stands on no other gateway folder, orders/ not on protection/', () => {
+    const wrong = [...graph]
+      .filter(([file]) => !isTestCode(file))
+      .flatMap(([file, targets]) => targets.map((target) => [file, target] as const))
+      .filter(
+        ([file, target]) =>
+          (file.startsWith('gateway/store/') && target.startsWith('gateway/') && !target.startsWith('gateway/store/')) ||
+          (file.startsWith('gateway/orders/') && target.startsWith('gateway/protection/')),
+      );
+    expect(wrong.map(([file, target]) => `${file} → ${target}`)).toEqual([]);
+  });
+
   it('would see a cycle and an arrow up (the checks can fail)', () => {
     const broken = new Map([
       ['contracts/a.ts', ['contracts/b.ts']],

@@ -23,7 +23,7 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
   const forwarded = new ForwardedLocations(request.locations);
   const packCodes = new PackCodes();
 
-  // The whole reply (last in the guide, which lists the item rules first).
+  // The whole reply, first, as in the guide.
   replyStatusCode(found, reply);
 
   // Each entry, and each of its locations.

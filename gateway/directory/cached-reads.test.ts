@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../store/store';
+import type { Queryable, Store } from '../store/store';
 import { createTestStore } from '../testing/test-store';
 import { createDirectory } from './create-directory';
 import { storeDirectory } from './store-directory';
@@ -54,8 +54,14 @@ describe('TtlCache: peek() answers exactly when get() would answer from memory',
 
 describe('createDirectory: cached reads equal store reads', () => {
   let store: Store;
+  // The directory is built on the store's queries alone: on PostgreSQL its change signal
+  // (LISTEN, which also fires on connecting, and which other test files' writes reach) would
+  // drop the cache at any moment. This file compares the two read paths, not invalidation
+  // (create-directory.test.ts and directory-changes.test.ts pin that).
+  let queriesOnly: Queryable;
   beforeAll(async () => {
     store = await createTestStore();
+    queriesOnly = { query: store.query.bind(store) } as Queryable;
   });
   afterAll(async () => {
     await store?.close();
@@ -63,7 +69,7 @@ describe('createDirectory: cached reads equal store reads', () => {
 
   it('answers keys, links, users and members from memory as the store does, present or absent', async () => {
     const reader = storeDirectory(store);
-    const directory = createDirectory(store);
+    const directory = createDirectory(queriesOnly);
     const lookups = [
       {
         kind: 'key',
@@ -134,7 +140,7 @@ describe('createDirectory: cached reads equal store reads', () => {
   });
 
   it('memberOf refuses an unconfigured member alike from memory and from the store', async () => {
-    const deps: Pick<OperationDeps, 'directory'> = { directory: createDirectory(store) };
+    const deps: Pick<OperationDeps, 'directory'> = { directory: createDirectory(queriesOnly) };
     let fromStore: unknown;
     try {
       await memberOf(deps, 'M999');

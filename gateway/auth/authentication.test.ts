@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SignJWT } from 'jose';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { afterDirectorySignal } from '../testing/after-directory-signal';
 import { registerKey, revokeKey } from '../directory/api-keys';
 import { DEV_KEYS } from './dev-keys';
 import { createGateway, V3_2 } from '../app';
@@ -215,10 +216,13 @@ describe('verifyFromMemory', () => {
     expect(verifier.verifyFromMemory(other)).toBeUndefined();
 
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    await registerKey(
-      gw.store,
-      { clientId: 'dev-buyer-system', kid: 'memory-es256', algorithm: 'ES256', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
-      gw.directory,
+    // The registration's change signal must be back before verify() fills the cache it drops.
+    await afterDirectorySignal(gw.store, () =>
+      registerKey(
+        gw.store,
+        { clientId: 'dev-buyer-system', kid: 'memory-es256', algorithm: 'ES256', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+        gw.directory,
+      ),
     );
     const es256 = `Bearer ${await gw.token('demo', { privateKey, algorithm: 'ES256', kid: 'memory-es256' })}`;
     await verifier.verify(es256);

@@ -94,6 +94,15 @@ describe.each(availableTestBackends())('directory change signals on %s', (backen
     expect(typeof pair.reader.onDirectoryChanged).toBe('function');
   });
 
+  it('settles directoryChangesListening once the first LISTEN has made its catch-up call (PostgreSQL; PGlite listens from its opening)', async () => {
+    let count = 0;
+    const stop = pair.reader.onDirectoryChanged!(() => count++);
+    await pair.reader.directoryChangesListening?.();
+    // No NOTIFY was sent: on PostgreSQL the one call is the first connection's catch-up.
+    expect(count).toBe(backend === 'postgres' ? 1 : 0);
+    stop();
+  });
+
   it('stops serving a key revoked through another directory well before the TTL', async () => {
     const ready = await listening();
     const elsewhere = createDirectory(pair.reader, { ttlMs: TTL_MS });

@@ -27,6 +27,7 @@ export function countingStore(inner: Store): CountingStore {
     close: () => inner.close(),
     notifyDirectoryChanged: inner.notifyDirectoryChanged && ((tx) => inner.notifyDirectoryChanged!(tx ?? direct)),
     onDirectoryChanged: inner.onDirectoryChanged && ((listener) => inner.onDirectoryChanged!(listener)),
+    directoryChangesListening: inner.directoryChangesListening && (() => inner.directoryChangesListening!()),
     get count() {
       return statements.length;
     },

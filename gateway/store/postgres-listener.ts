@@ -17,6 +17,8 @@ export interface PostgresListenerOptions {
 }
 
 export interface PostgresListener {
+  /** Settles once LISTEN is first in place and its catch-up onSignal has run (or on stop). */
+  listening: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,8 @@ export function startPostgresListener(options: PostgresListenerOptions): Postgre
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let backoff = minBackoff;
+  let markListening!: () => void;
+  const listening = new Promise<void>((resolve) => (markListening = resolve));
 
   const scheduleReconnect = () => {
     if (stopped || retry) return;
@@ -70,12 +74,15 @@ export function startPostgresListener(options: PostgresListenerOptions): Postgre
     }
     backoff = minBackoff;
     options.onSignal();
+    markListening();
   };
 
   void connect();
   return {
+    listening,
     async stop() {
       stopped = true;
+      markListening();
       if (retry) clearTimeout(retry);
       retry = undefined;
       const current = client;

@@ -65,6 +65,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       });
       return directoryListeners.add(callback);
     },
+    directoryChangesListening: () => listener?.listening ?? Promise.resolve(),
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;

@@ -30,6 +30,12 @@ export interface Store extends Queryable {
    * have been missed (the listening connection was (re)established). Returns unsubscribe.
    */
   onDirectoryChanged?(listener: () => void): () => void;
+  /**
+   * Settles once change signals are being received for the subscribers so far: the first
+   * (re)connection's catch-up call has been made. Tests wait for it, so that call cannot drop
+   * a cache in the middle of a case.
+   */
+  directoryChangesListening?(): Promise<void>;
 }
 
 export interface StoreOptions {

@@ -43,6 +43,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
   for (const sql of options.setupSql ?? []) await store.query(sql);
   const directory = createDirectory(store);
+  // On PostgreSQL the first LISTEN drops the directory's cache once, whenever it connects:
+  // before the first case, not between a look-up and the assertion on its cached copy.
+  await store.directoryChangesListening?.();
   const sellerClient = createSellerClient({ maxReplyBytes: options.config?.protection?.maxSellerReplyBytes });
   const logs: Record<string, unknown>[] = [];
   const clock = options.clock ?? (() => Date.now());

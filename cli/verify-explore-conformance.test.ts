@@ -1,34 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasXmllint, validateJunit } from '../verification/testing/junit-schema';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 import type { ConformanceReport } from '../verification/explore/conformance';
 
 // The conformance report: operation × rule with exercised / broken / score, the --min-score
 // gate, and JUnit XML that the CI parsers' schema accepts (xmllint against fixtures/junit).
-
-const XSD = 'fixtures/junit/junit-ci.xsd';
-const hasXmllint = (() => {
-  try {
-    execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-function validate(xml: string): { ok: boolean; output: string } {
-  const file = join(mkdtempSync(join(tmpdir(), 'junit-')), 'report.xml');
-  writeFileSync(file, xml);
-  try {
-    return { ok: true, output: execFileSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
-  } catch (error) {
-    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
-  }
-}
 
 describe('verify --explore with --min-score, --json and --junit', () => {
   let mock: RunningMockSeller;
@@ -81,7 +61,7 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     expect(row.score).toBeGreaterThan(0);
     expect(row.score).toBeLessThan(1);
     expect(strict.xml).toContain('<failure type="alternate.original-part"');
-    if (hasXmllint) expect(validate(strict.xml).ok).toBe(true);
+    if (hasXmllint) expect(validateJunit(strict.xml).ok).toBe(true);
     const lenient = await run(String(row.score! - 0.01));
     expect(lenient.code).toBe(0);
     expect(lenient.json.ok).toBe(true);

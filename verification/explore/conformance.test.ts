@@ -1,8 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasXmllint, validateJunit } from '../testing/junit-schema';
 import { conformanceReport } from './conformance';
 import { renderConformanceJunit } from './conformance-junit';
 import { renderConformance } from './conformance-text';
@@ -12,26 +9,6 @@ import type { ExploreResult } from './run-exploration';
 // The conformance report: operation × rule with exercised / broken / score, the --min-score
 // gate, and JUnit XML that the CI parsers' schema accepts (xmllint against fixtures/junit).
 // The command line's --min-score, --json and --junit: cli/verify-explore-conformance.test.ts.
-
-const XSD = 'fixtures/junit/junit-ci.xsd';
-const hasXmllint = (() => {
-  try {
-    execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-function validate(xml: string): { ok: boolean; output: string } {
-  const file = join(mkdtempSync(join(tmpdir(), 'junit-')), 'report.xml');
-  writeFileSync(file, xml);
-  try {
-    return { ok: true, output: execFileSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
-  } catch (error) {
-    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
-  }
-}
 
 const result = (over: Partial<ExploreResult> = {}): ExploreResult => ({
   sellerUrl: 'http://seller.example/federated',
@@ -141,14 +118,15 @@ describe('the conformance report', () => {
 
   it.skipIf(!hasXmllint)("is valid against the CI parsers' JUnit schema (xmllint; .ci/run installs libxml2-utils)", () => {
     for (const report of [conformanceReport(result()), conformanceReport(result(), 0.5), conformanceReport(result({ stopped: 'SIGINT', done: 10 }))]) {
-      const check = validate(renderConformanceJunit(report));
+      const check = validateJunit(renderConformanceJunit(report));
       expect(check.output).not.toContain('fails to validate');
       expect(check.ok, check.output).toBe(true);
     }
     // The schema has teeth: a testcase without a name is refused.
     expect(
-      validate('<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c"/></testsuite></testsuites>\n')
-        .ok,
+      validateJunit(
+        '<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c"/></testsuite></testsuites>\n',
+      ).ok,
     ).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from './command-line';
+import { headerArgs, httpUrlArg, UsageError } from './command-line';
+import type { CatalogueSource } from '../verification/explore/catalogue-source';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
 import { reportFileArg } from './report-file-arg';
 
@@ -42,7 +43,7 @@ catalogue (e.g. a part your system does not have), or your system cannot be reac
 
 export interface ExploreCliOptions {
   sellerUrl: string;
-  catalogue: { kind: 'map'; file: string } | { kind: 'url'; url: string };
+  catalogue: CatalogueSource;
   runs: number;
   seed?: number;
   timeLimitMs?: number;
@@ -57,17 +58,8 @@ export interface ExploreCliOptions {
   html?: string;
 }
 
-function httpUrl(flag: string, value: string): string {
-  try {
-    const parsed = new URL(value);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return value;
-  } catch {
-    /* reported below */
-  }
-  throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`);
-}
-
-function wholeNumber(flag: string, value: string, min: number, max: number): number {
+/** Digits only (no 1e3, no sign), from `min` to `max`: the exploration's and the load mode's counts. */
+export function wholeNumber(flag: string, value: string, min: number, max: number): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${flag} must be a whole number, ${min}–${max}, got '${value}'`);
   return n;
@@ -90,6 +82,22 @@ export function parseScore(flag: string, value: string): number {
   if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1)
     throw new UsageError(`${flag} must be 0–1 or a percentage such as 99.5%, got '${value}'`);
   return score;
+}
+
+/** The seller and the catalogue source, as explore and load both take them. */
+export function sellerAndCatalogue(
+  mode: '--explore' | '--load',
+  values: { 'seller-url'?: string; 'state-map'?: string; 'states-url'?: string },
+): { sellerUrl: string; catalogue: CatalogueSource } {
+  if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
+  if (values['state-map'] !== undefined && values['states-url'] !== undefined) throw new UsageError('give --state-map or --states-url, not both');
+  if (values['state-map'] === undefined && values['states-url'] === undefined)
+    throw new UsageError(`${mode} needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller`);
+  return {
+    sellerUrl: httpUrlArg('--seller-url', values['seller-url']),
+    catalogue:
+      values['state-map'] !== undefined ? { kind: 'map', file: values['state-map'] } : { kind: 'url', url: httpUrlArg('--states-url', values['states-url']!) },
+  };
 }
 
 export function parseExploreOptions(argv: string[]): ExploreCliOptions {
@@ -123,20 +131,11 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     throw new UsageError(`${(error as Error).message} (with --explore; see --explore --help)`);
   }
   if (values.help) throw new UsageError('');
-  if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
-  if (values['state-map'] !== undefined && values['states-url'] !== undefined) throw new UsageError('give --state-map or --states-url, not both');
-  if (values['state-map'] === undefined && values['states-url'] === undefined)
-    throw new UsageError('--explore needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller');
-  const headers: Record<string, string> = {};
-  for (const header of values.header ?? []) {
-    const colon = header.indexOf(':');
-    if (colon <= 0) throw new UsageError(`--header must be 'name: value', got '${header}'`);
-    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
-  }
+  const { sellerUrl, catalogue } = sellerAndCatalogue('--explore', values);
+  const headers = headerArgs('--header', values.header);
   return {
-    sellerUrl: httpUrl('--seller-url', values['seller-url']),
-    catalogue:
-      values['state-map'] !== undefined ? { kind: 'map', file: values['state-map'] } : { kind: 'url', url: httpUrl('--states-url', values['states-url']!) },
+    sellerUrl,
+    catalogue,
     runs: wholeNumber('--runs', values.runs!, 1, 10_000_000),
     ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1) } : {}),
     ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),

@@ -1,7 +1,8 @@
 import { reportFileArg } from './report-file-arg';
 import { parseArgs } from 'node:util';
-import { UsageError } from './command-line';
-import { parseDuration } from './explore-options';
+import { headerArgs, UsageError } from './command-line';
+import { parseDuration, sellerAndCatalogue, wholeNumber } from './explore-options';
+import type { CatalogueSource } from '../verification/explore/catalogue-source';
 import { DEFAULT_REPLAY_DIR } from './replay-files';
 import { DEFAULT_MIX, parseMix, type LoadMix } from '../verification/load/load-mix';
 
@@ -49,7 +50,7 @@ reached at start; 130/143: stopped by SIGINT/SIGTERM (within a second, with a pa
 
 export interface LoadCliOptions {
   sellerUrl: string;
-  catalogue: { kind: 'map'; file: string } | { kind: 'url'; url: string };
+  catalogue: CatalogueSource;
   concurrencies: number[];
   stepSeconds: number;
   timeoutMs: number;
@@ -63,22 +64,6 @@ export interface LoadCliOptions {
   junit?: string;
   html?: string;
   replayDir: string;
-}
-
-function httpUrl(flag: string, value: string): string {
-  try {
-    const parsed = new URL(value);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return value;
-  } catch {
-    /* reported below */
-  }
-  throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`);
-}
-
-function wholeNumber(flag: string, value: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${flag} must be a whole number, ${min}–${max}, got '${value}'`);
-  return n;
 }
 
 /** 1,2,4,8 — rising, each 1–1024. */
@@ -129,17 +114,9 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
     throw new UsageError(`${(error as Error).message} (with --load; see --load --help)`);
   }
   if (values.help) throw new UsageError('');
-  if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
-  if (values['state-map'] !== undefined && values['states-url'] !== undefined) throw new UsageError('give --state-map or --states-url, not both');
-  if (values['state-map'] === undefined && values['states-url'] === undefined)
-    throw new UsageError('--load needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller');
+  const { sellerUrl, catalogue } = sellerAndCatalogue('--load', values);
   if (values.concurrency !== undefined && values['max-concurrency'] !== undefined) throw new UsageError('give --concurrency or --max-concurrency, not both');
-  const headers: Record<string, string> = {};
-  for (const header of values.header ?? []) {
-    const colon = header.indexOf(':');
-    if (colon <= 0) throw new UsageError(`--header must be 'name: value', got '${header}'`);
-    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
-  }
+  const headers = headerArgs('--header', values.header);
   let mix = DEFAULT_MIX;
   if (values.mix !== undefined) {
     try {
@@ -157,9 +134,8 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         ? doublingUpTo(wholeNumber('--max-concurrency', values['max-concurrency'], 1, 1024))
         : DEFAULT_CONCURRENCIES;
   return {
-    sellerUrl: httpUrl('--seller-url', values['seller-url']),
-    catalogue:
-      values['state-map'] !== undefined ? { kind: 'map', file: values['state-map'] } : { kind: 'url', url: httpUrl('--states-url', values['states-url']!) },
+    sellerUrl,
+    catalogue,
     concurrencies,
     stepSeconds: parseDuration('--step-seconds', values['step-seconds']!) / 1000,
     timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 600_000),

@@ -15,11 +15,10 @@ export class CatalogueError extends Error {
 
 const validScenario = compileValidator(Scenario);
 
-export async function loadCatalogue(
-  source: { kind: 'map'; file: string } | { kind: 'url'; url: string },
-  headers: Record<string, string> = {},
-  signal?: AbortSignal,
-): Promise<Catalogue> {
+/** A state map's file, or a mock seller's provider-state URL. */
+export type CatalogueSource = { kind: 'map'; file: string } | { kind: 'url'; url: string };
+
+export async function loadCatalogue(source: CatalogueSource, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Catalogue> {
   let catalogue: Catalogue;
   if (source.kind === 'map') {
     try {

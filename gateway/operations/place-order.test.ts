@@ -590,22 +590,11 @@ describe('place order left in flight by a stopped gateway instance', () => {
     expect(sentFor(number)).toHaveLength(0);
   });
 
-  it('still treats a fresh order in flight as in flight: the repeat waits, then gets 409 / 3000', async () => {
-    for (const status of ['received', 'forwarded'] as const) {
-      const number = nextPo();
-      await leaveInFlight(number, status);
-      nowMs += TIMEOUT_MS + MARGIN_MS - 1;
-      const repeat = await post(order(number));
-      expect(repeat.status).toBe(409);
-      expect(repeat.body.status_code).toBe(3000);
-      expect(sentFor(number)).toHaveLength(0);
-      expect(await rowOf(number)).toMatchObject([{ status, attempts: 1, answer: null }]);
-    }
-  });
-
-  it('answers a waiting repeat with the result its first attempt records meanwhile', async () => {
-    // Its own gateway over the same database: a counting store shows when the repeat is waiting
-    // (it reads the row again by id only from its wait loop), and a long wait leaves room to answer.
+  /**
+   * Its own gateway over the same database: a counting store shows when a repeat is waiting
+   * (it reads the row again by id only from its wait loop).
+   */
+  function waitingGateway(orderWaitMs: number) {
     const store = countingStore(crashed.store);
     const app = createGateway({
       store,
@@ -613,20 +602,49 @@ describe('place order left in flight by a stopped gateway instance', () => {
       sellerClient: crashed.sellerClient,
       clock: () => nowMs,
       logger: false,
-      config: gatewayConfig({ orderWaitMs: 10_000, orderStaleMarginMs: MARGIN_MS }),
+      config: gatewayConfig({ orderWaitMs, orderStaleMarginMs: MARGIN_MS }),
     });
-    const rereads = () => store.statements.filter((sql) => /FROM orders WHERE id = \$1/.test(sql)).length;
+    return {
+      rereads: () => store.statements.filter((sql) => /FROM orders WHERE id = \$1/.test(sql)).length,
+      post: async (body: unknown) => {
+        const response = await app.request(PATH, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${await crashed.token()}` },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, body: (await response.json()) as Reply };
+      },
+    };
+  }
+
+  it('still treats a fresh order in flight as in flight: the repeat waits, then gets 409 / 3000', async () => {
+    // The wait ends by the injected clock: the test moves it once the repeat is waiting.
+    const ORDER_WAIT_MS = 300;
+    const waiting = waitingGateway(ORDER_WAIT_MS);
+    for (const status of ['received', 'forwarded'] as const) {
+      const number = nextPo();
+      await leaveInFlight(number, status);
+      // The repeat's last look falls on the last millisecond before the staleness bound.
+      nowMs += TIMEOUT_MS + MARGIN_MS - 1 - ORDER_WAIT_MS;
+      const before = waiting.rereads();
+      const repeat = waiting.post(order(number));
+      await expect.poll(waiting.rereads, { interval: 5, timeout: 5_000 }).toBeGreaterThan(before);
+      nowMs += ORDER_WAIT_MS;
+      const refused = await repeat;
+      expect(refused.status).toBe(409);
+      expect(refused.body.status_code).toBe(3000);
+      expect(sentFor(number)).toHaveLength(0);
+      expect(await rowOf(number)).toMatchObject([{ status, attempts: 1, answer: null }]);
+    }
+  });
+
+  it('answers a waiting repeat with the result its first attempt records meanwhile', async () => {
+    // A long wait leaves room to answer.
+    const waiting = waitingGateway(10_000);
     const number = nextPo();
     await leaveInFlight(number, 'forwarded');
-    const repeat = (async () => {
-      const response = await app.request(PATH, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${await crashed.token()}` },
-        body: JSON.stringify(order(number)),
-      });
-      return { status: response.status, body: (await response.json()) as Reply };
-    })();
-    await expect.poll(rereads, { interval: 5, timeout: 5_000 }).toBeGreaterThan(0);
+    const repeat = waiting.post(order(number));
+    await expect.poll(waiting.rereads, { interval: 5, timeout: 5_000 }).toBeGreaterThan(0);
     const answer = { http_status: 200, body: { order_number: 'FIRST-1', status_code: 2000 } };
     await crashed.store.query(`UPDATE orders SET status = 'confirmed', answer = $2 WHERE purchase_order_number = $1`, [number, JSON.stringify(answer)]);
     const { status, body } = await repeat;

@@ -251,7 +251,9 @@ async function settleStale(desk: OrderDesk, record: OrderRecord, attempt: Attemp
  * bodies first: a takeover may have put another order under the number meanwhile.
  */
 async function answerOf(desk: OrderDesk, first: OrderRecord, attempt: Attempt): Promise<OperationResult> {
-  const giveUpAt = Date.now() + desk.deps.config.orderWaitMs;
+  // By the injected clock, like staleness: a test moves it rather than waiting the limit out.
+  const { clock } = desk.deps;
+  const giveUpAt = clock() + desk.deps.config.orderWaitMs;
   let current: OrderRecord | undefined = first;
   while (current !== undefined) {
     const difference = differenceFrom(current, attempt);
@@ -259,7 +261,7 @@ async function answerOf(desk: OrderDesk, first: OrderRecord, attempt: Attempt): 
     if (current.answer !== null) return replay(current.answer);
     const settled = await settleStale(desk, current, attempt);
     if (settled !== undefined) return settled;
-    if (Date.now() >= giveUpAt) break;
+    if (clock() >= giveUpAt) break;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     current = await desk.records.find(first.id);
   }

@@ -131,7 +131,10 @@ export const BaseVehicle = Closed({
 });
 export type BaseVehicle = Static<typeof BaseVehicle>;
 
-const level = <L extends string, T extends TSchema>(name: L, item: T, extra = {}) => Closed({ level: Type.Literal(name), items: ListOf(item), ...extra });
+// Extra fields are spread in by the caller, not passed as an `extra = {}` parameter: that
+// parameter is typed `{}`, so Static<> dropped the fields the schema had (base_vehicle).
+const levelFields = <L extends string, T extends TSchema>(name: L, item: T) => ({ level: Type.Literal(name), items: ListOf(item) });
+const level = <L extends string, T extends TSchema>(name: L, item: T) => Closed(levelFields(name, item));
 
 export const CatalogVehiclesReply = Type.Union(
   [
@@ -139,7 +142,7 @@ export const CatalogVehiclesReply = Type.Union(
     level('years', NamedItem),
     level('makes', NamedItem),
     level('models', NamedItem),
-    level('engines', EngineItem, { base_vehicle: BaseVehicle }),
+    Closed({ ...levelFields('engines', EngineItem), base_vehicle: BaseVehicle }),
   ],
   { title: 'Catalog vehicles — reply', description: 'The next level down from the fields given, with ids and names' },
 );

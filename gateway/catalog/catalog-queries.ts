@@ -177,14 +177,14 @@ async function vehicleLevel(rows: Rows, request: CatalogVehiclesRequest): Promis
 }
 
 /** The one base vehicle the four narrowing fields name, with its engines. */
-async function engineLevel(rows: Rows, group: number, year: number, make: number, model: number) {
+async function engineLevel(rows: Rows, group: number, year: number, make: number, model: number): Promise<Extract<CatalogVehiclesReply, { level: 'engines' }>> {
   const [found] = await rows<{ id: number }>(
     `SELECT v.id FROM ${VEHICLES} WHERE md.vehicle_group_type_id = $1 AND v.year_id = $2 AND v.make_id = $3 AND v.model_id = $4`,
     [group, year, make, model],
   );
   if (!found) throw new NotFoundError(`no base vehicle for year ${year}, make ${make}, model ${model} in vehicle group ${group}`);
   const vehicle = (await baseVehicle(rows, found.id))!;
-  return { level: 'engines' as const, base_vehicle: vehicle, items: await enginesOf(rows, found.id) };
+  return { level: 'engines', base_vehicle: vehicle, items: await enginesOf(rows, found.id) };
 }
 
 // Categories and part types.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
 import { startGatewayServer, type RunningGateway } from '../server';
 import { startInternalApi, type RunningInternalApi } from '../internal-api/server';
@@ -88,7 +88,15 @@ describe("Node's own answers, from each server as started", () => {
     expectDocumented(await served(internal.url), answers);
   });
 
-  it('the mock seller answers them (mock-seller/README.md lists them)', async () => {
-    await probe(seller.port, { getPath: '/health', postPath: '/seller' });
+  it('the mock seller answers them (mock-seller/README.md lists them), and takes a body cut off for no error of its own', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await probe(seller.port, { getPath: '/health', postPath: '/seller' });
+      // Its reader fails just after Node's 408, when the socket closes: a moment to log it, if it would.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(errors.mock.calls.map((call) => String(call[0]))).not.toContainEqual(expect.stringContaining('unexpected error'));
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

@@ -30,6 +30,7 @@ import { answerPlaceOrder } from './place-order';
 import type { SellerContext } from './seller-live-state';
 import { applyViolation } from './violations';
 import type { Admitted } from './load-model';
+import { requestCutOff } from '../shared/http/request-cut-off';
 
 // POST /seller: one endpoint for every forwarded operation, dispatching on `service`.
 
@@ -155,7 +156,8 @@ export function sellerEndpoint(ctx: SellerContext) {
   return async (c: Ctx): Promise<Response> => {
     const startedAt = Date.now();
     const t0 = performance.now();
-    const text = await c.req.text();
+    // A body the client stopped sending is a 408 of theirs (request-cut-off.ts), not an error of the mock's.
+    const text = await c.req.text().catch((error: unknown) => Promise.reject(requestCutOff(c, error) as Error));
     const rx: Received = { startedAt, t0, service: null, text, notApplied: undefined };
     const model = ctx.load;
     if (model === undefined) return answer(ctx, c, rx, undefined);

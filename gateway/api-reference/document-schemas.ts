@@ -12,11 +12,25 @@ export interface DocumentOperation {
   security: Json[];
   parameters: Json[];
   requestBody?: { required?: boolean; content: Record<string, { schema: Json; example?: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: Json; example?: unknown }>; headers?: Record<string, Json> }>;
+  /** Shared responses (#/components/responses/…) resolved. */
+  responses: Record<string, DocumentResponse>;
+}
+
+export interface DocumentResponse {
+  description?: string;
+  content?: Record<string, { schema: Json; example?: unknown }>;
+  headers?: Record<string, Json>;
+  /** Set on an answer Node's HTTP server gives before the API sees the request (server-answer-responses.ts). */
+  'x-answered-by'?: string;
 }
 
 export function operationsOf(document: Json): DocumentOperation[] {
   const paths = document.paths as Record<string, Record<string, Json>>;
+  const shared = ((document.components as Json | undefined)?.responses ?? {}) as Record<string, DocumentResponse>;
+  const resolved = (responses: Record<string, DocumentResponse & { $ref?: string }>) =>
+    Object.fromEntries(
+      Object.entries(responses).map(([status, r]) => [status, r.$ref?.startsWith('#/components/responses/') === true ? shared[r.$ref.split('/').pop()!] : r]),
+    );
   return Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       operationId: op.operationId as string,
@@ -25,7 +39,7 @@ export function operationsOf(document: Json): DocumentOperation[] {
       security: (op.security as Json[] | undefined) ?? [],
       parameters: (op.parameters as Json[] | undefined) ?? [],
       requestBody: op.requestBody as DocumentOperation['requestBody'],
-      responses: op.responses as DocumentOperation['responses'],
+      responses: resolved(op.responses as Record<string, DocumentResponse>),
     })),
   );
 }

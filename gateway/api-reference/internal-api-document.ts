@@ -4,6 +4,7 @@
 import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import { OverallStatus } from '../../contracts/index';
+import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
 import { buildOpenApiDocument, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
 import { errorAnswer } from './error-answers';
 import { SESSION_COOKIE } from '../../inspector/inspector-access';
@@ -257,6 +258,7 @@ export function internalApiDocument(options: { serverUrl?: string } = {}): Json 
     ].map(([name, description]) => ({ name, description })),
     errorSchemas: { GatewayErrorReply, InspectorErrorReply },
     endpoints: INTERNAL_ENDPOINTS,
+    sharedAnswers: SERVER_ANSWER_RESPONSES,
     securitySchemes: {
       internalApi: { type: 'http', scheme: 'bearer', description: 'The internal API credential (INTERNAL_API_TOKEN)' },
       inspectorSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie POST /inspector/session sets' },

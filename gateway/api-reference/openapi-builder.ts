@@ -40,6 +40,19 @@ export interface Endpoint {
   errors: Record<number, ErrorAnswer>;
 }
 
+/**
+ * An answer every operation can get that is not the operation's own (Node's HTTP server's,
+ * shared/http/server-answers.ts): one components.responses entry, referenced from each
+ * operation; where an operation answers the same status itself, its own response stays and
+ * its description says the server's may come instead.
+ */
+export interface SharedAnswer {
+  status: number;
+  /** Its components.responses name. */
+  name: string;
+  response: Json;
+}
+
 export interface DocumentOptions {
   title: string;
   version: string;
@@ -51,6 +64,7 @@ export interface DocumentOptions {
   /** Error body schemas by component name. */
   errorSchemas: Record<string, TSchema | Json>;
   endpoints: Endpoint[];
+  sharedAnswers?: SharedAnswer[];
 }
 
 /** TypeBox schemas carry symbols JSON drops; a JSON round trip leaves plain JSON Schema. */
@@ -85,6 +99,8 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     return { $ref: `#/components/schemas/${name}` };
   };
   const paths: Record<string, Json> = {};
+  // Only the shared answers some operation refers to (where every operation answers a status itself, none does).
+  const referenced: Json = {};
   for (const e of options.endpoints) {
     const id = `${e.method} ${e.path}`;
     const success: Json = { description: e.reply.description ?? 'Success' };
@@ -103,6 +119,13 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
       };
       if (answer.retryAfter === true) response.headers = { 'Retry-After': RETRY_AFTER };
       responses[status] = response;
+    }
+    for (const shared of options.sharedAnswers ?? []) {
+      const own = responses[shared.status] as Json | undefined;
+      if (own === undefined) {
+        responses[shared.status] = { $ref: `#/components/responses/${shared.name}` };
+        referenced[shared.name] = shared.response;
+      } else own.description = `${String(own.description)}. Or, before the API sees the request: ${String(shared.response.description)}`;
     }
     const operation: Json = { operationId: operationIdOf(e.method, e.path), summary: e.summary, tags: [e.tag] };
     if (e.description !== undefined) operation.description = e.description;
@@ -128,6 +151,10 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     servers: [{ url: options.serverUrl, description: options.serverDescription }],
     tags: options.tags,
     paths,
-    components: { schemas, securitySchemes: options.securitySchemes },
+    components: {
+      schemas,
+      ...(Object.keys(referenced).length === 0 ? {} : { responses: referenced }),
+      securitySchemes: options.securitySchemes,
+    },
   };
 }

@@ -10,6 +10,8 @@ import { createInternalApi } from '../internal-api/internal-api';
 import { internalApiConfigFromEnv } from '../internal-api/internal-api-config';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import type { Store } from '../store/store';
+import { SERVER_ANSWERS } from '../../shared/http/server-answers';
+import { checkReply } from './fuzz/reply-checks';
 
 async function documentServed(): Promise<Json> {
   const response = await apiReferenceRoutes().request('/openapi.json');
@@ -102,6 +104,42 @@ describe('GET /openapi.json', () => {
     expect(op('postCatalogProducts').responses['422'].content!['application/json'].schema.$ref).toBe('#/components/schemas/GatewayErrorReply');
     expect(op('postJsonFederatedV32Invoice').responses['422'].content!['application/json'].schema.$ref).toBe('#/components/schemas/InvoiceErrorReply');
     expect(op('getHealth').responses['503'].headers?.['Retry-After']).toBeDefined();
+  });
+});
+
+describe("Node's own answers (shared/http/server-answers.ts)", () => {
+  it('are documented on every operation of both documents, as a shared response or in the operation’s own of that status', async () => {
+    for (const doc of [await documentServed(), await internalDocumentServed()]) {
+      const shared = (doc.components as { responses?: Record<string, { description: string }> }).responses ?? {};
+      for (const op of operationsOf(doc))
+        for (const answer of SERVER_ANSWERS) {
+          const response = op.responses[String(answer.status)];
+          expect(response, `${op.operationId} ${answer.status}`).toBeDefined();
+          // Either the shared response itself, or the operation's own that also tells of Node's.
+          if (response['x-answered-by'] === undefined) expect(response.description, `${op.operationId} ${answer.status}`).toContain(answer.description);
+          else expect(response).toBe(shared[answer.name]);
+        }
+    }
+  });
+
+  it('say they have no JSON body, and Connection: close where the connection is closed', async () => {
+    const doc = await documentServed();
+    const shared = (doc.components as { responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }> }).responses;
+    expect(Object.keys(shared).sort()).toEqual(['ServerBadRequest', 'ServerExpectationFailed', 'ServerHeadersTooLarge', 'ServerRequestTimeout']);
+    for (const [name, response] of Object.entries(shared)) {
+      expect(response.content, name).toBeUndefined();
+      expect(response.headers?.Connection !== undefined, name).toBe(SERVER_ANSWERS.find((a) => a.name === name)!.closes);
+    }
+  });
+
+  it("do not make the API's own answer of the same status documented for the fuzzer", async () => {
+    const doc = await documentServed();
+    const op = operationsOf(doc).find((o) => o.operationId === 'postJsonFederatedV32ItemInquiry')!;
+    const validatorOf = documentValidators(doc);
+    const answer = (status: number, text: string) => checkReply(op, { status, headers: {}, text, ms: 1 }, { validatorOf }).map((p) => p.check);
+    expect(answer(400, '')).toEqual([]);
+    expect(answer(400, '{"status_code":4422}')).toEqual(['undocumented-status']);
+    expect(answer(418, '')).toEqual(['undocumented-status']);
   });
 });
 

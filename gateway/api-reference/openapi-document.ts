@@ -6,6 +6,7 @@ import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
 import { CATALOG_PAYLOADS, CartItemPath, CartPath } from '../../contracts/schemas/catalog';
 import { HealthReply } from '../../shared/http/health-reply';
 import { loadFixture } from '../../contracts/testing/fixtures';
+import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
 import { buildOpenApiDocument, plain, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
 import { envelopeExample, GATEWAY_ERRORS as E } from './error-answers';
 import SEEDED from './examples/seeded-catalog-replies.json' with { type: 'json' };
@@ -293,6 +294,7 @@ export function openApiDocument(options: { serverUrl?: string; version?: string 
       StatementErrorReply: invoiceOrStatementError('StatementBuyerReply'),
     },
     endpoints: ENDPOINTS,
+    sharedAnswers: SERVER_ANSWER_RESPONSES,
     securitySchemes: {
       buyerJwt: {
         type: 'http',

@@ -73,7 +73,9 @@ function operationView(path, method, op) {
     }
   });
   const schemaOf = (s) => el('pre', { textContent: JSON.stringify(resolve(s), null, 2) });
-  const responses = Object.entries(op.responses).map(([status, r]) => el('li', {}, status + ' — ' + r.description));
+  // Node's own answers are shared responses (#/components/responses/…).
+  const described = (r) => (r.$ref ? doc.components.responses[r.$ref.split('/').pop()] : r).description;
+  const responses = Object.entries(op.responses).map(([status, r]) => el('li', {}, status + ' — ' + described(r)));
   return el('details', { id: op.operationId },
     el('summary', {}, el('span', { className: 'method ' + method, textContent: method }), el('code', { textContent: path }), ' — ' + op.summary),
     op.description ? el('p', { textContent: op.description }) : '',

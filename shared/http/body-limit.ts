@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { requestCutOff } from './request-cut-off';
 
 // Every request body is bounded before anything reads it: a declared Content-Length above
 // the limit is refused at once, a chunked body as soon as it passes the limit. The refusal
@@ -26,7 +27,7 @@ export function bodyLimitCheck(maxBytes: number, tooLarge: () => Error): BodyChe
     } catch (error) {
       // The rest of a chunked body is still on the socket, unread: this connection ends here.
       c.header('connection', 'close');
-      throw error;
+      throw requestCutOff(c, error);
     }
   };
   return (c) => {

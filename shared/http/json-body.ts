@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
+import { requestCutOff } from './request-cut-off';
 
 // The one way every app reads a JSON request body. Each app says what "not JSON" becomes in
 // its own error type (the gateway's 4422, the internal API's 400, the mock seller's 400);
@@ -43,7 +44,7 @@ function nodeBodyJson(c: Context, notJson: NotJson, options: JsonBodyOptions): P
         reject(error as Error);
       }
     });
-    incoming.on('error', reject);
+    incoming.on('error', (error) => reject(requestCutOff(c, error) as Error));
   });
 }
 
@@ -65,7 +66,13 @@ function parseJsonBody(text: string, notJson: NotJson, options: JsonBodyOptions)
 export function readJsonBody(c: Context, notJson: NotJson, options: JsonBodyOptions = {}): Promise<unknown> {
   // No closure held in a const here: tsx (keepNames) names such a closure with
   // Object.defineProperty each time it is made, once per request on this path.
-  return nodeBodyJson(c, notJson, options) ?? c.req.text().then((text) => parseJsonBody(text, notJson, options));
+  return (
+    nodeBodyJson(c, notJson, options) ??
+    c.req.text().then(
+      (text) => parseJsonBody(text, notJson, options),
+      (error: unknown) => Promise.reject(requestCutOff(c, error) as Error),
+    )
+  );
 }
 
 /** The message every app gives for a body that is not JSON. */

@@ -34,6 +34,14 @@ export function checkReply(op: DocumentOperation, response: FuzzResponse, option
     });
     return problems;
   }
+  // Node's own answer of this status has no body: the app answering it (with a body) is not that.
+  if (documented['x-answered-by'] !== undefined && response.text !== '') {
+    problems.push({
+      check: 'undocumented-status',
+      message: `status ${response.status} is documented only as Node's HTTP server's bodiless answer, but the API answered it: ${response.text.slice(0, 200)}`,
+    });
+    return problems;
+  }
   const json = documented.content?.['application/json'];
   if (json !== undefined && response.status !== 204) {
     let body: unknown;

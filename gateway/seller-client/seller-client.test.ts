@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { Pool } from 'undici';
 import { createSellerClient } from './seller-client';
-import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
+import { bothLeftToStandIn, DEADLINE_MS, LATE_MS, LATE_PATHS, listenLate, STAND_IN_DEFAULTS, STAND_IN_FAILURES } from '../../shared/testing/late-replies';
 import type { SellerCall } from './seller-client.types';
 import { listen, unusedPort, type Listening } from '../../shared/http/listen';
 
@@ -19,8 +19,7 @@ interface Seen {
 
 let server: Listening;
 let base: string;
-const LATE_MS = 2_000;
-const LATE_REPLY = { status_code: 2000, items: [{ id: 'late', note: 'x'.repeat(200) }] };
+
 const seen: Seen[] = [];
 
 beforeAll(async () => {
@@ -40,24 +39,6 @@ beforeAll(async () => {
   app.post('/slow', async (c) => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     return c.json({ late: true });
-  });
-  // Replies 2 s late, the headers or the rest of the body (the first half comes at once).
-  app.post('/late-headers', async (c) => {
-    await new Promise((resolve) => setTimeout(resolve, LATE_MS));
-    return c.json(LATE_REPLY);
-  });
-  app.post('/late-body', (c) => {
-    const text = JSON.stringify(LATE_REPLY);
-    const half = Math.floor(text.length / 2);
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(new TextEncoder().encode(text.slice(0, half)));
-        await new Promise((resolve) => setTimeout(resolve, LATE_MS));
-        controller.enqueue(new TextEncoder().encode(text.slice(half)));
-        controller.close();
-      },
-    });
-    return c.body(body, 200, { 'content-type': 'application/json' });
   });
   app.post('/reset', (c) => {
     c.env.incoming.socket.destroy();
@@ -169,36 +150,36 @@ describe('seller client', () => {
   });
 });
 
-// undici's own 300 s timeouts (headers, and between body chunks) must not end a call that the
-// member's timeout_ms still allows. Waiting 300 s is no test, so the pools here stand in for
-// undici's defaults with 300 ms ones (undici's coarse timers fire them after about 1 to 1.5 s);
-// the client's own per-call options must override them, as they override undici's real ones.
+// undici's own timeouts must not end a call the member's timeout_ms still allows (shared/testing/
+// late-replies.ts): the pools here stand in for undici's defaults at 300 ms, and the client's
+// own per-call options must override them, as they override undici's real ones.
 describe('undici timeouts under the member timeout', () => {
-  const STAND_IN_DEFAULTS = { headersTimeout: 300, bodyTimeout: 300 };
+  const lateReply = { status_code: 2000, items: [{ id: 'late', note: 'x'.repeat(200) }] };
   const client = createSellerClient({ poolFor: (origin, options) => new Pool(origin, { ...STAND_IN_DEFAULTS, ...options }) });
-  afterAll(() => client.close());
-
-  it('the stand-in defaults alone fail both late replies (the test can see the fault)', async () => {
-    const pool = new Pool(base, { ...STAND_IN_DEFAULTS, connections: 2 });
-    try {
-      const read = async (path: string) => (await pool.request({ method: 'POST', path, body: '{}' })).body.text();
-      const [headersLate, bodyLate] = await Promise.allSettled([read('/late-headers'), read('/late-body')]);
-      expect(headersLate).toMatchObject({ status: 'rejected', reason: { code: 'UND_ERR_HEADERS_TIMEOUT' } });
-      expect(bodyLate).toMatchObject({ status: 'rejected', reason: { code: 'UND_ERR_BODY_TIMEOUT' } });
-    } finally {
-      await pool.destroy();
-    }
+  let late: Listening;
+  beforeAll(async () => {
+    late = await listenLate(JSON.stringify(lateReply));
+  });
+  afterAll(async () => {
+    await client.close();
+    await late.close();
   });
 
-  it('answers replies 2 s late under a 2.6 s member timeout, headers or body late', async () => {
-    expect(undiciTimeoutsFor(2_600)).toEqual({ headersTimeout: 0, bodyTimeout: 0 });
+  it('the stand-in defaults alone fail both late replies (the test can see the fault)', async () => {
+    expect(await bothLeftToStandIn(late.url)).toEqual(STAND_IN_FAILURES);
+  });
+
+  it(`answers replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms member timeout, headers or body late`, async () => {
     const outcomes = await Promise.all(
-      ['/late-headers', '/late-body'].map((path) =>
-        client.call({ member: member(path, { id: `M${path}`, timeoutMs: 2_600 }), body: { service: 'item_inquiry' } }),
+      LATE_PATHS.map((path) =>
+        client.call({
+          member: { ...member(path), id: `M${path}`, sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS },
+          body: { service: 'item_inquiry' },
+        }),
       ),
     );
     for (const outcome of outcomes) {
-      expect(outcome).toMatchObject({ kind: 'reply', status: 200, body: LATE_REPLY });
+      expect(outcome).toMatchObject({ kind: 'reply', status: 200, body: lateReply });
       expect(outcome.elapsedMs).toBeGreaterThanOrEqual(LATE_MS - 50);
     }
   });

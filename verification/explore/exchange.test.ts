@@ -1,7 +1,15 @@
-import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixture } from '../../contracts/testing/fixtures';
-import { listen, type Listening } from '../../shared/http/listen';
+import type { Listening } from '../../shared/http/listen';
+import {
+  bothLeftToStandIn,
+  DEADLINE_MS,
+  LATE_MS,
+  LATE_PATHS,
+  listenLate,
+  STAND_IN_FAILURES,
+  withStandInGlobalDispatcher,
+} from '../../shared/testing/late-replies';
 import { startMisbehavingSeller, type MisbehavingSeller } from '../testing/misbehaving-seller';
 import { exchange } from './exchange';
 import type { ExploreCase } from './generators';
@@ -70,60 +78,25 @@ describe('an explored exchange with a reply that is not JSON, or too large', () 
   });
 });
 
-// fetch() goes through the global dispatcher, whose headers and body timeouts (300 s) would end
-// a longer --timeout first. Waiting 300 s is no test, so the global dispatcher here stands in
-// with 300 ms ones (undici's coarse timers fire them after about 1 to 1.5 s): a reply whose
-// headers or rest come 2 s late under a 2.6 s --timeout must still be answered, which holds
-// only if the exchange does not leave its timeouts to the global dispatcher.
+// fetch() goes through the global dispatcher unless told, whose 300 s timeouts would end a
+// longer --timeout first (shared/testing/late-replies.ts): with the global dispatcher standing in
+// at 300 ms, late replies under the deadline are still answered only if the exchange does not
+// leave its timeouts to it.
 describe('undici timeouts under --timeout', () => {
-  const LATE_MS = 2_000;
-  const request = loadFixture('item-inquiry', 'seller-request');
-  const replyText = JSON.stringify(loadFixture('item-inquiry', 'seller-reply'));
-  const half = Math.floor(replyText.length / 2);
+  const inquiryOfFixture = { operation: 'item-inquiry', request: loadFixture('item-inquiry', 'seller-request') } as ExploreCase;
   let late: Listening;
   beforeAll(async () => {
-    late = await listen(async (req) => {
-      const headers = { 'content-type': 'application/json' };
-      if (new URL(req.url).pathname === '/late-headers') {
-        await new Promise((r) => setTimeout(r, LATE_MS));
-        return new Response(replyText, { headers });
-      }
-      const body = new ReadableStream<Uint8Array>({
-        async start(controller) {
-          controller.enqueue(new TextEncoder().encode(replyText.slice(0, half)));
-          await new Promise((r) => setTimeout(r, LATE_MS));
-          controller.enqueue(new TextEncoder().encode(replyText.slice(half)));
-          controller.close();
-        },
-      });
-      return new Response(body, { headers });
-    });
+    late = await listenLate(JSON.stringify(loadFixture('item-inquiry', 'seller-reply')));
   });
   afterAll(() => late.close());
 
-  async function withStandInGlobalDispatcher<T>(run: () => Promise<T>): Promise<T> {
-    const original = getGlobalDispatcher();
-    const standIn = new Agent({ headersTimeout: 300, bodyTimeout: 300 });
-    setGlobalDispatcher(standIn);
-    try {
-      return await run();
-    } finally {
-      setGlobalDispatcher(original);
-      await standIn.destroy();
-    }
-  }
-
   it('the stand-in fails both late replies for a fetch left to it (the test can see the fault)', async () => {
-    const settled = await withStandInGlobalDispatcher(() =>
-      Promise.allSettled(['/late-headers', '/late-body'].map(async (path) => (await fetch(`${late.url}${path}`, { method: 'POST', body: '{}' })).text())),
-    );
-    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    expect(await bothLeftToStandIn(late.url)).toEqual(STAND_IN_FAILURES);
   });
 
-  it('answers replies 2 s late under a 2.6 s --timeout, headers or body late', async () => {
-    const inquiryOfFixture = { operation: 'item-inquiry', request } as ExploreCase;
+  it(`answers replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms --timeout, headers or body late`, async () => {
     const outcomes = await withStandInGlobalDispatcher(() =>
-      Promise.all(['/late-headers', '/late-body'].map((path) => exchange({ sellerUrl: `${late.url}${path}`, timeoutMs: 2_600 }, inquiryOfFixture))),
+      Promise.all(LATE_PATHS.map((path) => exchange({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, inquiryOfFixture))),
     );
     for (const outcome of outcomes) {
       expect(outcome).toMatchObject({ httpStatus: 200, findings: [] });

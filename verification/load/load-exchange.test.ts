@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
+import { bothLeftToStandIn, DEADLINE_MS, LATE_MS, LATE_PATHS, listenLate, STAND_IN_DEFAULTS, STAND_IN_FAILURES } from '../../shared/testing/late-replies';
 import { listen, type Listening } from '../../shared/http/listen';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import type { ExploreCase } from '../explore/generators';
@@ -62,62 +63,30 @@ it('stops reading a reply past --max-reply-bytes and reports reply.too-large', a
   expect(outcome.findings[0].message).toMatch(/^reply\.too-large: .*limit of 256 bytes/);
 });
 
-// undici's own timeouts (300 s for headers and between body chunks) must not end an exchange
-// the deadline still allows. Waiting 300 s is no test, so the pool here stands in for undici's
-// defaults with 300 ms ones (undici's coarse timers fire them after about 1 to 1.5 s) and the
-// load client's options go on top: without the client's own timeouts, a reply whose headers
-// or rest come 2 s late under a 2.6 s deadline is a transport error; with them, it is answered.
+// undici's own timeouts must not end an exchange the deadline still allows (shared/testing/
+// late-replies.ts): the pool here stands in for undici's defaults at 300 ms, the load client's
+// options on top, as they go on top of undici's real ones.
 describe('undici timeouts under the deadline', () => {
-  const LATE_MS = 2000;
-  const STAND_IN_DEFAULTS = { headersTimeout: 300, bodyTimeout: 300 };
   const given: Pool.Options[] = [];
   const poolWithStandInDefaults: LoadPoolFactory = (origin, options) => {
     given.push(options);
     return new Pool(origin, { ...STAND_IN_DEFAULTS, ...options });
   };
-  const replyText = JSON.stringify(honest);
-  const half = Math.floor(replyText.length / 2);
   let late: Listening;
   beforeAll(async () => {
-    // The path says what is late: /late-headers, or /late-body (headers and half the body now, the rest later).
-    late = await listen(async (req) => {
-      const headers = { 'content-type': 'application/json' };
-      if (new URL(req.url).pathname === '/late-headers') {
-        await new Promise((r) => setTimeout(r, LATE_MS));
-        return new Response(replyText, { headers });
-      }
-      const body = new ReadableStream<Uint8Array>({
-        async start(controller) {
-          controller.enqueue(new TextEncoder().encode(replyText.slice(0, half)));
-          await new Promise((r) => setTimeout(r, LATE_MS));
-          controller.enqueue(new TextEncoder().encode(replyText.slice(half)));
-          controller.close();
-        },
-      });
-      return new Response(body, { headers });
-    });
+    late = await listenLate(JSON.stringify(honest));
   });
   afterAll(() => late.close());
 
   it('the stand-in defaults alone fail both late replies (the test can see the fault)', async () => {
-    const pool = new Pool(late.url, { ...STAND_IN_DEFAULTS, connections: 2 });
-    try {
-      const read = async (path: string) => (await pool.request({ method: 'POST', path, body: '{}' })).body.text();
-      const [headersLate, bodyLate] = await Promise.allSettled([read('/late-headers'), read('/late-body')]);
-      expect(headersLate).toMatchObject({ status: 'rejected', reason: { code: 'UND_ERR_HEADERS_TIMEOUT' } });
-      expect(bodyLate).toMatchObject({ status: 'rejected', reason: { code: 'UND_ERR_BODY_TIMEOUT' } });
-    } finally {
-      await pool.destroy();
-    }
+    expect(await bothLeftToStandIn(late.url)).toEqual(STAND_IN_FAILURES);
   });
 
-  it('counts replies 2 s late under a 2.6 s deadline as answered, headers or body late', async () => {
-    const clients = ['/late-headers', '/late-body'].map((path) =>
-      createLoadClient({ sellerUrl: `${late.url}${path}`, timeoutMs: 2600 }, 1, poolWithStandInDefaults),
-    );
+  it(`counts replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms deadline as answered, headers or body late`, async () => {
+    const clients = LATE_PATHS.map((path) => createLoadClient({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, 1, poolWithStandInDefaults));
     try {
       expect(given).toHaveLength(2);
-      for (const options of given) expect(options).toMatchObject(undiciTimeoutsFor(2600));
+      for (const options of given) expect(options).toMatchObject(undiciTimeoutsFor(DEADLINE_MS));
       const outcomes = await Promise.all(clients.map((client) => client.exchange(inquiry)));
       for (const outcome of outcomes) {
         expect(outcome).toMatchObject({ httpStatus: 200, timedOut: false, findings: [] });

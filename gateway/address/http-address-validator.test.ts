@@ -4,6 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { createHttpAddressValidator } from './http-address-validator';
 import { AddressServiceUnavailable, type PostalAddress } from './address-validator';
 import { addressValidatorFromEnv } from './address-validator-from-env';
+import type { Listening } from '../../shared/http/listen';
+import {
+  bothLeftToStandIn,
+  DEADLINE_MS,
+  LATE_MS,
+  LATE_PATHS,
+  listenLate,
+  STAND_IN_FAILURES,
+  withStandInGlobalDispatcher,
+} from '../../shared/testing/late-replies';
 
 // A provider on loopback: answers by the street it is asked about.
 let server: Server;
@@ -68,5 +78,32 @@ describe('HTTP address provider adapter', () => {
     expect((await http.validate(address('2 Nowhere Rd'))).valid).toBe(false);
     expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'http' })).toThrow(/ADDRESS_VALIDATOR_URL/);
     expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'smarty' })).toThrow("ADDRESS_VALIDATOR must be one of local, http, not 'smarty'");
+  });
+});
+
+// ADDRESS_VALIDATOR_TIMEOUT_MS has no ceiling: undici's own 300 s timeouts must not end a longer
+// one first (shared/testing/late-replies.ts: undici's defaults stand in at 300 ms, the provider
+// answers 2 s late).
+describe('undici timeouts under ADDRESS_VALIDATOR_TIMEOUT_MS', () => {
+  const verdict = JSON.stringify({ valid: true });
+  const good = address('1 Main St');
+  let late: Listening;
+  beforeAll(async () => {
+    late = await listenLate(verdict);
+  });
+  afterAll(() => late.close());
+
+  it('the stand-in fails both late replies for a request left to it (the test can see the fault)', async () => {
+    expect(await bothLeftToStandIn(late.url)).toEqual(STAND_IN_FAILURES);
+  });
+
+  it(`takes a verdict ${LATE_MS} ms late under a ${DEADLINE_MS} ms timeout, headers or body late`, async () => {
+    const checks = await withStandInGlobalDispatcher(() =>
+      Promise.all(LATE_PATHS.map((path) => createHttpAddressValidator({ url: `${late.url}${path}`, timeoutMs: DEADLINE_MS }).validate(good))),
+    );
+    expect(checks).toEqual([
+      { valid: true, standardized: good },
+      { valid: true, standardized: good },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { Type } from '@sinclair/typebox';
 import { compileValidator } from '../../contracts/index';
+import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
 import { AddressServiceUnavailable, type AddressCheck, type AddressValidator, type PostalAddress } from './address-validator';
 
 // Adapter for a real address-verification provider behind a small HTTP contract:
@@ -28,6 +29,8 @@ export interface HttpAddressValidatorOptions {
 
 export function createHttpAddressValidator(options: HttpAddressValidatorOptions): AddressValidator {
   const timeoutMs = options.timeoutMs ?? 5_000;
+  // The signal is the deadline: undici's own 300 s timeouts must not end a longer ADDRESS_VALIDATOR_TIMEOUT_MS first.
+  const { headersTimeout, bodyTimeout } = undiciTimeoutsFor(timeoutMs);
   return {
     name: `http ${new URL(options.url).host}`,
     async validate(address: PostalAddress): Promise<AddressCheck> {
@@ -42,6 +45,8 @@ export function createHttpAddressValidator(options: HttpAddressValidatorOptions)
           },
           body: JSON.stringify(address),
           signal: AbortSignal.timeout(timeoutMs),
+          headersTimeout,
+          bodyTimeout,
         });
         status = response.statusCode;
         text = await response.body.text();

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import type { IncomingMessage } from 'node:http';
+import { Pool } from 'undici';
 import { createSellerClient } from './seller-client';
+import { bothLeftToStandIn, DEADLINE_MS, LATE_MS, LATE_PATHS, listenLate, STAND_IN_DEFAULTS, STAND_IN_FAILURES } from '../../shared/testing/late-replies';
 import type { SellerCall } from './seller-client.types';
 import { listen, unusedPort, type Listening } from '../../shared/http/listen';
 
@@ -17,6 +19,7 @@ interface Seen {
 
 let server: Listening;
 let base: string;
+
 const seen: Seen[] = [];
 
 beforeAll(async () => {
@@ -144,5 +147,40 @@ describe('seller client', () => {
     expect(seen).toHaveLength(10);
     // Sequential calls need no more than a couple of pooled sockets, not one each.
     expect(new Set(seen.map((s) => s.remotePort)).size).toBeLessThanOrEqual(2);
+  });
+});
+
+// undici's own timeouts must not end a call the member's timeout_ms still allows (shared/testing/
+// late-replies.ts): the pools here stand in for undici's defaults at 300 ms, and the client's
+// own per-call options must override them, as they override undici's real ones.
+describe('undici timeouts under the member timeout', () => {
+  const lateReply = { status_code: 2000, items: [{ id: 'late', note: 'x'.repeat(200) }] };
+  const client = createSellerClient({ poolFor: (origin, options) => new Pool(origin, { ...STAND_IN_DEFAULTS, ...options }) });
+  let late: Listening;
+  beforeAll(async () => {
+    late = await listenLate(JSON.stringify(lateReply));
+  });
+  afterAll(async () => {
+    await client.close();
+    await late.close();
+  });
+
+  it('the stand-in defaults alone fail both late replies (the test can see the fault)', async () => {
+    expect(await bothLeftToStandIn(late.url)).toEqual(STAND_IN_FAILURES);
+  });
+
+  it(`answers replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms member timeout, headers or body late`, async () => {
+    const outcomes = await Promise.all(
+      LATE_PATHS.map((path) =>
+        client.call({
+          member: { ...member(path), id: `M${path}`, sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS },
+          body: { service: 'item_inquiry' },
+        }),
+      ),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome).toMatchObject({ kind: 'reply', status: 200, body: lateReply });
+      expect(outcome.elapsedMs).toBeGreaterThanOrEqual(LATE_MS - 50);
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
+import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
 import type { SellerAuth } from '../directory/directory';
 import { DEFAULT_MAX_SELLER_REPLY_BYTES, type SellerCall, type SellerClient, type SellerClientOptions, type SellerOutcome } from './seller-client.types';
 
@@ -49,7 +50,7 @@ function cachedAuthHeader(auth: SellerAuth): string | undefined {
 }
 
 interface Target {
-  pool: Pool;
+  pool: Dispatcher;
   path: string;
 }
 
@@ -211,11 +212,14 @@ function contentLength(rawHeaders: Buffer[] | null | undefined): number | undefi
   return undefined;
 }
 
+const newPool = (origin: string, options: Pool.Options): Dispatcher => new Pool(origin, options);
+
 export function createSellerClient(options: SellerClientOptions = {}): SellerClient {
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_SELLER_REPLY_BYTES;
+  const poolFor = options.poolFor ?? newPool;
   /** Keyed by member id, then origin: each member's calls have connections of their own. */
-  const pools = new Map<string, Pool>();
+  const pools = new Map<string, Dispatcher>();
   /** Keyed by member id, then seller URL. */
   const targets = new Map<string, Map<string, Target>>();
 
@@ -227,7 +231,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     const poolKey = `${memberId} ${url.origin}`;
     let pool = pools.get(poolKey);
     if (pool === undefined) {
-      pool = new Pool(url.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
+      pool = poolFor(url.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
       pools.set(poolKey, pool);
     }
     const target = { pool, path: `${url.pathname}${url.search}` };
@@ -263,7 +267,9 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     return new Promise<SellerOutcome>((resolve) => {
       const handler = new SellerCallHandler(member, started, deadline, maxReplyBytes, resolve);
       try {
-        target.pool.dispatch({ method: 'POST', path: target.path, headers, body: JSON.stringify(body) }, handler);
+        // Per call, as the deadline is: the handler's timer is the one deadline, and undici's own 300 s ones must not end a longer timeout_ms first.
+        const { headersTimeout, bodyTimeout } = undiciTimeoutsFor(deadline);
+        target.pool.dispatch({ method: 'POST', path: target.path, headers, body: JSON.stringify(body), headersTimeout, bodyTimeout }, handler);
       } catch (error) {
         handler.onError(error as Error);
       }

@@ -2,6 +2,7 @@
 // in seller-client.ts (undici `request` on a keep-alive Pool per member and seller origin). The Pact
 // consumer tests drive the real implementation, so this surface stays small.
 
+import type { Dispatcher, Pool } from 'undici';
 import type { Member } from '../directory/directory';
 
 export interface SellerCall {
@@ -45,4 +46,6 @@ export interface SellerClientOptions {
   connections?: number;
   /** Largest seller reply body read, in bytes; a larger one is a 'too-large' outcome. */
   maxReplyBytes?: number;
+  /** Builds a member's pool from its options; default undici's Pool (a test wraps it to stand in for undici's defaults). */
+  poolFor?: (origin: string, options: Pool.Options) => Dispatcher;
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { agentForDeadline } from '../../shared/http/deadline-agent';
 
 // A pass-through in front of a real seller system: every POST goes to the upstream seller
 // URL as it came (body and headers), every GET (the documents link_url points to) to the
@@ -67,6 +68,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): Hono {
         body: requestText,
         headers: forwardedHeaders(c.req.raw.headers),
         signal: AbortSignal.timeout(timeoutMs),
+        // The signal is the deadline: undici's own 300 s timeouts must not end a longer timeoutMs first.
+        dispatcher: agentForDeadline(timeoutMs),
       });
       replyText = await response.text();
     } catch (error) {
@@ -81,7 +84,11 @@ export function createRecordingProxy(options: RecordingProxyOptions): Hono {
   app.get('*', async (c) => {
     const target = new URL(c.req.path + new URL(c.req.url).search, upstream.origin);
     try {
-      const response = await fetch(target, { headers: forwardedHeaders(c.req.raw.headers), signal: AbortSignal.timeout(timeoutMs) });
+      const response = await fetch(target, {
+        headers: forwardedHeaders(c.req.raw.headers),
+        signal: AbortSignal.timeout(timeoutMs),
+        dispatcher: agentForDeadline(timeoutMs),
+      });
       return c.body(await response.arrayBuffer(), response.status as 200, {
         'content-type': response.headers.get('content-type') ?? 'application/octet-stream',
       });

@@ -1,4 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFixture } from '../../contracts/testing/fixtures';
+import type { Listening } from '../../shared/http/listen';
+import {
+  bothLeftToStandIn,
+  DEADLINE_MS,
+  LATE_MS,
+  LATE_PATHS,
+  listenLate,
+  STAND_IN_FAILURES,
+  withStandInGlobalDispatcher,
+} from '../../shared/testing/late-replies';
 import { startMisbehavingSeller, type MisbehavingSeller } from '../testing/misbehaving-seller';
 import { exchange } from './exchange';
 import type { ExploreCase } from './generators';
@@ -64,5 +75,32 @@ describe('an explored exchange with a reply that is not JSON, or too large', () 
     const stream = seller.streams[seller.streams.length - 1];
     await expect.poll(() => stream.closedByReader, { timeout: 5_000 }).toBe(true);
     expect(stream.written).toBeLessThan(32 * 1024 * 1024);
+  });
+});
+
+// fetch() goes through the global dispatcher unless told, whose 300 s timeouts would end a
+// longer --timeout first (shared/testing/late-replies.ts): with the global dispatcher standing in
+// at 300 ms, late replies under the deadline are still answered only if the exchange does not
+// leave its timeouts to it.
+describe('undici timeouts under --timeout', () => {
+  const inquiryOfFixture = { operation: 'item-inquiry', request: loadFixture('item-inquiry', 'seller-request') } as ExploreCase;
+  let late: Listening;
+  beforeAll(async () => {
+    late = await listenLate(JSON.stringify(loadFixture('item-inquiry', 'seller-reply')));
+  });
+  afterAll(() => late.close());
+
+  it('the stand-in fails both late replies for a fetch left to it (the test can see the fault)', async () => {
+    expect(await bothLeftToStandIn(late.url)).toEqual(STAND_IN_FAILURES);
+  });
+
+  it(`answers replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms --timeout, headers or body late`, async () => {
+    const outcomes = await withStandInGlobalDispatcher(() =>
+      Promise.all(LATE_PATHS.map((path) => exchange({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, inquiryOfFixture))),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome).toMatchObject({ httpStatus: 200, findings: [] });
+      expect(outcome.waitMs).toBeGreaterThanOrEqual(LATE_MS - 50);
+    }
   });
 });

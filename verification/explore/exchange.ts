@@ -3,6 +3,7 @@ import type { ExploreCase } from './generators';
 import { ANSWER_RULE, exercisedRules, SCHEMA_RULE, type ExploreRule } from './rule-coverage';
 import { escapedStart, notJsonFinding, tooLargeFinding, type TooLargeFinding } from '../reply-findings';
 import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
+import { agentForDeadline } from '../../shared/http/deadline-agent';
 
 // One generated request sent to the seller and its reply judged: the schema, then every
 // reply rule of contracts/reply-check.ts — the same check the gateway makes at run time.
@@ -52,6 +53,8 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
       headers: { ...target.headers, 'content-type': 'application/json' },
       body: requestBody(c),
       signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
+      // The signal is the deadline: undici's own 300 s timeouts must not end a longer --timeout first.
+      dispatcher: agentForDeadline(target.timeoutMs),
     });
     status = response.status;
     contentType = response.headers.get('content-type') ?? undefined;

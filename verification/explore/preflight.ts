@@ -3,6 +3,7 @@ import type { ItemInquirySellerReply } from '../../contracts/schemas/item-inquir
 import type { Catalogue } from './catalogue';
 import type { SellerTarget } from './exchange';
 import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
+import { agentForDeadline } from '../../shared/http/deadline-agent';
 
 // Before exploring: ask the seller for every part the catalogue says it carries. A part it
 // answers "not found" (status 0) is a catalogue the seller does not match, and exploring on
@@ -26,6 +27,7 @@ export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catal
         headers: { ...target.headers, 'content-type': 'application/json' },
         body: JSON.stringify({ service: 'item_inquiry', locations: [location], items }),
         signal: signal === undefined ? AbortSignal.timeout(target.timeoutMs) : AbortSignal.any([AbortSignal.timeout(target.timeoutMs), signal]),
+        dispatcher: agentForDeadline(target.timeoutMs),
       });
       const body = await readReplyWithin(response.body, target.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
       if (body.kind === 'too-large') return problems; // the exploration reports it, as reply.too-large

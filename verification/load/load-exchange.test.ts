@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Pool } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
+import { bothLeftToStandIn, DEADLINE_MS, LATE_MS, LATE_PATHS, listenLate, STAND_IN_DEFAULTS, STAND_IN_FAILURES } from '../../shared/testing/late-replies';
 import { listen, type Listening } from '../../shared/http/listen';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import type { ExploreCase } from '../explore/generators';
-import { createLoadClient, type LoadClient } from './load-exchange';
+import { createLoadClient, type LoadClient, type LoadPoolFactory } from './load-exchange';
 
 // The load exchange remembers the last reply judged per request: a byte-identical reply gets
 // the same verdict, any other is judged afresh — so a seller that starts breaking a rule
@@ -58,4 +61,39 @@ it('stops reading a reply past --max-reply-bytes and reports reply.too-large', a
   expect(outcome.httpStatus).toBe(200);
   expect(outcome.findings).toHaveLength(1);
   expect(outcome.findings[0].message).toMatch(/^reply\.too-large: .*limit of 256 bytes/);
+});
+
+// undici's own timeouts must not end an exchange the deadline still allows (shared/testing/
+// late-replies.ts): the pool here stands in for undici's defaults at 300 ms, the load client's
+// options on top, as they go on top of undici's real ones.
+describe('undici timeouts under the deadline', () => {
+  const given: Pool.Options[] = [];
+  const poolWithStandInDefaults: LoadPoolFactory = (origin, options) => {
+    given.push(options);
+    return new Pool(origin, { ...STAND_IN_DEFAULTS, ...options });
+  };
+  let late: Listening;
+  beforeAll(async () => {
+    late = await listenLate(JSON.stringify(honest));
+  });
+  afterAll(() => late.close());
+
+  it('the stand-in defaults alone fail both late replies (the test can see the fault)', async () => {
+    expect(await bothLeftToStandIn(late.url)).toEqual(STAND_IN_FAILURES);
+  });
+
+  it(`counts replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms deadline as answered, headers or body late`, async () => {
+    const clients = LATE_PATHS.map((path) => createLoadClient({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, 1, poolWithStandInDefaults));
+    try {
+      expect(given).toHaveLength(2);
+      for (const options of given) expect(options).toMatchObject(undiciTimeoutsFor(DEADLINE_MS));
+      const outcomes = await Promise.all(clients.map((client) => client.exchange(inquiry)));
+      for (const outcome of outcomes) {
+        expect(outcome).toMatchObject({ httpStatus: 200, timedOut: false, findings: [] });
+        expect(outcome.waitMs).toBeGreaterThanOrEqual(LATE_MS - 50);
+      }
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { checkSellerReply } from '../../contracts/reply-check';
 import { requestBody, type Finding, type SellerTarget } from '../explore/exchange';
 import type { ExploreCase } from '../explore/generators';
 import { ANSWER_RULE, SCHEMA_RULE } from '../explore/rule-coverage';
+import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
 
 // The load run's exchange: the explorer's judgement (HTTP 200 with JSON, the schema, every
 // reply rule — checkSellerReply, as the gateway checks at run time) over a keep-alive pool
@@ -153,10 +154,16 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-export function createLoadClient(target: SellerTarget, connections: number): LoadClient {
+/** Builds the client's pool from its options (a test wraps it to stand in for undici's defaults). */
+export type LoadPoolFactory = (origin: string, options: Pool.Options) => Dispatcher;
+
+const newPool: LoadPoolFactory = (origin, options) => new Pool(origin, options);
+
+export function createLoadClient(target: SellerTarget, connections: number, poolFor: LoadPoolFactory = newPool): LoadClient {
   const judged = new WeakMap<ExploreCase, Judged>();
   const url = new URL(target.sellerUrl);
-  const pool = new Pool(url.origin, { connections, pipelining: 1 });
+  // The sweep below is the one deadline: undici's own 300 s timeouts must not end a longer --timeout first.
+  const pool = poolFor(url.origin, { connections, pipelining: 1, ...undiciTimeoutsFor(target.timeoutMs) });
   const shared: Shared = {
     path: `${url.pathname}${url.search}`,
     headers: Object.entries({ ...target.headers, 'content-type': 'application/json' }).flat(),

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 
@@ -90,7 +90,7 @@ describe('verify --explore', () => {
     const reached = new Promise<void>((resolve) => (arrived = resolve));
     const silent: Server = createServer(() => arrived());
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const junit = join(mkdtempSync(join(tmpdir(), 'explore-stop-')), 'results.xml');
+    const junit = join(temporaryDirectory('explore-stop'), 'results.xml');
     try {
       const stop = new AbortController();
       const run = verifyCommand(

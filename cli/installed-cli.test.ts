@@ -1,8 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 
 // The CLI as a vendor gets it: `npm pack` (which builds dist/ through prepack), the tarball
@@ -15,19 +15,18 @@ const run = (command: string, args: string[], cwd: string) =>
     );
   });
 
-let dir: string;
+const dir = useTemporaryDirectory('installed-cli');
 let app: string;
 let bin: string;
 let mock: RunningMockSeller;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'installed-cli-'));
-  const packed = await run('npm', ['pack', '--pack-destination', dir], process.cwd());
+  const packed = await run('npm', ['pack', '--pack-destination', dir.path], process.cwd());
   expect(packed.code, packed.stderr).toBe(0);
-  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
-  app = join(dir, 'app');
+  const tarball = readdirSync(dir.path).find((f) => f.endsWith('.tgz'))!;
+  app = join(dir.path, 'app');
   mkdirSync(app);
-  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], app);
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir.path, tarball)], app);
   expect(installed.code, installed.stderr).toBe(0);
   bin = join(app, 'node_modules', '.bin', 'federated-gateway');
   mock = await startMockSeller();
@@ -35,12 +34,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the installed CLI', () => {
   it('verifies a seller from an installed tarball, with the pact it ships', async () => {
-    const result = await run(bin, ['verify', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`], dir);
+    const result = await run(bin, ['verify', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`], dir.path);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/PASSED: (\d+) of \1 interactions passed/);
     expect(result.stderr).toMatch(/node_modules\/@federated-gateway\/toolkit\/contracts\/pacts\/federated-gateway-seller-system\.json/);
@@ -55,13 +53,13 @@ describe('the installed CLI', () => {
         '--seller-url',
         `${mock.url}/seller`,
         '--state-map',
-        join(dir, 'app', 'node_modules', '@federated-gateway', 'toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'),
+        join(dir.path, 'app', 'node_modules', '@federated-gateway', 'toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'),
         '--runs',
         '100',
         '--seed',
         '1',
       ],
-      dir,
+      dir.path,
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('PASSED: 100 exchanges');
@@ -71,9 +69,9 @@ describe('the installed CLI', () => {
     const commands = ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path'];
     // The installed binary each time, all at once: each is a process that only prints and exits.
     const [top, unknown, ...helps] = await Promise.all([
-      run(bin, ['--help'], dir),
-      run(bin, ['verfy'], dir),
-      ...commands.map((command) => run(bin, [command, '--help'], dir)),
+      run(bin, ['--help'], dir.path),
+      run(bin, ['verfy'], dir.path),
+      ...commands.map((command) => run(bin, [command, '--help'], dir.path)),
     ]);
     expect(top.code).toBe(0);
     commands.forEach((command, i) => {
@@ -86,7 +84,7 @@ describe('the installed CLI', () => {
   });
 
   it('starts the mock seller on its shipped default scenario and stops on SIGTERM', async () => {
-    const child = spawn(bin, ['mock-seller', '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, ['mock-seller', '--port', '0'], { cwd: dir.path, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));

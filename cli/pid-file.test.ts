@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { writePidFile } from './pid-file';
 
 describe('--pid-file', () => {
   it('holds our pid while we run and is removed at exit', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pid-')), 'proxy.pid');
+    const file = join(temporaryDirectory('pid'), 'proxy.pid');
     const remove = writePidFile(file);
     expect(readFileSync(file, 'utf8')).toBe(`${process.pid}\n`);
     remove();
@@ -14,7 +14,7 @@ describe('--pid-file', () => {
   });
 
   it('leaves a file that is no longer ours (another run wrote its pid there)', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pid-')), 'proxy.pid');
+    const file = join(temporaryDirectory('pid'), 'proxy.pid');
     const remove = writePidFile(file);
     writeFileSync(file, '424242\n');
     remove();

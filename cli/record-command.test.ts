@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import type { Scenario } from '../contracts/schemas/scenario';
 import { startMockSeller, readDefaultScenario, type RunningMockSeller } from '../mock-seller/index';
 import { checkScenario } from '../mock-seller/scenario-file';
@@ -112,19 +112,17 @@ function recorder(argv: string[]) {
 }
 
 let upstream: RunningMockSeller;
-let dir: string;
+const dir = useTemporaryDirectory('fgw-record');
 beforeAll(async () => {
   upstream = await startMockSeller({ scenario: readDefaultScenario(), port: 0, publicUrl: PUBLIC_URL });
-  dir = await mkdtemp(join(tmpdir(), 'fgw-record-'));
 });
 afterAll(async () => {
   await upstream.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('record, then replay', () => {
   it('the replayed scenario answers the recorded requests as the seller did', async () => {
-    const out = join(dir, 'recorded.json');
+    const out = join(dir.path, 'recorded.json');
     const requests = generatedRequests(readDefaultScenario(), Number(process.env.RECORD_TEST_SEED ?? 16));
     const run = recorder(['--upstream', `${upstream.url}/seller`, '--port', '0', '--out', out]);
     const recorded = await send(await run.url(), requests);
@@ -176,7 +174,7 @@ describe('record, then replay', () => {
       return c.json({ order_number: 'SO-1', status_code: 2000, items: request.items!.map((i) => ({ id: i.id, status_code: 1, quantity_ordered: 1 })) });
     });
     const seller = await listen(vendor.fetch, { port: 0 });
-    const out = join(dir, 'vendor.json');
+    const out = join(dir.path, 'vendor.json');
     const run = recorder(['--upstream', `${seller.url}/seller`, '--out', out]);
     try {
       const url = await run.url();
@@ -213,7 +211,7 @@ describe('record, then replay', () => {
   });
 
   it('stopping before anything was learned writes nothing and says so (exit 1)', async () => {
-    const out = join(dir, 'nothing.json');
+    const out = join(dir.path, 'nothing.json');
     const run = recorder(['--upstream', `${upstream.url}/seller`, '--out', out]);
     await run.url();
     run.stop();
@@ -224,13 +222,13 @@ describe('record, then replay', () => {
 
   it('a port in use is a clear failure (exit 1)', async () => {
     const busy = new URL(upstream.url).port;
-    const run = recorder(['--upstream', `${upstream.url}/seller`, '--port', busy, '--out', join(dir, 'x.json')]);
+    const run = recorder(['--upstream', `${upstream.url}/seller`, '--port', busy, '--out', join(dir.path, 'x.json')]);
     expect(await run.exit).toBe(1);
     expect(run.stderr.join('')).toMatch(new RegExp(`port ${busy} .*is in use`));
   });
 
   it('an unreachable upstream is a clear failure (exit 1)', async () => {
-    const run = recorder(['--upstream', 'http://127.0.0.1:9/seller', '--out', join(dir, 'x.json')]);
+    const run = recorder(['--upstream', 'http://127.0.0.1:9/seller', '--out', join(dir.path, 'x.json')]);
     expect(await run.exit).toBe(1);
     expect(run.stderr.join('')).toMatch(/cannot reach the upstream seller at http:\/\/127\.0\.0\.1:9\/seller: ECONNREFUSED/);
   });

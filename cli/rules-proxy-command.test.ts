@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { startMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
@@ -41,7 +41,7 @@ function startCommand(argv: string[]) {
   return { url, exit, stop: () => controller.abort('SIGTERM'), output: () => ({ stdout, stderr }) };
 }
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'rules-proxy-'));
+const scratch = () => temporaryDirectory('rules-proxy');
 
 describe('the official pact verifier through the rules proxy', () => {
   it('passes the honest mock seller; the proxy reports every exchange kept the rules', async () => {

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
 import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
@@ -62,7 +62,7 @@ describe('federated-gateway states', () => {
       related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
     });
     const seller = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
-    const dir = mkdtempSync(join(tmpdir(), 'states-'));
+    const dir = temporaryDirectory('states');
     const pidFile = join(dir, 'states.pid');
     const states = startCommand(statesCommand, ['--state-map', 'fixtures/state-maps/mock-seller.json', '--pid-file', pidFile]);
     const proxy = startCommand(rulesProxyCommand, ['--upstream', `${seller.url}/seller`, '--json', join(dir, 'rules.json')]);
@@ -125,7 +125,7 @@ describe('federated-gateway states', () => {
     expect(none.err()).toContain('states: --state-map is required');
     expect(none.err()).toContain('Usage: states --state-map <file>');
 
-    const file = join(mkdtempSync(join(tmpdir(), 'states-')), 'map.json');
+    const file = join(temporaryDirectory('states'), 'map.json');
     writeFileSync(file, JSON.stringify({ states: { 'part exists': { part_numbr: 'X' } } }));
     const invalid = quiet();
     expect(await statesCommand(['--state-map', file], invalid)).toBe(2);

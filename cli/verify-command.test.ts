@@ -1,8 +1,8 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { readPact } from '../contracts/pact/pact-file';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
@@ -68,7 +68,7 @@ const seller = () => ['--seller-url', `${mock.url}/seller`, '--states-url', `${m
 
 describe('npm run verify', () => {
   it('exits 1 on a broken seller: both verdicts per line on stderr, the rule in the report and in the JUnit file', async () => {
-    const junit = join(mkdtempSync(join(tmpdir(), 'verify-')), 'results.xml');
+    const junit = join(temporaryDirectory('verify'), 'results.xml');
     // The fault travels as a header on every request, the way a vendor adds its own auth.
     const run = await verify([...seller(), '--header', 'x-mock-fault: wrong-original-mfr', '--junit', junit]);
     expect(run.code, run.stderr).toBe(1);
@@ -105,8 +105,8 @@ describe('npm run verify', () => {
 
   it('reports a seller slower than --timeout on the interactions it belongs to, with how late it answered', async () => {
     await addFault('place_order', { kind: 'latency', ms: 1_500 });
-    const json = join(mkdtempSync(join(tmpdir(), 'verify-')), 'report.json');
-    const junit = join(mkdtempSync(join(tmpdir(), 'verify-')), 'junit.xml');
+    const json = join(temporaryDirectory('verify'), 'report.json');
+    const junit = join(temporaryDirectory('verify'), 'junit.xml');
     const run = await verify([...seller(), '--timeout', '500', '--json', json, '--junit', junit]);
     expect(run.code).toBe(1);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
@@ -143,7 +143,7 @@ describe('npm run verify', () => {
 
   it('stops on SIGINT: the verifier child ends, the partial report says what did not run, its JUnit is an error, exit 130', async () => {
     await addFault('item_inquiry', { kind: 'latency', ms: 20_000 });
-    const junit = join(mkdtempSync(join(tmpdir(), 'verify-')), 'stopped.xml');
+    const junit = join(temporaryDirectory('verify'), 'stopped.xml');
     const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...seller(), '--junit', junit], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

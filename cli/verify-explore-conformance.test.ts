@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { hasXmllint, validateJunit } from '../verification/testing/junit-schema';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
@@ -29,7 +29,7 @@ describe('verify --explore with --min-score, --json and --junit', () => {
       });
       expect(added.status).toBe(201);
     }
-    const dir = mkdtempSync(join(tmpdir(), 'explore-'));
+    const dir = temporaryDirectory('explore');
     const run = async (minScore: string) => {
       let stdout = '';
       const code = await verifyCommand(

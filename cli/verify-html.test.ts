@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { listen, type Listening } from '../shared/http/listen';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { renderLoadReportHtml } from '../verification/html-report/load-html';
@@ -27,8 +27,8 @@ const PAYLOAD = '<script>document.title="pwned"</script>';
 
 const mock = useMockSeller();
 let relay: Listening;
-const work = mkdtempSync(join(tmpdir(), 'verify-html-'));
-const pages: Record<'verify' | 'explore' | 'load', string> = { verify: '', explore: '', load: join(work, 'load.html') };
+const work = useTemporaryDirectory('verify-html');
+const pages: Record<'verify' | 'explore' | 'load', string> = { verify: '', explore: '', load: '' };
 
 function commandIo() {
   const out = { stdout: '', stderr: '' };
@@ -49,7 +49,7 @@ function twoInteractionPact(): string {
   const keep = ['an item inquiry for a part stocked at two locations', 'an item inquiry for a part with an alternate'];
   pact.interactions = pact.interactions.filter((i) => keep.includes(i.description));
   expect(pact.interactions).toHaveLength(2);
-  const file = join(work, 'two-interactions.json');
+  const file = join(work.path, 'two-interactions.json');
   writeFileSync(file, JSON.stringify(pact));
   return file;
 }
@@ -68,7 +68,7 @@ afterAll(async () => {
 
 describe('verify --html', () => {
   it('writes one page: both verdicts per interaction, the broken path marked in the reply, the seller’s script as text', async () => {
-    pages.verify = join(work, 'verify.html');
+    pages.verify = join(work.path, 'verify.html');
     const { out, io } = commandIo();
     const code = await verifyCommand(
       ['--seller-url', `${relay.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--pact', twoInteractionPact(), '--html', pages.verify],
@@ -92,7 +92,7 @@ describe('verify --html', () => {
 
 describe('verify --explore --html', () => {
   it('writes one page: the operation × rule matrix coloured by score, the failure with its curl command, the script as text', async () => {
-    pages.explore = join(work, 'explore.html');
+    pages.explore = join(work.path, 'explore.html');
     const { out, io } = commandIo();
     const code = await verifyCommand(
       [
@@ -128,10 +128,10 @@ describe('--html', () => {
     for (const explore of [[], ['--explore', '--states-url', 'http://127.0.0.1:1/__admin/provider-state']]) {
       for (const [file, message] of [
         [
-          join(work, 'no-such-folder', 'report.html'),
-          `--html ${join(work, 'no-such-folder', 'report.html')}: the folder ${join(work, 'no-such-folder')} does not exist`,
+          join(work.path, 'no-such-folder', 'report.html'),
+          `--html ${join(work.path, 'no-such-folder', 'report.html')}: the folder ${join(work.path, 'no-such-folder')} does not exist`,
         ],
-        [work, `--html ${work} is a folder; name a file`],
+        [work.path, `--html ${work.path} is a folder; name a file`],
       ]) {
         const { out, io } = commandIo();
         expect(await verifyCommand([...explore, '--seller-url', 'http://127.0.0.1:1/seller', '--html', file], io)).toBe(2);
@@ -152,6 +152,7 @@ async function backgroundOf(cell: Locator): Promise<number[]> {
 describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headless Chromium, from file://'), () => {
   let browser: HeadlessChromium | undefined;
   beforeAll(async () => {
+    pages.load = join(work.path, 'load.html');
     writeFileSync(pages.load, renderLoadReportHtml(loadView));
     mkdirSync(TEST_OUTPUT, { recursive: true });
     browser = await launchHeadlessChromium({ viewport: { width: 1280, height: 900 } });

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { readDefaultScenario } from '../mock-seller/default-scenario';
 import type { ScenarioLoad } from '../contracts/schemas/scenario';
@@ -28,18 +28,14 @@ function commandIo(signal = new AbortController().signal) {
 }
 
 const mocks: RunningMockSeller[] = [];
-let dir: string;
+const dir = useTemporaryDirectory('verify-load');
 const mockWith = async (load: ScenarioLoad) => {
   const mock = await startMockSeller({ scenario: { ...readDefaultScenario(), load } });
   mocks.push(mock);
   return mock;
 };
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'verify-load-'));
-});
 afterAll(async () => {
   await Promise.all(mocks.map((m) => m.close()));
-  await rm(dir, { recursive: true, force: true });
 });
 
 const loadArgs = (mock: RunningMockSeller, ...more: string[]) => [
@@ -56,8 +52,8 @@ const loadArgs = (mock: RunningMockSeller, ...more: string[]) => [
 describe('verify --load', () => {
   it('finds the knee of a seller with 4 workers of 50 ms at 4 (± one step) for a deadline of 150 ms', async () => {
     const mock = await mockWith({ workers: 4, service_time: { ms: 50 } });
-    const json = join(dir, 'knee.json');
-    const junit = join(dir, 'knee.xml');
+    const json = join(dir.path, 'knee.json');
+    const junit = join(dir.path, 'knee.xml');
     const { io, out } = commandIo();
     const code = await verifyCommand(
       loadArgs(mock, '--concurrency', '1,2,4,8,16', '--step-seconds', '0.8', '--timeout', '150', '--json', json, '--junit', junit, '--min-concurrency', '2'),
@@ -88,8 +84,8 @@ describe('verify --load', () => {
 
   it('against cross-talk above 8: the honest steps pass, the rule first broken at 16 is named, told apart as only under concurrency, and replayed', async () => {
     const mock = await mockWith({ service_time: { ms: 20 }, cross_talk: { above: 8, mix: 'item-id' } });
-    const json = join(dir, 'talk.json');
-    const replayDir = join(dir, 'replays');
+    const json = join(dir.path, 'talk.json');
+    const replayDir = join(dir.path, 'replays');
     const { io, out } = commandIo();
     const code = await verifyCommand(
       loadArgs(
@@ -107,14 +103,14 @@ describe('verify --load', () => {
         '--replay-dir',
         replayDir,
         '--html',
-        join(dir, 'talk.html'),
+        join(dir.path, 'talk.html'),
       ),
       io,
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
     expect(code).toBe(0); // the knee (8) is above the default gate (1)
     // The HTML page is drawn from the same report: the knee marked on the charts, the rule named.
-    const page = await readFile(join(dir, 'talk.html'), 'utf8');
+    const page = await readFile(join(dir.path, 'talk.html'), 'utf8');
     expect(page).toContain('knee: 8');
     expect(page).toMatch(/<svg[^>]*>/);
     expect(page).toContain('item.unknown-id');
@@ -141,7 +137,7 @@ describe('verify --load', () => {
   it('stops within a second of SIGINT with a partial report', async () => {
     const mock = await mockWith({ service_time: { ms: 30 } });
     const controller = new AbortController();
-    const json = join(dir, 'stopped.json');
+    const json = join(dir.path, 'stopped.json');
     const { io, out } = commandIo(controller.signal);
     const running = verifyCommand(loadArgs(mock, '--concurrency', '2,4', '--step-seconds', '20', '--json', json), io);
     const deadline = Date.now() + 10_000;
@@ -183,11 +179,11 @@ describe('verify --load', () => {
 describe('verify --explore against a seller that cross-talks under concurrency', () => {
   it('tells a failure that needs company apart: not shrunk, no lone curl, a replay file with its company', async () => {
     const mock = await mockWith({ service_time: { ms: 15 }, cross_talk: { above: 3, mix: 'item-id' } });
-    const replayDir = join(dir, 'explore-replays');
-    const json = join(dir, 'explore.json');
+    const replayDir = join(dir.path, 'explore-replays');
+    const json = join(dir.path, 'explore.json');
     const { io, out } = commandIo();
     const args = ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--seed', '7'];
-    const junit = join(dir, 'explore.xml');
+    const junit = join(dir.path, 'explore.xml');
     const code = await verifyCommand([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit], io);
     expect(code).toBe(1);
     const report = JSON.parse(await readFile(json, 'utf8')) as { failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[] };

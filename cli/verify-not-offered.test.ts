@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import type { CommandIo } from './command-io';
 import { verifyCommand } from './verify-command';
 import type { VerificationReport } from '../verification/verification-report';
@@ -11,7 +11,7 @@ import { SPEC_FAITHFUL_STATE_MAP as MAP, startSpecFaithfulSeller, type RunningPy
 // catalogue, no downloadable invoice copies, a discontinued superseded part) runs verify with
 // its state map, as the guide says: one declaration, and every other interaction passes.
 
-const dir = mkdtempSync(join(tmpdir(), 'verify-not-offered-'));
+const dir = useTemporaryDirectory('verify-not-offered');
 let python: RunningPythonSeller;
 let sellerUrl: string;
 
@@ -40,15 +40,15 @@ async function verify(argv: string[]): Promise<{ code: number; out: string; err:
 function mapWith(change: (map: Record<string, unknown>) => void): string {
   const map = JSON.parse(readFileSync(MAP, 'utf8')) as Record<string, unknown>;
   change(map);
-  const file = join(dir, `map-${Math.random().toString(36).slice(2)}.json`);
+  const file = join(dir.path, `map-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(map));
   return file;
 }
 
 describe('optional interactions a seller does not offer', () => {
   it('a spec-faithful seller without downloadable copies passes with one declaration in its state map', async () => {
-    const junit = join(dir, 'junit.xml');
-    const json = join(dir, 'report.json');
+    const junit = join(dir.path, 'junit.xml');
+    const json = join(dir.path, 'report.json');
     const run = await verify(['--seller-url', sellerUrl, '--state-map', MAP, '--junit', junit, '--json', json]);
     expect(run.out).toContain("PASSED: 14 of 15 interactions passed, 1 NOT OFFERED (optional): 'an invoice with a downloadable copy'");
     expect(run.code).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '../gateway/testing/test-gateway';
 import { createInternalApi } from '../gateway/internal-api/internal-api';
@@ -20,7 +20,7 @@ const TOKEN = 'keys-beside-gateway-test-token';
 let gw: TestGateway;
 let server: Listening;
 let url: string;
-let dir: string;
+const dir = useTemporaryDirectory('keys-http');
 const { publicKey, privateKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
   publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -38,19 +38,17 @@ beforeAll(async () => {
   });
   server = await listen(internal.fetch);
   url = server.url;
-  dir = await mkdtemp(join(tmpdir(), 'keys-http-'));
-  await writeFile(join(dir, 'buyer.pem'), publicKey);
+  await writeFile(join(dir.path, 'buyer.pem'), publicKey);
 });
 afterAll(async () => {
   await server.close();
   await gw.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function keys(backend: KeysBackend, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runKeysCommand(argv, { backend, out: (l) => out.push(l), err: (l) => err.push(l), cwd: dir });
+  const code = await runKeysCommand(argv, { backend, out: (l) => out.push(l), err: (l) => err.push(l), cwd: dir.path });
   return { code, out, err };
 }
 

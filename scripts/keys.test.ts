@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../gateway/store/store';
 import { createTestStore } from '../gateway/testing/test-store';
@@ -10,13 +10,13 @@ import { DEV_KEYS } from '../gateway/auth/dev-keys';
 import { runKeysCommand } from './keys';
 
 let store: Store;
-let dir: string;
+const dir = useTemporaryDirectory('gw-keys');
 let out: string[];
 let err: string[];
 const directory = () => createDirectory(store);
 
 function pemFile(name: string, pem: string) {
-  const file = join(dir, name);
+  const file = join(dir.path, name);
   return writeFile(file, pem).then(() => file);
 }
 const rsa = (bits = 2048) =>
@@ -35,16 +35,14 @@ const ec = (namedCurve: string) =>
 async function keys(...argv: string[]) {
   out = [];
   err = [];
-  return runKeysCommand(argv, { store, out: (l) => out.push(l), err: (l) => err.push(l), cwd: dir });
+  return runKeysCommand(argv, { store, out: (l) => out.push(l), err: (l) => err.push(l), cwd: dir.path });
 }
 
 beforeAll(async () => {
   store = await createTestStore();
-  dir = await mkdtemp(join(tmpdir(), 'gw-keys-'));
 });
 afterAll(async () => {
   await store?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 afterEach(() => {
   out = [];

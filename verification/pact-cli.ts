@@ -38,7 +38,15 @@ export function runPactCli({ args, signal, killAfterMs = 2_000 }: PactCliOptions
   const dir = mkdtempSync(join(tmpdir(), 'pact-verifier-'));
   const jsonFile = join(dir, 'result.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(pactBinary(), ['verifier', ...args, '--json', jsonFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const start = () => spawn(pactBinary(), ['verifier', ...args, '--json', jsonFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let child: ReturnType<typeof start>;
+    try {
+      child = start();
+    } catch (error) {
+      // No binary for this platform, or a spawn refused outright: nothing ran, nothing is left.
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

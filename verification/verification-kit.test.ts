@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
@@ -9,8 +10,7 @@ import { runVerification, type StateSetup } from './run-verification';
 import { readStateMap } from './state-map';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
 import { startMisbehavingSeller } from './testing/misbehaving-seller';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The vendor kit against our mock seller: an honest seller passes; each contract violation
@@ -183,7 +183,7 @@ describe('the verification kit against the mock seller', () => {
   const onePact = (description: string) => {
     const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string }[] };
     pact.interactions = pact.interactions.filter((i) => i.description === description);
-    const file = join(mkdtempSync(join(tmpdir(), 'kit-pact-')), 'one.json');
+    const file = join(temporaryDirectory('kit-pact'), 'one.json');
     writeFileSync(file, JSON.stringify(pact));
     return file;
   };

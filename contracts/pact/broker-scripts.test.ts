@@ -1,8 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../../shared/testing/temporary-directory';
 import { brokerSettings, BrokerSettingsError, uncommitted } from './broker-cli';
 import { PACT_FILE } from './pact-names';
 import { startRecordingBroker } from './recording-broker';
@@ -137,7 +137,7 @@ describe('broker settings', () => {
   });
 
   it('sees uncommitted pact changes, which would be published under a SHA that does not hold them', () => {
-    const repo = mkdtempSync(join(tmpdir(), 'pact-dirty-'));
+    const repo = temporaryDirectory('pact-dirty');
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' });
     git('init', '-q');
     writeFileSync(join(repo, 'pact.json'), '{}');

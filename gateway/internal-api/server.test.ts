@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { useTemporaryDirectory } from '../../shared/testing/temporary-directory';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import type { Store } from '../store/store';
@@ -11,14 +11,12 @@ import { DEV_INTERNAL_API_TOKEN } from './internal-api-config';
 import { validCreateUserRequest } from '../testing/create-user-request';
 
 let store: Store;
-let outboxDir: string;
+const outboxDir = useTemporaryDirectory('internal-api-outbox');
 beforeAll(async () => {
   store = await createTestStore();
-  outboxDir = await mkdtemp(join(tmpdir(), 'internal-api-outbox-'));
 });
 afterAll(async () => {
   await store.close();
-  await rm(outboxDir, { recursive: true, force: true });
 });
 
 const waitFor = async (check: () => Promise<boolean>) => {
@@ -37,17 +35,17 @@ async function createOver(url: string, body: Record<string, unknown>, token = DE
 describe('startInternalApi', () => {
   it('listens on loopback with the development token and, by default, writes the welcome mail as .eml into the outbox folder', async () => {
     const logs: string[] = [];
-    const running = await startInternalApi({ store, port: 0, env: { MAIL_OUTBOX_DIR: outboxDir }, log: (l) => logs.push(l) });
+    const running = await startInternalApi({ store, port: 0, env: { MAIL_OUTBOX_DIR: outboxDir.path }, log: (l) => logs.push(l) });
     try {
       expect(running.url).toBe(`http://127.0.0.1:${running.port}`);
       expect(logs[0]).toMatch(/development token .*address validator: local; mail: file /);
       expect(logs.join()).not.toContain(DEV_INTERNAL_API_TOKEN);
       const created = await createOver(running.url, validCreateUserRequest());
       expect(created).toEqual({ status: 200, body: { username: 'nina', user_id: expect.any(Number) } });
-      await waitFor(async () => (await readdir(outboxDir)).length > 0);
-      const [file] = await readdir(outboxDir);
+      await waitFor(async () => (await readdir(outboxDir.path)).length > 0);
+      const [file] = await readdir(outboxDir.path);
       expect(file).toMatch(/\.eml$/);
-      const eml = await readFile(join(outboxDir, file), 'utf8');
+      const eml = await readFile(join(outboxDir.path, file), 'utf8');
       expect(eml).toMatch(/^To: nina@new-garage.example\r$/m);
       expect(eml).toMatch(/Temporary password: +\S{16}/);
       expect((await createOver(running.url, validCreateUserRequest(), 'wrong-token')).status).toBe(401);

@@ -1,15 +1,13 @@
-import { describe, it, expect, afterAll } from 'vitest';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, it, expect } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFileMailer } from './file-mailer';
 import { createSmtpMailer } from './smtp-mailer';
 import { mailerFromEnv, mailFromEnv, DEFAULT_MAIL_FROM } from './mailer-from-env';
 import { startLoopbackSmtpServer } from '../testing/loopback-smtp-server';
+import { temporaryDirectory } from '../../shared/testing/temporary-directory';
 
 const message = { from: 'Gateway <no-reply@gateway.test>', to: 'ann@example.com', subject: 'Hello Ann', text: 'Line one\r\nLine two' };
-const dirs: string[] = [];
-afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 describe('mailers', () => {
   it('delivers over SMTP to a real server on loopback', async () => {
@@ -39,8 +37,7 @@ describe('mailers', () => {
   });
 
   it('writes each message as an .eml file a mail client can open', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'outbox-'));
-    dirs.push(dir);
+    const dir = temporaryDirectory('outbox');
     const mailer = createFileMailer(join(dir, 'nested'));
     await mailer.send(message);
     await mailer.send({ ...message, subject: 'Second' });

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../shared/testing/temporary-directory';
 import { MatchersV3, PactV4 } from '@pact-foundation/pact';
 import { createSellerClient } from './seller-client';
 import { checkSellerReply } from '../../contracts/reply-check';
@@ -30,12 +30,8 @@ async function matchRecorded(pact: PactV4, port: number): Promise<void> {
   while (!core.mockServerMatchedSuccessfully(port) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'pact-consumer-'));
+const scratch = useTemporaryDirectory('pact-consumer');
 const written: string[] = [];
-
-afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 describe('gateway → seller contract (consumer side)', () => {
   for (const interaction of SELLER_INTERACTIONS) {
@@ -44,7 +40,7 @@ describe('gateway → seller contract (consumer side)', () => {
       // The example the contract sends is itself a valid forwarded request.
       expect(validators[interaction.operation]['seller-request'](body).errors).toEqual([]);
 
-      const dir = join(scratch, String(written.length));
+      const dir = join(scratch.path, String(written.length));
       const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir, logLevel: 'warn' });
       let builder = pact.addInteraction().given(interaction.state.name, interaction.state.params);
       // Interactions for optional fields say so in the pact, for every verifier's user.

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTemporaryDirectory } from '../../shared/testing/temporary-directory';
 import { createStore } from './create-store';
 import { openGatewayStore } from '../open-gateway-store';
 import { prepareDataDir } from './data-dir-restore';
@@ -12,15 +12,11 @@ import { extractTar, TarArchiveError } from './tar-archive';
 import type { Store } from './store';
 import { createTestStore } from '../testing/test-store';
 
-let dir: string;
+const dir = useTemporaryDirectory('fgw-store-image');
 let image: Uint8Array;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'fgw-store-image-'));
   image = await loadStoreImage();
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 const exists = (path: string) =>
@@ -43,7 +39,7 @@ describe('the shipped store image', () => {
 
 describe('a new data directory', () => {
   it('is restored from the image and opens migrated and seeded, with the rows a fresh initdb + seeding gives', async () => {
-    const dataDir = join(dir, 'fresh');
+    const dataDir = join(dir.path, 'fresh');
     const store = await openGatewayStore({ GATEWAY_DATA_DIR: dataDir, DATABASE_URL: '' });
     try {
       const migrations = await store.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
@@ -65,12 +61,12 @@ describe('a new data directory', () => {
       await store.close();
     }
     // The directory appeared whole: no partial left beside it, and a reopen finds it as it is.
-    expect((await readdir(dir)).filter((e) => e.includes('.partial-'))).toEqual([]);
+    expect((await readdir(dir.path)).filter((e) => e.includes('.partial-'))).toEqual([]);
     expect(await prepareDataDir(dataDir, { image: () => Promise.reject(new Error('must not be asked')) })).toBe('existing');
   });
 
   it('removes what an interrupted first start left and restores it again', async () => {
-    const dataDir = join(dir, 'interrupted');
+    const dataDir = join(dir.path, 'interrupted');
     // A start killed mid-restore: a partial directory of another pid, the data directory absent.
     const partial = `${dataDir}.partial-999999`;
     await extractTar(image.subarray(0, 4096 * 512), partial).catch(() => {});
@@ -83,7 +79,7 @@ describe('a new data directory', () => {
   });
 
   it('moves a directory without PG_VERSION aside, never deleting it, and starts a fresh one', async () => {
-    const dataDir = join(dir, 'half');
+    const dataDir = join(dir.path, 'half');
     await mkdir(join(dataDir, 'base'), { recursive: true });
     await writeFile(join(dataDir, 'base', 'precious'), 'keep me');
     const store = await createStore({ dataDir });
@@ -92,13 +88,13 @@ describe('a new data directory', () => {
     } finally {
       await store.close();
     }
-    const aside = (await readdir(dir)).filter((e) => e.startsWith('half.incomplete-'));
+    const aside = (await readdir(dir.path)).filter((e) => e.startsWith('half.incomplete-'));
     expect(aside).toHaveLength(1);
-    expect(await readFile(join(dir, aside[0], 'base', 'precious'), 'utf8')).toBe('keep me');
+    expect(await readFile(join(dir.path, aside[0], 'base', 'precious'), 'utf8')).toBe('keep me');
   });
 
   it('is never half-restored from a truncated image: the data directory does not appear', async () => {
-    const dataDir = join(dir, 'truncated');
+    const dataDir = join(dir.path, 'truncated');
     await expect(prepareDataDir(dataDir, { image: async () => image.subarray(0, image.length - 10_000) })).rejects.toBeInstanceOf(TarArchiveError);
     expect(await exists(dataDir)).toBe(false);
   });
@@ -106,14 +102,14 @@ describe('a new data directory', () => {
 
 describe('an image built by a child process', () => {
   it('is written whole by a process that then exits, and a store opens from it', { timeout: 120_000 }, async () => {
-    const file = join(dir, 'child', 'image.tar.gz');
+    const file = join(dir.path, 'child', 'image.tar.gz');
     await buildStoreImageInChild(file);
     const info = JSON.parse(await readFile(imageInfoPath(file), 'utf8')) as StoreImageInfo;
     expect(await imageFits(info)).toBe(true);
     expect(info.migrations).toEqual((await loadMigrations()).map((m) => m.version));
-    expect((await readdir(join(dir, 'child'))).filter((e) => e.endsWith('.partial'))).toEqual([]);
-    const dataDir = join(dir, 'from-child');
-    await prepareDataDir(dataDir, { image: () => loadStoreImage({ sources: [file], buildTo: join(dir, 'never-built.tar.gz') }) });
+    expect((await readdir(join(dir.path, 'child'))).filter((e) => e.endsWith('.partial'))).toEqual([]);
+    const dataDir = join(dir.path, 'from-child');
+    await prepareDataDir(dataDir, { image: () => loadStoreImage({ sources: [file], buildTo: join(dir.path, 'never-built.tar.gz') }) });
     const store = await createStore({ dataDir });
     try {
       expect((await store.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations')).rows[0].n).toBe(info.migrations.length);
@@ -125,12 +121,12 @@ describe('an image built by a child process', () => {
 
 describe('an image that does not fit the installed PGlite', () => {
   it('is passed over for the next source', async () => {
-    const stale = join(dir, 'stale.tar.gz');
+    const stale = join(dir.path, 'stale.tar.gz');
     await writeFile(stale, 'not even gzip');
     await writeFile(imageInfoPath(stale), JSON.stringify({ pglite: '0.0.1', sharedBuffers: '16MB', migrations: [] }));
-    const loaded = await loadStoreImage({ sources: [stale, SHIPPED_STORE_IMAGE], buildTo: join(dir, 'never-built.tar.gz') });
+    const loaded = await loadStoreImage({ sources: [stale, SHIPPED_STORE_IMAGE], buildTo: join(dir.path, 'never-built.tar.gz') });
     expect(loaded.length).toBe(image.length);
-    expect(await exists(join(dir, 'never-built.tar.gz'))).toBe(false);
+    expect(await exists(join(dir.path, 'never-built.tar.gz'))).toBe(false);
   });
 });
 
@@ -140,7 +136,7 @@ describe('tar entries', () => {
     header.set(new TextEncoder().encode('../escape'), 0);
     header.set(new TextEncoder().encode('0000000'), 124);
     header[156] = 0x30;
-    await expect(extractTar(header, join(dir, 'tar-escape'))).rejects.toThrow(/outside the directory/);
-    expect(await exists(join(dir, 'escape'))).toBe(false);
+    await expect(extractTar(header, join(dir.path, 'tar-escape'))).rejects.toThrow(/outside the directory/);
+    expect(await exists(join(dir.path, 'escape'))).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile, cp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile, cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from './store';
 import { availableTestBackends, createTestStore } from '../testing/test-store';
@@ -10,6 +9,7 @@ import { openPostgresStore } from './postgres-store';
 import { createStore } from './create-store';
 import { isUniqueViolation } from './sql-errors';
 import { DataDirInUseError } from './data-dir-lock';
+import { temporaryDirectory } from '../../shared/testing/temporary-directory';
 
 describe.each(availableTestBackends())('store on %s', (backend) => {
   let store: Store;
@@ -131,7 +131,7 @@ describe('migrations', () => {
   });
 
   it('picks up a new migration file and records it, and rolls back a failing one', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gw-migrations-'));
+    const dir = temporaryDirectory('gw-migrations');
     const store = await openPgliteStore();
     try {
       await cp(MIGRATIONS_DIR, dir, { recursive: true });
@@ -146,18 +146,13 @@ describe('migrations', () => {
       expect(recorded.rows.map((r) => r.version)).toEqual(['900']);
     } finally {
       await store.close();
-      await rm(dir, { recursive: true, force: true });
     }
   });
 
   it('refuses a migration file not named NNN_name.sql', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gw-migrations-'));
-    try {
-      await writeFile(join(dir, 'add-stuff.sql'), 'SELECT 1;');
-      await expect(loadMigrations(dir)).rejects.toThrow(/NNN_name\.sql/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const dir = temporaryDirectory('gw-migrations');
+    await writeFile(join(dir, 'add-stuff.sql'), 'SELECT 1;');
+    await expect(loadMigrations(dir)).rejects.toThrow(/NNN_name\.sql/);
   });
 
   it.skipIf(!process.env.DATABASE_URL?.trim())('two processes migrating one PostgreSQL at once apply each migration once (needs DATABASE_URL)', async () => {
@@ -181,18 +176,14 @@ describe('migrations', () => {
 
 describe('persisted PGlite', () => {
   it('keeps data across reopening its data directory and refuses a second opener', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gw-pglite-'));
-    try {
-      const first = await createStore({ dataDir: join(dir, 'db') });
-      await first.query("INSERT INTO catalog_regions (id, name) VALUES ('CR-KEEP', 'kept')");
-      await expect(createStore({ dataDir: join(dir, 'db') })).rejects.toBeInstanceOf(DataDirInUseError);
-      await first.close();
-      const again = await createStore({ dataDir: join(dir, 'db') });
-      const { rows } = await again.query("SELECT name FROM catalog_regions WHERE id = 'CR-KEEP'");
-      expect(rows).toEqual([{ name: 'kept' }]);
-      await again.close();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const dir = temporaryDirectory('gw-pglite');
+    const first = await createStore({ dataDir: join(dir, 'db') });
+    await first.query("INSERT INTO catalog_regions (id, name) VALUES ('CR-KEEP', 'kept')");
+    await expect(createStore({ dataDir: join(dir, 'db') })).rejects.toBeInstanceOf(DataDirInUseError);
+    await first.close();
+    const again = await createStore({ dataDir: join(dir, 'db') });
+    const { rows } = await again.query("SELECT name FROM catalog_regions WHERE id = 'CR-KEEP'");
+    expect(rows).toEqual([{ name: 'kept' }]);
+    await again.close();
   });
 });

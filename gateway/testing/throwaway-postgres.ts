@@ -59,24 +59,31 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
-  const dir = await mkdtemp(join(tmpdir(), 'fgw-pg-'));
   const asRoot = process.getuid?.() === 0;
   const sh = async (command: string) => {
     if (asRoot) await run('su', ['postgres', '-s', '/bin/sh', '-c', command]);
     else await run('sh', ['-c', command]);
   };
-  if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const uid = Number(stdout.trim());
-    await chown(dir, uid, Number((await run('id', ['-g', 'postgres'])).stdout.trim()));
-  }
   const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'fgw-pg-'));
   const data = join(dir, 'data');
-  await sh(`initdb -D '${data}' -U postgres --auth=trust -E UTF8 > '${dir}/initdb.log' 2>&1`);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
   const start = () => sh(`pg_ctl -D '${data}' -l '${dir}/server.log' -w -o "${options}" start > /dev/null`);
   const stop = () => sh(`pg_ctl -D '${data}' -m fast -w stop > /dev/null`);
-  await start();
+  try {
+    if (asRoot) {
+      const { stdout } = await run('id', ['-u', 'postgres']);
+      const uid = Number(stdout.trim());
+      await chown(dir, uid, Number((await run('id', ['-g', 'postgres'])).stdout.trim()));
+    }
+    await sh(`initdb -D '${data}' -U postgres --auth=trust -E UTF8 > '${dir}/initdb.log' 2>&1`);
+    await start();
+  } catch (error) {
+    // A start that failed half-way (initdb, pg_ctl) leaves neither a server nor its directory.
+    await stop().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   let destroyed = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { temporaryDirectory } from '../testing/temporary-directory';
 import { defaultMaxConnections, descriptorLimit, FALLBACK_DESCRIPTOR_LIMIT } from './descriptor-limit';
 
 // The default connection cap comes from the process's soft descriptor limit.
 
 const limitsFile = (maxOpenFiles: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), 'limits-')), 'limits');
+  const file = join(temporaryDirectory('limits'), 'limits');
   writeFileSync(
     file,
     'Limit                     Soft Limit           Hard Limit           Units     \n' +

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,11 +18,17 @@ export const hasXmllint = (() => {
 })();
 
 export function validateJunit(xml: string): { ok: boolean; output: string } {
-  const file = join(mkdtempSync(join(tmpdir(), 'junit-')), 'report.xml');
-  writeFileSync(file, xml);
+  const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+  const file = join(dir, 'report.xml');
   try {
-    return { ok: true, output: execFileSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
-  } catch (error) {
-    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
+    writeFileSync(file, xml);
+    try {
+      return { ok: true, output: execFileSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    } catch (error) {
+      return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
+    }
+  } finally {
+    // The file is only xmllint's input: gone before the verdict is returned.
+    rmSync(dir, { recursive: true, force: true });
   }
 }

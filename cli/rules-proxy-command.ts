@@ -88,9 +88,10 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
     return 2;
   }
   writeReports();
-  const removePidFile = writePidFile(args.pidFile);
   io.stdout(`rules-proxy: listening on ${proxy.url}, forwarding to ${upstream}${args.passBroken ? ' (broken replies passed through)' : ''}\n`);
   io.stdout(`rules-proxy: inspector page at ${proxy.url}${INSPECTOR_PATH}\n`);
+  // The pid file after the address is printed: a script waits for the file, then reads the address.
+  const removePidFile = writePidFile(args.pidFile);
 
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

@@ -12,16 +12,21 @@ import { pacedLoad } from './load/paced-load';
 import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
 import { cpuMicros, rssMb } from './load/process-stats';
 import { perRequestCounts, type PerRequestCounts } from './load/async-count-report';
+import { cpuSplit, pinProcesses, postgresOnPort } from './load/cpu-pinning';
 
 const HELP = `npm run bench — the gateway's item inquiry against a bare proxy and the mock seller
 
-  npm run bench [-- --store pglite|postgres]
+  npm run bench [-- --store pglite|postgres] [--no-pin]
 
 Item inquiry (3 items, 2 locations) through the gateway, through a bare proxy
 (scripts/bare-proxy.ts: the least any gateway must do, the yardstick) and straight to the mock
 seller in the same run, on loopback. The mock seller and the gateway run in their own
 processes (as in production), the load generator here. Ends with one line of JSON.
 
+  --no-pin                  let every process run on every CPU. By default (Linux, taskset) the
+                            proxy under test runs on a CPU of its own and the load generator,
+                            the mock seller and the store on the others, so that the figures
+                            measure the proxy rather than how the scheduler shares the CPUs
   --store pglite|postgres   the gateway's store: the embedded PGlite (in memory), or a
                             throwaway PostgreSQL started here (initdb/pg_ctl on the PATH, on
                             loopback, removed at the end). Default: BENCH_STORE, else
@@ -33,7 +38,7 @@ Phases (BENCH_PHASES, default saturation,fixed,memory,workers):
               ratios, printed with each process's CPU per request (µs) beside it
   fixed       1,000 req/s evenly spaced (open loop): latency added over the bare proxy, p50/p99
   memory      the gateway's RSS after BENCH_RSS_REQUESTS (100000) requests
-  workers     GATEWAY_WORKERS=2 (PostgreSQL only)
+  workers     GATEWAY_WORKERS=2 (PostgreSQL only; every process unpinned)
 
 Environment:
   BENCH_SECONDS (10) per measured phase; BENCH_ROUNDS (5: the target is the median of 5) saturation rounds; BENCH_STORE as --store.
@@ -49,7 +54,7 @@ Environment:
 const STORES = ['pglite', 'postgres'] as const;
 let args;
 try {
-  args = parseArgs({ options: { store: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+  args = parseArgs({ options: { store: { type: 'string' }, 'no-pin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
 } catch (error) {
   console.error(`bench: ${(error as Error).message} (npm run bench -- --help)`);
   process.exit(2);
@@ -157,6 +162,13 @@ async function measured(pids: Record<string, number>, phase: () => Promise<Run>)
 
 const loadAtStart = round(loadavg()[0], 2);
 const cpus = availableParallelism();
+// Pinned before anything starts: the mock seller and the store inherit the load generator's CPUs.
+const split = args['no-pin'] ? 'off (--no-pin)' : cpuSplit();
+if (typeof split !== 'string') pinProcesses([process.pid], split.rest);
+const pinning =
+  typeof split === 'string'
+    ? `none: ${split}`
+    : `the proxy under test on CPU ${split.proxy.join(',')}; load generator, mock seller and store on CPU ${split.rest.join(',')}`;
 let stack: GatewayStack | undefined;
 let bare: Awaited<ReturnType<typeof startNodeChild>> | undefined;
 const stopOnSignal = (signal: NodeJS.Signals) => {
@@ -182,6 +194,8 @@ try {
     ready: /bare proxy: listening on (http:\/\/[^\s]+)/,
   });
   const bareUrl = `${bare.url}${V3_2_PATH}/item_inquiry`;
+  if (typeof split !== 'string') pinProcesses([gateway.pid, bare.pid], split.proxy);
+  console.log(`CPU pinning: ${pinning}`);
 
   const rssAtStart = await rssMb(gateway.pid);
   const token = await mintDevToken('dev-key-1', { ttlSeconds: 3600 });
@@ -289,6 +303,11 @@ try {
   if (!PHASES.has('workers')) console.log('\nGATEWAY_WORKERS=2: not run (BENCH_PHASES)');
   else if (storeKind === 'postgres') {
     await gateway.kill('SIGTERM');
+    // Every core for the workers, and for the seller, the store and the load generator beside them.
+    if (typeof split !== 'string') {
+      const postgres = stack.databaseUrl === undefined ? [] : postgresOnPort(Number(new URL(stack.databaseUrl).port));
+      pinProcesses([process.pid, seller.pid, ...postgres], split.all);
+    }
     const clustered = await stack.startGateway({ GATEWAY_WORKERS: '2' });
     const clusteredUrl = `${clustered.url}${new URL(gatewayUrl).pathname}`;
     console.log(`\nGATEWAY_WORKERS=2: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s (after a 3 s warm-up)`);
@@ -326,6 +345,7 @@ results
   gateway RSS after ${gatewayRequests} requests              ${rss} MB   target < ${TARGETS.rssMb} MB  ${rss < TARGETS.rssMb ? 'ok' : 'MISSED'}   (${rssAtStart} MB before the first request; store ${storeKind})
   2 workers / 1 worker (saturation)                          ${workersRatio ?? 'not measured'}      (${twoWorkers?.rps ?? '-'} vs ${gatewaySat.rps} req/s; ${cpus} CPUs shared with the seller and the load generator)
   failed requests (non-2xx or errors) in measured phases   ${failures}
+  CPU pinning                                              ${pinning}
   load average (1 min) at start / end                      ${loadAtStart} / ${round(loadavg()[0], 2)}   (${cpus} CPUs; other work on the machine skews every figure)
 ${counts === undefined ? '' : `  counts (BENCH_COUNTS; timings of this run mean nothing)\n    ${countLine('gateway', counts.gateway)}\n    ${countLine('bare proxy', counts.bare_proxy)}\n`}`);
   console.log(
@@ -360,6 +380,7 @@ ${counts === undefined ? '' : `  counts (BENCH_COUNTS; timings of this run mean 
       seller_cpu_us_per_req_via_gateway: gatewayCpu.seller,
       load_generator_cpu_us_per_req_direct: directCpu['load generator'],
       load_generator_cpu_us_per_req_via_gateway: gatewayCpu['load generator'],
+      cpu_pinning: typeof split === 'string' ? null : { proxy: split.proxy, rest: split.rest },
       load_average_start: loadAtStart,
       load_average_end: round(loadavg()[0], 2),
       rss_mb: rss,

@@ -12,6 +12,8 @@ export interface GatewayStack {
   seller: NodeChild;
   gateway: NodeChild;
   store: 'postgres' | 'pglite';
+  /** The throwaway PostgreSQL's URL; undefined on PGlite. */
+  databaseUrl?: string;
   /** Another gateway on the same store and seller, with `env` added (e.g. GATEWAY_WORKERS). */
   startGateway(env?: Record<string, string>): Promise<NodeChild>;
   /** Kills the children and removes the throwaway PostgreSQL; safe to call twice. */
@@ -57,7 +59,7 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
         nodeFlags: options.gatewayNodeFlags,
       });
     const gateway = await startGateway();
-    return { seller, gateway, store, startGateway, stop };
+    return { seller, gateway, store, databaseUrl: postgres?.url, startGateway, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -166,11 +166,30 @@ describe('directory cache', () => {
     const directory = createDirectory(counted, { ttlMs: 30_000, now: () => now });
     counted.reset();
     await directory.findMember('M100');
-    now += 29_999;
+    // Not read in its last fifth (which would reload it ahead, see below): it just expires.
+    now += 23_999;
     await directory.findMember('M100');
     expect(counted.count).toBe(1);
-    now += 1;
+    now += 6_001;
     await directory.findMember('M100');
+    expect(counted.count).toBe(2);
+  });
+
+  it('reloads an entry read in the last fifth of its TTL in the background: no read waits for the store when its time is up', async () => {
+    let now = 1_000;
+    const directory = createDirectory(counted, { ttlMs: 30_000, now: () => now });
+    counted.reset();
+    const first = await directory.findMember('M100');
+    now += 25_000;
+    expect(directory.cached.member('M100')?.value).toBe(first);
+    expect(counted.count).toBe(2); // the reload ahead, started by that read
+    // The reload's answer is a new (frozen) object, in place once it has settled.
+    for (const deadline = Date.now() + 5_000; directory.cached.member('M100')?.value === first && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(directory.cached.member('M100')?.value).not.toBe(first);
+    now += 5_000; // the first entry's time is up; the reloaded one (from 26_000) is fresh
+    expect(directory.cached.member('M100')).toBeDefined();
     expect(counted.count).toBe(2);
   });
 

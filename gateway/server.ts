@@ -3,6 +3,7 @@ import cluster from 'node:cluster';
 import { pathToFileURL } from 'node:url';
 import { clusterRefusal, runGatewayCluster } from './cluster/gateway-cluster';
 import { listen, type Listening } from '../shared/http/listen';
+import { connectionTimeouts } from '../shared/http/connection-environment';
 import { openGatewayStore } from './open-gateway-store';
 import { describeStore, storeOptionsFromEnv } from './store/store-config';
 import { createDirectory } from './directory/create-directory';
@@ -62,7 +63,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   compileAllValidators();
   let listening: Listening;
   try {
-    listening = await listen(app.fetch, { port: overrides.port ?? settings.port, host: settings.host });
+    listening = await listen(app.fetch, { port: overrides.port ?? settings.port, host: settings.host, connections: connectionTimeouts(env) });
   } catch (error) {
     await sellerClient.close();
     if (ownsStore) await store.close();

@@ -16,7 +16,8 @@ import type { Json } from './openapi-builder';
 // a raw loopback socket for every answer Node's HTTP server gives before the API sees the
 // request: the statuses are the ones shared/http/server-answers.ts lists, and the gateway's
 // and the internal API's served documents list each on the operation the probe was aimed at.
-// Short timeouts through the environment listen() reads (HTTP_*_TIMEOUT_MS).
+// Short timeouts (HTTP_*_TIMEOUT_MS): the gateway and the internal API through the environment
+// they are started with, the mock seller (which reads process.env) through process.env while it starts.
 
 const TIMEOUTS = { HTTP_HEADERS_TIMEOUT_MS: '200', HTTP_REQUEST_TIMEOUT_MS: '400' };
 const saved = Object.fromEntries(Object.keys(TIMEOUTS).map((k) => [k, process.env[k]]));
@@ -27,15 +28,21 @@ let gateway: RunningGateway;
 let internal: RunningInternalApi;
 beforeAll(async () => {
   Object.assign(process.env, TIMEOUTS);
-  seller = await startMockSeller();
+  try {
+    seller = await startMockSeller();
+  } finally {
+    restoreProcessEnv();
+  }
   store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
-  gateway = await startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG: 'off' }, { port: 0, store });
-  internal = await startInternalApi({ store, port: 0, hostname: '127.0.0.1', env: {}, log: () => {}, outboxPollMs: 60_000 });
+  gateway = await startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG: 'off', ...TIMEOUTS }, { port: 0, store });
+  internal = await startInternalApi({ store, port: 0, hostname: '127.0.0.1', env: { ...TIMEOUTS }, log: () => {}, outboxPollMs: 60_000 });
 });
-afterAll(async () => {
+function restoreProcessEnv() {
   for (const [k, v] of Object.entries(saved))
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
+}
+afterAll(async () => {
   await gateway?.close();
   await internal?.close();
   await seller?.close();

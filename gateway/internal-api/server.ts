@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { listen } from '../../shared/http/listen';
+import { connectionTimeouts } from '../../shared/http/connection-environment';
 import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
 import { systemClock, type Clock } from '../clock';
@@ -83,7 +84,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   });
 
   const hostname = options.hostname ?? config.hostname;
-  const { url, port, drain } = await listen(app.fetch, { port: options.port ?? config.port, host: hostname });
+  const { url, port, drain } = await listen(app.fetch, { port: options.port ?? config.port, host: hostname, connections: connectionTimeouts(env) });
   dispatcher.start(options.outboxPollMs ?? 5_000);
   const credential = config.token === DEV_INTERNAL_API_TOKEN ? 'the development token (see docs/internal-api.md)' : 'INTERNAL_API_TOKEN';
   log(`internal API on ${url}/internal/users/create (credential: ${credential}; address validator: ${addressValidator.name}; mail: ${mailer.description})`);

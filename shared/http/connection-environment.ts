@@ -53,3 +53,13 @@ export function connectionSettings(env: NodeJS.ProcessEnv = process.env): Connec
     keepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   };
 }
+
+/**
+ * The timeouts from `env`, for a server started with an environment of its own (not
+ * process.env): listen() would read process.env's. The connection cap stays the process's
+ * one (HTTP_MAX_CONNECTIONS of process.env), shared by all its servers, as listen() keeps it.
+ */
+export function connectionTimeouts(env: NodeJS.ProcessEnv): Omit<ConnectionSettings, 'maxConnections'> {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = connectionSettings(env);
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs };
+}

@@ -160,36 +160,26 @@ function reportStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) 
   );
 }
 
-// alternate.original-part: a stand-in says which requested part it stands in for.
+// alternate.original-part and alternate.original-mfr: a stand-in says which requested part it
+// stands in for. The tests stay apart and small (they run on every alternate); the report, run
+// only when one fails, is shared.
 function alternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_part !== asked.part_number) reportAlternateOriginalPart(found, entry, i, asked);
+  if (entry.original_part !== asked.part_number) reportOriginal(found, entry, i, 'part', entry.original_part, asked.part_number);
 }
-function reportAlternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  found.violations.push(
-    violation(
-      'alternate.original-part',
-      `/items/${i}/original_part`,
-      entry.original_part === undefined
-        ? `status ${entry.status_code} entry for id '${entry.id}' has no original_part`
-        : `original_part '${entry.original_part}' differs from the requested part_number '${asked.part_number}'`,
-      { id: entry.id, expected: asked.part_number, found: entry.original_part },
-    ),
-  );
-}
-
-// alternate.original-mfr
 function alternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_mfr !== asked.mfr_code) reportAlternateOriginalMfr(found, entry, i, asked);
+  if (entry.original_mfr !== asked.mfr_code) reportOriginal(found, entry, i, 'mfr', entry.original_mfr, asked.mfr_code);
 }
-function reportAlternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+function reportOriginal(found: RuleCheck, entry: SellerItemResult, i: number, what: 'part' | 'mfr', given: string | undefined, expected: string) {
+  const field = `original_${what}`;
+  const requested = what === 'part' ? 'part_number' : 'mfr_code';
   found.violations.push(
     violation(
-      'alternate.original-mfr',
-      `/items/${i}/original_mfr`,
-      entry.original_mfr === undefined
-        ? `status ${entry.status_code} entry for id '${entry.id}' has no original_mfr`
-        : `original_mfr '${entry.original_mfr}' differs from the requested mfr_code '${asked.mfr_code}'`,
-      { id: entry.id, expected: asked.mfr_code, found: entry.original_mfr },
+      `alternate.original-${what}`,
+      `/items/${i}/${field}`,
+      given === undefined
+        ? `status ${entry.status_code} entry for id '${entry.id}' has no ${field}`
+        : `${field} '${given}' differs from the requested ${requested} '${expected}'`,
+      { id: entry.id, expected, found: given },
     ),
   );
 }

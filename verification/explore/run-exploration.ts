@@ -179,26 +179,20 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
       options.concurrency > 1 && !options.signal?.aborted
         ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? ALONE_TRIES, options.signal)
         : undefined;
+    // Reported as first sent, not shrunk: when it needs company, or when the run was stopped.
+    const unshrunk = () => ({
+      ...f,
+      original,
+      shrunk: original,
+      shrinkTries: 0,
+      curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
+    });
     if (alone === false) {
-      failures.push({
-        ...f,
-        original,
-        shrunk: original,
-        shrinkTries: 0,
-        curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
-        reproduces: 'only-under-concurrency',
-        companions,
-      });
+      failures.push({ ...unshrunk(), reproduces: 'only-under-concurrency', companions });
       continue;
     }
     if (options.signal?.aborted) {
-      failures.push({
-        ...f,
-        original,
-        shrunk: original,
-        shrinkTries: 0,
-        curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
-      });
+      failures.push(unshrunk());
       continue;
     }
     options.onShrink?.(f.operation, f.rule, f.index);

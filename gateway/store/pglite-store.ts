@@ -3,11 +3,11 @@
 // holds the connection until it ends — so inside `transaction(work)` use only `tx`, never
 // the store itself (that would wait for the transaction that is waiting for it).
 import { PGlite } from '@electric-sql/pglite';
-import { setFlagsFromString } from 'node:v8';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Queryable, QueryResult, Store } from './store';
 import type { SqlSession } from './sql-session';
+import { liftoffOnlyForPglite } from './pglite-wasm-tiers';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { DIRECTORY_CHANNEL, DirectoryListeners, sendDirectoryChanged } from './directory-changes';
 
@@ -35,16 +35,6 @@ function queryable(db: PgliteQueryable): Queryable {
 export const PGLITE_SHARED_BUFFERS = '8MB';
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
 
-/**
- * V8 compiles PGlite's WebAssembly (9 MB) with Liftoff, then again with TurboFan for the
- * functions it finds hot; the optimised code stays for the life of the process. Liftoff only:
- * measured ~45–65 MB less RSS for an open store (bench:memory), a faster open, and ~5–7% more
- * time per store query (two indexed SELECTs 504 → 525 µs). It touches WebAssembly only, and the
- * only WebAssembly in the gateway is PGlite; set before the first module is compiled.
- */
-export const PGLITE_WASM_FLAGS = '--liftoff-only';
-let wasmFlagsSet = false;
-
 export interface PgliteStore extends Store {
   readonly kind: 'pglite';
   /** The connection itself, for migrations and seeding. */
@@ -70,10 +60,7 @@ export async function openPgliteStore(options: PgliteStoreOptions = {}): Promise
     // Two processes opening one PGlite directory would corrupt it; fail clearly instead.
     lock = await acquireDataDirLock(options.dataDir!);
   }
-  if (!wasmFlagsSet) {
-    wasmFlagsSet = true;
-    setFlagsFromString(PGLITE_WASM_FLAGS);
-  }
+  liftoffOnlyForPglite();
   let db: PGlite;
   try {
     if (persisted) {

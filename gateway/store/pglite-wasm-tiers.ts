@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
 /**
@@ -7,38 +6,25 @@ import { setFlagsFromString } from 'node:v8';
  * measured ~45–65 MB less RSS for an open store (bench:memory), a faster open, and ~5–7% more
  * time per store query (two indexed SELECTs 504 → 525 µs).
  *
- * Node 20 and 22 only: Node 24's V8 reads the tiering flags when a function is due to tier up,
- * so the flag set at run time no longer holds PGlite back there; only all three of --liftoff-only
- * --no-wasm-tier-up --no-wasm-dynamic-tiering do, and those stop undici's parser too.
- */
-export const PGLITE_WASM_FLAGS = '--liftoff-only';
-
-/**
  * The flag is process-wide, and PGlite is not the only WebAssembly here: undici's HTTP parser
- * (llhttp, the seller client's) is compiled on its first connection, after the store opens,
- * and under the flag stayed on Liftoff for good (perf, item inquiry through the gateway: its
- * parse function 3.3 µs per request on Liftoff, 1.9 on TurboFan, though the callbacks into
- * JavaScript took back most of it). Compiled before the flag and kept alive, its modules sit
- * in V8's native module cache with tier-up on, and undici's own compile of the same bytes gets
- * them. Both builds: undici picks SIMD where it can, the other elsewhere.
+ * (llhttp, the seller client's) is compiled on its first connection, after the store opens, so
+ * it stays on Liftoff too. Compiling it before the flag (V8's native module cache then hands
+ * undici that module, tier-up on) was tried: perf put its parse function at 3.3 µs per item
+ * inquiry on Liftoff and 1.9 on TurboFan, but the calls back into JavaScript took the gain back
+ * (5.2 µs in all either way), and the gateway alone on the embedded store held ~4–6 MB more
+ * (bench:memory), against a 200 MB target it meets by little. So it is left on Liftoff.
+ *
+ * --liftoff-only alone held PGlite back on Node 20 and 22 but not on Node 24, where PGlite tiered
+ * up as before (the test beside this file saw ~700 TurboFan compiles): the gateway alone on the
+ * embedded store held 252 MB at start and 274 MB after 30,000 requests, against 187 and 200 MB
+ * with all three flags (bench:memory, Node 24).
  */
-const HTTP_PARSERS = ['undici/lib/llhttp/llhttp_simd-wasm.js', 'undici/lib/llhttp/llhttp-wasm.js'];
-// The project's types (lib ES2023 + @types/node) describe WebAssembly's types but not its constructors.
-const { Module } = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
-const keptAlive: object[] = [];
+export const PGLITE_WASM_FLAGS = '--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering';
 let set = false;
 
-/** Liftoff only for WebAssembly compiled from now on (PGlite's), once per process; undici's parser keeps its tiers. */
+/** Liftoff only for WebAssembly compiled from now on (PGlite's), once per process. */
 export function liftoffOnlyForPglite(): void {
   if (set) return;
   set = true;
-  const require = createRequire(import.meta.url);
-  for (const file of HTTP_PARSERS) {
-    try {
-      keptAlive.push(new Module(require(file) as Uint8Array));
-    } catch {
-      // No SIMD here, or undici moved its files: that parser gets Liftoff only, as before.
-    }
-  }
   setFlagsFromString(PGLITE_WASM_FLAGS);
 }

@@ -7,7 +7,7 @@ describe('the gateway heap flags', () => {
   it('are the ones npm start and npm run gateway run with', () => {
     const scripts = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     for (const name of ['start', 'gateway']) {
-      expect(scripts[name], name).toMatch(new RegExp(`^node ${GATEWAY_HEAP_FLAGS.join(' ')} --import tsx `));
+      expect(scripts[name], name).toMatch(new RegExp(`^node ${GATEWAY_HEAP_FLAGS.join(' ')} scripts/run-bundled.mjs ${name}$`));
     }
   });
 

@@ -114,7 +114,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** `npm run gateway`: the gateway process (or its cluster), until SIGINT or SIGTERM; exits 2 on a bad setting, 1 on a failed start. */
+export async function runGatewayProcess(): Promise<void> {
   try {
     await main();
   } catch (error) {
@@ -123,3 +124,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     process.exit(error instanceof EnvironmentError ? 2 : 1);
   }
 }
+
+// Run as a script from source (`node --import tsx gateway/server.ts`, as tests do); the bundled
+// build calls runGatewayProcess itself (scripts/run-bundled.mjs).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await runGatewayProcess();

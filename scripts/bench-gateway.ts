@@ -189,7 +189,7 @@ try {
   // The yardstick: a bare proxy doing only what any gateway must (scripts/bare-proxy.ts).
   bare = await startNodeChild({
     name: 'bare proxy',
-    args: ['scripts/bare-proxy.ts', '--upstream', `${seller.url}/seller`],
+    args: ['scripts/run-bundled.mjs', 'bare-proxy', '--upstream', `${seller.url}/seller`],
     nodeFlags: [...BOTH_FLAGS, ...flagsOf('BENCH_BARE_NODE_FLAGS')],
     ready: /bare proxy: listening on (http:\/\/[^\s]+)/,
   });

@@ -156,7 +156,7 @@ async function npmStart(name: string, dataDir: string): Promise<void> {
   const spawnedAt = performance.now();
   const child = await startNodeChild({
     name: 'npm start',
-    args: ['scripts/start.ts'],
+    args: ['scripts/run-bundled.mjs', 'start'],
     env: {
       GATEWAY_DATA_DIR: dataDir,
       GATEWAY_PORT: '0',

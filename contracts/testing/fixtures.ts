@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../shared/package-root';
 import { PAYLOADS, type Operation } from '../schemas/index';
 
 // The example payloads under fixtures/payloads/<operation>.<payload>.json, read fresh on
 // every call so a test may change its copy freely.
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/payloads/', import.meta.url));
+export const FIXTURES_DIR = packagePath('fixtures', 'payloads') + '/';
 
 export type PayloadName<Op extends Operation> = keyof (typeof PAYLOADS)[Op] & string;
 

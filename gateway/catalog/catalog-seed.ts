@@ -2,11 +2,10 @@
 // row is upserted by its id in one transaction, so running it at each start keeps the demo
 // catalog current without duplicating rows. Carts and sessions are never touched.
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../shared/package-root';
 import type { Queryable, Store } from '../store/store';
 
-export const CATALOG_SEED_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'seeds', 'catalog.json');
+export const CATALOG_SEED_FILE = packagePath('seeds', 'catalog.json');
 
 interface SeedAsset {
   id: number;

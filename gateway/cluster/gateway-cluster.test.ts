@@ -21,7 +21,7 @@ const childrenOf = (pid: number): number[] =>
 const startGateway = (env: Record<string, string>) =>
   startNodeChild({
     name: 'gateway',
-    args: ['gateway/server.ts'],
+    args: ['scripts/run-bundled.mjs', 'gateway'],
     env: { GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', GATEWAY_LOG: 'off', ...env },
     ready: /gateway: listening on (http:\/\/[^\s,]+)/,
   });

@@ -3,11 +3,11 @@
 // the folder is picked up. A session-level advisory lock serialises concurrent starters
 // (two gateway processes against one PostgreSQL): the second waits, then finds nothing to do.
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packagePath } from '../../shared/package-root';
 import type { SqlSession } from './sql-session';
 
-export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const MIGRATIONS_DIR = packagePath('gateway', 'store', 'migrations');
 
 // Arbitrary constant naming "the gateway's migrations" among advisory locks.
 const MIGRATION_LOCK_KEY = 72_410_001;

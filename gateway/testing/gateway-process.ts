@@ -1,8 +1,8 @@
 import { killAllNodeChildren, startNodeChild, type NodeChild } from './node-child';
 
-// The gateway as a real child process (`node --import tsx gateway/server.ts`, what `npm run
-// gateway` runs) on a free loopback port (GATEWAY_PORT=0), its URL read from its "listening
-// on" line. For tests that kill it (SIGKILL) and benches that measure it from outside.
+// The gateway as a real child process, as `npm run gateway` runs it (bundled by
+// scripts/run-bundled.mjs), on a free loopback port (GATEWAY_PORT=0), its URL read from its
+// "listening on" line. For tests that kill it (SIGKILL) and benches that measure it from outside.
 
 export type GatewayProcess = NodeChild;
 
@@ -18,7 +18,7 @@ export const killAllGatewayProcesses = killAllNodeChildren;
 export function startGatewayProcess(options: GatewayProcessOptions): Promise<GatewayProcess> {
   return startNodeChild({
     name: 'gateway',
-    args: ['gateway/server.ts'],
+    args: ['scripts/run-bundled.mjs', 'gateway'],
     env: { GATEWAY_HOST: '127.0.0.1', ...options.env, GATEWAY_PORT: '0' },
     ready: /gateway: listening on (http:\/\/[^\s,]+)/,
     nodeFlags: options.nodeFlags,

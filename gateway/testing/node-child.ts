@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PACKAGE_ROOT } from '../../shared/package-root';
 
-// A TypeScript entry point of this repository run as a child process (`node --import tsx
-// <file>`), ready once its output matches a pattern (its "listening on <url>" line). For tests
+// An entry point of this repository run as a child process (`node --import tsx <file>` for a
+// TypeScript one, `node <file>` for scripts/run-bundled.mjs), ready once its output matches a pattern (its "listening on <url>" line). For tests
 // and benches that need the gateway or the mock seller in a process of its own: to kill it
 // (SIGKILL) or to measure it from outside (RSS, CPU). Every child still alive is SIGKILLed
 // when this process exits, so a failing test or an interrupted bench leaves none behind.
@@ -27,7 +27,7 @@ export interface NodeChildOptions {
   env?: Record<string, string>;
   /** Matched against everything the child printed; group 1 is the URL. */
   ready: RegExp;
-  /** Node flags before --import tsx (e.g. --max-semi-space-size=32). */
+  /** Node flags before the file (e.g. --max-semi-space-size=32). */
   nodeFlags?: string[];
   /** How long the child may take to be ready (tsx compiles on start; shared machines are slow). */
   startTimeoutMs?: number;
@@ -57,7 +57,8 @@ export async function startNodeChild(options: NodeChildOptions): Promise<NodeChi
       for (const child of live) child.kill('SIGKILL');
     });
   }
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', ...options.args], {
+  const typescript = options.args[0]?.endsWith('.ts') ?? false;
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...(typescript ? ['--import', 'tsx'] : []), ...options.args], {
     cwd: PACKAGE_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import type { Directory } from '../directory/directory';
 import { readJsonBody } from '../../shared/http/json-body';
 import { InternalRequestRejected as KeyRequestRejected, internalBodyNotJson } from './internal-api-errors';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
+import { MAX_PEM_LENGTH } from '../api-reference/internal-api-shapes';
 import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput } from '../directory/api-keys';
 import type { KeyAlgorithm } from '../directory/directory';
 
@@ -16,8 +17,6 @@ import type { KeyAlgorithm } from '../directory/directory';
 export type KeyListingJson = Omit<KeyListing, 'createdAt' | 'revokedAt'> & { createdAt: string; revokedAt: string | null };
 
 const PLAIN_TEXT = new RegExp(PLAIN_TEXT_PATTERN, 'u');
-// Public keys in PEM run to a few KB; every other field is an identifier.
-const MAX_PEM_LENGTH = 16_384;
 
 /** A string the store can hold (no NUL, no lone surrogate) and of a sane length, or a 400 naming it. */
 function storable(path: string, value: string, max = MAX_ID_LENGTH): string {

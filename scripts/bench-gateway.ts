@@ -1,5 +1,5 @@
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -400,4 +400,6 @@ ${counts === undefined ? '' : `  counts (BENCH_COUNTS; timings of this run mean 
   // SIGTERM first, so processes under --cpu-prof write their profiles (stop() kills outright).
   await Promise.all([bare?.kill('SIGTERM'), stack?.gateway.kill('SIGTERM')]);
   await stack?.stop();
+  // The counts were read above; their directory goes with the run.
+  if (COUNTS) rmSync(process.env.ASYNC_COUNTS_DIR!, { recursive: true, force: true });
 }

@@ -82,7 +82,13 @@ export const OutboxRetryRequest = Type.Object(
   { title: 'Outbox retry — request' },
 );
 
-const Dispatched = Type.Object({ sent: Type.Integer(), deferred: Type.Integer(), failed: Type.Integer() }, { additionalProperties: false });
+const Dispatched = Type.Object(
+  { sent: Type.Integer(), deferred: Type.Integer(), failed: Type.Integer() },
+  {
+    additionalProperties: false,
+    description: 'what the delivery run right after did: the pass in progress at the call (if any) and a new one, counted together',
+  },
+);
 export const OutboxRetryReply = Type.Object(
   { retried: Type.Integer(), dispatched: Type.Union([Dispatched, Type.Null()]) },
   { title: 'Outbox retry — reply', additionalProperties: false },

@@ -55,7 +55,7 @@ export function outboxRoutes(deps: { store: Store; clock: Clock; dispatcher?: Ou
       throw new InternalRequestRejected('ids must be a list of message ids', [{ path: '/ids', message: 'must be a list of message ids' }]);
     }
     const retried = await retryMailNow(deps.store, (ids as number[] | undefined) ?? 'all', new Date(deps.clock()));
-    const outcome: RetryOutcome = { retried, dispatched: deps.dispatcher ? await deps.dispatcher.runOnce() : null };
+    const outcome: RetryOutcome = { retried, dispatched: deps.dispatcher ? await deps.dispatcher.deliverDueNow() : null };
     return c.json(outcome);
   });
 

@@ -6,6 +6,7 @@ import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../testing/loo
 import { claimDueMail, enqueueMail, listMail, retryMailNow, countMailByState } from './outbox';
 import { createOutboxDispatcher, nextAttemptAt, DEFAULT_BACKOFF, type MailComposer } from './outbox-dispatcher';
 import { countingStore } from '../store/counting-store';
+import type { Mailer } from './mailer';
 
 const START = Date.parse('2026-03-01T09:00:00Z');
 let store: Store;
@@ -135,6 +136,33 @@ describe('outbox dispatcher', () => {
     const delays = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => nextAttemptAt(now, n, DEFAULT_BACKOFF)!.getTime() - START);
     expect(delays).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000]);
     expect(nextAttemptAt(now, 10, DEFAULT_BACKOFF)).toBeNull();
+  });
+
+  it('deliverDueNow: a message made due while a pass is sending goes in another pass, counted with the one in flight (runOnce shares that one only)', async () => {
+    await note('first');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      description: 'held',
+      close: () => {},
+      send: async (message) => {
+        sent.push(message.text);
+        if (sent.length === 1) await held;
+        return { messageId: String(sent.length) };
+      },
+    };
+    const d = createOutboxDispatcher({ store, mailer, clock, from: 'no-reply@gateway.test', composers, log: (l) => logs.push(l) });
+    const inFlight = d.runOnce();
+    await expect.poll(() => sent.length, { interval: 5 }).toBe(1);
+    await note('second');
+    const shared = d.runOnce();
+    const fresh = d.deliverDueNow();
+    release();
+    expect(await shared).toEqual({ sent: 1, deferred: 0, failed: 0 });
+    expect(await inFlight).toEqual({ sent: 1, deferred: 0, failed: 0 });
+    expect(await fresh).toEqual({ sent: 2, deferred: 0, failed: 0 });
+    expect(sent).toEqual(['Note: first', 'Note: second']);
   });
 
   it('started, delivers a message soon after being woken', async () => {

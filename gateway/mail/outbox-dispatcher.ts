@@ -58,6 +58,11 @@ export interface OutboxDispatcherOptions {
 export interface OutboxDispatcher {
   /** Delivers every message due now, once each; concurrent calls share one pass. */
   runOnce(): Promise<DispatchSummary>;
+  /**
+   * Delivers every message due when called (an operator's retry): waits for the pass in progress,
+   * which may have claimed before the call, then runs another; the summary counts both.
+   */
+  deliverDueNow(): Promise<DispatchSummary>;
   /** Polls every `intervalMs` (and whenever woken). */
   start(intervalMs?: number): void;
   /** Asks for a pass soon, e.g. right after a user was created. */
@@ -154,6 +159,11 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
 
   return {
     runOnce,
+    async deliverDueNow() {
+      const inFlight = await running?.catch(() => undefined);
+      const next = await runOnce();
+      return inFlight ? { sent: inFlight.sent + next.sent, deferred: inFlight.deferred + next.deferred, failed: inFlight.failed + next.failed } : next;
+    },
     start(intervalMs = 5_000) {
       interval = intervalMs;
       stopped = false;

@@ -34,9 +34,9 @@ describe('WebAssembly tiers with the embedded store open', () => {
       ['--trace-wasm-compilation-times', '--wasm-tiering-budget=20000', '--import', 'tsx', '--input-type=module', '--eval', CHILD],
       { cwd: PACKAGE_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
     );
-    // PGlite's module is the one with thousands of functions compiled.
+    // PGlite's module is the one with most functions compiled: ~1,000–2,000 (lazily, so it varies); the others, tens.
     const [pglite] = [...tiersByModule(stdout).values()].sort((a, b) => b.functions.size - a.functions.size);
-    expect(pglite.functions.size).toBeGreaterThan(1000);
+    expect(pglite.functions.size).toBeGreaterThan(300);
     expect(pglite.turbofan).toBe(0);
   }, 90_000);
 });

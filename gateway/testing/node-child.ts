@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { PACKAGE_ROOT } from '../../shared/package-root';
 
 // An entry point of this repository run as a child process (`node --import tsx <file>` for a
-// TypeScript one, `node <file>` for scripts/run-bundled.mjs), ready once its output matches a pattern (its "listening on <url>" line). For tests
-// and benches that need the gateway or the mock seller in a process of its own: to kill it
-// (SIGKILL) or to measure it from outside (RSS, CPU). Every child still alive is SIGKILLed
-// when this process exits, so a failing test or an interrupted bench leaves none behind.
+// TypeScript one, `node <file>` for scripts/run-bundled.mjs), ready once its output matches a
+// pattern (its "listening on <url>" line). For tests and benches that need the gateway or the
+// mock seller in a process of its own: to kill it (SIGKILL) or to measure it from outside (RSS,
+// CPU). Every child still alive is SIGKILLed when this process exits, so a failing test or an
+// interrupted bench leaves none behind.
 
 export interface NodeChild {
   /** The first capture group of the ready pattern (the URL). */

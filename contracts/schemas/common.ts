@@ -21,6 +21,8 @@ export const PLAIN_TEXT_PATTERN = `^[^${REFUSED_CHARACTERS}]*$`;
 export const MAX_ID_LENGTH = 100;
 export const MAX_NAME_LENGTH = 200;
 export const MAX_TEXT_LENGTH = 1000;
+/** A public key in PEM (the internal API's key registration): a few KB at most. */
+export const MAX_PEM_LENGTH = 16_384;
 /** Reply strings: generous, only to refuse a runaway seller; no honest field comes near. */
 export const MAX_REPLY_TEXT_LENGTH = 65_536;
 

@@ -5,13 +5,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { KeyListingJson } from '../internal-api/key-routes';
 import type { OutboxView, RetryOutcome } from '../internal-api/outbox-routes';
 import type { RegisteredKey } from '../directory/api-keys';
-import { Id, MAX_NAME_LENGTH, Text } from '../../contracts/schemas/common';
+import { Id, MAX_NAME_LENGTH, MAX_PEM_LENGTH, Text } from '../../contracts/schemas/common';
 
 const Algorithm = Type.Union([Type.Literal('RS256'), Type.Literal('ES256')]);
 const Timestamp = Type.String({ description: 'ISO 8601 UTC' });
-
-/** Public keys in PEM run to a few KB; every other field of a key is an identifier. */
-export const MAX_PEM_LENGTH = 16_384;
 
 // The bounds the routes enforce (key-routes.ts; its test holds the two together). clientId, kid
 // and publicKeyPem are trimmed first, and blank is refused as missing.

@@ -3,8 +3,7 @@ import type { Store } from '../store/store';
 import type { Directory } from '../directory/directory';
 import { readJsonBody } from '../../shared/http/json-body';
 import { InternalRequestRejected as KeyRequestRejected, internalBodyNotJson } from './internal-api-errors';
-import { MAX_ID_LENGTH, MAX_NAME_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
-import { MAX_PEM_LENGTH } from '../api-reference/internal-api-shapes';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PEM_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
 import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput } from '../directory/api-keys';
 import type { KeyAlgorithm } from '../directory/directory';
 

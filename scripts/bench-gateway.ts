@@ -38,7 +38,7 @@ Phases (BENCH_PHASES, default saturation,fixed,memory,workers):
               ratios, printed with each process's CPU per request (µs) beside it
   fixed       1,000 req/s evenly spaced (open loop): latency added over the bare proxy, p50/p99
   memory      the gateway's RSS after BENCH_RSS_REQUESTS (100000) requests
-  workers     GATEWAY_WORKERS=2 (PostgreSQL only; every process unpinned)
+  workers     one gateway, then GATEWAY_WORKERS=2, each alone (PostgreSQL only; every process unpinned)
 
 Environment:
   BENCH_SECONDS (10) per measured phase; BENCH_ROUNDS (5: the target is the median of 5) saturation rounds; BENCH_STORE as --store.
@@ -297,8 +297,10 @@ try {
   }
   const rss = await rssMb(gateway.pid);
 
-  // Every core: the same saturation through two gateway workers on one port (node:cluster),
-  // with the one-worker gateway stopped so both runs have the machine to themselves.
+  // Every core: the same saturation through one gateway and through two workers on one port
+  // (node:cluster), each alone, all unpinned: the pinned gateway above had a CPU to itself, so
+  // it is no measure of one worker beside two.
+  let oneWorker: Run | undefined;
   let twoWorkers: Run | undefined;
   if (!PHASES.has('workers')) console.log('\nGATEWAY_WORKERS=2: not run (BENCH_PHASES)');
   else if (storeKind === 'postgres') {
@@ -308,14 +310,22 @@ try {
       const postgres = stack.databaseUrl === undefined ? [] : postgresOnPort(Number(new URL(stack.databaseUrl).port));
       pinProcesses([process.pid, seller.pid, ...postgres], split.all);
     }
-    const clustered = await stack.startGateway({ GATEWAY_WORKERS: '2' });
-    const clusteredUrl = `${clustered.url}${new URL(gatewayUrl).pathname}`;
-    console.log(`\nGATEWAY_WORKERS=2: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s (after a 3 s warm-up)`);
-    await load(clusteredUrl, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 });
-    twoWorkers = await load(clusteredUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS });
+    const startGateway = stack.startGateway;
+    const unpinned = async (workers: string): Promise<Run> => {
+      const started = await startGateway({ GATEWAY_WORKERS: workers });
+      const url = `${started.url}${new URL(gatewayUrl).pathname}`;
+      await load(url, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 });
+      const run = await load(url, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS });
+      await started.kill('SIGTERM');
+      return run;
+    };
+    console.log(`\nGATEWAY_WORKERS=1 and 2, unpinned: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each (after a 3 s warm-up)`);
+    oneWorker = await unpinned('1');
+    print('through 1 gateway worker', oneWorker);
+    twoWorkers = await unpinned('2');
     print('through 2 gateway workers', twoWorkers);
   } else console.log('\nGATEWAY_WORKERS=2 needs PostgreSQL: not measured on the embedded store');
-  const workersRatio = twoWorkers === undefined ? null : round(twoWorkers.rps / gatewaySat.rps);
+  const workersRatio = twoWorkers === undefined || oneWorker === undefined ? null : round(twoWorkers.rps / oneWorker.rps);
 
   // Counted runs: the gateway and the bare proxy stop here, so their counts are written.
   let counts: Record<string, PerRequestCounts | undefined> | undefined;
@@ -329,10 +339,16 @@ try {
       ? `${name}: no counts written`
       : `${name}: ${c.promises} promises, ${c.ticks} ticks, ${c.timers} timers, ${c.immediates} immediates per request; ${c.minor_gcs_per_1k_requests} minor / ${c.major_gcs_per_1k_requests} major GCs per 1,000 (${c.requests} requests)`;
 
-  const failures = [directSat, gatewaySat, bareSat, directFixed, gatewayFixed, bareFixed, ...(twoWorkers ? [twoWorkers] : [])].reduce(
-    (n, r) => n + r.non2xx + r.errors,
-    0,
-  );
+  const failures = [
+    directSat,
+    gatewaySat,
+    bareSat,
+    directFixed,
+    gatewayFixed,
+    bareFixed,
+    ...(oneWorker ? [oneWorker] : []),
+    ...(twoWorkers ? [twoWorkers] : []),
+  ].reduce((n, r) => n + r.non2xx + r.errors, 0);
   console.log(`
 results
   throughput ratio (gateway / bare proxy, ${SATURATION_CONNECTIONS} connections) ${ratioVsBare}      target ≥ ${TARGETS.ratioVsBare}   ${ratioVsBare >= TARGETS.ratioVsBare ? 'ok' : 'MISSED'}   (median of ${ROUNDS} rounds: ${roundRatios.join(', ')}; ${gatewaySat.rps} vs ${bareSat.rps} req/s; CPU ${gatewayCpu.gateway} vs ${bareCpu['bare proxy']} µs/req)
@@ -343,7 +359,7 @@ results
   added latency p50 at ${FIXED_RATE} req/s                    ${addedP50} ms  target ≤ ${TARGETS.addedP50Ms} ms  ${addedP50 <= TARGETS.addedP50Ms ? 'ok' : PHASES.has('fixed') ? 'MISSED' : 'not run (BENCH_PHASES)'}
   added latency p99 at ${FIXED_RATE} req/s                    ${addedP99} ms  target ≤ ${TARGETS.addedP99Ms} ms  ${addedP99 <= TARGETS.addedP99Ms ? 'ok' : PHASES.has('fixed') ? 'MISSED' : 'not run (BENCH_PHASES)'}
   gateway RSS after ${gatewayRequests} requests              ${rss} MB   target < ${TARGETS.rssMb} MB  ${rss < TARGETS.rssMb ? 'ok' : 'MISSED'}   (${rssAtStart} MB before the first request; store ${storeKind})
-  2 workers / 1 worker (saturation)                          ${workersRatio ?? 'not measured'}      (${twoWorkers?.rps ?? '-'} vs ${gatewaySat.rps} req/s; ${cpus} CPUs shared with the seller and the load generator)
+  2 workers / 1 worker (saturation)                          ${workersRatio ?? 'not measured'}      (${twoWorkers?.rps ?? '-'} vs ${oneWorker?.rps ?? '-'} req/s, unpinned; ${cpus} CPUs shared with the seller and the load generator)
   failed requests (non-2xx or errors) in measured phases   ${failures}
   CPU pinning                                              ${pinning}
   load average (1 min) at start / end                      ${loadAtStart} / ${round(loadavg()[0], 2)}   (${cpus} CPUs; other work on the machine skews every figure)
@@ -388,6 +404,7 @@ ${counts === undefined ? '' : `  counts (BENCH_COUNTS; timings of this run mean 
       store: storeKind,
       gateway_requests: gatewayRequests,
       failed_requests: failures,
+      gateway_rps_1_worker_unpinned: oneWorker?.rps ?? null,
       gateway_rps_2_workers: twoWorkers?.rps ?? null,
       workers_ratio: workersRatio,
       ...(counts === undefined ? {} : { counts }),

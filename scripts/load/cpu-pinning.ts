@@ -43,16 +43,17 @@ export function cpuSplit(): CpuSplit | string {
   return { proxy: all.slice(-1), rest: all.slice(0, -1), all };
 }
 
-const childrenOf = (pid: number): number[] => {
+/** The pids pgrep finds with these arguments; none when it finds none (pgrep then exits 1) or is missing. */
+function pgrep(args: string[]): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    return execFileSync('pgrep', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
       .split('\n')
       .filter((line) => line !== '')
       .map(Number);
   } catch {
-    return []; // pgrep exits 1 when there are none
+    return [];
   }
-};
+}
 
 /** Pins each process, every thread of it and its descendants, to `cpus`; what they start later inherits it. */
 export function pinProcesses(pids: number[], cpus: number[]): void {
@@ -63,18 +64,11 @@ export function pinProcesses(pids: number[], cpus: number[]): void {
     } catch {
       continue; // gone meanwhile
     }
-    pinProcesses(childrenOf(pid), cpus);
+    pinProcesses(pgrep(['-P', String(pid)]), cpus);
   }
 }
 
 /** The postmaster of the PostgreSQL listening on `port` (started by pg_ctl, so not our descendant). */
 export function postgresOnPort(port: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', `postgres .*-p ${port} `], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      .split('\n')
-      .filter((line) => line !== '')
-      .map(Number);
-  } catch {
-    return [];
-  }
+  return pgrep(['-f', `postgres .*-p ${port} `]);
 }

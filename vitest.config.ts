@@ -9,6 +9,7 @@ const INCLUDE = ['{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fix
 const ON_THEIR_OWN = [
   'gateway/api-reference/openapi-fuzz.test.ts',
   'cli/verify-load.test.ts',
+  'cli/verify-load-verdicts.test.ts',
   'cli/explore-command.test.ts',
   'gateway/protection/seller-protection.test.ts',
   'gateway/seller-client/seller-client.test.ts',

@@ -7,7 +7,10 @@ import { paletteFor } from '../verification/palette';
 import { CatalogueError, loadCatalogue } from '../verification/explore/catalogue-source';
 import { partsTheSellerLacks } from '../verification/explore/preflight';
 import { renderLoadJunit } from '../verification/load/load-junit';
-import { renderLoad, STEP_HEADER, stepLine } from '../verification/load/load-text';
+import { renderLoad, stepHeader, stepLine } from '../verification/load/load-text';
+import { levelName } from '../verification/load/load-report';
+import { loadTestCases } from '../verification/load/load-test-cases';
+import { renderCtrf } from '../verification/report-as-ctrf';
 import { feedableMix, runLoad, type PendingFailure } from '../verification/load/run-load';
 import { LOAD_USAGE, parseLoadOptions } from './load-options';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
@@ -53,11 +56,14 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
     return 2;
   }
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const seconds = options.concurrencies.length * options.stepSeconds;
+  const seconds = options.levels.length * options.stepSeconds;
+  const steps = options.levels.map((l) => levelName(options.model, l).replace(/^concurrency /, '')).join(', ');
+  const model = options.model === 'closed' ? 'closed model, concurrency' : `open model (at most ${options.maxInFlight} in flight), rates`;
   io.stderr(
-    `verify --load: ${options.sellerUrl}, steps ${options.concurrencies.join(', ')} × ${options.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
-      `deadline ${options.timeoutMs} ms, at most ${options.maxRequests} requests${options.orders ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
-      `seed ${seed} (replay: --seed ${seed})\n${STEP_HEADER}\n`,
+    `verify --load: ${options.sellerUrl}, ${model} ${steps} × ${options.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
+      `deadline ${options.timeoutMs} ms, at most ${options.maxRequests} requests (${options.maxRequestsSource === 'given' ? '--max-requests' : 'the bound, sized from the steps'})` +
+      `${options.orders ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
+      `seed ${seed} (replay: --seed ${seed})\n${options.slos.length > 0 ? `SLOs: ${options.slos.map((s) => s.expression).join(', ')}${options.abortOnFail ? ' (--abort-on-fail)' : ''}\n` : ''}${stepHeader(options.model)}\n`,
   );
   const palette = paletteFor(io.stdoutIsTTY, io.env);
   const mix = feedableMix(options.mix, catalogue, options.orders);
@@ -65,16 +71,22 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
     io.stderr(`verify --load: ${catalogue.origin} cannot feed any operation of --mix (documents need an account, orders an order location)\n`);
     return 2;
   }
+  const started = Date.now();
   const { report, failures } = await runLoad({
     target,
     catalogue,
     seed,
     mix: options.mix,
     orders: options.orders,
-    concurrencies: options.concurrencies,
+    model: options.model,
+    levels: options.levels,
+    maxInFlight: options.maxInFlight,
     stepSeconds: options.stepSeconds,
     maxRequests: options.maxRequests,
-    minConcurrency: options.minConcurrency,
+    maxRequestsSource: options.maxRequestsSource,
+    minLevel: options.minLevel,
+    slos: options.slos,
+    abortOnFail: options.abortOnFail,
     signal: io.signal,
     onStep: (step) => io.stderr(`${stepLine(step, options.timeoutMs, paletteFor(io.stderrIsTTY, io.env))}\n`),
   });
@@ -97,6 +109,7 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
   io.stdout(`\n${renderLoad(report, palette)}`);
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.junit !== undefined) await writeFile(options.junit, renderLoadJunit(report));
+  if (options.ctrf !== undefined) await writeFile(options.ctrf, renderCtrf('federated-gateway verify --load', loadTestCases(report), started, Date.now()));
   if (options.html !== undefined) writeWhole(options.html, renderLoadReportHtml(loadReportView(report)));
   if (report.stopped !== undefined) return SIGNAL_EXIT[report.stopped] ?? 1;
   return report.verdict.ok ? 0 : 1;

@@ -5,73 +5,124 @@ import { parseDuration, sellerAndCatalogue, wholeNumber } from './explore-option
 import type { CatalogueSource } from '../verification/explore/catalogue-source';
 import { DEFAULT_REPLAY_DIR } from './replay-files';
 import { DEFAULT_MIX, parseMix, type LoadMix } from '../verification/load/load-mix';
+import type { LoadModel, Slo } from '../verification/load/load-report';
+import { parseSlos, SloSyntaxError } from '../verification/load/slo';
+import { DEFAULT_MAX_IN_FLIGHT, defaultMaxRequests } from '../verification/load/load-budget';
 
 // `verify --load …`: the command line of a load run, checked before anything is sent. The
 // defaults are safe for a vendor's staging system: the gateway's own deadline (5000 ms, a
 // member's default timeout_ms) and concurrency cap (GATEWAY_MEMBER_CONCURRENCY, 64) as the top
-// step, 10 s a step, and at most 10,000 requests in all — printed before the run starts.
+// step, 10 s a step, and a bound on requests sized from the steps — printed before the run starts.
 
 export const DEFAULT_CONCURRENCIES = [1, 2, 4, 8, 16, 32, 64];
-export const DEFAULT_MAX_REQUESTS = 10_000;
 
 export const LOAD_USAGE = `Usage: verify --load --seller-url <url> (--state-map <file> | --states-url <url>) [options]
 
 Your system under the gateway's load: generated requests (as --explore draws them) in the
-gateway's operation mix, the concurrency ramped in steps, EVERY reply checked against the schema
-and every reply rule. The verdict names the knee: the highest step with p99 under the deadline,
-no timeout, no error and no broken rule.
+gateway's operation mix, ramped in steps, EVERY reply checked against the schema and every
+reply rule. Correctness is not capacity: any broken reply rule or schema, at any step, fails
+the run. The knee is the highest step with p99 under the deadline, no timeout and no error.
+
+Two models:
+  closed (--concurrency): a fixed number of requests in flight, each sent when the one before
+                          it answered. A seller that stalls makes it send less, so the stall
+                          hides in the figures (the report warns when latencies suggest it).
+  open (--rate):          requests sent on a schedule, whatever the replies do (as k6's
+                          arrival-rate executors and wrk2); latency counts from each request's
+                          intended send time; a step whose schedule could not be kept says so.
 
   --seller-url <url>        your seller system's endpoint (every request is POSTed here)
   --state-map <file>        your catalogue: the state map's values and its "explore" section
   --states-url <url>        or: our mock seller's provider-state URL (…/__admin/provider-state)
-  --concurrency <list>      the steps, e.g. 1,2,4,8,16 (default 1,2,4,8,16,32,64)
+  --concurrency <list>      closed model: the steps, e.g. 1,2,4,8,16 (default 1,2,4,8,16,32,64)
   --max-concurrency <n>     or: powers of two from 1 up to n (and n itself)
+  --rate <list>             open model: arrival rates in requests/s, e.g. 50,100,200,400
+  --max-rate <n>            or: n/16, n/8, n/4, n/2 and n requests/s
+  --max-in-flight <n>       open model: requests waiting at once before the next is dropped
+                            (default 64, the gateway's per-member cap, past which it refuses)
   --step-seconds <s>        how long each step runs (default 10)
   --timeout <ms>            the gateway's deadline for your replies (default 5000, a member's
                             default timeout_ms; ask your gateway operator for yours)
   --mix <weights>           operation shares (default item_inquiry=70,place_order=10,invoice=10,statement=10)
   --no-orders               send no place order at all (a production system: no real orders)
-  --max-requests <n>        the most requests the run may send (default 10000)
-  --min-concurrency <n>     fail (exit 1) when the knee is below n (default 1)
+  --max-requests <n>        the most requests the run may send (default: sized from the steps so
+                            every step runs whole; printed before the first is sent)
+  --min-concurrency <n>     closed model: fail (exit 1) when the knee is below n (default 1)
+  --min-rate <n>            open model: fail (exit 1) when the knee is below n requests/s
+  --slo <list>              thresholds checked at every step and for the run, e.g.
+                            'p95<300ms,p99<1s,errors<0.1%,timeouts=0' (metrics p50 p90 p95 p99
+                            max in ms or s; rps; errors, timeouts, dropped as counts or %;
+                            comparisons < <= = >= >); a breach fails the run
+  --abort-on-fail           stop at the first step that breaches an --slo (the rest: not run)
   --seed <n>                the generator's seed (default: random, printed)
   --header <name: value>    add a header to every request to your system; repeatable
   --json <file>             also write the report as JSON
-  --junit <file>            also write JUnit XML (one test case per step, one for the gate)
+  --junit <file>            also write JUnit XML (a test case per step, rule, SLO and the gate)
+  --ctrf <file>             also write the same test cases as CTRF JSON (ctrf.io)
   --html <file>             also write one self-contained HTML page: latency and throughput against
-                            concurrency as charts, the knee and the deadline marked, rule breaks per step
+                            the steps as charts, the knee, the deadline and the SLOs marked
   --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
   --help                    this text
 
 The bound on requests is printed on stderr before the first is sent; progress per step on
-stderr; the table, the failures and the verdict on stdout. Exit 0: the knee is at least
---min-concurrency; 1: below it; 2: bad usage, an unusable catalogue, or your system cannot be
-reached at start; 130/143: stopped by SIGINT/SIGTERM (within a second, with a partial report).
+stderr; the table, the failures and the verdict on stdout. A ramp cut short (the bound spent,
+--abort-on-fail) lists the steps that did not run, and the knee reads "at least N (not measured
+beyond)"; a gate or an SLO that needs such a step fails. Exit 0: every reply correct, the knee
+at least the gate, every SLO held; 1: otherwise; 2: bad usage, an unusable catalogue, or your
+system cannot be reached at start; 130/143: stopped by SIGINT/SIGTERM (within a second, with a
+partial report).
 `;
 
 export interface LoadCliOptions {
   sellerUrl: string;
   catalogue: CatalogueSource;
-  concurrencies: number[];
+  model: LoadModel;
+  /** Concurrencies (closed) or rates (open). */
+  levels: number[];
+  maxInFlight: number;
   stepSeconds: number;
   timeoutMs: number;
   mix: LoadMix;
   orders: boolean;
   maxRequests: number;
-  minConcurrency: number;
+  maxRequestsSource: 'given' | 'sized from the steps';
+  /** --min-concurrency or --min-rate. */
+  minLevel: number;
+  slos: Slo[];
+  abortOnFail: boolean;
   seed?: number;
   headers: Record<string, string>;
   json?: string;
   junit?: string;
+  ctrf?: string;
   html?: string;
   replayDir: string;
 }
 
-/** 1,2,4,8 — rising, each 1–1024. */
-function concurrencyList(value: string): number[] {
-  const list = value.split(',').map((v) => wholeNumber('--concurrency', v.trim(), 1, 1024));
-  for (let i = 1; i < list.length; i++) if (list[i] <= list[i - 1]) throw new UsageError(`--concurrency must rise step by step, got '${value}'`);
+/** 1,2,4,8 — rising, each from 1 to max. */
+function risingList(flag: string, value: string, max: number): number[] {
+  const list = value.split(',').map((v) => wholeNumber(flag, v.trim(), 1, max));
+  for (let i = 1; i < list.length; i++) if (list[i] <= list[i - 1]) throw new UsageError(`${flag} must rise step by step, got '${value}'`);
   return list;
 }
+
+/** n/16, n/8, n/4, n/2, n — rounded up, each at least 1, no repeats. */
+export function ratesUpTo(n: number): number[] {
+  return [...new Set([16, 8, 4, 2, 1].map((d) => Math.max(1, Math.ceil(n / d))))];
+}
+
+/** Every --slo given (each a comma-separated list), or a usage error naming the expression. */
+function sloArgs(given: string[] | undefined): Slo[] {
+  try {
+    return (given ?? []).flatMap(parseSlos);
+  } catch (error) {
+    if (!(error instanceof SloSyntaxError)) throw error;
+    throw new UsageError(`--slo: ${error.message}`);
+  }
+}
+
+/** The open model's rates: above the driver's reach, a schedule means nothing. */
+const MAX_RATE = 100_000;
 
 /** 1, 2, 4, … up to n, and n itself. */
 export function doublingUpTo(n: number): number[] {
@@ -95,12 +146,19 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         'states-url': { type: 'string' },
         concurrency: { type: 'string' },
         'max-concurrency': { type: 'string' },
+        rate: { type: 'string' },
+        'max-rate': { type: 'string' },
+        'max-in-flight': { type: 'string' },
+        'min-rate': { type: 'string' },
+        slo: { type: 'string', multiple: true },
+        'abort-on-fail': { type: 'boolean', default: false },
+        ctrf: { type: 'string' },
         'step-seconds': { type: 'string', default: '10' },
         timeout: { type: 'string', default: '5000' },
         mix: { type: 'string' },
         'no-orders': { type: 'boolean', default: false },
-        'max-requests': { type: 'string', default: String(DEFAULT_MAX_REQUESTS) },
-        'min-concurrency': { type: 'string', default: '1' },
+        'max-requests': { type: 'string' },
+        'min-concurrency': { type: 'string' },
         seed: { type: 'string' },
         header: { type: 'string', multiple: true },
         json: { type: 'string' },
@@ -115,7 +173,14 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
   }
   if (values.help) throw new UsageError('');
   const { sellerUrl, catalogue } = sellerAndCatalogue('--load', values);
+  const closedFlags = (['concurrency', 'max-concurrency', 'min-concurrency'] as const).filter((f) => values[f] !== undefined);
+  const openFlags = (['rate', 'max-rate', 'max-in-flight', 'min-rate'] as const).filter((f) => values[f] !== undefined);
+  if (closedFlags.length > 0 && openFlags.length > 0)
+    throw new UsageError(`--${closedFlags[0]} (closed model) and --${openFlags[0]} (open model) do not go together: choose one model`);
   if (values.concurrency !== undefined && values['max-concurrency'] !== undefined) throw new UsageError('give --concurrency or --max-concurrency, not both');
+  if (values.rate !== undefined && values['max-rate'] !== undefined) throw new UsageError('give --rate or --max-rate, not both');
+  const model: LoadModel = values.rate !== undefined || values['max-rate'] !== undefined ? 'open' : 'closed';
+  if (model === 'closed' && openFlags.length > 0) throw new UsageError(`--${openFlags[0]} belongs to the open model: give --rate or --max-rate too`);
   const headers = headerArgs('--header', values.header);
   let mix = DEFAULT_MIX;
   if (values.mix !== undefined) {
@@ -127,26 +192,49 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
   }
   const orders = !values['no-orders'];
   if (!orders && Object.entries(mix).every(([op, w]) => op === 'place-order' || w === 0)) throw new UsageError('--no-orders leaves nothing in --mix to send');
-  const concurrencies =
-    values.concurrency !== undefined
-      ? concurrencyList(values.concurrency)
-      : values['max-concurrency'] !== undefined
-        ? doublingUpTo(wholeNumber('--max-concurrency', values['max-concurrency'], 1, 1024))
-        : DEFAULT_CONCURRENCIES;
+  const levels =
+    model === 'open'
+      ? values.rate !== undefined
+        ? risingList('--rate', values.rate, MAX_RATE)
+        : ratesUpTo(wholeNumber('--max-rate', values['max-rate']!, 1, MAX_RATE))
+      : values.concurrency !== undefined
+        ? risingList('--concurrency', values.concurrency, 1024)
+        : values['max-concurrency'] !== undefined
+          ? doublingUpTo(wholeNumber('--max-concurrency', values['max-concurrency'], 1, 1024))
+          : DEFAULT_CONCURRENCIES;
+  const slos = sloArgs(values.slo);
+  const dropped = slos.find((s) => s.metric === 'dropped');
+  if (model === 'closed' && dropped !== undefined)
+    throw new UsageError(`--slo ${dropped.expression}: nothing is dropped in the closed model (dropped belongs to --rate)`);
+  if (values['abort-on-fail'] && slos.length === 0) throw new UsageError('--abort-on-fail needs an --slo to abort on');
+  const stepSeconds = parseDuration('--step-seconds', values['step-seconds']!) / 1000;
+  const minLevel =
+    model === 'open'
+      ? values['min-rate'] !== undefined
+        ? wholeNumber('--min-rate', values['min-rate'], 0, MAX_RATE)
+        : 0
+      : wholeNumber('--min-concurrency', values['min-concurrency'] ?? '1', 0, 1024);
   return {
     sellerUrl,
     catalogue,
-    concurrencies,
-    stepSeconds: parseDuration('--step-seconds', values['step-seconds']!) / 1000,
+    model,
+    levels,
+    maxInFlight: values['max-in-flight'] !== undefined ? wholeNumber('--max-in-flight', values['max-in-flight'], 1, 4096) : DEFAULT_MAX_IN_FLIGHT,
+    stepSeconds,
     timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 600_000),
     mix,
     orders,
-    maxRequests: wholeNumber('--max-requests', values['max-requests']!, 1, 10_000_000),
-    minConcurrency: wholeNumber('--min-concurrency', values['min-concurrency']!, 0, 1024),
+    ...(values['max-requests'] !== undefined
+      ? { maxRequests: wholeNumber('--max-requests', values['max-requests'], 1, 100_000_000), maxRequestsSource: 'given' as const }
+      : { maxRequests: defaultMaxRequests(model, levels, stepSeconds), maxRequestsSource: 'sized from the steps' as const }),
+    minLevel,
+    slos,
+    abortOnFail: values['abort-on-fail']!,
     ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1) } : {}),
     headers,
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values.ctrf !== undefined ? { ctrf: values.ctrf } : {}),
     ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
     replayDir: values['replay-dir']!,
   };

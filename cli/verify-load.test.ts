@@ -60,7 +60,9 @@ describe('verify --load', () => {
       io,
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
-    expect(out.stderr).toMatch(/at most 10000 requests/);
+    // The bound, sized from the steps (10,000/s per request in flight up to 30,000/s, 0.8 s each): every step runs whole.
+    expect(out.stderr).toMatch(/at most 96000 requests \(the bound, sized from the steps\)/);
+    expect(report.verdict.not_run).toEqual([]);
     // The verdict in the message: on a starved machine the knee drops, and this says to where.
     expect(code, out.stdout).toBe(0);
     expect([2, 4, 8]).toContain(report.verdict.knee);
@@ -79,10 +81,10 @@ describe('verify --load', () => {
     expect(
       await verifyCommand(loadArgs(fresh, '--concurrency', '1,16', '--step-seconds', '0.5', '--timeout', '150', '--min-concurrency', '16'), gated.io),
     ).toBe(1);
-    expect(gated.out.stdout).toMatch(/FAIL: the knee is concurrency 1, --min-concurrency 16/);
+    expect(gated.out.stdout).toMatch(/FAIL: the knee is below --min-concurrency 16 \(capacity: the knee is concurrency 1\)/);
   });
 
-  it('against cross-talk above 8: the honest steps pass, the rule first broken at 16 is named, told apart as only under concurrency, and replayed', async () => {
+  it('against cross-talk above 8: the run FAILS whatever the knee, the rule first broken at 16 named, told apart as only under concurrency, and replayed', async () => {
     const mock = await mockWith({ service_time: { ms: 20 }, cross_talk: { above: 8, mix: 'item-id' } });
     const json = join(dir.path, 'talk.json');
     const replayDir = join(dir.path, 'replays');
@@ -108,14 +110,20 @@ describe('verify --load', () => {
       io,
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
-    expect(code).toBe(0); // the knee (8) is above the default gate (1)
+    // Capacity held at every step (the knee is 16); correctness did not, so the run fails.
+    expect(code).toBe(1);
+    expect(report.verdict.knee).toBe(16);
+    expect(report.verdict.ok).toBe(false);
+    expect(out.stdout).toMatch(
+      /FAIL: reply rules broken — item.unknown-id from concurrency 16 \(only under concurrency\).*; a seller that breaks a reply rule fails whatever its capacity/,
+    );
+    expect(out.stdout).not.toMatch(/PASS/);
     // The HTML page is drawn from the same report: the knee marked on the charts, the rule named.
     const page = await readFile(join(dir.path, 'talk.html'), 'utf8');
-    expect(page).toContain('knee: 8');
+    expect(page).toContain('knee: 16');
     expect(page).toMatch(/<svg[^>]*>/);
     expect(page).toContain('item.unknown-id');
-    expect(report.steps.slice(0, 4).map((s) => s.healthy)).toEqual([true, true, true, true]);
-    expect(report.verdict.knee).toBe(8);
+    expect(report.steps.map((s) => s.correct)).toEqual([true, true, true, true, false]);
     const talk = report.verdict.rules_under_concurrency.find((r) => r.rule === 'item.unknown-id');
     expect(talk).toMatchObject({ first_broken_at: 16, first_failure: { reproduces: 'only-under-concurrency' } });
     expect(talk!.first_failure.companions!.length).toBeGreaterThanOrEqual(8);
@@ -162,12 +170,20 @@ describe('verify --load', () => {
     const mock = await mockWith({});
     const help = commandIo();
     expect(await verifyCommand(['--load', '--help'], help.io)).toBe(0);
-    expect(help.out.stdout).toMatch(/--min-concurrency <n> +fail \(exit 1\) when the knee is below n/);
+    expect(help.out.stdout).toMatch(/--min-concurrency <n> +closed model: fail \(exit 1\) when the knee is below n/);
+    expect(help.out.stdout).toMatch(/--rate <list> +open model/);
     for (const [args, message] of [
       [['--concurrency', '4,2'], /--concurrency must rise/],
       [['--mix', 'item_inquiry=x'], /--mix: 'item_inquiry=x' is not name=weight/],
       [['--concurrency', '1,2', '--max-concurrency', '8'], /not both/],
       [['--no-orders', '--mix', 'place_order=5'], /--no-orders leaves nothing/],
+      [['--rate', '0'], /--rate must be a whole number, 1–100000, got '0'/],
+      [['--rate', '50,100', '--concurrency', '1,2'], /--concurrency \(closed model\) and --rate \(open model\) do not go together/],
+      [['--max-in-flight', '8'], /--max-in-flight belongs to the open model/],
+      [['--slo', 'p95<<3'], /--slo: '<3' in 'p95<<3' is not a number/],
+      [['--slo', 'p97<1s'], /--slo: unknown metric 'p97'/],
+      [['--slo', 'dropped=0'], /nothing is dropped in the closed model/],
+      [['--abort-on-fail'], /--abort-on-fail needs an --slo/],
     ] as const) {
       const { io, out } = commandIo();
       expect(await verifyCommand(loadArgs(mock, ...args), io)).toBe(2);

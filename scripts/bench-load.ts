@@ -45,10 +45,11 @@ if (!(await servedAsMockSellerChild())) {
       seed,
       mix: { 'item-inquiry': 1 },
       orders: false,
-      concurrencies: [concurrency],
+      model: 'closed',
+      levels: [concurrency],
       stepSeconds,
       maxRequests: 10_000_000,
-      minConcurrency: 0,
+      minLevel: 0,
     });
     const used = process.cpuUsage(cpu);
     const step = report.steps[0];

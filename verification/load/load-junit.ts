@@ -1,39 +1,36 @@
 import { escapeXml } from '../report-as-junit';
 import type { LoadReport } from './load-report';
+import { loadTestCases } from './load-test-cases';
+import type { TestCase } from '../test-cases';
 
-// JUnit XML of a load run: one test case per step (`load` / `concurrency 8`), failed when the
-// step is not healthy, plus `min-concurrency` for the gate — stable names for CI history.
+// JUnit XML of a load run, drawn from its test cases (load-test-cases.ts).
+
+function caseXml(c: TestCase): string {
+  const open = `    <testcase classname="${escapeXml(c.classname)}" name="${escapeXml(c.name)}" time="${c.seconds.toFixed(3)}">`;
+  const message = escapeXml(c.message ?? '');
+  const detail = escapeXml(c.detail ?? '');
+  switch (c.status) {
+    case 'passed':
+      return c.detail === undefined ? `${open}</testcase>` : `${open}\n      <system-out>${detail}</system-out>\n    </testcase>`;
+    case 'failed':
+      return `${open}\n      <failure type="${escapeXml(c.classname)}" message="${message}">${detail}</failure>\n    </testcase>`;
+    case 'skipped':
+      return `${open}\n      <skipped message="${message}"/>\n    </testcase>`;
+    case 'error':
+      return `${open}\n      <error type="stopped" message="${message}"/>\n    </testcase>`;
+  }
+}
 
 export function renderLoadJunit(report: LoadReport): string {
-  const cases = report.steps.map((s) => {
-    const open = `    <testcase classname="load" name="concurrency ${s.concurrency}" time="${s.seconds.toFixed(3)}">`;
-    const stats = `${s.exchanges} exchanges, ${s.throughput_per_s}/s, p50 ${s.latency_ms.p50} ms, p99 ${s.latency_ms.p99} ms (deadline ${report.verdict.deadline_ms}), timeouts ${s.timeouts}, errors ${s.errors}`;
-    if (s.healthy) return `${open}\n      <system-out>${escapeXml(stats)}</system-out>\n    </testcase>`;
-    const detail = [
-      stats,
-      ...Object.entries(s.rule_breaks).map(([rule, n]) => `${rule}: broken ${n}×`),
-      ...Object.values(s.first_failures).map((f) =>
-        f === undefined ? '' : `${f.rule}: ${f.message} — ${f.reproduces === 'only-under-concurrency' ? `only under concurrency; ${f.replay ?? ''}` : f.curl}`,
-      ),
-    ];
-    return `${open}\n      <failure type="load" message="${escapeXml(`concurrency ${s.concurrency}: ${stats}`)}">${escapeXml(detail.join('\n'))}</failure>\n    </testcase>`;
-  });
-  const { knee, min_concurrency } = report.verdict;
-  const gateOk = knee !== null && knee >= min_concurrency;
-  cases.push(
-    `    <testcase classname="load" name="min-concurrency" time="0">` +
-      (gateOk
-        ? ''
-        : `\n      <failure type="min-concurrency" message="${escapeXml(`knee ${knee ?? 'none'} is below --min-concurrency ${min_concurrency}`)}"/>\n    `) +
-      `</testcase>`,
-  );
-  const failures = report.steps.filter((s) => !s.healthy).length + (gateOk ? 0 : 1);
+  const cases = loadTestCases(report);
+  const count = (s: TestCase['status']) => cases.filter((c) => c.status === s).length;
   const time = report.steps.reduce((t, s) => t + s.seconds, 0).toFixed(3);
+  const totals = `tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('skipped')}" time="${time}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="seller-system load (seed ${report.seed})" tests="${cases.length}" failures="${failures}" errors="${report.stopped !== undefined ? 1 : 0}" time="${time}">`,
-    `  <testsuite name="load" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" time="${time}">`,
-    ...cases,
+    `<testsuites name="seller-system load (seed ${report.seed})" ${totals}>`,
+    `  <testsuite name="load" ${totals}>`,
+    ...cases.map(caseXml),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -1,11 +1,15 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import type { ExploreRule } from '../explore/rule-coverage';
 
-// The JSON report of `verify --load --json`: what the text, JUnit and HTML reports are drawn
-// from. Plain data (no class, no Map), so it can be written, read back and rendered elsewhere.
+// The JSON report of `verify --load --json`: what the text, JUnit, CTRF and HTML reports are
+// drawn from. Plain data (no class, no Map), so it can be written, read back and rendered elsewhere.
+// Correctness and capacity are kept apart: a broken reply rule or schema at any step fails the
+// run (verdict.rules_broken) whatever the knee; the knee speaks only of latency, timeouts,
+// errors and (open model) the schedule.
 
 export interface LatencyMs {
   p50: number;
+  p90: number;
   p95: number;
   p99: number;
   max: number;
@@ -34,48 +38,136 @@ export interface LoadFailingExchange {
   replay?: string;
 }
 
-export interface LoadStep {
-  concurrency: number;
+/**
+ * The closed model: a fixed number of requests in flight, each sent when the one before it
+ * answered. The open model: requests sent on a schedule at a fixed rate, whatever the replies do.
+ */
+export type LoadModel = 'closed' | 'open';
+
+interface StepFigures {
   /** How long the step ran, seconds. */
   seconds: number;
   exchanges: number;
   throughput_per_s: number;
+  /** Closed model: from send to reply. Open model: from the request's intended send time to its reply. */
   latency_ms: LatencyMs;
   /** Replies not received within the deadline (--timeout). */
   timeouts: number;
   /** Transport failures and non-200 answers other than timeouts. */
   errors: number;
-  /** Broken rules by rule id (an exchange counts once per rule it broke). */
+  /** Broken rules by rule id (an exchange counts once per rule it broke; reply.answer counts errors and timeouts). */
   rule_breaks: Partial<Record<ExploreRule, number>>;
   /** The first failing exchange per rule. */
   first_failures: Partial<Record<ExploreRule, LoadFailingExchange>>;
-  /** p99 under the deadline, no timeouts, no rule broken. */
+  /** Capacity: p99 under the deadline, no timeout, no error (open model: the schedule kept too). Rules are not capacity. */
   healthy: boolean;
-  /** Set when the step was cut short (SIGINT). */
+  /** Correctness: no reply rule and no schema broken at this step. */
+  correct: boolean;
+  /** SLO expressions (as written) breached at this step. */
+  slo_breaches: string[];
+  /** Set when the step was cut short: the request budget, an SLO breach with --abort-on-fail, or a signal. */
   partial?: boolean;
+}
+
+export interface ClosedStep extends StepFigures {
+  model: 'closed';
+  concurrency: number;
+  /** Set when the latencies suggest coordinated omission (a stall the closed model hid). */
+  coordinated_omission?: CoordinatedOmission;
+}
+
+export interface OpenStep extends StepFigures {
+  model: 'open';
+  /** The arrival rate the schedule asked for, requests/s. */
+  rate: number;
+  /** Requests sent, over the time from the first to the last send. */
+  sent_per_s: number;
+  /** Requests never sent: their time came while --max-in-flight requests were still waiting (as the gateway refuses a call past its cap). */
+  dropped: number;
+  /** The most requests in flight at once. */
+  peak_in_flight: number;
+  /** How late the driver sent against the schedule (its own delay, counted in the latency too). */
+  send_lag_ms: { p99: number; max: number };
+  /** Nothing dropped and at least 95% of the rate sent: the step measured the rate it names. */
+  schedule_kept: boolean;
+}
+
+export type LoadStep = ClosedStep | OpenStep;
+
+/** What the closed model's latencies hide when the seller stalls (HdrHistogram's correction). */
+export interface CoordinatedOmission {
+  /** The p99 had requests kept arriving at the step's median interval while the seller stalled. */
+  corrected_p99_ms: number;
+  /** The longest reply: the stall. */
+  max_ms: number;
+}
+
+/** A rule broken at some step: correctness, so the run fails. */
+export interface RuleBroken {
+  rule: ExploreRule;
+  /** The level (concurrency or rate) of the first step where it broke. */
+  first_level: number;
+  /** Exchanges that broke it, all steps together. */
+  exchanges: number;
+  /** It held at the first step and broke from a higher one (and its first failure is correct alone). */
+  only_under_concurrency: boolean;
+  first_failure: LoadFailingExchange;
 }
 
 /** A rule that held at the lower steps and broke from some concurrency on. */
 export interface RuleUnderConcurrency {
   rule: ExploreRule;
-  /** The concurrency of the first step where it broke. */
+  /** The level of the first step where it broke. */
   first_broken_at: number;
   first_failure: LoadFailingExchange;
 }
 
+export type SloMetric = 'p50' | 'p90' | 'p95' | 'p99' | 'max' | 'rps' | 'errors' | 'timeouts' | 'dropped';
+export type SloComparison = '<' | '<=' | '=' | '>=' | '>';
+
+/** One `--slo` threshold: latency in ms, rps in requests/s, counts as counts or (percent: true) shares of exchanges. */
+export interface Slo {
+  expression: string;
+  metric: SloMetric;
+  comparison: SloComparison;
+  value: number;
+  percent: boolean;
+}
+
+export interface SloResult extends Slo {
+  /** Levels of the steps that breached it. */
+  breached_at: number[];
+  /** The run as a whole (every exchange of every step): the measured value, and whether it held. */
+  run_value: number;
+  run_held: boolean;
+}
+
 export interface LoadVerdict {
-  /** The highest step with p99 under the deadline, no timeouts and no rule broken (every lower step too); null when even the first fails. */
+  /** Capacity only: the highest level with every step up to it healthy and complete; null when even the first is not. */
   knee: number | null;
+  /** The ramp was cut short above the knee: the knee is at least this (not measured beyond). */
+  knee_is_lower_bound: boolean;
   deadline_ms: number;
-  /** --min-concurrency: the run fails when the knee is below it (0: no gate). */
-  min_concurrency: number;
-  /** Rules broken only at a higher concurrency than the first step. */
+  /** The capacity gate: --min-concurrency (closed) or --min-rate (open); 0: no gate. */
+  gate: { flag: '--min-concurrency' | '--min-rate'; value: number; held: boolean; message: string };
+  /** Every reply rule or schema broken at any step (any entry fails the run). */
+  rules_broken: RuleBroken[];
+  /** Rules broken only at a higher level than the first step. */
   rules_under_concurrency: RuleUnderConcurrency[];
+  slo: SloResult[];
+  /** Levels announced and never run, and why (absent when every step ran whole). */
+  not_run: number[];
+  cut_short?: string;
+  /** Sentences the reader should see: coordinated omission suspected, a schedule not kept. */
+  warnings: string[];
+  /** The verdict as one line, the same in every form of the report. */
+  summary: string;
   ok: boolean;
 }
 
 export interface LoadReport {
   kind: 'load';
+  model: LoadModel;
   seller_url: string;
   catalogue: string;
   seed: number;
@@ -83,10 +175,28 @@ export interface LoadReport {
   mix: Partial<Record<ForwardedOperation, number>>;
   orders: boolean;
   step_seconds: number;
-  /** The bound on requests the run could send, printed before it started. */
+  /** The levels announced: concurrencies (closed) or rates (open). */
+  levels: number[];
+  /** Open model: the in-flight cap. */
+  max_in_flight?: number;
+  /** The bound on requests the run could send, printed before it started, and how it was set. */
   max_requests: number;
+  max_requests_source: 'given' | 'sized from the steps';
   steps: LoadStep[];
   verdict: LoadVerdict;
-  /** Why the run ended early (e.g. 'SIGINT'); absent when every step ran. */
+  /** Why the run ended early (e.g. 'SIGINT'); absent when it was not stopped by a signal. */
   stopped?: string;
+}
+
+/** A step's level: its concurrency or its rate. */
+export const levelOf = (step: LoadStep): number => (step.model === 'closed' ? step.concurrency : step.rate);
+
+/** 'concurrency 8' or '200 req/s': how every form of the report names a step. */
+export function levelName(model: LoadModel, level: number): string {
+  switch (model) {
+    case 'closed':
+      return `concurrency ${level}`;
+    case 'open':
+      return `${level} req/s`;
+  }
 }

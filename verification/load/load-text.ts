@@ -1,9 +1,10 @@
 import type { Palette } from '../palette';
 import { ALONE_TRIES } from '../explore/alone';
-import type { LoadFailingExchange, LoadReport, LoadStep } from './load-report';
+import { levelName, levelOf, type LoadFailingExchange, type LoadModel, type LoadReport, type LoadStep } from './load-report';
 
-// The load report as text: one row per step, then the failures (told apart: alone, or only
-// under concurrency with a replay command), then the verdict with the knee.
+// The load report as text: one row per step, then the steps that did not run, the failures
+// (told apart: alone, or only under concurrency with a replay command), the SLOs, the
+// warnings, and the verdict line (load-verdict.ts wrote it; every form prints the same).
 
 const pad = (text: string, width: number) => text.padStart(width);
 
@@ -12,28 +13,53 @@ function rules(step: LoadStep): string {
   return entries.length === 0 ? '—' : entries.map(([rule, n]) => `${rule} ×${n}`).join(', ');
 }
 
+/** ok: healthy, correct and within every SLO. */
+const stepOk = (step: LoadStep) => step.healthy && step.correct && step.slo_breaches.length === 0;
+
 export function stepLine(step: LoadStep, deadlineMs: number, palette: Palette): string {
-  const mark = step.healthy ? palette.pass('ok  ') : palette.fail('FAIL');
+  const mark = stepOk(step) ? palette.pass('ok  ') : palette.fail('FAIL');
   const p99 = `${step.latency_ms.p99}`;
+  const level =
+    step.model === 'closed'
+      ? [pad(String(step.concurrency), 11)]
+      : [pad(String(step.rate), 6), pad(step.sent_per_s.toFixed(1), 8), pad(step.dropped > 0 ? palette.fail(String(step.dropped)) : '0', 7)];
+  const notes = [
+    step.partial === true ? '(partial)' : '',
+    step.slo_breaches.length > 0 ? `SLO breached: ${step.slo_breaches.join(', ')}` : '',
+    step.model === 'closed' && step.coordinated_omission !== undefined
+      ? `(coordinated omission? p99 ≈ ${step.coordinated_omission.corrected_p99_ms} ms corrected)`
+      : '',
+    step.model === 'open' && !step.schedule_kept && step.partial !== true ? '(schedule not kept)' : '',
+  ].filter((n) => n !== '');
   return [
     mark,
-    pad(String(step.concurrency), 11),
+    ...level,
     pad(String(step.exchanges), 9),
     pad(step.throughput_per_s.toFixed(1), 8),
     pad(String(step.latency_ms.p50), 7),
+    pad(String(step.latency_ms.p90), 7),
     pad(String(step.latency_ms.p95), 7),
     pad(step.latency_ms.p99 >= deadlineMs ? palette.fail(p99) : p99, 7),
     pad(String(step.latency_ms.max), 7),
     pad(String(step.timeouts), 8),
     pad(String(step.errors), 6),
-    `  ${rules(step)}${step.partial ? ' (partial)' : ''}`,
+    `  ${rules(step)}${notes.length > 0 ? ` ${notes.join(' ')}` : ''}`,
   ].join(' ');
 }
 
-export const STEP_HEADER = 'step concurrency exchanges   req/s     p50     p95     p99     max timeouts errors  rule breaks';
+const FIGURES_HEADER = 'exchanges   req/s     p50     p90     p95     p99     max timeouts errors  rule breaks';
 
-function failureText(concurrency: number, f: LoadFailingExchange): string {
-  const head = `  ${f.rule} (${f.operation}) first broken at concurrency ${concurrency}: ${f.message} at ${f.path || '/'}`;
+export function stepHeader(model: LoadModel): string {
+  switch (model) {
+    case 'closed':
+      return `step concurrency ${FIGURES_HEADER}`;
+    case 'open':
+      return `step   rate  sent/s dropped ${FIGURES_HEADER}`;
+  }
+}
+
+function failureText(model: LoadModel, level: number, f: LoadFailingExchange): string {
+  const head = `  ${f.rule} (${f.operation}) first broken at ${levelName(model, level)}: ${f.message} at ${f.path || '/'}`;
   if (f.reproduces === 'only-under-concurrency')
     return [
       head,
@@ -46,29 +72,37 @@ function failureText(concurrency: number, f: LoadFailingExchange): string {
 }
 
 export function renderLoad(report: LoadReport, palette: Palette): string {
+  const { verdict, model } = report;
+  const name = (level: number) => levelName(model, level);
   const lines = [
-    `Load on ${report.seller_url} (${report.catalogue}, seed ${report.seed}), deadline ${report.verdict.deadline_ms} ms, ${report.step_seconds} s a step`,
+    `Load on ${report.seller_url} (${report.catalogue}, seed ${report.seed}), ${model === 'closed' ? 'closed model' : `open model (at most ${report.max_in_flight} in flight)`}, deadline ${verdict.deadline_ms} ms, ${report.step_seconds} s a step`,
     '',
-    STEP_HEADER,
-    ...report.steps.map((s) => stepLine(s, report.verdict.deadline_ms, palette)),
+    stepHeader(model),
+    ...report.steps.map((s) => stepLine(s, verdict.deadline_ms, palette)),
     '',
   ];
+  if (verdict.not_run.length > 0)
+    lines.push(palette.fail(`Not run: ${verdict.not_run.map(name).join(', ')} — ${verdict.cut_short ?? 'the ramp was cut short'}.`), '');
   const shown = new Set<string>();
   const failures: string[] = [];
-  for (const step of report.steps) {
+  for (const step of report.steps)
     for (const f of Object.values(step.first_failures)) {
       if (f === undefined || shown.has(f.rule)) continue;
       shown.add(f.rule);
-      failures.push(failureText(step.concurrency, f));
+      failures.push(failureText(model, levelOf(step), f));
+    }
+  if (failures.length > 0) lines.push('Failures (the first of each rule):', ...failures, '');
+  for (const r of verdict.rules_under_concurrency)
+    lines.push(palette.fail(`${r.rule} held at ${name(levelOf(report.steps[0]))} and broke from ${name(r.first_broken_at)} on`));
+  if (verdict.slo.length > 0) {
+    lines.push('', 'SLOs:');
+    for (const s of verdict.slo) {
+      const held = s.breached_at.length === 0 && s.run_held;
+      const where = s.breached_at.length > 0 ? `breached at ${s.breached_at.map(name).join(', ')}` : held ? 'held at every step' : 'breached for the run';
+      lines.push(`  ${held ? palette.pass('held    ') : palette.fail('BREACHED')} ${s.expression}: ${where} (the run: ${s.run_value}${s.percent ? '%' : ''})`);
     }
   }
-  if (failures.length > 0) lines.push('Failures (the first of each rule):', ...failures, '');
-  for (const r of report.verdict.rules_under_concurrency)
-    lines.push(palette.fail(`${r.rule} held at concurrency ${report.steps[0].concurrency} and broke from concurrency ${r.first_broken_at} on`));
-  const { knee, min_concurrency } = report.verdict;
-  const kneeText = knee === null ? 'no step held (not even the first)' : `the knee is concurrency ${knee}`;
-  const gate = min_concurrency > 0 ? `, --min-concurrency ${min_concurrency}` : '';
-  const stopped = report.stopped !== undefined ? ` — stopped (${report.stopped}), partial report` : '';
-  lines.push(report.verdict.ok ? palette.pass(`PASS: ${kneeText}${gate}`) : palette.fail(`FAIL: ${kneeText}${gate}${stopped}`), '');
+  if (verdict.warnings.length > 0) lines.push('', ...verdict.warnings.map((w) => `warning: ${w}`));
+  lines.push('', verdict.ok ? palette.pass(verdict.summary) : palette.fail(verdict.summary), '');
   return lines.join('\n');
 }

@@ -1,20 +1,29 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import type { Catalogue } from '../explore/catalogue';
-import { curlCommand } from '../../shared/curl-command';
-import { requestBody, type SellerTarget } from '../explore/exchange';
+import type { SellerTarget } from '../explore/exchange';
 import { createLoadClient } from './load-exchange';
 import { exploreCase, type ExploreCase } from '../explore/generators';
 import { ANSWER_RULE, type ExploreRule } from '../explore/rule-coverage';
 import { generatedCases } from '../explore/run-exploration';
 import { ALONE_TRIES, reproducesAlone } from '../explore/alone';
-import type { LoadFailingExchange, LoadReport, LoadStep, RuleUnderConcurrency } from './load-report';
+import { levelName, type LoadModel, type LoadReport, type LoadStep, type Slo } from './load-report';
 import { mixPicker, type LoadMix } from './load-mix';
 import { percentiles } from './percentiles';
+import { runClosedStep } from './closed-step';
+import { runOpenStep } from './open-step';
+import type { StepRecorder, PendingFailure } from './step-recorder';
+import type { StepCut, StepDriver } from './step-driver';
+import { coordinatedOmission } from './coordinated-omission';
+import { sloHolds, stepFigures } from './slo';
+import { loadVerdict } from './load-verdict';
+import { DEFAULT_MAX_IN_FLIGHT } from './load-budget';
 
-// The load run: the explorer's generated requests in the gateway's operation mix, sent at
-// each concurrency of the ramp for a fixed time, every reply judged by the schema and the
-// reply rules. The verdict names the knee: the highest step (with every one below it) whose
-// p99 is under the deadline, with no timeout, no error and no broken rule.
+export type { PendingFailure } from './step-recorder';
+
+// The load run: the explorer's generated requests in the gateway's operation mix, sent at each
+// level of the ramp for a fixed time — a number of requests in flight (closed model) or an
+// arrival rate (open model) — every reply judged by the schema and the reply rules. Then the
+// failures are sent alone (do they need company?), and the verdict is drawn (load-verdict.ts).
 
 export interface LoadOptions {
   /** timeoutMs is the deadline: the gateway's per-member timeout. */
@@ -24,11 +33,19 @@ export interface LoadOptions {
   mix: LoadMix;
   /** false: no place order at all (a production-like system). */
   orders: boolean;
-  concurrencies: number[];
+  /** closed: `levels` are concurrencies; open: arrival rates (requests/s), with at most maxInFlight waiting. */
+  model: LoadModel;
+  levels: number[];
+  maxInFlight?: number;
   stepSeconds: number;
   /** Requests the whole run may send; a step stops early once reached. */
   maxRequests: number;
-  minConcurrency: number;
+  maxRequestsSource?: LoadReport['max_requests_source'];
+  /** --min-concurrency or --min-rate (0: no gate). */
+  minLevel: number;
+  slos?: Slo[];
+  /** Stop at the first step that breaches an SLO. */
+  abortOnFail?: boolean;
   /** Lone re-sends of a failing request before it is called "only under concurrency". */
   aloneTries?: number;
   signal?: AbortSignal;
@@ -37,8 +54,6 @@ export interface LoadOptions {
 
 /** Generated requests per operation; a run cycles through them (orders get fresh PO numbers). */
 const POOL = 256;
-/** Requests kept beside a failure: enough to replay the company it had. */
-const MAX_COMPANIONS = 64;
 
 /** A small seeded PRNG (mulberry32): the mix's draws repeat with the seed. */
 function prng(seed: number): () => number {
@@ -64,16 +79,85 @@ export function feedableMix(mix: LoadMix, catalogue: Catalogue, orders: boolean)
   return out;
 }
 
-interface Flight {
-  c: ExploreCase;
-  start: number;
-  end: number;
+/** The generated requests in the mix's shares, drawn with the seed; every order a new PO number. */
+function caseSource(options: LoadOptions, mix: LoadMix): () => ExploreCase {
+  const operations = Object.keys(mix) as ForwardedOperation[];
+  if (operations.length === 0) throw new Error('the mix leaves nothing this catalogue can feed');
+  const pools = new Map<ForwardedOperation, ExploreCase[]>(
+    operations.map((operation, i) => [operation, generatedCases(exploreCase(options.catalogue, [operation]), options.seed + i, POOL)]),
+  );
+  const pick = mixPicker(mix);
+  const random = prng(options.seed);
+  let orderNumber = 0;
+  return () => {
+    const operation = pick(random());
+    const pool = pools.get(operation)!;
+    const c = pool[Math.floor(random() * pool.length)];
+    if (c.operation !== 'place-order') return c;
+    // A repeated PO number is a different question (a duplicate).
+    return { ...c, request: { ...c.request, purchase_order_number: `PO-LOAD-${options.seed}-${++orderNumber}` } };
+  };
 }
 
-/** What a failing exchange needs until it is reported: its request and its company. */
-export interface PendingFailure extends LoadFailingExchange {
-  case: ExploreCase;
-  companionCases: ExploreCase[];
+/** The figures every step reports, from what its recorder saw. */
+function stepFiguresOf(recorder: StepRecorder, seconds: number, deadlineMs: number, slos: Slo[], cut: StepCut | undefined) {
+  const latency_ms = percentiles(recorder.recorded());
+  const rule_breaks = recorder.ruleBreaks;
+  const figures = {
+    seconds: Math.round(seconds * 1000) / 1000,
+    exchanges: recorder.exchanges,
+    throughput_per_s: seconds === 0 ? 0 : Math.round((recorder.exchanges / seconds) * 10) / 10,
+    latency_ms,
+    timeouts: recorder.timeouts,
+    errors: recorder.errors,
+    rule_breaks,
+    first_failures: recorder.firstFailures,
+    healthy: recorder.exchanges > 0 && latency_ms.p99 < deadlineMs && recorder.timeouts === 0 && recorder.errors === 0,
+    correct: (Object.keys(rule_breaks) as ExploreRule[]).every((r) => r === ANSWER_RULE),
+    slo_breaches: [] as string[],
+    ...(cut !== undefined ? { partial: true } : {}),
+  };
+  return figures;
+}
+
+async function runStep(d: StepDriver, options: LoadOptions, level: number): Promise<{ step: LoadStep; latencies: Float64Array; cut?: StepCut }> {
+  const deadline = options.target.timeoutMs;
+  const slos = options.slos ?? [];
+  let step: LoadStep;
+  let recorder: StepRecorder;
+  let cut: StepCut | undefined;
+  switch (options.model) {
+    case 'closed': {
+      const r = await runClosedStep(d, level, options.stepSeconds);
+      ({ recorder, cut } = r);
+      const figures = stepFiguresOf(recorder, r.seconds, deadline, slos, cut);
+      const omission = coordinatedOmission(recorder.recorded(), figures.latency_ms.p50, figures.latency_ms.p99, figures.latency_ms.max, deadline);
+      step = { model: 'closed', concurrency: level, ...figures, ...(omission !== undefined ? { coordinated_omission: omission } : {}) };
+      break;
+    }
+    case 'open': {
+      const r = await runOpenStep(d, level, options.stepSeconds, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+      ({ recorder, cut } = r);
+      const figures = stepFiguresOf(recorder, r.seconds, deadline, slos, cut);
+      const sentPerS = r.sendSpanMs === 0 ? 0 : Math.round((r.sent / (r.sendSpanMs / 1000)) * 10) / 10;
+      const lag = percentiles(r.lags);
+      const kept = r.dropped === 0 && sentPerS >= 0.95 * level;
+      step = {
+        model: 'open',
+        rate: level,
+        ...figures,
+        healthy: figures.healthy && kept,
+        sent_per_s: sentPerS,
+        dropped: r.dropped,
+        peak_in_flight: r.peakInFlight,
+        send_lag_ms: { p99: lag.p99, max: lag.max },
+        schedule_kept: kept,
+      };
+      break;
+    }
+  }
+  step.slo_breaches = slos.filter((slo) => !sloHolds(slo, stepFigures(step))).map((slo) => slo.expression);
+  return { step, latencies: recorder.recorded(), ...(cut !== undefined ? { cut } : {}) };
 }
 
 export interface LoadResult {
@@ -83,127 +167,42 @@ export interface LoadResult {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const { target, catalogue, seed, signal } = options;
+  const { target, catalogue, seed, signal, model } = options;
   const mix = feedableMix(options.mix, catalogue, options.orders);
-  const operations = Object.keys(mix) as ForwardedOperation[];
-  if (operations.length === 0) throw new Error('the mix leaves nothing this catalogue can feed');
-  const pools = new Map<ForwardedOperation, ExploreCase[]>(
-    operations.map((operation, i) => [operation, generatedCases(exploreCase(catalogue, [operation]), seed + i, POOL)]),
-  );
-  const pick = mixPicker(mix);
-  const random = prng(seed);
-  let sent = 0;
-  let orderNumber = 0;
-  const nextCase = (): ExploreCase => {
-    const operation = pick(random());
-    const pool = pools.get(operation)!;
-    const c = pool[Math.floor(random() * pool.length)];
-    if (c.operation !== 'place-order') return c;
-    // Every order a new PO number: a repeated one is a different question (a duplicate).
-    return { ...c, request: { ...c.request, purchase_order_number: `PO-LOAD-${seed}-${++orderNumber}` } };
-  };
-
-  const client = createLoadClient(target, Math.max(...options.concurrencies));
+  const nextCase = caseSource(options, mix);
+  const connections = model === 'closed' ? Math.max(...options.levels) : (options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const client = createLoadClient(target, connections);
   // The stop aborts every exchange in flight at once: the partial report follows within a second.
   const stop = () => void client.close();
   signal?.addEventListener('abort', stop, { once: true });
+  const driver: StepDriver = { target, client, nextCase, budget: { sent: 0, max: options.maxRequests }, failures: [], ...(signal ? { signal } : {}) };
   const steps: LoadStep[] = [];
-  const failures: PendingFailure[] = [];
-  let stopped: string | undefined;
+  const latencies: Float64Array[] = [];
+  let cutShort: string | undefined;
 
-  for (const concurrency of options.concurrencies) {
-    if (signal?.aborted || sent >= options.maxRequests) break;
-    // Latencies in a typed array grown by doubling: no boxed number per exchange.
-    let latencies = new Float64Array(1024);
-    const step: LoadStep = {
-      concurrency,
-      seconds: 0,
-      exchanges: 0,
-      throughput_per_s: 0,
-      latency_ms: { p50: 0, p95: 0, p99: 0, max: 0 },
-      timeouts: 0,
-      errors: 0,
-      rule_breaks: {},
-      first_failures: {},
-      healthy: false,
-    };
-    const inFlight = new Set<Flight>();
-    // The last 4 × concurrency flights, a ring: the company a failure is reported with.
-    const recent: Flight[] = [];
-    let recentNext = 0;
-    const started = performance.now();
-    const until = started + options.stepSeconds * 1000;
-
-    const worker = async () => {
-      while (performance.now() < until && sent < options.maxRequests && !signal?.aborted) {
-        sent++;
-        const c = nextCase();
-        const flight: Flight = { c, start: performance.now(), end: Infinity };
-        inFlight.add(flight);
-        const outcome = await client.exchange(c);
-        flight.end = performance.now();
-        inFlight.delete(flight);
-        if (signal?.aborted) return; // cut short by the stop: not a finding
-        recent[recentNext] = flight;
-        recentNext = (recentNext + 1) % (4 * concurrency);
-        if (step.exchanges === latencies.length) {
-          const grown = new Float64Array(latencies.length * 2);
-          grown.set(latencies);
-          latencies = grown;
-        }
-        latencies[step.exchanges++] = outcome.waitMs;
-        if (outcome.timedOut) {
-          step.timeouts++;
-          continue;
-        }
-        if (outcome.findings.length === 0) continue;
-        if (outcome.findings.some((f) => f.rule === ANSWER_RULE)) step.errors++;
-        const brokenHere = new Set<ExploreRule>();
-        for (const f of outcome.findings) {
-          if (brokenHere.has(f.rule)) continue;
-          brokenHere.add(f.rule);
-          step.rule_breaks[f.rule] = (step.rule_breaks[f.rule] ?? 0) + 1;
-          if (step.first_failures[f.rule] !== undefined) continue;
-          // Its company: requests in flight now, and those that ended after it started.
-          const ended = [...recent.slice(recentNext), ...recent.slice(0, recentNext)]; // oldest first
-          const companions = [...inFlight, ...ended.filter((r) => r !== flight && r.end > flight.start)].slice(0, MAX_COMPANIONS).map((r) => r.c);
-          const failure: PendingFailure = {
-            rule: f.rule,
-            operation: c.operation,
-            path: f.path,
-            message: f.message,
-            request: c.request,
-            curl: curlCommand(target.sellerUrl, requestBody(c), target.headers),
-            reproduces: 'not-checked',
-            case: c,
-            companionCases: companions,
-          };
-          step.first_failures[f.rule] = failure;
-          failures.push(failure);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    const seconds = (performance.now() - started) / 1000;
-    step.seconds = Math.round(seconds * 1000) / 1000;
-    step.throughput_per_s = Math.round((step.exchanges / seconds) * 10) / 10;
-    step.latency_ms = percentiles(latencies.subarray(0, step.exchanges));
-    step.healthy =
-      step.exchanges > 0 && step.latency_ms.p99 < target.timeoutMs && step.timeouts === 0 && step.errors === 0 && Object.keys(step.rule_breaks).length === 0;
-    if (signal?.aborted) {
-      step.partial = true;
-      stopped = String(signal.reason ?? 'stopped');
+  for (const level of options.levels) {
+    if (signal?.aborted === true) break;
+    if (driver.budget.sent >= driver.budget.max) {
+      cutShort ??= `the request budget (--max-requests ${options.maxRequests}) was spent`;
+      break;
     }
+    const { step, latencies: recorded, cut } = await runStep(driver, options, level);
     steps.push(step);
+    latencies.push(recorded);
     options.onStep?.(step);
+    if (cut === 'budget') cutShort = `the request budget (--max-requests ${options.maxRequests}) was spent during ${levelName(model, level)}`;
+    if (options.abortOnFail === true && step.slo_breaches.length > 0 && level !== options.levels.at(-1)) {
+      cutShort = `--abort-on-fail: ${step.slo_breaches.join(', ')} breached at ${levelName(model, level)}`;
+      break;
+    }
   }
-  if (signal?.aborted) stopped ??= String(signal.reason ?? 'stopped');
+  const stopped = signal?.aborted === true ? String(signal.reason ?? 'stopped') : undefined;
   signal?.removeEventListener('abort', stop);
-  if (!signal?.aborted) await client.close();
+  if (stopped === undefined) await client.close();
 
   // Each first failure sent alone a few times: one that never breaks alone needs company.
-  if (!signal?.aborted) {
-    for (const failure of failures) {
+  if (stopped === undefined) {
+    for (const failure of driver.failures) {
       if (failure.rule === ANSWER_RULE) continue; // timeouts and errors: load itself, not a reply to judge
       const alone = await reproducesAlone(target, failure.case, failure.rule, options.aloneTries ?? ALONE_TRIES, signal);
       if (alone === undefined) break; // stopped
@@ -212,50 +211,33 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   }
 
-  const knee = kneeOf(steps);
-  const rulesUnderConcurrency = rulesBreakingLater(steps);
+  const verdict = loadVerdict({
+    model,
+    levels: options.levels,
+    steps,
+    latencies,
+    deadlineMs: target.timeoutMs,
+    minLevel: options.minLevel,
+    slos: options.slos ?? [],
+    ...(cutShort !== undefined ? { cutShort } : {}),
+    ...(stopped !== undefined ? { stopped } : {}),
+  });
   const report: LoadReport = {
     kind: 'load',
+    model,
     seller_url: target.sellerUrl,
     catalogue: catalogue.origin,
     seed,
     mix,
     orders: options.orders,
     step_seconds: options.stepSeconds,
+    levels: options.levels,
+    ...(model === 'open' ? { max_in_flight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT } : {}),
     max_requests: options.maxRequests,
+    max_requests_source: options.maxRequestsSource ?? 'given',
     steps,
-    verdict: {
-      knee,
-      deadline_ms: target.timeoutMs,
-      min_concurrency: options.minConcurrency,
-      rules_under_concurrency: rulesUnderConcurrency,
-      ok: stopped === undefined && knee !== null && knee >= options.minConcurrency,
-    },
+    verdict,
     ...(stopped !== undefined ? { stopped } : {}),
   };
-  return { report, failures };
-}
-
-/** The highest step with every step up to it healthy. */
-export function kneeOf(steps: LoadStep[]): number | null {
-  let knee: number | null = null;
-  for (const step of steps) {
-    if (!step.healthy || step.partial) break;
-    knee = step.concurrency;
-  }
-  return knee;
-}
-
-/** Rules kept at the first step and broken at a later one, with the step they first broke at. */
-export function rulesBreakingLater(steps: LoadStep[]): RuleUnderConcurrency[] {
-  if (steps.length === 0) return [];
-  const atFirst = new Set(Object.keys(steps[0].rule_breaks));
-  const out = new Map<ExploreRule, RuleUnderConcurrency>();
-  for (const step of steps.slice(1)) {
-    for (const rule of Object.keys(step.rule_breaks) as ExploreRule[]) {
-      if (atFirst.has(rule) || out.has(rule) || rule === ANSWER_RULE) continue;
-      out.set(rule, { rule, first_broken_at: step.concurrency, first_failure: step.first_failures[rule]! });
-    }
-  }
-  return [...out.values()];
+  return { report, failures: driver.failures };
 }

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { ClosedStep, LoadFailingExchange, OpenStep } from './load-report';
+import { loadVerdict, type VerdictInput } from './load-verdict';
+import { parseSlos } from './slo';
+
+// The verdict drawn from steps built by hand: correctness fails the run whatever the knee; a
+// ramp cut short never claims the steps it did not measure; gates and SLOs that need such a
+// step fail saying so.
+
+const failure = (rule: LoadFailingExchange['rule'], reproduces: LoadFailingExchange['reproduces']): LoadFailingExchange => ({
+  rule,
+  operation: 'item-inquiry',
+  path: '/items/0/id',
+  message: "item id 'x' was not requested",
+  request: {},
+  curl: 'curl …',
+  reproduces,
+});
+
+const closed = (concurrency: number, more: Partial<ClosedStep> = {}): ClosedStep => ({
+  model: 'closed',
+  concurrency,
+  seconds: 1,
+  exchanges: 1000,
+  throughput_per_s: 1000,
+  latency_ms: { p50: 2, p90: 3, p95: 4, p99: 5, max: 9 },
+  timeouts: 0,
+  errors: 0,
+  rule_breaks: {},
+  first_failures: {},
+  healthy: true,
+  correct: true,
+  slo_breaches: [],
+  ...more,
+});
+
+const input = (steps: ClosedStep[], more: Partial<VerdictInput> = {}): VerdictInput => ({
+  model: 'closed',
+  levels: [1, 2, 4, 8],
+  steps,
+  latencies: steps.map(() => Float64Array.from({ length: 100 }, () => 3)),
+  deadlineMs: 150,
+  minLevel: 1,
+  slos: [],
+  ...more,
+});
+
+describe('loadVerdict', () => {
+  it('fails a seller that mixes buyers’ items at concurrency 2, naming the rules and the step, whatever the knee', () => {
+    const talk = closed(2, {
+      rule_breaks: { 'item.unknown-id': 40, 'item.id-echo': 40 },
+      first_failures: {
+        'item.unknown-id': failure('item.unknown-id', 'only-under-concurrency'),
+        'item.id-echo': failure('item.id-echo', 'only-under-concurrency'),
+      },
+      correct: false,
+    });
+    const v = loadVerdict(input([closed(1), talk, closed(4), closed(8)]));
+    expect(v.knee).toBe(8); // capacity is fine: the knee says only that
+    expect(v.ok).toBe(false);
+    expect(v.rules_broken.map((r) => [r.rule, r.first_level, r.only_under_concurrency])).toEqual([
+      ['item.unknown-id', 2, true],
+      ['item.id-echo', 2, true],
+    ]);
+    expect(v.summary).toMatch(/^FAIL: reply rules broken — item.unknown-id from concurrency 2 \(only under concurrency\), item.id-echo from concurrency 2/);
+    expect(v.summary).toContain('(capacity: the knee is concurrency 8, --min-concurrency 1)');
+  });
+
+  it('counts timeouts and errors as capacity, not as broken rules', () => {
+    const slow = closed(4, { timeouts: 3, rule_breaks: { 'reply.answer': 3 }, healthy: false });
+    const v = loadVerdict(input([closed(1), closed(2), slow]));
+    expect(v.rules_broken).toEqual([]);
+    expect(v.knee).toBe(2);
+    expect(v.knee_is_lower_bound).toBe(false);
+    expect(v.ok).toBe(true);
+    expect(v.summary).toBe('PASS: the knee is concurrency 2, --min-concurrency 1');
+  });
+
+  it('says "at least" when the budget cut the ramp, lists the steps not run, and fails a gate that needs one', () => {
+    const cut = { cutShort: 'the request budget (--max-requests 10000) was spent during concurrency 2' };
+    const steps = [closed(1), closed(2, { partial: true })];
+    const v = loadVerdict(input(steps, cut));
+    expect(v.knee).toBe(1);
+    expect(v.knee_is_lower_bound).toBe(true);
+    expect(v.not_run).toEqual([4, 8]);
+    expect(v.ok).toBe(true);
+    expect(v.summary).toBe(
+      'PASS: the knee is at least concurrency 1 (not measured beyond: concurrency 2, concurrency 4 and concurrency 8 were not measured whole — the request budget (--max-requests 10000) was spent during concurrency 2), --min-concurrency 1',
+    );
+    const gated = loadVerdict(input(steps, { ...cut, minLevel: 8 }));
+    expect(gated.ok).toBe(false);
+    expect(gated.gate.message).toBe(
+      '--min-concurrency 8 needs concurrency 8, which was not measured whole (the request budget (--max-requests 10000) was spent during concurrency 2)',
+    );
+  });
+
+  it('fails an SLO breached at a step or for the run, and one that could not be checked at a step not run', () => {
+    const slos = parseSlos('p99<4ms,timeouts=0');
+    const v = loadVerdict(input([closed(1, { slo_breaches: ['p99<4ms'] }), closed(2, { slo_breaches: ['p99<4ms'] }), closed(4), closed(8)], { slos }));
+    expect(v.ok).toBe(false);
+    expect(v.slo.map((s) => [s.expression, s.breached_at, s.run_held])).toEqual([
+      ['p99<4ms', [1, 2], true],
+      ['timeouts=0', [], true],
+    ]);
+    expect(v.summary).toMatch(/^FAIL: --slo p99<4ms breached at concurrency 1 and concurrency 2/);
+    const unchecked = loadVerdict(input([closed(1)], { slos, cutShort: '--abort-on-fail: …' }));
+    expect(unchecked.ok).toBe(false);
+    expect(unchecked.summary).toContain('--slo could not be checked at concurrency 2, concurrency 4 and concurrency 8: not measured whole');
+  });
+
+  it('in the open model, names rates, and a schedule not kept is a warning and no knee beyond it', () => {
+    const open = (rate: number, more: Partial<OpenStep> = {}): OpenStep => ({
+      ...closed(1),
+      model: 'open',
+      rate,
+      sent_per_s: rate,
+      dropped: 0,
+      peak_in_flight: 3,
+      send_lag_ms: { p99: 1, max: 2 },
+      schedule_kept: true,
+      ...more,
+    });
+    const v = loadVerdict({
+      ...input([]),
+      model: 'open',
+      levels: [50, 100, 200],
+      steps: [open(50), open(100), open(200, { dropped: 40, schedule_kept: false, healthy: false, sent_per_s: 160 })],
+      latencies: [new Float64Array(10), new Float64Array(10), new Float64Array(10)],
+      minLevel: 200,
+    });
+    expect(v.knee).toBe(100);
+    expect(v.gate).toMatchObject({ flag: '--min-rate', held: false, message: 'the knee is below --min-rate 200' });
+    expect(v.warnings).toEqual([expect.stringMatching(/^200 req\/s: the schedule was not kept — 40 request\(s\) dropped at the in-flight cap/)]);
+    expect(v.summary).toBe('FAIL: the knee is below --min-rate 200 (capacity: the knee is 100 req/s)');
+  });
+
+  it('fails when stopped by a signal, whatever else held', () => {
+    const v = loadVerdict(input([closed(1)], { stopped: 'SIGINT' }));
+    expect(v.ok).toBe(false);
+    expect(v.summary).toMatch(/^FAIL: stopped \(SIGINT\), partial report/);
+    expect(v.not_run).toEqual([2, 4, 8]);
+  });
+});

@@ -1,0 +1,45 @@
+import type { TestCase, TestCaseStatus } from './test-cases';
+
+// CTRF (Common Test Report Format, ctrf.io): the JSON report many CI dashboards read. One
+// entry per test case; 'error' is CTRF's 'other' status, so a stopped run never reads as green.
+
+type CtrfStatus = 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
+
+const CTRF_STATUS = { passed: 'passed', failed: 'failed', skipped: 'skipped', error: 'other' } as const satisfies Record<TestCaseStatus, CtrfStatus>;
+
+export interface CtrfReport {
+  results: {
+    tool: { name: string; version?: string };
+    summary: { tests: number; passed: number; failed: number; pending: number; skipped: number; other: number; start: number; stop: number };
+    tests: { name: string; status: CtrfStatus; duration: number; suite: string; message?: string; trace?: string }[];
+  };
+}
+
+export function renderCtrf(tool: string, cases: TestCase[], start: number, stop: number): string {
+  const tests = cases.map((c) => ({
+    name: c.name,
+    status: CTRF_STATUS[c.status],
+    duration: Math.round(c.seconds * 1000),
+    suite: c.classname,
+    ...(c.message !== undefined ? { message: c.message } : {}),
+    ...(c.detail !== undefined ? { trace: c.detail } : {}),
+  }));
+  const count = (s: CtrfStatus) => tests.filter((t) => t.status === s).length;
+  const report: CtrfReport = {
+    results: {
+      tool: { name: tool },
+      summary: {
+        tests: tests.length,
+        passed: count('passed'),
+        failed: count('failed'),
+        pending: count('pending'),
+        skipped: count('skipped'),
+        other: count('other'),
+        start,
+        stop,
+      },
+      tests,
+    },
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

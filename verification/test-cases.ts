@@ -1,0 +1,16 @@
+// A report as a list of test cases: the one shape the CI forms (JUnit XML, CTRF JSON) are drawn
+// from, so both say the same thing — what failed, what was skipped, and why.
+
+export type TestCaseStatus = 'passed' | 'failed' | 'skipped' | 'error';
+
+export interface TestCase {
+  /** The suite's part, e.g. 'load' or 'slo'. */
+  classname: string;
+  name: string;
+  seconds: number;
+  status: TestCaseStatus;
+  /** One line: why it failed, was skipped, or errored. */
+  message?: string;
+  /** Detail lines (figures, rules, commands). */
+  detail?: string;
+}

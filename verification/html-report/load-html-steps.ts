@@ -53,9 +53,10 @@ export function stepsTable(view: LoadReportView): Markup {
       }</td></tr>`,
   );
   const schedule = open ? ' (and, in the open model, the schedule was kept)' : '';
-  return markup`<table data-testid="steps"><thead><tr>${heads}${open ? markup`<th>schedule</th>` : ''}${ruleHeads}<th>correctness</th><th>capacity</th><th>SLOs breached</th></tr></thead><tbody>${view.steps.map(
+  // Many rule columns make the table wider than the page: it scrolls on its own.
+  return markup`<div style="overflow-x: auto"><table data-testid="steps"><thead><tr>${heads}${open ? markup`<th>schedule</th>` : ''}${ruleHeads}<th>correctness</th><th>capacity</th><th>SLOs breached</th></tr></thead><tbody>${view.steps.map(
     (s) => stepRow(view, s, rules),
-  )}${notRun}</tbody></table>
+  )}${notRun}</tbody></table></div>
 <p class="note">Correct: no reply rule or schema broke at the step; any broken rule fails the run whatever the knee. Healthy: the p99 under the deadline (${
     view.deadline_ms
   } ms), nothing timed out and nothing errored${schedule}; the knee is the highest ${words.against} up to which every step is healthy.${

@@ -1,13 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { listen, type Listening } from '../shared/http/listen';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { renderLoadReportHtml } from '../verification/html-report/load-html';
-import { loadView } from '../verification/html-report/testing/sample-reports';
+import { loadView, loadViewCrowded, loadViewCutShort, loadViewOpen } from '../verification/html-report/testing/sample-reports';
+import { labelCollisions, type LabelBox } from '../verification/html-report/testing/label-collisions';
+import type { Box } from '../verification/html-report/svg-label-layout';
 import { CONTENT_SECURITY_POLICY } from '../verification/html-report/page-shell';
 import { escapeHtml } from '../verification/html-report/html-text';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
@@ -17,9 +19,9 @@ import { verifyCommand } from './verify-command';
 // `verify --html` and `verify --explore --html` in-process against the mock seller behind a
 // relay that puts a script into every alternate's original_mfr (a seller's reply is untrusted
 // text): the pages name the broken rule and mark its path, and the script stays text. Then
-// each kind of page (load drawn from a hand-built view) in headless Chromium from file://:
-// the key parts are there, nothing is fetched, nothing runs; a screenshot of each is left in
-// test-output/.
+// each kind of page (load drawn from hand-built views) in headless Chromium from file://:
+// the key parts are there, nothing is fetched, nothing runs, no chart label is drawn on another
+// (as laid out by the browser's own fonts); a screenshot of each is left in test-output/.
 
 const TEST_OUTPUT = new URL('../test-output/', import.meta.url).pathname;
 /** Sets the page title if it ever runs. */
@@ -28,7 +30,16 @@ const PAYLOAD = '<script>document.title="pwned"</script>';
 const mock = useMockSeller();
 let relay: Listening;
 const work = useTemporaryDirectory('verify-html');
-const pages: Record<'verify' | 'explore' | 'load', string> = { verify: '', explore: '', load: '' };
+/** The load pages, drawn from hand-built views: the crowded one has the knee at its last step and marks near the top. */
+const LOAD_VIEWS = { load: loadView, 'load-crowded': loadViewCrowded, 'load-cut-short': loadViewCutShort, 'load-open': loadViewOpen };
+const pages: Record<'verify' | 'explore' | keyof typeof LOAD_VIEWS, string> = {
+  verify: '',
+  explore: '',
+  load: '',
+  'load-crowded': '',
+  'load-cut-short': '',
+  'load-open': '',
+};
 
 function commandIo() {
   const out = { stdout: '', stderr: '' };
@@ -141,6 +152,28 @@ describe('--html', () => {
   });
 });
 
+/** Each chart's box and every <text> in it, as the browser laid them out (no DOM types here: this file runs in Node). */
+async function chartLabels(page: Page): Promise<{ chart: string; frame: Box; labels: LabelBox[] }[]> {
+  return page.evaluate(() => {
+    interface Element {
+      getAttribute(name: string): string | null;
+      textContent: string | null;
+      getBoundingClientRect(): Box;
+      querySelectorAll(selector: string): ArrayLike<Element>;
+    }
+    const document = (globalThis as unknown as { document: Element }).document;
+    const box = (e: Element): Box => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    return Array.from(document.querySelectorAll('figure svg')).map((svg) => ({
+      chart: svg.getAttribute('aria-label') ?? '',
+      frame: box(svg),
+      labels: Array.from(svg.querySelectorAll('text')).map((text) => ({ text: text.textContent ?? '', box: box(text) })),
+    }));
+  });
+}
+
 /** The colour a cell is painted in the browser (no DOM types here: this file runs in Node). */
 async function backgroundOf(cell: Locator): Promise<number[]> {
   const colour = await cell.evaluate(
@@ -152,8 +185,10 @@ async function backgroundOf(cell: Locator): Promise<number[]> {
 describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headless Chromium, from file://'), () => {
   let browser: HeadlessChromium | undefined;
   beforeAll(async () => {
-    pages.load = join(work.path, 'load.html');
-    writeFileSync(pages.load, renderLoadReportHtml(loadView));
+    for (const [kind, view] of Object.entries(LOAD_VIEWS)) {
+      pages[kind as keyof typeof LOAD_VIEWS] = join(work.path, `${kind}.html`);
+      writeFileSync(join(work.path, `${kind}.html`), renderLoadReportHtml(view));
+    }
     mkdirSync(TEST_OUTPUT, { recursive: true });
     browser = await launchHeadlessChromium({ viewport: { width: 1280, height: 900 } });
   }, 60_000);
@@ -216,16 +251,45 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
     await screenshot();
   });
 
-  it('load: both charts with the knee and the deadline marked, the steps with their rule breaks', async () => {
+  it('load: both charts with the knee and the deadline marked, the steps, the broken rules, the verdict as the run gave it', async () => {
     const { page, screenshot } = await open('load', 'Load on');
     for (const chart of ['latency-chart', 'throughput-chart']) {
       expect(await page.locator(`[data-testid=${chart}] svg [data-mark=knee]`).isVisible()).toBe(true);
       expect(await page.locator(`[data-testid=${chart}] svg [data-mark=knee] text`).textContent()).toBe('knee: 4');
     }
     expect(await page.locator('[data-testid=latency-chart] svg [data-mark=deadline] text').textContent()).toBe('deadline 150 ms');
+    expect(await page.locator('[data-testid=latency-chart] svg [data-mark=slo] text').allTextContents()).toEqual(['p95<300ms', 'p99<200ms']);
+    expect(await page.locator('[data-testid=outcome]').textContent()).toBe('FAILED');
     expect(await page.locator('[data-testid=step]').count()).toBe(5);
     expect(await page.locator('[data-testid=step][data-healthy=false]').count()).toBe(2);
-    expect(await page.locator('[data-testid=rule-under-concurrency]').textContent()).toContain('first broken at concurrency 16');
+    expect(await page.locator('[data-testid=rule-broken][data-only-under-concurrency=true]').textContent()).toContain('first broken at concurrency 16');
     await screenshot();
   });
+
+  for (const kind of Object.keys(LOAD_VIEWS) as (keyof typeof LOAD_VIEWS)[]) {
+    it(`${kind}: no chart label is drawn on another (legend, knee, deadline, SLOs, ticks, notes) and each stays inside its chart`, async () => {
+      const { page, screenshot } = await open(kind, 'Load on');
+      const charts = await chartLabels(page);
+      expect(charts.map((c) => c.chart)).toEqual([expect.stringMatching(/^Latency against/), expect.stringMatching(/^Throughput against/)]);
+      for (const { chart, frame, labels } of charts) {
+        expect(labels.length, chart).toBeGreaterThan(8);
+        // Drawn text has a size: a box of zero would make the check below pass on nothing.
+        expect(
+          labels.every((l) => l.box.width > 0 && l.box.height > 8),
+          chart,
+        ).toBe(true);
+        expect(labelCollisions(labels, frame), chart).toEqual([]);
+      }
+      if (kind === 'load-crowded') {
+        // The case the old layout got wrong: the knee at the last step, the deadline and SLOs near the top.
+        const latency = charts[0].labels.map((l) => l.text);
+        expect(latency).toEqual(expect.arrayContaining(['knee: 8', 'deadline 200 ms', 'p99<200ms', 'p95<190ms', 'p50', 'max']));
+      }
+      if (kind === 'load-cut-short') {
+        expect(await page.locator('[data-testid=latency-chart] svg [data-mark=knee] text').textContent()).toBe('knee: ≥ 2 (not measured beyond)');
+        expect(await page.locator('[data-testid=step-not-run]').count()).toBe(2);
+      }
+      await screenshot();
+    });
+  }
 });

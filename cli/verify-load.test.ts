@@ -121,6 +121,8 @@ describe('verify --load', () => {
     // The HTML page is drawn from the same report: the knee marked on the charts, the rule named.
     const page = await readFile(join(dir.path, 'talk.html'), 'utf8');
     expect(page).toContain('knee: 16');
+    expect(page).toContain('FAIL: reply rules broken — item.unknown-id from concurrency 16');
+    expect(page).toContain('Reply rules broken');
     expect(page).toMatch(/<svg[^>]*>/);
     expect(page).toContain('item.unknown-id');
     expect(report.steps.map((s) => s.correct)).toEqual([true, true, true, true, false]);

@@ -1,25 +1,65 @@
 import { describe, expect, it } from 'vitest';
-import { renderLoadReportHtml, stepHealthy } from './load-html';
+import { renderLoadReportHtml, type LoadReportView } from './load-html';
+import { spreadBaselines, textBox, type Box } from './svg-label-layout';
 import { chooseScale, logTicks, tickStep } from './svg-line-chart';
-import { loadView, PAYLOAD } from './testing/sample-reports';
+import { labelCollisions, type LabelBox } from './testing/label-collisions';
+import { loadView, loadViewCrowded, loadViewCutShort, loadViewOpen, PAYLOAD } from './testing/sample-reports';
 
-// The load page: both charts with the deadline and the knee drawn where they belong, the
-// steps with their rule breaks, and nothing a seller sent left active.
+// The load page: both charts with the knee, the deadline and the SLOs drawn where they belong
+// and no label on another, the verdict as the run gave it, the steps, every broken rule, and
+// nothing a seller sent left active.
 
-/** The x of the knee's line and of each category label, the y of the deadline and of the axis ticks. */
+const SAMPLES = { loadView, loadViewCrowded, loadViewCutShort, loadViewOpen };
+
+const chartOf = (page: string, chart: string) => new RegExp(`data-testid="${chart}"[\\s\\S]*?</svg>`).exec(page)![0];
+
+const unescape = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/** The x of the knee's line and of each category label, the y of each horizontal mark by label and of the axis ticks. */
 function geometry(page: string, chart: string) {
-  const svg = new RegExp(`data-testid="${chart}"[\\s\\S]*?</svg>`).exec(page)![0];
+  const svg = chartOf(page, chart);
   const kneeX = Number(/data-mark="knee"><line x1="([\d.]+)"/.exec(svg)?.[1]);
-  const deadlineY = Number(/data-mark="deadline"><line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"/.exec(svg)?.[1]);
-  const labels = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle">(\d+)<\/text>/g)].map((m) => ({ x: Number(m[1]), c: Number(m[2]) }));
+  const marks = Object.fromEntries(
+    [...svg.matchAll(/data-mark="(\w+)" data-label="([^"]*)"><line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"/g)].map((m) => [
+      unescape(m[2]),
+      { mark: m[1], y: Number(m[3]) },
+    ]),
+  );
+  const labels = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle"(?: fill="[^"]*")?>(\d+)<\/text>/g)].map((m) => ({
+    x: Number(m[1]),
+    c: Number(m[2]),
+  }));
   const ticks = [...svg.matchAll(/<text x="[\d.]+" y="([\d.]+)" text-anchor="end">([\d.]+)<\/text>/g)].map((m) => ({ y: Number(m[1]) - 4, v: Number(m[2]) }));
-  return { svg, kneeX, deadlineY, labels, ticks };
+  return { svg, kneeX, marks, deadlineY: marks[Object.keys(marks).find((k) => k.startsWith('deadline'))!]?.y, labels, ticks };
+}
+
+/** Every <text> of one chart as the box its estimated width and the font's height give it (rotated text included). */
+function labelBoxes(svg: string): { labels: LabelBox[]; frame: Box } {
+  const [, width, height] = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg)!.map(Number);
+  const labels = [...svg.matchAll(/<text([^>]*)>([^<]*)<\/text>/g)].map((m) => {
+    const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(m[1])?.[1];
+    const text = unescape(m[2]);
+    const anchor = (attr('text-anchor') ?? 'start') as 'start' | 'middle' | 'end';
+    const rotated = /translate\(([\d.]+),([\d.]+)\) rotate\(-90\)/.exec(attr('transform') ?? '');
+    if (rotated === null) return { text, box: textBox(text, Number(attr('x')), Number(attr('y')), anchor) };
+    // rotate(-90) turns the text's (x, y) into (y, -x), then the translation applies.
+    const b = textBox(text, 0, 0, anchor);
+    const [tx, ty] = [Number(rotated[1]), Number(rotated[2])];
+    return { text, box: { x: tx + b.y, y: ty - b.x - b.width, width: b.height, height: b.width } };
+  });
+  return { labels, frame: { x: 0, y: 0, width, height } };
 }
 
 describe('renderLoadReportHtml', () => {
   const page = renderLoadReportHtml(loadView);
 
-  it('marks the knee on both charts at its concurrency, and the deadline on the latency chart at its height', () => {
+  it('marks the knee on both charts at its level, the deadline and the latency SLOs on the latency chart at their heights', () => {
     for (const chart of ['latency-chart', 'throughput-chart']) {
       const g = geometry(page, chart);
       expect(g.svg).toContain('>knee: 4</text>');
@@ -27,49 +67,175 @@ describe('renderLoadReportHtml', () => {
     }
     const latency = geometry(page, 'latency-chart');
     expect(latency.svg).toContain('>deadline 150 ms</text>');
-    // Linear axis: the deadline's y lies between the ticks around 150, in proportion.
-    const [low, high] = [latency.ticks.find((t) => t.v === 100)!, latency.ticks.find((t) => t.v === 200)!];
-    expect(latency.deadlineY).toBeCloseTo((low.y + high.y) / 2, 0);
-    expect(geometry(page, 'throughput-chart').svg).not.toContain('data-mark="deadline"');
-    for (const series of ['p50', 'p95', 'p99', 'max']) expect(latency.svg).toContain(`data-series="${series}"`);
+    // Linear axis: each mark's y lies between the ticks around it, in proportion.
+    const at = (v: number) => latency.ticks.find((t) => t.v === v)!.y;
+    expect(latency.deadlineY).toBeCloseTo((at(100) + at(200)) / 2, 0);
+    expect(latency.marks['p95<300ms']).toEqual({ mark: 'slo', y: at(300) });
+    expect(latency.marks['p99<200ms']).toEqual({ mark: 'slo', y: at(200) });
+    // Errors and timeouts SLOs are listed, not drawn.
+    expect(Object.keys(latency.marks).sort()).toEqual(['deadline 150 ms', 'p95<300ms', 'p99<200ms']);
+    expect(geometry(page, 'throughput-chart').marks).toEqual({});
+    for (const series of ['p50', 'p90', 'p95', 'p99', 'max']) expect(latency.svg).toContain(`data-series="${series}"`);
   });
 
-  it('draws no knee when there is none, and says so', () => {
-    const none = renderLoadReportHtml({ ...loadView, knee: null, ok: false });
-    expect(none).not.toContain('data-mark="knee"');
-    expect(none).toContain('FAILED: no knee: even the first step failed');
+  it('draws an rps SLO on the throughput chart only, with the open model’s axis and titles', () => {
+    const open = renderLoadReportHtml(loadViewOpen);
+    const throughput = geometry(open, 'throughput-chart');
+    expect(Object.keys(throughput.marks)).toEqual(['rps>150']);
+    const at = (v: number) => throughput.ticks.find((t) => t.v === v)!.y;
+    expect(throughput.marks['rps>150'].y).toBe(at(150));
+    expect(geometry(open, 'latency-chart').marks['rps>150']).toBeUndefined();
+    expect(open).toContain('aria-label="Latency against arrival rate"');
+    expect(open).toContain('>arrival rate (requests/s, open model)</text>');
+    expect(open).not.toContain('concurrency (requests in flight)');
+    expect(page).toContain('aria-label="Throughput against concurrency"');
+    expect(page).toContain('>concurrency (requests in flight)</text>');
   });
 
-  it('lists each step with its rule breaks, the knee row marked, unhealthy steps flagged', () => {
-    const steps = [...page.matchAll(/<tr data-testid="step" data-concurrency="(\d+)" data-healthy="(\w+)"/g)].map((m) => [Number(m[1]), m[2]]);
-    expect(steps).toEqual([
-      [1, 'true'],
-      [2, 'true'],
-      [4, 'true'],
-      [8, 'false'],
-      [16, 'false'],
+  it('colours a breached SLO apart from a kept one, and lists every SLO with its result', () => {
+    const latency = chartOf(page, 'latency-chart');
+    expect(latency).toMatch(/data-label="p99&lt;200ms"><line [^>]*stroke="#bc4c00"/);
+    expect(latency).toMatch(/data-label="p95&lt;300ms"><line [^>]*stroke="#1a7f37"/);
+    const slos = [...page.matchAll(/<tr data-testid="slo" data-breached="(\w+)"><td><code>([^<]*)<\/code><\/td><td>([^<]*)<\/td>/g)].map((m) => [
+      m[2],
+      m[3],
+      m[1],
     ]);
+    expect(slos).toEqual([
+      ['p95&lt;300ms', 'latency chart', 'false'],
+      ['p99&lt;200ms', 'latency chart', 'true'],
+      ['errors&lt;0.1%', 'listed only', 'true'],
+      ['timeouts=0', 'listed only', 'true'],
+    ]);
+  });
+
+  it('shows the verdict sentence as the run wrote it, and the outcome', () => {
+    expect(page).toContain(`<p class="verdict fail" data-testid="verdict-block"><span data-testid="outcome">FAILED</span>`);
+    expect(page).toContain('<span data-testid="verdict">FAIL: item.unknown-id broke from concurrency 16 (only under concurrency); the knee is concurrency 4');
+    const passed = renderLoadReportHtml(loadViewCrowded);
+    expect(passed).toContain('<span data-testid="outcome">PASSED</span> — <span data-testid="verdict">PASS: the knee is concurrency 8</span>');
+  });
+
+  it('draws no knee when there is none', () => {
+    const none = renderLoadReportHtml({ ...loadView, knee: null });
+    expect(none).not.toContain('data-mark="knee"');
+    expect(none).not.toContain('(knee)');
+  });
+
+  it('lists each step with p90, correctness and capacity as the run judged them, the knee row marked, the SLOs each step breached', () => {
+    const steps = [...page.matchAll(/<tr data-testid="step" data-level="(\d+)" data-healthy="(\w+)" data-correct="(\w+)"/g)].map((m) => [
+      Number(m[1]),
+      m[2],
+      m[3],
+    ]);
+    expect(steps).toEqual([
+      [1, 'true', 'true'],
+      [2, 'true', 'true'],
+      [4, 'true', 'true'],
+      [8, 'false', 'true'],
+      [16, 'false', 'false'],
+    ]);
+    // Health comes from the view, not recomputed: a step the run called healthy stays so.
+    const trusted = renderLoadReportHtml({ ...loadView, steps: loadView.steps.map((s) => ({ ...s, healthy: true })) });
+    expect(trusted.match(/data-healthy="false"/g)).toBeNull();
+    expect(page).toContain('<th class="num">p90 ms</th>');
+    const row16 = /<tr data-testid="step" data-level="16"[\s\S]*?<\/tr>/.exec(page)![0];
+    expect(row16).toContain('<td class="num">240</td>'); // its p90
+    expect(row16).toContain('rules broken');
+    expect([...row16.matchAll(/<code data-testid="slo-breach">([^<]*)<\/code>/g)].map((m) => m[1])).toEqual(['p99&lt;200ms', 'errors&lt;0.1%', 'timeouts=0']);
+    expect(row16).toContain('≈ 2400 corrected');
     expect(page).toContain('4 (knee)');
     expect(page).toMatch(/<th class="num" data-testid="rule-column"><code>item.unknown-id<\/code><\/th>/);
     expect(page).toContain('font-weight: 600">37</td>');
-    expect(page).toContain('item.unknown-id</code> — first broken at concurrency 16');
-    expect(page).toContain('verify --replay failing-16.json');
-    expect(page).toContain('PASSED: knee at concurrency 4 (--min-concurrency 2); deadline 150 ms');
+    // The closed model has no dropped or schedule column.
+    expect(page).not.toContain('<th class="num">dropped</th>');
+    expect(page).toContain('<li data-testid="warning">Coordinated omission suspected at concurrency 16');
   });
 
-  it("leaves the seller's text inert: rule names, messages and curl commands escaped", () => {
+  it('adds the open model’s dropped and schedule columns, painting a step that could not keep its schedule', () => {
+    const open = renderLoadReportHtml(loadViewOpen);
+    expect(open).toContain('<th class="num">rate /s</th>');
+    expect(open).toContain('<th class="num">dropped</th><th>schedule</th>');
+    const row400 = /<tr data-testid="step" data-level="400"[\s\S]*?<\/tr>/.exec(open)![0];
+    expect(row400).toContain('font-weight: 600">1200</td>');
+    expect(row400).toContain('font-weight: 600">not kept</td>');
+    expect(/<tr data-testid="step" data-level="50"[\s\S]*?<\/tr>/.exec(open)![0]).toContain('<td>kept</td>');
+    expect(open).toContain('At 400 requests/s the driver could not keep the schedule');
+  });
+
+  it('shows every broken rule in its own section, only-under-concurrency ones with their replay', () => {
+    expect(page).toContain('<h2 data-testid="rules-broken">Reply rules broken — the run fails whatever the knee</h2>');
+    const sections = [
+      ...page.matchAll(/<details open data-testid="rule-broken" data-rule="([^"]*)" data-only-under-concurrency="(\w+)">([\s\S]*?)<\/details>/g),
+    ];
+    expect(sections.map((m) => [m[1], m[2]])).toEqual([
+      ['item.unknown-id', 'true'],
+      [PAYLOAD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'), 'false'],
+    ]);
+    expect(sections[0][3]).toContain('— first broken at concurrency 16, 37 exchanges <span class="badge fail">only under concurrency</span>');
+    expect(sections[0][3]).toContain('<pre data-testid="replay">verify --replay failing-16.json');
+    expect(sections[0][3]).toContain('<pre data-testid="curl">curl -sS -X POST');
+    expect(sections[1][3]).toContain('first broken at concurrency 16, 1 exchange</summary>');
+    expect(sections[1][3]).not.toContain('replay');
+    expect(renderLoadReportHtml(loadViewCrowded)).not.toContain('rules-broken');
+  });
+
+  it('greys the levels that never ran on the x axis (no points), notes them, and reads the knee as a lower bound', () => {
+    const cut = renderLoadReportHtml(loadViewCutShort);
+    for (const chart of ['latency-chart', 'throughput-chart']) {
+      const g = geometry(cut, chart);
+      expect(g.labels.map((l) => l.c)).toEqual([1, 2, 4, 8]);
+      expect(g.svg).toMatch(/text-anchor="middle" fill="#8c959f">4<\/text>/);
+      expect(g.svg).toMatch(/text-anchor="middle" fill="#8c959f">8<\/text>/);
+      expect(g.svg).toMatch(/text-anchor="middle">2<\/text>/);
+      expect(g.svg).toContain('<g data-muted="4 8">');
+      expect(g.svg).toContain('>not run</text>');
+      expect(g.svg).toContain('>knee: ≥ 2 (not measured beyond)</text>');
+      // Two points per series: nothing is drawn at 4 or 8.
+      const dots = [...g.svg.matchAll(/<circle cx="([\d.]+)"/g)].map((m) => Number(m[1]));
+      expect(Math.max(...dots)).toBe(g.labels.find((l) => l.c === 2)!.x);
+    }
+    expect([...cut.matchAll(/<tr data-testid="step-not-run" data-level="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([4, 8]);
+    expect(cut).toContain('2 (knee, at least) (partial)');
+    expect(cut).toContain(
+      '<li data-testid="cut-short">The ramp was cut short: the request budget (10,000 requests) was spent during the step at concurrency 2. Not run: concurrency 4, concurrency 8.</li>',
+    );
+    expect(cut).toContain('2 steps run of 4');
+    expect(page).not.toContain('data-muted');
+    expect(page).not.toContain('cut-short');
+  });
+
+  it('keeps every chart label clear of every other and inside its SVG, on each sample (the knee at the last step with marks near the top among them)', () => {
+    for (const [name, view] of Object.entries(SAMPLES)) {
+      const rendered = renderLoadReportHtml(view);
+      for (const chart of ['latency-chart', 'throughput-chart']) {
+        const { labels, frame } = labelBoxes(chartOf(rendered, chart));
+        expect(labels.length, `${name} ${chart}`).toBeGreaterThan(8);
+        expect(labelCollisions(labels, frame), `${name} ${chart}`).toEqual([]);
+      }
+    }
+  });
+
+  it('keeps labels apart however many marks share a height, and the legend on its own rows', () => {
+    const marks = Array.from({ length: 5 }, (_, i) => ({ expression: `p99<${200 + i}ms`, metric: 'p99' as const, value: 200 + i, breached: i % 2 === 0 }));
+    const many: LoadReportView = { ...loadViewCrowded, slo: marks };
+    const { labels, frame } = labelBoxes(chartOf(renderLoadReportHtml(many), 'latency-chart'));
+    expect(labels.filter((l) => l.text.startsWith('p99<'))).toHaveLength(5);
+    expect(labelCollisions(labels, frame)).toEqual([]);
+  });
+
+  it("leaves the seller's text inert: rule names, messages, warnings and curl commands escaped", () => {
     expect(page).not.toContain(PAYLOAD);
     expect(page).not.toMatch(/<script|<img/i);
     expect(page).toContain('&lt;script&gt;document.title=&quot;pwned&quot;&lt;/script&gt;');
   });
 
-  it('counts a step healthy only with p99 under the deadline, no timeouts and no rule broken', () => {
-    const step = loadView.steps[0];
-    expect(stepHealthy(step, 150)).toBe(true);
-    expect(stepHealthy({ ...step, latency_ms: { ...step.latency_ms, p99: 150 } }, 150)).toBe(false);
-    expect(stepHealthy({ ...step, timeouts: 1 }, 150)).toBe(false);
-    expect(stepHealthy({ ...step, rule_breaks: { 'item.id-echo': 1 } }, 150)).toBe(false);
-    expect(stepHealthy({ ...step, rule_breaks: { 'item.id-echo': 0 } }, 150)).toBe(true);
+  it('spreads labels that want the same height LINE_PX apart, in order, within bounds', () => {
+    expect(spreadBaselines([50, 50, 52], 0, 200)).toEqual([50, 64, 78]);
+    expect(spreadBaselines([100, 20], 0, 200)).toEqual([100, 20]);
+    // Pushed past the bottom bound, the run moves up; the top bound wins when nothing fits.
+    expect(spreadBaselines([195, 195], 0, 200)).toEqual([186, 200]);
+    expect(spreadBaselines([5, 5, 5], 10, 20)).toEqual([10, 24, 38]);
   });
 
   it('picks round tick steps', () => {
@@ -80,7 +246,12 @@ describe('renderLoadReportHtml', () => {
     const slowDeadline = renderLoadReportHtml({
       ...loadView,
       deadline_ms: 30_000,
-      steps: loadView.steps.map((s, i) => ({ ...s, latency_ms: { p50: 5 * 2 ** i, p95: 6 * 2 ** i, p99: 7 * 2 ** i, max: 8 * 2 ** i }, timeouts: 0 })),
+      slo: [],
+      steps: loadView.steps.map((s, i) => ({
+        ...s,
+        latency_ms: { p50: 5 * 2 ** i, p90: 5.5 * 2 ** i, p95: 6 * 2 ** i, p99: 7 * 2 ** i, max: 8 * 2 ** i },
+        timeouts: 0,
+      })),
     });
     const g = geometry(slowDeadline, 'latency-chart');
     expect(g.svg).toContain('data-scale="log"');

@@ -22,8 +22,9 @@ every reply rule; each failure shrunk to the smallest request still breaking the
                             the same requests
   --time-limit <t>          stop sending new requests after t (e.g. 90s, 5m, 2000ms; default none)
   --concurrency <n>         requests in flight at once (default 4)
-  --min-score <s>           pass when every exercised rule scores at least s (0–1 or a percentage
-                            like 99.5%; default 1: any broken rule fails)
+  --min-score <s>           the share of exchanges that must be answered at all (HTTP 200 with
+                            JSON, in time: reply.answer), 0–1 or a percentage like 99.5%
+                            (default 1); a broken reply rule or schema fails whatever the score
   --header <name: value>    add a header to every request to your system; repeatable
   --timeout <ms>            how long your system may take per exchange (default 30000)
   --max-reply-bytes <n>     the largest reply read from your system (default ${DEFAULT_MAX_REPLY_BYTES}, 8 MiB); a
@@ -36,7 +37,7 @@ every reply rule; each failure shrunk to the smallest request still breaking the
   --help                    this text
 
 Progress on stderr; the failures, the table of operation × rule and the verdict on stdout.
-Exit 0: every exercised rule at or above --min-score; 1: below it; 2: bad usage, an unusable
+Exit 0: no reply rule broken and answers at or above --min-score; 1: otherwise; 2: bad usage, an unusable
 catalogue (e.g. a part your system does not have), or your system cannot be reached at start;
 130/143: stopped by SIGINT/SIGTERM (the partial report says how many exchanges ran).
 `;

@@ -19,16 +19,19 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     await mock?.close();
   });
 
-  it('fails (exit 1) under the gate and passes (exit 0) above it, writing JSON and JUnit', async () => {
-    // Two of the default scenario's parts have their alternates spoiled: a share of item inquiries breaks.
-    for (const part_number of ['BRF1478', 'K060882']) {
-      const added = await fetch(`${mock.url}/__admin/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ service: 'item_inquiry', part_number, fault: { kind: 'wrong-original-part' } }),
-      });
-      expect(added.status).toBe(201);
-    }
+  const fault = async (part_number: string, f: Record<string, unknown>) => {
+    const added = await fetch(`${mock.url}/__admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'item_inquiry', part_number, fault: f }),
+    });
+    expect(added.status).toBe(201);
+  };
+
+  it('--min-score tolerates unanswered exchanges (capacity), never a broken reply rule (correctness); JSON and JUnit say the same', async () => {
+    await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
+    // One part's inquiries answer 503: a share of the exchanges is not answered at all.
+    await fault('51515', { kind: 'http-status', status: 503 });
     const dir = temporaryDirectory('explore');
     const run = async (minScore: string) => {
       let stdout = '';
@@ -56,15 +59,28 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     };
     const strict = await run('1');
     expect(strict.code).toBe(1);
-    const row = strict.json.rows.find((r) => r.operation === 'item-inquiry' && r.rule === 'alternate.original-part')!;
-    expect(row.broken).toBeGreaterThan(0);
-    expect(row.score).toBeGreaterThan(0);
-    expect(row.score).toBeLessThan(1);
-    expect(strict.xml).toContain('<failure type="alternate.original-part"');
+    const answer = strict.json.rows.find((r) => r.operation === 'item-inquiry' && r.rule === 'reply.answer')!;
+    expect(answer.score).toBeGreaterThan(0);
+    expect(answer.score).toBeLessThan(1);
+    expect(strict.stdout).toMatch(/FAILED: answered below --min-score — item-inquiry \d+\.\d%/);
+    expect(strict.xml).toContain('<failure type="reply.answer"');
     if (hasXmllint) expect(validateJunit(strict.xml).ok).toBe(true);
-    const lenient = await run(String(row.score! - 0.01));
+    const lenient = await run(String(answer.score! - 0.01));
     expect(lenient.code).toBe(0);
     expect(lenient.json.ok).toBe(true);
     expect(lenient.xml).not.toContain('<failure');
+
+    // Two parts' alternates spoiled: a share of item inquiries breaks a reply rule. Whatever the score allowed, the run fails.
+    for (const part_number of ['BRF1478', 'K060882']) await fault(part_number, { kind: 'wrong-original-part' });
+    const broken = await run('0');
+    const row = broken.json.rows.find((r) => r.operation === 'item-inquiry' && r.rule === 'alternate.original-part')!;
+    expect(row.broken).toBeGreaterThan(0);
+    expect(row.passed).toBe(false);
+    expect(broken.code).toBe(1);
+    expect(broken.json.ok).toBe(false);
+    expect(broken.stdout).toMatch(
+      /FAILED: reply rules broken — item-inquiry alternate.original-part \d+\.\d% \(a broken reply rule fails the run whatever --min-score\)/,
+    );
+    expect(broken.xml).toContain('<failure type="alternate.original-part"');
   });
 });

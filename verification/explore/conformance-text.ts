@@ -3,6 +3,7 @@ import type { Palette } from '../palette';
 import type { ConformanceReport, ConformanceRow } from './conformance';
 import { ALONE_TRIES } from './alone';
 import type { ExploreProgress } from './run-exploration';
+import { ANSWER_RULE } from './rule-coverage';
 
 // The exploration for the terminal: each shrunk failure (rule, item id, path, expected,
 // found, the curl command), then the table of operation × rule, then one verdict line.
@@ -31,6 +32,21 @@ export function renderTable(rows: ConformanceRow[], colours: Palette): string {
       .join('  ')
       .trimEnd();
   return [line(head), ...body.map(line)].join('\n');
+}
+
+/** Broken reply rules first (they fail whatever the score), then answers below --min-score. */
+export function failedBecause(broken: ConformanceRow[], gate: string): string {
+  if (broken.length === 0) return 'no exchange ran';
+  const rules = broken.filter((r) => r.rule !== ANSWER_RULE);
+  const answers = broken.filter((r) => r.rule === ANSWER_RULE);
+  return [
+    ...(rules.length > 0
+      ? [
+          `reply rules broken — ${rules.map((r) => `${r.operation} ${r.rule} ${percent(r.score)}`).join(', ')} (a broken reply rule fails the run whatever --min-score)`,
+        ]
+      : []),
+    ...(answers.length > 0 ? [`answered below --min-score${gate} — ${answers.map((r) => `${r.operation} ${percent(r.score)}`).join(', ')}`] : []),
+  ].join('; ');
 }
 
 export function renderConformance(report: ConformanceReport, colours: Palette): string {
@@ -87,11 +103,6 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
           `${percent(report.lowestScore)}${gate}${unexercised > 0 ? `; ${unexercised} rule${unexercised === 1 ? '' : 's'} not exercised` : ''}`,
       ),
     );
-  else
-    out.push(
-      colours.fail(
-        `FAILED${limited}: lowest score ${percent(report.lowestScore)}${gate}; below it: ${broken.map((r) => `${r.operation} ${r.rule} ${percent(r.score)}`).join(', ') || 'no exchange ran'}`,
-      ),
-    );
+  else out.push(colours.fail(`FAILED${limited}: ${failedBecause(broken, gate)}`));
   return `${out.join('\n')}\n`;
 }

@@ -82,13 +82,29 @@ describe('the conformance report', () => {
     expect(report.checkShare).toBeCloseTo(0.1);
   });
 
-  it('--min-score gates on the lowest score of an exercised rule', () => {
-    expect(conformanceReport(result(), 0.97).ok).toBe(true);
-    expect(conformanceReport(result(), 0.98).ok).toBe(false);
-    const text = renderConformance(conformanceReport(result(), 0.97), PLAIN);
-    expect(text).toMatch(/item-inquiry\s+alternate\.original-part\s+80\s+2\s+97\.5%\s+ok \(above --min-score\)/);
+  it('--min-score tolerates unanswered exchanges (capacity) and never a broken reply rule (correctness)', () => {
+    // A reply rule broken in 2 of 80: no score lets it pass.
+    expect(conformanceReport(result(), 0).ok).toBe(false);
+    expect(renderConformance(conformanceReport(result(), 0.5), PLAIN)).toContain(
+      'FAILED: reply rules broken — item-inquiry alternate.original-part 97.5% (a broken reply rule fails the run whatever --min-score)',
+    );
+    // Every rule kept, 3 of 120 exchanges unanswered: the gate decides.
+    const unanswered = result({
+      tally: {
+        'item-inquiry': {
+          'reply.answer': { exercised: 120, broken: 3 },
+          'reply.schema': { exercised: 117, broken: 0 },
+          'alternate.original-part': { exercised: 80, broken: 0 },
+        },
+      },
+      failures: [],
+    });
+    expect(conformanceReport(unanswered, 0.97).ok).toBe(true);
+    expect(conformanceReport(unanswered, 0.98).ok).toBe(false);
+    const text = renderConformance(conformanceReport(unanswered, 0.97), PLAIN);
+    expect(text).toMatch(/item-inquiry\s+reply\.answer\s+120\s+3\s+97\.5%\s+ok \(above --min-score\)/);
     expect(text).toContain('PASSED: 200 exchanges, lowest score 97.5% (--min-score 97.0%)');
-    expect(renderConformance(conformanceReport(result()), PLAIN)).toContain('FAILED: lowest score 97.5%; below it: item-inquiry alternate.original-part 97.5%');
+    expect(renderConformance(conformanceReport(unanswered), PLAIN)).toContain('FAILED: answered below --min-score — item-inquiry 97.5%');
   });
 
   it('prints each failure with rule, item id, path, expected, found and the curl command', () => {

@@ -6,7 +6,9 @@ import { ALL_OPERATIONS } from './generators';
 
 // The conformance report: per operation × rule, how often the rule was exercised, how often
 // broken, and a score (the share of exercising exchanges that kept it). --min-score gates on
-// the lowest score of any exercised rule; without it, any broken rule fails the run.
+// how many exchanges must be answered at all (reply.answer: HTTP 200 with JSON, in time) —
+// capacity, which a busy staging system may miss now and then. Correctness is not capacity: a
+// broken reply rule or schema fails the run whatever the score.
 
 export interface ConformanceRow {
   operation: ForwardedOperation;
@@ -16,7 +18,7 @@ export interface ConformanceRow {
   broken: number;
   /** 0–1; null when never exercised. */
   score: number | null;
-  /** Exercised and at or above --min-score. */
+  /** Exercised, and never broken (reply.answer: at or above --min-score). */
   passed: boolean;
 }
 
@@ -52,7 +54,8 @@ export function conformanceReport(result: ExploreResult, minScore = 1): Conforma
     for (const rule of RULES_OF[operation]) {
       const { exercised, broken } = tally[rule] ?? { exercised: 0, broken: 0 };
       const score = exercised === 0 ? null : (exercised - broken) / exercised;
-      rows.push({ operation, rule, meaning: MEANING[rule], exercised, broken, score, passed: score !== null && score >= minScore });
+      const passed = score !== null && (rule === ANSWER_RULE ? score >= minScore : broken === 0);
+      rows.push({ operation, rule, meaning: MEANING[rule], exercised, broken, score, passed });
     }
   }
   const scores = rows.flatMap((r) => (r.score === null ? [] : [r.score]));
@@ -71,7 +74,7 @@ export function conformanceReport(result: ExploreResult, minScore = 1): Conforma
     failures: result.failures,
     lowestScore,
     // A time limit is a planned end; a signal is not.
-    ok: (result.stopped === undefined || result.stopped === TIME_LIMIT) && result.done > 0 && lowestScore >= minScore,
+    ok: (result.stopped === undefined || result.stopped === TIME_LIMIT) && result.done > 0 && rows.every((r) => r.score === null || r.passed),
     ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
   };
 }

@@ -18,14 +18,15 @@ describe('renderConformanceHtml', () => {
   it('colours each operation × rule cell by its score against --min-score', () => {
     const byCell = cells(page);
     expect(byCell['item-inquiry reply.answer'].band).toBe('kept');
-    expect(byCell['item-inquiry alternate.original-part'].band).toBe('passing'); // 98% ≥ 95%
+    // 98% is above --min-score (95%), but a reply rule's gate is 100%: broken.
+    expect(byCell['item-inquiry alternate.original-part'].band).toBe('broken');
     expect(byCell['item-inquiry item.unknown-id'].band).toBe('broken'); // 80%
     expect(byCell['place-order order.id-echo'].band).toBe('broken'); // 0%
     expect(byCell['item-inquiry location.type-code'].band).toBe('not-exercised');
     expect(byCell['item-inquiry reply.answer'].background).toBe(scoreColour(1, 0.95).background);
     // Worse is redder: 0% sits at hue 0, 80% towards orange.
     expect(byCell['place-order order.id-echo'].background).toMatch(/^hsl\(0,/);
-    expect(byCell['item-inquiry item.unknown-id'].background).toMatch(/^hsl\(34,/);
+    expect(byCell['item-inquiry item.unknown-id'].background).toMatch(/^hsl\(32,/); // 80% of a 100% gate
     // A rule an operation does not have is a blank cell, not a score.
     expect(page).toMatch(/<th title="what order.id-echo guards"><code>order.id-echo<\/code><\/th><td class="n-a" data-band="not-applicable"><\/td>/);
   });
@@ -47,7 +48,9 @@ describe('renderConformanceHtml', () => {
     expect(failure).toMatch(/<h3>Shrunk request<\/h3><pre class="json">[\s\S]*&quot;part_number&quot;: &quot;51515&quot;/);
     expect(failure).toMatch(/<details data-testid="original-request"><summary>The first failing request, as generated \(run 7\)<\/summary><pre class="json">/);
     expect(failure).toMatch(/<pre data-testid="curl">curl -sS -X POST &#39;http:\/\/127.0.0.1:9999\/seller&#39;/);
-    expect(page).toContain('FAILED: 200 of 200 exchanges, lowest score 0.0% (--min-score 95.0%)');
+    expect(page).toContain(
+      'FAILED: 200 of 200 exchanges; reply rules broken — item-inquiry item.unknown-id 80.0%, place-order order.id-echo 0.0% (a broken reply rule fails the run whatever --min-score)',
+    );
   });
 
   it("leaves the seller's text inert", () => {

@@ -1,7 +1,8 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import { valueText } from '../report-as-text';
 import type { ConformanceReport } from '../explore/conformance';
-import { percent } from '../explore/conformance-text';
+import { failedBecause, percent } from '../explore/conformance-text';
+import { ANSWER_RULE } from '../explore/rule-coverage';
 import { TIME_LIMIT, type ExploreFailure } from '../explore/run-exploration';
 import { markup, type Markup } from './html-text';
 import { jsonView } from './json-view';
@@ -34,7 +35,8 @@ function matrix(report: ConformanceReport): Markup {
   const cell = (operation: ForwardedOperation, rule: string): Markup => {
     const row = rowOf.get(`${operation} ${rule}`);
     if (row === undefined) return markup`<td class="n-a" data-band="not-applicable"></td>`;
-    const { band, background } = scoreColour(row.score, report.minScore);
+    // --min-score tolerates unanswered exchanges only: a reply rule's gate is always 100%.
+    const { band, background } = scoreColour(row.score, row.rule === ANSWER_RULE ? report.minScore : 1);
     const text = row.score === null ? 'not exercised' : percent(row.score);
     const title = `${operation} × ${rule}: exercised ${row.exercised}, broken ${row.broken}`;
     const inner = failed.has(`${operation} ${rule}`) ? markup`<a href="#${anchorOf(operation, rule)}">${text}</a>` : text;
@@ -43,9 +45,9 @@ function matrix(report: ConformanceReport): Markup {
   const head = operations.map((o) => markup`<th class="num">${o}</th>`);
   const body = rules.map((rule) => markup`<tr><th title="${meaningOf.get(rule) ?? ''}"><code>${rule}</code></th>${operations.map((o) => cell(o, rule))}</tr>`);
   return markup`<table data-testid="conformance-matrix"><thead><tr><th>rule</th>${head}</tr></thead><tbody>${body}</tbody></table>
-<p class="note">Each cell: the share of the exchanges that exercised the rule and kept it (broken/exercised below). Green: kept every time; yellow-green: broken at times but at or above --min-score (${percent(
+<p class="note">Each cell: the share of the exchanges that exercised the rule and kept it (broken/exercised below). Green: kept every time; yellow-green: ${ANSWER_RULE} missed at times but at or above --min-score (${percent(
     report.minScore,
-  )}); orange to red: below it; grey: never exercised; blank: the rule does not apply to the operation.</p>`;
+  )}); orange to red: a reply rule broken (it fails the run whatever the score), or answers below --min-score; grey: never exercised; blank: the rule does not apply to the operation.</p>`;
 }
 
 function failure(f: ExploreFailure, seed: number): Markup {
@@ -68,7 +70,11 @@ function verdict(report: ConformanceReport): string {
   const ran = `${report.runs.done} of ${report.runs.planned} exchanges`;
   if (report.stopped !== undefined && report.stopped !== TIME_LIMIT)
     return `STOPPED (${report.stopped}): ${ran} ran; lowest score ${percent(report.lowestScore)}${gate}`;
-  return `${report.ok ? 'PASSED' : 'FAILED'}: ${ran}, lowest score ${percent(report.lowestScore)}${gate}`;
+  if (report.ok) return `PASSED: ${ran}, lowest score ${percent(report.lowestScore)}${gate}`;
+  return `FAILED: ${ran}; ${failedBecause(
+    report.rows.filter((r) => r.score !== null && !r.passed),
+    gate,
+  )}`;
 }
 
 export function renderConformanceHtml(report: ConformanceReport): string {

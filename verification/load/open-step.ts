@@ -7,7 +7,9 @@ import type { LoadOutcome } from './load-exchange';
 // cannot slow the sender, so the stall shows: each latency runs from the request's intended
 // send time, and the driver's own lag behind the schedule is counted in it, not hidden. A
 // request whose time comes while `maxInFlight` are still waiting is dropped (never sent), as the
-// gateway refuses a call past its per-member cap; the step says how many.
+// gateway refuses a call past its per-member cap; the step says how many. The schedule is
+// worked off by a timer and, when a reply frees a place, at once (as a k6 VU picks up the next
+// iteration): a place freed between two timer ticks (~1 ms) would otherwise sit idle.
 
 export interface OpenStepResult {
   recorder: StepRecorder;
@@ -49,31 +51,33 @@ export async function runOpenStep(d: StepDriver, rate: number, seconds: number, 
       pending.delete(done);
       if (d.signal?.aborted === true) return; // cut short by the stop: not a finding
       recorder.end(flight, outcome, outcome.waitMs + lag);
+      pump();
     });
     pending.add(done);
   };
 
   let next = 0;
-  schedule: while (next < scheduled) {
+  /** Everything whose time has come goes now (a late tick sends a burst, each counted late), or is dropped at the cap. */
+  const pump = () => {
     const now = performance.now();
-    // Everything whose time has come goes now: a late timer sends a burst, each counted late.
-    while (next < scheduled && started + next * interval <= now) {
-      if (d.signal?.aborted === true) {
-        cut = 'signal';
-        break schedule;
+    while (cut === undefined && next < scheduled && started + next * interval <= now) {
+      if (d.signal?.aborted === true) cut = 'signal';
+      else if (budgetSpent(d)) cut = 'budget';
+      else {
+        const intended = started + next * interval;
+        next++;
+        if (recorder.inFlightCount >= maxInFlight) dropped++;
+        else send(intended);
       }
-      if (budgetSpent(d)) {
-        cut = 'budget';
-        break schedule;
-      }
-      const intended = started + next * interval;
-      next++;
-      if (recorder.inFlightCount >= maxInFlight) dropped++;
-      else send(intended);
     }
-    if (next < scheduled) await sleep(Math.max(0, started + next * interval - performance.now()));
+  };
+  while (cut === undefined && next < scheduled) {
+    pump();
+    if (cut === undefined && next < scheduled) await sleep(Math.max(0, started + next * interval - performance.now()));
   }
   await Promise.all(pending);
+  // Replies that came in while the last sends were awaited may have pumped more: wait for those too.
+  while (pending.size > 0) await Promise.all(pending);
   if (d.signal?.aborted === true) cut = 'signal';
   return {
     recorder,

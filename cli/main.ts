@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../shared/package-root';
+import { CONTRACT_VERSION } from '../contracts/contract-version';
 import type { Command, CommandIo } from './command-io';
 
 // `federated-gateway <command>`: the toolkit's installable CLI (package.json "bin"). Commands
@@ -37,7 +38,9 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Prom
   },
 };
 
-const version = () => (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+const packageVersion = () => (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+/** The package's version and the contract's (they move apart: contracts/contract-version.ts). */
+export const versionLine = (): string => `${packageVersion()} (contract ${CONTRACT_VERSION})`;
 
 export const MAIN_USAGE = `Usage: federated-gateway <command> [options]
 
@@ -46,7 +49,7 @@ ${Object.entries(COMMANDS)
   .map(([name, { summary }]) => `  ${name.padEnd(13)} ${summary}`)
   .join('\n')}
 
-'federated-gateway <command> --help' describes each. --version prints the version.
+'federated-gateway <command> --help' describes each. --version prints the package's and the contract's versions.
 `;
 
 export async function main(argv: string[], io: CommandIo): Promise<number> {
@@ -56,7 +59,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${versionLine()}\n`);
     return 0;
   }
   const command = COMMANDS[name];

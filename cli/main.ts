@@ -32,6 +32,10 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Prom
     load: async () => (await import('./pact-path-command')).pactPathCommand,
     summary: "print where the pact this package ships is (for your own verifier's --file)",
   },
+  compat: {
+    load: async () => (await import('./compat-command')).compatCommand,
+    summary: 'classify every change between two releases of the contract (breaking, new work, optional, safe)',
+  },
   record: {
     load: async () => (await import('./record-command')).recordCommand,
     summary: 'sit in front of a real seller and write what it answers as a mock-seller scenario',

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { packagePath } from '../../shared/package-root';
 import { PACT_FILE } from '../../contracts/pact/pact-names';
 import { readPact, type PactDocument, type PactInteraction } from '../../contracts/pact/pact-file';
 import { compareSellerContracts } from './pact-compat';
@@ -145,6 +147,11 @@ describe('compareSellerContracts: one rule per kind of change', () => {
 
   it('has a case for every rule of the policy', () => {
     expect(new Set(CASES.map(([rule]) => rule))).toEqual(new Set(Object.keys(SELLER_POLICY)));
+  });
+
+  it('is documented: docs/contract-evolution.md lists every rule with its class', () => {
+    const doc = readFileSync(packagePath('docs', 'contract-evolution.md'), 'utf8');
+    for (const [rule, { class: cls }] of Object.entries(SELLER_POLICY)) expect(doc, rule).toContain(`| \`${rule}\` | ${cls} |`);
   });
 
   it('names the interaction, the JSON pointer into it, and both sides', () => {

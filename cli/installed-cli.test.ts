@@ -66,7 +66,7 @@ describe('the installed CLI', () => {
   });
 
   it('answers --help for itself and every command, and 2 for an unknown one', async () => {
-    const commands = ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path'];
+    const commands = ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path', 'compat'];
     // The installed binary each time, all at once: each is a process that only prints and exits.
     const [top, unknown, ...helps] = await Promise.all([
       run(bin, ['--help'], dir.path),

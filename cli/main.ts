@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../shared/package-root';
+import { CONTRACT_VERSION } from '../contracts/contract-version';
 import type { Command, CommandIo } from './command-io';
 
 // `federated-gateway <command>`: the toolkit's installable CLI (package.json "bin"). Commands
@@ -31,13 +32,19 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Prom
     load: async () => (await import('./pact-path-command')).pactPathCommand,
     summary: "print where the pact this package ships is (for your own verifier's --file)",
   },
+  compat: {
+    load: async () => (await import('./compat-command')).compatCommand,
+    summary: 'classify every change between two releases of the contract (breaking, new work, optional, safe)',
+  },
   record: {
     load: async () => (await import('./record-command')).recordCommand,
     summary: 'sit in front of a real seller and write what it answers as a mock-seller scenario',
   },
 };
 
-const version = () => (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+const packageVersion = () => (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+/** The package's version and the contract's (they move apart: contracts/contract-version.ts). */
+export const versionLine = (): string => `${packageVersion()} (contract ${CONTRACT_VERSION})`;
 
 export const MAIN_USAGE = `Usage: federated-gateway <command> [options]
 
@@ -46,7 +53,7 @@ ${Object.entries(COMMANDS)
   .map(([name, { summary }]) => `  ${name.padEnd(13)} ${summary}`)
   .join('\n')}
 
-'federated-gateway <command> --help' describes each. --version prints the version.
+'federated-gateway <command> --help' describes each. --version prints the package's and the contract's versions.
 `;
 
 export async function main(argv: string[], io: CommandIo): Promise<number> {
@@ -56,7 +63,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${versionLine()}\n`);
     return 0;
   }
   const command = COMMANDS[name];

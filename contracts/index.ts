@@ -7,3 +7,4 @@ export * from './reply-rules/index';
 export * from './request-rules';
 export * from './reply-check';
 export * from './json-schema-documents';
+export * from './contract-version';

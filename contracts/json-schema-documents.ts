@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { PAYLOADS, Scenario } from './schemas/index';
+import { CONTRACT_VERSION } from './contract-version';
 
 // The JSON Schema documents seller vendors use without TypeScript, one per payload,
 // rendered from the TypeBox schemas (never written by hand). `npm run schemas` writes
@@ -66,8 +67,21 @@ export function jsonSchemaFileName(operation: string, payload: string): string {
   return `${operation}.${payload}.schema.json`;
 }
 
+/**
+ * The contract version each document states. `$comment` because it is the standard keyword for
+ * notes that every validator ignores; an `x-contract-version` would be refused by Ajv's default
+ * strict mode, the validator most vendors on Node reach for.
+ */
+export const contractVersionComment = (version: string = CONTRACT_VERSION): string => `Federated Gateway contract ${version}`;
+
 export function renderJsonSchema(operation: string, payload: string, schema: TSchema): string {
-  const document = render({ $schema: JSON_SCHEMA_DIALECT, $id: `${JSON_SCHEMA_BASE_ID}${jsonSchemaFileName(operation, payload)}`, ...schema });
+  const own = typeof schema.$comment === 'string' ? ` — ${schema.$comment}` : '';
+  const document = render({
+    $schema: JSON_SCHEMA_DIALECT,
+    $id: `${JSON_SCHEMA_BASE_ID}${jsonSchemaFileName(operation, payload)}`,
+    ...schema,
+    $comment: `${contractVersionComment()}${own}`,
+  });
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 

@@ -5,6 +5,7 @@ import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import { OverallStatus } from '../../contracts/index';
 import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
+import { CONTRACT_VERSION } from '../../contracts/contract-version';
 import { buildOpenApiDocument, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
 import { errorAnswer } from './error-answers';
 import { SESSION_COOKIE } from '../../inspector/inspector-access';
@@ -243,7 +244,8 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
 export function internalApiDocument(options: { serverUrl?: string } = {}): Json {
   return buildOpenApiDocument({
     title: 'Federated Gateway — internal API',
-    version: '1.0',
+    // The contract's version (contracts/contract-version.ts): the internal API is part of the contract.
+    version: CONTRACT_VERSION,
     description:
       "The gateway's internal API, on its own port (INTERNAL_PORT) behind the internal credential (INTERNAL_API_TOKEN): " +
       "user creation, buyer systems' keys, the welcome-mail outbox, metrics and the exchange inspector.",

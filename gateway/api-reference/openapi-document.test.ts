@@ -12,6 +12,7 @@ import { createLocalAddressValidator } from '../address/local-address-validator'
 import type { Store } from '../store/store';
 import { SERVER_ANSWERS } from '../../shared/http/server-answers';
 import { checkReply } from './fuzz/reply-checks';
+import { CONTRACT_VERSION } from '../../contracts/contract-version';
 
 async function documentServed(): Promise<Json> {
   const response = await apiReferenceRoutes().request('/openapi.json');
@@ -40,6 +41,10 @@ describe('GET /openapi.json', () => {
         expect(() => compileValidator(resolveRefs(doc, schema) as never)).not.toThrow();
       }
     }
+  });
+
+  it("states the contract's version in info.version, on the buyer and the internal document alike", async () => {
+    for (const doc of [await documentServed(), await internalDocumentServed()]) expect((doc.info as Json).version).toBe(CONTRACT_VERSION);
   });
 
   it('covers every endpoint the gateway serves, and not the internal API', async () => {

@@ -7,6 +7,7 @@ import { CATALOG_PAYLOADS, CartItemPath, CartPath } from '../../contracts/schema
 import { HealthReply } from '../../shared/http/health-reply';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
+import { CONTRACT_VERSION } from '../../contracts/contract-version';
 import { buildOpenApiDocument, plain, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
 import { envelopeExample, GATEWAY_ERRORS as E } from './error-answers';
 import SEEDED from './examples/seeded-catalog-replies.json' with { type: 'json' };
@@ -280,7 +281,8 @@ const invoiceOrStatementError = (reply: string): Json => ({
 export function openApiDocument(options: { serverUrl?: string; version?: string } = {}): Json {
   return buildOpenApiDocument({
     title: 'Federated Gateway',
-    version: options.version ?? '3.2',
+    // The contract's version (contracts/contract-version.ts): the document is part of the contract.
+    version: options.version ?? CONTRACT_VERSION,
     description:
       'Buyer-to-seller gateway of the member network: v3.2 and v3.1 operations, catalog launch and cart, catalog and search. ' +
       'Generated from the contract schemas in contracts/. The internal API (users, keys, outbox, metrics, inspector) is ' +

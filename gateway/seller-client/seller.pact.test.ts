@@ -10,6 +10,7 @@ import { CONSUMER, PACT_FILE, PACT_FILE_NAME, PROVIDER, SELLER_PATH } from '../.
 import { joinPacts, normalisePact, readPact } from '../../contracts/pact/pact-file';
 import { SELLER_INTERACTIONS } from '../../contracts/pact/seller-interactions';
 import { OPTIONAL_COMMENT_KEY, optionalCommentText } from '../../contracts/pact/optional-capabilities';
+import { stampContract } from '../../contracts/pact/contract-metadata';
 
 // Consumer side: the gateway's real seller client against Pact's mock server, one
 // interaction at a time. Each interaction is written into a fresh directory of its own:
@@ -73,7 +74,8 @@ describe('gateway → seller contract (consumer side)', () => {
 
   it('the committed pact is what these tests generate', () => {
     expect(written).toHaveLength(SELLER_INTERACTIONS.length);
-    const generated = normalisePact(joinPacts(written.map(readPact)));
+    // The contract version and reply-rule catalogue ride in the metadata (contract-metadata.ts).
+    const generated = normalisePact(stampContract(joinPacts(written.map(readPact))));
     const committed = existsSync(PACT_FILE) ? readFileSync(PACT_FILE, 'utf8') : '';
     // Locally the file is regenerated (review and commit it); under CI it is only compared.
     if (generated !== committed && process.env.CI === undefined) writeFileSync(PACT_FILE, generated);

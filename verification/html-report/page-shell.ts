@@ -43,7 +43,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #1f2328; }
 export interface PageParts {
   title: string;
   /** The report's kind, on <body data-report>: for tests and scripts that read the page. */
-  kind: 'verification' | 'exploration' | 'load';
+  kind: 'verification' | 'exploration' | 'load' | 'compat';
   body: Markup;
 }
 

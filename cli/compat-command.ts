@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs';
+import { UsageError } from './command-line';
+import type { CommandIo } from './command-io';
+import { COMPAT_USAGE, parseCompatOptions } from './compat-options';
+import { PACKAGE_ROOT } from '../shared/package-root';
+import { CONTRACT_VERSION } from '../contracts/contract-version';
+import { paletteFor } from '../verification/palette';
+import { CompatInputError, loadContract } from '../verification/compat/contract-source';
+import { compareDocuments } from '../verification/compat/compare-documents';
+import { lastContractTag } from '../verification/compat/contract-releases';
+import { compatExitCode, sideLabel, type CompatReport } from '../verification/compat/compat-report';
+import { compatAsText } from '../verification/compat/compat-text';
+import { compatAsMarkdown } from '../verification/compat/compat-markdown';
+import { compatAsHtml } from '../verification/compat/compat-html';
+import { changelogEntry } from '../verification/compat/compat-changelog';
+
+// `compat`: what a change of the contract does to the systems on the other side. Everything is
+// read and compared before anything is written, so bad input leaves no half-written report.
+
+function rendered(report: CompatReport, format: 'text' | 'json' | 'markdown' | 'changelog', io: CommandIo): string {
+  switch (format) {
+    case 'text':
+      return compatAsText(report, paletteFor(io.stdoutIsTTY, io.env));
+    case 'json':
+      return `${JSON.stringify({ base: report.base, head: report.head, summary: report.summary, notes: report.notes, findings: report.findings }, null, 2)}\n`;
+    case 'markdown':
+      return compatAsMarkdown(report);
+    case 'changelog':
+      return changelogEntry(report.head.version ?? CONTRACT_VERSION, report);
+  }
+}
+
+export async function compatCommand(argv: string[], io: CommandIo): Promise<number> {
+  const fail = (message: string, usage = false) => {
+    io.stderr(`compat: ${message}\n${usage ? `\n${COMPAT_USAGE}` : ''}`);
+    return 2;
+  };
+  let options;
+  try {
+    options = parseCompatOptions(argv, process.cwd());
+  } catch (error) {
+    if (error instanceof UsageError) return fail(error.message, true);
+    throw error;
+  }
+  if (options === 'help') {
+    io.stdout(COMPAT_USAGE);
+    return 0;
+  }
+  const baseSpec = options.base ?? lastContractTag(options.repo);
+  if (baseSpec === undefined) return fail(`no --base given and no contract tag (contract-v*) in ${options.repo}: name the release to compare against`, true);
+  const headSpec = options.head ?? PACKAGE_ROOT;
+  let report: CompatReport;
+  try {
+    const base = loadContract(baseSpec, options.repo);
+    const head = loadContract(headSpec, options.repo);
+    report = compareDocuments(base, head);
+  } catch (error) {
+    if (error instanceof CompatInputError) return fail(error.message);
+    throw error;
+  }
+  io.stderr(`compat: base ${sideLabel(report.base)}\ncompat: head ${sideLabel(report.head)}\n`);
+  if (options.html !== undefined) {
+    try {
+      writeFileSync(options.html, compatAsHtml(report));
+    } catch (error) {
+      return fail(`cannot write ${options.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    io.stderr(`compat: HTML report written to ${options.html}\n`);
+  }
+  io.stdout(rendered(report, options.format, io));
+  return compatExitCode(report);
+}

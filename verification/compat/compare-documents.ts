@@ -1,0 +1,40 @@
+import type { CompatFinding } from './compat-finding';
+import { CompatInputError, type ContractDocument } from './contract-source';
+import { compareSellerContracts, comparisonNotes } from './pact-compat';
+import { compatReport, type CompatReport } from './compat-report';
+import { incomparable } from './seller-contract';
+
+// Two documents of the same kind, compared by the classifier for their audience: two pacts for
+// seller systems, two OpenAPI documents for buyer programs. Anything else is bad input.
+
+/**
+ * The buyer-side classifier (verification/compat/openapi-compat.ts, built on another branch).
+ * Until the branches merge it is absent here, and two OpenAPI documents are refused (exit 2).
+ * At merge: `import { compareOpenApiDocuments } from './openapi-compat'` and drop this constant.
+ */
+const compareOpenApiDocuments: ((base: unknown, head: unknown) => CompatFinding[]) | undefined = undefined;
+
+/** The report of base against head; CompatInputError when they cannot be compared. */
+export function compareDocuments(base: ContractDocument, head: ContractDocument): CompatReport {
+  if (base.kind === 'pact' && head.kind === 'pact') {
+    const why = incomparable(base.contract, head.contract);
+    if (why !== undefined) throw new CompatInputError(why);
+    return compatReport(
+      { source: base.contract.source, version: base.contract.version },
+      { source: head.contract.source, version: head.contract.version },
+      compareSellerContracts(base.contract, head.contract),
+      comparisonNotes(base.contract, head.contract),
+    );
+  }
+  if (base.kind === 'openapi' && head.kind === 'openapi') {
+    if (compareOpenApiDocuments === undefined) throw new CompatInputError('OpenAPI comparison not built in this branch');
+    const version = (d: unknown) => (d as { info?: { version?: string } }).info?.version;
+    return compatReport(
+      { source: base.source, version: version(base.document) },
+      { source: head.source, version: version(head.document) },
+      compareOpenApiDocuments(base.document, head.document),
+    );
+  }
+  const name = (d: ContractDocument) => (d.kind === 'pact' ? `${d.contract.source} is a pact` : `${d.source} is an OpenAPI document`);
+  throw new CompatInputError(`${name(base)} and ${name(head)}: compare a pact with a pact, an OpenAPI document with an OpenAPI document`);
+}

@@ -3,7 +3,7 @@ import { checkSellerReply, type ItemInquirySellerRequest } from '../contracts/in
 import type { ScenarioLoad } from '../contracts/schemas/scenario';
 import { createMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
-import { serviceTimeOf } from './load-model';
+import { createLoadModel, serviceTimeOf, stallWaitMs } from './load-model';
 import { checkScenario } from './scenario-file';
 
 // The scenario's load section: a capacity model (workers, seeded service time, a queue) and
@@ -61,6 +61,52 @@ describe('the capacity model', () => {
     expect(() => checkScenario({ ...readDefaultScenario(), load: { workers: 0 } })).toThrow(
       expect.objectContaining({ issues: [expect.objectContaining({ path: '/load/workers' })] }),
     );
+  });
+});
+
+describe('the stall', () => {
+  it('holds what arrives in the last for_ms of every every_ms until the stall ends, nothing else', () => {
+    const stall = { every_ms: 5000, for_ms: 1000 };
+    expect(stallWaitMs(stall, 0)).toBe(0);
+    expect(stallWaitMs(stall, 3999)).toBe(0);
+    expect(stallWaitMs(stall, 4000)).toBe(1000);
+    expect(stallWaitMs(stall, 4600)).toBe(400);
+    expect(stallWaitMs(stall, 9250)).toBe(750);
+    expect(stallWaitMs(undefined, 4600)).toBe(0);
+  });
+
+  it('admits a request that arrives in a stall when the stall ends', async () => {
+    // The model's clock says 150 ms since loading: in the stall of a 400 ms period's last 300 ms, 250 ms to go.
+    let clock = 0;
+    const model = createLoadModel({ stall: { every_ms: 400, for_ms: 300 } }, () => clock);
+    clock = 150;
+    const t0 = performance.now();
+    const admitted = await model.admit(JSON.stringify(inquiry('s')), new AbortController().signal);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(245);
+    admitted.release();
+    clock = 420; // the next period's open part
+    const t1 = performance.now();
+    (await model.admit(JSON.stringify(inquiry('t')), new AbortController().signal)).release();
+    expect(performance.now() - t1).toBeLessThan(100);
+  });
+
+  it('answers correctly through the endpoint', async () => {
+    const seller = withLoad({ stall: { every_ms: 400, for_ms: 50 } });
+    const request = inquiry('s');
+    const answer = await send(seller, request);
+    expect(answer.status).toBe(200);
+    expect(brokenRules(request, answer.reply)).toEqual([]);
+  });
+
+  it('refuses a stall as long as its period, naming the field', () => {
+    expect(() => checkScenario({ ...readDefaultScenario(), load: { stall: { every_ms: 100, for_ms: 100 } } })).toThrow(/refers to things it does not define/);
+    try {
+      checkScenario({ ...readDefaultScenario(), load: { stall: { every_ms: 100, for_ms: 100 } } });
+    } catch (error) {
+      expect((error as { issues: { path: string; message: string }[] }).issues).toContainEqual(
+        expect.objectContaining({ path: '/load/stall/for_ms', message: 'for_ms must be below every_ms (else it never answers)' }),
+      );
+    }
   });
 });
 

@@ -5,7 +5,9 @@ import { draw, latencyMs } from './fault-schedule';
 // The scenario's `load` section at run time: N workers with a seeded service time and a FIFO
 // queue beyond them, and the cross-talk fault — a reply takes an item id or an original_part
 // from another request in flight, while more than `above` are in flight. Requests alone are
-// always answered correctly: the failure needs company, as a shared-state bug does.
+// always answered correctly: the failure needs company, as a shared-state bug does. And the
+// stall: for for_ms at the end of every every_ms nothing is answered; a request arriving in one
+// waits for it to end before it queues for a worker.
 
 interface InFlight {
   /** Ids and part numbers the request names: what a cross-talking reply can take. */
@@ -62,8 +64,16 @@ function namedIn(body: string): InFlight {
 
 type ReplyItem = { id?: unknown; part_number?: unknown; original_part?: unknown };
 
-export function createLoadModel(config: ScenarioLoad): LoadModel {
+/** How long a request arriving `sinceLoadMs` after the scenario was loaded waits for a stall to end (0: none now). */
+export function stallWaitMs(stall: ScenarioLoad['stall'], sinceLoadMs: number): number {
+  if (stall === undefined) return 0;
+  const phase = sinceLoadMs % stall.every_ms;
+  return phase >= stall.every_ms - stall.for_ms ? stall.every_ms - phase : 0;
+}
+
+export function createLoadModel(config: ScenarioLoad, now: () => number = () => performance.now()): LoadModel {
   const seed = config.seed ?? 0;
+  const loadedAt = now();
   let arrivals = 0;
   let busy = 0;
   const queue: (() => void)[] = [];
@@ -101,6 +111,14 @@ export function createLoadModel(config: ScenarioLoad): LoadModel {
       const self = namedIn(body);
       const n = arrivals++;
       inFlight.add(self);
+      const stalled = stallWaitMs(config.stall, now() - loadedAt);
+      if (stalled > 0) {
+        try {
+          await sleep(stalled, undefined, { signal });
+        } catch {
+          /* closing: answer now */
+        }
+      }
       await acquire(signal);
       const ms = serviceTimeOf(config, n);
       if (ms > 0) {

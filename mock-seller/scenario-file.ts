@@ -63,6 +63,15 @@ function referenceIssues(scenario: Scenario): ValidationIssue[] {
 
 /** The load section's parameters that belong together (a schema cannot say which go with which distribution). */
 function loadIssues(scenario: Scenario): ValidationIssue[] {
+  const stall = scenario.load?.stall;
+  const stallIssues: ValidationIssue[] =
+    stall !== undefined && stall.for_ms >= stall.every_ms
+      ? [{ keyword: 'load', path: '/load/stall/for_ms', message: 'for_ms must be below every_ms (else it never answers)' }]
+      : [];
+  return [...stallIssues, ...serviceTimeIssues(scenario)];
+}
+
+function serviceTimeIssues(scenario: Scenario): ValidationIssue[] {
   const time = scenario.load?.service_time;
   if (time === undefined) return [];
   const at = (path: string, message: string): ValidationIssue[] => [{ keyword: 'load', path: `/load/service_time${path}`, message }];

@@ -119,6 +119,23 @@ export const ScenarioCrossTalk = Closed(
 );
 export type ScenarioCrossTalk = Static<typeof ScenarioCrossTalk>;
 
+export const ScenarioStall = Closed(
+  {
+    every_ms: Type.Integer({
+      minimum: 1,
+      maximum: MAX_SERVICE_MS,
+      description: 'The period: a stall closes every period, counted from the scenario being loaded',
+    }),
+    for_ms: Type.Integer({
+      minimum: 1,
+      maximum: MAX_SERVICE_MS,
+      description: 'How long each stall lasts (below every_ms); a request arriving in one waits for it to end',
+    }),
+  },
+  { description: 'The seller stops answering for for_ms at the end of every every_ms (a GC pause, a lock, a failover)' },
+);
+export type ScenarioStall = Static<typeof ScenarioStall>;
+
 export const ScenarioLoad = Closed(
   {
     workers: Type.Optional(
@@ -131,6 +148,7 @@ export const ScenarioLoad = Closed(
     service_time: Type.Optional(ScenarioServiceTime),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT4, description: 'Seeds the service times and the cross-talk draws (default 0)' })),
     cross_talk: Type.Optional(ScenarioCrossTalk),
+    stall: Type.Optional(ScenarioStall),
   },
   { description: 'Mock seller only: how it behaves under concurrency (see mock-seller/README.md, "Load")' },
 );

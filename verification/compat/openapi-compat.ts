@@ -4,12 +4,10 @@
 // (so renaming {id} to {item_id} is not a path removed). Pure: no I/O.
 import type { CompatFinding } from './compat-finding';
 import { report, type FindingSink } from './openapi-finding';
-import { diffOperation, operationPointer, whereOf, type DocumentOperation } from './openapi-operation-diff';
+import { diffOperation, HTTP_METHODS, operationPointer, whereOf, type DocumentOperation } from './openapi-operation-diff';
 import { isObject, type JsonObject } from './openapi-refs';
 
 export type { DocumentOperation } from './openapi-operation-diff';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** A path with its variables' names left out: /cart/{} matches /cart/{id} and /cart/{item_id}. */
 const pathShape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
@@ -19,7 +17,7 @@ function pathsOf(document: unknown, side: 'base' | 'head'): JsonObject {
   return isObject(document.paths) ? document.paths : {};
 }
 
-const methodsOf = (item: unknown) => METHODS.filter((m) => isObject(item) && isObject(item[m]));
+const methodsOf = (item: unknown): string[] => HTTP_METHODS.filter((m) => isObject(item) && isObject(item[m]));
 
 /** Every change from base to head, classified for a buyer program. */
 export function compareOpenApiDocuments(base: unknown, head: unknown): CompatFinding[] {

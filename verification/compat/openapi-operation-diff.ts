@@ -19,6 +19,8 @@ const objectAt = (document: unknown, at: string): JsonObject | undefined => {
   return isObject(node) ? node : undefined;
 };
 
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
 export const operationPointer = (path: string, method: string) => pointerChild('', 'paths', path, method);
 
 /** `METHOD /path`, as findings name an operation. */

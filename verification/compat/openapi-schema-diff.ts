@@ -82,6 +82,8 @@ function diffResolved(c: SchemaComparison, b: Located, h: Located, direction: Di
   // One side a union, the other not: the plain side is a union of one branch (made nullable, say).
   const [bRest, bBranches] = baseBranches === undefined ? liftToBranch(b) : [withoutUnion(b), baseBranches];
   const [hRest, hBranches] = headBranches === undefined ? liftToBranch(h) : [withoutUnion(h), headBranches];
+  const bValuesAt = valuesAt(b, baseBranches);
+  const hValuesAt = valuesAt(h, headBranches);
   baseBranches = bBranches;
   headBranches = hBranches;
   const allValues = [...baseBranches.map((x) => [c.base, x] as const), ...headBranches.map((x) => [c.head, x] as const)].every(([doc, x]) =>
@@ -89,7 +91,7 @@ function diffResolved(c: SchemaComparison, b: Located, h: Located, direction: Di
   );
   if (allValues) {
     // A union of literals is an enum: compared as one, so a value added is an enum widened.
-    diffKeywords(c, asEnum(c.base, bRest, baseBranches), asEnum(c.head, hRest, headBranches), direction);
+    diffKeywords(c, asEnum(c.base, bRest, baseBranches, bValuesAt), asEnum(c.head, hRest, headBranches, hValuesAt), direction);
     return;
   }
   diffKeywords(c, bRest, hRest, direction);
@@ -101,14 +103,20 @@ const withoutUnion = (l: Located): Located => {
   return { node: rest, at: l.at };
 };
 
-function liftToBranch(l: Located): [Located, Located[]] {
+// The whole schema becomes the one branch (its wording with it, to meet its twin's).
+const liftToBranch = (l: Located): [Located, Located[]] => [{ node: {}, at: l.at }, [l]];
+
+/** Where a value list stands: the anyOf/oneOf, or the enum/const of a plain schema. */
+function valuesAt(l: Located, branches: Located[] | undefined): string {
   const schema = l.node as JsonObject;
-  const annotations = Object.fromEntries(Object.entries(schema).filter(([k]) => ANNOTATIONS.has(k)));
-  const constraints = Object.fromEntries(Object.entries(schema).filter(([k]) => !ANNOTATIONS.has(k)));
-  return [{ node: annotations, at: l.at }, [{ node: constraints, at: l.at }]];
+  if (branches !== undefined) return pointerChild(l.at, Array.isArray(schema.anyOf) ? 'anyOf' : 'oneOf');
+  return pointerChild(l.at, 'enum' in schema ? 'enum' : 'const');
 }
 
-function asEnum(document: unknown, rest: Located, branches: Located[]): Located {
+/** Value lists folded from unions, with the pointer of their list. */
+const FOLDED = new WeakMap<object, string>();
+
+function asEnum(document: unknown, rest: Located, branches: Located[], at: string): Located {
   const values: unknown[] = [];
   const types = new Set<string>();
   let typed = true;
@@ -121,6 +129,7 @@ function asEnum(document: unknown, rest: Located, branches: Located[]): Located 
   }
   const node: JsonObject = { ...(rest.node as JsonObject), enum: values };
   if (typed && types.size > 0) node.type = [...types].sort();
+  FOLDED.set(node, at);
   return { node, at: rest.at };
 }
 
@@ -264,7 +273,7 @@ function diffEnums(c: SchemaComparison, b: Located, h: Located, direction: Direc
   ].filter(Boolean);
   report(c, {
     policy: MOVES.enum[direction][move],
-    pointer: pointerChild(keyword.at, (keyword.node as JsonObject).enum !== undefined ? 'enum' : 'const'),
+    pointer: FOLDED.get(keyword.node as JsonObject) ?? pointerChild(keyword.at, (keyword.node as JsonObject).enum !== undefined ? 'enum' : 'const'),
     base: be,
     head: he,
     message: bk === undefined ? 'values now limited to a list' : hk === undefined ? 'value list dropped' : `value list ${words.join(' and ')}`,

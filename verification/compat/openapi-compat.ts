@@ -4,10 +4,11 @@
 // (so renaming {id} to {item_id} is not a path removed). Pure: no I/O.
 import type { CompatFinding } from './compat-finding';
 import { report, type FindingSink } from './openapi-finding';
-import { diffOperation, HTTP_METHODS, operationPointer, whereOf, type DocumentOperation } from './openapi-operation-diff';
+import { diffOperation } from './openapi-operation-diff';
+import { HTTP_METHODS, operationPointer, whereOf, type DocumentOperation } from './openapi-operations';
 import { isObject, type JsonObject } from './openapi-refs';
 
-export type { DocumentOperation } from './openapi-operation-diff';
+export type { DocumentOperation } from './openapi-operations';
 
 /** A path with its variables' names left out: /cart/{} matches /cart/{id} and /cart/{item_id}. */
 const pathShape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');

@@ -5,7 +5,7 @@
 import type { CompatFinding } from './compat-finding';
 import { compareOperations } from './openapi-compat';
 import { report, type FindingSink } from './openapi-finding';
-import { HTTP_METHODS, operationPointer, whereOf } from './openapi-operation-diff';
+import { HTTP_METHODS, operationPointer, whereOf } from './openapi-operations';
 import { isObject } from './openapi-refs';
 
 function operationsUnder(document: unknown, prefix: string): Map<string, { method: string; path: string }> {

@@ -35,26 +35,22 @@ export function diffSchemas(c: SchemaComparison, base: Located, head: Located, d
 }
 
 function diffResolved(c: SchemaComparison, b: Located, h: Located, direction: Direction): void {
-  let baseBranches = branchesOf(b);
-  let headBranches = branchesOf(h);
-  if (baseBranches === undefined && headBranches === undefined) return diffKeywords(c, b, h, direction);
+  const baseUnion = branchesOf(b);
+  const headUnion = branchesOf(h);
+  if (baseUnion === undefined && headUnion === undefined) return diffKeywords(c, b, h, direction);
   // One side a union, the other not: the plain side is a union of one branch (made nullable, say).
-  const [bRest, bBranches] = baseBranches === undefined ? liftToBranch(b) : [withoutUnion(b), baseBranches];
-  const [hRest, hBranches] = headBranches === undefined ? liftToBranch(h) : [withoutUnion(h), headBranches];
-  const bValuesAt = valuesAt(b, baseBranches);
-  const hValuesAt = valuesAt(h, headBranches);
-  baseBranches = bBranches;
-  headBranches = hBranches;
-  const allValues = [...baseBranches.map((x) => [c.base, x] as const), ...headBranches.map((x) => [c.head, x] as const)].every(([doc, x]) =>
+  const [bRest, bBranches] = baseUnion === undefined ? liftToBranch(b) : [withoutUnion(b), baseUnion];
+  const [hRest, hBranches] = headUnion === undefined ? liftToBranch(h) : [withoutUnion(h), headUnion];
+  const onlyValues = [...bBranches.map((x) => [c.base, x] as const), ...hBranches.map((x) => [c.head, x] as const)].every(([doc, x]) =>
     isValueBranch(doc, x.node),
   );
-  if (allValues) {
+  if (onlyValues) {
     // A union of literals is an enum: compared as one, so a value added is an enum widened.
-    diffKeywords(c, asEnum(c.base, bRest, baseBranches, bValuesAt), asEnum(c.head, hRest, headBranches, hValuesAt), direction);
-    return;
+    const bEnum = asEnum(c.base, bRest, bBranches, valuesAt(b, baseUnion));
+    return diffKeywords(c, bEnum, asEnum(c.head, hRest, hBranches, valuesAt(h, headUnion)), direction);
   }
   diffKeywords(c, bRest, hRest, direction);
-  diffUnion(c, baseBranches, headBranches, direction, (x, y) => diffSchemas(c, x, y, direction));
+  diffUnion(c, bBranches, hBranches, direction, (x, y) => diffSchemas(c, x, y, direction));
 }
 
 const withoutUnion = (l: Located): Located => {

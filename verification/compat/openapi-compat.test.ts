@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../gateway/api-reference/openapi-document';
 import { internalApiDocument } from '../../gateway/api-reference/internal-api-document';
 import { compareOpenApiDocuments } from './openapi-compat';
+import { OPENAPI_POLICY } from './openapi-compat-policy';
 import type { CompatFinding } from './compat-finding';
 
 // The documents exactly as served (a JSON round trip drops TypeBox's symbols).
@@ -327,6 +328,160 @@ const MUTATIONS: Mutation[] = [
     change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.requestBody.content['application/json'].example = { items: [] }),
     expected: [s('example-changed', `${IIP}/requestBody/content/application~1json/example`)],
   },
+  {
+    name: 'an operation added',
+    change: (d) => (d.paths['/catalog-session/api/cart/items/{item_id}'].put = d.paths['/catalog-session/api/cart/items/{item_id}'].patch),
+    expected: [s('operation-added', '/paths/~1catalog-session~1api~1cart~1items~1{item_id}/put', 'PUT /catalog-session/api/cart/items/{item_id}')],
+  },
+  {
+    name: 'a reply header removed',
+    change: (d) => delete d.paths['/json/federated/v3_2/item_inquiry'].post.responses['200'].headers['X-RateLimit-Reset'],
+    expected: [b('reply-header-removed', `${IIP}/responses/200/headers/X-RateLimit-Reset`)],
+  },
+  {
+    name: 'a reply header added',
+    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.responses['200'].headers['X-Request-Id'] = { schema: { type: 'string' } }),
+    expected: [s('reply-header-added', `${IIP}/responses/200/headers/X-Request-Id`)],
+  },
+  {
+    name: 'a response media type replaced',
+    change: (d) => {
+      const content = d.paths['/health'].get.responses['200'].content;
+      content['application/health+json'] = content['application/json'];
+      delete content['application/json'];
+    },
+    expected: [
+      b('response-content-type-removed', '/paths/~1health/get/responses/200/content/application~1json', 'GET /health'),
+      s('response-content-type-added', '/paths/~1health/get/responses/200/content/application~1health+json', 'GET /health'),
+    ],
+  },
+  {
+    name: 'an optional request body made required',
+    change: (d) => (d.paths['/auth/get_catalog_token'].post.requestBody.required = true),
+    expected: [b('request-body-newly-required', '/paths/~1auth~1get_catalog_token/post/requestBody/required', 'POST /auth/get_catalog_token')],
+  },
+  {
+    name: 'a request body made optional',
+    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.requestBody.required = false),
+    expected: [s('request-body-made-optional', `${IIP}/requestBody/required`)],
+  },
+  {
+    name: 'a request body removed',
+    change: (d) => delete d.paths['/json/federated/v3_2/item_inquiry'].post.requestBody,
+    expected: [b('request-body-removed', `${IIP}/requestBody`)],
+  },
+  {
+    name: 'a query parameter removed',
+    change: (d) => d.paths['/search/products'].get.parameters.pop(),
+    expected: [b('request-parameter-removed', `${SEARCHP}/parameters/2`, SEARCH)],
+  },
+  {
+    name: 'a required query parameter made optional',
+    change: (d) => (d.paths['/search/products'].get.parameters[0].required = false),
+    expected: [s('request-parameter-made-optional', `${SEARCHP}/parameters/0/required`, SEARCH)],
+  },
+  {
+    name: 'an optional query parameter added',
+    change: (d) => d.paths['/search/products'].get.parameters.push({ name: 'sort', in: 'query', schema: { type: 'string' } }),
+    expected: [s('request-parameter-added', `${SEARCHP}/parameters/3`, SEARCH)],
+  },
+  {
+    name: 'the credentials an operation admits replaced',
+    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.security = [{ catalogSession: [] }]),
+    expected: [b('security-changed', `${IIP}/security`), s('security-alternative-added', `${IIP}/security`)],
+  },
+  {
+    name: 'a credential alternative added',
+    change: (d) => d.paths['/json/federated/v3_2/item_inquiry'].post.security.push({ catalogSession: [] }),
+    expected: [s('security-alternative-added', `${IIP}/security`)],
+  },
+  {
+    name: 'a request field removed',
+    change: (d) => delete d.components.schemas.ItemInquiryBuyerRequest.properties.locations,
+    expected: [b('request-field-removed', `${S}/ItemInquiryBuyerRequest/properties/locations`)],
+  },
+  {
+    name: 'a reply maxLength raised',
+    change: (d) => (itemReply(d).properties.part_number.maxLength = 100000),
+    expected: [b('reply-range-widened', `${ITEM_REPLY}/properties/part_number/maxLength`)],
+  },
+  {
+    name: 'a reply maxLength lowered',
+    change: (d) => (itemReply(d).properties.part_number.maxLength = 1000),
+    expected: [s('reply-range-narrowed', `${ITEM_REPLY}/properties/part_number/maxLength`)],
+  },
+  {
+    name: 'a reply format dropped',
+    change: (d) => delete itemReply(d).properties.locations.items.properties.route_times.items.properties.cutoff_time.format,
+    expected: [b('reply-format-changed', `${ITEM_REPLY}/properties/locations/items/properties/route_times/items/properties/cutoff_time/format`)],
+  },
+  {
+    name: 'a reply format added',
+    change: (d) => (itemReply(d).properties.id.format = 'uuid'),
+    expected: [s('reply-format-added', `${ITEM_REPLY}/properties/id/format`)],
+  },
+  {
+    name: 'a request format added',
+    change: (d) => (d.paths['/search/products'].get.parameters[0].schema.format = 'uuid'),
+    expected: [b('request-format-changed', `${SEARCHP}/parameters/0/schema/format`, SEARCH)],
+  },
+  {
+    name: 'a request format dropped',
+    change: (d) => (d.paths['/search/products'].get.parameters[0].schema.format = 'uuid'),
+    onBase: true,
+    expected: [s('request-format-removed', `${SEARCHP}/parameters/0/schema/format`, SEARCH)],
+  },
+  {
+    name: "a query parameter's default changed",
+    change: (d) => (d.paths['/search/products'].get.parameters[1].schema.default = 20),
+    expected: [b('request-default-changed', `${SEARCHP}/parameters/1/schema/default`, SEARCH)],
+  },
+  {
+    name: 'a reply default added',
+    change: (d) => (itemReply(d).properties.comment.default = ''),
+    expected: [s('reply-default-changed', `${ITEM_REPLY}/properties/comment/default`)],
+  },
+  {
+    name: 'a reply object closed',
+    change: (d) => (d.components.schemas.ItemInquiryBuyerReply.additionalProperties = false),
+    expected: [s('reply-additional-properties-changed', `${S}/ItemInquiryBuyerReply/additionalProperties`)],
+  },
+  {
+    name: 'a request object opened',
+    change: (d) => delete d.components.schemas.ProductAvailabilityRequest.additionalProperties,
+    expected: [s('request-additional-properties-opened', `${S}/ProductAvailabilityRequest/additionalProperties`, 'POST /catalog-session/api/availability')],
+  },
+  {
+    name: 'a `not` added to a request field',
+    change: (d) => (itemRequest(d).properties.id.not = { const: '0' }),
+    expected: [b('schema-changed', `${ITEM_REQUEST}/properties/id/not`)],
+  },
+  {
+    name: 'an operation deprecated',
+    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.deprecated = true),
+    expected: [s('deprecated', `${IIP}/deprecated`)],
+  },
+  {
+    name: 'an operationId renamed',
+    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.operationId = 'itemInquiry'),
+    expected: [s('operation-id-changed', `${IIP}/operationId`)],
+  },
+  {
+    name: 'a request type widened (integer to number)',
+    change: (d) => (d.components.schemas.ProductAvailabilityRequest.properties.sku.type = 'number'),
+    expected: [s('request-type-widened', `${S}/ProductAvailabilityRequest/properties/sku/type`, 'POST /catalog-session/api/availability')],
+  },
+  {
+    name: 'a reply type narrowed (number to integer)',
+    change: (d) => (itemReply(d).properties.weight.type = 'integer'),
+    expected: [s('reply-type-narrowed', `${ITEM_REPLY}/properties/weight/type`)],
+  },
+  {
+    name: 'a request field no longer nullable',
+    change: (d) => (itemRequest(d).properties.id = { anyOf: [itemRequest(d).properties.id, { type: 'null' }] }),
+    onBase: true,
+    expected: [b('request-union-narrowed', `${ITEM_REQUEST}/properties/id/anyOf/1`)],
+  },
 ];
 
 describe('each policy rule on a mutation of the real buyer document', () => {
@@ -342,6 +497,11 @@ describe('each policy rule on a mutation of the real buyer document', () => {
       expect(distinct.size).toBe(m.expected.length);
     });
   }
+
+  it('covers every rule of the policy', () => {
+    const covered = new Set(MUTATIONS.flatMap((m) => m.expected.map((e) => e.policy)));
+    expect(Object.keys(OPENAPI_POLICY).filter((policy) => !covered.has(policy))).toEqual([]);
+  });
 });
 
 describe('the internal API document gets the same check', () => {

@@ -388,12 +388,13 @@ const MUTATIONS: Mutation[] = [
   {
     name: 'the credentials an operation admits replaced',
     change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.security = [{ catalogSession: [] }]),
-    expected: [b('security-changed', `${IIP}/security`), s('security-alternative-added', `${IIP}/security`)],
+    // The alternative gone points into base, the new one into head.
+    expected: [b('security-changed', `${IIP}/security/0`), s('security-alternative-added', `${IIP}/security/0`)],
   },
   {
     name: 'a credential alternative added',
     change: (d) => d.paths['/json/federated/v3_2/item_inquiry'].post.security.push({ catalogSession: [] }),
-    expected: [s('security-alternative-added', `${IIP}/security`)],
+    expected: [s('security-alternative-added', `${IIP}/security/1`)],
   },
   {
     name: 'a request field removed',

@@ -55,27 +55,30 @@ function diffWording(sink: FindingSink, b: OperationSide, h: OperationSide): voi
     report(sink, { policy: 'deprecated', pointer: pointerChild(h.at, 'deprecated'), message: 'operation marked deprecated' });
 }
 
-/** Each alternative of the security requirement, in one canonical text (scopes as a set). */
-function securityAlternatives(o: DocumentOperation, op: JsonObject): Map<string, unknown> {
-  const requirement = op.security ?? (isObject(o.document) ? o.document.security : undefined) ?? [];
+/** Each alternative of the security requirement by one canonical text (scopes as a set), with where it stands. */
+function securityAlternatives(o: DocumentOperation, side: OperationSide): Map<string, { alt: unknown; at: string }> {
+  const own = side.op.security !== undefined;
+  const requirement = own ? side.op.security : isObject(o.document) ? o.document.security : undefined;
   const alternatives = Array.isArray(requirement) ? requirement : [];
   return new Map(
-    alternatives.map((alt: unknown) => {
+    alternatives.map((alt: unknown, i) => {
       const entries = Object.entries(isObject(alt) ? alt : {}).map(
         ([name, scopes]) => [name, Array.isArray(scopes) ? [...(scopes as string[])].sort() : []] as const,
       );
-      return [JSON.stringify(entries.sort(([x], [y]) => x.localeCompare(y))), alt];
+      return [
+        JSON.stringify(entries.sort(([x], [y]) => x.localeCompare(y))),
+        { alt, at: own ? pointerChild(side.at, 'security', i) : pointerChild('', 'security', i) },
+      ];
     }),
   );
 }
 
 function diffSecurity(sink: FindingSink, base: DocumentOperation, head: DocumentOperation, b: OperationSide, h: OperationSide): void {
-  const bs = securityAlternatives(base, b.op);
-  const hs = securityAlternatives(head, h.op);
-  const at = pointerChild(h.at, 'security');
-  for (const [key, alt] of bs)
+  const bs = securityAlternatives(base, b);
+  const hs = securityAlternatives(head, h);
+  for (const [key, { alt, at }] of bs)
     if (!hs.has(key)) report(sink, { policy: 'security-changed', pointer: at, base: alt, message: `the credentials ${key} no longer admit the buyer` });
-  for (const [key, alt] of hs)
+  for (const [key, { alt, at }] of hs)
     if (!bs.has(key)) report(sink, { policy: 'security-alternative-added', pointer: at, head: alt, message: `the credentials ${key} now admit the buyer too` });
 }
 

@@ -8,6 +8,7 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACT_FILE, PACT_FILE_NAME } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
+import { openApiDocument } from '../gateway/api-reference/openapi-document';
 
 // `compat` in-process: exit codes, every output form, and bad input refused before anything is written.
 
@@ -125,11 +126,6 @@ describe('federated-gateway compat', () => {
         ],
         /is a pact and .*api\.json is an OpenAPI document/,
       ],
-      [
-        'two OpenAPI documents (wired at merge)',
-        () => ['--base', join(scratch.path, 'api.json'), '--head', join(scratch.path, 'api.json')],
-        /OpenAPI comparison not built in this branch/,
-      ],
       ['two output forms', () => ['--base', PACT_FILE, '--json', '--markdown'], /choose one of --json, --markdown, --changelog/],
     ];
     it.each(cases)('%s', async (_what, args, message) => {
@@ -139,6 +135,24 @@ describe('federated-gateway compat', () => {
       expect(run.stdout).toBe('');
       expect(existsSync(html())).toBe(false);
     });
+  });
+
+  it('two OpenAPI documents: classified for a buyer program (a path removed is breaking; the same document, nothing)', async () => {
+    const buyer = JSON.parse(JSON.stringify(openApiDocument())) as { paths: Record<string, unknown> };
+    const base = join(scratch.path, 'buyer-base.json');
+    writeFileSync(base, JSON.stringify(buyer));
+    const same = await runInProcess(compatCommand, ['--base', base, '--head', base]);
+    expect(same.code, same.stderr).toBe(0);
+    const removed = Object.keys(buyer.paths).find((p) => p.includes('/v3_1/'))!;
+    delete buyer.paths[removed];
+    const head = join(scratch.path, 'buyer-head.json');
+    writeFileSync(head, JSON.stringify(buyer));
+    const run = await runInProcess(compatCommand, ['--base', base, '--head', head, '--json']);
+    expect(run.code).toBe(1);
+    const findings = (JSON.parse(run.stdout) as { findings: { side: string; class: string; policy: string; where: string }[] }).findings;
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.every((f) => f.side === 'buyer' && f.class === 'breaking')).toBe(true);
+    expect(findings.map((f) => f.where).join(' ')).toContain(removed);
   });
 
   it('--help describes the classes and exits 0', async () => {

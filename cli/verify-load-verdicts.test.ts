@@ -65,6 +65,8 @@ async function load(sellerUrl: string, ...args: string[]) {
       'item_inquiry=1',
       '--json',
       json,
+      '--replay-dir',
+      join(dir.path, 'replays'),
       ...args,
     ],
     io,

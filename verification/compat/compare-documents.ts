@@ -1,4 +1,4 @@
-import type { CompatFinding } from './compat-finding';
+import { compareOpenApiDocuments } from './openapi-compat';
 import { CompatInputError, type ContractDocument } from './contract-source';
 import { compareSellerContracts, comparisonNotes } from './pact-compat';
 import { compatReport, type CompatReport } from './compat-report';
@@ -6,13 +6,6 @@ import { incomparable } from './seller-contract';
 
 // Two documents of the same kind, compared by the classifier for their audience: two pacts for
 // seller systems, two OpenAPI documents for buyer programs. Anything else is bad input.
-
-/**
- * The buyer-side classifier (verification/compat/openapi-compat.ts, built on another branch).
- * Until the branches merge it is absent here, and two OpenAPI documents are refused (exit 2).
- * At merge: `import { compareOpenApiDocuments } from './openapi-compat'` and drop this constant.
- */
-const compareOpenApiDocuments: ((base: unknown, head: unknown) => CompatFinding[]) | undefined = undefined;
 
 /** The report of base against head; CompatInputError when they cannot be compared. */
 export function compareDocuments(base: ContractDocument, head: ContractDocument): CompatReport {
@@ -27,7 +20,6 @@ export function compareDocuments(base: ContractDocument, head: ContractDocument)
     );
   }
   if (base.kind === 'openapi' && head.kind === 'openapi') {
-    if (compareOpenApiDocuments === undefined) throw new CompatInputError('OpenAPI comparison not built in this branch');
     const version = (d: unknown) => (d as { info?: { version?: string } }).info?.version;
     return compatReport(
       { source: base.source, version: version(base.document) },

@@ -7,6 +7,7 @@ import { CONTRACT_VERSION } from '../contracts/contract-version';
 import { paletteFor } from '../verification/palette';
 import { CompatInputError, loadContract } from '../verification/compat/contract-source';
 import { compareDocuments } from '../verification/compat/compare-documents';
+import { compareReleases, isRelease } from '../verification/compat/release-compare';
 import { lastContractTag } from '../verification/compat/contract-releases';
 import { compatExitCode, sideLabel, type CompatReport } from '../verification/compat/compat-report';
 import { compatAsText } from '../verification/compat/compat-text';
@@ -51,9 +52,11 @@ export async function compatCommand(argv: string[], io: CommandIo): Promise<numb
   const headSpec = options.head ?? PACKAGE_ROOT;
   let report: CompatReport;
   try {
-    const base = loadContract(baseSpec, options.repo);
-    const head = loadContract(headSpec, options.repo);
-    report = compareDocuments(base, head);
+    // Two whole releases (directories, git refs): the pact and the API documents; else the two files given.
+    report =
+      isRelease(baseSpec, options.repo) && isRelease(headSpec, options.repo)
+        ? compareReleases(baseSpec, headSpec, options.repo)
+        : compareDocuments(loadContract(baseSpec, options.repo), loadContract(headSpec, options.repo));
   } catch (error) {
     if (error instanceof CompatInputError) return fail(error.message);
     throw error;

@@ -1,9 +1,11 @@
 // Writes contracts/json-schema/<operation>.<payload>.schema.json from the TypeBox schemas
 // (every payload, and mock-seller.scenario.schema.json for scenario files),
-// and removes documents of payloads that no longer exist. Usage: npm run schemas
+// and removes documents of payloads that no longer exist; and the buyer and internal API
+// documents a release of the contract carries (contracts/openapi/). Usage: npm run schemas
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderJsonSchemas } from '../contracts/json-schema-documents';
+import { renderContractApiDocuments } from '../gateway/api-reference/contract-documents';
 
 const dir = fileURLToPath(new URL('../contracts/json-schema/', import.meta.url));
 mkdirSync(dir, { recursive: true });
@@ -30,3 +32,18 @@ for (const name of readdirSync(dir)) {
   }
 }
 console.log(`${files.size} JSON Schema documents in contracts/json-schema/ (${written} changed)`);
+
+const apiDir = fileURLToPath(new URL('../contracts/openapi/', import.meta.url));
+mkdirSync(apiDir, { recursive: true });
+for (const [name, text] of renderContractApiDocuments()) {
+  let current: string | undefined;
+  try {
+    current = readFileSync(`${apiDir}${name}`, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current !== text) {
+    writeFileSync(`${apiDir}${name}`, text);
+    console.log(`wrote   contracts/openapi/${name}`);
+  }
+}

@@ -24,6 +24,9 @@ export const CONTRACT_PATHS = {
   pact: `contracts/pacts/${PACT_FILE_NAME}`,
   replyRules: 'contracts/reply-rules/violation.ts',
   version: 'contracts/contract-version.ts',
+  /** Since 3.2.0 a release carries the API documents buyer programs call (npm run schemas). */
+  buyerApi: 'contracts/openapi/buyer.openapi.json',
+  internalApi: 'contracts/openapi/internal.openapi.json',
 } as const;
 
 /** The rule catalogue of a release's violation.ts (the `RULES` object: one `'name': 'text',` a line). */

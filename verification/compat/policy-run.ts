@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';
-import { compareDocuments } from './compare-documents';
-import { CompatInputError, loadContract } from './contract-source';
+import { CompatInputError } from './contract-source';
+import { compareReleases } from './release-compare';
 import { checkContractPolicy } from './contract-policy';
 import { baseRelease } from './contract-releases';
 import { compatAsText } from './compat-text';
 
 // The CI step (npm run contract:policy): the working tree of `repo` against its last contract
-// release, then the release policy on the result. Never a silent pass: without a release to
-// compare against it says so.
+// release — the seller pact and the buyer and internal API documents — then the release policy
+// on the result. Never a silent pass: without a release to compare against it says so.
 
 export interface PolicyRun {
   code: 0 | 1 | 2;
@@ -22,7 +22,7 @@ export function runContractPolicy(repo: string, headVersion: string = CONTRACT_V
   if (base.kind === 'none') return { code: 0, stdout: `contract policy: SKIPPED — ${base.why}\n`, stderr: '' };
   let report;
   try {
-    report = compareDocuments(loadContract(base.ref, repo), loadContract(repo, repo));
+    report = compareReleases(base.ref, repo, repo);
   } catch (error) {
     if (error instanceof CompatInputError) return { code: 2, stdout: '', stderr: `contract policy: ${error.message}\n` };
     throw error;

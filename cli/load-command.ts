@@ -55,6 +55,12 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
     );
     return 2;
   }
+  const palette = paletteFor(io.stdoutIsTTY, io.env);
+  const mix = feedableMix(options.mix, catalogue, options.orders);
+  if (Object.keys(mix).length === 0) {
+    io.stderr(`verify --load: ${catalogue.origin} cannot feed any operation of --mix (documents need an account, orders an order location)\n`);
+    return 2;
+  }
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const seconds = options.levels.length * options.stepSeconds;
   const steps = options.levels.map((l) => levelName(options.model, l).replace(/^concurrency /, '')).join(', ');
@@ -62,15 +68,9 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
   io.stderr(
     `verify --load: ${options.sellerUrl}, ${model} ${steps} × ${options.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
       `deadline ${options.timeoutMs} ms, at most ${options.maxRequests} requests (${options.maxRequestsSource === 'given' ? '--max-requests' : 'the bound, sized from the steps'})` +
-      `${options.orders ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
+      `${mix['place-order'] !== undefined ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
       `seed ${seed} (replay: --seed ${seed})\n${options.slos.length > 0 ? `SLOs: ${options.slos.map((s) => s.expression).join(', ')}${options.abortOnFail ? ' (--abort-on-fail)' : ''}\n` : ''}${stepHeader(options.model)}\n`,
   );
-  const palette = paletteFor(io.stdoutIsTTY, io.env);
-  const mix = feedableMix(options.mix, catalogue, options.orders);
-  if (Object.keys(mix).length === 0) {
-    io.stderr(`verify --load: ${catalogue.origin} cannot feed any operation of --mix (documents need an account, orders an order location)\n`);
-    return 2;
-  }
   const started = Date.now();
   const { report, failures } = await runLoad({
     target,

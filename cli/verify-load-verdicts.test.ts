@@ -112,13 +112,13 @@ describe('verify --load against a seller that is correct but slower as concurren
     expect(code).toBe(0);
   });
 
-  it('open model: the knee where arrivals outrun it (at 150 req/s each request makes the next slower without end)', async () => {
+  it('open model: the knee where arrivals outrun it (at 300 req/s one arrives every 3.3 ms, before the last one’s 5 ms are over: each makes the next slower, without end)', async () => {
     const url = await sellerThat({ kind: 'slows-with-concurrency', baseMs: 5, perInFlightMs: 10 });
-    const { code, report, out } = await load(url, '--rate', '20,50,150', '--step-seconds', '1', '--timeout', '100', '--min-rate', '150');
+    const { code, report, out } = await load(url, '--rate', '20,50,300', '--step-seconds', '1', '--timeout', '100', '--min-rate', '300');
     expect(report.verdict.knee).toBe(50);
     expect(report.steps.map((s) => s.healthy)).toEqual([true, true, false]);
     expect(code).toBe(1);
-    expect(out.stdout).toMatch(/FAIL: the knee is below --min-rate 150 \(capacity: the knee is 50 req\/s\)/);
+    expect(out.stdout).toMatch(/FAIL: the knee is below --min-rate 300 \(capacity: the knee is 50 req\/s\)/);
   });
 });
 
@@ -157,7 +157,7 @@ describe('verify --load never claims a step it did not measure', () => {
     const args = ['--max-concurrency', '8', '--step-seconds', '0.5', '--max-requests', '150'];
     const junit = join(dir.path, 'cut.xml');
     const run = await load(`${mock.url}/seller`, ...args, '--junit', junit);
-    expect(run.out.stderr).toMatch(/at most 150 requests \(--max-requests\)/);
+    expect(run.out.stderr).toMatch(/at most 150 requests \(--max-requests\), no orders, seed 3/); // item inquiries only: no order is sent
     expect(run.report.verdict.knee).toBe(1);
     expect(run.report.verdict.knee_is_lower_bound).toBe(true);
     expect(run.report.verdict.not_run).toEqual([4, 8]);

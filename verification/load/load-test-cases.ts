@@ -1,4 +1,5 @@
 import type { TestCase } from '../test-cases';
+import { sloValueText } from './slo';
 import { levelName, levelOf, type LoadReport, type LoadStep } from './load-report';
 
 // A load run as test cases, for JUnit and CTRF: one per step (stable names for CI history:
@@ -60,7 +61,7 @@ export function loadTestCases(report: LoadReport): TestCase[] {
       ...(held
         ? {}
         : {
-            message: `${s.expression} breached${s.breached_at.length > 0 ? ` at ${s.breached_at.map((l) => levelName(model, l)).join(', ')}` : ''} (the run: ${s.run_value})`,
+            message: `${s.expression} breached${s.breached_at.length > 0 ? ` at ${s.breached_at.map((l) => levelName(model, l)).join(', ')}` : ''} (the run: ${sloValueText(s, s.run_value)})`,
           }),
     });
   }

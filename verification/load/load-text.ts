@@ -1,5 +1,6 @@
 import type { Palette } from '../palette';
 import { ALONE_TRIES } from '../explore/alone';
+import { sloValueText } from './slo';
 import { levelName, levelOf, type LoadFailingExchange, type LoadModel, type LoadReport, type LoadStep } from './load-report';
 
 // The load report as text: one row per step, then the steps that did not run, the failures
@@ -99,7 +100,7 @@ export function renderLoad(report: LoadReport, palette: Palette): string {
     for (const s of verdict.slo) {
       const held = s.breached_at.length === 0 && s.run_held;
       const where = s.breached_at.length > 0 ? `breached at ${s.breached_at.map(name).join(', ')}` : held ? 'held at every step' : 'breached for the run';
-      lines.push(`  ${held ? palette.pass('held    ') : palette.fail('BREACHED')} ${s.expression}: ${where} (the run: ${s.run_value}${s.percent ? '%' : ''})`);
+      lines.push(`  ${held ? palette.pass('held    ') : palette.fail('BREACHED')} ${s.expression}: ${where} (the run: ${sloValueText(s, s.run_value)})`);
     }
   }
   if (verdict.warnings.length > 0) lines.push('', ...verdict.warnings.map((w) => `warning: ${w}`));

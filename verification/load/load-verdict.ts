@@ -1,6 +1,6 @@
 import { ANSWER_RULE, type ExploreRule } from '../explore/rule-coverage';
 import { levelName, levelOf, type LoadModel, type LoadStep, type LoadVerdict, type RuleBroken, type RuleUnderConcurrency, type Slo } from './load-report';
-import { runFigures, sloResults } from './slo';
+import { runFigures, sloResults, sloValueText } from './slo';
 
 // The verdict of a load run, in one place for every form of the report. Correctness is not
 // capacity: any reply rule or schema broken at any step fails the run, whatever the knee. The
@@ -22,7 +22,11 @@ export interface VerdictInput {
   cutShort?: string;
   /** The signal that stopped the run, if one did. */
   stopped?: string;
+  /** Open model: the in-flight cap. */
+  maxInFlight?: number;
 }
+
+const maxInFlightText = (cap: number | undefined) => (cap === undefined ? '--max-in-flight requests' : `${cap} requests (--max-in-flight)`);
 
 /** The highest level with every step up to it healthy and complete. */
 export function kneeOf(steps: LoadStep[]): number | null {
@@ -116,7 +120,9 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
       );
     if (step.model === 'open' && !step.schedule_kept && step.partial !== true)
       warnings.push(
-        `${name(step.rate)}: the schedule was not kept — ${step.dropped} request(s) dropped at the in-flight cap, ${step.sent_per_s} req/s sent; this step did not measure the rate it names.`,
+        step.dropped > 0
+          ? `${name(step.rate)}: ${step.dropped} request(s) came due while ${maxInFlightText(input.maxInFlight)} were still waiting, and were dropped — the gateway would have refused them (5503): your system did not keep up with this rate.`
+          : `${name(step.rate)}: the driver sent only ${step.sent_per_s} req/s — this step did not measure the rate it names (a busy machine, or a rate beyond the driver).`,
       );
   }
 
@@ -129,7 +135,7 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
     );
   for (const s of slo) {
     if (s.breached_at.length > 0) failures.push(`--slo ${s.expression} breached at ${list(s.breached_at.map(name))}`);
-    else if (!s.run_held) failures.push(`--slo ${s.expression} breached for the run (${s.run_value})`);
+    else if (!s.run_held) failures.push(`--slo ${s.expression} breached for the run (${sloValueText(s, s.run_value)})`);
   }
   const sloUnmeasured = input.slos.length > 0 ? unmeasured : [];
   if (sloUnmeasured.length > 0) failures.push(`--slo could not be checked at ${list(sloUnmeasured.map(name))}: not measured whole (${cutWhy})`);

@@ -219,6 +219,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     deadlineMs: target.timeoutMs,
     minLevel: options.minLevel,
     slos: options.slos ?? [],
+    ...(model === 'open' ? { maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT } : {}),
     ...(cutShort !== undefined ? { cutShort } : {}),
     ...(stopped !== undefined ? { stopped } : {}),
   });

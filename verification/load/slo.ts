@@ -42,6 +42,13 @@ export function parseSlo(expression: string): Slo {
   return { expression: expression.trim(), metric: typed, comparison, value, percent: unit === '%' };
 }
 
+/** A measured value in the SLO's unit: '962.4 ms', '0.15%', '3', '250 req/s'. */
+export function sloValueText(slo: Slo, value: number): string {
+  if (isLatency(slo.metric)) return `${value} ms`;
+  if (slo.metric === 'rps') return `${value} req/s`;
+  return slo.percent ? `${value}%` : String(value);
+}
+
 /** A comma-separated list; an empty entry is an error, not a silent pass. */
 export function parseSlos(text: string): Slo[] {
   const parts = text.split(',');

@@ -104,6 +104,7 @@ export function renderLoad(report: LoadReport, palette: Palette): string {
     }
   }
   if (verdict.warnings.length > 0) lines.push('', ...verdict.warnings.map((w) => `warning: ${w}`));
-  lines.push('', verdict.ok ? palette.pass(verdict.summary) : palette.fail(verdict.summary), '');
+  if (lines.at(-1) !== '') lines.push('');
+  lines.push(verdict.ok ? palette.pass(verdict.summary) : palette.fail(verdict.summary), '');
   return lines.join('\n');
 }

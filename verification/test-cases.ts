@@ -9,6 +9,8 @@ export interface TestCase {
   name: string;
   seconds: number;
   status: TestCaseStatus;
+  /** A failure's or an error's type (JUnit), e.g. the broken rule; the classname when absent. */
+  kind?: string;
   /** One line: why it failed, was skipped, or errored. */
   message?: string;
   /** Detail lines (figures, rules, commands). */

@@ -4,6 +4,8 @@ import { paletteFor } from '../verification/palette';
 import { CatalogueError, loadCatalogue } from '../verification/explore/catalogue-source';
 import { conformanceReport } from '../verification/explore/conformance';
 import { renderConformanceJunit } from '../verification/explore/conformance-junit';
+import { conformanceTestCases } from '../verification/explore/conformance-test-cases';
+import { renderCtrf } from '../verification/report-as-ctrf';
 import { progressText, renderConformance } from '../verification/explore/conformance-text';
 import { EXPLORE_USAGE, parseExploreOptions } from './explore-options';
 import { partsTheSellerLacks } from '../verification/explore/preflight';
@@ -94,6 +96,8 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
   io.stdout(`\n${renderConformance(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.junit !== undefined) await writeFile(options.junit, renderConformanceJunit(report));
+  if (options.ctrf !== undefined)
+    await writeFile(options.ctrf, renderCtrf('federated-gateway verify --explore', conformanceTestCases(report), Date.now() - report.elapsedMs, Date.now()));
   if (options.html !== undefined) writeWhole(options.html, renderConformanceHtml(report));
   if (report.stopped !== undefined && report.stopped !== TIME_LIMIT) return SIGNAL_EXIT[report.stopped] ?? 1;
   return report.ok ? 0 : 1;

@@ -31,6 +31,7 @@ every reply rule; each failure shrunk to the smallest request still breaking the
                             larger one is stopped and reported as reply.too-large
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)
+  --ctrf <file>             also write the same test cases as CTRF JSON (ctrf.io)
   --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
   --html <file>             also write one self-contained HTML page: the operation × rule matrix
                             coloured by score, each failure's shrunk request and curl command
@@ -55,6 +56,7 @@ export interface ExploreCliOptions {
   maxReplyBytes: number;
   json?: string;
   junit?: string;
+  ctrf?: string;
   replayDir?: string;
   html?: string;
 }
@@ -123,6 +125,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
         'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
         json: { type: 'string' },
         junit: { type: 'string' },
+        ctrf: { type: 'string' },
         'replay-dir': { type: 'string' },
         html: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -147,6 +150,7 @@ export function parseExploreOptions(argv: string[]): ExploreCliOptions {
     maxReplyBytes: wholeNumber('--max-reply-bytes', values['max-reply-bytes']!, 1, MAX_REPLY_BYTES_CEILING),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values.ctrf !== undefined ? { ctrf: values.ctrf } : {}),
     ...(values['replay-dir'] !== undefined ? { replayDir: values['replay-dir'] } : {}),
     ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
   };

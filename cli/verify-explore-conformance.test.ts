@@ -6,6 +6,7 @@ import { hasXmllint, validateJunit } from '../verification/testing/junit-schema'
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 import type { ConformanceReport } from '../verification/explore/conformance';
+import type { CtrfReport } from '../verification/report-as-ctrf';
 
 // The conformance report: operation × rule with exercised / broken / score, the --min-score
 // gate, and JUnit XML that the CI parsers' schema accepts (xmllint against fixtures/junit).
@@ -52,10 +53,18 @@ describe('verify --explore with --min-score, --json and --junit', () => {
           join(dir, 'r.json'),
           '--junit',
           join(dir, 'r.xml'),
+          '--ctrf',
+          join(dir, 'r.ctrf.json'),
         ],
         { stdout: (t) => void (stdout += t), stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, signal: new AbortController().signal },
       );
-      return { code, stdout, json: JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as ConformanceReport, xml: readFileSync(join(dir, 'r.xml'), 'utf8') };
+      return {
+        code,
+        stdout,
+        json: JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as ConformanceReport,
+        xml: readFileSync(join(dir, 'r.xml'), 'utf8'),
+        ctrf: JSON.parse(readFileSync(join(dir, 'r.ctrf.json'), 'utf8')) as CtrfReport,
+      };
     };
     const strict = await run('1');
     expect(strict.code).toBe(1);
@@ -82,5 +91,10 @@ describe('verify --explore with --min-score, --json and --junit', () => {
       /FAILED: reply rules broken — item-inquiry alternate.original-part \d+\.\d% \(a broken reply rule fails the run whatever --min-score\)/,
     );
     expect(broken.xml).toContain('<failure type="alternate.original-part"');
+    // CTRF says the same as JUnit: the broken rule failed, whatever the score.
+    const ctrf = broken.ctrf.results;
+    expect(ctrf.tests.find((t) => t.suite === 'explore.item-inquiry' && t.name === 'alternate.original-part')?.status).toBe('failed');
+    expect(ctrf.summary.failed).toBe((broken.xml.match(/<failure /g) ?? []).length);
+    expect(lenient.ctrf.results.summary.failed).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { normalisePact, type PactDocument } from '../../contracts/pact/pact-file';
 import { findingsByInteraction, needsPending } from '../interaction-marks';
 import { compareDocuments } from './compare-documents';
@@ -36,6 +37,7 @@ export function writePendingPact(options: { base: string; head: string; out: str
   if (head.kind !== 'pact') throw new CompatInputError(`${options.head} is not a pact: only a pact's interactions can be marked pending`);
   const marked = markPending(head.contract.pact, report);
   try {
+    mkdirSync(dirname(options.out), { recursive: true });
     writeFileSync(options.out, normalisePact(marked.pact));
   } catch (error) {
     throw new CompatInputError(`cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

@@ -15,9 +15,18 @@ import { checkNotOffered, NotOfferedError, type NotOffered } from '../verificati
 import { lackingValuesText, statesLackingValues } from '../verification/example-values';
 import { writeWhole } from './report-files';
 import { renderVerificationHtml, type ExchangeBodies } from '../verification/html-report/verification-html';
+import { CompatInputError, loadContract } from '../verification/compat/contract-source';
+import { compareDocuments } from '../verification/compat/compare-documents';
+import type { CompatReport } from '../verification/compat/compat-report';
+import { compatAsText } from '../verification/compat/compat-text';
+import { interactionMarks, type InteractionMarks } from '../verification/interaction-marks';
 
 // `verify`: Pact verification of a seller system with the reply rules applied to every
 // exchange. Progress on stderr, the report on stdout, files on request.
+
+/** The contract the seller last passed against the pact being verified; CompatInputError names what cannot be compared. */
+const compareSince = (since: string, pactFile: string): CompatReport =>
+  compareDocuments(loadContract(since, process.cwd()), loadContract(pactFile, process.cwd()));
 
 export async function verifyCommand(argv: string[], io: CommandIo): Promise<number> {
   // Generated exchanges instead of the pact: a command of its own (cli/explore-command.ts).
@@ -40,12 +49,21 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
 
   let states: StateSetup;
   let notOffered: NotOffered[] = [];
+  let compat: CompatReport | undefined;
+  let marks: Map<string, InteractionMarks> | undefined;
   try {
     states = options.states.kind === 'map' ? { kind: 'map', map: await readStateMap(options.states.file) } : options.states;
     const declared = [...(states.kind === 'map' ? (states.map.not_offered ?? []) : []), ...options.notOffered];
     if (options.pacts.kind === 'file') {
       const interactions = options.pacts.files.flatMap((file) => readV4Pact(file).interactions);
       notOffered = checkNotOffered(declared, interactions);
+      // Compared before anything runs: a --since that is no pact is bad input, like an unreadable pact.
+      if (options.since !== undefined) compat = compareSince(options.since, options.pacts.files[0]);
+      marks = interactionMarks(interactions, compat, options.pending);
+      if (options.pending && compat === undefined)
+        io.stderr(
+          `verify: --pending without --since: the interactions the pact marks pending run as pending (${[...marks.values()].filter((m) => m.pending !== undefined).length} here)\n`,
+        );
       // States sent with the contract's examples: said at start; with a state map, an error unless allowed.
       if (states.kind !== 'url') {
         const lacking = statesLackingValues(states.kind === 'map' ? states.map : undefined, interactions, declared);
@@ -61,8 +79,9 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     } else if (declared.length > 0)
       throw new NotOfferedError("not_offered needs --pact: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
   } catch (error) {
-    if (!(error instanceof StateMapError) && !(error instanceof PactFileError) && !(error instanceof NotOfferedError)) throw error;
-    io.stderr(`verify: ${error.message}\n`);
+    if (!(error instanceof StateMapError) && !(error instanceof PactFileError) && !(error instanceof NotOfferedError) && !(error instanceof CompatInputError))
+      throw error;
+    io.stderr(`verify: ${error instanceof CompatInputError ? '--since: ' : ''}${error.message}\n`);
     return 2;
   }
   const unreachable = await probeUpstream(options.sellerUrl);
@@ -70,6 +89,9 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     io.stderr(`verify: your system at ${options.sellerUrl} cannot be reached: ${unreachable}. Start it, or check --seller-url.\n`);
     return 2;
   }
+
+  // What changed since the contract the vendor last passed, before the verdicts it explains.
+  if (compat !== undefined) io.stdout(`Changes since the contract you last passed (--since):\n${compatAsText(compat, paletteFor(io.stdoutIsTTY, io.env))}`);
 
   const progressColours = paletteFor(io.stderrIsTTY, io.env);
   io.stderr(
@@ -86,6 +108,8 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
     timeoutMs: options.timeoutMs,
     maxReplyBytes: options.maxReplyBytes,
     notOffered,
+    ...(marks !== undefined ? { marks } : {}),
+    ...(compat !== undefined ? { since: { base: compat.base, head: compat.head, summary: compat.summary } } : {}),
     ...(options.publish !== undefined ? { publish: options.publish } : {}),
     onInteraction: (run, index, total) => {
       lastExchanges[index - 1] = run.exchanges.at(-1);

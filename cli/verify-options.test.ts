@@ -17,7 +17,19 @@ describe('the kit command line', () => {
       verbose: false,
       notOffered: [],
       allowExampleValues: false,
+      pending: false,
     });
+  });
+
+  it('takes --since with one pact and --pending; --since is refused with a broker or two pacts, --pending asks a broker for its pending pacts', () => {
+    const options = parseKitOptions(['--seller-url', 'http://x', '--pact', 'next.json', '--since', 'contract-v3.2.0', '--pending'], {});
+    expect([options.since, options.pending]).toEqual(['contract-v3.2.0', true]);
+    expect(() => parseKitOptions(['--seller-url', 'http://x', '--broker-url', 'http://b', '--since', 'a.json'], {})).toThrow('--since needs --pact');
+    expect(() => parseKitOptions(['--seller-url', 'http://x', '--pact', 'a.json', '--pact', 'b.json', '--since', 'c.json'], {})).toThrow(
+      '--since compares one pact',
+    );
+    expect(() => parseKitOptions(['--seller-url', 'http://x', '--since', ''], {})).toThrow('--since needs a value');
+    expect(parseKitOptions(['--seller-url', 'http://x', '--broker-url', 'http://b', '--pending'], {}).pacts).toMatchObject({ enablePending: true });
   });
 
   it('takes --not-offered (repeatable) and --allow-example-values, refusing them where they cannot apply', () => {

@@ -32,6 +32,12 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --not-offered <state>     an optional interaction's state your system does not offer (the pact marks
                             which are optional, e.g. 'invoice has a downloadable copy'); reported
                             NOT OFFERED (optional), not run; repeatable (or "not_offered" in the state map)
+  --since <pact | dir | ref> the contract you last passed (a pact file, a directory of the contract's
+                            files or a git ref, as compat takes): its changes are printed first and every
+                            new or changed interaction is marked in the report [changed since …]
+  --pending                 new and changed interactions (since --since; without it, those the pact
+                            marks pending) run as PENDING: verified and reported, never failing the
+                            run, as Pact's pending pacts (with --broker-url: Pact's --enable-pending)
   --allow-example-values    with --state-map: run although the map gives no value for some states'
                             parameters (the contract's examples are sent; listed at start)
   --verbose                 also print the Pact verifier's own output (stderr)
@@ -40,8 +46,10 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --replay <file>           send a failure that needs company again, with its company
   --help                    this text
 
-Exit 0: every interaction passed Pact and the reply rules (or is optional and declared not offered);
+Exit 0: every interaction passed Pact and the reply rules (or is optional and declared not offered,
+or pending: an interaction the pact marks \`pending: true\` never fails the run, with or without --pending);
 1: any did not (or a state could not be set up); 2: bad usage, an unreadable state map or pact, a
+--since that is not a pact, directory or git ref of one (or another consumer's), a
 --not-offered state that is not optional, a state map lacking values (without --allow-example-values),
 or your system cannot be reached at start;
 130/143: stopped by SIGINT/SIGTERM (the partial report says what did not run).
@@ -62,6 +70,10 @@ export interface KitOptions {
   /** States declared not offered on the command line (the state map may declare more). */
   notOffered: string[];
   allowExampleValues: boolean;
+  /** The contract the seller last passed (`--since`): a pact file, a directory or a git ref. */
+  since?: string;
+  /** `--pending`: new and changed interactions since `since` run as pending. */
+  pending: boolean;
 }
 
 /** The broker credentials from the environment (read through its schema); a bad variable is a usage error. */
@@ -97,6 +109,8 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     verbose: { type: 'boolean', default: false },
     'not-offered': { type: 'string', multiple: true },
     'allow-example-values': { type: 'boolean', default: false },
+    since: { type: 'string' },
+    pending: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
   if (values.help) throw new UsageError('');
@@ -107,6 +121,12 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     throw new UsageError("--not-offered needs --pact: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
   if (values['allow-example-values'] && values['state-map'] === undefined) throw new UsageError('--allow-example-values needs --state-map');
   if (values['consumer-branch'] !== undefined && values['broker-url'] === undefined) throw new UsageError('--consumer-branch needs --broker-url');
+  if (values.since !== undefined) {
+    if (values.since === '') throw new UsageError('--since needs a value: the pact, directory or git ref you last passed');
+    if (values['broker-url'] !== undefined)
+      throw new UsageError("--since needs --pact: a broker's pacts are fetched in the run, the kit cannot compare them first");
+    if ((values.pact?.length ?? 0) > 1) throw new UsageError('--since compares one pact: give one --pact');
+  }
   if (values.publish) {
     if (values['broker-url'] === undefined) throw new UsageError('--publish needs --broker-url: results are published to the broker the pacts came from');
     if (values['provider-version'] === undefined) throw new UsageError('--publish needs --provider-version');
@@ -125,6 +145,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
           brokerUrl: httpUrlArg('--broker-url', brokerUrl),
           ...brokerCredentials(env),
           ...(values['consumer-branch'] !== undefined ? { selectors: [{ branch: values['consumer-branch'] }] } : {}),
+          ...(values.pending ? { enablePending: true } : {}),
         }
       : { kind: 'file', files: values.pact ?? [PACT_FILE] };
 
@@ -147,5 +168,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     verbose: values.verbose ?? false,
     notOffered: values['not-offered'] ?? [],
     allowExampleValues: values['allow-example-values'] ?? false,
+    ...(values.since !== undefined ? { since: values.since } : {}),
+    pending: values.pending ?? false,
   };
 }

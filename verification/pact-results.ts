@@ -13,6 +13,8 @@ export interface PactFailure {
   /** Pact's name of the interaction. */
   interaction: string;
   mismatches: PactMismatch[];
+  /** Pact reported it under `pendingErrors`: the interaction (or its pact) is pending, so it did not fail the run. */
+  pending?: true;
 }
 
 export interface PactResults {
@@ -51,21 +53,24 @@ function toMismatch(raw: RawMismatch): PactMismatch {
 
 /** `text` is what the verifier resolved or rejected with. */
 export function parsePactResults(text: string, rejected: boolean): PactResults {
-  let parsed: { result?: boolean; errors?: RawError[]; interactionResults?: { description?: string }[] };
+  let parsed: { result?: boolean; errors?: RawError[]; pendingErrors?: RawError[]; interactionResults?: { description?: string }[] };
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
     return rejected ? { ok: false, failures: [], fatal: text } : { ok: true, failures: [] };
   }
-  const failures = (parsed.errors ?? []).map((error) => ({
+  const failureOfError = (error: RawError): PactFailure => ({
     interaction: error.interaction ?? 'unknown interaction',
     mismatches:
       error.mismatch?.mismatches !== undefined && error.mismatch.mismatches.length > 0
         ? error.mismatch.mismatches.map(toMismatch)
         : [{ message: error.mismatch?.message ?? error.mismatch?.type ?? 'failed' }],
-  }));
+  });
+  // A V4 `pending: true` interaction that fails is listed under pendingErrors, not errors: still a failure to report.
+  const pendingFailures = (parsed.pendingErrors ?? []).map((error): PactFailure => ({ ...failureOfError(error), pending: true }));
+  const failures = [...(parsed.errors ?? []).map(failureOfError), ...pendingFailures];
   const interactions = parsed.interactionResults?.map((r) => r.description ?? '');
-  return { ok: !rejected && (parsed.result ?? failures.length === 0), failures, ...(interactions !== undefined ? { interactions } : {}) };
+  return { ok: !rejected && (parsed.result ?? failures.length === pendingFailures.length), failures, ...(interactions !== undefined ? { interactions } : {}) };
 }
 
 /** The failure belonging to the interaction with this description, if any. */

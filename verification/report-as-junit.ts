@@ -1,4 +1,5 @@
-import { exampleValuesNote, interactionPassed, type VerificationReport } from './verification-report';
+import { exampleValuesNote, interactionPassed, pendingFailure, type VerificationReport } from './verification-report';
+import { changedSinceText } from './interaction-marks';
 import { pactMismatchText, valueText } from './report-as-text';
 import { exchangeOutcomeText } from './exchange-words';
 
@@ -35,7 +36,9 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     const open = `    <testcase classname="${escapeXml(i.states.join(' + ') || 'seller-system')}" name="${escapeXml(i.description)}" time="${time}"`;
     if (i.pact === 'not-offered') return `${open}>\n      <skipped message="${escapeXml(i.notOffered ?? 'NOT OFFERED (optional)')}"/>\n    </testcase>`;
     if (i.pact === 'not-run') return `${open}>\n      <skipped message="not run: the verification was stopped first"/>\n    </testcase>`;
-    if (lines.length === 0) return `${open}/>`;
+    // What changed since --since travels as the case's output: every CI shows it, none counts it.
+    const changed = i.changedSince === undefined ? '' : `\n      <system-out>${escapeXml(changedSinceText(i.changedSince))}</system-out>`;
+    if (lines.length === 0) return changed === '' ? `${open}/>` : `${open}>${changed}\n    </testcase>`;
     const rules = [...new Set(i.violations.map((v) => v.rule).concat(i.schemaErrors.length > 0 ? ['reply.schema'] : []))];
     const message = [
       i.pact === 'failed' ? 'pact failed' : '',
@@ -44,11 +47,14 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     ]
       .filter(Boolean)
       .join('; ');
-    return `${open}>\n      <failure message="${escapeXml(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escapeXml(lines.join('\n'))}</failure>\n    </testcase>`;
+    // A pending failure is skipped, not failed: CI stays green, and the failure is still there to read.
+    if (pendingFailure(i))
+      return `${open}>\n      <skipped message="${escapeXml(`pending: ${message} — ${i.pendingReason ?? 'pending'}, never fails the run`)}">${escapeXml(lines.join('\n'))}</skipped>${changed}\n    </testcase>`;
+    return `${open}>\n      <failure message="${escapeXml(message)}" type="${i.pact === 'failed' ? 'pact' : 'reply-rules'}">${escapeXml(lines.join('\n'))}</failure>${changed}\n    </testcase>`;
   });
-  const failures = report.interactions.filter((i) => i.pact !== 'not-run' && i.pact !== 'not-offered' && !interactionPassed(i)).length;
+  const failures = report.interactions.filter((i) => i.pact !== 'not-run' && i.pact !== 'not-offered' && !interactionPassed(i) && !pendingFailure(i)).length;
   const notRun = report.interactions.filter((i) => i.pact === 'not-run').length;
-  const skipped = notRun + report.interactions.filter((i) => i.pact === 'not-offered').length;
+  const skipped = notRun + report.interactions.filter((i) => i.pact === 'not-offered' || pendingFailure(i)).length;
   if (report.stopped !== undefined) {
     cases.push(stoppedCase(report.stopped, `${notRun} of ${report.interactions.length} interactions ran`, 'seller-system'));
   }

@@ -1,5 +1,7 @@
 import { PLAIN, type Palette } from './palette';
-import { exampleValuesNote, interactionPassed, type InteractionReport, type VerificationReport } from './verification-report';
+import { exampleValuesNote, interactionPassed, pendingFailure, type InteractionReport, type VerificationReport } from './verification-report';
+import { changedSinceText } from './interaction-marks';
+import { sideLabel } from './compat/compat-report';
 import { exchangeOutcomeText } from './exchange-words';
 import type { PactMismatch } from './pact-results';
 
@@ -25,31 +27,40 @@ const exchangeNote = (i: InteractionReport): string => (i.exchange === undefined
 /** The label of an interaction that was not judged: stopped first, or declared not offered. */
 const NOT_OFFERED_LABEL = 'NOT OFFERED (optional)';
 
+/** PASS or FAIL, and PENDING beside it for an interaction that cannot fail the run (a pending failure is not red). */
+function verdictLabel(i: InteractionReport, palette: Palette): string {
+  const ok = interactionPassed(i);
+  const verdict = ok ? palette.pass('PASS') : i.pending === true ? 'FAIL' : palette.fail('FAIL');
+  return i.pending === true ? `${verdict} ${palette.dim('PENDING')}` : verdict;
+}
+
+/** `[changed since 3.2.0: …]` after an interaction that changed since `--since`. */
+const changeNote = (i: InteractionReport, palette: Palette): string =>
+  i.changedSince === undefined ? '' : ` ${palette.dim(`[${changedSinceText(i.changedSince)}]`)}`;
+
 /** The line printed as each interaction finishes: both verdicts, and what stopped a check. */
 export function progressLine(i: InteractionReport, index: number, total: number, palette: Palette = PLAIN): string {
   if (i.pact === 'not-offered') return `[${index}/${total}] ${palette.dim(NOT_OFFERED_LABEL)} ${i.description} — ${i.notOffered ?? ''}`;
-  const ok = interactionPassed(i);
-  const verdicts = `pact: ${i.pact === 'failed' ? palette.fail('FAILED') : i.pact} · reply rules: ${i.rules === 'failed' ? palette.fail(rulesVerdict(i)) : i.rules}`;
+  const failed = (text: string) => (i.pending === true ? text : palette.fail(text));
+  const verdicts = `pact: ${i.pact === 'failed' ? failed('FAILED') : i.pact} · reply rules: ${i.rules === 'failed' ? failed(rulesVerdict(i)) : i.rules}`;
   const problem = i.problems[0] !== undefined ? ` — ${i.problems[0]}` : '';
-  return `[${index}/${total}] ${ok ? palette.pass('PASS') : palette.fail('FAIL')} ${i.description} — ${verdicts}${problem}`;
+  return `[${index}/${total}] ${verdictLabel(i, palette)} ${i.description}${changeNote(i, palette)} — ${verdicts}${problem}`;
 }
 
 export function renderReport(report: VerificationReport, palette: Palette = PLAIN): string {
   const lines: string[] = [];
   lines.push(`Seller verification of ${report.sellerUrl}`);
   if (report.fatal !== undefined) lines.push('', `Pact could not run: ${report.fatal}`);
+  if (report.since !== undefined) {
+    const marked = report.interactions.filter((i) => i.changedSince !== undefined).length;
+    lines.push('', `Since ${sideLabel(report.since.base)}: ${marked} interaction(s) new or changed, marked [… since …] below`);
+  }
   lines.push('', 'Interactions');
   for (const i of report.interactions) {
-    const label =
-      i.pact === 'not-offered'
-        ? palette.dim(NOT_OFFERED_LABEL)
-        : i.pact === 'not-run'
-          ? palette.dim('NOT RUN')
-          : interactionPassed(i)
-            ? palette.pass('PASS')
-            : palette.fail('FAIL');
-    lines.push(`  ${label}  ${i.description}`);
+    const label = i.pact === 'not-offered' ? palette.dim(NOT_OFFERED_LABEL) : i.pact === 'not-run' ? palette.dim('NOT RUN') : verdictLabel(i, palette);
+    lines.push(`  ${label}  ${i.description}${changeNote(i, palette)}`);
     if (i.states.length > 0) lines.push(`        given ${i.states.join(', ')}`);
+    if (i.pending === true) lines.push(`        pending: ${i.pendingReason ?? ''} — reported, never failing the run`);
     if (i.pact === 'not-offered') lines.push(`        ${i.notOffered ?? ''}`);
     if (i.pact === 'not-run' || i.pact === 'not-offered') continue;
     lines.push(`        pact: ${i.pact}   reply rules: ${rulesVerdict(i)}${exchangeNote(i)}`);
@@ -83,9 +94,11 @@ export function summaryLine(report: VerificationReport, palette: Palette = PLAIN
   const declared = report.interactions.filter((i) => i.pact === 'not-offered').map((i) => `'${i.description}'`);
   const notOffered = declared.length > 0 ? `, ${declared.length} ${NOT_OFFERED_LABEL}: ${declared.join(', ')}` : '';
   const broken = report.rules.length > 0 ? `; broken rules: ${report.rules.map((r) => r.rule).join(', ')}` : '';
+  const pendingFailed = report.interactions.filter(pendingFailure).map((i) => `'${i.description}'`);
+  const pending = pendingFailed.length > 0 ? `; ${pendingFailed.length} PENDING failed (not failing the run): ${pendingFailed.join(', ')}` : '';
   if (report.stopped !== undefined) {
     const notRun = report.interactions.filter((i) => i.pact === 'not-run').map((i) => `'${i.description}'`);
-    return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${notOffered}${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;
+    return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${notOffered}${pending}${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;
   }
-  return `${report.ok ? palette.pass('PASSED') : palette.fail('FAILED')}: ${passedCount} of ${total} interactions passed${notOffered}${broken}`;
+  return `${report.ok ? palette.pass('PASSED') : palette.fail('FAILED')}: ${passedCount} of ${total} interactions passed${notOffered}${pending}${broken}`;
 }

@@ -12,6 +12,7 @@ import { noStateSource, remoteStateSource, stateMapSource, type StateEvent, type
 import type { StateMapFile } from './state-map';
 import type { PactSource, Publication } from './verifier-options';
 import { notOfferedFor, type NotOffered } from './not-offered';
+import { PENDING_IN_PACT, type InteractionMarks } from './interaction-marks';
 
 // The vendor kit's run: the rules proxy in front of the seller, the kit's state endpoint in
 // front of the vendor's state source, and the official Pact verifier (a child process)
@@ -52,6 +53,10 @@ export interface KitRun {
   onProxyReady?: (url: string) => void;
   /** Optional interactions the seller does not offer (checked with checkNotOffered): reported, not run. */
   notOffered?: NotOffered[];
+  /** Per interaction description: what changed since `--since`, and whether it runs as pending (interactionMarks). */
+  marks?: ReadonlyMap<string, InteractionMarks>;
+  /** With `--since`: the comparison's sides and counts, for the report. */
+  since?: VerificationReport['since'];
 }
 
 const stateSource = (run: KitRun): StateSource =>
@@ -152,6 +157,7 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
       const planned = run.pacts.files.flatMap((file) =>
         readV4Pact(file).interactions.map((i) => ({
           file,
+          pending: i.pending === true,
           run: newRun(
             i.description,
             (i.providerStates ?? []).map((s) => s.name),
@@ -161,6 +167,9 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
       for (const p of planned) {
         const declared = notOfferedFor(p.run, run.notOffered ?? []);
         if (declared !== undefined) p.run.notOffered = declared;
+        // `pending: true` in the pact is honoured whoever calls, as every Pact verifier honours it.
+        const marks = run.marks?.get(p.run.description) ?? (p.pending ? { pending: PENDING_IN_PACT } : undefined);
+        if (marks !== undefined) p.run.marks = marks;
       }
       runs.push(...planned.map((p) => p.run));
       for (const [index, plan] of planned.entries()) {
@@ -202,6 +211,7 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
   return buildReport(run.sellerUrl, runs, {
     ...(fatal !== undefined ? { fatal } : {}),
     ...(run.signal?.aborted ? { stopped: String(run.signal.reason ?? 'stopped') } : {}),
+    ...(run.since !== undefined ? { since: run.since } : {}),
   });
 }
 

@@ -4,6 +4,8 @@ import type { PactFailure, PactMismatch } from './pact-results';
 import type { Exchange } from './proxied-exchange';
 import type { ExchangeTiming } from './exchange-words';
 import { notOfferedReason, type NotOffered } from './not-offered';
+import type { ChangedSince, InteractionMarks } from './interaction-marks';
+import type { CompatReport, CompatSideInfo } from './compat/compat-report';
 
 // The vendor's report: per interaction (Pact's verdict and the reply rules' verdict on the
 // same exchange) and per rule (every breach with item id, JSON path, expected and found).
@@ -30,6 +32,12 @@ export interface InteractionReport {
   problems: string[];
   /** How the last exchange ended; on a timeout no `status` (the seller sent none in time): `noAnswerWithinMs`, and a late answer's `lateStatus`. */
   exchange?: ExchangeTiming;
+  /** Run as pending: verified and reported (PASS or FAIL), never failing the run. */
+  pending?: true;
+  /** Why it is pending: marked so in the pact, new or changed since `--since` (with `--pending`), or pending at the broker. */
+  pendingReason?: string;
+  /** What changed in it since the contract given to `--since`. */
+  changedSince?: ChangedSince;
 }
 
 export interface RuleBreach {
@@ -56,6 +64,8 @@ export interface VerificationReport {
   fatal?: string;
   /** The signal that stopped the run before every interaction ran. */
   stopped?: string;
+  /** With `--since`: the two contracts compared and the count of changes per class. */
+  since?: { base: CompatSideInfo; head: CompatSideInfo; summary: CompatReport['summary'] };
 }
 
 /** What the kit saw for one interaction: Pact's verdict, the exchanges tagged with it, its state changes. */
@@ -72,6 +82,8 @@ export interface InteractionRun {
   exampleValues: Map<string, string>;
   /** Set when the seller declared this optional interaction not offered: it is not run. */
   notOffered?: NotOffered;
+  /** What changed in it since `--since`, and whether it runs as pending. */
+  marks?: InteractionMarks;
 }
 
 /** Pact quotes the contract's examples; the vendor wants to read the values their seller was sent. */
@@ -89,8 +101,20 @@ function withInjectedValues(mismatch: PactMismatch, injected: Map<string, string
   };
 }
 
+/** A broker's pending pacts (`--enable-pending`) are known pending only by how Pact reports their failures. */
+const PENDING_AT_BROKER = 'pending at the broker (a pending pact or interaction)';
+
 export function interactionReport(run: InteractionRun): InteractionReport {
-  const base = { description: run.description, states: run.states, schemaErrors: [], violations: [], notes: [] };
+  const pendingReason = run.marks?.pending ?? (run.pact?.failure?.pending === true ? PENDING_AT_BROKER : undefined);
+  const base = {
+    description: run.description,
+    states: run.states,
+    schemaErrors: [],
+    violations: [],
+    notes: [],
+    ...(pendingReason !== undefined ? { pending: true as const, pendingReason } : {}),
+    ...(run.marks?.changedSince !== undefined ? { changedSince: run.marks.changedSince } : {}),
+  };
   if (run.notOffered !== undefined)
     return { ...base, pact: 'not-offered', pactMismatches: [], rules: 'not-offered', notOffered: notOfferedReason(run.notOffered), problems: [] };
   if (run.pact === undefined)
@@ -130,8 +154,12 @@ export function interactionReport(run: InteractionRun): InteractionReport {
 }
 
 export const interactionPassed = (i: InteractionReport): boolean => i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0;
-/** Passed, or an optional interaction the seller declared not offered: neither fails the run. */
-export const interactionAccepted = (i: InteractionReport): boolean => interactionPassed(i) || i.pact === 'not-offered';
+/** Passed, an optional interaction the seller declared not offered, or a pending one that ran: none fails the run. */
+export const interactionAccepted = (i: InteractionReport): boolean =>
+  interactionPassed(i) || i.pact === 'not-offered' || (i.pending === true && i.pact !== 'not-run');
+
+/** A pending interaction that did not pass: shown as FAIL and PENDING, not counted against the run. */
+export const pendingFailure = (i: InteractionReport): boolean => i.pending === true && (i.pact === 'passed' || i.pact === 'failed') && !interactionPassed(i);
 
 /** For a failing interaction whose state lacked values: which of the contract's examples were sent. */
 export const exampleValuesNote = (i: InteractionReport): string | undefined =>
@@ -142,7 +170,11 @@ export const exampleValuesNote = (i: InteractionReport): string | undefined =>
         .join(', ')}: give your own in the state map or state callback`;
 
 /** The report from every interaction's run, plus every breach gathered per rule. */
-export function buildReport(sellerUrl: string, runs: InteractionRun[], extra: { fatal?: string; stopped?: string } = {}): VerificationReport {
+export function buildReport(
+  sellerUrl: string,
+  runs: InteractionRun[],
+  extra: { fatal?: string; stopped?: string; since?: VerificationReport['since'] } = {},
+): VerificationReport {
   const interactions = runs.map(interactionReport);
   const byRule = new Map<string, RuleSummary>();
   const add = (rule: string, description: string, breach: RuleBreach) => {

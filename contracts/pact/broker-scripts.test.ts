@@ -77,6 +77,43 @@ describe('npm run pact:publish', () => {
     }
   });
 
+  it('publishes the pending-marked next contract that npm run contract:pending writes (--pacts <file>)', async () => {
+    const out = join(temporaryDirectory('pending-publish'), 'next.json');
+    const written = await runScript('scripts/contract-pending.ts', {}, [
+      '--base',
+      PACT_FILE,
+      '--head',
+      'fixtures/pacts/next-contract-example.json',
+      '--out',
+      out,
+    ]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toBe(`${out}: pending: true on 1 of 15 interaction(s)\n  an item inquiry for a part stocked at two locations\n`);
+    const broker = await startRecordingBroker();
+    try {
+      const run = await runScript('scripts/pact-publish.ts', { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token' }, [
+        '--allow-dirty',
+        '--pacts',
+        out,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const body = broker.calls.find((c) => c.method === 'POST' && c.path === '/contracts/publish')!.body as { contracts: { content: string }[] };
+      const published = JSON.parse(Buffer.from(body.contracts[0].content, 'base64').toString('utf8')) as {
+        interactions: { description: string; pending: boolean }[];
+      };
+      expect(published.interactions.filter((i) => i.pending).map((i) => i.description)).toEqual(['an item inquiry for a part stocked at two locations']);
+      expect(published.interactions.filter((i) => !i.pending)).toHaveLength(14);
+    } finally {
+      await broker.close();
+    }
+    const missing = await runScript('scripts/pact-publish.ts', { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9', PACT_BROKER_TOKEN: 't' }, [
+      '--allow-dirty',
+      '--pacts',
+      `${out}.nope`,
+    ]);
+    expect([missing.code, missing.stderr]).toEqual([2, `pact:publish: --pacts ${out}.nope does not exist\n`]);
+  });
+
   it('stops with a clear message, before calling anything, when the broker settings are missing', async () => {
     const run = await runScript('scripts/pact-publish.ts', {});
     expect(run.code).toBe(2);

@@ -1,5 +1,7 @@
 import { exchangeOutcomeText } from '../exchange-words';
 import { interactionPassed, SCHEMA_RULE, type InteractionReport, type VerificationReport } from '../verification-report';
+import { changedSinceText } from '../interaction-marks';
+import { sideLabel } from '../compat/compat-report';
 import { valueText, summaryLine } from '../report-as-text';
 import { markup, type Markup } from './html-text';
 import { jsonView, type MarkedPath } from './json-view';
@@ -85,15 +87,25 @@ function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined):
   return markup`<div class="side-by-side" data-testid="exchange"><div><h3>Request (as sent to your system)</h3>${jsonView(exchange.request)}</div><div><h3>${heading}</h3>${reply}</div></div>`;
 }
 
+/** PENDING beside the verdict: reported, never failing the run. */
+const pendingBadge = (i: InteractionReport): Markup => (i.pending === true ? markup` ${badge('dim', 'PENDING')}` : markup``);
+
+/** The interaction's notes: why it is pending, what changed in it since --since. */
+function marksNote(i: InteractionReport): Markup {
+  const pending = i.pending === true ? markup`<br><span class="note" data-testid="pending">pending: ${i.pendingReason ?? ''} — never fails the run</span>` : '';
+  const changed = i.changedSince !== undefined ? markup`<br><span class="note" data-testid="changed-since">${changedSinceText(i.changedSince)}</span>` : '';
+  return markup`${pending}${changed}`;
+}
+
 function interactionRow(i: InteractionReport, index: number): Markup {
   const ok = interactionPassed(i);
-  const verdict = i.pact === 'not-run' ? 'not-run' : ok ? 'pass' : 'fail';
+  const verdict = i.pact === 'not-run' ? 'not-run' : ok ? 'pass' : i.pending === true ? 'pending-fail' : 'fail';
   const label = i.pact === 'not-run' ? badge('dim', 'NOT RUN') : ok ? badge('pass', 'PASS') : badge('fail', 'FAIL');
-  const name = verdict === 'fail' ? markup`<a href="#${anchorOf(index)}">${i.description}</a>` : markup`${i.description}`;
-  const given = i.states.length > 0 ? markup`<br><span class="note">given ${i.states.join(', ')}</span>` : '';
+  const name = !ok && i.pact !== 'not-run' ? markup`<a href="#${anchorOf(index)}">${i.description}</a>` : markup`${i.description}`;
+  const given = markup`${i.states.length > 0 ? markup`<br><span class="note">given ${i.states.join(', ')}</span>` : ''}${marksNote(i)}`;
   // A timeout reads as one (no answer within the limit), never as a status the seller did not send.
   const exchange = i.exchange === undefined ? '—' : exchangeOutcomeText(i.exchange);
-  return markup`<tr data-testid="interaction" data-verdict="${verdict}"><td>${label}</td><td>${name}${given}</td><td>${pactBadge(i)}</td><td>${rulesBadge(
+  return markup`<tr data-testid="interaction" data-verdict="${verdict}"><td>${label}${pendingBadge(i)}</td><td>${name}${given}</td><td>${pactBadge(i)}</td><td>${rulesBadge(
     i,
   )}</td><td class="num">${exchange}</td></tr>`;
 }
@@ -103,9 +115,9 @@ export function renderVerificationHtml(report: VerificationReport, exchanges: re
     interactionPassed(i) || i.pact === 'not-run'
       ? []
       : [
-          markup`<details open id="${anchorOf(index)}" data-testid="failed-interaction"><summary>${i.description} — pact: ${pactBadge(i)} · reply rules: ${rulesBadge(
+          markup`<details open id="${anchorOf(index)}" data-testid="failed-interaction"><summary>${i.description}${pendingBadge(i)} — pact: ${pactBadge(i)} · reply rules: ${rulesBadge(
             i,
-          )}</summary>${findings(i)}${sideBySide(i, exchanges[index])}</details>`,
+          )}</summary>${marksNote(i)}${findings(i)}${sideBySide(i, exchanges[index])}</details>`,
         ],
   );
   const broken = report.rules.map(
@@ -115,6 +127,7 @@ export function renderVerificationHtml(report: VerificationReport, exchanges: re
 <p class="meta">${report.sellerUrl}</p>
 ${verdictBlock(report.ok, summaryLine(report))}
 ${report.fatal !== undefined ? markup`<p class="finding">Pact could not run: ${report.fatal}</p>` : ''}
+${report.since !== undefined ? markup`<p class="meta" data-testid="since">compared with ${sideLabel(report.since.base)}: new and changed interactions are marked</p>` : ''}
 <h2>Interactions</h2>
 <table><thead><tr><th></th><th>interaction</th><th>pact</th><th>reply rules</th><th class="num">exchange</th></tr></thead><tbody>${report.interactions.map(interactionRow)}</tbody></table>
 ${broken.length > 0 ? markup`<h2>Broken rules</h2><table><thead><tr><th>rule</th><th>what it guards</th><th class="num">breaches</th></tr></thead><tbody>${broken}</tbody></table>` : ''}

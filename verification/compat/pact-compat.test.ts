@@ -189,6 +189,21 @@ describe('compareSellerContracts: one rule per kind of change', () => {
     expect(compareSellerContracts(base, head).map((f) => [f.policy, f.class])).toEqual([['request-field-added', 'breaking']]);
   });
 
+  // Found by the agreement run: an exact 2000 given the regex '^20' was called loosened, and the
+  // Pact verifier failed the mock seller ("Expected '2000' to match '^20'"): Pact's regex must match
+  // the whole value, so '^20' accepts only "20".
+  it('reads a regex as Pact does, on the whole value: an exact value given a regex that only matches its start is stricter', () => {
+    const regex = (pattern: string) =>
+      compareSellerContracts(
+        base,
+        headWith((_p, find) => (find(ORDER).response.matchingRules.body['$.status_code'] = { combine: 'AND', matchers: [{ match: 'regex', regex: pattern }] })),
+      ).map((f) => f.policy);
+    expect(regex('^20')).toEqual(['reply-matcher-stricter']);
+    expect(regex('20')).toEqual(['reply-matcher-stricter']);
+    expect(regex('^20\\d\\d$')).toEqual(['reply-matcher-loosened']);
+    expect(regex('2\\d+')).toEqual(['reply-matcher-loosened']);
+  });
+
   it('leaves the reply rules out when one side does not know its catalogue (a pact from before 3.2.0)', () => {
     const head = headWith((_p, _f, c) => (c.replyRules!['order.currency'] = 'new'));
     expect(compareSellerContracts({ ...base, replyRules: undefined }, head)).toEqual([]);

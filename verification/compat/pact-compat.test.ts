@@ -181,7 +181,7 @@ describe('compareSellerContracts: one rule per kind of change', () => {
 
   // Found by the agreement run (compat-agreement.property.test.ts): the mock seller answered 400
   // to a request with a new field, which compat called safe. The seller-request schemas are closed.
-  it('calls a new request field breaking: the contract\'s own seller-request schema refuses it', () => {
+  it("calls a new request field breaking: the contract's own seller-request schema refuses it", () => {
     const head = headWith((_p, find) => (find(ORDER).request.body.content.note = 'leave at the back'));
     const order = head.pact.interactions.find((i) => i.description === ORDER)!;
     expect(validators['place-order']['seller-request'](order.request.body!.content).valid).toBe(false);

@@ -27,7 +27,10 @@ export const SELLER_POLICY = {
   'request-field-removed': { class: 'breaking', why: 'a request field the seller may read is no longer sent' },
   // The seller-request schemas are closed (additionalProperties: false): a seller validating
   // with them, as the mock seller does, answers 400 to a field it does not know.
-  'request-field-added': { class: 'breaking', why: "a new request field: the contract's seller-request schemas are closed, so a seller validating with them refuses it" },
+  'request-field-added': {
+    class: 'breaking',
+    why: "a new request field: the contract's seller-request schemas are closed, so a seller validating with them refuses it",
+  },
   'request-value-changed': { class: 'breaking', why: 'the seller receives another value (or another number of array entries) than before' },
   'request-example-changed': { class: 'safe', why: "the example changed where the seller receives its own state's value instead" },
   'request-matcher-changed': { class: 'safe', why: "request matchers bind the gateway's calls, not the seller: the seller receives the example either way" },

@@ -6,6 +6,7 @@ import { readPact, type PactDocument, type PactInteraction } from '../../contrac
 import { compareSellerContracts } from './pact-compat';
 import { sellerContractOf, type SellerContract } from './seller-contract';
 import { SELLER_POLICY, type SellerPolicyRule } from './seller-policy';
+import { validators } from '../../contracts/validator';
 
 // Each rule of the policy, shown on one mutation of today's pact: the classifier names that
 // rule, with the class the policy gives it, and nothing else.
@@ -17,6 +18,7 @@ const INVOICE = 'an invoice by invoice number';
 const ROUTE_TIMES = 'an item inquiry for a part at a location with route times';
 
 type Json = Record<string, any>; // mutations reach anywhere in a pact
+const find = (pact: PactDocument, description: string) => pact.interactions.find((i) => i.description === description)!;
 
 function headWith(change: (pact: PactDocument, find: (description: string) => Json, contract: SellerContract) => void): SellerContract {
   const pact = structuredClone(today);
@@ -175,6 +177,31 @@ describe('compareSellerContracts: one rule per kind of change', () => {
       ['interaction-reworded', 'an order received in full'],
       ['reply-field-newly-required', 'an order received in full'],
     ]);
+  });
+
+  // Found by the agreement run (compat-agreement.property.test.ts): the mock seller answered 400
+  // to a request with a new field, which compat called safe. The seller-request schemas are closed.
+  it("calls a new request field breaking: the contract's own seller-request schema refuses it", () => {
+    const head = headWith((_p, find) => (find(ORDER).request.body.content.note = 'leave at the back'));
+    const order = head.pact.interactions.find((i) => i.description === ORDER)!;
+    expect(validators['place-order']['seller-request'](order.request.body!.content).valid).toBe(false);
+    expect(validators['place-order']['seller-request'](find(today, ORDER).request.body!.content).valid).toBe(true);
+    expect(compareSellerContracts(base, head).map((f) => [f.policy, f.class])).toEqual([['request-field-added', 'breaking']]);
+  });
+
+  // Found by the agreement run: an exact 2000 given the regex '^20' was called loosened, and the
+  // Pact verifier failed the mock seller ("Expected '2000' to match '^20'"): Pact's regex must match
+  // the whole value, so '^20' accepts only "20".
+  it('reads a regex as Pact does, on the whole value: an exact value given a regex that only matches its start is stricter', () => {
+    const regex = (pattern: string) =>
+      compareSellerContracts(
+        base,
+        headWith((_p, find) => (find(ORDER).response.matchingRules.body['$.status_code'] = { combine: 'AND', matchers: [{ match: 'regex', regex: pattern }] })),
+      ).map((f) => f.policy);
+    expect(regex('^20')).toEqual(['reply-matcher-stricter']);
+    expect(regex('20')).toEqual(['reply-matcher-stricter']);
+    expect(regex('^20\\d\\d$')).toEqual(['reply-matcher-loosened']);
+    expect(regex('2\\d+')).toEqual(['reply-matcher-loosened']);
   });
 
   it('leaves the reply rules out when one side does not know its catalogue (a pact from before 3.2.0)', () => {

@@ -98,8 +98,9 @@ function passes(check: Check, example: unknown, value: unknown): boolean | undef
     case 'boolean':
       return typeof value === 'boolean';
     case 'regex':
+      // Pact's regex matcher wants the whole value to match (as Java's String.matches), not a part of it.
       try {
-        return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && new RegExp(check.regex).test(String(value));
+        return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && new RegExp(`^(?:${check.regex})$`).test(String(value));
       } catch {
         return undefined;
       }

@@ -25,7 +25,12 @@ export const SELLER_POLICY = {
   // The request the seller receives (the pact's example, with values injected from its states).
   'request-changed': { class: 'breaking', why: 'the method, path, query or a header the seller receives changed' },
   'request-field-removed': { class: 'breaking', why: 'a request field the seller may read is no longer sent' },
-  'request-field-added': { class: 'safe', why: 'a new request field: a seller ignores what it does not read' },
+  // The seller-request schemas are closed (additionalProperties: false): a seller validating
+  // with them, as the mock seller does, answers 400 to a field it does not know.
+  'request-field-added': {
+    class: 'breaking',
+    why: "a new request field: the contract's seller-request schemas are closed, so a seller validating with them refuses it",
+  },
   'request-value-changed': { class: 'breaking', why: 'the seller receives another value (or another number of array entries) than before' },
   'request-example-changed': { class: 'safe', why: "the example changed where the seller receives its own state's value instead" },
   'request-matcher-changed': { class: 'safe', why: "request matchers bind the gateway's calls, not the seller: the seller receives the example either way" },

@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+import { runAsProcess, type CommandIo } from '../cli/command-io';
+import { agreementFigures, disagreementText, figuresTable } from '../verification/compat/testing/agreement';
+import { runAgreement } from '../verification/compat/testing/run-agreement';
+
+// npm run contract:agreement -- --changes 1000 --seed 1 [--lanes 2] [--json]
+// Issue 34, item 4, at scale: generated heads of today's pact, compat's verdict beside the kit's
+// verification of the mock seller against each (compat-agreement.property.test.ts runs 30).
+// Progress on stderr, figures on stdout. Exit 0: no false safe and false breaking under 5%;
+// 1 otherwise; 2 bad usage.
+
+const USAGE = `usage: npm run contract:agreement -- [--changes <n>] [--seed <s>] [--lanes <n>] [--json] [--help]
+
+  --changes <n>  generated heads (default 1000)
+  --seed <s>     the generator's seed (default 1); head n of a seed is the same on every run
+  --lanes <n>    mock sellers verifying side by side (default 2)
+  --json         the figures and every disagreement as JSON instead of a table
+`;
+
+const MAX_FALSE_BREAKING = 0.05;
+
+async function compatAgreement(argv: string[], io: CommandIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { changes: { type: 'string' }, seed: { type: 'string' }, lanes: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+      strict: true,
+    }));
+  } catch (error) {
+    io.stderr(`contract:agreement: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const integer = (name: string, text: string | undefined, fallback: number, min: number) => {
+    const n = text === undefined ? fallback : Number(text);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${text}'`);
+    return n;
+  };
+  let changes: number, seed: number, lanes: number;
+  try {
+    changes = integer('changes', values.changes, 1000, 1);
+    seed = integer('seed', values.seed, 1, 0);
+    lanes = integer('lanes', values.lanes, 2, 1);
+  } catch (error) {
+    io.stderr(`contract:agreement: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  io.stderr(`contract:agreement: ${changes} heads of seed ${seed}, ${lanes} mock seller(s)\n`);
+  const step = Math.max(1, Math.floor(changes / 20));
+  const run = await runAgreement({
+    changes,
+    seed,
+    lanes,
+    onHead: (_j, done) => {
+      if (done % step === 0 || done === changes) io.stderr(`  ${done}/${changes}\n`);
+    },
+  });
+  const figures = agreementFigures(run.judged);
+  const all = figures.at(-1)!;
+  const disagreements = run.judged.filter((j) => j.outcome === 'false-safe' || j.outcome === 'false-breaking');
+  const ok = all.falseSafe === 0 && all.falseBreakingRate < MAX_FALSE_BREAKING;
+  if (values.json) {
+    const rows = figures.map((f) => ({ ...f, falseBreakingRate: Number(f.falseBreakingRate.toFixed(4)), ms: Math.round(f.ms) }));
+    const heads = disagreements.map((j) => ({
+      index: j.generated.index,
+      kind: j.generated.kind,
+      outcome: j.outcome,
+      compat: j.worst,
+      changes: j.generated.changes,
+      findings: j.findings.map((f) => ({ class: f.class, policy: f.policy, where: f.where, pointer: f.pointer })),
+      failures: j.verdict.failures,
+    }));
+    io.stdout(`${JSON.stringify({ changes, seed, ok, wallMs: Math.round(run.ms), figures: rows, disagreements: heads }, null, 2)}\n`);
+  } else {
+    io.stdout(`${figuresTable(figures)}\n\n`);
+    for (const j of disagreements) io.stdout(`${disagreementText(j)}\n\n`);
+    io.stdout(
+      `${changes} heads (seed ${seed}) in ${(run.ms / 1000).toFixed(1)} s: ${all.falseSafe} false safe, ${all.falseBreaking} false breaking ` +
+        `(${(all.falseBreakingRate * 100).toFixed(1)}%, limit ${MAX_FALSE_BREAKING * 100}%), ${all.breakingMockSatisfied} breaking the mock happened to satisfy — ${ok ? 'AGREE' : 'DISAGREE'}\n`,
+    );
+  }
+  return ok ? 0 : 1;
+}
+
+runAsProcess(compatAgreement);

@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CtrfReport } from '../verification/report-as-ctrf';
+import { useLoadRuns } from './testing/load-runs';
+
+// verify --load never passes a seller that breaks a reply rule, and never claims a step it did
+// not measure: cross-talk fails the run naming the step and the rules in both models, a spent
+// budget lists the steps not run and reads the knee as "at least", --abort-on-fail stops at
+// the first breached SLO, and CTRF says what JUnit says. The verdicts here hold on a busy
+// machine (wide margins); the wall-clock ones are in verify-load-verdicts.test.ts.
+
+const { dir, sellerThat, mockWith, load } = useLoadRuns('verify-load-correctness');
+
+describe('verify --load against a seller that mixes buyers’ items above 3 requests in flight', () => {
+  it('closed model: the run fails naming the step and the rules, never PASS', async () => {
+    const url = await sellerThat({ kind: 'cross-talks', above: 3, delayMs: 20 });
+    const { code, report, out } = await load(url, '--concurrency', '1,2,4', '--step-seconds', '0.3');
+    expect(code).toBe(1);
+    expect(report.steps.map((s) => s.correct)).toEqual([true, true, false]);
+    expect(report.verdict.rules_broken.map((r) => r.rule)).toContain('item.unknown-id');
+    expect(report.verdict.rules_broken.every((r) => r.first_level === 4 && r.only_under_concurrency)).toBe(true);
+    expect(out.stdout).toMatch(/^FAIL: reply rules broken — item\.[a-z-]+ from concurrency 4 \(only under concurrency\)/m);
+    expect(out.stdout).not.toMatch(/PASS/);
+  });
+
+  it('open model: the same, named by its rate', async () => {
+    const url = await sellerThat({ kind: 'cross-talks', above: 3, delayMs: 20 });
+    const { code, report, out } = await load(url, '--rate', '10,400', '--step-seconds', '0.5');
+    expect(code).toBe(1);
+    expect(report.steps[0].correct).toBe(true);
+    expect(report.verdict.rules_broken.map((r) => r.first_level)).toContain(400);
+    expect(out.stdout).toMatch(/FAIL: reply rules broken — .*from 400 req\/s/);
+  });
+});
+
+describe('verify --load never claims a step it did not measure', () => {
+  it('a spent budget: the steps not run are listed, the knee reads "at least", a gate that needs them fails', async () => {
+    // 5 ms a request: the first half-second step sends at most 100, so 150 run out in the second.
+    const url = await mockWith({ service_time: { ms: 5 } });
+    const args = ['--max-concurrency', '8', '--step-seconds', '0.5', '--max-requests', '150'];
+    const junit = join(dir.path, 'cut.xml');
+    const run = await load(url, ...args, '--junit', junit);
+    expect(run.out.stderr).toMatch(/at most 150 requests \(--max-requests\), no orders, seed 3/); // item inquiries only: no order is sent
+    expect(run.report.verdict.knee).toBe(1);
+    expect(run.report.verdict.knee_is_lower_bound).toBe(true);
+    expect(run.report.verdict.not_run).toEqual([4, 8]);
+    expect(run.report.steps[1].partial).toBe(true);
+    expect(run.code).toBe(0);
+    expect(run.out.stdout).toMatch(/Not run: concurrency 4, concurrency 8 — the request budget \(--max-requests 150\) was spent during concurrency 2\./);
+    expect(run.out.stdout).toMatch(
+      /PASS: the knee is at least concurrency 1 \(not measured beyond: concurrency 2, concurrency 4 and concurrency 8 were not measured whole/,
+    );
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(/name="concurrency 8" time="0">\s*<skipped message="not run: the request budget/);
+
+    const gated = await load(url, ...args, '--min-concurrency', '8');
+    expect(gated.code).toBe(1);
+    expect(gated.out.stdout).toMatch(/FAIL: --min-concurrency 8 needs concurrency 8, which was not measured whole \(the request budget/);
+  });
+
+  it('--abort-on-fail stops at the first step that breaches an SLO; CTRF says the same as JUnit', async () => {
+    // 5 ms alone, 65 ms at four in flight: a 40 ms SLO holds at 1 and breaks at 4, with room either side.
+    const url = await sellerThat({ kind: 'slows-with-concurrency', baseMs: 5, perInFlightMs: 20 });
+    const ctrf = join(dir.path, 'abort.ctrf.json');
+    const { code, report, out } = await load(url, '--concurrency', '1,4,8', '--step-seconds', '0.3', '--slo', 'p95<40ms', '--abort-on-fail', '--ctrf', ctrf);
+    expect(code).toBe(1);
+    expect(report.steps.map((s) => s.slo_breaches)).toEqual([[], ['p95<40ms']]);
+    expect(report.verdict.not_run).toEqual([8]);
+    expect(out.stdout).toMatch(/FAIL: --slo p95<40ms breached at concurrency 4; --slo could not be checked at concurrency 8/);
+    const tests = (JSON.parse(await readFile(ctrf, 'utf8')) as CtrfReport).results.tests.map((t) => [t.name, t.status]);
+    expect(tests).toEqual([
+      ['concurrency 1', 'passed'],
+      ['concurrency 4', 'failed'],
+      ['concurrency 8', 'skipped'],
+      ['p95<40ms', 'failed'],
+      ['min-concurrency', 'passed'],
+    ]);
+  });
+});

@@ -155,6 +155,31 @@ describe('federated-gateway compat', () => {
     expect(findings.map((f) => f.where).join(' ')).toContain(removed);
   });
 
+  it('--paths: a buyer program moving from v3.1 to v3.2 meets nothing breaking, operation by operation; the way back loses invoice and statement', async () => {
+    const forward = await runInProcess(compatCommand, ['--paths', '/json/federated/v3_1/=/json/federated/v3_2/', '--json']);
+    expect(forward.code, forward.stderr).toBe(0);
+    const findings = (JSON.parse(forward.stdout) as { findings: { class: string; policy: string; where: string }[] }).findings;
+    expect(findings.every((f) => f.class === 'safe')).toBe(true);
+    expect(findings.filter((f) => f.policy === 'operation-added').map((f) => f.where)).toEqual([
+      'POST /json/federated/v3_2/invoice',
+      'POST /json/federated/v3_2/statement',
+    ]);
+    expect(findings.some((f) => f.where === 'POST /json/federated/v3_2/item_inquiry')).toBe(true);
+    const back = await runInProcess(compatCommand, ['--paths', '/json/federated/v3_2/=/json/federated/v3_1/', '--json']);
+    expect(back.code).toBe(1);
+    const removed = (JSON.parse(back.stdout) as { findings: { class: string; policy: string }[] }).findings.filter((f) => f.class === 'breaking');
+    expect(removed.map((f) => f.policy)).toEqual(['operation-removed', 'operation-removed']);
+    for (const [args, message] of [
+      [['--paths', 'v3_1=v3_2'], /--paths must be two different path prefixes/],
+      [['--paths', '/a/=/b/', '--head', PACT_FILE], /give it as --base, not --head/],
+      [['--paths', '/a/=/b/', '--base', PACT_FILE], /--paths compares within an OpenAPI document; .* is a pact/],
+    ] as const) {
+      const bad = await runInProcess(compatCommand, [...args]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(message);
+    }
+  });
+
   it('--help describes the classes and exits 0', async () => {
     const run = await runInProcess(compatCommand, ['--help']);
     expect(run.code).toBe(0);

@@ -1,15 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { UsageError } from './command-line';
 import type { CommandIo } from './command-io';
-import { COMPAT_USAGE, parseCompatOptions } from './compat-options';
-import { PACKAGE_ROOT } from '../shared/package-root';
+import { COMPAT_USAGE, parseCompatOptions, type CompatOptions } from './compat-options';
+import { PACKAGE_ROOT, packagePath } from '../shared/package-root';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
 import { paletteFor } from '../verification/palette';
-import { CompatInputError, loadContract } from '../verification/compat/contract-source';
+import { CompatInputError, CONTRACT_PATHS, loadContract } from '../verification/compat/contract-source';
+import { compareApiVersions } from '../verification/compat/openapi-version-move';
 import { compareDocuments } from '../verification/compat/compare-documents';
 import { compareReleases, isRelease } from '../verification/compat/release-compare';
 import { lastContractTag } from '../verification/compat/contract-releases';
-import { compatExitCode, sideLabel, type CompatReport } from '../verification/compat/compat-report';
+import { compatExitCode, compatReport, sideLabel, type CompatReport } from '../verification/compat/compat-report';
 import { compatAsText } from '../verification/compat/compat-text';
 import { compatAsMarkdown } from '../verification/compat/compat-markdown';
 import { compatAsHtml } from '../verification/compat/compat-html';
@@ -31,6 +32,26 @@ function rendered(report: CompatReport, format: 'text' | 'json' | 'markdown' | '
   }
 }
 
+/** The report the options ask for; CompatInputError when the input cannot be compared. */
+function compared(options: CompatOptions, baseSpec: string): CompatReport {
+  if (options.paths !== undefined) {
+    const { from, to } = options.paths;
+    const document = loadContract(baseSpec, options.repo);
+    if (document.kind !== 'openapi') throw new CompatInputError(`--paths compares within an OpenAPI document; ${baseSpec} is a pact`);
+    const version = (document.document as { info?: { version?: string } }).info?.version;
+    return compatReport(
+      { source: `${document.source} ${from}`, version },
+      { source: `${document.source} ${to}`, version },
+      compareApiVersions(document.document, from, to),
+    );
+  }
+  const headSpec = options.head ?? PACKAGE_ROOT;
+  // Two whole releases (directories, git refs): the pact and the API documents; else the two files given.
+  return isRelease(baseSpec, options.repo) && isRelease(headSpec, options.repo)
+    ? compareReleases(baseSpec, headSpec, options.repo)
+    : compareDocuments(loadContract(baseSpec, options.repo), loadContract(headSpec, options.repo));
+}
+
 export async function compatCommand(argv: string[], io: CommandIo): Promise<number> {
   const fail = (message: string, usage = false) => {
     io.stderr(`compat: ${message}\n${usage ? `\n${COMPAT_USAGE}` : ''}`);
@@ -47,16 +68,11 @@ export async function compatCommand(argv: string[], io: CommandIo): Promise<numb
     io.stdout(COMPAT_USAGE);
     return 0;
   }
-  const baseSpec = options.base ?? lastContractTag(options.repo);
+  const baseSpec = options.base ?? (options.paths !== undefined ? packagePath(CONTRACT_PATHS.buyerApi) : lastContractTag(options.repo));
   if (baseSpec === undefined) return fail(`no --base given and no contract tag (contract-v*) in ${options.repo}: name the release to compare against`, true);
-  const headSpec = options.head ?? PACKAGE_ROOT;
   let report: CompatReport;
   try {
-    // Two whole releases (directories, git refs): the pact and the API documents; else the two files given.
-    report =
-      isRelease(baseSpec, options.repo) && isRelease(headSpec, options.repo)
-        ? compareReleases(baseSpec, headSpec, options.repo)
-        : compareDocuments(loadContract(baseSpec, options.repo), loadContract(headSpec, options.repo));
+    report = compared(options, baseSpec);
   } catch (error) {
     if (error instanceof CompatInputError) return fail(error.message);
     throw error;

@@ -19,6 +19,11 @@ Compares two releases of the contract and classifies every change for a seller s
                     last contract tag (contract-v*) of the repository
   --head <x>        the newer release (default: this package's contract, the working tree in a clone)
   --repo <dir>      the git repository refs are read from (default: the current directory)
+  --paths <from>=<to>
+                    within one OpenAPI document (--base, default this package's buyer API
+                    document), what a buyer program meets moving from the operations under one
+                    path prefix to their twins under another, operation by operation, e.g.
+                    --paths /json/federated/v3_1/=/json/federated/v3_2/
   --json            the findings and a summary as JSON on stdout
   --markdown        Markdown on stdout, ready to post as a pull-request comment
   --html <file>     also write the report as an HTML page
@@ -37,6 +42,8 @@ export interface CompatOptions {
   repo: string;
   format: 'text' | 'json' | 'markdown' | 'changelog';
   html: string | undefined;
+  /** --paths: compare the operations under `from` with their twins under `to`. */
+  paths: { from: string; to: string } | undefined;
 }
 
 /** The options, or 'help'; UsageError for anything wrong. */
@@ -45,6 +52,7 @@ export function parseCompatOptions(argv: string[], cwd: string): CompatOptions |
     base: { type: 'string' },
     head: { type: 'string' },
     repo: { type: 'string' },
+    paths: { type: 'string' },
     json: { type: 'boolean', default: false },
     markdown: { type: 'boolean', default: false },
     html: { type: 'string' },
@@ -57,5 +65,15 @@ export function parseCompatOptions(argv: string[], cwd: string): CompatOptions |
   for (const flag of ['base', 'head', 'repo', 'html'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} needs a value`);
   }
-  return { base: values.base, head: values.head, repo: values.repo ?? cwd, format: forms[0] ?? 'text', html: values.html };
+  let paths: CompatOptions['paths'];
+  if (values.paths !== undefined) {
+    const [from, to, ...rest] = values.paths.split('=');
+    if (rest.length > 0 || !from?.startsWith('/') || !to?.startsWith('/') || from === to)
+      throw new UsageError(
+        `--paths must be two different path prefixes as <from>=<to>, e.g. /json/federated/v3_1/=/json/federated/v3_2/, got '${values.paths}'`,
+      );
+    if (values.head !== undefined) throw new UsageError('--paths compares within one document: give it as --base, not --head');
+    paths = { from, to };
+  }
+  return { base: values.base, head: values.head, repo: values.repo ?? cwd, format: forms[0] ?? 'text', html: values.html, paths };
 }

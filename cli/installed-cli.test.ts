@@ -96,6 +96,19 @@ describe('the installed CLI', () => {
     expect(await exit).toBe(0);
   });
 
+  it('compares what the contract it ships holds: its pact against itself, and the buyer API from v3.1 to v3.2', async () => {
+    const pact = join(app, 'node_modules', '@federated-gateway', 'toolkit', 'contracts', 'pacts', 'federated-gateway-seller-system.json');
+    const [same, paths] = await Promise.all([
+      run(bin, ['compat', '--base', pact, '--head', pact], app),
+      run(bin, ['compat', '--paths', '/json/federated/v3_1/=/json/federated/v3_2/', '--json'], app),
+    ]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toContain('No change to the contract.');
+    expect(paths.code, paths.stderr).toBe(0);
+    expect(paths.stderr).toMatch(/node_modules\/@federated-gateway\/toolkit\/contracts\/openapi\/buyer\.openapi\.json/);
+    expect((JSON.parse(paths.stdout) as { summary: { safe: number } }).summary.safe).toBeGreaterThan(0);
+  });
+
   it('prints where the shipped pact is (pact-path), inside the installed package', async () => {
     const result = await run(bin, ['pact-path'], app);
     expect(result.code, result.stderr).toBe(0);

@@ -7,43 +7,35 @@ import { fileURLToPath } from 'node:url';
 import { renderJsonSchemas } from '../contracts/json-schema-documents';
 import { renderContractApiDocuments } from '../gateway/api-reference/contract-documents';
 
-const dir = fileURLToPath(new URL('../contracts/json-schema/', import.meta.url));
-mkdirSync(dir, { recursive: true });
-
-const files = renderJsonSchemas();
-let written = 0;
-for (const [name, text] of files) {
-  let current: string | undefined;
-  try {
-    current = readFileSync(`${dir}${name}`, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current !== text) {
+/** Writes each file whose text differs (or is missing) under `dir`; the names written. */
+function writeChanged(dir: string, files: Map<string, string>): string[] {
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    let current: string | undefined;
+    try {
+      current = readFileSync(`${dir}${name}`, 'utf8');
+    } catch {
+      current = undefined;
+    }
+    if (current === text) continue;
     writeFileSync(`${dir}${name}`, text);
-    written++;
-    console.log(`wrote   ${name}`);
+    written.push(name);
   }
+  return written;
 }
+
+const dir = fileURLToPath(new URL('../contracts/json-schema/', import.meta.url));
+const files = renderJsonSchemas();
+const written = writeChanged(dir, files);
+for (const name of written) console.log(`wrote   ${name}`);
 for (const name of readdirSync(dir)) {
   if (name.endsWith('.schema.json') && !files.has(name)) {
     rmSync(`${dir}${name}`);
     console.log(`removed ${name}`);
   }
 }
-console.log(`${files.size} JSON Schema documents in contracts/json-schema/ (${written} changed)`);
+console.log(`${files.size} JSON Schema documents in contracts/json-schema/ (${written.length} changed)`);
 
 const apiDir = fileURLToPath(new URL('../contracts/openapi/', import.meta.url));
-mkdirSync(apiDir, { recursive: true });
-for (const [name, text] of renderContractApiDocuments()) {
-  let current: string | undefined;
-  try {
-    current = readFileSync(`${apiDir}${name}`, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current !== text) {
-    writeFileSync(`${apiDir}${name}`, text);
-    console.log(`wrote   contracts/openapi/${name}`);
-  }
-}
+for (const name of writeChanged(apiDir, renderContractApiDocuments())) console.log(`wrote   contracts/openapi/${name}`);

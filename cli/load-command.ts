@@ -68,6 +68,7 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
   io.stderr(
     `verify --load: ${options.sellerUrl}, ${model} ${steps} × ${options.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
       `deadline ${options.timeoutMs} ms, at most ${options.maxRequests} requests (${options.maxRequestsSource === 'given' ? '--max-requests' : 'the bound, sized from the steps'})` +
+      `${options.timeLimitMs !== undefined ? `, at most ${options.timeLimitMs / 1000} s (--time-limit)` : ''}` +
       `${mix['place-order'] !== undefined ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
       `seed ${seed} (replay: --seed ${seed})\n${options.slos.length > 0 ? `SLOs: ${options.slos.map((s) => s.expression).join(', ')}${options.abortOnFail ? ' (--abort-on-fail)' : ''}\n` : ''}${stepHeader(options.model)}\n`,
   );
@@ -84,6 +85,7 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
     stepSeconds: options.stepSeconds,
     maxRequests: options.maxRequests,
     maxRequestsSource: options.maxRequestsSource,
+    ...(options.timeLimitMs !== undefined ? { timeLimitMs: options.timeLimitMs } : {}),
     minLevel: options.minLevel,
     slos: options.slos,
     abortOnFail: options.abortOnFail,

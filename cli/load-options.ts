@@ -47,6 +47,8 @@ Two models:
   --no-orders               send no place order at all (a production system: no real orders)
   --max-requests <n>        the most requests the run may send (default: sized from the steps so
                             every step runs whole; printed before the first is sent)
+  --time-limit <t>          end the run after t (e.g. 90s, 5m): the step under way is cut, the
+                            rest do not run, and the report says so (default: none)
   --min-concurrency <n>     closed model: fail (exit 1) when the knee is below n (default 1)
   --min-rate <n>            open model: fail (exit 1) when the knee is below n requests/s
   --slo <list>              thresholds checked at every step and for the run, e.g.
@@ -66,7 +68,7 @@ Two models:
 
 The bound on requests is printed on stderr before the first is sent; progress per step on
 stderr; the table, the failures and the verdict on stdout. A ramp cut short (the bound spent,
---abort-on-fail) lists the steps that did not run, and the knee reads "at least N (not measured
+--time-limit, --abort-on-fail) lists the steps that did not run, and the knee reads "at least N (not measured
 beyond)"; a gate or an SLO that needs such a step fails. Exit 0: every reply correct, the knee
 at least the gate, every SLO held; 1: otherwise; 2: bad usage, an unusable catalogue, or your
 system cannot be reached at start; 130/143: stopped by SIGINT/SIGTERM (within a second, with a
@@ -86,6 +88,7 @@ export interface LoadCliOptions {
   orders: boolean;
   maxRequests: number;
   maxRequestsSource: 'given' | 'sized from the steps';
+  timeLimitMs?: number;
   /** --min-concurrency or --min-rate. */
   minLevel: number;
   slos: Slo[];
@@ -158,6 +161,7 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         mix: { type: 'string' },
         'no-orders': { type: 'boolean', default: false },
         'max-requests': { type: 'string' },
+        'time-limit': { type: 'string' },
         'min-concurrency': { type: 'string' },
         seed: { type: 'string' },
         header: { type: 'string', multiple: true },
@@ -227,6 +231,7 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
     ...(values['max-requests'] !== undefined
       ? { maxRequests: wholeNumber('--max-requests', values['max-requests'], 1, 100_000_000), maxRequestsSource: 'given' as const }
       : { maxRequests: defaultMaxRequests(model, levels, stepSeconds), maxRequestsSource: 'sized from the steps' as const }),
+    ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),
     minLevel,
     slos,
     abortOnFail: values['abort-on-fail']!,

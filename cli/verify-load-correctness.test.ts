@@ -59,6 +59,18 @@ describe('verify --load never claims a step it did not measure', () => {
     expect(gated.out.stdout).toMatch(/FAIL: --min-concurrency 8 needs concurrency 8, which was not measured whole \(the request budget/);
   });
 
+  it('--time-limit cuts the step under way and says which did not run', async () => {
+    const url = await mockWith({ service_time: { ms: 2 } });
+    const run = await load(url, '--concurrency', '1,2,4', '--step-seconds', '0.6', '--time-limit', '0.9s', '--junit', join(dir.path, 'limit.xml'));
+    expect(run.out.stderr).toMatch(/, at most 0\.9 s \(--time-limit\)/);
+    expect(run.report.steps.map((s) => s.partial === true)).toEqual([false, true]);
+    expect(run.report.verdict.not_run).toEqual([4]);
+    expect(run.report.verdict.knee_is_lower_bound).toBe(true);
+    expect(run.out.stdout).toMatch(/Not run: concurrency 4 — the time limit \(--time-limit 0\.9 s\) was reached during concurrency 2\./);
+    expect(run.code).toBe(0);
+    expect(await readFile(join(dir.path, 'limit.xml'), 'utf8')).toMatch(/name="concurrency 4" time="0">\s*<skipped message="not run: the time limit/);
+  });
+
   it('--abort-on-fail stops at the first step that breaches an SLO; CTRF says the same as JUnit', async () => {
     // 5 ms alone, 65 ms at four in flight: a 40 ms SLO holds at 1 and breaks at 4, with room either side.
     const url = await sellerThat({ kind: 'slows-with-concurrency', baseMs: 5, perInFlightMs: 20 });

@@ -1,5 +1,5 @@
 import { StepRecorder } from './step-recorder';
-import { budgetSpent, type StepCut, type StepDriver } from './step-driver';
+import { stopReason, type StepCut, type StepDriver } from './step-driver';
 
 // A step of the closed model: `concurrency` workers, each sending its next request as soon as
 // the last one answered, for `seconds`. Its latencies run from send to reply.
@@ -15,8 +15,11 @@ export async function runClosedStep(d: StepDriver, concurrency: number, seconds:
   const started = performance.now();
   const until = started + seconds * 1000;
   const stopped = () => d.signal?.aborted === true;
+  let cut: StepCut | undefined;
   const worker = async () => {
-    while (performance.now() < until && !budgetSpent(d) && !stopped()) {
+    while (performance.now() < until) {
+      cut ??= stopReason(d);
+      if (cut !== undefined) return;
       d.budget.sent++;
       const flight = recorder.begin(d.nextCase());
       const outcome = await d.client.exchange(flight.c);
@@ -26,6 +29,6 @@ export async function runClosedStep(d: StepDriver, concurrency: number, seconds:
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (performance.now() - started) / 1000;
-  const cut: StepCut | undefined = stopped() ? 'signal' : performance.now() < until && budgetSpent(d) ? 'budget' : undefined;
+  if (stopped()) cut = 'signal';
   return { recorder, seconds: elapsed, ...(cut !== undefined ? { cut } : {}) };
 }

@@ -1,5 +1,5 @@
 import { StepRecorder } from './step-recorder';
-import { budgetSpent, type StepCut, type StepDriver } from './step-driver';
+import { stopReason, type StepCut, type StepDriver } from './step-driver';
 import type { LoadOutcome } from './load-exchange';
 
 // A step of the open model: requests sent on a schedule — the i-th at start + i/rate — whatever
@@ -61,9 +61,8 @@ export async function runOpenStep(d: StepDriver, rate: number, seconds: number, 
   const pump = () => {
     const now = performance.now();
     while (cut === undefined && next < scheduled && started + next * interval <= now) {
-      if (d.signal?.aborted === true) cut = 'signal';
-      else if (budgetSpent(d)) cut = 'budget';
-      else {
+      cut = stopReason(d);
+      if (cut === undefined) {
         const intended = started + next * interval;
         next++;
         if (recorder.inFlightCount >= maxInFlight) dropped++;

@@ -12,7 +12,7 @@ import { percentiles } from './percentiles';
 import { runClosedStep } from './closed-step';
 import { runOpenStep } from './open-step';
 import type { StepRecorder, PendingFailure } from './step-recorder';
-import type { StepCut, StepDriver } from './step-driver';
+import { timeIsUp, type StepCut, type StepDriver } from './step-driver';
 import { coordinatedOmission } from './coordinated-omission';
 import { sloHolds, stepFigures } from './slo';
 import { loadVerdict } from './load-verdict';
@@ -40,6 +40,8 @@ export interface LoadOptions {
   stepSeconds: number;
   /** Requests the whole run may send; a step stops early once reached. */
   maxRequests: number;
+  /** The run's time limit, ms: the step under way is cut when it passes, the rest do not run. */
+  timeLimitMs?: number;
   maxRequestsSource?: LoadReport['max_requests_source'];
   /** --min-concurrency or --min-rate (0: no gate). */
   minLevel: number;
@@ -175,7 +177,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   // The stop aborts every exchange in flight at once: the partial report follows within a second.
   const stop = () => void client.close();
   signal?.addEventListener('abort', stop, { once: true });
-  const driver: StepDriver = { target, client, nextCase, budget: { sent: 0, max: options.maxRequests }, failures: [], ...(signal ? { signal } : {}) };
+  const driver: StepDriver = {
+    target,
+    client,
+    nextCase,
+    budget: { sent: 0, max: options.maxRequests },
+    failures: [],
+    ...(options.timeLimitMs !== undefined ? { deadline: performance.now() + options.timeLimitMs } : {}),
+    ...(signal ? { signal } : {}),
+  };
+  const limit = `the time limit (--time-limit ${(options.timeLimitMs ?? 0) / 1000} s)`;
+  const budget = `the request budget (--max-requests ${options.maxRequests})`;
   const steps: LoadStep[] = [];
   const latencies: Float64Array[] = [];
   let cutShort: string | undefined;
@@ -183,14 +195,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   for (const level of options.levels) {
     if (signal?.aborted === true) break;
     if (driver.budget.sent >= driver.budget.max) {
-      cutShort ??= `the request budget (--max-requests ${options.maxRequests}) was spent`;
+      cutShort ??= `${budget} was spent`;
+      break;
+    }
+    if (timeIsUp(driver)) {
+      cutShort ??= `${limit} was reached`;
       break;
     }
     const { step, latencies: recorded, cut } = await runStep(driver, options, level);
     steps.push(step);
     latencies.push(recorded);
     options.onStep?.(step);
-    if (cut === 'budget') cutShort = `the request budget (--max-requests ${options.maxRequests}) was spent during ${levelName(model, level)}`;
+    if (cut === 'budget') cutShort = `${budget} was spent during ${levelName(model, level)}`;
+    if (cut === 'time-limit') cutShort = `${limit} was reached during ${levelName(model, level)}`;
     if (options.abortOnFail === true && step.slo_breaches.length > 0 && level !== options.levels.at(-1)) {
       cutShort = `--abort-on-fail: ${step.slo_breaches.join(', ')} breached at ${levelName(model, level)}`;
       break;

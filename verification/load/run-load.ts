@@ -168,64 +168,70 @@ export interface LoadResult {
   failures: PendingFailure[];
 }
 
+interface Ramp {
+  steps: LoadStep[];
+  /** Each step's latencies, as recorded. */
+  latencies: Float64Array[];
+  /** Why the ramp stopped before its last step ended (a sentence), if it did. */
+  cutShort?: string;
+}
+
+/** The steps in turn, until one is cut short or --abort-on-fail stops at a breached SLO. */
+async function runRamp(driver: StepDriver, options: LoadOptions): Promise<Ramp> {
+  const { model } = options;
+  const limit = `the time limit (--time-limit ${(options.timeLimitMs ?? 0) / 1000} s)`;
+  const budget = `the request budget (--max-requests ${options.maxRequests})`;
+  const ramp: Ramp = { steps: [], latencies: [] };
+  for (const level of options.levels) {
+    if (driver.signal?.aborted === true) return ramp;
+    if (driver.budget.sent >= driver.budget.max) return { ...ramp, cutShort: ramp.cutShort ?? `${budget} was spent` };
+    if (timeIsUp(driver)) return { ...ramp, cutShort: ramp.cutShort ?? `${limit} was reached` };
+    const { step, latencies, cut } = await runStep(driver, options, level);
+    ramp.steps.push(step);
+    ramp.latencies.push(latencies);
+    options.onStep?.(step);
+    if (cut === 'budget') ramp.cutShort = `${budget} was spent during ${levelName(model, level)}`;
+    if (cut === 'time-limit') ramp.cutShort = `${limit} was reached during ${levelName(model, level)}`;
+    if (options.abortOnFail === true && step.slo_breaches.length > 0 && level !== options.levels.at(-1))
+      return { ...ramp, cutShort: `--abort-on-fail: ${step.slo_breaches.join(', ')} breached at ${levelName(model, level)}` };
+  }
+  return ramp;
+}
+
+/** Each first failure sent alone a few times: one that never breaks alone needs company. */
+async function sendFailuresAlone(options: LoadOptions, failures: PendingFailure[]): Promise<void> {
+  for (const failure of failures) {
+    if (failure.rule === ANSWER_RULE) continue; // timeouts and errors: load itself, not a reply to judge
+    const alone = await reproducesAlone(options.target, failure.case, failure.rule, options.aloneTries ?? ALONE_TRIES, options.signal);
+    if (alone === undefined) return; // stopped
+    failure.reproduces = alone ? 'alone' : 'only-under-concurrency';
+    if (!alone) failure.companions = failure.companionCases.map((c) => c.request);
+  }
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { target, catalogue, seed, signal, model } = options;
   const mix = feedableMix(options.mix, catalogue, options.orders);
-  const nextCase = caseSource(options, mix);
-  const connections = model === 'closed' ? Math.max(...options.levels) : (options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-  const client = createLoadClient(target, connections);
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const client = createLoadClient(target, model === 'closed' ? Math.max(...options.levels) : maxInFlight);
   // The stop aborts every exchange in flight at once: the partial report follows within a second.
   const stop = () => void client.close();
   signal?.addEventListener('abort', stop, { once: true });
   const driver: StepDriver = {
     target,
     client,
-    nextCase,
+    nextCase: caseSource(options, mix),
     budget: { sent: 0, max: options.maxRequests },
     failures: [],
     ...(options.timeLimitMs !== undefined ? { deadline: performance.now() + options.timeLimitMs } : {}),
     ...(signal ? { signal } : {}),
   };
-  const limit = `the time limit (--time-limit ${(options.timeLimitMs ?? 0) / 1000} s)`;
-  const budget = `the request budget (--max-requests ${options.maxRequests})`;
-  const steps: LoadStep[] = [];
-  const latencies: Float64Array[] = [];
-  let cutShort: string | undefined;
-
-  for (const level of options.levels) {
-    if (signal?.aborted === true) break;
-    if (driver.budget.sent >= driver.budget.max) {
-      cutShort ??= `${budget} was spent`;
-      break;
-    }
-    if (timeIsUp(driver)) {
-      cutShort ??= `${limit} was reached`;
-      break;
-    }
-    const { step, latencies: recorded, cut } = await runStep(driver, options, level);
-    steps.push(step);
-    latencies.push(recorded);
-    options.onStep?.(step);
-    if (cut === 'budget') cutShort = `${budget} was spent during ${levelName(model, level)}`;
-    if (cut === 'time-limit') cutShort = `${limit} was reached during ${levelName(model, level)}`;
-    if (options.abortOnFail === true && step.slo_breaches.length > 0 && level !== options.levels.at(-1)) {
-      cutShort = `--abort-on-fail: ${step.slo_breaches.join(', ')} breached at ${levelName(model, level)}`;
-      break;
-    }
-  }
+  const { steps, latencies, cutShort } = await runRamp(driver, options);
   const stopped = signal?.aborted === true ? String(signal.reason ?? 'stopped') : undefined;
   signal?.removeEventListener('abort', stop);
-  if (stopped === undefined) await client.close();
-
-  // Each first failure sent alone a few times: one that never breaks alone needs company.
   if (stopped === undefined) {
-    for (const failure of driver.failures) {
-      if (failure.rule === ANSWER_RULE) continue; // timeouts and errors: load itself, not a reply to judge
-      const alone = await reproducesAlone(target, failure.case, failure.rule, options.aloneTries ?? ALONE_TRIES, signal);
-      if (alone === undefined) break; // stopped
-      failure.reproduces = alone ? 'alone' : 'only-under-concurrency';
-      if (!alone) failure.companions = failure.companionCases.map((c) => c.request);
-    }
+    await client.close();
+    await sendFailuresAlone(options, driver.failures);
   }
 
   const verdict = loadVerdict({
@@ -236,7 +242,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     deadlineMs: target.timeoutMs,
     minLevel: options.minLevel,
     slos: options.slos ?? [],
-    ...(model === 'open' ? { maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT } : {}),
+    ...(model === 'open' ? { maxInFlight } : {}),
     ...(cutShort !== undefined ? { cutShort } : {}),
     ...(stopped !== undefined ? { stopped } : {}),
   });
@@ -250,7 +256,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     orders: options.orders,
     step_seconds: options.stepSeconds,
     levels: options.levels,
-    ...(model === 'open' ? { max_in_flight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT } : {}),
+    ...(model === 'open' ? { max_in_flight: maxInFlight } : {}),
     max_requests: options.maxRequests,
     max_requests_source: options.maxRequestsSource ?? 'given',
     steps,

@@ -7,6 +7,7 @@ import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 import type { ConformanceReport } from '../verification/explore/conformance';
 import type { CtrfReport } from '../verification/report-as-ctrf';
+import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 
 // The conformance report: operation × rule with exercised / broken / score, the --min-score
 // gate, and JUnit XML that the CI parsers' schema accepts (xmllint against fixtures/junit).
@@ -92,8 +93,9 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     );
     expect(broken.xml).toContain('<failure type="alternate.original-part"');
     // CTRF says the same as JUnit: the broken rule failed, whatever the score.
+    expect(ctrfSchemaErrors(broken.ctrf)).toEqual([]);
     const ctrf = broken.ctrf.results;
-    expect(ctrf.tests.find((t) => t.suite === 'explore.item-inquiry' && t.name === 'alternate.original-part')?.status).toBe('failed');
+    expect(ctrf.tests.find((t) => t.suite[0] === 'explore.item-inquiry' && t.name === 'alternate.original-part')?.status).toBe('failed');
     expect(ctrf.summary.failed).toBe((broken.xml.match(/<failure /g) ?? []).length);
     expect(lenient.ctrf.results.summary.failed).toBe(0);
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CtrfReport } from '../verification/report-as-ctrf';
 import { useLoadRuns } from './testing/load-runs';
+import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 
 // verify --load never passes a seller that breaks a reply rule, and never claims a step it did
 // not measure: cross-talk fails the run naming the step and the rules in both models, a spent
@@ -80,7 +81,9 @@ describe('verify --load never claims a step it did not measure', () => {
     expect(report.steps.map((s) => s.slo_breaches)).toEqual([[], ['p95<40ms']]);
     expect(report.verdict.not_run).toEqual([8]);
     expect(out.stdout).toMatch(/FAIL: --slo p95<40ms breached at concurrency 4; --slo could not be checked at concurrency 8/);
-    const tests = (JSON.parse(await readFile(ctrf, 'utf8')) as CtrfReport).results.tests.map((t) => [t.name, t.status]);
+    const document = JSON.parse(await readFile(ctrf, 'utf8')) as CtrfReport;
+    expect(ctrfSchemaErrors(document)).toEqual([]);
+    const tests = document.results.tests.map((t) => [t.name, t.status]);
     expect(tests).toEqual([
       ['concurrency 1', 'passed'],
       ['concurrency 4', 'failed'],

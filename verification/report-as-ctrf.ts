@@ -1,17 +1,25 @@
 import type { TestCase, TestCaseStatus } from './test-cases';
 
-// CTRF (Common Test Report Format, ctrf.io): the JSON report many CI dashboards read. One
-// entry per test case; 'error' is CTRF's 'other' status, so a stopped run never reads as green.
+// CTRF (Common Test Report Format, ctrf.io, spec 0.0.0): the JSON report many CI dashboards
+// read. One entry per test case; 'error' is CTRF's 'other' status, so a stopped run never reads
+// as green. Checked against the published schema (fixtures/ctrf/) in report-as-ctrf.test.ts.
 
 type CtrfStatus = 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
 
 const CTRF_STATUS = { passed: 'passed', failed: 'failed', skipped: 'skipped', error: 'other' } as const satisfies Record<TestCaseStatus, CtrfStatus>;
 
+export const CTRF_SPEC_VERSION = '0.0.0';
+
 export interface CtrfReport {
+  reportFormat: 'CTRF';
+  specVersion: string;
+  timestamp: string;
+  generatedBy: string;
   results: {
     tool: { name: string; version?: string };
     summary: { tests: number; passed: number; failed: number; pending: number; skipped: number; other: number; start: number; stop: number };
-    tests: { name: string; status: CtrfStatus; duration: number; suite: string; message?: string; trace?: string }[];
+    /** suite: the hierarchy from the top, here one level (the test case's classname). */
+    tests: { name: string; status: CtrfStatus; duration: number; suite: string[]; message?: string; trace?: string }[];
   };
 }
 
@@ -20,12 +28,16 @@ export function renderCtrf(tool: string, cases: TestCase[], start: number, stop:
     name: c.name,
     status: CTRF_STATUS[c.status],
     duration: Math.round(c.seconds * 1000),
-    suite: c.classname,
+    suite: [c.classname],
     ...(c.message !== undefined ? { message: c.message } : {}),
     ...(c.detail !== undefined ? { trace: c.detail } : {}),
   }));
   const count = (s: CtrfStatus) => tests.filter((t) => t.status === s).length;
   const report: CtrfReport = {
+    reportFormat: 'CTRF',
+    specVersion: CTRF_SPEC_VERSION,
+    timestamp: new Date(stop).toISOString(),
+    generatedBy: tool,
     results: {
       tool: { name: tool },
       summary: {

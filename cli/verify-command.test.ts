@@ -1,6 +1,8 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CtrfReport } from '../verification/report-as-ctrf';
+import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { readPact } from '../contracts/pact/pact-file';
@@ -68,9 +70,11 @@ const seller = () => ['--seller-url', `${mock.url}/seller`, '--states-url', `${m
 
 describe('npm run verify', () => {
   it('exits 1 on a broken seller: both verdicts per line on stderr, the rule in the report and in the JUnit file', async () => {
-    const junit = join(temporaryDirectory('verify'), 'results.xml');
+    const out = temporaryDirectory('verify');
+    const junit = join(out, 'results.xml');
+    const ctrf = join(out, 'results.ctrf.json');
     // The fault travels as a header on every request, the way a vendor adds its own auth.
-    const run = await verify([...seller(), '--header', 'x-mock-fault: wrong-original-mfr', '--junit', junit]);
+    const run = await verify([...seller(), '--header', 'x-mock-fault: wrong-original-mfr', '--junit', junit, '--ctrf', ctrf]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(
       new RegExp(`\\[\\d+/${TOTAL}\\] FAIL an item inquiry for a part with an alternate — pact: passed · reply rules: BROKEN: alternate\\.original-mfr`),
@@ -83,6 +87,15 @@ describe('npm run verify', () => {
         'from the requested mfr_code &apos;MOT&apos; (expected &apos;MOT&apos;, found &apos;MOT-WRONG&apos;)',
     );
     expect(xml).not.toContain('undefined');
+    // CTRF says what JUnit says: the same failures, the interaction with the broken rule among them.
+    const document = JSON.parse(readFileSync(ctrf, 'utf8')) as CtrfReport;
+    expect(ctrfSchemaErrors(document)).toEqual([]);
+    expect(document.results.summary.tests).toBe(TOTAL);
+    expect(document.results.summary.failed).toBe(Number(/failures="(\d+)"/.exec(xml)![1]));
+    expect(document.results.tests.find((t) => t.name === 'an item inquiry for a part with an alternate')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('alternate.original-mfr'),
+    });
   });
 
   it("keeps stdout free of colour and of the Pact core's own lines, unless asked (spawned smoke run)", async () => {

@@ -5,6 +5,8 @@ import { UsageError } from './command-line';
 import { paletteFor } from '../verification/palette';
 import { interactionReport } from '../verification/verification-report';
 import { renderJunit } from '../verification/report-as-junit';
+import { verificationTestCases } from '../verification/verification-test-cases';
+import { renderCtrf } from '../verification/report-as-ctrf';
 import { progressLine, renderReport } from '../verification/report-as-text';
 import { runVerification, type StateSetup } from '../verification/run-verification';
 import { readStateMap, StateMapError } from '../verification/state-map';
@@ -100,6 +102,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
   const inspector = createProxyInspector(`Verification of ${options.sellerUrl}`);
   // Each interaction's last exchange, for the HTML report's request/reply view (by report position).
   const lastExchanges: (ExchangeBodies | undefined)[] = [];
+  const started = Date.now();
   const report = await runVerification({
     sellerUrl: options.sellerUrl,
     pacts: options.pacts,
@@ -124,6 +127,7 @@ export async function verifyCommand(argv: string[], io: CommandIo): Promise<numb
 
   io.stdout(`\n${renderReport(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   if (options.junit !== undefined) await writeFile(options.junit, renderJunit(report));
+  if (options.ctrf !== undefined) await writeFile(options.ctrf, renderCtrf('federated-gateway verify', verificationTestCases(report), started, Date.now()));
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.html !== undefined) writeWhole(options.html, renderVerificationHtml(report, lastExchanges));
   if (report.stopped !== undefined) return SIGNAL_EXIT[report.stopped] ?? 1;

@@ -22,6 +22,7 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --branch <b>              your system's branch
   --header <name: value>    add a header to every request to your system (e.g. authorization); repeatable
   --junit <file>            also write JUnit XML for CI
+  --ctrf <file>             also write the same test cases as CTRF JSON (ctrf.io)
   --json <file>             also write the report as JSON
   --html <file>             also write the report as one self-contained HTML page (both verdicts,
                             each failure's request and reply side by side, the broken path marked)
@@ -62,6 +63,7 @@ export interface KitOptions {
   publish?: Publication;
   headers: Record<string, string>;
   junit?: string;
+  ctrf?: string;
   json?: string;
   html?: string;
   timeoutMs: number;
@@ -102,6 +104,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     branch: { type: 'string' },
     header: { type: 'string', multiple: true },
     junit: { type: 'string' },
+    ctrf: { type: 'string' },
     json: { type: 'string' },
     html: { type: 'string' },
     timeout: { type: 'string', default: '30000' },
@@ -161,6 +164,7 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     ...(values.publish ? { publish: { providerVersion: values['provider-version']!, branch: values.branch! } } : {}),
     headers,
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values.ctrf !== undefined ? { ctrf: values.ctrf } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
     timeoutMs,

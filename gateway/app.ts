@@ -49,6 +49,8 @@ export interface GatewayDeps {
   catalogTokenTtlSeconds?: number;
   /** Prometheus metrics of this gateway (served by the internal API's /metrics); none by default. */
   metrics?: GatewayMetrics;
+  /** True once the instance is shutting down: /health answers 503 (reason `draining`). */
+  draining?: () => boolean;
 }
 
 export const V3_2 = '/json/federated/v3_2';
@@ -126,7 +128,7 @@ export function createGateway(deps: GatewayDeps) {
   app.use('*', checkMiddleware(requireJsonContentType));
   app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
-  app.get('/health', healthRoute(deps.store));
+  app.get('/health', healthRoute(deps.store, deps.draining));
 
   // v3.1 catalog launch and cart, the catalog page and its session API.
   const catalog = createCatalog(deps.store);

@@ -11,6 +11,8 @@ const NODE_ENVIRONMENT = Type.Object({ NODE_ENV: INTERNAL_API_ENVIRONMENT.proper
 // gateway process's whole environment), read and checked once at start.
 
 const DEFAULTS = DEFAULT_GATEWAY_CONFIG;
+/** 2 × HAProxy's check interval (500 ms) × its fall count (2), as gateway/cluster/haproxy.cfg ships them (a test keeps them equal). */
+export const DEFAULT_DRAIN_MS = 2 * 500 * 2;
 const P = DEFAULTS.protection;
 
 export const GATEWAY_ENVIRONMENT = Type.Object({
@@ -29,6 +31,13 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     }),
   ),
   GATEWAY_LOG: EnvFlag({ default: true, description: 'one JSON log line per request on stdout' }),
+  GATEWAY_DRAIN_MS: EnvInteger({
+    default: DEFAULT_DRAIN_MS,
+    description:
+      'on SIGTERM, how long the gateway keeps serving while /health answers 503 (reason `draining`) and every answer closes its ' +
+      'connection, before it stops accepting: twice what the shipped gateway/cluster/haproxy.cfg needs to take an instance out ' +
+      '(`inter 500ms` × `fall 2`). Raise it with a slower balancer check; 0: no drain. A second SIGTERM, or SIGINT, skips it',
+  }),
   GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
   DIRECTORY_TTL_MS: Optional(
     EnvInteger({
@@ -125,6 +134,8 @@ export interface ServerSettings {
   host: string;
   /** Per-request JSON log lines on stdout; GATEWAY_LOG=off silences them (benchmarks). */
   requestLog: boolean;
+  /** How long SIGTERM keeps serving, /health at 503, before it stops accepting. */
+  drainMs: number;
   /** How long shutdown waits for in-flight requests before giving up. */
   shutdownGraceMs: number;
   directoryTtlMs: number | undefined;
@@ -139,6 +150,7 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
     port: env.GATEWAY_PORT,
     host: env.GATEWAY_HOST,
     requestLog: env.GATEWAY_LOG,
+    drainMs: env.GATEWAY_DRAIN_MS,
     shutdownGraceMs: env.GATEWAY_SHUTDOWN_GRACE_MS,
     directoryTtlMs: env.DIRECTORY_TTL_MS,
     publicUrl: env.GATEWAY_PUBLIC_URL,

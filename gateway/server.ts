@@ -17,6 +17,9 @@ import { jsonLineLogger } from './http/request-log';
 import { GATEWAY_PROCESS_ENVIRONMENT, serverSettings } from './server-settings';
 import { EnvironmentError, readEnvironment } from '../shared/environment';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
+import { createDrain, type Drain } from '../shared/http/drain';
+import { stopOnSignals } from '../shared/http/stop-signals';
+import { onRetire, RETIRE_IDLE_GRACE_MS } from './cluster/rolling-reload';
 
 // Wires the gateway from the environment and listens. `npm run gateway` runs this file;
 // scripts/start.ts calls startGatewayServer() in-process.
@@ -24,8 +27,11 @@ import type { GatewayMetrics } from './metrics/gateway-metrics';
 export interface RunningGateway {
   url: string;
   port: number;
-  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes the store. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish (up to the grace period), then closes the
+   * store. `idleGraceMs`: idle keep-alive connections stay open that long first (listen.ts).
+   */
+  close(options?: { idleGraceMs?: number }): Promise<void>;
 }
 
 export interface GatewayServerOverrides {
@@ -37,6 +43,8 @@ export interface GatewayServerOverrides {
   exchanges?: ExchangeLog;
   /** Metrics shared with the internal API that serves them (npm start). */
   metrics?: GatewayMetrics;
+  /** The process's drain (shared/http/drain.ts): while it drains /health answers 503 and answers close their connections. */
+  drain?: Drain;
 }
 
 export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: GatewayServerOverrides = {}): Promise<RunningGateway> {
@@ -57,13 +65,19 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
     logger: settings.requestLog ? jsonLineLogger : false,
     // Behind a proxy the request's own origin is not what a browser can open.
     publicUrl: settings.publicUrl,
+    draining: overrides.drain?.draining,
   });
 
   // Validators compile when first used (the CLI's --help stays quick); a server compiles them before it serves.
   compileAllValidators();
   let listening: Listening;
   try {
-    listening = await listen(app.fetch, { port: overrides.port ?? settings.port, host: settings.host, connections: connectionTimeouts(env) });
+    listening = await listen(app.fetch, {
+      port: overrides.port ?? settings.port,
+      host: settings.host,
+      connections: connectionTimeouts(env),
+      draining: overrides.drain?.draining,
+    });
   } catch (error) {
     await sellerClient.close();
     if (ownsStore) await store.close();
@@ -75,10 +89,10 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   return {
     url: listening.url,
     port: listening.port,
-    close() {
+    close(options = {}) {
       closing ??= (async () => {
-        // Idle keep-alive sockets go now, busy ones after their response (up to the grace period).
-        await listening.drain(settings.shutdownGraceMs);
+        // Idle keep-alive sockets go now (or after idleGraceMs), busy ones after their response (up to the grace period).
+        await listening.drain(settings.shutdownGraceMs, options.idleGraceMs);
         await sellerClient.close();
         if (ownsStore) await store.close();
       })();
@@ -90,28 +104,31 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
 async function main(): Promise<void> {
   readEnvironment(GATEWAY_PROCESS_ENVIRONMENT);
   const settings = serverSettings();
+  // Without a handler SIGHUP would end the process; only a cluster's primary reloads (its own handler).
+  const ignoreSighup = () =>
+    console.error(
+      cluster.isWorker
+        ? `gateway worker ${process.pid}: SIGHUP ignored (the primary reloads the workers)`
+        : 'gateway: SIGHUP ignored: a reload replaces workers one at a time only with GATEWAY_WORKERS above 1; restart this process (SIGTERM drains it) to deploy',
+    );
+  if (cluster.isWorker || settings.workers <= 1) process.on('SIGHUP', ignoreSighup);
   if (cluster.isPrimary && settings.workers > 1) {
     const refusal = clusterRefusal(settings.workers, process.env);
     if (refusal !== undefined) {
       console.error(`gateway: ${refusal}`);
       process.exit(2);
     }
-    runGatewayCluster({ workers: settings.workers, stopGraceMs: settings.shutdownGraceMs });
+    runGatewayCluster({ workers: settings.workers, stopGraceMs: settings.shutdownGraceMs, drainMs: settings.drainMs });
     return;
   }
-  const running = await startGatewayServer();
-  const stop = (signal: string) => {
-    console.error(`gateway: ${signal}, finishing in-flight requests`);
-    running.close().then(
-      () => process.exit(0),
-      (error) => {
-        console.error(`gateway: shutdown failed: ${(error as Error).message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  const drain = createDrain({ drainMs: settings.drainMs });
+  const running = await startGatewayServer(process.env, { drain });
+  stopOnSignals({ name: cluster.isWorker ? `gateway worker ${process.pid}` : 'gateway', drain, drainMs: settings.drainMs, stop: () => running.close() });
+  if (cluster.isWorker) {
+    // A reload retires this worker (the primary has a healthy replacement): no drain, since the
+    // machine stays in the balancer's rotation; stop accepting and finish what is in flight.
+    onRetire(() => running.close({ idleGraceMs: RETIRE_IDLE_GRACE_MS }));
+  }
 }
 
 /** `npm run gateway`: the gateway process (or its cluster), until SIGINT or SIGTERM; exits 2 on a bad setting, 1 on a failed start. */

@@ -9,6 +9,7 @@ import type { LoadAnswer, LoadRequest } from './load/load-request';
 import { pacedLoad } from './load/paced-load';
 import { inspectorUrl, openInspectorSession } from './load/inspector-session';
 import { rssMb } from './load/process-stats';
+import { CHAOS_HELP, runChaosSoak } from './soak-chaos';
 
 const HELP = `npm run soak — the gateway under a steady mix for a while: no unexpected 5xx, no memory growth
 
@@ -32,6 +33,8 @@ seller fault (the mock seller's x-mock-fault header, passed on by GATEWAY_FORWAR
 Environment: SOAK_SECONDS (60), SOAK_SATURATION_SECONDS (5), BENCH_STORE=postgres|pglite,
 SOAK_GATEWAY_NODE_FLAGS (Node flags for the gateway, e.g. --max-old-space-size=128).
 Progress on stderr; a summary and, on the last line, JSON on stdout.
+--chaos: deploys and failovers under load instead (rolling restart behind HAProxy, a worker
+reload, a store restart); \`npm run soak -- --chaos --help\`.
 Exit 0: no unexpected 5xx, no request without an answer, RSS growth under 10%; 1: otherwise;
 2: bad usage.`;
 
@@ -55,6 +58,17 @@ function positiveNumber(name: string, fallback: number): number {
 }
 
 const args = process.argv.slice(2);
+if (args[0] === '--chaos') {
+  if (args.length > 1 && (args[1] === '--help' || args[1] === '-h')) {
+    console.log(CHAOS_HELP);
+    process.exit(0);
+  }
+  if (args.length > 1) {
+    console.error(`soak --chaos: unexpected argument '${args[1]}' (settings are environment variables; see --chaos --help)`);
+    process.exit(2);
+  }
+  process.exit(await runChaosSoak());
+}
 if (args.includes('--help') || args.includes('-h')) {
   console.log(HELP);
   process.exit(0);

@@ -245,7 +245,8 @@ export const ENDPOINTS: Endpoint[] = withBodyLimit([
     errors: {
       503: {
         schema: 'HealthReply',
-        description: 'The store cannot be reached (HTTP 503)',
+        description:
+          'The store cannot be reached, or the instance is shutting down (`reason`: `draining`; it still serves, so the balancer can take it out first) (HTTP 503)',
         example: { status: 'unavailable', down: ['store'], store: 'postgres', message: 'the store (postgres) cannot be reached: no answer within 2000 ms' },
         retryAfter: true,
       },

@@ -58,7 +58,8 @@ describe('GATEWAY_WORKERS', () => {
     beforeAll(async () => {
       pg = await startThrowawayPostgres();
       seller = await startMockSeller();
-      gateway = await startGateway({ GATEWAY_WORKERS: '2', DATABASE_URL: pg.url, MOCK_SELLER_URL: `${seller.url}/seller` });
+      // No balancer here to wait for: a short drain keeps the SIGTERM test short.
+      gateway = await startGateway({ GATEWAY_WORKERS: '2', GATEWAY_DRAIN_MS: '300', DATABASE_URL: pg.url, MOCK_SELLER_URL: `${seller.url}/seller` });
       gateway.process.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     }, 120_000);
     afterAll(async () => {
@@ -103,6 +104,25 @@ describe('GATEWAY_WORKERS', () => {
       await until('a new worker to listen', () => listeningLines().length > before);
       expect(workerPids()).toContain(workers[0]);
       expect(await inquire()).toBe(200);
+    });
+
+    it('replaces every worker on SIGHUP, one at a time, answering every request meanwhile', async () => {
+      const old = childrenOf(gateway.pid);
+      process.kill(gateway.pid, 'SIGHUP');
+      const statuses: number[] = [];
+      const reloaded = () => stderr.includes(`reload done, ${old.length} workers replaced`);
+      while (!reloaded()) {
+        statuses.push(...(await Promise.all(Array.from({ length: 4 }, inquire))));
+        if (statuses.length > 4_000) throw new Error(`the reload did not finish:\n${stderr}`);
+      }
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      // One at a time: the first new worker listened before the first old one was retired.
+      const lines = stderr.slice(stderr.indexOf('SIGHUP, replacing'));
+      expect(lines.indexOf('reload: worker')).toBeLessThan(lines.indexOf('reload: retiring worker'));
+      const now = childrenOf(gateway.pid);
+      expect(now).toHaveLength(old.length);
+      for (const pid of old) expect(now).not.toContain(pid);
     });
 
     it('stops every worker on SIGTERM and exits 0', async () => {

@@ -1,12 +1,17 @@
 import cluster, { type Worker } from 'node:cluster';
 import { storeOptionsFromEnv } from '../store/store-config';
 import { withGatewayHeapFlags } from '../node-flags';
+import { replaceOneAtATime, RETIRE_MESSAGE } from './rolling-reload';
+
+/** How long a new worker of a reload has to listen (it opens the store and compiles validators). */
+const WORKER_START_TIMEOUT_MS = 60_000;
 
 // GATEWAY_WORKERS=N: N gateway processes on one port (node:cluster; the primary accepts and
 // hands connections round-robin to the workers). Everything a gateway shares lives in
 // PostgreSQL (orders, directory changes by NOTIFY), which is why the embedded store, owned by
-// one process, is refused. A worker that dies is replaced; SIGINT/SIGTERM to the primary stop
-// every worker gracefully (each finishes its requests in flight) before it exits.
+// one process, is refused. A worker that dies is replaced; SIGTERM to the primary drains every
+// worker (shared/http/drain.ts) and stops it, SIGINT or a second signal skips the drain; SIGHUP
+// replaces the workers one at a time (rolling-reload.ts).
 
 /** Why N workers cannot run on this environment's store, or undefined when they can. */
 export function clusterRefusal(workers: number, env: NodeJS.ProcessEnv): string | undefined {
@@ -21,6 +26,8 @@ export interface ClusterOptions {
   workers: number;
   /** How long stopping waits for the workers' own graceful shutdown before killing them. */
   stopGraceMs: number;
+  /** How long each worker drains on SIGTERM (GATEWAY_DRAIN_MS) before it stops accepting. */
+  drainMs: number;
   log?: (line: string) => void;
 }
 
@@ -28,6 +35,10 @@ export interface ClusterOptions {
 export function runGatewayCluster(options: ClusterOptions): void {
   const log = options.log ?? ((line: string) => console.error(line));
   let stopping = false;
+  let reloading = false;
+  // Workers a reload retires on purpose: their exit is not a death to replace.
+  const retiring = new Set<number>();
+  const liveWorkers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
   // A worker that dies at once (bad configuration) must not be restarted in a tight loop.
   const recentDeaths: number[] = [];
 
@@ -38,34 +49,80 @@ export function runGatewayCluster(options: ClusterOptions): void {
   log(`gateway: primary ${process.pid} started ${options.workers} workers`);
 
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
-    if (stopping) return;
+    if (stopping || retiring.delete(worker.id)) return;
     const now = Date.now();
     recentDeaths.push(now);
     while (recentDeaths.length > 0 && recentDeaths[0] < now - 60_000) recentDeaths.shift();
     if (recentDeaths.length > options.workers * 3) {
       log(`gateway: workers keep dying (${recentDeaths.length} in a minute; last: worker ${worker.process.pid}, ${signal ?? `code ${code}`}); stopping`);
-      void stop('repeated worker deaths', 1);
+      void stop('repeated worker deaths', 1, 'SIGTERM');
       return;
     }
     log(`gateway: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
     setTimeout(fork, 200).unref();
   });
 
-  async function stop(reason: string, exitCode: number): Promise<void> {
+  const exited = (worker: Worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve())));
+
+  /** Workers are sent `signal` (SIGTERM drains, SIGINT does not) and killed if still there after the drain and the grace period. */
+  async function stop(reason: string, exitCode: number, signal: 'SIGTERM' | 'SIGINT'): Promise<void> {
     if (stopping) return;
     stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    log(`gateway: ${reason}, stopping ${workers.length} workers (each finishes its requests in flight)`);
-    const gone = workers.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))));
-    for (const worker of workers) worker.process.kill('SIGTERM');
-    const killer = setTimeout(() => {
-      for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
-    }, options.stopGraceMs + 2_000);
+    log(
+      `gateway: ${reason}, stopping ${workers.length} workers (${signal === 'SIGTERM' ? 'each drains, then finishes' : 'each finishes'} its requests in flight)`,
+    );
+    const gone = workers.map(exited);
+    for (const worker of workers) worker.process.kill(signal);
+    const killer = setTimeout(
+      () => {
+        for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      },
+      (signal === 'SIGTERM' ? options.drainMs : 0) + options.stopGraceMs + 2_000,
+    );
     await Promise.all(gone);
     clearTimeout(killer);
     process.exit(exitCode);
   }
 
-  process.once('SIGINT', () => void stop('SIGINT', 0));
-  process.once('SIGTERM', () => void stop('SIGTERM', 0));
+  const startWorker = () =>
+    new Promise<Worker>((resolve, reject) => {
+      const worker = fork();
+      const timer = setTimeout(() => reject(new Error(`not listening within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
+      worker.once('listening', () => {
+        clearTimeout(timer);
+        log(`gateway: reload: worker ${worker.process.pid} listening`);
+        resolve(worker);
+      });
+      worker.once('exit', (code: number | null, signal: string | null) => {
+        clearTimeout(timer);
+        reject(new Error(`worker ${worker.process.pid} exited (${signal ?? `code ${code}`}) before listening`));
+      });
+    });
+  const retireWorker = async (worker: Worker) => {
+    if (worker.isDead()) return;
+    retiring.add(worker.id);
+    log(`gateway: reload: retiring worker ${worker.process.pid}`);
+    const killer = setTimeout(() => worker.process.kill('SIGKILL'), options.stopGraceMs + 2_000);
+    const gone = exited(worker);
+    worker.send(RETIRE_MESSAGE);
+    await gone;
+    clearTimeout(killer);
+  };
+
+  const onStopSignal = (signal: 'SIGTERM' | 'SIGINT') => {
+    if (!stopping) return void stop(signal, 0, signal);
+    // A second signal: the workers skip the rest of their drain (shared/http/stop-signals.ts).
+    log(`gateway: ${signal} again, workers skip the rest of their drain`);
+    for (const worker of liveWorkers()) worker.process.kill('SIGINT');
+  };
+  process.on('SIGINT', () => onStopSignal('SIGINT'));
+  process.on('SIGTERM', () => onStopSignal('SIGTERM'));
+  process.on('SIGHUP', () => {
+    if (stopping || reloading) return log(`gateway: SIGHUP ignored: ${stopping ? 'stopping' : 'a reload is under way'}`);
+    reloading = true;
+    const old = liveWorkers();
+    log(`gateway: SIGHUP, replacing ${old.length} workers one at a time`);
+    void replaceOneAtATime(old, { start: startWorker, retire: retireWorker, log }).finally(() => (reloading = false));
+  });
 }

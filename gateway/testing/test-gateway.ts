@@ -34,6 +34,8 @@ export interface TestGatewayOptions {
   clock?: Clock;
   /** SQL run on the seeded store before the directory is built (e.g. shorter member timeouts). */
   setupSql?: string[];
+  /** The instance's drain state (/health answers 503 while it is true). */
+  draining?: () => boolean;
 }
 
 const KID_OF = { demo: 'dev-key-1', other: 'dev-key-2' } as const;
@@ -56,6 +58,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     clock,
     config: gatewayConfig(options.config),
     logger: (entry) => logs.push(entry),
+    draining: options.draining,
   });
 
   async function token(user: 'demo' | 'other' = 'demo', overrides: Partial<MintOptions> = {}): Promise<string> {

@@ -16,6 +16,8 @@ export interface LoadAnswer {
   status: number;
   body: string;
   ms: number;
+  /** The answer's Content-Type, when it had one. */
+  contentType?: string;
 }
 
 export interface LoadHandlers {

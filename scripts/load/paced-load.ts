@@ -18,6 +18,8 @@ export interface PacedLoadOptions extends LoadHandlers {
    * counted as dropped, so a stalled server cannot make the load generator grow without bound.
    */
   maxInFlight?: number;
+  /** Stops sending when aborted (before `seconds` are up); the answers still awaited are waited for. */
+  signal?: AbortSignal;
 }
 
 export interface PacedLoadResult {
@@ -42,7 +44,14 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
       .request({ method: 'POST', path: request.path, headers: { 'content-type': 'application/json', ...request.headers }, body: request.body })
       .then(async (response) => {
         const body = await response.body.text();
-        options.onAnswer?.({ request, status: response.statusCode, body, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+        const contentType = response.headers['content-type'];
+        options.onAnswer?.({
+          request,
+          status: response.statusCode,
+          body,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          contentType: typeof contentType === 'string' ? contentType : undefined,
+        });
       })
       .catch((error: unknown) => options.onError?.(request, error))
       .finally(() => inFlight.delete(pending));
@@ -63,7 +72,7 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
           sent++;
         }
       }
-      if (due < total) setTimeout(tick, 1);
+      if (due < total && options.signal?.aborted !== true) setTimeout(tick, 1);
       else resolve();
     };
     tick();

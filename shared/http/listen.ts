@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { connectionSettings, type ConnectionSettings } from './connection-environment';
 import { createConnectionGuard, type ConnectionGuard } from './connection-guard';
 
@@ -22,6 +22,12 @@ export interface ListenOptions {
    * own maxConnections has a cap of its own; the others share the process's.
    */
   connections?: Partial<ConnectionSettings>;
+  /**
+   * While it returns true every answer carries Connection: close (a draining server, drain.ts),
+   * so a balancer's kept-alive connections end after their request and the next goes elsewhere.
+   * Answers also close their connection once drain() or close() has begun.
+   */
+  draining?: () => boolean;
 }
 
 let processGuard: ConnectionGuard | undefined;
@@ -40,8 +46,11 @@ export interface Listening {
   /**
    * Stops accepting, closes idle keep-alive connections, lets requests in flight finish for
    * up to `graceMs`, then drops what is left. Idempotent (shares close()'s promise).
+   * With `idleGraceMs` idle connections are left open that long first (a request on one is
+   * answered with Connection: close), so a client that uses its connections is told to close
+   * rather than having one closed under a request it is sending.
    */
-  drain(graceMs: number): Promise<void>;
+  drain(graceMs: number, idleGraceMs?: number): Promise<void>;
 }
 
 /** Serves `fetch` and resolves once it listens; rejects with the listen error (EADDRINUSE…). */
@@ -55,19 +64,29 @@ export async function listen(fetch: FetchHandler, options: ListenOptions = {}): 
     // Node checks the two timeouts every 30 s by default: a 10 s limit would hold for up to 40.
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(settings.headersTimeoutMs / 4))),
   };
+  let stopped: Promise<void> | undefined;
   const guard = options.connections?.maxConnections === undefined ? sharedGuard(settings.maxConnections) : createConnectionGuard(settings.maxConnections);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: fetch as (request: Request) => Response | Promise<Response>, port, hostname: host, serverOptions }, () =>
       resolve(s as Server),
     ) as Server;
     guard.watch(s);
+    // Before the app's listener, so the header is set whatever the app answers.
+    s.prependListener('request', (_request, response) => {
+      if (stopped !== undefined || options.draining?.() === true) response.setHeader('connection', 'close');
+    });
     s.once('error', reject);
   });
   const bound = (server.address() as AddressInfo).port;
-  let stopped: Promise<void> | undefined;
-  const drain = (graceMs: number): Promise<void> =>
+  const drain = (graceMs: number, idleGraceMs = 0): Promise<void> =>
     (stopped ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => {
+        // http.Server's close() also closes every idle keep-alive connection at once, including one
+        // a client is sending a request on; with an idle grace only the listening socket closes now.
+        if (idleGraceMs > 0) NetServer.prototype.close.call(server, () => resolve());
+        else server.close(() => resolve());
+      });
+      if (idleGraceMs > 0) await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, Math.min(idleGraceMs, graceMs)).unref())]);
       server.closeIdleConnections();
       // A keep-alive connection that finishes its request becomes idle: sweep until the grace ends.
       const sweep = setInterval(() => server.closeIdleConnections(), 100);

@@ -5,7 +5,8 @@ import { GATEWAY_PROCESS_ENVIRONMENT } from '../gateway/server-settings';
 import { MOCK_SELLER_ENVIRONMENT } from '../cli/mock-seller-command';
 import { readEnvironment } from '../shared/environment';
 import { Type } from '@sinclair/typebox';
-import { openGatewayStore } from '../gateway/open-gateway-store';
+import { openGatewayStore, seedingEnabled } from '../gateway/open-gateway-store';
+import { demoSellerUrl, pointSeededMembersAt } from '../gateway/directory/demo-seller-url';
 import { createDirectory } from '../gateway/directory/create-directory';
 import { createExchangeLog } from '../inspector/exchange-log';
 import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';
@@ -46,7 +47,16 @@ try {
   let gateway;
   let internal;
   try {
-    store = await openGatewayStore();
+    // The demo's members call this mock seller, wherever it listens (a MOCK_SELLER_URL given wins).
+    const sellerUrl = process.env.MOCK_SELLER_URL ?? demoSellerUrl(seller.url, env.MOCK_SELLER_PUBLIC_URL);
+    store = await openGatewayStore({ ...process.env, MOCK_SELLER_URL: sellerUrl });
+    if (seedingEnabled()) {
+      const moved = await pointSeededMembersAt(store, sellerUrl);
+      if (moved.length > 0)
+        console.error(
+          `start: the demo's members ${moved.map((m) => m.id).join(', ')} now call ${sellerUrl} (they called ${[...new Set(moved.map((m) => m.was))].join(', ')})`,
+        );
+    }
     const directory = createDirectory(store);
     // The gateway's forwarded calls, shown by the inspector on the internal port; metrics served there too.
     const exchanges = createExchangeLog({ limit: 500 });

@@ -19,7 +19,11 @@ export const STORE_ENVIRONMENT = Type.Object({
   ),
   GATEWAY_DATA_DIR: Optional(EnvString({ defaultText: 'var/pglite', description: "the embedded store's directory ('memory': in memory, gone on exit)" })),
   GATEWAY_SEED: EnvFlag({ default: true, description: 'load the seeded directory (dev keys!) and catalog into an empty store; off in a real deployment' }),
-  MOCK_SELLER_URL: EnvUrl({ default: DEFAULT_SELLER_URL, description: 'seller URL of the seeded members (seed time only)' }),
+  MOCK_SELLER_URL: EnvUrl({
+    default: DEFAULT_SELLER_URL,
+    description:
+      "seller URL of the seeded members (seed time only); npm start passes its own mock seller's, where it listens, and points the demo's members at it on every start",
+  }),
 });
 
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {

@@ -13,9 +13,12 @@ export type Detail = ErrorDetail & { member?: string; id?: string };
 export abstract class GatewayError extends HttpError {
   abstract readonly code: OverallStatus;
   readonly details?: Detail[];
-  constructor(message: string, details?: Detail[], options?: { retryAfterSeconds?: number }) {
+  /** Why, for the log line only: a reason the caller must not learn (error-response.ts logs it, never sends it). */
+  readonly logReason?: string;
+  constructor(message: string, details?: Detail[], options?: { retryAfterSeconds?: number; logReason?: string }) {
     super(message, options);
     if (details !== undefined && details.length > 0) this.details = details;
+    if (options?.logReason !== undefined) this.logReason = options.logReason;
   }
 }
 
@@ -107,6 +110,12 @@ export class SellerReplyError extends GatewayError {
  * mismatch between gateway and seller), so an order refused this way was certainly not placed.
  */
 export class SellerRefusedError extends SellerReplyError {}
+
+/**
+ * The seller's URL or the address its name resolved to is refused in production (an internal
+ * or metadata address, not https): the gateway made no connection, so nothing was sent.
+ */
+export class SellerAddressRefusedError extends SellerReplyError {}
 
 /**
  * The gateway's own store cannot be reached: a dependency failing, not a bug (5503, 503).

@@ -4,6 +4,7 @@ import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './gateway-config';
 import { STORE_ENVIRONMENT } from './store/store-config';
 import { CONNECTION_ENVIRONMENT } from '../shared/http/connection-environment';
 import { INTERNAL_API_ENVIRONMENT } from './internal-api/internal-api-config';
+import { productionSellerAddresses, UNRESTRICTED_SELLER_ADDRESSES, type SellerAddressPolicy } from './seller-client/seller-address-policy';
 
 const NODE_ENVIRONMENT = Type.Object({ NODE_ENV: INTERNAL_API_ENVIRONMENT.properties.NODE_ENV });
 
@@ -114,6 +115,14 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     minimum: 1,
     description: 'gateway instances behind the load balancer: each allows a client `limit / instances` per window',
   }),
+  GATEWAY_ALLOWED_SELLER_HOSTS: EnvList({
+    default: [],
+    lowerCase: true,
+    defaultText: '(none)',
+    description:
+      'with NODE_ENV=production, seller hosts (names as in the seller URL, comma-separated) that may resolve to a loopback, private, link-local or CGNAT address; ' +
+      'every other seller URL must be https to a public address, checked when the directory is written and at every connect. Cloud metadata addresses stay refused',
+  }),
   GATEWAY_AUTH_FAILURE_LIMIT: EnvInteger({
     default: P.authFailureLimit,
     minimum: 1,
@@ -142,11 +151,17 @@ export interface ServerSettings {
   publicUrl: string | undefined;
   /** Gateway processes on the port (GATEWAY_WORKERS; 1: this process alone). */
   workers: number;
+  /** NODE_ENV=production: development keys refused, seller addresses judged (production-posture.ts). */
+  production: boolean;
+  /** Where seller calls may go: unrestricted in development. */
+  sellerAddresses: SellerAddressPolicy;
   config: GatewayConfig;
 }
 
-export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): ServerSettings {
+export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>, production = false): ServerSettings {
   return {
+    production,
+    sellerAddresses: production ? productionSellerAddresses(env.GATEWAY_ALLOWED_SELLER_HOSTS) : UNRESTRICTED_SELLER_ADDRESSES,
     port: env.GATEWAY_PORT,
     host: env.GATEWAY_HOST,
     requestLog: env.GATEWAY_LOG,
@@ -156,7 +171,12 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>): Serve
     publicUrl: env.GATEWAY_PUBLIC_URL,
     workers: env.GATEWAY_WORKERS,
     config: {
-      auth: { audience: env.JWT_AUDIENCE, maxLifetimeSeconds: env.JWT_MAX_LIFETIME_SECONDS, clockSkewSeconds: env.JWT_CLOCK_SKEW_SECONDS },
+      auth: {
+        audience: env.JWT_AUDIENCE,
+        maxLifetimeSeconds: env.JWT_MAX_LIFETIME_SECONDS,
+        clockSkewSeconds: env.JWT_CLOCK_SKEW_SECONDS,
+        refuseDevelopmentKeys: production,
+      },
       lenientMembers: env.GATEWAY_LENIENT_MEMBERS,
       orderWaitMs: env.GATEWAY_ORDER_WAIT_MS,
       orderStaleMarginMs: env.GATEWAY_ORDER_STALE_MARGIN_MS,
@@ -189,5 +209,11 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
       { name: 'GATEWAY_PUBLIC_URL', message: "GATEWAY_PUBLIC_URL must be set when NODE_ENV=production (the gateway's URL as browsers reach it)" },
     ]);
   }
-  return settingsOf(read);
+  return settingsOf(read, NODE_ENV === 'production');
 }
+
+const ALLOWED_HOSTS_ENVIRONMENT = Type.Object({ GATEWAY_ALLOWED_SELLER_HOSTS: GATEWAY_ENVIRONMENT.properties.GATEWAY_ALLOWED_SELLER_HOSTS });
+
+/** GATEWAY_ALLOWED_SELLER_HOSTS alone, for the seeder (which runs in processes that read no other gateway variable). */
+export const allowedSellerHosts = (env: NodeJS.ProcessEnv = process.env): string[] =>
+  readEnvironment(ALLOWED_HOSTS_ENVIRONMENT, env).GATEWAY_ALLOWED_SELLER_HOSTS;

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { clusterRefusal, runGatewayCluster } from './cluster/gateway-cluster';
 import { listen, type Listening } from '../shared/http/listen';
 import { connectionTimeouts } from '../shared/http/connection-environment';
-import { openGatewayStore } from './open-gateway-store';
+import { openGatewayStore, seedingEnabled } from './open-gateway-store';
+import { securityPosture, StartupRefusal } from './production-posture';
 import { describeStore, storeOptionsFromEnv } from './store/store-config';
 import { createDirectory } from './directory/create-directory';
 import type { Directory } from './directory/directory';
@@ -54,7 +55,13 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
   const ownsStore = overrides.store === undefined;
   const store = overrides.store ?? (await openGatewayStore(env));
   const directory = overrides.directory ?? createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
-  const direct = createSellerClient({ maxReplyBytes: settings.config.protection.maxSellerReplyBytes });
+  // Refuses a production start on a store with a development key (exit 2), else says what is on.
+  const posture = await securityPosture({ store, settings, seeding: seedingEnabled(env) }).catch(async (error: unknown) => {
+    if (ownsStore) await store.close();
+    throw error;
+  });
+  console.error(`gateway: ${posture}`);
+  const direct = createSellerClient({ maxReplyBytes: settings.config.protection.maxSellerReplyBytes, addressPolicy: settings.sellerAddresses });
   const sellerClient = overrides.exchanges === undefined ? direct : recordingSellerClient(direct, overrides.exchanges);
   const app = createGateway({
     store,
@@ -131,14 +138,14 @@ async function main(): Promise<void> {
   }
 }
 
-/** `npm run gateway`: the gateway process (or its cluster), until SIGINT or SIGTERM; exits 2 on a bad setting, 1 on a failed start. */
+/** `npm run gateway`: the gateway process (or its cluster), until SIGINT or SIGTERM; exits 2 on a bad setting or a refused start (production-posture.ts), 1 on a failed start. */
 export async function runGatewayProcess(): Promise<void> {
   try {
     await main();
   } catch (error) {
     console.error(`gateway: ${(error as Error).message}`);
     // A variable set to something unusable is a usage error.
-    process.exit(error instanceof EnvironmentError ? 2 : 1);
+    process.exit(error instanceof EnvironmentError || error instanceof StartupRefusal ? 2 : 1);
   }
 }
 

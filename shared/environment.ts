@@ -99,11 +99,12 @@ export function EnvList(options: EnvDoc & { default?: string[]; lowerCase?: bool
 const ON = /^(on|true|1|yes)$/i;
 const OFF = /^(off|false|0|no)$/i;
 
-/** on/off (also true/false, 1/0, yes/no). */
-export function EnvFlag(options: EnvDoc & { default: boolean }) {
+/** on/off (also true/false, 1/0, yes/no); `default` left out makes it optional (undefined when unset). */
+export function EnvFlag(options: EnvDoc & { default?: boolean }) {
   const expects = 'on or off (true/false, 1/0, yes/no)';
+  const fallback = options.default === undefined ? undefined : options.default ? 'on' : 'off';
   return field(
-    Type.Transform(Type.String({ description: options.description, defaultText: options.defaultText, default: options.default ? 'on' : 'off' }))
+    Type.Transform(Type.String({ description: options.description, defaultText: options.defaultText, ...withDefault(fallback) }))
       .Decode((value) => {
         if (ON.test(value)) return true;
         if (OFF.test(value)) return false;

@@ -2,6 +2,7 @@ import { decodeProtectedHeader, errors as joseErrors, importSPKI, jwtVerify, typ
 import type { ApiKey, BuyerUser, Directory, KeyAlgorithm } from '../directory/directory';
 import type { Clock } from '../clock';
 import { AuthenticationError } from '../errors';
+import { isDevelopmentKey, revokeCommand } from './development-key-check';
 
 // Buyer systems sign a short-lived JWT with a key whose public half is registered
 // (common-codes.md: RS256, header kid + typ JWT + gv-ver, claims iss, kid, aud, iat, exp).
@@ -17,6 +18,8 @@ export interface AuthConfig {
   maxLifetimeSeconds: number;
   /** Tolerance for clocks that disagree, in seconds. */
   clockSkewSeconds: number;
+  /** Production: a key whose public half is a development key's (seeds/dev-keys/) signs nothing. */
+  refuseDevelopmentKeys?: boolean;
 }
 
 export const DEFAULT_AUTH_CONFIG: AuthConfig = { audience: ['groupvan'], maxLifetimeSeconds: 3600, clockSkewSeconds: 60 };
@@ -216,6 +219,12 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
     const key = await directory.findKey(kid);
     const refusal = keyRefusal(key);
     if (refusal !== undefined) throw refuse(keyReason(refusal, kid));
+    // The caller is told no more than that; the log says which key and why.
+    if (config.refuseDevelopmentKeys === true && isDevelopmentKey(key!.publicKeyPem)) {
+      throw new AuthenticationError(`kid '${kid}' is not accepted: sign with a key registered for production`, undefined, {
+        logReason: `kid '${kid}' of client '${key!.clientId}' is a development key (its private half is public, seeds/dev-keys/): refused in production; revoke it with ${revokeCommand(kid)}`,
+      });
+    }
     return key!;
   }
 

@@ -58,6 +58,21 @@ export interface SeedOptions {
   /** Every member's seller URL. Default: the local mock seller (openGatewayStore passes MOCK_SELLER_URL). */
   sellerUrl?: string;
   seed?: DirectorySeed;
+  /** False in production: the seeded API clients get no keys (the development keys' private halves are public). Default true. */
+  developmentKeys?: boolean;
+  /** Why a member's seller URL may not be written (production's address policy); undefined when it may. */
+  sellerUrlRefusal?: (sellerUrl: string) => Promise<string | undefined>;
+}
+
+/** A value the directory must not hold; `field` names it as a 400 would. */
+export class DirectoryWriteRefused extends Error {
+  override name = 'DirectoryWriteRefused';
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+  }
 }
 
 export interface SeedResult {
@@ -68,8 +83,11 @@ export interface SeedResult {
 export async function seedDirectory(store: Store, options: SeedOptions = {}): Promise<SeedResult> {
   const sellerUrl = options.sellerUrl ?? DEFAULT_SELLER_URL;
   const seed = options.seed ?? (await readDirectorySeed());
+  const refusal = await options.sellerUrlRefusal?.(sellerUrl);
+  if (refusal !== undefined) throw new DirectoryWriteRefused('members[].seller_url', `'${sellerUrl}' refused: ${refusal}`);
+  const withKeys = options.developmentKeys ?? true;
   const publicKeys = new Map<string, string>();
-  for (const client of seed.apiClients) {
+  for (const client of withKeys ? seed.apiClients : []) {
     for (const key of client.keys) publicKeys.set(key.kid, await readFile(packagePath('seeds', key.publicKeyFile), 'utf8'));
   }
   return store.transaction(async (tx) => {
@@ -158,7 +176,8 @@ async function insertSeed(tx: Queryable, seed: DirectorySeed, sellerUrl: string,
       if (userId === undefined) throw new Error(`seed: API client ${c.id} links unknown user ${username}`);
       await tx.query('INSERT INTO api_client_users (client_id, user_id) VALUES ($1, $2)', [c.id, userId]);
     }
-    for (const k of c.keys) {
+    // publicKeys holds only the keys to register (none in production).
+    for (const k of c.keys.filter((key) => publicKeys.has(key.kid))) {
       await tx.query('INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ($1, $2, $3, $4)', [
         k.kid,
         c.id,

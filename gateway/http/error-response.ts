@@ -32,6 +32,7 @@ export function errorResponse(error: unknown, c: Context<GatewayEnv>): Response 
   if (log !== undefined) {
     log.status_code = known.code;
     log.error = known.message;
+    if (known.logReason !== undefined) log.reason = known.logReason;
     if (!(error instanceof GatewayError)) log.cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
   const reply = errorReply(known);

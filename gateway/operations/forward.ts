@@ -4,6 +4,7 @@ import {
   type Detail,
   GatewayError,
   SellerDeclinedError,
+  SellerAddressRefusedError,
   SellerNotReachedError,
   SellerRefusedError,
   SellerReplyError,
@@ -54,6 +55,8 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
       ]);
     case 'malformed':
       return new SellerReplyError(outcome.message, [{ path: '', message: 'the reply body is not valid JSON', member: member.id }]);
+    case 'refused-address':
+      return new SellerAddressRefusedError(outcome.message, [{ path: '', message: 'seller address refused: no request was sent', member: member.id }]);
     case 'too-large':
       return new SellerReplyError(outcome.message, [
         { path: '', message: `the reply body is larger than ${outcome.limitBytes} bytes (GATEWAY_MAX_SELLER_REPLY_BYTES)`, member: member.id },

@@ -18,6 +18,7 @@ import {
   RequestValidationError,
   SellerDeclinedError,
   SellerNotReachedError,
+  SellerAddressRefusedError,
   SellerRefusedError,
   SellerTimeoutError,
 } from '../errors';
@@ -84,7 +85,7 @@ function idempotencyKeyOf(input: OperationInput): string | null {
 
 /**
  * Failed: the seller certainly did not place the order (it refused it with a 4xx, could not be
- * connected to, or the gateway did not call it: breaker open, member busy), so its number may
+ * connected to, or the gateway did not call it: breaker open, member busy, address refused), so its number may
  * be sent again. Unknown: it may have (deadline passed, 5xx, connection lost once the request
  * was out, a reply we cannot trust), so it must never be sent again.
  */
@@ -92,6 +93,7 @@ function statusAfter(error: GatewayError): Extract<OrderStatus, 'failed' | 'unkn
   const notPlaced =
     error instanceof SellerRefusedError ||
     error instanceof SellerNotReachedError ||
+    error instanceof SellerAddressRefusedError ||
     error instanceof SellerDeclinedError ||
     error instanceof SellerCircuitOpenError ||
     error instanceof SellerBusyError;

@@ -1,6 +1,14 @@
 import { Pool, type Dispatcher } from 'undici';
 import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
 import type { SellerAuth } from '../directory/directory';
+import {
+  guardedLookup,
+  SELLER_ADDRESS_REFUSED,
+  SellerAddressRefusal,
+  sellerUrlRefusal,
+  systemResolver,
+  UNRESTRICTED_SELLER_ADDRESSES,
+} from './seller-address-policy';
 import { DEFAULT_MAX_SELLER_REPLY_BYTES, type SellerCall, type SellerClient, type SellerClientOptions, type SellerOutcome } from './seller-client.types';
 
 // undici on a keep-alive Pool per member and seller origin, dispatched with our own handler:
@@ -175,6 +183,7 @@ class SellerCallHandler {
 
   onError(error: Error): void {
     const code = errorCode(error);
+    if (code === SELLER_ADDRESS_REFUSED) return this.finish(refusedAddress(this.member, error.message, this.started));
     this.finish({
       kind: 'unreachable',
       message: `seller of member ${this.member.id} at ${this.member.sellerUrl} could not be reached${code !== undefined && UNREACHABLE_CODES.has(code) ? ` (${code})` : ''}: ${describeError(error)}`,
@@ -182,6 +191,11 @@ class SellerCallHandler {
       elapsedMs: msSince(this.started),
     });
   }
+}
+
+/** The production address policy stopped the call before a connection was made. */
+function refusedAddress(member: SellerCall['member'], reason: string, started: number): SellerOutcome {
+  return { kind: 'refused-address', message: `seller of member ${member.id} at ${member.sellerUrl} was not called: ${reason}`, elapsedMs: msSince(started) };
 }
 
 const onDeadline = (handler: SellerCallHandler) => handler.passDeadline();
@@ -218,6 +232,9 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_SELLER_REPLY_BYTES;
   const poolFor = options.poolFor ?? newPool;
+  const addressPolicy = options.addressPolicy ?? UNRESTRICTED_SELLER_ADDRESSES;
+  // In production every connection's address is judged as it is resolved (DNS rebinding); in development undici's defaults stand.
+  const connect = addressPolicy.enforce ? { connect: { lookup: guardedLookup(addressPolicy, options.resolver ?? systemResolver) } } : {};
   /** Keyed by member id, then origin: each member's calls have connections of their own. */
   const pools = new Map<string, Dispatcher>();
   /** Keyed by member id, then seller URL. */
@@ -227,11 +244,13 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     let ofMember = targets.get(memberId);
     const known = ofMember?.get(sellerUrl);
     if (known !== undefined) return known;
+    const refusal = sellerUrlRefusal(addressPolicy, sellerUrl);
+    if (refusal !== undefined) throw new SellerAddressRefusal(refusal);
     const url = new URL(sellerUrl);
     const poolKey = `${memberId} ${url.origin}`;
     let pool = pools.get(poolKey);
     if (pool === undefined) {
-      pool = poolFor(url.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
+      pool = poolFor(url.origin, { connections, pipelining: 1, keepAliveTimeout: 30_000, ...connect });
       pools.set(poolKey, pool);
     }
     const target = { pool, path: `${url.pathname}${url.search}` };
@@ -248,6 +267,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     try {
       target = targetFor(member.id, member.sellerUrl);
     } catch (error) {
+      if (error instanceof SellerAddressRefusal) return Promise.resolve(refusedAddress(member, error.message, started));
       return Promise.resolve({
         kind: 'unreachable',
         message: `seller URL '${member.sellerUrl}' is not usable: ${describeError(error)}`,

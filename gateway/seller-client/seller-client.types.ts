@@ -3,6 +3,7 @@
 // consumer tests drive the real implementation, so this surface stays small.
 
 import type { Dispatcher, Pool } from 'undici';
+import type { SellerAddressPolicy, SellerResolver } from './seller-address-policy';
 import type { Member } from '../directory/directory';
 
 export interface SellerCall {
@@ -30,6 +31,8 @@ export type SellerOutcome =
   | { kind: 'unreachable'; message: string; sent: boolean; elapsedMs: number }
   | { kind: 'http-error'; status: number; message: string; body?: string; elapsedMs: number }
   | { kind: 'malformed'; status: number; message: string; body: string; elapsedMs: number }
+  /** The production address policy refused the seller's URL or the address it resolved to: no connection was made, nothing sent. */
+  | { kind: 'refused-address'; message: string; elapsedMs: number }
   /** The reply was larger than the gateway reads; what arrived was dropped, the connection closed. */
   | { kind: 'too-large'; status: number; message: string; limitBytes: number; elapsedMs: number };
 
@@ -47,5 +50,9 @@ export interface SellerClientOptions {
   /** Largest seller reply body read, in bytes; a larger one is a 'too-large' outcome. */
   maxReplyBytes?: number;
   /** Builds a member's pool from its options; default undici's Pool (a test wraps it to stand in for undici's defaults). */
+  /** Where calls may go (production: https, no internal addresses); default unrestricted. */
+  addressPolicy?: SellerAddressPolicy;
+  /** Resolves seller hostnames when the policy is enforced; default the system's (dns.lookup). */
+  resolver?: SellerResolver;
   poolFor?: (origin: string, options: Pool.Options) => Dispatcher;
 }

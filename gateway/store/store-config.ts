@@ -18,7 +18,13 @@ export const STORE_ENVIRONMENT = Type.Object({
     }),
   ),
   GATEWAY_DATA_DIR: Optional(EnvString({ defaultText: 'var/pglite', description: "the embedded store's directory ('memory': in memory, gone on exit)" })),
-  GATEWAY_SEED: EnvFlag({ default: true, description: 'load the seeded directory (dev keys!) and catalog into an empty store; off in a real deployment' }),
+  GATEWAY_SEED: Optional(
+    EnvFlag({
+      defaultText: 'on; off when NODE_ENV=production',
+      description:
+        'load the seeded directory and catalog into an empty store; with NODE_ENV=production only when set to on, and even then without the development keys',
+    }),
+  ),
   MOCK_SELLER_URL: EnvUrl({
     default: DEFAULT_SELLER_URL,
     description:

@@ -15,9 +15,10 @@ let gateway: GatewayProcess;
 let stderr = '';
 beforeAll(async () => {
   seller = await startMockSeller();
-  // A drain far longer than the test: the second SIGTERM must be what ends it.
+  // A drain far longer than the test: the second SIGTERM must be what ends it. Its own store in
+  // memory, whatever DATABASE_URL CI sets: a shared PostgreSQL's members call other tests' sellers.
   gateway = await startGatewayProcess({
-    env: { GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', GATEWAY_DRAIN_MS: '60000', MOCK_SELLER_URL: `${seller.url}/seller` },
+    env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', GATEWAY_DRAIN_MS: '60000', MOCK_SELLER_URL: `${seller.url}/seller` },
   });
   gateway.process.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 }, 60_000);
@@ -36,7 +37,7 @@ const until = async (what: string, check: () => boolean | Promise<boolean>) => {
 
 describe('gateway process signals', () => {
   it('refuses an unparsable GATEWAY_DRAIN_MS at start, naming it (exit 2)', async () => {
-    const error = await startGatewayProcess({ env: { GATEWAY_DATA_DIR: 'memory', GATEWAY_DRAIN_MS: '2s' } }).then(
+    const error = await startGatewayProcess({ env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_DRAIN_MS: '2s' } }).then(
       () => undefined,
       (e: Error) => e,
     );

@@ -63,7 +63,7 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
   }
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const seconds = options.levels.length * options.stepSeconds;
-  const steps = options.levels.map((l) => levelName(options.model, l).replace(/^concurrency /, '')).join(', ');
+  const steps = options.model === 'closed' ? options.levels.join(', ') : options.levels.map((l) => levelName('open', l)).join(', ');
   const model = options.model === 'closed' ? 'closed model, concurrency' : `open model (at most ${options.maxInFlight} in flight), rates`;
   io.stderr(
     `verify --load: ${options.sellerUrl}, ${model} ${steps} × ${options.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +

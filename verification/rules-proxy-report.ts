@@ -1,5 +1,5 @@
 import { RULES } from '../contracts/reply-rules/index';
-import { escapeXml } from './report-as-junit';
+import { escapeXml } from './xml-text';
 import { valueText } from './report-as-text';
 import { exchangeOutcomeText } from './exchange-words';
 import type { ReplyCheck } from '../contracts/reply-check';

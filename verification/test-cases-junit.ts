@@ -1,25 +1,31 @@
-import { escapeXml } from './report-as-junit';
+import { escapeXml } from './xml-text';
 import type { TestCase } from './test-cases';
 
 // JUnit XML of a list of test cases (the list CTRF is drawn from too): one <testsuite> per
-// suite the caller names, in the order the cases come; a failure's type is its kind.
+// suite the caller names, in the order the cases come; a failure's type is its kind, a note is
+// system-out beside any verdict, a skipped case keeps its detail (a pending failure to read).
 
 /** '0' for nothing measured, else to the millisecond. */
 const time = (seconds: number) => (seconds === 0 ? '0' : seconds.toFixed(3));
 
-function caseXml(c: TestCase): string {
-  const open = `    <testcase classname="${escapeXml(c.classname)}" name="${escapeXml(c.name)}" time="${time(c.seconds)}">`;
+/** One case, as every JUnit form of the kit writes it. */
+export function caseXml(c: TestCase): string {
+  const open = `    <testcase classname="${escapeXml(c.classname)}" name="${escapeXml(c.name)}" time="${time(c.seconds)}"`;
+  const note = c.note === undefined ? '' : `\n      <system-out>${escapeXml(c.note)}</system-out>`;
   const message = escapeXml(c.message ?? '');
   const detail = escapeXml(c.detail ?? '');
   switch (c.status) {
     case 'passed':
-      return c.detail === undefined ? `${open}</testcase>` : `${open}\n      <system-out>${detail}</system-out>\n    </testcase>`;
+      if (c.detail === undefined) return note === '' ? `${open}/>` : `${open}>${note}\n    </testcase>`;
+      return `${open}>\n      <system-out>${detail}${c.note === undefined ? '' : `\n${escapeXml(c.note)}`}</system-out>\n    </testcase>`;
     case 'failed':
-      return `${open}\n      <failure type="${escapeXml(c.kind ?? c.classname)}" message="${message}">${detail}</failure>\n    </testcase>`;
+      return `${open}>\n      <failure type="${escapeXml(c.kind ?? c.classname)}" message="${message}">${detail}</failure>${note}\n    </testcase>`;
     case 'skipped':
-      return `${open}\n      <skipped message="${message}"/>\n    </testcase>`;
+      return c.detail === undefined
+        ? `${open}>\n      <skipped message="${message}"/>${note}\n    </testcase>`
+        : `${open}>\n      <skipped message="${message}">${detail}</skipped>${note}\n    </testcase>`;
     case 'error':
-      return `${open}\n      <error type="${escapeXml(c.kind ?? 'stopped')}" message="${message}"/>\n    </testcase>`;
+      return `${open}>\n      <error type="${escapeXml(c.kind ?? 'stopped')}" message="${message}"/>\n    </testcase>`;
   }
 }
 

@@ -188,6 +188,17 @@ export interface LoadReport {
   stopped?: string;
 }
 
+/**
+ * What a step showed, as every form of the report marks it: held (healthy, correct, within every
+ * SLO, run whole), failed (a rule, an SLO, a timeout or an error, even in part of a step), or
+ * cut short with nothing broken (not measured whole: never a pass, never the seller's failure).
+ */
+export function stepOutcome(step: LoadStep): 'held' | 'failed' | 'cut-short' {
+  if (!step.correct || step.slo_breaches.length > 0 || step.timeouts > 0 || step.errors > 0) return 'failed';
+  if (step.partial === true) return 'cut-short';
+  return step.healthy ? 'held' : 'failed';
+}
+
 /** A step's level: its concurrency or its rate. */
 export const levelOf = (step: LoadStep): number => (step.model === 'closed' ? step.concurrency : step.rate);
 

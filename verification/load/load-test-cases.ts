@@ -1,6 +1,6 @@
 import type { TestCase } from '../test-cases';
 import { sloValueText } from './slo';
-import { levelName, levelOf, type LoadReport, type LoadStep } from './load-report';
+import { levelName, levelOf, stepOutcome, type LoadReport, type LoadStep } from './load-report';
 
 // A load run as test cases, for JUnit and CTRF: one per step (stable names for CI history:
 // `concurrency 8`, `200 req/s`), failed when the step is unhealthy, broke a rule or an SLO;
@@ -20,7 +20,15 @@ function stepCase(report: LoadReport, s: LoadStep): TestCase {
     ...(s.partial === true ? ['cut short'] : []),
   ];
   const base = { classname: 'load', name: levelName(report.model, levelOf(s)), seconds: s.seconds };
-  if (s.healthy && s.correct && s.slo_breaches.length === 0 && s.partial !== true) return { ...base, status: 'passed', detail: stats };
+  switch (stepOutcome(s)) {
+    case 'held':
+      return { ...base, status: 'passed', detail: stats };
+    case 'cut-short':
+      // Not measured whole, nothing broken: skipped with the reason, as a step that never ran.
+      return { ...base, status: 'skipped', message: `cut short: ${report.verdict.cut_short ?? report.stopped ?? 'the ramp was cut short'}; ${stats}` };
+    case 'failed':
+      break;
+  }
   const detail = [
     stats,
     ...Object.entries(s.rule_breaks).map(([rule, n]) => `${rule}: broken ${n}×`),

@@ -1,7 +1,7 @@
 import type { Palette } from '../palette';
 import { ALONE_TRIES } from '../explore/alone';
 import { sloValueText } from './slo';
-import { levelName, levelOf, type LoadFailingExchange, type LoadModel, type LoadReport, type LoadStep } from './load-report';
+import { levelName, levelOf, stepOutcome, type LoadFailingExchange, type LoadModel, type LoadReport, type LoadStep } from './load-report';
 
 // The load report as text: one row per step, then the steps that did not run, the failures
 // (told apart: alone, or only under concurrency with a replay command), the SLOs, the
@@ -14,11 +14,9 @@ function rules(step: LoadStep): string {
   return entries.length === 0 ? '—' : entries.map(([rule, n]) => `${rule} ×${n}`).join(', ');
 }
 
-/** ok: healthy, correct and within every SLO. */
-const stepOk = (step: LoadStep) => step.healthy && step.correct && step.slo_breaches.length === 0;
-
 export function stepLine(step: LoadStep, deadlineMs: number, palette: Palette): string {
-  const mark = stepOk(step) ? palette.pass('ok  ') : palette.fail('FAIL');
+  const outcome = stepOutcome(step);
+  const mark = outcome === 'held' ? palette.pass('ok  ') : outcome === 'failed' ? palette.fail('FAIL') : 'cut ';
   const p99 = `${step.latency_ms.p99}`;
   const level =
     step.model === 'closed'

@@ -102,7 +102,7 @@ function caseSource(options: LoadOptions, mix: LoadMix): () => ExploreCase {
 }
 
 /** The figures every step reports, from what its recorder saw. */
-function stepFiguresOf(recorder: StepRecorder, seconds: number, deadlineMs: number, slos: Slo[], cut: StepCut | undefined) {
+function stepFiguresOf(recorder: StepRecorder, seconds: number, deadlineMs: number, cut: StepCut | undefined) {
   const latency_ms = percentiles(recorder.recorded());
   const rule_breaks = recorder.ruleBreaks;
   const figures = {
@@ -132,7 +132,7 @@ async function runStep(d: StepDriver, options: LoadOptions, level: number): Prom
     case 'closed': {
       const r = await runClosedStep(d, level, options.stepSeconds);
       ({ recorder, cut } = r);
-      const figures = stepFiguresOf(recorder, r.seconds, deadline, slos, cut);
+      const figures = stepFiguresOf(recorder, r.seconds, deadline, cut);
       const omission = coordinatedOmission(recorder.recorded(), figures.latency_ms.p50, figures.latency_ms.p99, figures.latency_ms.max, deadline);
       step = { model: 'closed', concurrency: level, ...figures, ...(omission !== undefined ? { coordinated_omission: omission } : {}) };
       break;
@@ -140,7 +140,7 @@ async function runStep(d: StepDriver, options: LoadOptions, level: number): Prom
     case 'open': {
       const r = await runOpenStep(d, level, options.stepSeconds, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
       ({ recorder, cut } = r);
-      const figures = stepFiguresOf(recorder, r.seconds, deadline, slos, cut);
+      const figures = stepFiguresOf(recorder, r.seconds, deadline, cut);
       const sentPerS = r.sendSpanMs === 0 ? 0 : Math.round((r.sent / (r.sendSpanMs / 1000)) * 10) / 10;
       const lag = percentiles(r.lags);
       const kept = r.dropped === 0 && sentPerS >= 0.95 * level;

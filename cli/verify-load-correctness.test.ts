@@ -55,7 +55,9 @@ describe('verify --load never claims a step it did not measure', () => {
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(/name="concurrency 8" time="0">\s*<skipped message="not run: the request budget/);
     // The step the budget cut is not measured whole: skipped with the reason, neither passed nor failed.
-    expect(xml).toMatch(/name="concurrency 2" time="[\d.]+">\s*<skipped message="cut short: the request budget \(--max-requests 150\) was spent during concurrency 2/);
+    expect(xml).toMatch(
+      /name="concurrency 2" time="[\d.]+">\s*<skipped message="cut short: the request budget \(--max-requests 150\) was spent during concurrency 2/,
+    );
     expect(run.out.stdout).toMatch(/^cut +2 /m);
 
     const gated = await load(url, ...args, '--min-concurrency', '8');

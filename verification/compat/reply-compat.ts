@@ -21,129 +21,133 @@ function describeExpectation(e: Expectation, example: unknown): string {
   return e.checks.map((c) => ('regex' in c ? `regex ${c.regex}` : 'value' in c ? `include '${c.value}'` : c.kind)).join(' and ');
 }
 
+/** One comparison under way: where it is, both sides, and what it found so far. */
+interface ReplyWalk {
+  where: string;
+  base: ReplySide;
+  head: ReplySide;
+  findings: CompatFinding[];
+}
+
 /** Every change of the expected reply body between base and head, for `where`. */
 export function compareReplyBodies(where: string, base: ReplySide, head: ReplySide): CompatFinding[] {
-  const findings: CompatFinding[] = [];
-  const walk = (path: PathSegment[], b: unknown, h: unknown) => {
-    const eb = expectationAt(base.rules, path);
-    const eh = expectationAt(head.rules, path);
-    const kb = jsonKind(b);
-    const kh = jsonKind(h);
-    if (kb !== kh) {
-      findings.push(sellerFinding('reply-value-changed', where, bodyPointer(path), { base: b, head: h }, `${shown(path)} must now be ${kh}, not ${kb}`));
-      return;
-    }
-    if (kb === 'object' || kb === 'array') compareContainerMatchers(path, b, h, eb, eh);
-    if (kb === 'object') {
-      const bo = b as Record<string, unknown>;
-      const ho = h as Record<string, unknown>;
-      for (const key of Object.keys(ho)) {
-        if (!(key in bo))
-          findings.push(
-            sellerFinding(
-              'reply-field-newly-required',
-              where,
-              bodyPointer([...path, key]),
-              { head: ho[key] },
-              `${shown([...path, key])} is newly expected in the reply`,
-            ),
-          );
-      }
-      for (const key of Object.keys(bo)) {
-        if (!(key in ho))
-          findings.push(
-            sellerFinding(
-              'reply-field-no-longer-required',
-              where,
-              bodyPointer([...path, key]),
-              { base: bo[key] },
-              `${shown([...path, key])} is no longer expected`,
-            ),
-          );
-        else walk([...path, key], bo[key], ho[key]);
-      }
-      return;
-    }
-    if (kb === 'array') {
-      compareArray(path, b as unknown[], h as unknown[], eb, eh);
-      return;
-    }
-    compareLeaf(path, b, h, eb, eh);
-  };
+  const w: ReplyWalk = { where, base, head, findings: [] };
+  walk(w, [], base.body, head.body);
+  return w.findings;
+}
 
-  // A container's own matchers beyond type and bounds (eachKey, values, arrayContains…).
-  const compareContainerMatchers = (path: PathSegment[], b: unknown, h: unknown, eb: Expectation, eh: Expectation) => {
-    const beyondType = (e: Expectation) => e.checks.filter((c) => c.kind !== 'type');
-    if (same(beyondType(eb), beyondType(eh)) && eb.anyOf === eh.anyOf) return;
-    const looser = beyondType(eh).length === 0 && !eh.anyOf;
-    findings.push(
-      sellerFinding(
-        looser ? 'reply-matcher-loosened' : 'reply-matcher-stricter',
-        where,
-        bodyPointer(path),
-        { base: describeExpectation(eb, b), head: describeExpectation(eh, h) },
-        `the matcher of ${shown(path)} changed from ${describeExpectation(eb, b)} to ${describeExpectation(eh, h)}`,
-      ),
-    );
-  };
+function walk(w: ReplyWalk, path: PathSegment[], b: unknown, h: unknown): void {
+  const eb = expectationAt(w.base.rules, path);
+  const eh = expectationAt(w.head.rules, path);
+  const kb = jsonKind(b);
+  const kh = jsonKind(h);
+  if (kb !== kh) {
+    w.findings.push(sellerFinding('reply-value-changed', w.where, bodyPointer(path), { base: b, head: h }, `${shown(path)} must now be ${kh}, not ${kb}`));
+    return;
+  }
+  if (kb === 'object' || kb === 'array') compareContainerMatchers(w, path, b, h, eb, eh);
+  if (kb === 'object') compareObject(w, path, b as Record<string, unknown>, h as Record<string, unknown>);
+  else if (kb === 'array') compareArray(w, path, b as unknown[], h as unknown[], eb, eh);
+  else compareLeaf(w, path, b, h, eb, eh);
+}
 
-  const compareArray = (path: PathSegment[], b: unknown[], h: unknown[], eb: Expectation, eh: Expectation) => {
-    const rb = arrayBounds(eb, b);
-    const rh = arrayBounds(eh, h);
-    if (rb.min !== rh.min || rb.max !== rh.max) {
-      const text = (r: { min: number; max: number }) => (r.min === r.max ? `exactly ${r.min}` : `${r.min}..${r.max === Number.POSITIVE_INFINITY ? '' : r.max}`);
-      const widened = rh.min <= rb.min && rh.max >= rb.max;
-      findings.push(
+function compareObject(w: ReplyWalk, path: PathSegment[], bo: Record<string, unknown>, ho: Record<string, unknown>): void {
+  for (const key of Object.keys(ho)) {
+    if (!(key in bo))
+      w.findings.push(
         sellerFinding(
-          eb.checks.length === 0 && eh.checks.length === 0 ? 'reply-value-changed' : widened ? 'reply-range-widened' : 'reply-range-narrowed',
-          where,
-          bodyPointer(path),
-          { base: text(rb), head: text(rh) },
-          `${shown(path)} may have ${text(rh)} entries (was ${text(rb)})`,
+          'reply-field-newly-required',
+          w.where,
+          bodyPointer([...path, key]),
+          { head: ho[key] },
+          `${shown([...path, key])} is newly expected in the reply`,
         ),
       );
-    }
-    // Under a type matcher every entry of the seller's array is judged by the example's entries
-    // (the first as template); so each head entry is compared with the base entry it replaces.
-    if (b.length === 0) return;
-    for (let i = 0; i < h.length; i++) walk([...path, i], b[Math.min(i, b.length - 1)], h[i]);
-  };
-
-  const compareLeaf = (path: PathSegment[], b: unknown, h: unknown, eb: Expectation, eh: Expectation) => {
-    if (same(eb.checks, eh.checks) && eb.anyOf === eh.anyOf) {
-      if (same(b, h)) return;
-      const ok = eh.checks.length > 0 && accepts(eh, h, b) === true;
-      findings.push(
-        ok
-          ? sellerFinding(
-              'reply-example-changed',
-              where,
-              bodyPointer(path),
-              { base: b, head: h },
-              `the example of ${shown(path)} changed; ${describeExpectation(eh, h)} still accepts the old one`,
-            )
-          : sellerFinding(
-              'reply-value-changed',
-              where,
-              bodyPointer(path),
-              { base: b, head: h },
-              `${shown(path)} must now be ${JSON.stringify(h)}, not ${JSON.stringify(b)}`,
-            ),
+  }
+  for (const key of Object.keys(bo)) {
+    if (!(key in ho))
+      w.findings.push(
+        sellerFinding(
+          'reply-field-no-longer-required',
+          w.where,
+          bodyPointer([...path, key]),
+          { base: bo[key] },
+          `${shown([...path, key])} is no longer expected`,
+        ),
       );
-      return;
-    }
-    const looser = loosensOrKeeps(eb, b, eh, h);
-    findings.push(
+    else walk(w, [...path, key], bo[key], ho[key]);
+  }
+}
+
+/** A container's own matchers beyond type and bounds (eachKey, values, arrayContains…). */
+function compareContainerMatchers(w: ReplyWalk, path: PathSegment[], b: unknown, h: unknown, eb: Expectation, eh: Expectation): void {
+  const beyondType = (e: Expectation) => e.checks.filter((c) => c.kind !== 'type');
+  if (same(beyondType(eb), beyondType(eh)) && eb.anyOf === eh.anyOf) return;
+  const looser = beyondType(eh).length === 0 && !eh.anyOf;
+  w.findings.push(
+    sellerFinding(
+      looser ? 'reply-matcher-loosened' : 'reply-matcher-stricter',
+      w.where,
+      bodyPointer(path),
+      { base: describeExpectation(eb, b), head: describeExpectation(eh, h) },
+      `the matcher of ${shown(path)} changed from ${describeExpectation(eb, b)} to ${describeExpectation(eh, h)}`,
+    ),
+  );
+}
+
+function compareArray(w: ReplyWalk, path: PathSegment[], b: unknown[], h: unknown[], eb: Expectation, eh: Expectation): void {
+  const rb = arrayBounds(eb, b);
+  const rh = arrayBounds(eh, h);
+  if (rb.min !== rh.min || rb.max !== rh.max) {
+    const text = (r: { min: number; max: number }) => (r.min === r.max ? `exactly ${r.min}` : `${r.min}..${r.max === Number.POSITIVE_INFINITY ? '' : r.max}`);
+    const widened = rh.min <= rb.min && rh.max >= rb.max;
+    w.findings.push(
       sellerFinding(
-        looser ? 'reply-matcher-loosened' : 'reply-matcher-stricter',
-        where,
+        eb.checks.length === 0 && eh.checks.length === 0 ? 'reply-value-changed' : widened ? 'reply-range-widened' : 'reply-range-narrowed',
+        w.where,
         bodyPointer(path),
-        { base: describeExpectation(eb, b), head: describeExpectation(eh, h) },
-        `${shown(path)} was ${describeExpectation(eb, b)}, now ${describeExpectation(eh, h)}${looser ? ': every value accepted before still is' : ': a value accepted before may fail'}`,
+        { base: text(rb), head: text(rh) },
+        `${shown(path)} may have ${text(rh)} entries (was ${text(rb)})`,
       ),
     );
-  };
+  }
+  // Under a type matcher every entry of the seller's array is judged by the example's entries
+  // (the first as template); so each head entry is compared with the base entry it replaces.
+  if (b.length === 0) return;
+  for (let i = 0; i < h.length; i++) walk(w, [...path, i], b[Math.min(i, b.length - 1)], h[i]);
+}
 
-  walk([], base.body, head.body);
-  return findings;
+function compareLeaf(w: ReplyWalk, path: PathSegment[], b: unknown, h: unknown, eb: Expectation, eh: Expectation): void {
+  if (same(eb.checks, eh.checks) && eb.anyOf === eh.anyOf) {
+    if (same(b, h)) return;
+    const ok = eh.checks.length > 0 && accepts(eh, h, b) === true;
+    w.findings.push(
+      ok
+        ? sellerFinding(
+            'reply-example-changed',
+            w.where,
+            bodyPointer(path),
+            { base: b, head: h },
+            `the example of ${shown(path)} changed; ${describeExpectation(eh, h)} still accepts the old one`,
+          )
+        : sellerFinding(
+            'reply-value-changed',
+            w.where,
+            bodyPointer(path),
+            { base: b, head: h },
+            `${shown(path)} must now be ${JSON.stringify(h)}, not ${JSON.stringify(b)}`,
+          ),
+    );
+    return;
+  }
+  const looser = loosensOrKeeps(eb, b, eh, h);
+  w.findings.push(
+    sellerFinding(
+      looser ? 'reply-matcher-loosened' : 'reply-matcher-stricter',
+      w.where,
+      bodyPointer(path),
+      { base: describeExpectation(eb, b), head: describeExpectation(eh, h) },
+      `${shown(path)} was ${describeExpectation(eb, b)}, now ${describeExpectation(eh, h)}${looser ? ': every value accepted before still is' : ': a value accepted before may fail'}`,
+    ),
+  );
 }

@@ -68,6 +68,148 @@ const parseJson = (body: string): { ok: boolean; code?: number } => {
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What the load saw, by phase: answers, requests without one, and the phase now under way. */
+interface ChaosJournal {
+  answers: Answered[];
+  noAnswer: { phase: Phase; operation: string; error: string }[];
+  phase: Phase;
+}
+
+/** The soak's mix, one new PO number per order, each request remembered with the phase it was sent in. */
+function journaledLoad(journal: ChaosJournal, token: string) {
+  const run = randomUUID().slice(0, 8);
+  const phaseOf = new Map<LoadRequest, Phase>();
+  const next = (i: number): LoadRequest => {
+    const operation = OPERATION_MIX[i % OPERATION_MIX.length];
+    const po = `CHAOS-${run}-${i}`;
+    const request: LoadRequest = {
+      path: `${V3_2_PATH}/${operation}`,
+      body: JSON.stringify(demoBody(operation, po)),
+      headers: { authorization: `Bearer ${token}` },
+      tag: operation === 'place_order' ? `${operation} ${po}` : operation,
+    };
+    phaseOf.set(request, journal.phase);
+    return request;
+  };
+  const onAnswer = (answer: LoadAnswer) => {
+    const [operation, po] = answer.request.tag!.split(' ');
+    const parsed = parseJson(answer.body);
+    journal.answers.push({
+      phase: phaseOf.get(answer.request)!,
+      operation,
+      po,
+      status: answer.status,
+      code: parsed.code,
+      json: parsed.ok && (answer.contentType ?? '').startsWith('application/json'),
+      ms: answer.ms,
+    });
+    phaseOf.delete(answer.request);
+  };
+  const onError = (request: LoadRequest, error: unknown) => {
+    journal.noAnswer.push({ phase: phaseOf.get(request)!, operation: request.tag!, error: (error as Error).message });
+    phaseOf.delete(request);
+  };
+  return { next, onAnswer, onError };
+}
+
+interface ChaosStack {
+  gateways: RestartableGateway[];
+  pg: ThrowawayPostgres;
+  /** Resolves once the balancer serves both instances. */
+  both(): Promise<void>;
+}
+
+/** Each disruption in turn, a settle time before it, its phase lasting until both instances serve again. */
+async function disrupt(
+  stack: ChaosStack,
+  journal: ChaosJournal,
+  options: { downMs: number; settleMs: number; withStore: boolean; log: (line: string) => void },
+) {
+  const { gateways, pg, both } = stack;
+  const timings: Record<string, unknown> = {};
+  const during = async (name: Phase, action: () => Promise<void>) => {
+    await sleep(options.settleMs);
+    journal.phase = name;
+    const begin = performance.now();
+    options.log(`${name}…`);
+    await action();
+    await both();
+    timings[name] = { ms: Math.round(performance.now() - begin) };
+    options.log(`${name} done in ${Math.round(performance.now() - begin)} ms, both instances serving`);
+    journal.phase = 'steady';
+  };
+  await during('restart-1', async () => void (timings['restart-1 process'] = await gateways[0].restart(options.downMs)));
+  await during('restart-2', async () => void (timings['restart-2 process'] = await gateways[1].restart(options.downMs)));
+  await during('reload', async () => {
+    const before = (gateways[1].stderr().match(/reload done/g) ?? []).length;
+    gateways[1].signal('SIGHUP');
+    const giveUp = Date.now() + 60_000;
+    while ((gateways[1].stderr().match(/reload done/g) ?? []).length === before) {
+      if (Date.now() > giveUp) throw new Error(`the reload did not finish within 60 s:\n${gateways[1].stderr()}`);
+      await sleep(50);
+    }
+  });
+  if (options.withStore) {
+    await during('store', async () => {
+      await pg.stop();
+      await sleep(500);
+      await pg.start();
+    });
+  }
+  await sleep(options.settleMs);
+  return timings;
+}
+
+/** How the orders were stored: statuses by PO number. */
+async function storedOrders(store: Store, orders: Answered[]): Promise<Map<string, string[]>> {
+  const rows = await store.query<{ purchase_order_number: string; status: string }>(
+    'SELECT purchase_order_number, status FROM orders WHERE purchase_order_number = ANY($1)',
+    [orders.map((o) => o.po)],
+  );
+  const storedAs = new Map<string, string[]>();
+  for (const row of rows.rows) storedAs.set(row.purchase_order_number, [...(storedAs.get(row.purchase_order_number) ?? []), row.status]);
+  return storedAs;
+}
+
+/** Every assertion of the chaos soak that did not hold, as a sentence. */
+function chaosProblems(journal: ChaosJournal, orders: Answered[], storedAs: Map<string, string[]>): string[] {
+  const { answers, noAnswer } = journal;
+  const problems: string[] = [];
+  if (noAnswer.length > 0) problems.push(`${noAnswer.length} requests without an answer: ${JSON.stringify(noAnswer.slice(0, 5))}`);
+  const notJson = answers.filter((a) => !a.json);
+  if (notJson.length > 0) problems.push(`${notJson.length} answers not JSON: ${JSON.stringify(notJson.slice(0, 5))}`);
+  const badOutsideStore = answers.filter((a) => a.phase !== 'store' && a.status !== 200);
+  if (badOutsideStore.length > 0)
+    problems.push(`${badOutsideStore.length} answers not 200 outside the store phase: ${JSON.stringify(badOutsideStore.slice(0, 5))}`);
+  const badInStore = answers.filter((a) => a.phase === 'store' && a.status !== 200 && !(a.status === 503 && a.code === 5503));
+  if (badInStore.length > 0)
+    problems.push(`${badInStore.length} answers in the store phase other than 200 or 503 / 5503: ${JSON.stringify(badInStore.slice(0, 5))}`);
+  const notOnce = ordersNotStoredOnce(orders, storedAs);
+  if (notOnce.length > 0) problems.push(`${notOnce.length} orders answered 200 not stored exactly once: ${notOnce.slice(0, 5).map((o) => o.po)}`);
+  const notFree = orders.filter((o) => o.status === 503 && (storedAs.get(o.po!) ?? []).some((s) => s !== 'failed'));
+  if (notFree.length > 0) problems.push(`${notFree.length} orders answered 503 whose PO number is not free: ${notFree.slice(0, 5).map((o) => o.po)}`);
+  return problems;
+}
+
+const ordersNotStoredOnce = (orders: Answered[], storedAs: Map<string, string[]>) =>
+  orders.filter((o) => o.status === 200 && (storedAs.get(o.po!) ?? []).length !== 1);
+
+/** Answers by status (and error code) and latency, per phase. */
+function phaseFigures(answers: Answered[], phases: Phase[]) {
+  return Object.fromEntries(
+    phases.map((p) => {
+      const mine = answers.filter((a) => a.phase === p);
+      const byStatus: Record<string, number> = {};
+      for (const a of mine) {
+        const key = `${a.status}${a.code === undefined || a.status === 200 ? '' : `/${a.code}`}`;
+        byStatus[key] = (byStatus[key] ?? 0) + 1;
+      }
+      const ms = mine.map((a) => a.ms).sort((x, y) => x - y);
+      return [p, { answers: mine.length, byStatus, p50Ms: round(percentile(ms, 50)), p99Ms: round(percentile(ms, 99)), maxMs: round(ms.at(-1) ?? 0) }];
+    }),
+  );
+}
+
 export async function runChaosSoak(): Promise<number> {
   const rate = numberFrom('CHAOS_RATE', 150);
   const downMs = numberFrom('CHAOS_DOWN_SECONDS', 2) * 1_000;
@@ -92,114 +234,27 @@ export async function runChaosSoak(): Promise<number> {
     const both = () => untilBalancedOver(lb, ['gateway-1', 'gateway-2']);
     await both();
 
-    const token = await mintDevToken();
-    const run = randomUUID().slice(0, 8);
-    let phase: Phase = 'steady';
-    const answers: Answered[] = [];
-    const noAnswer: { phase: Phase; operation: string; error: string }[] = [];
-    const phaseOf = new Map<LoadRequest, Phase>();
-    const next = (i: number): LoadRequest => {
-      const operation = OPERATION_MIX[i % OPERATION_MIX.length];
-      const po = `CHAOS-${run}-${i}`;
-      const request: LoadRequest = {
-        path: `${V3_2_PATH}/${operation}`,
-        body: JSON.stringify(demoBody(operation, po)),
-        headers: { authorization: `Bearer ${token}` },
-        tag: operation === 'place_order' ? `${operation} ${po}` : operation,
-      };
-      phaseOf.set(request, phase);
-      return request;
-    };
-    const onAnswer = (answer: LoadAnswer) => {
-      const [operation, po] = answer.request.tag!.split(' ');
-      const parsed = parseJson(answer.body);
-      answers.push({
-        phase: phaseOf.get(answer.request)!,
-        operation,
-        po,
-        status: answer.status,
-        code: parsed.code,
-        json: parsed.ok && (answer.contentType ?? '').startsWith('application/json'),
-        ms: answer.ms,
-      });
-      phaseOf.delete(answer.request);
-    };
-    const onError = (request: LoadRequest, error: unknown) => {
-      noAnswer.push({ phase: phaseOf.get(request)!, operation: request.tag!, error: (error as Error).message });
-      phaseOf.delete(request);
-    };
+    const journal: ChaosJournal = { answers: [], noAnswer: [], phase: 'steady' };
     const stopLoad = new AbortController();
     log(`load: ${rate} req/s through ${lb.url}`);
-    const loading = pacedLoad({ origin: lb.url, rate, seconds: 3_600, signal: stopLoad.signal, maxInFlight: 2_000, next, onAnswer, onError });
-
-    const timings: Record<string, unknown> = {};
-    const during = async (name: Phase, action: () => Promise<void>) => {
-      await sleep(settleMs);
-      phase = name;
-      const begin = performance.now();
-      log(`${name}…`);
-      await action();
-      await both();
-      timings[name] = { ms: Math.round(performance.now() - begin) };
-      log(`${name} done in ${Math.round(performance.now() - begin)} ms, both instances serving`);
-      phase = 'steady';
-    };
-    await during('restart-1', async () => void (timings['restart-1 process'] = await gateways[0].restart(downMs)));
-    await during('restart-2', async () => void (timings['restart-2 process'] = await gateways[1].restart(downMs)));
-    await during('reload', async () => {
-      const before = (gateways[1].stderr().match(/reload done/g) ?? []).length;
-      gateways[1].signal('SIGHUP');
-      const giveUp = Date.now() + 60_000;
-      while ((gateways[1].stderr().match(/reload done/g) ?? []).length === before) {
-        if (Date.now() > giveUp) throw new Error(`the reload did not finish within 60 s:\n${gateways[1].stderr()}`);
-        await sleep(50);
-      }
+    const loading = pacedLoad({
+      origin: lb.url,
+      rate,
+      seconds: 3_600,
+      signal: stopLoad.signal,
+      maxInFlight: 2_000,
+      ...journaledLoad(journal, await mintDevToken()),
     });
-    if (withStore) {
-      await during('store', async () => {
-        await pg!.stop();
-        await sleep(500);
-        await pg!.start();
-      });
-    }
-    await sleep(settleMs);
+    const timings = await disrupt({ gateways, pg, both }, journal, { downMs, settleMs, withStore, log });
     stopLoad.abort();
     const sent = await loading;
 
-    // The verdict.
-    const problems: string[] = [];
-    if (noAnswer.length > 0) problems.push(`${noAnswer.length} requests without an answer: ${JSON.stringify(noAnswer.slice(0, 5))}`);
-    const notJson = answers.filter((a) => !a.json);
-    if (notJson.length > 0) problems.push(`${notJson.length} answers not JSON: ${JSON.stringify(notJson.slice(0, 5))}`);
-    const badOutsideStore = answers.filter((a) => a.phase !== 'store' && a.status !== 200);
-    if (badOutsideStore.length > 0)
-      problems.push(`${badOutsideStore.length} answers not 200 outside the store phase: ${JSON.stringify(badOutsideStore.slice(0, 5))}`);
-    const badInStore = answers.filter((a) => a.phase === 'store' && a.status !== 200 && !(a.status === 503 && a.code === 5503));
-    if (badInStore.length > 0)
-      problems.push(`${badInStore.length} answers in the store phase other than 200 or 503 / 5503: ${JSON.stringify(badInStore.slice(0, 5))}`);
+    const { answers, noAnswer } = journal;
     const orders = answers.filter((a) => a.po !== undefined);
-    const rows = await store.query<{ purchase_order_number: string; status: string }>(
-      'SELECT purchase_order_number, status FROM orders WHERE purchase_order_number = ANY($1)',
-      [orders.map((o) => o.po)],
-    );
-    const storedAs = new Map<string, string[]>();
-    for (const row of rows.rows) storedAs.set(row.purchase_order_number, [...(storedAs.get(row.purchase_order_number) ?? []), row.status]);
-    const notOnce = orders.filter((o) => o.status === 200 && (storedAs.get(o.po!) ?? []).length !== 1);
-    if (notOnce.length > 0) problems.push(`${notOnce.length} orders answered 200 not stored exactly once: ${notOnce.slice(0, 5).map((o) => o.po)}`);
-    const notFree = orders.filter((o) => o.status === 503 && (storedAs.get(o.po!) ?? []).some((s) => s !== 'failed'));
-    if (notFree.length > 0) problems.push(`${notFree.length} orders answered 503 whose PO number is not free: ${notFree.slice(0, 5).map((o) => o.po)}`);
-
-    const phases = Object.fromEntries(
-      (['steady', ...DISRUPTIONS, ...(withStore ? (['store'] as const) : [])] as Phase[]).map((p) => {
-        const mine = answers.filter((a) => a.phase === p);
-        const byStatus: Record<string, number> = {};
-        for (const a of mine)
-          byStatus[`${a.status}${a.code === undefined || a.status === 200 ? '' : `/${a.code}`}`] =
-            (byStatus[`${a.status}${a.code === undefined || a.status === 200 ? '' : `/${a.code}`}`] ?? 0) + 1;
-        const ms = mine.map((a) => a.ms).sort((x, y) => x - y);
-        return [p, { answers: mine.length, byStatus, p50Ms: round(percentile(ms, 50)), p99Ms: round(percentile(ms, 99)), maxMs: round(ms.at(-1) ?? 0) }];
-      }),
-    );
+    const storedAs = await storedOrders(store, orders);
+    const problems = chaosProblems(journal, orders, storedAs);
+    const phases = phaseFigures(answers, ['steady', ...DISRUPTIONS, ...(withStore ? (['store'] as const) : [])]);
+    const notJson = answers.filter((a) => !a.json).length;
     const summary = {
       rate,
       achievedRps: sent.rps,
@@ -207,18 +262,18 @@ export async function runChaosSoak(): Promise<number> {
       dropped: sent.dropped,
       answers: answers.length,
       noAnswer: noAnswer.length,
-      notJson: notJson.length,
+      notJson,
       orders: {
         answered200: orders.filter((o) => o.status === 200).length,
         answered503: orders.filter((o) => o.status === 503).length,
-        storedOnce: orders.filter((o) => o.status === 200).length - notOnce.length,
+        storedOnce: orders.filter((o) => o.status === 200).length - ordersNotStoredOnce(orders, storedAs).length,
       },
       phases,
       timings,
       store: withStore ? 'restarted' : 'not restarted (CHAOS_STORE=off)',
       problems,
     };
-    console.log(`chaos soak: ${sent.sent} requests at ${sent.rps} req/s; ${noAnswer.length} without an answer, ${notJson.length} not JSON`);
+    console.log(`chaos soak: ${sent.sent} requests at ${sent.rps} req/s; ${noAnswer.length} without an answer, ${notJson} not JSON`);
     for (const [name, p] of Object.entries(phases)) console.log(`  ${name.padEnd(10)} ${JSON.stringify(p)}`);
     console.log(problems.length === 0 ? 'verdict: pass' : `verdict: FAIL\n  ${problems.join('\n  ')}`);
     console.log(JSON.stringify(summary));

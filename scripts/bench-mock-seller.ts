@@ -119,66 +119,92 @@ async function load(child: ChildProcess, port: number, seconds: number, connecti
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const ratioOf = (x: number, y: number) => Math.round((x / y) * 1000) / 1000;
 
-async function main(): Promise<void> {
-  const seconds = arg('seconds', 8);
-  const rounds = arg('rounds', 2);
-  const connections = arg('connections', 50);
+type Side = 'mock' | 'bare' | 'mock-varied' | 'bare-varied';
+type Summary = ReturnType<typeof summary>;
+
+const summary = (fs: Figures[]) => ({
+  rps: Math.round(mean(fs.map((f) => f.rps))),
+  cpu_us: round1(mean(fs.map((f) => f.cpu_us))),
+  p50_ms: round1(mean(fs.map((f) => f.p50_ms))),
+  p99_ms: round1(mean(fs.map((f) => f.p99_ms))),
+  errors: fs.reduce((a, f) => a + f.errors + f.non2xx, 0),
+});
+
+/** The bench's server process (both handlers), once it says where it listens. */
+async function forkServers(): Promise<{ child: ChildProcess; ports: Ports }> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ports = await new Promise<Ports>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ports));
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
   });
+  return { child, ports };
+}
+
+/** Every side once a round, the order alternating so neither always runs on a warmer or quieter machine. */
+async function measureRounds(
+  child: ChildProcess,
+  ports: Ports,
+  options: { seconds: number; rounds: number; connections: number },
+): Promise<Record<Side, Figures[]>> {
+  const runs: Record<Side, Figures[]> = { mock: [], bare: [], 'mock-varied': [], 'bare-varied': [] };
+  for (let r = 0; r < options.rounds; r++) {
+    const order: readonly Side[] = r % 2 === 0 ? ['mock', 'bare', 'mock-varied', 'bare-varied'] : ['bare-varied', 'mock-varied', 'bare', 'mock'];
+    for (const which of order) {
+      const figures = await load(child, which.startsWith('bare') ? ports.bare : ports.mock, options.seconds, options.connections, which.endsWith('-varied'));
+      runs[which].push(figures);
+      console.log(
+        `  round ${r + 1} ${which.padEnd(11)} ${figures.rps.toFixed(0).padStart(7)} req/s   ${figures.cpu_us.toFixed(1).padStart(6)} ` +
+          `µs CPU/req   p50 ${figures.p50_ms} ms   p99 ${figures.p99_ms} ms   errors ${figures.errors}   non-2xx ${figures.non2xx}`,
+      );
+    }
+  }
+  return runs;
+}
+
+function printSummary(m: Summary, b: Summary, v: Summary, bv: Summary) {
+  const line = (name: string, f: Summary) =>
+    `${name.padEnd(26)} ${String(f.rps).padStart(7)} req/s   ${f.cpu_us} µs CPU/req   p50 ${f.p50_ms} ms   p99 ${f.p99_ms} ms`;
+  console.log(line('mock seller', m));
+  console.log(line('bare handler', b));
+  console.log(line('mock seller, unique ids', v));
+  console.log(line('bare handler, unique ids', bv));
+  // By CPU: what the ratio would be if the server had a core to itself (bare CPU over mock CPU per request).
+  const ratios = {
+    ratio: ratioOf(m.rps, b.rps),
+    cpu_ratio: ratioOf(b.cpu_us, m.cpu_us),
+    unique_ids_ratio: ratioOf(v.rps, b.rps),
+    unique_ids_cpu_ratio: ratioOf(b.cpu_us, v.cpu_us),
+    // Both under the same unique-id load generator.
+    unique_ids_same_load_ratio: ratioOf(v.rps, bv.rps),
+    unique_ids_same_load_cpu_ratio: ratioOf(bv.cpu_us, v.cpu_us),
+  };
+  console.log(
+    `ratio ${ratios.ratio} by req/s, ${ratios.cpu_ratio} by server CPU per request (target ≥ 0.7)${ratios.ratio >= 0.7 ? '' : '  BELOW TARGET by req/s'}`,
+  );
+  console.log(
+    `unique ids (no reply-cache hits) against the bare handler's repeated-body run: ratio ${ratios.unique_ids_ratio} by req/s, ${ratios.unique_ids_cpu_ratio} by server CPU per request`,
+  );
+  console.log(
+    `unique ids against the bare handler under the same unique-id load: ratio ${ratios.unique_ids_same_load_ratio} by req/s, ${ratios.unique_ids_same_load_cpu_ratio} by server CPU per request`,
+  );
+  return ratios;
+}
+
+async function main(): Promise<void> {
+  const seconds = arg('seconds', 8);
+  const rounds = arg('rounds', 2);
+  const connections = arg('connections', 50);
+  const { child, ports } = await forkServers();
   try {
     console.log(`item inquiry, 3 items × 2 locations (reply ${ports.replyBytes} bytes), ${connections} connections, ${rounds} round(s) of ${seconds} s each`);
     // Warm both up (JIT, connection setup) before measuring.
     await load(child, ports.mock, 2, connections);
     await load(child, ports.bare, 2, connections);
-    const runs = { mock: [] as Figures[], bare: [] as Figures[], 'mock-varied': [] as Figures[], 'bare-varied': [] as Figures[] };
-    for (let r = 0; r < rounds; r++) {
-      // Alternate the order so neither side always runs on a warmer or quieter machine.
-      const order = r % 2 === 0 ? (['mock', 'bare', 'mock-varied', 'bare-varied'] as const) : (['bare-varied', 'mock-varied', 'bare', 'mock'] as const);
-      for (const which of order) {
-        const figures = await load(child, which.startsWith('bare') ? ports.bare : ports.mock, seconds, connections, which.endsWith('-varied'));
-        runs[which].push(figures);
-        console.log(
-          `  round ${r + 1} ${which.padEnd(11)} ${figures.rps.toFixed(0).padStart(7)} req/s   ${figures.cpu_us.toFixed(1).padStart(6)} ` +
-            `µs CPU/req   p50 ${figures.p50_ms} ms   p99 ${figures.p99_ms} ms   errors ${figures.errors}   non-2xx ${figures.non2xx}`,
-        );
-      }
-    }
-    const summary = (fs: Figures[]) => ({
-      rps: Math.round(mean(fs.map((f) => f.rps))),
-      cpu_us: round1(mean(fs.map((f) => f.cpu_us))),
-      p50_ms: round1(mean(fs.map((f) => f.p50_ms))),
-      p99_ms: round1(mean(fs.map((f) => f.p99_ms))),
-      errors: fs.reduce((a, f) => a + f.errors + f.non2xx, 0),
-    });
-    const m = summary(runs.mock);
-    const b = summary(runs.bare);
-    const v = summary(runs['mock-varied']);
-    const bv = summary(runs['bare-varied']);
-    const ratio = Math.round((m.rps / b.rps) * 1000) / 1000;
-    // What the ratio would be if the server had a core to itself: bare CPU over mock CPU per request.
-    const cpuRatio = Math.round((b.cpu_us / m.cpu_us) * 1000) / 1000;
-    const variedRatio = Math.round((v.rps / b.rps) * 1000) / 1000;
-    const variedCpuRatio = Math.round((b.cpu_us / v.cpu_us) * 1000) / 1000;
-    // Both under the same unique-id load generator.
-    const variedSameLoadRatio = Math.round((v.rps / bv.rps) * 1000) / 1000;
-    const variedSameLoadCpuRatio = Math.round((bv.cpu_us / v.cpu_us) * 1000) / 1000;
-    const line = (name: string, f: ReturnType<typeof summary>) =>
-      `${name.padEnd(26)} ${String(f.rps).padStart(7)} req/s   ${f.cpu_us} µs CPU/req   p50 ${f.p50_ms} ms   p99 ${f.p99_ms} ms`;
-    console.log(line('mock seller', m));
-    console.log(line('bare handler', b));
-    console.log(line('mock seller, unique ids', v));
-    console.log(line('bare handler, unique ids', bv));
-    console.log(`ratio ${ratio} by req/s, ${cpuRatio} by server CPU per request (target ≥ 0.7)${ratio >= 0.7 ? '' : '  BELOW TARGET by req/s'}`);
-    console.log(
-      `unique ids (no reply-cache hits) against the bare handler's repeated-body run: ratio ${variedRatio} by req/s, ${variedCpuRatio} by server CPU per request`,
-    );
-    console.log(
-      `unique ids against the bare handler under the same unique-id load: ratio ${variedSameLoadRatio} by req/s, ${variedSameLoadCpuRatio} by server CPU per request`,
-    );
+    const runs = await measureRounds(child, ports, { seconds, rounds, connections });
+    const [m, b, v, bv] = [summary(runs.mock), summary(runs.bare), summary(runs['mock-varied']), summary(runs['bare-varied'])];
+    const ratios = printSummary(m, b, v, bv);
     console.log(
       JSON.stringify({
         bench: 'mock-seller',
@@ -191,14 +217,9 @@ async function main(): Promise<void> {
         bare: b,
         mock_unique_ids: v,
         bare_unique_ids: bv,
-        ratio,
-        cpu_ratio: cpuRatio,
-        unique_ids_ratio: variedRatio,
-        unique_ids_cpu_ratio: variedCpuRatio,
-        unique_ids_same_load_ratio: variedSameLoadRatio,
-        unique_ids_same_load_cpu_ratio: variedSameLoadCpuRatio,
+        ...ratios,
         target: 0.7,
-        meets_target: ratio >= 0.7,
+        meets_target: ratios.ratio >= 0.7,
       }),
     );
     if (m.errors > 0 || b.errors > 0 || v.errors > 0 || bv.errors > 0) process.exitCode = 1;

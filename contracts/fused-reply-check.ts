@@ -1,4 +1,4 @@
-import { generateFusedWalk, type FusedWalk } from './fused-walk';
+import { generateFusedWalk } from './fused-walk';
 import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from './reply-check';
 import { itemInquiryRuleSteps, type ItemInquiryRuleState } from './reply-rules/index';
 import { PAYLOADS } from './schemas/index';
@@ -21,20 +21,33 @@ export type SellerReplyCheck = (operation: ForwardedOperation, forwardedRequest:
 
 type Fused = (forwardedRequest: unknown, reply: unknown) => ReplyCheck;
 
+const itemInquiryWalk = lazily(() =>
+  generateFusedWalk<ItemInquiryRuleState>(PAYLOADS['item-inquiry']['seller-reply'], {
+    '': { enter: 'reply', leave: 'end' },
+    '/items/*': { enter: 'entry' },
+    '/items/*/locations/*': { enter: 'location' },
+  }),
+);
+
 function fusedItemInquiry(): Fused {
-  let walk: FusedWalk<ItemInquiryRuleState> | undefined;
   const steps = itemInquiryRuleSteps;
   return (request, reply) => {
-    walk ??= generateFusedWalk<ItemInquiryRuleState>(PAYLOADS['item-inquiry']['seller-reply'], {
-      '': { enter: 'reply', leave: 'end' },
-      '/items/*': { enter: 'entry' },
-      '/items/*/locations/*': { enter: 'location' },
-    });
     const state = steps.start(request as ItemInquirySellerRequest);
-    if (!walk(reply, state, steps)) return checkSellerReply('item-inquiry', request, reply);
+    if (!itemInquiryWalk()(reply, state, steps)) return checkSellerReply('item-inquiry', request, reply);
     const { violations, notes } = state.found;
     return { ok: violations.length === 0, errors: [], violations, notes };
   };
+}
+
+/** Generated when first used, as the validators are compiled (a CLI's --help stays quick). */
+function lazily<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+/** Generates every fused walk now: a server calls it at start, beside compileAllValidators, so no buyer's request pays for it. */
+export function compileFusedChecks(): void {
+  itemInquiryWalk();
 }
 
 const FUSED: Partial<Record<ForwardedOperation, Fused>> = { 'item-inquiry': fusedItemInquiry() };

@@ -13,7 +13,7 @@ import { healthRoute } from './http/health-route';
 import { createRequestLog, jsonLineLogger, requestLog, type Logger } from './http/request-log';
 import { checkMiddleware, inTurn } from './http/request-check';
 import { requireJsonContentType } from './http/json-content-type';
-import { OverallStatus } from '../contracts/index';
+import { OverallStatus, type SellerReplyCheck } from '../contracts/index';
 import type { GatewayEnv } from './http/gateway-env';
 import { createCatalog } from './catalog/catalog-queries';
 import { createCatalogSearch } from './catalog/catalog-search';
@@ -51,6 +51,8 @@ export interface GatewayDeps {
   metrics?: GatewayMetrics;
   /** True once the instance is shutting down: /health answers 503 (reason `draining`). */
   draining?: () => boolean;
+  /** The seller reply check: the fused one pass by default; the reference path (checkSellerReply) for oracle tests. */
+  replyCheck?: SellerReplyCheck;
 }
 
 export const V3_2 = '/json/federated/v3_2';
@@ -75,6 +77,7 @@ export function createGateway(deps: GatewayDeps) {
     clock,
     config,
     onViolations: metrics && ((member, list) => metrics.violations(member, list)),
+    replyCheck: deps.replyCheck,
   });
   // Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
   // Requests failing authentication are limited per client address first, before any token is checked.

@@ -1,4 +1,5 @@
 import { compileAllValidators } from '../contracts/validator';
+import { compileFusedChecks } from '../contracts/fused-reply-check';
 import cluster from 'node:cluster';
 import { pathToFileURL } from 'node:url';
 import { clusterRefusal, runGatewayCluster } from './cluster/gateway-cluster';
@@ -77,6 +78,7 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
 
   // Validators compile when first used (the CLI's --help stays quick); a server compiles them before it serves.
   compileAllValidators();
+  compileFusedChecks();
   let listening: Listening;
   try {
     listening = await listen(app.fetch, {

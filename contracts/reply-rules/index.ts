@@ -1,11 +1,11 @@
 import type { Operation } from '../schemas/index';
-import { checkItemInquiryReply } from './item-inquiry';
+import { checkItemInquiryReply, itemInquiryRuleSteps, type ItemInquiryRuleState } from './item-inquiry';
 import { checkPlaceOrderReply } from './place-order';
 import { checkInvoiceReply, checkStatementReply } from './documents';
 import type { RuleCheck } from './violation';
 
 export * from './violation';
-export { checkItemInquiryReply, checkPlaceOrderReply, checkInvoiceReply, checkStatementReply };
+export { checkItemInquiryReply, checkPlaceOrderReply, checkInvoiceReply, checkStatementReply, itemInquiryRuleSteps, type ItemInquiryRuleState };
 
 /** The reply rules of each forwarded operation: `(forwarded request, seller reply) → violations`. */
 export const REPLY_RULES: Record<Exclude<Operation, 'users-create'>, (request: never, reply: never) => RuleCheck> = {

@@ -18,20 +18,57 @@ const OVERALL_STATUSES = new Set<number>(Object.values(OverallStatus));
  * which only the end of the pass can tell. Findings come out in that order.
  */
 export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: ItemInquirySellerReply): RuleCheck {
-  const found: RuleCheck = { violations: [], notes: [] };
-  const asked = new AskedItems(request.items);
-  const forwarded = new ForwardedLocations(request.locations);
-  const packCodes = new PackCodes();
+  const steps = itemInquiryRuleSteps;
+  const state = steps.start(request);
 
   // The whole reply, first, as in the guide.
-  replyStatusCode(found, reply);
+  steps.reply(state, reply);
 
   // Each entry, and each of its locations.
   const entries = reply.items;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    const tally = asked.answer(entry);
-    itemUnknownId(found, entry, i, asked, tally);
+    steps.entry(state, reply, entry, i);
+    const locations = entry.locations;
+    for (let j = 0; j < locations.length; j++) steps.location(state, reply, entry, i, locations[j], j);
+  }
+
+  // What is missing, per requested id.
+  steps.end(state, reply);
+  return state.found;
+}
+
+/** What the rules carry from one step to the next over one reply. */
+export interface ItemInquiryRuleState {
+  found: RuleCheck;
+  asked: AskedItems;
+  forwarded: ForwardedLocations;
+  packCodes: PackCodes;
+}
+
+/**
+ * The rules by the node they read, in the order checkItemInquiryReply calls them: `reply` once
+ * (its status_code), `entry` per entry (its own fields), `location` per location of that entry,
+ * `end` once (what is missing). The fused check (contracts/fused-reply-check.ts) calls the same
+ * steps from inside its one walk of the reply; each reads only fields of the node it is given
+ * and of nodes already passed.
+ */
+export const itemInquiryRuleSteps = {
+  start(request: ItemInquirySellerRequest): ItemInquiryRuleState {
+    return {
+      found: { violations: [], notes: [] },
+      asked: new AskedItems(request.items),
+      forwarded: new ForwardedLocations(request.locations),
+      packCodes: new PackCodes(),
+    };
+  },
+  reply(state: ItemInquiryRuleState, reply: ItemInquirySellerReply): void {
+    replyStatusCode(state.found, reply);
+  },
+  entry(state: ItemInquiryRuleState, _reply: ItemInquirySellerReply, entry: SellerItemResult, i: number): void {
+    const found = state.found;
+    const tally = state.asked.answer(entry);
+    itemUnknownId(found, entry, i, state.asked, tally);
     if (tally !== undefined && isRequestedPart(entry.status_code)) {
       itemRequestedPartMismatch(found, entry, i, tally.asked);
       itemOriginalMismatch(found, entry, i, tally.asked);
@@ -41,26 +78,25 @@ export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: 
       alternateOriginalPart(found, entry, i, tally.asked);
       alternateOriginalMfr(found, entry, i, tally.asked);
     }
-    const locations = entry.locations;
-    for (let j = 0; j < locations.length; j++) {
-      const location = locations[j];
-      const at = forwarded.indexOf(location.id, j);
-      locationNotForwarded(found, entry, i, j, forwarded, at);
-      locationDuplicate(found, entry, i, j, forwarded.repeatsInEntry(i, locations, j, at));
-      locationTypeCode(found, entry, i, j, location);
-      locationPackCode(found, entry, i, j, location, packCodes);
+  },
+  location(state: ItemInquiryRuleState, _reply: ItemInquirySellerReply, entry: SellerItemResult, i: number, location: SellerItemLocation, j: number): void {
+    const found = state.found;
+    const forwarded = state.forwarded;
+    const at = forwarded.indexOf(location.id, j);
+    locationNotForwarded(found, entry, i, j, forwarded, at);
+    locationDuplicate(found, entry, i, j, forwarded.repeatsInEntry(i, entry.locations, j, at));
+    locationTypeCode(found, entry, i, j, location);
+    locationPackCode(found, entry, i, j, location, state.packCodes);
+  },
+  end(state: ItemInquiryRuleState, reply: ItemInquirySellerReply): void {
+    const success = reply.status_code === OverallStatus.Success;
+    for (const tally of state.asked.tallies()) {
+      itemIdEcho(state.found, tally, success);
+      itemRequestedPartMissing(state.found, tally);
+      itemRequestedPartDuplicate(state.found, tally);
     }
-  }
-
-  // What is missing, per requested id.
-  const success = reply.status_code === OverallStatus.Success;
-  for (const tally of asked.tallies()) {
-    itemIdEcho(found, tally, success);
-    itemRequestedPartMissing(found, tally);
-    itemRequestedPartDuplicate(found, tally);
-  }
-  return found;
-}
+  },
+};
 
 /** Status 2 (alternate), 3 (superseded) or 4 (equivalent): the entry stands in for the requested part. */
 const isStandIn = (status: number): boolean => status === ItemStatus.Alternate || status === ItemStatus.Superseded || status === ItemStatus.Equivalent;

@@ -1,4 +1,4 @@
-import { checkSellerReply, type ForwardedOperation, type Violation } from '../../contracts/index';
+import { checkSellerReplyFused, type ForwardedOperation, type Violation } from '../../contracts/index';
 import type { Member } from '../directory/directory';
 import {
   type Detail,
@@ -87,7 +87,7 @@ export function forwardToSeller<T>(
 /** The seller's outcome as a reply the buyer may see, or the gateway error it amounts to. */
 function checkedReply<T>(deps: OperationDeps, operation: ForwardedOperation, member: Member, body: object, outcome: SellerOutcome): CheckedReply<T> {
   if (outcome.kind !== 'reply') throw sellerFault(member, outcome);
-  const check = checkSellerReply(operation, body, outcome.body);
+  const check = (deps.replyCheck ?? checkSellerReplyFused)(operation, body, outcome.body);
   if (check.errors.length > 0) {
     throw new SellerReplyError(
       `the seller of member ${member.id} sent a reply that does not match the contract (${check.errors.length} ` +

@@ -4,7 +4,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../clock';
 import type { GatewayConfig } from '../gateway-config';
 import type { AuthenticatedBuyer } from '../auth/token-verifier';
-import type { Violation } from '../../contracts/index';
+import type { SellerReplyCheck, Violation } from '../../contracts/index';
 
 /** What every operation is built from; the same handlers serve the v3.2 and v3.1 paths. */
 export interface OperationDeps {
@@ -15,6 +15,11 @@ export interface OperationDeps {
   config: GatewayConfig;
   /** Told of the reply-rule violations found in each seller reply (metrics). */
   onViolations?: (memberId: string, violations: readonly Violation[]) => void;
+  /**
+   * How each seller reply is checked: by default the fused one-pass check
+   * (checkSellerReplyFused); checkSellerReply, the reference path, for the oracle tests.
+   */
+  replyCheck?: SellerReplyCheck;
 }
 
 /** One buyer call, stripped of HTTP: who, what, and the ids that travel with it. */

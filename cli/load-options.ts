@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { headerArgs, UsageError } from './command-line';
 import { parseDuration, sellerAndCatalogue, wholeNumber } from './explore-options';
 import type { CatalogueSource } from '../verification/explore/catalogue-source';
-import { DEFAULT_REPLAY_DIR } from './replay-files';
+import { DEFAULT_REPLAY_DIR } from '../verification/load/replay-file';
 import { DEFAULT_MIX, parseMix, type LoadMix } from '../verification/load/load-mix';
 import type { LoadModel, Slo } from '../verification/load/load-report';
 import { parseSlos, SloSyntaxError } from '../verification/load/slo';

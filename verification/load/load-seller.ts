@@ -7,7 +7,7 @@ import { ensureSellerHasParts } from '../explore/preflight';
 import { DEFAULT_MIX, type LoadMix } from './load-mix';
 import type { LoadModel, LoadReport, LoadStep, Slo } from './load-report';
 import { parseSlos, SloSyntaxError } from './slo';
-import { DEFAULT_MAX_IN_FLIGHT, defaultMaxRequests } from './load-budget';
+import { DEFAULT_CONCURRENCIES, DEFAULT_MAX_IN_FLIGHT, defaultMaxRequests, MAX_RATE } from './load-budget';
 import { feedableMix, runLoad, type PendingFailure } from './run-load';
 import { writeReplayFile } from './replay-file';
 
@@ -16,13 +16,9 @@ import { writeReplayFile } from './replay-file';
 // check the options, probe the seller, read the catalogue, check it feeds the mix, run the
 // ramp, write replay files when asked. Never prints, never exits.
 
-/** The closed model's steps when none are given: 1 to the gateway's per-member cap of 64. */
-export const DEFAULT_CONCURRENCIES: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
 /** The gateway's own deadline for a member's reply (a member's default timeout_ms). */
 export const DEFAULT_LOAD_TIMEOUT_MS = 5000;
 const DEFAULT_STEP_SECONDS = 10;
-/** The open model's rates: above the driver's reach, a schedule means nothing. */
-const MAX_RATE = 100_000;
 
 export interface LoadSellerOptions extends CatalogueOptions {
   /** Your seller system's endpoint: every request is POSTed here. */

@@ -44,8 +44,3 @@ export function headersOption(option: string, value: unknown): Record<string, st
   }
   return headers;
 }
-
-/** At most one of two options that say the same thing two ways. */
-export function notBoth(options: Record<string, unknown>, a: string, b: string): void {
-  if (options[a] !== undefined && options[b] !== undefined) throw new KitInputError(a, `give ${a} or ${b}, not both`);
-}

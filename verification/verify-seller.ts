@@ -164,6 +164,8 @@ async function stateSetupOf(options: VerifySellerOptions): Promise<StateSetup> {
 
 /** What the pact files say before anything runs: the interactions left out, the marks, the comparison with `since`. */
 interface ContractPlan {
+  /** The states declared not offered: the state map's and the option's. */
+  declared: string[];
   notOffered: NotOffered[];
   marks?: Map<string, InteractionMarks>;
   compat?: CompatReport;
@@ -175,7 +177,7 @@ async function contractPlanOf(options: VerifySellerOptions, pacts: PactSource, s
   if (pacts.kind === 'broker') {
     if (declared.length > 0)
       throw new KitInputError('stateMap', "not_offered needs pact files: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
-    return { notOffered: [], interactions: [] };
+    return { declared, notOffered: [], interactions: [] };
   }
   const interactions = await asInputError('pact', () => pacts.files.flatMap((file) => readV4Pact(file).interactions), [PactFileError]);
   const notOffered = await asInputError('notOffered', () => checkNotOffered(declared, interactions), [NotOfferedError]);
@@ -188,14 +190,13 @@ async function contractPlanOf(options: VerifySellerOptions, pacts: PactSource, s
           CompatInputError,
         ]);
   const marks = interactionMarks(interactions, compat, options.pending === true);
-  return { notOffered, marks, interactions, ...(compat !== undefined ? { compat } : {}) };
+  return { declared, notOffered, marks, interactions, ...(compat !== undefined ? { compat } : {}) };
 }
 
 /** States sent with the contract's examples: told, and with a state map refused unless allowed. */
 function checkExampleValues(options: VerifySellerOptions, states: StateSetup, plan: ContractPlan, tell: (event: VerifyProgress) => void): void {
   if (states.kind === 'url' || options.broker !== undefined) return;
-  const declared = [...(states.kind === 'map' ? (states.map.not_offered ?? []) : []), ...(options.notOffered ?? [])];
-  const lacking = statesLackingValues(states.kind === 'map' ? states.map : undefined, plan.interactions, declared);
+  const lacking = statesLackingValues(states.kind === 'map' ? states.map : undefined, plan.interactions, plan.declared);
   if (lacking.length === 0) return;
   const stateMapFile = typeof options.stateMap === 'string' ? options.stateMap : undefined;
   tell({ kind: 'example-values', lacking, source: states.kind === 'map' ? 'state map' : 'none', ...(stateMapFile !== undefined ? { stateMapFile } : {}) });

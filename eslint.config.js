@@ -35,5 +35,10 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
+  {
+    // The guide's plain Node script, as a vendor writes it: Node's globals without imports.
+    files: ['packages/*/examples/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
   prettier,
 );

@@ -3,18 +3,16 @@ import { parseArgs } from 'node:util';
 import { headerArgs, UsageError } from './command-line';
 import { parseDuration, sellerAndCatalogue, wholeNumber } from './explore-options';
 import type { CatalogueSource } from '../verification/explore/catalogue-source';
-import { DEFAULT_REPLAY_DIR } from './replay-files';
+import { DEFAULT_REPLAY_DIR } from '../verification/load/replay-file';
 import { DEFAULT_MIX, parseMix, type LoadMix } from '../verification/load/load-mix';
 import type { LoadModel, Slo } from '../verification/load/load-report';
 import { parseSlos, SloSyntaxError } from '../verification/load/slo';
-import { DEFAULT_MAX_IN_FLIGHT, defaultMaxRequests } from '../verification/load/load-budget';
+import { DEFAULT_CONCURRENCIES, DEFAULT_MAX_IN_FLIGHT, defaultMaxRequests, MAX_RATE } from '../verification/load/load-budget';
 
 // `verify --load …`: the command line of a load run, checked before anything is sent. The
 // defaults are safe for a vendor's staging system: the gateway's own deadline (5000 ms, a
 // member's default timeout_ms) and concurrency cap (GATEWAY_MEMBER_CONCURRENCY, 64) as the top
 // step, 10 s a step, and a bound on requests sized from the steps — printed before the run starts.
-
-export const DEFAULT_CONCURRENCIES = [1, 2, 4, 8, 16, 32, 64];
 
 export const LOAD_USAGE = `Usage: verify --load --seller-url <url> (--state-map <file> | --states-url <url>) [options]
 
@@ -124,9 +122,6 @@ function sloArgs(given: string[] | undefined): Slo[] {
   }
 }
 
-/** The open model's rates: above the driver's reach, a schedule means nothing. */
-const MAX_RATE = 100_000;
-
 /** 1, 2, 4, … up to n, and n itself. */
 export function doublingUpTo(n: number): number[] {
   const out: number[] = [];
@@ -135,10 +130,9 @@ export function doublingUpTo(n: number): number[] {
   return out;
 }
 
-export function parseLoadOptions(argv: string[]): LoadCliOptions {
-  let values;
+const loadFlags = (argv: string[]) => {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: argv,
       strict: true,
       allowPositionals: false,
@@ -171,12 +165,15 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         'replay-dir': { type: 'string', default: DEFAULT_REPLAY_DIR },
         help: { type: 'boolean', default: false },
       },
-    }));
+    }).values;
   } catch (error) {
     throw new UsageError(`${(error as Error).message} (with --load; see --load --help)`);
   }
-  if (values.help) throw new UsageError('');
-  const { sellerUrl, catalogue } = sellerAndCatalogue('--load', values);
+};
+type LoadFlags = ReturnType<typeof loadFlags>;
+
+/** Closed or open, from the flags given; flags of both models together are refused. */
+function modelOf(values: LoadFlags): LoadModel {
   const closedFlags = (['concurrency', 'max-concurrency', 'min-concurrency'] as const).filter((f) => values[f] !== undefined);
   const openFlags = (['rate', 'max-rate', 'max-in-flight', 'min-rate'] as const).filter((f) => values[f] !== undefined);
   if (closedFlags.length > 0 && openFlags.length > 0)
@@ -185,7 +182,20 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
   if (values.rate !== undefined && values['max-rate'] !== undefined) throw new UsageError('give --rate or --max-rate, not both');
   const model: LoadModel = values.rate !== undefined || values['max-rate'] !== undefined ? 'open' : 'closed';
   if (model === 'closed' && openFlags.length > 0) throw new UsageError(`--${openFlags[0]} belongs to the open model: give --rate or --max-rate too`);
-  const headers = headerArgs('--header', values.header);
+  return model;
+}
+
+/** The ramp's steps: concurrencies (closed) or rates (open), listed or doubling up to a maximum. */
+function levelsOf(values: LoadFlags, model: LoadModel): number[] {
+  if (model === 'open')
+    return values.rate !== undefined ? risingList('--rate', values.rate, MAX_RATE) : ratesUpTo(wholeNumber('--max-rate', values['max-rate']!, 1, MAX_RATE));
+  if (values.concurrency !== undefined) return risingList('--concurrency', values.concurrency, 1024);
+  if (values['max-concurrency'] !== undefined) return doublingUpTo(wholeNumber('--max-concurrency', values['max-concurrency'], 1, 1024));
+  return [...DEFAULT_CONCURRENCIES];
+}
+
+/** The operation mix, and whether orders may be sent at all. */
+function mixOf(values: LoadFlags): { mix: LoadMix; orders: boolean } {
   let mix = DEFAULT_MIX;
   if (values.mix !== undefined) {
     try {
@@ -196,21 +206,28 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
   }
   const orders = !values['no-orders'];
   if (!orders && Object.entries(mix).every(([op, w]) => op === 'place-order' || w === 0)) throw new UsageError('--no-orders leaves nothing in --mix to send');
-  const levels =
-    model === 'open'
-      ? values.rate !== undefined
-        ? risingList('--rate', values.rate, MAX_RATE)
-        : ratesUpTo(wholeNumber('--max-rate', values['max-rate']!, 1, MAX_RATE))
-      : values.concurrency !== undefined
-        ? risingList('--concurrency', values.concurrency, 1024)
-        : values['max-concurrency'] !== undefined
-          ? doublingUpTo(wholeNumber('--max-concurrency', values['max-concurrency'], 1, 1024))
-          : DEFAULT_CONCURRENCIES;
+  return { mix, orders };
+}
+
+/** The SLOs, checked against the model and --abort-on-fail. */
+function slosOf(values: LoadFlags, model: LoadModel): Slo[] {
   const slos = sloArgs(values.slo);
   const dropped = slos.find((s) => s.metric === 'dropped');
   if (model === 'closed' && dropped !== undefined)
     throw new UsageError(`--slo ${dropped.expression}: nothing is dropped in the closed model (dropped belongs to --rate)`);
   if (values['abort-on-fail'] && slos.length === 0) throw new UsageError('--abort-on-fail needs an --slo to abort on');
+  return slos;
+}
+
+export function parseLoadOptions(argv: string[]): LoadCliOptions {
+  const values = loadFlags(argv);
+  if (values.help) throw new UsageError('');
+  const { sellerUrl, catalogue } = sellerAndCatalogue('--load', values);
+  const model = modelOf(values);
+  const headers = headerArgs('--header', values.header);
+  const { mix, orders } = mixOf(values);
+  const levels = levelsOf(values, model);
+  const slos = slosOf(values, model);
   const stepSeconds = parseDuration('--step-seconds', values['step-seconds']!) / 1000;
   const minLevel =
     model === 'open'

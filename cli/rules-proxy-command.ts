@@ -8,7 +8,7 @@ import type { CommandIo } from './command-io';
 import { writeWhole } from './report-files';
 import { writePidFile } from './pid-file';
 import { INSPECTOR_PATH, createProxyInspector } from '../verification/proxy-inspector';
-import { probeUpstream } from './upstream-probe';
+import { probeUpstream } from '../shared/http/upstream-probe';
 
 // `rules-proxy`: the reply rules for any Pact verifier. The vendor points their own verifier
 // (pact-jvm, pact-net, the Rust CLI…) at this proxy instead of their seller; every reply that
@@ -59,26 +59,24 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
   const inspector = createProxyInspector(`Rules proxy → ${upstream}`);
   let proxy: RunningRulesProxy;
   try {
-    proxy = await startRulesProxy(
-      {
-        sellerUrl: upstream,
-        headers: args.headers,
-        timeoutMs: args.timeoutMs,
-        maxReplyBytes: args.maxReplyBytes,
-        rejectBroken: !args.passBroken,
-        routes: inspector.routes,
-        onExchange: (exchange) => {
-          inspector.record(exchange);
-          const named = interactionsShaped(pact, exchange.request);
-          const entry = toProxyExchange(exchange, named.length === 1 ? `${named[0]} (${requestShape(exchange.request)})` : requestShape(exchange.request));
-          exchanges.push(entry);
-          io.stderr(`${exchangeLine(entry)}\n`);
-          writeReports();
-        },
+    proxy = await startRulesProxy({
+      sellerUrl: upstream,
+      headers: args.headers,
+      timeoutMs: args.timeoutMs,
+      maxReplyBytes: args.maxReplyBytes,
+      rejectBroken: !args.passBroken,
+      routes: inspector.routes,
+      onExchange: (exchange) => {
+        inspector.record(exchange);
+        const named = interactionsShaped(pact, exchange.request);
+        const entry = toProxyExchange(exchange, named.length === 1 ? `${named[0]} (${requestShape(exchange.request)})` : requestShape(exchange.request));
+        exchanges.push(entry);
+        io.stderr(`${exchangeLine(entry)}\n`);
+        writeReports();
       },
-      args.host,
-      args.port,
-    );
+      host: args.host,
+      port: args.port,
+    });
   } catch (error) {
     inspector.close();
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,5 +1,6 @@
 import { integerArg, strictArgs, UsageError } from './command-line';
-import type { Listening } from '../shared/http/listen';
+import type { RunningStateServer } from '../verification/start-state-server';
+import { kitErrorExit } from './kit-error-exit';
 import type { StateEvent } from '../verification/state-handlers';
 import type { CommandIo } from './command-io';
 import { writePidFile } from './pid-file';
@@ -53,36 +54,18 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
   }
 
   // Loaded once the flags are right: Hono and the state map's validator are most of the start-up.
-  const [{ listen }, { createStateEndpoint }, { stateMapSource }, { readStateMap, StateMapError }] = await Promise.all([
-    import('../shared/http/listen'),
-    import('../verification/state-endpoint'),
-    import('../verification/state-handlers'),
-    import('../verification/state-map'),
-  ]);
-  let map;
-  try {
-    map = await readStateMap(values['state-map']);
-  } catch (error) {
-    if (!(error instanceof StateMapError)) throw error;
-    io.stderr(`states: ${error.message}\n`);
-    return 2;
-  }
-
+  const { startStateServer } = await import('../verification/start-state-server');
   let failures = 0;
-  const onEvent = (event: StateEvent) => {
+  const onStateChange = (event: StateEvent) => {
     if (event.error !== undefined) failures++;
     const answer = event.error !== undefined ? `refused: ${event.error}` : JSON.stringify(event.injected ?? {});
     io.stderr(`states: ${event.action} '${event.state}' → ${answer}\n`);
   };
-  let server: Listening;
+  let server: RunningStateServer;
   try {
-    server = await listen(createStateEndpoint(stateMapSource(map), onEvent).fetch, { port, host: values.host });
+    server = await startStateServer({ stateMap: values['state-map'], port, host: values.host, onStateChange });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    io.stderr(
-      `states: cannot listen on ${values.host}:${port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address here' : (error as Error).message}\n`,
-    );
-    return 2;
+    return kitErrorExit('states', error, io);
   }
   const removePidFile = writePidFile(values['pid-file']);
   io.stdout(`states: listening on ${server.url}, answering from ${values['state-map']} (point your verifier's state-change URL here)\n`);

@@ -28,6 +28,14 @@ const cases: { name: string; gate: typeof verifyUsageGate; command: typeof verif
   { name: 'verify without --seller-url', gate: verifyUsageGate, command: verifyCommand, argv: [], code: 2 },
   { name: 'verify --explore --help', gate: verifyUsageGate, command: verifyCommand, argv: ['--explore', '--help'], code: 0 },
   { name: 'verify --explore with a bad --runs', gate: verifyUsageGate, command: verifyCommand, argv: ['--explore', '--runs', 'x'], code: 2 },
+  { name: 'verify --load --help', gate: verifyUsageGate, command: verifyCommand, argv: ['--load', '--help'], code: 0 },
+  {
+    name: 'verify --load with falling --concurrency',
+    gate: verifyUsageGate,
+    command: verifyCommand,
+    argv: ['--load', '--seller-url', 'http://127.0.0.1:1/', '--state-map', 'x.json', '--concurrency', '4,2'],
+    code: 2,
+  },
   { name: 'rules-proxy --help', gate: rulesProxyUsageGate, command: rulesProxyCommand, argv: ['--help'], code: 0 },
   {
     name: 'rules-proxy with a bad --port',
@@ -53,6 +61,9 @@ describe('the usage gate', () => {
 
   it('steps aside for a command line that is right', async () => {
     expect(await verifyUsageGate(['--seller-url', 'http://127.0.0.1:1/seller'], io())).toBeUndefined();
+    // The installed command's gate once took --load and --replay for unknown flags of verify's own.
+    expect(await verifyUsageGate(['--load', '--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json'], io())).toBeUndefined();
+    expect(await verifyUsageGate(['--replay', 'x.json'], io())).toBeUndefined();
     expect(await rulesProxyUsageGate(['--upstream', 'http://127.0.0.1:1/seller'], io())).toBeUndefined();
   });
 });

@@ -91,8 +91,10 @@ function brokerCredentials(env: NodeJS.ProcessEnv): { token?: string; username?:
   return {};
 }
 
-export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): KitOptions {
-  const values = strictArgs(argv, {
+type KitFlags = ReturnType<typeof kitFlags>;
+
+const kitFlags = (argv: string[]) =>
+  strictArgs(argv, {
     'seller-url': { type: 'string' },
     'states-url': { type: 'string' },
     'state-map': { type: 'string' },
@@ -116,7 +118,9 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     pending: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
-  if (values.help) throw new UsageError('');
+
+/** Flags that need, or exclude, one another. */
+function checkCombinations(values: KitFlags): void {
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
   if (values['states-url'] !== undefined && values['state-map'] !== undefined) throw new UsageError('give --states-url or --state-map, not both');
   if (values.pact !== undefined && values['broker-url'] !== undefined) throw new UsageError('give --pact or --broker-url, not both');
@@ -135,25 +139,34 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     if (values['provider-version'] === undefined) throw new UsageError('--publish needs --provider-version');
     if (values.branch === undefined) throw new UsageError('--publish needs --branch');
   }
+}
+
+/** The pact files, or the broker with its credentials from the environment. */
+function pactSourceOf(values: KitFlags, env: NodeJS.ProcessEnv): PactSource {
+  const brokerUrl = values['broker-url'];
+  if (brokerUrl === undefined) return { kind: 'file', files: values.pact ?? [PACT_FILE] };
+  return {
+    kind: 'broker',
+    brokerUrl: httpUrlArg('--broker-url', brokerUrl),
+    ...brokerCredentials(env),
+    ...(values['consumer-branch'] !== undefined ? { selectors: [{ branch: values['consumer-branch'] }] } : {}),
+    ...(values.pending ? { enablePending: true } : {}),
+  };
+}
+
+export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): KitOptions {
+  const values = kitFlags(argv);
+  if (values.help) throw new UsageError('');
+  checkCombinations(values);
 
   const timeoutMs = integerArg('--timeout', values.timeout, 1, 3_600_000);
   const maxReplyBytes = integerArg('--max-reply-bytes', values['max-reply-bytes'], 1, MAX_REPLY_BYTES_CEILING);
   const headers = headerArgs('--header', values.header);
 
-  const brokerUrl = values['broker-url'];
-  const pacts: PactSource =
-    brokerUrl !== undefined
-      ? {
-          kind: 'broker',
-          brokerUrl: httpUrlArg('--broker-url', brokerUrl),
-          ...brokerCredentials(env),
-          ...(values['consumer-branch'] !== undefined ? { selectors: [{ branch: values['consumer-branch'] }] } : {}),
-          ...(values.pending ? { enablePending: true } : {}),
-        }
-      : { kind: 'file', files: values.pact ?? [PACT_FILE] };
+  const pacts = pactSourceOf(values, env);
 
   return {
-    sellerUrl: httpUrlArg('--seller-url', values['seller-url']),
+    sellerUrl: httpUrlArg('--seller-url', values['seller-url']!), // required by checkCombinations
     states:
       values['states-url'] !== undefined
         ? { kind: 'url', url: httpUrlArg('--states-url', values['states-url']) }

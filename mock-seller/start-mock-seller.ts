@@ -4,13 +4,21 @@ import { createPactReplay } from '../contracts/pact/pact-replay';
 import { createMockSeller, type MockSeller, type MockSellerOptions } from './app';
 import { readScenarioFile } from './scenario-file';
 import { DEFAULT_SCENARIO_PATH } from './default-scenario';
+import type { FaultRuleInput } from './faults';
 
 export interface StartOptions extends MockSellerOptions {
   /** A scenario object, or the path of a scenario file; default fixtures/scenarios/default.json. */
   scenario?: unknown;
   /** 0 picks a free port; the real one is reported. */
   port?: number;
+  /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Misbehaviour from the start, as POST /__admin/faults sets it: e.g. `{ service: 'item_inquiry',
+   * fault: { kind: 'wrong-original-part' } }` breaks the alternate.original-part reply rule.
+   * Kept until cleared or reset (`seller.reset()`, POST /__admin/reset).
+   */
+  faults?: readonly FaultRuleInput[];
 }
 
 export interface RunningMockSeller {
@@ -21,10 +29,18 @@ export interface RunningMockSeller {
   close(): Promise<void>;
 }
 
-/** Starts a mock seller on a port (0 = any free one); close() also drops hanging and keep-alive connections. */
+/**
+ * Starts a mock seller on a port (0 = any free one): an honest seller system built from a
+ * scenario, faulty on demand (`faults`, the control API at `/__admin`). Its seller endpoint is
+ * `${url}/seller`, its provider-state callback `${url}/__admin/provider-state`. close() also
+ * drops hanging and keep-alive connections.
+ *
+ * @throws ScenarioError when the scenario is not one (naming the field at fault).
+ */
 export async function startMockSeller(options: StartOptions = {}): Promise<RunningMockSeller> {
-  const { scenario = DEFAULT_SCENARIO_PATH, port = 0, host = '127.0.0.1', ...rest } = options;
+  const { scenario = DEFAULT_SCENARIO_PATH, port = 0, host = '127.0.0.1', faults = [], ...rest } = options;
   const seller = createMockSeller(typeof scenario === 'string' ? await readScenarioFile(scenario) : scenario, rest);
+  for (const rule of faults) seller.faults.add(rule);
   // Hanging requests and waiting latencies are let go before the server waits for them.
   const { url, port: bound, close } = await listen(seller.app.fetch, { port, host });
   return {

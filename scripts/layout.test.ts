@@ -22,6 +22,8 @@ const MAY_IMPORT: Record<string, readonly string[] | 'anything'> = {
   fixtures: ['contracts', 'shared'],
   seeds: [],
   cli: ['contracts', 'shared', 'inspector', 'gateway', 'mock-seller', 'verification', 'fixtures'],
+  // The published packages' faces: what a package exports, from the folders it is made of.
+  packages: ['contracts', 'shared', 'inspector', 'mock-seller', 'verification'],
   scripts: 'anything',
 };
 /** Tests and their helpers (`testing/`) may also start the apps and the kit's fixtures to drive them, never an entry point. */

@@ -242,8 +242,21 @@ export interface RunningRulesProxy {
   close(): Promise<void>;
 }
 
-export async function startRulesProxy(options: RulesProxyOptions, host = '127.0.0.1', port = 0): Promise<RunningRulesProxy> {
-  const proxy = createRulesProxy(options);
+export interface StartRulesProxyOptions extends RulesProxyOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port (the bound one is in `url`). */
+  port?: number;
+}
+
+/**
+ * Starts the rules proxy: put it between any Pact verifier and your seller system. Each request
+ * is forwarded unchanged to `sellerUrl`, each reply checked against the contract's reply rules
+ * and handed back (with `rejectBroken`, a broken one is answered 502 naming each breach).
+ */
+export async function startRulesProxy(options: StartRulesProxyOptions): Promise<RunningRulesProxy> {
+  const { host = '127.0.0.1', port = 0, ...proxyOptions } = options;
+  const proxy = createRulesProxy(proxyOptions);
   const served = await listen(proxy.app.fetch, { host, port });
   return {
     url: served.url,

@@ -78,13 +78,17 @@ function crashed(result: PactCliRun): string | undefined {
   return `the Pact verifier stopped with exit code ${result.code}: ${last}`;
 }
 
-export async function runVerification(run: KitRun): Promise<VerificationReport> {
-  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+/**
+ * Which interaction each exchange and state change belongs to: the one under way. Exchanges are
+ * tagged with its key when they arrive. Broker pacts run in one go: there a setup after a
+ * teardown starts the next interaction (a segment).
+ */
+function createInteractionTracker(run: KitRun) {
   let current: InteractionRun | undefined;
-  const runs: InteractionRun[] = [];
-  // Exchanges are tagged with the key of the interaction under way when they arrive.
   const keys = new Map<InteractionRun, string>();
   const byKey = new Map<string, InteractionRun>();
+  const segments: InteractionRun[] = [];
+  let lastAction: StateEvent['action'] = 'teardown';
   const keyOf = (r: InteractionRun) => {
     let key = keys.get(r);
     if (key === undefined) {
@@ -94,10 +98,6 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     }
     return key;
   };
-  // Broker pacts run in one go: a setup after a teardown starts the next interaction.
-  const segments: InteractionRun[] = [];
-  let lastAction: StateEvent['action'] = 'teardown';
-
   const onState = (event: StateEvent) => {
     if (run.pacts.kind === 'broker' && event.action === 'setup' && lastAction === 'teardown') {
       current = newRun(`interaction ${segments.length + 1}`, []);
@@ -106,36 +106,57 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     lastAction = event.action;
     if (current === undefined) return;
     if (run.pacts.kind === 'broker' && event.action === 'setup') current.states.push(event.state);
-    if (event.error !== undefined) current.stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
-    if (event.action !== 'setup') return;
-    // A parameter the state source gave no value for is sent as the contract's example.
-    for (const [param, example] of Object.entries(event.params))
-      if (event.injected?.[param] === undefined && (typeof example === 'string' || typeof example === 'number'))
-        current.exampleValues.set(param, String(example));
-    if (event.injected === undefined) return;
-    for (const [param, value] of Object.entries(event.injected)) {
-      const example = event.params[param];
-      if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value))
-        current.injected.set(String(example), String(value));
-    }
+    recordStateEvent(current, event);
   };
+  return {
+    segments,
+    onState,
+    /** The interaction under way (undefined between interactions). */
+    set current(r: InteractionRun | undefined) {
+      current = r;
+    },
+    tag: () => (current === undefined ? undefined : keyOf(current)),
+    belongs: (exchange: Exchange) => {
+      if (exchange.tag !== undefined) byKey.get(exchange.tag)?.exchanges.push(exchange);
+    },
+  };
+}
+type InteractionTracker = ReturnType<typeof createInteractionTracker>;
 
-  const endpoint = await listen(createStateEndpoint(stateSource(run), (event) => onState(event)).fetch);
+/** A state change's errors, and which values the seller was sent: its own or the contract's examples. */
+function recordStateEvent(current: InteractionRun, event: StateEvent): void {
+  if (event.error !== undefined) current.stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
+  if (event.action !== 'setup') return;
+  // A parameter the state source gave no value for is sent as the contract's example.
+  for (const [param, example] of Object.entries(event.params))
+    if (event.injected?.[param] === undefined && (typeof example === 'string' || typeof example === 'number'))
+      current.exampleValues.set(param, String(example));
+  if (event.injected === undefined) return;
+  for (const [param, value] of Object.entries(event.injected)) {
+    const example = event.params[param];
+    if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value))
+      current.injected.set(String(example), String(value));
+  }
+}
+
+/** The kit's state endpoint and rules proxy for the run, and the verifier arguments that point at both. */
+async function startKitServers(run: KitRun, tracker: InteractionTracker, timeoutMs: number) {
+  const endpoint = await listen(createStateEndpoint(stateSource(run), tracker.onState).fetch);
   const proxy = await startRulesProxy({
     sellerUrl: run.sellerUrl,
     headers: run.headers,
     timeoutMs,
     ...(run.maxReplyBytes !== undefined ? { maxReplyBytes: run.maxReplyBytes } : {}),
-    tag: () => (current === undefined ? undefined : keyOf(current)),
+    tag: tracker.tag,
     onExchange: (exchange: Exchange) => {
-      if (exchange.tag !== undefined) byKey.get(exchange.tag)?.exchanges.push(exchange);
+      tracker.belongs(exchange);
       run.onExchange?.(exchange);
     },
     ...(run.proxyRoutes !== undefined ? { routes: run.proxyRoutes } : {}),
   });
   run.onProxyReady?.(proxy.url);
   const proxyUrl = new URL(proxy.url);
-  const common = [
+  const args = [
     '--hostname',
     proxyUrl.hostname,
     '--port',
@@ -150,66 +171,93 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     String(timeoutMs + PACT_MARGIN_MS),
     '--no-colour',
   ];
-  let fatal: string | undefined;
+  return {
+    proxy,
+    args,
+    close: async () => {
+      await proxy.close();
+      await endpoint.close();
+    },
+  };
+}
 
-  try {
-    if (run.pacts.kind === 'file') {
-      const planned = run.pacts.files.flatMap((file) =>
-        readV4Pact(file).interactions.map((i) => ({
-          file,
-          pending: i.pending === true,
-          run: newRun(
-            i.description,
-            (i.providerStates ?? []).map((s) => s.name),
-          ),
-        })),
-      );
-      for (const p of planned) {
-        const declared = notOfferedFor(p.run, run.notOffered ?? []);
-        if (declared !== undefined) p.run.notOffered = declared;
-        // `pending: true` in the pact is honoured whoever calls, as every Pact verifier honours it.
-        const marks = run.marks?.get(p.run.description) ?? (p.pending ? { pending: PENDING_IN_PACT } : undefined);
-        if (marks !== undefined) p.run.marks = marks;
-      }
-      runs.push(...planned.map((p) => p.run));
-      for (const [index, plan] of planned.entries()) {
-        if (run.signal?.aborted) break;
-        if (plan.run.notOffered !== undefined) {
-          run.onInteraction?.(plan.run, index + 1, planned.length);
-          continue;
-        }
-        current = plan.run;
-        const result = await runPactCli({ args: ['--file', plan.file, '--filter-description', exactly(plan.run.description), ...common], signal: run.signal });
-        run.log?.(result.output);
-        if (result.signal !== null) break; // stopped: this interaction did not finish
-        const pact = parsePactResults(result.json ?? '', result.code !== 0);
-        const failure = failureOf(pact, plan.run.description);
-        plan.run.pact = { ...(failure !== undefined ? { failure } : {}), ...(crashed(result) !== undefined ? { problem: crashed(result) } : {}) };
-        current = undefined;
-        run.onInteraction?.(plan.run, index + 1, planned.length);
-      }
-    } else {
-      const result = await runPactCli({ args: [...brokerArgs(run), ...common], signal: run.signal });
-      run.log?.(result.output);
-      const pact = parsePactResults(result.json ?? '', result.code !== 0);
-      fatal = pact.fatal ?? crashed(result);
-      for (const [index, segment] of segments.entries()) {
-        segment.description = pact.interactions?.[index] ?? segment.description;
-        const failure = failureOf(pact, segment.description);
-        segment.pact = failure !== undefined ? { failure } : {};
-        runs.push(segment);
-        run.onInteraction?.(segment, index + 1, segments.length);
-      }
-    }
-    // Late replies still on their way are reported with their time: awaited one more limit (at least 5 s).
-    if (!run.signal?.aborted) await proxy.settled(Math.max(timeoutMs, LATE_WAIT_MIN_MS));
-  } finally {
-    current = undefined;
-    await proxy.close();
-    await endpoint.close();
+/** Every interaction of the pact files, each marked (not offered, changed, pending) before any runs. */
+function plannedInteractions(run: KitRun, files: string[]) {
+  const planned = files.flatMap((file) =>
+    readV4Pact(file).interactions.map((i) => ({
+      file,
+      pending: i.pending === true,
+      run: newRun(
+        i.description,
+        (i.providerStates ?? []).map((s) => s.name),
+      ),
+    })),
+  );
+  for (const p of planned) {
+    const declared = notOfferedFor(p.run, run.notOffered ?? []);
+    if (declared !== undefined) p.run.notOffered = declared;
+    // `pending: true` in the pact is honoured whoever calls, as every Pact verifier honours it.
+    const marks = run.marks?.get(p.run.description) ?? (p.pending ? { pending: PENDING_IN_PACT } : undefined);
+    if (marks !== undefined) p.run.marks = marks;
   }
-  return buildReport(run.sellerUrl, runs, {
-    ...(fatal !== undefined ? { fatal } : {}),
+  return planned;
+}
+
+/** One verifier run per interaction of the pact files, in order, until the signal stops them. */
+async function verifyPactFiles(run: KitRun, files: string[], tracker: InteractionTracker, args: string[]): Promise<InteractionRun[]> {
+  const planned = plannedInteractions(run, files);
+  for (const [index, plan] of planned.entries()) {
+    if (run.signal?.aborted) break;
+    if (plan.run.notOffered !== undefined) {
+      run.onInteraction?.(plan.run, index + 1, planned.length);
+      continue;
+    }
+    tracker.current = plan.run;
+    const result = await runPactCli({ args: ['--file', plan.file, '--filter-description', exactly(plan.run.description), ...args], signal: run.signal });
+    run.log?.(result.output);
+    if (result.signal !== null) break; // stopped: this interaction did not finish
+    const pact = parsePactResults(result.json ?? '', result.code !== 0);
+    const failure = failureOf(pact, plan.run.description);
+    plan.run.pact = { ...(failure !== undefined ? { failure } : {}), ...(crashed(result) !== undefined ? { problem: crashed(result) } : {}) };
+    tracker.current = undefined;
+    run.onInteraction?.(plan.run, index + 1, planned.length);
+  }
+  return planned.map((p) => p.run);
+}
+
+/** The broker's pacts in one verifier run; the segments the state changes marked become the interactions. */
+async function verifyBrokerPacts(run: KitRun, tracker: InteractionTracker, args: string[]): Promise<{ runs: InteractionRun[]; fatal?: string }> {
+  const result = await runPactCli({ args: [...brokerArgs(run), ...args], signal: run.signal });
+  run.log?.(result.output);
+  const pact = parsePactResults(result.json ?? '', result.code !== 0);
+  const fatal = pact.fatal ?? crashed(result);
+  for (const [index, segment] of tracker.segments.entries()) {
+    segment.description = pact.interactions?.[index] ?? segment.description;
+    const failure = failureOf(pact, segment.description);
+    segment.pact = failure !== undefined ? { failure } : {};
+    run.onInteraction?.(segment, index + 1, tracker.segments.length);
+  }
+  return { runs: [...tracker.segments], ...(fatal !== undefined ? { fatal } : {}) };
+}
+
+export async function runVerification(run: KitRun): Promise<VerificationReport> {
+  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const tracker = createInteractionTracker(run);
+  const servers = await startKitServers(run, tracker, timeoutMs);
+  let outcome: { runs: InteractionRun[]; fatal?: string };
+  try {
+    outcome =
+      run.pacts.kind === 'file'
+        ? { runs: await verifyPactFiles(run, run.pacts.files, tracker, servers.args) }
+        : await verifyBrokerPacts(run, tracker, servers.args);
+    // Late replies still on their way are reported with their time: awaited one more limit (at least 5 s).
+    if (!run.signal?.aborted) await servers.proxy.settled(Math.max(timeoutMs, LATE_WAIT_MIN_MS));
+  } finally {
+    tracker.current = undefined;
+    await servers.close();
+  }
+  return buildReport(run.sellerUrl, outcome.runs, {
+    ...(outcome.fatal !== undefined ? { fatal: outcome.fatal } : {}),
     ...(run.signal?.aborted ? { stopped: String(run.signal.reason ?? 'stopped') } : {}),
     ...(run.since !== undefined ? { since: run.since } : {}),
   });

@@ -58,40 +58,42 @@ const around = (from: string | undefined, to: string | undefined, today: string)
   to: to ?? today,
 });
 
-/** The catalogue a state map describes: every state's values, then its `explore` section. */
-export function catalogueOfStateMap(map: StateMapFile, file: string, today = new Date().toISOString().slice(0, 10)): Catalogue {
-  const parts: CataloguePart[] = [];
-  const relatedParts: CataloguePart[] = [];
-  const unknownParts: CataloguePart[] = [];
-  const locations: CatalogueLocation[] = [];
-  const orderLocations: string[] = [];
-  const addLocation = (id: unknown, member: unknown, account: unknown) => {
-    if (id === undefined || member === undefined || account === undefined) return;
-    if (!locations.some((l) => l.id === String(id))) locations.push({ id: String(id), member: String(member), account: String(account) });
-  };
+/** A catalogue being gathered from a state map, before unknown parts are taken out. */
+type CatalogueDraft = Omit<Catalogue, 'origin'>;
+
+function addLocation(draft: CatalogueDraft, id: unknown, member: unknown, account: unknown): void {
+  if (id === undefined || member === undefined || account === undefined) return;
+  if (!draft.locations.some((l) => l.id === String(id))) draft.locations.push({ id: String(id), member: String(member), account: String(account) });
+}
+
+/** The parts one state's values name, by what the state says of them. */
+function addStateParts(draft: CatalogueDraft, state: string, v: Record<string, string | number>, at: string): void {
+  if (state === 'part is unknown' || state === 'order will fail') addPart(draft.unknownParts, v, at);
+  else if (state === 'two parts exist and a third is unknown') {
+    addPart(draft.parts, v, at);
+    addPart(draft.parts, { mfr_code: v.second_mfr_code, part_number: v.second_part_number }, at);
+    addPart(draft.unknownParts, { mfr_code: v.unknown_mfr_code, part_number: v.unknown_part_number }, at);
+  } else if (state.startsWith('part has ') && state !== 'part has route times') {
+    addPart(draft.parts, v, at);
+    addPart(draft.relatedParts, v, at);
+    addPart(draft.parts, { mfr_code: v.related_mfr_code, part_number: v.related_part_number }, at);
+  } else if (state.startsWith('part ') || state.startsWith('order ')) addPart(draft.parts, v, at);
+}
+
+/** Every state's values: parts, locations, and the one account the states name with its documents. */
+function addStateValues(draft: CatalogueDraft, map: StateMapFile, file: string, today: string): void {
   const invoice = { numbers: [] as string[], pos: [] as string[], from: undefined as string | undefined, to: undefined as string | undefined };
   const statement = { from: undefined as string | undefined, to: undefined as string | undefined };
   let member: string | undefined;
   let account: string | undefined;
-
   for (const state of Object.keys(map.states)) {
     const v = valuesFor(map, state);
-    const at = `${file} /states/${state}`;
     member ??= stringOrUndefined(v.member);
     account ??= stringOrUndefined(v.account);
-    addLocation(v.location_id, v.member, v.account);
-    addLocation(v.second_location_id, v.member, v.account);
-    if (state === 'part is unknown' || state === 'order will fail') addPart(unknownParts, v, at);
-    else if (state === 'two parts exist and a third is unknown') {
-      addPart(parts, v, at);
-      addPart(parts, { mfr_code: v.second_mfr_code, part_number: v.second_part_number }, at);
-      addPart(unknownParts, { mfr_code: v.unknown_mfr_code, part_number: v.unknown_part_number }, at);
-    } else if (state.startsWith('part has ') && state !== 'part has route times') {
-      addPart(parts, v, at);
-      addPart(relatedParts, v, at);
-      addPart(parts, { mfr_code: v.related_mfr_code, part_number: v.related_part_number }, at);
-    } else if (state.startsWith('part ') || state.startsWith('order ')) addPart(parts, v, at);
-    if (state.startsWith('order ') && v.location_id !== undefined) orderLocations.push(String(v.location_id));
+    addLocation(draft, v.location_id, v.member, v.account);
+    addLocation(draft, v.second_location_id, v.member, v.account);
+    addStateParts(draft, state, v, `${file} /states/${state}`);
+    if (state.startsWith('order ') && v.location_id !== undefined) draft.orderLocations.push(String(v.location_id));
     if (state === 'account has invoices' || state === 'invoice has a downloadable copy') {
       if (v.invoice_number !== undefined) invoice.numbers.push(String(v.invoice_number));
       if (v.po_number !== undefined) invoice.pos.push(String(v.po_number));
@@ -103,33 +105,32 @@ export function catalogueOfStateMap(map: StateMapFile, file: string, today = new
       statement.to ??= stringOrUndefined(v.to_statement_date);
     }
   }
+  if (member === undefined || account === undefined) return;
+  draft.accounts.push({
+    member,
+    account,
+    invoiceNumbers: uniq(invoice.numbers),
+    poNumbers: uniq(invoice.pos),
+    partNumbers: [],
+    locationIds: [],
+    invoiceDates: around(invoice.from, invoice.to, today),
+    statementDates: around(statement.from, statement.to, today),
+  });
+}
 
-  const accounts: CatalogueAccount[] = [];
-  if (member !== undefined && account !== undefined) {
-    accounts.push({
-      member,
-      account,
-      invoiceNumbers: uniq(invoice.numbers),
-      poNumbers: uniq(invoice.pos),
-      partNumbers: [],
-      locationIds: [],
-      invoiceDates: around(invoice.from, invoice.to, today),
-      statementDates: around(statement.from, statement.to, today),
-    });
-  }
-
-  const extra = map.explore;
-  extra?.locations?.forEach((l) => addLocation(l.id, l.member, l.account));
+/** The state map's optional `explore` section: more locations, parts, unknown parts, order locations and accounts. */
+function addExploreSection(draft: CatalogueDraft, extra: StateMapFile['explore'], file: string, today: string): void {
+  extra?.locations?.forEach((l) => addLocation(draft, l.id, l.member, l.account));
   extra?.parts?.forEach((p, i) => {
     const at = `${file} /explore/parts/${i}`;
-    addPart(parts, p, at);
-    if ((p.related ?? []).length > 0) addPart(relatedParts, p, at);
-    p.related?.forEach((r) => addPart(parts, r, at));
+    addPart(draft.parts, p, at);
+    if ((p.related ?? []).length > 0) addPart(draft.relatedParts, p, at);
+    p.related?.forEach((r) => addPart(draft.parts, r, at));
   });
-  extra?.unknown_parts?.forEach((p, i) => addPart(unknownParts, p, `${file} /explore/unknown_parts/${i}`));
-  orderLocations.push(...(extra?.order_locations ?? []));
+  extra?.unknown_parts?.forEach((p, i) => addPart(draft.unknownParts, p, `${file} /explore/unknown_parts/${i}`));
+  draft.orderLocations.push(...(extra?.order_locations ?? []));
   for (const a of extra?.accounts ?? []) {
-    accounts.push({
+    draft.accounts.push({
       member: a.member,
       account: a.account,
       invoiceNumbers: a.invoice_numbers ?? [],
@@ -140,16 +141,23 @@ export function catalogueOfStateMap(map: StateMapFile, file: string, today = new
       statementDates: a.statement_dates ?? around(undefined, undefined, today),
     });
   }
+}
+
+/** The catalogue a state map describes: every state's values, then its `explore` section. */
+export function catalogueOfStateMap(map: StateMapFile, file: string, today = new Date().toISOString().slice(0, 10)): Catalogue {
+  const draft: CatalogueDraft = { locations: [], parts: [], relatedParts: [], unknownParts: [], orderLocations: [], accounts: [] };
+  addStateValues(draft, map, file, today);
+  addExploreSection(draft, map.explore, file, today);
   // A part the vendor lists as unknown is one their seller does not have, wherever else it is named.
-  const unknown = new Set(unknownParts.map(key));
+  const unknown = new Set(draft.unknownParts.map(key));
   return {
     origin: `state map ${file}`,
-    locations,
-    parts: parts.filter((p) => !unknown.has(key(p))),
-    relatedParts: relatedParts.filter((p) => !unknown.has(key(p))),
-    unknownParts,
-    orderLocations: uniq(orderLocations.length > 0 ? orderLocations : locations.map((l) => l.id)),
-    accounts,
+    locations: draft.locations,
+    parts: draft.parts.filter((p) => !unknown.has(key(p))),
+    relatedParts: draft.relatedParts.filter((p) => !unknown.has(key(p))),
+    unknownParts: draft.unknownParts,
+    orderLocations: uniq(draft.orderLocations.length > 0 ? draft.orderLocations : draft.locations.map((l) => l.id)),
+    accounts: draft.accounts,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Catalogue } from './catalogue';
 import type { SellerTarget } from './exchange';
 import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
 import { agentForDeadline } from '../../shared/http/deadline-agent';
+import { KitInputError } from '../kit-errors';
 
 // Before exploring: ask the seller for every part the catalogue says it carries. A part it
 // answers "not found" (status 0) is a catalogue the seller does not match, and exploring on
@@ -44,4 +45,15 @@ export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catal
     });
   }
   return problems;
+}
+
+/** Throws a KitInputError naming `option` (the catalogue's) when the seller lacks parts the catalogue names. */
+export async function ensureSellerHasParts(target: SellerTarget, catalogue: Catalogue, option: string, signal?: AbortSignal): Promise<void> {
+  const lacking = await partsTheSellerLacks(target, catalogue, signal);
+  if (lacking.length === 0 || signal?.aborted === true) return;
+  throw new KitInputError(
+    option,
+    `${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not have:\n${lacking.map((l) => `  - ${l}\n`).join('')}` +
+      'Correct the catalogue (or list such parts under explore.unknown_parts) and run again.',
+  );
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import type { Catalogue } from './catalogue';
 import { curlCommand } from '../../shared/curl-command';
-import { exchange, requestBody, type Finding, type SellerTarget } from './exchange';
+import { exchange, requestBody, type ExchangeOutcome, type Finding, type SellerTarget } from './exchange';
 import { exploreCase, type ExploreCase } from './generators';
 import type { ExploreRule } from './rule-coverage';
 import { shrinkFailure } from './shrink';
@@ -102,138 +102,171 @@ export function generatedCases(arbitrary: fc.Arbitrary<ExploreCase>, seed: numbe
     .map((args) => (args as [ExploreCase])[0]);
 }
 
+/** The first (lowest-index) exchange that broke each operation × rule, and the requests beside it. */
+interface FirstBreak {
+  operation: ForwardedOperation;
+  rule: ExploreRule;
+  index: number;
+  count: number;
+  finding: Finding;
+  companions: ExploreCase[];
+}
+
+/** What sending every generated request found. */
+interface Sent {
+  done: number;
+  elapsedMs: number;
+  waitMs: number;
+  checkMs: number;
+  tally: Record<string, Record<string, Tally>>;
+  first: Map<string, FirstBreak>;
+  stopped?: string;
+}
+
+/** Requests in flight and just finished: a failure's company, should it need it. */
+function flightLog(concurrency: number) {
+  type Flight = { c: ExploreCase; start: number; end: number };
+  const inFlight = new Set<Flight>();
+  const recent: Flight[] = [];
+  return {
+    take(c: ExploreCase): Flight {
+      const flight = { c, start: performance.now(), end: Infinity };
+      inFlight.add(flight);
+      return flight;
+    },
+    land(flight: Flight): void {
+      flight.end = performance.now();
+      inFlight.delete(flight);
+      recent.push(flight);
+      if (recent.length > 4 * concurrency) recent.shift();
+    },
+    companionsOf: (flight: Flight) => [...inFlight, ...recent.filter((r) => r !== flight && r.end > flight.start)].slice(0, 64).map((r) => r.c),
+  };
+}
+
+/** Counts an exchange's rules in the tally and keeps the first break of each; whether anything broke. */
+function tallyOutcome(sent: Sent, c: ExploreCase, index: number, outcome: ExchangeOutcome, companions: () => ExploreCase[]): boolean {
+  const rules = (sent.tally[c.operation] ??= {});
+  for (const rule of outcome.exercised) (rules[rule] ??= { exercised: 0, broken: 0 }).exercised++;
+  const brokenHere = new Set<ExploreRule>();
+  for (const f of outcome.findings) {
+    if (brokenHere.has(f.rule)) continue;
+    brokenHere.add(f.rule);
+    rules[f.rule].broken++;
+    const key = `${c.operation} ${f.rule}`;
+    const seen = sent.first.get(key);
+    // The lowest index wins, so the shrunk failure does not depend on the concurrency.
+    if (seen === undefined) sent.first.set(key, { operation: c.operation, rule: f.rule, index, count: 1, finding: f, companions: companions() });
+    else {
+      seen.count++;
+      if (index < seen.index) Object.assign(seen, { index, finding: f, companions: companions() });
+    }
+  }
+  return brokenHere.size > 0;
+}
+
+/** Sends the cases `concurrency` at a time until done, stopped or out of time. */
+async function sendAll(options: ExploreOptions, cases: ExploreCase[]): Promise<Sent> {
+  const sent: Sent = { done: 0, elapsedMs: 0, waitMs: 0, checkMs: 0, tally: {}, first: new Map() };
+  const flights = flightLog(options.concurrency);
+  const started = performance.now();
+  let next = 0;
+  let failing = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      if (options.signal?.aborted) {
+        sent.stopped ??= String(options.signal.reason ?? 'stopped');
+        return;
+      }
+      if (options.timeLimitMs !== undefined && performance.now() - started > options.timeLimitMs) {
+        sent.stopped ??= TIME_LIMIT;
+        return;
+      }
+      const index = next++;
+      const c = cases[index];
+      const flight = flights.take(c);
+      const outcome = await exchange(options.target, c, options.signal);
+      flights.land(flight);
+      if (options.signal?.aborted) continue; // an exchange cut short by the stop is not a finding
+      sent.waitMs += outcome.waitMs;
+      sent.checkMs += outcome.checkMs;
+      if (tallyOutcome(sent, c, index, outcome, () => flights.companionsOf(flight))) failing++;
+      sent.done++;
+      options.onProgress?.({ done: sent.done, total: cases.length, failing, elapsedMs: performance.now() - started });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  sent.elapsedMs = performance.now() - started;
+  return sent;
+}
+
+/** A first break sent alone (does it need company?), then shrunk with a curl command, or reported as first sent. */
+async function settleFailure(options: ExploreOptions, arbitrary: fc.Arbitrary<ExploreCase>, original: ExploreCase, first: FirstBreak): Promise<ExploreFailure> {
+  const { companions, ...f } = first;
+  // Sent alone first: a failure that needs company is not shrunk (alone it passes) nor given a lone curl.
+  const alone =
+    options.concurrency > 1 && !options.signal?.aborted
+      ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? ALONE_TRIES, options.signal)
+      : undefined;
+  // Reported as first sent, not shrunk: when it needs company, or when the run was stopped.
+  const unshrunk = {
+    ...f,
+    original,
+    shrunk: original,
+    shrinkTries: 0,
+    curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
+  };
+  if (alone === false) return { ...unshrunk, reproduces: 'only-under-concurrency', companions };
+  if (options.signal?.aborted) return unshrunk;
+  options.onShrink?.(f.operation, f.rule, f.index);
+  const shrunk = await shrinkFailure({
+    target: options.target,
+    arbitrary,
+    seed: options.seed,
+    index: f.index,
+    rule: f.rule,
+    original,
+    finding: f.finding,
+    budget: options.shrinkBudget,
+    signal: options.signal,
+  });
+  return {
+    operation: f.operation,
+    rule: f.rule,
+    index: f.index,
+    count: f.count,
+    original,
+    shrunk: shrunk.request,
+    finding: shrunk.finding,
+    shrinkTries: shrunk.tries,
+    curl: curlCommand(options.target.sellerUrl, requestBody(shrunk.request), options.target.headers),
+    ...(alone === true ? { reproduces: 'alone' as const } : {}),
+  };
+}
+
 export async function runExploration(options: ExploreOptions): Promise<ExploreResult> {
   const arbitrary = exploreCase(options.catalogue, options.operations);
   const generating = performance.now();
   const cases = generatedCases(arbitrary, options.seed, options.runs);
   const generateMs = performance.now() - generating;
-  const tally: Record<string, Record<string, Tally>> = {};
-  const first = new Map<
-    string,
-    { operation: ForwardedOperation; rule: ExploreRule; index: number; count: number; finding: Finding; companions: ExploreCase[] }
-  >();
-  // Requests in flight and just finished: a failure's company, should it need it.
-  type Flight = { c: ExploreCase; start: number; end: number };
-  const inFlight = new Set<Flight>();
-  const recent: Flight[] = [];
-  const companionsOf = (flight: Flight) => [...inFlight, ...recent.filter((r) => r !== flight && r.end > flight.start)].slice(0, 64).map((r) => r.c);
-  const started = performance.now();
-  let next = 0;
-  let done = 0;
-  let failing = 0;
-  let waitMs = 0;
-  let checkMs = 0;
-  let stopped: string | undefined;
-
-  const worker = async () => {
-    while (next < cases.length) {
-      if (options.signal?.aborted) {
-        stopped ??= String(options.signal.reason ?? 'stopped');
-        return;
-      }
-      if (options.timeLimitMs !== undefined && performance.now() - started > options.timeLimitMs) {
-        stopped ??= TIME_LIMIT;
-        return;
-      }
-      const index = next++;
-      const c = cases[index];
-      const flight: Flight = { c, start: performance.now(), end: Infinity };
-      inFlight.add(flight);
-      const outcome = await exchange(options.target, c, options.signal);
-      flight.end = performance.now();
-      inFlight.delete(flight);
-      recent.push(flight);
-      if (recent.length > 4 * options.concurrency) recent.shift();
-      if (options.signal?.aborted) continue; // an exchange cut short by the stop is not a finding
-      waitMs += outcome.waitMs;
-      checkMs += outcome.checkMs;
-      const rules = (tally[c.operation] ??= {});
-      for (const rule of outcome.exercised) (rules[rule] ??= { exercised: 0, broken: 0 }).exercised++;
-      const brokenHere = new Set<ExploreRule>();
-      for (const f of outcome.findings) {
-        if (brokenHere.has(f.rule)) continue;
-        brokenHere.add(f.rule);
-        rules[f.rule].broken++;
-        const key = `${c.operation} ${f.rule}`;
-        const seen = first.get(key);
-        // The lowest index wins, so the shrunk failure does not depend on the concurrency.
-        if (seen === undefined) first.set(key, { operation: c.operation, rule: f.rule, index, count: 1, finding: f, companions: companionsOf(flight) });
-        else {
-          seen.count++;
-          if (index < seen.index) Object.assign(seen, { index, finding: f, companions: companionsOf(flight) });
-        }
-      }
-      if (brokenHere.size > 0) failing++;
-      done++;
-      options.onProgress?.({ done, total: cases.length, failing, elapsedMs: performance.now() - started });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  const elapsedMs = performance.now() - started;
-
+  const sent = await sendAll(options, cases);
   const failures: ExploreFailure[] = [];
-  for (const { companions, ...f } of [...first.values()].sort((a, b) => a.index - b.index)) {
-    const original = cases[f.index];
-    // Sent alone first: a failure that needs company is not shrunk (alone it passes) nor given a lone curl.
-    const alone =
-      options.concurrency > 1 && !options.signal?.aborted
-        ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? ALONE_TRIES, options.signal)
-        : undefined;
-    // Reported as first sent, not shrunk: when it needs company, or when the run was stopped.
-    const unshrunk = () => ({
-      ...f,
-      original,
-      shrunk: original,
-      shrinkTries: 0,
-      curl: curlCommand(options.target.sellerUrl, requestBody(original), options.target.headers),
-    });
-    if (alone === false) {
-      failures.push({ ...unshrunk(), reproduces: 'only-under-concurrency', companions });
-      continue;
-    }
-    if (options.signal?.aborted) {
-      failures.push(unshrunk());
-      continue;
-    }
-    options.onShrink?.(f.operation, f.rule, f.index);
-    const shrunk = await shrinkFailure({
-      target: options.target,
-      arbitrary,
-      seed: options.seed,
-      index: f.index,
-      rule: f.rule,
-      original,
-      finding: f.finding,
-      budget: options.shrinkBudget,
-      signal: options.signal,
-    });
-    failures.push({
-      operation: f.operation,
-      rule: f.rule,
-      index: f.index,
-      count: f.count,
-      original,
-      shrunk: shrunk.request,
-      finding: shrunk.finding,
-      shrinkTries: shrunk.tries,
-      curl: curlCommand(options.target.sellerUrl, requestBody(shrunk.request), options.target.headers),
-      ...(alone === true ? { reproduces: 'alone' as const } : {}),
-    });
-  }
+  for (const first of [...sent.first.values()].sort((a, b) => a.index - b.index))
+    failures.push(await settleFailure(options, arbitrary, cases[first.index], first));
   // Stopped while shrinking: the failures keep the smallest request found so far.
-  if (options.signal?.aborted) stopped ??= String(options.signal.reason ?? 'stopped');
+  const stopped = sent.stopped ?? (options.signal?.aborted ? String(options.signal.reason ?? 'stopped') : undefined);
   return {
     sellerUrl: options.target.sellerUrl,
     catalogue: options.catalogue.origin,
     seed: options.seed,
     planned: cases.length,
-    done,
+    done: sent.done,
     concurrency: options.concurrency,
-    elapsedMs,
+    elapsedMs: sent.elapsedMs,
     generateMs,
-    waitMs,
-    checkMs,
-    tally,
+    waitMs: sent.waitMs,
+    checkMs: sent.checkMs,
+    tally: sent.tally,
     failures,
     ...(stopped !== undefined ? { stopped } : {}),
   };

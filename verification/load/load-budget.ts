@@ -18,3 +18,9 @@ export function defaultMaxRequests(model: LoadModel, levels: number[], stepSecon
 
 /** The open model's default in-flight cap: the gateway's per-member cap (GATEWAY_MEMBER_CONCURRENCY), past which it refuses a call. */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
+
+/** The closed model's steps when none are given: 1 up to the gateway's per-member cap. */
+export const DEFAULT_CONCURRENCIES: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
+
+/** The open model's rates: above the driver's reach, a schedule means nothing. */
+export const MAX_RATE = 100_000;

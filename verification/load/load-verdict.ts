@@ -1,5 +1,15 @@
 import { ANSWER_RULE, type ExploreRule } from '../explore/rule-coverage';
-import { levelName, levelOf, type LoadModel, type LoadStep, type LoadVerdict, type RuleBroken, type RuleUnderConcurrency, type Slo } from './load-report';
+import {
+  levelName,
+  levelOf,
+  type LoadModel,
+  type LoadStep,
+  type LoadVerdict,
+  type RuleBroken,
+  type RuleUnderConcurrency,
+  type Slo,
+  type SloResult,
+} from './load-report';
 import { runFigures, sloResults, sloValueText } from './slo';
 
 // The verdict of a load run, in one place for every form of the report. Correctness is not
@@ -77,42 +87,52 @@ export function rulesBroken(steps: LoadStep[]): RuleBroken[] {
 
 const list = (names: string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
-export function loadVerdict(input: VerdictInput): LoadVerdict {
-  const { model, steps } = input;
-  const name = (level: number) => levelName(model, level);
+/** What the ramp measured: the knee, whether it is only a lower bound, and the levels not measured whole. */
+function capacityOf(input: VerdictInput) {
+  const { steps } = input;
+  const name = (level: number) => levelName(input.model, level);
   const ran = new Set(steps.filter((s) => s.partial !== true).map(levelOf));
-  const notRun = input.levels.filter((l) => !steps.some((s) => levelOf(s) === l));
   const unmeasured = input.levels.filter((l) => !ran.has(l));
   const knee = kneeOf(steps);
   // Above the knee, the next step either failed (an exact knee) or never ran whole (a lower bound).
   const nextLevel = input.levels[knee === null ? 0 : input.levels.indexOf(knee) + 1];
   const kneeIsLowerBound = knee !== null && nextLevel !== undefined && !ran.has(nextLevel) && !steps.some((s) => levelOf(s) === nextLevel && !s.healthy);
-  const flag = model === 'closed' ? '--min-concurrency' : '--min-rate';
   const cutWhy = input.cutShort ?? (input.stopped !== undefined ? `stopped by ${input.stopped}` : 'the ramp was cut short');
-
+  const above = knee === null ? [] : unmeasured.filter((l) => l > knee);
   const kneeText =
     knee === null
       ? unmeasured.includes(input.levels[0])
         ? `no step was measured whole (${cutWhy})`
         : 'no step held (not even the first)'
       : kneeIsLowerBound
-        ? `the knee is at least ${name(knee)} (not measured beyond: ${list(unmeasured.filter((l) => l > knee).map(name))} ${unmeasured.filter((l) => l > knee).length === 1 ? 'was' : 'were'} not measured whole — ${cutWhy})`
+        ? `the knee is at least ${name(knee)} (not measured beyond: ${list(above.map(name))} ${above.length === 1 ? 'was' : 'were'} not measured whole — ${cutWhy})`
         : `the knee is ${name(knee)}`;
+  return { knee, kneeIsLowerBound, unmeasured, cutWhy, kneeText };
+}
+type Capacity = ReturnType<typeof capacityOf>;
 
-  const gateHeld = input.minLevel === 0 || (knee !== null && knee >= input.minLevel);
-  let gateMessage = input.minLevel === 0 ? 'no gate' : `${flag} ${input.minLevel}`;
-  if (!gateHeld) {
+/** The --min-concurrency / --min-rate gate: held, and what to say when it is not. */
+function gateOf(input: VerdictInput, capacity: Capacity) {
+  const { knee, kneeIsLowerBound, unmeasured, cutWhy } = capacity;
+  const flag = input.model === 'closed' ? ('--min-concurrency' as const) : ('--min-rate' as const);
+  const held = input.minLevel === 0 || (knee !== null && knee >= input.minLevel);
+  let message = input.minLevel === 0 ? 'no gate' : `${flag} ${input.minLevel}`;
+  if (!held) {
     const needs = input.levels.find((l) => l >= input.minLevel);
-    if (needs === undefined) gateMessage = `${flag} ${input.minLevel} is above every step of the ramp (the highest is ${name(input.levels.at(-1)!)})`;
+    if (needs === undefined)
+      message = `${flag} ${input.minLevel} is above every step of the ramp (the highest is ${levelName(input.model, input.levels.at(-1)!)})`;
     else if (knee !== null ? kneeIsLowerBound && unmeasured.includes(needs) : unmeasured.includes(needs))
-      gateMessage = `${flag} ${input.minLevel} needs ${name(needs)}, which was not measured whole (${cutWhy})`;
-    else gateMessage = `the knee is below ${flag} ${input.minLevel}`;
+      message = `${flag} ${input.minLevel} needs ${levelName(input.model, needs)}, which was not measured whole (${cutWhy})`;
+    else message = `the knee is below ${flag} ${input.minLevel}`;
   }
+  return { flag, value: input.minLevel, held, message };
+}
 
-  const slo = sloResults(input.slos, steps, runFigures(steps, input.latencies));
-  const broken = rulesBroken(steps);
+/** Sentences the reader should see: coordinated omission suspected, a schedule not kept. */
+function warningsOf(input: VerdictInput): string[] {
+  const name = (level: number) => levelName(input.model, level);
   const warnings: string[] = [];
-  for (const step of steps) {
+  for (const step of input.steps) {
     if (step.model === 'closed' && step.coordinated_omission !== undefined)
       warnings.push(
         `${name(step.concurrency)}: the latencies suggest coordinated omission — the slowest reply took ${step.coordinated_omission.max_ms} ms while most took ${step.latency_ms.p50} ms; ` +
@@ -125,7 +145,12 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
           : `${name(step.rate)}: the driver sent only ${step.sent_per_s} req/s — this step did not measure the rate it names (a busy machine, or a rate beyond the driver).`,
       );
   }
+  return warnings;
+}
 
+/** Why the run fails, each as a sentence: broken rules, SLOs breached or unchecked, the gate, a stop. */
+function failuresOf(input: VerdictInput, broken: RuleBroken[], slo: SloResult[], capacity: Capacity, gate: { held: boolean; message: string }): string[] {
+  const name = (level: number) => levelName(input.model, level);
   const failures: string[] = [];
   if (broken.length > 0)
     failures.push(
@@ -137,29 +162,38 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
     if (s.breached_at.length > 0) failures.push(`--slo ${s.expression} breached at ${list(s.breached_at.map(name))}`);
     else if (!s.run_held) failures.push(`--slo ${s.expression} breached for the run (${sloValueText(s, s.run_value)})`);
   }
-  const sloUnmeasured = input.slos.length > 0 ? unmeasured : [];
-  if (sloUnmeasured.length > 0) failures.push(`--slo could not be checked at ${list(sloUnmeasured.map(name))}: not measured whole (${cutWhy})`);
-  if (!gateHeld) failures.push(gateMessage);
+  const sloUnmeasured = input.slos.length > 0 ? capacity.unmeasured : [];
+  if (sloUnmeasured.length > 0) failures.push(`--slo could not be checked at ${list(sloUnmeasured.map(name))}: not measured whole (${capacity.cutWhy})`);
+  if (!gate.held) failures.push(gate.message);
   if (input.stopped !== undefined) failures.push(`stopped (${input.stopped}), partial report`);
+  return failures;
+}
 
-  const gateText = input.minLevel > 0 && gateHeld ? `, ${flag} ${input.minLevel}` : '';
+export function loadVerdict(input: VerdictInput): LoadVerdict {
+  const capacity = capacityOf(input);
+  const gate = gateOf(input, capacity);
+  const slo = sloResults(input.slos, input.steps, runFigures(input.steps, input.latencies));
+  const broken = rulesBroken(input.steps);
+  const failures = failuresOf(input, broken, slo, capacity, gate);
+
+  const gateText = input.minLevel > 0 && gate.held ? `, ${gate.flag} ${input.minLevel}` : '';
   const sloText = input.slos.length > 0 && failures.length === 0 ? `; SLOs held: ${input.slos.map((s) => s.expression).join(', ')}` : '';
   const summary =
     failures.length === 0
-      ? `PASS: ${kneeText}${gateText}${sloText}`
-      : `FAIL: ${failures.join('; ')} (capacity: ${kneeText}${!gateHeld && input.minLevel > 0 ? '' : gateText})`;
+      ? `PASS: ${capacity.kneeText}${gateText}${sloText}`
+      : `FAIL: ${failures.join('; ')} (capacity: ${capacity.kneeText}${!gate.held && input.minLevel > 0 ? '' : gateText})`;
 
   return {
-    knee,
-    knee_is_lower_bound: kneeIsLowerBound,
+    knee: capacity.knee,
+    knee_is_lower_bound: capacity.kneeIsLowerBound,
     deadline_ms: input.deadlineMs,
-    gate: { flag, value: input.minLevel, held: gateHeld, message: gateMessage },
+    gate,
     rules_broken: broken,
-    rules_under_concurrency: rulesBreakingLater(steps),
+    rules_under_concurrency: rulesBreakingLater(input.steps),
     slo,
-    not_run: notRun,
-    ...(input.cutShort !== undefined || input.stopped !== undefined ? { cut_short: cutWhy } : {}),
-    warnings,
+    not_run: input.levels.filter((l) => !input.steps.some((s) => levelOf(s) === l)),
+    ...(input.cutShort !== undefined || input.stopped !== undefined ? { cut_short: capacity.cutWhy } : {}),
+    warnings: warningsOf(input),
     summary,
     ok: failures.length === 0,
   };

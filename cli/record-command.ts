@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { UsageError } from './command-line';
+import { probeTcp } from './upstream-probe';
 import { checkRecordFlags, parseRecordFlags, RECORD_USAGE, type RecordOptions } from './record-options';
 import { ScenarioError } from '../mock-seller/index';
 import { localDate } from '../mock-seller/route-time-shift';
@@ -16,21 +16,6 @@ import { listen, type Listening } from '../shared/http/listen';
 // access goes through `io`, and the exit code is returned, never process.exit()ed.
 // Exit codes: 0 written, 1 failed (port in use, upstream unreachable, nothing learned,
 // cannot write), 2 usage.
-
-/** Whether a TCP connection to the upstream's host and port opens within `timeoutMs`. */
-function reachable(url: URL, timeoutMs = 3_000): Promise<string | undefined> {
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  return new Promise((done) => {
-    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
-    const finish = (problem?: string) => {
-      socket.destroy();
-      done(problem);
-    };
-    socket.setTimeout(timeoutMs, () => finish(`no connection within ${timeoutMs} ms`));
-    socket.once('connect', () => finish());
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
-  });
-}
 
 const parseJson = (text: string): unknown => {
   try {
@@ -50,9 +35,10 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
   const say: Say = (line) => io.stderr(`record: ${line}\n`);
   const options = readOptions(argv, io, say);
   if (typeof options === 'number') return options;
-  const problem = await reachable(options.upstream);
-  if (problem !== undefined) {
-    say(`cannot reach the upstream seller at ${options.upstream.href}: ${problem}`);
+  const unreachable = await probeTcp(options.upstream);
+  if (unreachable !== undefined) {
+    const why = unreachable.kind === 'timeout' ? `no connection within ${unreachable.timeoutMs} ms` : unreachable.code;
+    say(`cannot reach the upstream seller at ${options.upstream.href}: ${why}`);
     return 1;
   }
   const recording = startRecording(options, say);

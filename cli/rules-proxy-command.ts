@@ -1,5 +1,4 @@
-import { UsageError } from './command-line';
-import { parseRulesProxyArgs, RULES_PROXY_USAGE, type RulesProxyArgs } from './rules-proxy-options';
+import { rulesProxyArgsOrExit, type RulesProxyArgs } from './rules-proxy-options';
 import { PactFileError, readV4Pact, type PactDocument } from '../contracts/pact/pact-file';
 import { interactionsShaped, requestShape } from '../contracts/pact/interaction-of-request';
 import { exchangeLine, proxyReport, renderProxyJunit, renderProxyText, toProxyExchange, type ProxyExchange } from '../verification/rules-proxy-report';
@@ -23,7 +22,7 @@ export { parseRulesProxyArgs, RULES_PROXY_USAGE } from './rules-proxy-options';
 type Early = { exit: number };
 
 export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<number> {
-  const args = readArgs(argv, io);
+  const args = rulesProxyArgsOrExit(argv, io);
   if ('exit' in args) return args.exit;
   const pact = readPact(args, io);
   if ('exit' in pact) return pact.exit;
@@ -48,19 +47,6 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
   removePidFile();
   io.stdout(renderProxyText(report));
   return report.broken === 0 ? 0 : 1;
-}
-
-function readArgs(argv: string[], io: CommandIo): RulesProxyArgs | Early {
-  try {
-    const args = parseRulesProxyArgs(argv);
-    if (args !== 'help') return args;
-    io.stdout(RULES_PROXY_USAGE);
-    return { exit: 0 };
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`rules-proxy: ${error.message}\n\n${RULES_PROXY_USAGE}`);
-    return { exit: 2 };
-  }
 }
 
 function readPact(args: RulesProxyArgs, io: CommandIo): { pact: PactDocument } | Early {

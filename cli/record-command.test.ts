@@ -5,7 +5,7 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import type { Scenario } from '../contracts/schemas/scenario';
 import { startMockSeller, readDefaultScenario, type RunningMockSeller } from '../mock-seller/index';
 import { checkScenario } from '../mock-seller/scenario-file';
-import type { CommandIo } from './command-io';
+import { startInProcess } from './testing/run-in-process';
 import { recordCommand } from './record-command';
 import { Hono } from 'hono';
 import { listen } from '../shared/http/listen';
@@ -93,22 +93,9 @@ const withoutClock = (reply: unknown) =>
 
 /** Runs `record` in-process with captured output and a stop switch. */
 function recorder(argv: string[]) {
-  const stderr: string[] = [];
-  const controller = new AbortController();
-  const io: CommandIo = {
-    stdout: (t) => void stderr.push(t),
-    stderr: (t) => void stderr.push(t),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal: controller.signal,
-  };
-  const exit = recordCommand(argv, io);
-  const url = async () => {
-    await expect.poll(() => stderr.join('')).toMatch(/send seller requests to (http:\S+)/);
-    return /send seller requests to (http:\S+)/.exec(stderr.join(''))![1];
-  };
-  return { exit, url, stderr, stop: (signal = 'SIGINT') => controller.abort(signal) };
+  const run = startInProcess(recordCommand, argv);
+  const url = () => run.printed(/send seller requests to (http:\S+)/, 'stderr');
+  return { exit: run.exit, url, output: run.output, stop: run.stop };
 }
 
 let upstream: RunningMockSeller;
@@ -143,7 +130,7 @@ describe('record, then replay', () => {
     ])
       expect(flat).toContain(kind);
     expect(await run.exit).toBe(0);
-    expect(run.stderr.join('')).toMatch(/SIGTERM: wrote the scenario learned so far to .*recorded\.json/);
+    expect(run.output()).toMatch(/SIGTERM: wrote the scenario learned so far to .*recorded\.json/);
 
     const text = await readFile(out, 'utf8');
     const scenario = checkScenario(JSON.parse(text));
@@ -195,13 +182,13 @@ describe('record, then replay', () => {
         },
       ]);
       // Reported as it happens, before any stop.
-      await expect.poll(() => run.stderr.join('')).toMatch(/left out #4 place_order: the forwarded request breaks the place_order seller-request schema/);
+      await expect.poll(() => run.output()).toMatch(/left out #4 place_order: the forwarded request breaks the place_order seller-request schema/);
       run.stop('SIGINT');
       expect(await run.exit).toBe(0);
     } finally {
       await seller.close();
     }
-    const said = run.stderr.join('');
+    const said = run.output();
     expect(said).toMatch(/SIGINT: wrote the scenario learned so far .* 4 exchange\(s\), 2 parts, 1 locations, 1 accounts/);
     expect(said).toMatch(/left out 1 exchange\(s\) the recording could not learn from:\n\s+#4 place_order: /);
     const scenario = checkScenario(JSON.parse(await readFile(out, 'utf8')));
@@ -216,7 +203,7 @@ describe('record, then replay', () => {
     await run.url();
     run.stop();
     expect(await run.exit).toBe(1);
-    expect(run.stderr.join('')).toMatch(/nothing was learned.*not written/);
+    expect(run.output()).toMatch(/nothing was learned.*not written/);
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
   });
 
@@ -224,13 +211,13 @@ describe('record, then replay', () => {
     const busy = new URL(upstream.url).port;
     const run = recorder(['--upstream', `${upstream.url}/seller`, '--port', busy, '--out', join(dir.path, 'x.json')]);
     expect(await run.exit).toBe(1);
-    expect(run.stderr.join('')).toMatch(new RegExp(`port ${busy} .*is in use`));
+    expect(run.output()).toMatch(new RegExp(`port ${busy} .*is in use`));
   });
 
   it('an unreachable upstream is a clear failure (exit 1)', async () => {
     const run = recorder(['--upstream', 'http://127.0.0.1:9/seller', '--out', join(dir.path, 'x.json')]);
     expect(await run.exit).toBe(1);
-    expect(run.stderr.join('')).toMatch(/cannot reach the upstream seller at http:\/\/127\.0\.0\.1:9\/seller: ECONNREFUSED/);
+    expect(run.output()).toMatch(/cannot reach the upstream seller at http:\/\/127\.0\.0\.1:9\/seller: ECONNREFUSED/);
   });
 
   it.each([
@@ -241,12 +228,12 @@ describe('record, then replay', () => {
   ])('wrong usage %j exits 2 naming the option', async (argv, message) => {
     const run = recorder(argv as string[]);
     expect(await run.exit).toBe(2);
-    expect(run.stderr.join('')).toMatch(message);
+    expect(run.output()).toMatch(message);
   });
 
   it('--help prints the usage on stdout and exits 0', async () => {
     const run = recorder(['--help']);
     expect(await run.exit).toBe(0);
-    expect(run.stderr.join('')).toMatch(/^Usage: record --upstream/);
+    expect(run.output()).toMatch(/^Usage: record --upstream/);
   });
 });

@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
+import { UsageError } from './command-line';
+import { probeTcp } from '../shared/http/upstream-probe';
+import { checkRecordFlags, parseRecordFlags, RECORD_USAGE, type RecordOptions } from './record-options';
 import { ScenarioError } from '../mock-seller/index';
 import { localDate } from '../mock-seller/route-time-shift';
 import { checkScenario } from '../mock-seller/scenario-file';
 import type { CommandIo } from './command-io';
 import { createRecordingProxy, type RecordedExchange } from '../mock-seller/record/recording-proxy';
-import { createRecordingLearner, NOT_JSON, type LeftOutExchange } from '../mock-seller/record/recording-learner';
+import { createRecordingLearner, NOT_JSON, type LeftOutExchange, type RecordingLearner } from '../mock-seller/record/recording-learner';
 import { listen, type Listening } from '../shared/http/listen';
 
 // `record`: a pass-through proxy in front of a real seller that learns a mock-seller
@@ -17,41 +16,6 @@ import { listen, type Listening } from '../shared/http/listen';
 // access goes through `io`, and the exit code is returned, never process.exit()ed.
 // Exit codes: 0 written, 1 failed (port in use, upstream unreachable, nothing learned,
 // cannot write), 2 usage.
-
-export const RECORD_USAGE = `Usage: record --upstream <seller url> --out <scenario file> [--port <n>] [--host <h>] [--name <scenario name>]
-
-Sits in front of a seller system, passes every exchange through, and learns a mock-seller
-scenario from the answers: members, locations (type, route times), parts with prices and
-stock, related parts, the stock orders needed, accounts with invoices and statements.
-Point the gateway (or any client) at http://<host>:<port>/seller instead of the seller.
-Stop it with Ctrl-C (SIGINT) or SIGTERM: the scenario learned so far is written to --out
-(valid, deduplicated, sorted), ready for: npm run mock-seller -- --scenario <file>
-
-  --upstream <url>   the seller endpoint to record, e.g. http://127.0.0.1:9090/seller
-  --out <file>       where the scenario goes (overwritten when the recording stops)
-  --port <n>         port to listen on (default 0: any free port, printed)
-  --host <h>         address to listen on (default 127.0.0.1)
-  --name <name>      the scenario's name (default "recorded")
-  -h, --help         this text
-
-Exit status: 0 scenario written, 1 failure (port in use, upstream unreachable, nothing
-learned, cannot write), 2 wrong usage. Progress goes to stderr.
-`;
-
-/** Whether a TCP connection to the upstream's host and port opens within `timeoutMs`. */
-function reachable(url: URL, timeoutMs = 3_000): Promise<string | undefined> {
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  return new Promise((done) => {
-    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
-    const finish = (problem?: string) => {
-      socket.destroy();
-      done(problem);
-    };
-    socket.setTimeout(timeoutMs, () => finish(`no connection within ${timeoutMs} ms`));
-    socket.once('connect', () => finish());
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
-  });
-}
 
 const parseJson = (text: string): unknown => {
   try {
@@ -63,55 +27,69 @@ const parseJson = (text: string): unknown => {
 
 const describeLeftOut = (l: LeftOutExchange) => `#${l.exchange} ${l.service ?? '(no service)'}: ${l.why}`;
 
+export { RECORD_USAGE } from './record-options';
+
+type Say = (line: string) => void;
+
 export async function recordCommand(argv: string[], io: CommandIo): Promise<number> {
-  const say = (line: string) => io.stderr(`record: ${line}\n`);
-  let values;
+  const say: Say = (line) => io.stderr(`record: ${line}\n`);
+  const options = readOptions(argv, io, say);
+  if (typeof options === 'number') return options;
+  const unreachable = await probeTcp(options.upstream);
+  if (unreachable !== undefined) {
+    const why = unreachable.kind === 'timeout' ? `no connection within ${unreachable.timeoutMs} ms` : unreachable.code;
+    say(`cannot reach the upstream seller at ${options.upstream.href}: ${why}`);
+    return 1;
+  }
+  const recording = startRecording(options, say);
+  const server = await listenOrSay(recording, options, say);
+  if (server === undefined) return 1;
+  say(`recording ${options.upstream.href} — send seller requests to ${server.url}${options.upstream.pathname}`);
+  say(`Ctrl-C (SIGINT) or SIGTERM writes the scenario to ${options.out}`);
+  const signalName = await stopSignal(io.signal);
+  await server.close();
+  return writeLearned(recording, options.out, signalName, io, say);
+}
+
+/** The options, or the exit code once --help or a usage error has been answered. */
+function readOptions(argv: string[], io: CommandIo, say: Say): RecordOptions | number {
+  let flags;
   try {
-    values = strictArgs(argv, {
-      upstream: { type: 'string' },
-      out: { type: 'string' },
-      port: { type: 'string', default: '0' },
-      host: { type: 'string', default: '127.0.0.1' },
-      name: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    });
+    flags = parseRecordFlags(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     say(error.message);
     io.stderr(RECORD_USAGE);
     return 2;
   }
-  if (values.help) {
+  if (flags.help) {
     io.stdout(RECORD_USAGE);
     return 0;
   }
-  const usage = (problem: string) => {
-    say(problem);
-    io.stderr(`Try 'record --help'.\n`);
-    return 2;
-  };
-  if (values.upstream === undefined) return usage('--upstream <seller url> is required');
-  if (values.out === undefined) return usage('--out <scenario file> is required');
-  let upstream: URL;
-  let port: number;
   try {
-    upstream = new URL(httpUrlArg('--upstream', values.upstream));
-    port = integerArg('--port', values.port, 0, 65_535);
+    return checkRecordFlags(flags);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return usage(error.message);
+    say(error.message);
+    io.stderr(`Try 'record --help'.\n`);
+    return 2;
   }
-  const out = resolve(values.out);
-  if (!existsSync(dirname(out))) return usage(`--out: the folder ${dirname(out)} does not exist`);
+}
 
-  const problem = await reachable(upstream);
-  if (problem !== undefined) {
-    say(`cannot reach the upstream seller at ${upstream.href}: ${problem}`);
-    return 1;
-  }
+/** The learner fed by every exchange through the proxy, and how many there were. */
+interface Recording {
+  learner: RecordingLearner;
+  exchanges(): number;
+  onExchange(exchange: RecordedExchange): void;
+}
 
+function startRecording(options: RecordOptions, say: Say): Recording {
   const recordedOn = localDate();
-  const learner = createRecordingLearner({ name: values.name, recordedOn, description: `Recorded from ${upstream.href} on ${recordedOn} by npm run record` });
+  const learner = createRecordingLearner({
+    name: options.name,
+    recordedOn,
+    description: `Recorded from ${options.upstream.href} on ${recordedOn} by npm run record`,
+  });
   let exchanges = 0;
   const onExchange = (exchange: RecordedExchange) => {
     exchanges++;
@@ -126,65 +104,77 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
     // Said as it happens, so the one sending requests sees which one the scenario will lack.
     if (outcome.kind === 'left-out') say(`  left out ${describeLeftOut(outcome)}`);
   };
+  return { learner, exchanges: () => exchanges, onExchange };
+}
 
-  let server: Listening;
+/** The recording proxy listening, or undefined once the reason it cannot is said. */
+async function listenOrSay(recording: Recording, options: RecordOptions, say: Say): Promise<Listening | undefined> {
+  const { port, host } = options;
   try {
-    server = await listen(createRecordingProxy({ upstream: upstream.href, onExchange }).fetch, { port, host: values.host! });
+    return await listen(createRecordingProxy({ upstream: options.upstream.href, onExchange: recording.onExchange }).fetch, { port, host });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     say(
       code === 'EADDRINUSE'
-        ? `port ${port} on ${values.host} is in use: choose another with --port (0 picks a free one)`
-        : `cannot listen on ${values.host}:${port}: ${(error as Error).message}`,
+        ? `port ${port} on ${host} is in use: choose another with --port (0 picks a free one)`
+        : `cannot listen on ${host}:${port}: ${(error as Error).message}`,
+    );
+    return undefined;
+  }
+}
+
+/** The name of the signal that stops the recording (SIGINT, SIGTERM). */
+function stopSignal(signal: AbortSignal): Promise<string> {
+  return new Promise<string>((resolveStop) => {
+    if (signal.aborted) resolveStop(String(signal.reason));
+    else signal.addEventListener('abort', () => resolveStop(String(signal.reason)), { once: true });
+  });
+}
+
+/** Writes the scenario learned so far to `out`: 0 written, 1 nothing learned, not valid or not writable. */
+async function writeLearned({ learner, exchanges }: Recording, out: string, signalName: string, io: CommandIo, say: Say): Promise<number> {
+  const scenario = learner.scenario();
+  const listLeftOut = () => {
+    if (learner.leftOut.length === 0) return;
+    say(`  left out ${learner.leftOut.length} exchange(s) the recording could not learn from:`);
+    for (const l of learner.leftOut) io.stderr(`    ${describeLeftOut(l)}\n`);
+  };
+  if (scenario === undefined) {
+    listLeftOut();
+    say(
+      `${signalName}: stopped after ${exchanges()} exchange(s); nothing was learned (no successful seller answer showed a location, and a scenario needs one), so ${out} was not written`,
     );
     return 1;
   }
-  say(`recording ${upstream.href} — send seller requests to ${server.url}${upstream.pathname}`);
-  say(`Ctrl-C (SIGINT) or SIGTERM writes the scenario to ${out}`);
+  // Checked as written (JSON has no Infinity): the learner left out what would break it, so this is the last guard.
+  const text = `${JSON.stringify(scenario, null, 2)}\n`;
+  try {
+    checkScenario(JSON.parse(text), 'the learned scenario');
+  } catch (error) {
+    say(`${signalName}: the learned scenario is not valid, ${out} was not written: ${(error as Error).message}`);
+    if (error instanceof ScenarioError) for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
+    return 1;
+  }
+  const unwritten = await writeAtomically(out, text);
+  if (unwritten !== undefined) {
+    say(`${signalName}: cannot write ${out}: ${unwritten}`);
+    return 1;
+  }
+  const { parts, locations, accounts } = learner.counts();
+  say(`${signalName}: wrote the scenario learned so far to ${out} — ${exchanges()} exchange(s), ${parts} parts, ${locations} locations, ${accounts} accounts`);
+  listLeftOut();
+  for (const [field, times] of learner.dropped) say(`  not kept (the scenario has no place for it): ${field} (${times}×)`);
+  return 0;
+}
 
-  const signal = await new Promise<string>((resolveStop) => {
-    if (io.signal.aborted) resolveStop(String(io.signal.reason));
-    else io.signal.addEventListener('abort', () => resolveStop(String(io.signal.reason)), { once: true });
-  });
-  await server.close();
-  return writeLearned(signal);
-
-  async function writeLearned(signalName: string): Promise<number> {
-    const scenario = learner.scenario();
-    const listLeftOut = () => {
-      if (learner.leftOut.length === 0) return;
-      say(`  left out ${learner.leftOut.length} exchange(s) the recording could not learn from:`);
-      for (const l of learner.leftOut) io.stderr(`    ${describeLeftOut(l)}\n`);
-    };
-    if (scenario === undefined) {
-      listLeftOut();
-      say(
-        `${signalName}: stopped after ${exchanges} exchange(s); nothing was learned (no successful seller answer showed a location, and a scenario needs one), so ${out} was not written`,
-      );
-      return 1;
-    }
-    // Checked as written (JSON has no Infinity): the learner left out what would break it, so this is the last guard.
-    const text = `${JSON.stringify(scenario, null, 2)}\n`;
-    try {
-      checkScenario(JSON.parse(text), 'the learned scenario');
-    } catch (error) {
-      say(`${signalName}: the learned scenario is not valid, ${out} was not written: ${(error as Error).message}`);
-      if (error instanceof ScenarioError) for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
-      return 1;
-    }
-    try {
-      // Written beside the target and renamed: a reader never sees half a scenario.
-      const temporary = `${out}.${process.pid}.tmp`;
-      await writeFile(temporary, text);
-      await rename(temporary, out);
-    } catch (error) {
-      say(`${signalName}: cannot write ${out}: ${(error as Error).message}`);
-      return 1;
-    }
-    const { parts, locations, accounts } = learner.counts();
-    say(`${signalName}: wrote the scenario learned so far to ${out} — ${exchanges} exchange(s), ${parts} parts, ${locations} locations, ${accounts} accounts`);
-    listLeftOut();
-    for (const [field, times] of learner.dropped) say(`  not kept (the scenario has no place for it): ${field} (${times}×)`);
-    return 0;
+/** Written beside the target and renamed: a reader never sees half a scenario. Why it failed, if it did. */
+async function writeAtomically(out: string, text: string): Promise<string | undefined> {
+  try {
+    const temporary = `${out}.${process.pid}.tmp`;
+    await writeFile(temporary, text);
+    await rename(temporary, out);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
 }

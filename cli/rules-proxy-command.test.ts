@@ -8,7 +8,7 @@ import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { startMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
-import type { CommandIo } from './command-io';
+import { startInProcess } from './testing/run-in-process';
 import { rulesProxyCommand } from './rules-proxy-command';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
 import { startMisbehavingSeller } from '../verification/testing/misbehaving-seller';
@@ -20,25 +20,9 @@ const mock = useMockSeller();
 
 /** Runs the command in-process until `stop()`; `url` resolves once it listens. */
 function startCommand(argv: string[]) {
-  const controller = new AbortController();
-  let stdout = '';
-  let stderr = '';
-  let announce: (url: string) => void;
-  const url = new Promise<string>((resolve) => (announce = resolve));
-  const io: CommandIo = {
-    stdout: (text) => {
-      stdout += text;
-      const listening = /listening on (http:\/\/\S+?),/.exec(text);
-      if (listening) announce(listening[1]);
-    },
-    stderr: (text) => void (stderr += text),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal: controller.signal,
-  };
-  const exit = rulesProxyCommand(argv, io);
-  return { url, exit, stop: () => controller.abort('SIGTERM'), output: () => ({ stdout, stderr }) };
+  const run = startInProcess(rulesProxyCommand, argv);
+  const url = run.printed(/listening on (http:\/\/\S+?),/);
+  return { url, exit: run.exit, stop: () => run.stop('SIGTERM'), output: () => ({ stdout: run.stdout(), stderr: run.stderr() }) };
 }
 
 const scratch = () => temporaryDirectory('rules-proxy');

@@ -1,5 +1,6 @@
 import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
 import { PACT_FILE } from '../contracts/pact/pact-names';
+import type { CommandIo } from './command-io';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
 
 // `rules-proxy`'s command line, apart from the proxy itself so --help and usage errors answer
@@ -81,4 +82,21 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
     passBroken: values['pass-broken'],
     ...(values['pid-file'] !== undefined ? { pidFile: values['pid-file'] } : {}),
   };
+}
+
+/**
+ * The arguments, or the exit code once --help (0) or a usage error (2) has been answered on
+ * `io`: the command and its usage gate (cli/usage-gate.ts) answer with this one function.
+ */
+export function rulesProxyArgsOrExit(argv: string[], io: Pick<CommandIo, 'stdout' | 'stderr'>): RulesProxyArgs | { exit: number } {
+  try {
+    const args = parseRulesProxyArgs(argv);
+    if (args !== 'help') return args;
+    io.stdout(RULES_PROXY_USAGE);
+    return { exit: 0 };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`rules-proxy: ${error.message}\n\n${RULES_PROXY_USAGE}`);
+    return { exit: 2 };
+  }
 }

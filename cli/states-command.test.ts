@@ -5,7 +5,8 @@ import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
 import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
-import type { CommandIo } from './command-io';
+import type { Command } from './command-io';
+import { runInProcess, startInProcess } from './testing/run-in-process';
 import { rulesProxyCommand } from './rules-proxy-command';
 import { statesCommand } from './states-command';
 
@@ -14,42 +15,11 @@ import { statesCommand } from './states-command';
 // with a vendor's own state map and no state server of their own.
 
 /** Runs a long-lived command in-process until `stop()`; `url` resolves once it listens. */
-function startCommand(command: (argv: string[], io: CommandIo) => Promise<number>, argv: string[]) {
-  const controller = new AbortController();
-  let stdout = '';
-  let stderr = '';
-  let announce: (url: string) => void;
-  const url = new Promise<string>((resolve) => (announce = resolve));
-  const io: CommandIo = {
-    stdout: (text) => {
-      stdout += text;
-      const listening = /listening on (http:\/\/\S+?),/.exec(text);
-      if (listening) announce(listening[1]);
-    },
-    stderr: (text) => void (stderr += text),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal: controller.signal,
-  };
-  const exit = command(argv, io);
-  return { url, exit, stop: (signal = 'SIGINT') => controller.abort(signal), output: () => ({ stdout, stderr }) };
+function startCommand(command: Command, argv: string[]) {
+  const run = startInProcess(command, argv);
+  const url = run.printed(/listening on (http:\/\/\S+?),/);
+  return { url, exit: run.exit, stop: run.stop, output: () => ({ stdout: run.stdout(), stderr: run.stderr() }) };
 }
-
-const quiet = (): CommandIo & { out: () => string; err: () => string } => {
-  let out = '';
-  let err = '';
-  return {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal: new AbortController().signal,
-    out: () => out,
-    err: () => err,
-  };
-};
 
 describe('federated-gateway states', () => {
   it('lets the official Rust verifier, through the rules proxy, pass the mock seller with a vendor state map', async () => {
@@ -120,23 +90,23 @@ describe('federated-gateway states', () => {
   });
 
   it('exits 2 naming the fault: no --state-map, an invalid map, a bad port; --help exits 0', async () => {
-    const none = quiet();
-    expect(await statesCommand([], none)).toBe(2);
-    expect(none.err()).toContain('states: --state-map is required');
-    expect(none.err()).toContain('Usage: states --state-map <file>');
+    const none = await runInProcess(statesCommand, []);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('states: --state-map is required');
+    expect(none.stderr).toContain('Usage: states --state-map <file>');
 
     const file = join(temporaryDirectory('states'), 'map.json');
     writeFileSync(file, JSON.stringify({ states: { 'part exists': { part_numbr: 'X' } } }));
-    const invalid = quiet();
-    expect(await statesCommand(['--state-map', file], invalid)).toBe(2);
-    expect(invalid.err()).toContain(`/states/part exists/part_numbr: 'part exists' has no parameter 'part_numbr'`);
+    const invalid = await runInProcess(statesCommand, ['--state-map', file]);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain(`/states/part exists/part_numbr: 'part exists' has no parameter 'part_numbr'`);
 
-    const port = quiet();
-    expect(await statesCommand(['--state-map', 'fixtures/state-maps/mock-seller.json', '--port', '70000'], port)).toBe(2);
-    expect(port.err()).toContain('--port must be a whole number from 0 to 65535');
+    const port = await runInProcess(statesCommand, ['--state-map', 'fixtures/state-maps/mock-seller.json', '--port', '70000']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain('--port must be a whole number from 0 to 65535');
 
-    const help = quiet();
-    expect(await statesCommand(['--help'], help)).toBe(0);
-    expect(help.out()).toMatch(/^Usage: states --state-map <file>/);
+    const help = await runInProcess(statesCommand, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: states --state-map <file>/);
   });
 });

@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandIo } from './command-io';
+import { runInProcess } from './testing/run-in-process';
 import { rulesProxyCommand } from './rules-proxy-command';
 import { rulesProxyUsageGate, verifyUsageGate } from './usage-gate';
 import { verifyCommand } from './verify-command';
 
 // The gate answers --help and usage errors before a command loads: it must say exactly what
 // the command itself would, and step aside (undefined) for a command line that is right.
-
-function io(): CommandIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal: new AbortController().signal,
-    out: () => out,
-    err: () => err,
-  };
-}
 
 const cases: { name: string; gate: typeof verifyUsageGate; command: typeof verifyCommand; argv: string[]; code: number }[] = [
   { name: 'verify --help', gate: verifyUsageGate, command: verifyCommand, argv: ['--help'], code: 0 },
@@ -49,21 +34,21 @@ const cases: { name: string; gate: typeof verifyUsageGate; command: typeof verif
 describe('the usage gate', () => {
   for (const c of cases) {
     it(`answers ${c.name} as the command does (exit ${c.code})`, async () => {
-      const gated = io();
-      const direct = io();
-      expect(await c.gate(c.argv, gated)).toBe(c.code);
-      expect(await c.command(c.argv, direct)).toBe(c.code);
-      expect(gated.out()).toBe(direct.out());
-      expect(gated.err()).toBe(direct.err());
-      expect(gated.out() + gated.err()).toMatch(/Usage: /);
+      const gated = await runInProcess(c.gate, c.argv);
+      const direct = await runInProcess(c.command, c.argv);
+      expect(gated.code).toBe(c.code);
+      expect(direct.code).toBe(c.code);
+      expect(gated.stdout).toBe(direct.stdout);
+      expect(gated.stderr).toBe(direct.stderr);
+      expect(gated.stdout + gated.stderr).toMatch(/Usage: /);
     });
   }
 
   it('steps aside for a command line that is right', async () => {
-    expect(await verifyUsageGate(['--seller-url', 'http://127.0.0.1:1/seller'], io())).toBeUndefined();
+    expect((await runInProcess(verifyUsageGate, ['--seller-url', 'http://127.0.0.1:1/seller'])).code).toBeUndefined();
     // The installed command's gate once took --load and --replay for unknown flags of verify's own.
-    expect(await verifyUsageGate(['--load', '--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json'], io())).toBeUndefined();
-    expect(await verifyUsageGate(['--replay', 'x.json'], io())).toBeUndefined();
-    expect(await rulesProxyUsageGate(['--upstream', 'http://127.0.0.1:1/seller'], io())).toBeUndefined();
+    expect((await runInProcess(verifyUsageGate, ['--load', '--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json'])).code).toBeUndefined();
+    expect((await runInProcess(verifyUsageGate, ['--replay', 'x.json'])).code).toBeUndefined();
+    expect((await runInProcess(rulesProxyUsageGate, ['--upstream', 'http://127.0.0.1:1/seller'])).code).toBeUndefined();
   });
 });

@@ -40,14 +40,11 @@ export async function verifyUsageGate(argv: string[], io: CommandIo): Promise<nu
 
 /** The same for `rules-proxy …`: its flags are checked apart from the proxy (cli/rules-proxy-options.ts). */
 export async function rulesProxyUsageGate(argv: string[], io: CommandIo): Promise<number | undefined> {
-  const { parseRulesProxyArgs, RULES_PROXY_USAGE } = await import('./rules-proxy-options');
+  const { rulesProxyArgsOrExit } = await import('./rules-proxy-options');
   try {
-    if (parseRulesProxyArgs(argv) !== 'help') return undefined;
-    io.stdout(RULES_PROXY_USAGE);
-    return 0;
-  } catch (error) {
-    if (!(error instanceof UsageError)) return undefined;
-    io.stderr(`rules-proxy: ${error.message}\n\n${RULES_PROXY_USAGE}`);
-    return 2;
+    const args = rulesProxyArgsOrExit(argv, io);
+    return 'exit' in args ? args.exit : undefined;
+  } catch {
+    return undefined; // the command reports it in its own words
   }
 }

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
-import type { CommandIo } from './command-io';
+import { runInProcess } from './testing/run-in-process';
 import { verifyCommand } from './verify-command';
 import type { VerificationReport } from '../verification/verification-report';
 import { SPEC_FAITHFUL_STATE_MAP as MAP, startSpecFaithfulSeller, type RunningPythonSeller } from '../fixtures/sellers/spec-faithful-seller';
@@ -22,18 +22,8 @@ beforeAll(async () => {
 afterAll(() => python?.close());
 
 async function verify(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIo = {
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal: new AbortController().signal,
-  };
-  const code = await verifyCommand(argv, io);
-  return { code, out: out.join(''), err: err.join('') };
+  const { code, stdout, stderr } = await runInProcess(verifyCommand, argv);
+  return { code, out: stdout, err: stderr };
 }
 
 /** The spec-faithful map with changes, written beside the test's other files. */

@@ -1,14 +1,14 @@
-import { Hono } from 'hono';
-import { request } from 'undici';
-import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../contracts/reply-check';
+import { Hono, type Context } from 'hono';
+import type { ForwardedOperation, ReplyCheck } from '../contracts/reply-check';
 import { SERVICE_OF } from '../contracts/schemas/index';
 import { breachesOf, breachLine } from './rules-proxy-report';
 import type { Exchange } from './proxied-exchange';
 import { listen } from '../shared/http/listen';
 import { refuseCrossSiteAndNonJson } from './json-request-guard';
 import { inertReplies } from './proxy-reply-headers';
-import { notJsonFinding, tooLargeFinding, type ReplyFinding } from './reply-findings';
-import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin, type LimitedReply } from './reply-within-limit';
+import type { ReplyFinding } from './reply-findings';
+import { DEFAULT_MAX_REPLY_BYTES } from './reply-within-limit';
+import { elapsedSince, forwardToSeller, judgeReply, type Arrival, type JudgedReply, type SellerAnswer } from './rules-proxy-seller';
 
 // The rules-checking proxy: the Pact verifier talks to it as if it were the seller; it
 // forwards each request, unchanged, to the seller's real URL, applies the contract core's
@@ -55,21 +55,6 @@ export interface RulesProxyOptions {
   routes?: { path: string; app: Hono }[];
 }
 
-type SellerAnswer = { kind: 'reply'; status: number; body: LimitedReply; contentType?: string } | { kind: 'unreachable'; message: string };
-
-/** Reads what the seller answered into the exchange's fields: reply, the rules' verdict, or why it could not be checked. */
-function judge(answer: SellerAnswer & { kind: 'reply' }, operation: ForwardedOperation | undefined, service: string | undefined, request: unknown) {
-  const { status, body } = answer;
-  const finding = body.kind === 'too-large' ? tooLargeFinding(status, body.limit, body.bytesRead) : notJsonFinding(status, answer.contentType, body.text);
-  if (finding !== undefined) return { status, finding, problem: finding.message };
-  const reply: unknown = JSON.parse((body as LimitedReply & { kind: 'whole' }).text);
-  let problem: string | undefined;
-  if (status < 200 || status > 299) problem = `the seller answered HTTP ${status}`;
-  if (problem === undefined && operation === undefined) problem = `the request names no forwarded service ('${service ?? ''}')`;
-  const check = problem === undefined ? checkSellerReply(operation!, request, reply) : undefined;
-  return { status, reply, check, problem };
-}
-
 /** The proxy's own answer for a reply it does not relay: JSON, naming the finding. */
 export function findingBody(finding: ReplyFinding) {
   // The message once (verifiers print the whole body in their diff); the rest as data.
@@ -98,140 +83,199 @@ export interface RulesProxyApp {
   settled(maxMs: number): Promise<void>;
 }
 
+/** The options with their defaults filled in. */
+type ProxySettings = RulesProxyOptions & { timeoutMs: number; maxReplyBytes: number };
+
+/** One request waiting for the seller, as abandon() and settled() see it. */
+interface InFlight {
+  controller: AbortController;
+  done: Promise<unknown>;
+  /** The run is over and this answer still has not come: say so on its exchange. */
+  giveUp(): void;
+}
+
+/** How the proxy answers the verifier, with the exchange it reported (a stop reported its own). */
+type ProxyOutcome = { kind: 'stopped' } | ReportedOutcome;
+type ReportedOutcome =
+  | { kind: 'timeout'; exchange: Exchange }
+  | { kind: 'unreachable'; exchange: Exchange; problem: string }
+  | { kind: 'finding'; exchange: Exchange; finding: ReplyFinding }
+  | { kind: 'relay'; exchange: Exchange; reply: Extract<JudgedReply, { kind: 'json' }> };
+
+const TIMED_OUT = { kind: 'timeout' } as const;
+
 export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
+  const settings: ProxySettings = { ...options, timeoutMs: options.timeoutMs ?? 30_000, maxReplyBytes: options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES };
+  const inFlight = new Set<InFlight>();
+  let arrivals = 0;
   const app = new Hono();
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const pending = new Set<{ controller: AbortController; done: Promise<unknown>; giveUp: () => void }>();
-  let count = 0;
   app.use('*', inertReplies());
   for (const route of options.routes ?? []) app.route(route.path, route.app);
-
   app.all('*', refuseCrossSiteAndNonJson('rules proxy'), async (c) => {
-    const started = performance.now();
-    const tag = options.tag?.();
-    const text = await c.req.text();
-    const index = ++count;
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-    const service = typeof (body as { service?: unknown })?.service === 'string' ? (body as { service: string }).service : undefined;
-    const operation = service === undefined ? undefined : OPERATION_OF_SERVICE.get(service);
-
-    const headers: Record<string, string> = {};
-    c.req.raw.headers.forEach((value, name) => {
-      if (!NOT_FORWARDED.has(name)) headers[name] = value;
-    });
-    Object.assign(headers, options.headers);
-
-    const elapsed = () => Math.round(performance.now() - started);
-    const controller = new AbortController();
-    const answer: Promise<SellerAnswer> = (async () => {
-      try {
-        // No undici timeouts: the one limit is ours, below; close() aborts what is left.
-        const response = await request(options.sellerUrl, {
-          method: 'POST',
-          headers,
-          body: text,
-          signal: controller.signal,
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        });
-        const type = response.headers['content-type'];
-        // Counted while it streams; leaving the read early drops the connection.
-        const body = await readReplyWithin(response.body, maxReplyBytes);
-        return { kind: 'reply', status: response.statusCode, body, contentType: Array.isArray(type) ? type[0] : type };
-      } catch (error) {
-        return { kind: 'unreachable', message: (error as Error).message };
-      }
-    })();
-    let exchange: Exchange | undefined;
-    const entry = {
-      controller,
-      done: answer,
-      // The run is over and this answer still has not come: say so on its exchange.
-      giveUp: () => {
-        if (exchange === undefined) {
-          // Stopped while the seller was still answering: reported as unfinished, never left out.
-          exchange = {
-            index,
-            service,
-            operation,
-            request: body,
-            status: 0,
-            elapsedMs: elapsed(),
-            ...(tag !== undefined ? { tag } : {}),
-            proxyAnswer: 'stopped',
-            problem: `unfinished: the proxy was stopped after ${elapsed()} ms, before the seller answered`,
-          };
-          options.onExchange?.(exchange);
-        } else if (exchange.late === undefined) exchange.late = `still no answer after ${elapsed()} ms, when the run ended`;
-      },
-    };
-    pending.add(entry);
-    void answer.finally(() => pending.delete(entry));
-
-    let timer: NodeJS.Timeout | undefined;
-    const first = await Promise.race([answer, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
-    clearTimeout(timer);
-    // Already reported as unfinished by a stop (abandon): the seller's answer, if any, is not relayed.
-    if (exchange !== undefined) return c.json({ rules_proxy: 'rules proxy: stopped before the seller answered' }, 503);
-    exchange = { index, service, operation, request: body, status: 0, elapsedMs: elapsed(), ...(tag !== undefined ? { tag } : {}) };
-
-    if (first === 'timeout') {
-      exchange.proxyAnswer = 'timeout';
-      exchange.limitMs = timeoutMs;
-      exchange.problem = `no answer within ${timeoutMs} ms (the limit, --timeout)`;
-      options.onExchange?.(exchange);
-      const timedOut = exchange;
-      void answer.then((late) => {
-        if (controller.signal.aborted) return;
-        timedOut.answeredAfterMs = elapsed();
-        if (late.kind === 'reply') {
-          // The rules are still applied to the late reply; the timeout stays the exchange's problem.
-          const { problem, ...judged } = judge(late, operation, service, body);
-          Object.assign(timedOut, judged);
-          timedOut.late = `answered after ${timedOut.answeredAfterMs} ms, over the limit of ${timeoutMs} ms${problem !== undefined ? `; ${problem}` : ''}`;
-        } else timedOut.late = `then the connection failed: ${late.message}`;
-        options.onLateReply?.(timedOut);
-      });
-      return c.json({ rules_proxy: `rules proxy: the seller did not answer within ${timeoutMs} ms` }, 504);
-    }
-    if (first.kind === 'unreachable') {
-      exchange.proxyAnswer = 'unreachable';
-      exchange.problem = `the seller at ${options.sellerUrl} could not be reached: ${first.message}`;
-      options.onExchange?.(exchange);
-      // The proxy's own answer, named as such: the seller never answered.
-      return c.json({ rules_proxy: `rules proxy: ${exchange.problem}` }, 502);
-    }
-    Object.assign(exchange, judge(first, operation, service, body));
-    if (exchange.finding !== undefined) exchange.proxyAnswer = exchange.finding.rule;
-    options.onExchange?.(exchange);
-    // Never relayed, --pass-broken or not: an HTML page here would run on the proxy's origin.
-    if (exchange.finding !== undefined) return c.json(findingBody(exchange.finding), 502);
-    if (options.rejectBroken === true && exchange.check !== undefined && !exchange.check.ok) return c.json(brokenReplyBody(first.status, exchange.check), 502);
-    // Only JSON gets here (declared and parsed), with the seller's own JSON content type.
-    const relayed = (first.body as LimitedReply & { kind: 'whole' }).text;
-    return new Response(relayed, { status: first.status, headers: { 'content-type': first.contentType ?? 'application/json' } });
+    const arrival = await arrive(c, () => ++arrivals, settings);
+    return answerVerifier(c, await proxyExchange(arrival, settings, inFlight), settings);
   });
-
   return {
     app,
     abandon: () => {
-      for (const { controller, giveUp } of pending) {
+      for (const { controller, giveUp } of inFlight) {
         giveUp();
         controller.abort();
       }
     },
     settled: async (maxMs) => {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...pending].map((p) => p.done)), new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
-      clearTimeout(timer);
+      await withinMs(Promise.allSettled([...inFlight].map((p) => p.done)), maxMs, undefined);
     },
   };
+}
+
+/** Reads the request: its body (numbered once read), service and the headers that go on to the seller. */
+async function arrive(c: Context, nextIndex: () => number, settings: ProxySettings): Promise<Arrival> {
+  const started = performance.now();
+  const tag = settings.tag?.();
+  const text = await c.req.text();
+  const index = nextIndex();
+  const request = parsedOrText(text);
+  const service = serviceOf(request);
+  const headers: Record<string, string> = {};
+  c.req.raw.headers.forEach((value, name) => {
+    if (!NOT_FORWARDED.has(name)) headers[name] = value;
+  });
+  Object.assign(headers, settings.headers);
+  return { index, started, tag, text, request, service, operation: service === undefined ? undefined : OPERATION_OF_SERVICE.get(service), headers };
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const serviceOf = (request: unknown): string | undefined =>
+  typeof request === 'object' && request !== null && 'service' in request && typeof request.service === 'string' ? request.service : undefined;
+
+/** Forwards the request, waits for the seller up to the limit, and reports the exchange (once). */
+async function proxyExchange(arrival: Arrival, settings: ProxySettings, inFlight: Set<InFlight>): Promise<ProxyOutcome> {
+  const controller = new AbortController();
+  const answer = forwardToSeller(arrival, settings.sellerUrl, settings.maxReplyBytes, controller.signal);
+  const report = oneReport(arrival, settings.onExchange);
+  const entry: InFlight = { controller, done: answer, giveUp: report.giveUp };
+  inFlight.add(entry);
+  void answer.finally(() => inFlight.delete(entry));
+
+  const first = await withinMs(answer, settings.timeoutMs, TIMED_OUT);
+  // Already reported as unfinished by a stop (abandon): the seller's answer, if any, is not relayed.
+  if (report.stopped()) return { kind: 'stopped' };
+  const outcome = outcomeOf(first, arrival, settings);
+  report.answered(outcome.exchange);
+  if (outcome.kind === 'timeout') void followLateAnswer(answer, outcome.exchange, controller.signal, arrival, settings);
+  return outcome;
+}
+
+/**
+ * An exchange is reported once: when the proxy answers the verifier, or by a stop that comes
+ * first (unfinished, never left out). A stop after a timeout notes the answer still missing.
+ */
+function oneReport(arrival: Arrival, onExchange: ((exchange: Exchange) => void) | undefined) {
+  let reported: Exchange | undefined;
+  return {
+    stopped: () => reported !== undefined,
+    answered: (exchange: Exchange) => {
+      reported = exchange;
+      onExchange?.(exchange);
+    },
+    giveUp: () => {
+      const ms = elapsedSince(arrival);
+      if (reported !== undefined) {
+        reported.late ??= `still no answer after ${ms} ms, when the run ended`;
+        return;
+      }
+      const problem = `unfinished: the proxy was stopped after ${ms} ms, before the seller answered`;
+      reported = { ...exchangeBase(arrival, ms), proxyAnswer: 'stopped', problem };
+      onExchange?.(reported);
+    },
+  };
+}
+
+/** What every exchange records from its arrival; `status` 0 until the seller's answer says otherwise. */
+const exchangeBase = (arrival: Arrival, elapsedMs: number): Exchange => ({
+  index: arrival.index,
+  service: arrival.service,
+  operation: arrival.operation,
+  request: arrival.request,
+  status: 0,
+  elapsedMs,
+  ...(arrival.tag !== undefined ? { tag: arrival.tag } : {}),
+});
+
+/** The exchange as of the proxy's answer: no answer in time, no connection, a reply not relayed, or one judged. */
+function outcomeOf(first: SellerAnswer | typeof TIMED_OUT, arrival: Arrival, settings: ProxySettings): ReportedOutcome {
+  const base = exchangeBase(arrival, elapsedSince(arrival));
+  switch (first.kind) {
+    case 'timeout': {
+      const problem = `no answer within ${settings.timeoutMs} ms (the limit, --timeout)`;
+      return { kind: 'timeout', exchange: { ...base, proxyAnswer: 'timeout', limitMs: settings.timeoutMs, problem } };
+    }
+    case 'unreachable': {
+      const problem = `the seller at ${settings.sellerUrl} could not be reached: ${first.message}`;
+      return { kind: 'unreachable', problem, exchange: { ...base, proxyAnswer: 'unreachable', problem } };
+    }
+    case 'reply': {
+      const judged = judgeReply(first, arrival);
+      if (judged.kind === 'finding')
+        return { kind: 'finding', finding: judged.finding, exchange: { ...base, ...judged.fields, proxyAnswer: judged.finding.rule } };
+      return { kind: 'relay', reply: judged, exchange: { ...base, ...judged.fields } };
+    }
+  }
+}
+
+/** A seller that answers after the limit: its reply is still judged, on the same exchange (updated in place, then onLateReply). */
+async function followLateAnswer(answer: Promise<SellerAnswer>, timedOut: Exchange, abandoned: AbortSignal, arrival: Arrival, settings: ProxySettings) {
+  const late = await answer;
+  if (abandoned.aborted) return;
+  const answeredAfterMs = elapsedSince(arrival);
+  timedOut.answeredAfterMs = answeredAfterMs;
+  if (late.kind === 'reply') {
+    // The rules are still applied to the late reply; the timeout stays the exchange's problem.
+    const { problem, ...judged } = judgeReply(late, arrival).fields;
+    Object.assign(timedOut, judged);
+    timedOut.late = `answered after ${answeredAfterMs} ms, over the limit of ${settings.timeoutMs} ms${problem !== undefined ? `; ${problem}` : ''}`;
+  } else timedOut.late = `then the connection failed: ${late.message}`;
+  settings.onLateReply?.(timedOut);
+}
+
+/** The verifier's answer: the proxy's own JSON when it answers for the seller, else the seller's JSON reply unchanged. */
+function answerVerifier(c: Context, outcome: ProxyOutcome, settings: ProxySettings): Response {
+  switch (outcome.kind) {
+    case 'stopped':
+      return c.json({ rules_proxy: 'rules proxy: stopped before the seller answered' }, 503);
+    case 'timeout':
+      return c.json({ rules_proxy: `rules proxy: the seller did not answer within ${settings.timeoutMs} ms` }, 504);
+    case 'unreachable':
+      // The proxy's own answer, named as such: the seller never answered.
+      return c.json({ rules_proxy: `rules proxy: ${outcome.problem}` }, 502);
+    case 'finding':
+      // Never relayed, --pass-broken or not: an HTML page here would run on the proxy's origin.
+      return c.json(findingBody(outcome.finding), 502);
+    case 'relay': {
+      const { status, text, contentType, check } = outcome.reply;
+      if (settings.rejectBroken === true && check !== undefined && !check.ok) return c.json(brokenReplyBody(status, check), 502);
+      // Only JSON gets here (declared and parsed), with the seller's own JSON content type.
+      return new Response(text, { status, headers: { 'content-type': contentType ?? 'application/json' } });
+    }
+  }
+}
+
+/** `promise`'s value, or `instead` when it has not settled within `ms`; the timer never outlives the race. */
+async function withinMs<T, U>(promise: Promise<T>, ms: number, instead: U): Promise<T | U> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<U>((resolve) => (timer = setTimeout(() => resolve(instead), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface RunningRulesProxy {

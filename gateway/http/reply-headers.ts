@@ -4,9 +4,9 @@ import type { GatewayEnv } from './gateway-env';
 // Headers every buyer reply carries (x-request-id, the rate limit's), gathered in a plain
 // object rather than set with c.header(): c.header() builds a web Headers object, and
 // @hono/node-server turns that back into a plain object for Node by iterating it (sorted,
-// validated): ~2 µs a request on the hot path. A reply built by replyWithHeaders goes out
-// with the plain object as it is; any other response (errors, other routes) gets the gathered
-// headers added by the request log on its way out (withReplyHeaders).
+// validated), on the hot path (docs/performance.md, "Reply headers as a plain object"). A reply
+// built by replyWithHeaders goes out with the plain object as it is; any other response (errors,
+// other routes) gets the gathered headers added by the request log on its way out (withReplyHeaders).
 
 /** Records a header for this request's reply (lower-case names: what Node writes). */
 export function setReplyHeader(c: Context<GatewayEnv>, name: string, value: string): void {

@@ -7,9 +7,9 @@ import { withReplyHeaders } from './reply-headers';
 export type Logger = (entry: Record<string, unknown>) => void;
 
 /**
- * Lines are gathered and written once per event-loop turn (or every 64 KB): one write per
- * request costs ~5 µs to a file, a batch ~0.7 µs a line. A line waits at most one turn; any
- * still pending when the process exits is written synchronously then.
+ * Lines are gathered and written once per event-loop turn (or every 64 KB): a write per line
+ * costs several times a batched line (docs/performance.md, "The request log's batched writes").
+ * A line waits at most one turn; any still pending when the process exits is written synchronously then.
  */
 export function batchedLineWriter(write: (text: string) => void, writeAtExit: (text: string) => void = write, maxPending = 65_536): (line: string) => void {
   let pending = '';

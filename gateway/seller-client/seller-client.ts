@@ -12,12 +12,10 @@ import {
 import { DEFAULT_MAX_SELLER_REPLY_BYTES, type SellerCall, type SellerClient, type SellerClientOptions, type SellerOutcome } from './seller-client.types';
 
 // undici on a keep-alive Pool per member and seller origin, dispatched with our own handler:
-// the global fetch costs 4-8x its CPU per forwarded call and undici's request() + body.text()
-// 8-19 µs more (npm run bench:seller-call; docs/performance.md). Every seller fault becomes an
-// outcome, never a throw.
-// A pool per member, not per origin: members often share a seller host, and with one pool a
-// member whose calls hang held every connection, so the others queued behind it (70 hanging
-// M100 calls made an M200 call take 4.6 s). Apart, a hanging member fills only its own pool.
+// cheaper per forwarded call than the global fetch or undici's request() (docs/performance.md,
+// npm run bench:seller-call). Every seller fault becomes an outcome, never a throw.
+// A pool per member, not per origin: members often share a seller host, and a member whose
+// calls hang fills only its own pool, not the others' (docs/performance.md, "A seller pool per member").
 
 const DEFAULT_CONNECTIONS = 64;
 /** Bodies of error replies are kept for logs and reports, not in full. */

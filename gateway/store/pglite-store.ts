@@ -26,11 +26,8 @@ function queryable(db: PgliteQueryable): Queryable {
 
 /**
  * PostgreSQL's default shared_buffers (128 MB) is sized for a server; in PGlite it is WASM
- * memory that is never given back, while the embedded store's data is a few MB. With 16 MB
- * (for initdb and the server alike) openGatewayStore() on a fresh data directory measured
- * ~360–395 MB RSS instead of ~825–865 MB, reopened ~345–405 MB instead of ~460–500 MB.
- * 8 MB (issue 27): ~9 MB less RSS again for an open store; the gateway's database (system
- * catalogs included) is ~9 MB on disk and its hot pages fit.
+ * memory that is never given back, while the gateway's whole database (~9 MB on disk) fits in
+ * far less. Figures: docs/performance.md, "PGlite's shared_buffers".
  */
 export const PGLITE_SHARED_BUFFERS = '8MB';
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];

@@ -17,7 +17,7 @@ export interface JsonBodyOptions {
  * On @hono/node-server with a declared Content-Length (so any body limit has already judged
  * the size, and Node's parser holds the body to it), the body parsed straight from Node's request
  * stream: asking Hono's Request for it builds a web Request, an AbortSignal and a web stream
- * first, about a tenth of the gateway's CPU per request (measured with --cpu-prof).
+ * first, which stood out in the gateway's CPU profile (docs/performance.md, "History, condensed").
  */
 function nodeBodyJson(c: Context, notJson: NotJson, options: JsonBodyOptions): Promise<unknown> | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;

@@ -3,16 +3,16 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  DOCUMENT_STATUS_SUCCESS,
+  documentStatusOf,
+  OPERATION_OF_SERVICE,
+  operationOfService,
   OVERALL_STATUS_MEANING,
   OverallStatus,
-  SERVICE_OF,
   invoiceRequestRules,
   itemInquiryRequestRules,
   placeOrderRequestRules,
   statementRequestRules,
   validators,
-  type ForwardedOperation,
   type InvoiceSellerRequest,
   type ItemInquirySellerRequest,
   type PlaceOrderSellerRequest,
@@ -20,7 +20,7 @@ import {
   type StatementSellerRequest,
   type ValidationIssue,
 } from '../contracts/index';
-import { answerInvoice, answerStatement, DOCUMENT_STATUS_ERROR } from './documents';
+import { answerInvoice, answerStatement } from './documents';
 import { BadRequestError } from './errors';
 import { describeFault, inapplicable, parseFaultHeader, type Fault } from './faults';
 import { latencyMs, scheduledFaults } from './fault-schedule';
@@ -36,8 +36,6 @@ import { requestCutOff } from '../shared/http/request-cut-off';
 
 export const FAULT_HEADER = 'x-mock-fault';
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-const OPERATION_OF = Object.fromEntries(Object.entries(SERVICE_OF).map(([op, service]) => [service, op])) as Record<Service, ForwardedOperation>;
 
 const REQUEST_RULES: Record<Service, (request: never) => ValidationIssue[]> = {
   item_inquiry: itemInquiryRequestRules,
@@ -87,17 +85,9 @@ function sellerErrorReply(service: Service, code: number): object {
     case 'place_order':
       return { order_number: '', status_code: code, comment: meaning, items: [] };
     case 'invoice':
-      return {
-        status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR,
-        error_description: `${code} ${meaning}`,
-        invoices: [],
-      };
+      return { status: documentStatusOf(code), error_description: `${code} ${meaning}`, invoices: [] };
     case 'statement':
-      return {
-        status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR,
-        error_description: `${code} ${meaning}`,
-        statements: [],
-      };
+      return { status: documentStatusOf(code), error_description: `${code} ${meaning}`, statements: [] };
   }
 }
 
@@ -150,7 +140,7 @@ function reject(ctx: SellerContext, c: Ctx, rx: Received, message: string, error
   return c.json(reply, 400);
 }
 
-const SERVICE_LIST = Object.keys(OPERATION_OF).join(', ');
+const SERVICE_LIST = Object.keys(OPERATION_OF_SERVICE).join(', ');
 
 export function sellerEndpoint(ctx: SellerContext) {
   return async (c: Ctx): Promise<Response> => {
@@ -191,11 +181,12 @@ async function answer(ctx: SellerContext, c: Ctx, rx: Received, talk: Admitted |
     return reject(ctx, c, rx, 'the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
   }
   const named = (request as { service?: unknown } | null)?.service;
-  if (typeof named !== 'string' || !(named in OPERATION_OF)) {
+  const operation = typeof named === 'string' ? operationOfService(named) : undefined;
+  if (operation === undefined) {
     return reject(ctx, c, rx, `service must be one of ${SERVICE_LIST}`, [{ keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` }]);
   }
   const service = (rx.service = named as Service);
-  const shape = validators[OPERATION_OF[service]]['seller-request'](request);
+  const shape = validators[operation]['seller-request'](request);
   if (!shape.valid) return reject(ctx, c, rx, `invalid ${service} request`, shape.errors);
   const ruleIssues = REQUEST_RULES[service](request as never);
   if (ruleIssues.length > 0) return reject(ctx, c, rx, `invalid ${service} request`, ruleIssues);

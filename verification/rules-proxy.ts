@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { request } from 'undici';
 import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../contracts/reply-check';
-import { SERVICE_OF } from '../contracts/schemas/index';
+import { operationOfService } from '../contracts/operation-of-service';
 import { breachesOf, breachLine } from './rules-proxy-report';
 import type { Exchange } from './proxied-exchange';
 import { listen } from '../shared/http/listen';
@@ -24,9 +24,6 @@ import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin, type LimitedReply } from './r
 // than `maxReplyBytes`, is answered with the proxy's own JSON error naming the finding, and
 // every reply carries nosniff and a CSP that allows nothing.
 
-const OPERATION_OF_SERVICE = new Map<string, ForwardedOperation>(
-  Object.entries(SERVICE_OF).map(([operation, service]) => [service, operation as ForwardedOperation]),
-);
 /** Hop-by-hop and length headers are the proxy's own business. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
 
@@ -119,7 +116,7 @@ export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
       body = text;
     }
     const service = typeof (body as { service?: unknown })?.service === 'string' ? (body as { service: string }).service : undefined;
-    const operation = service === undefined ? undefined : OPERATION_OF_SERVICE.get(service);
+    const operation = service === undefined ? undefined : operationOfService(service);
 
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => {

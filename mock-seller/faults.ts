@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { compileValidator, type Service, type ValidationIssue, type Validator } from '../contracts/index';
+import { compileValidator, SERVICE_OF, type Service, type ValidationIssue, type Validator } from '../contracts/index';
 import { BadRequestError } from './errors';
 
 // Faults: how the mock seller misbehaves on demand. Set through the control API (per
@@ -19,7 +19,7 @@ import { BadRequestError } from './errors';
 // per item that has a related part, or per request). What it does is its injector's business
 // (fault-injectors.ts).
 
-export const SERVICES: readonly Service[] = ['item_inquiry', 'place_order', 'invoice', 'statement'];
+export const SERVICES: readonly Service[] = Object.values(SERVICE_OF);
 const ITEM_SERVICES: readonly Service[] = ['item_inquiry', 'place_order'];
 const ITEM_INQUIRY: readonly Service[] = ['item_inquiry'];
 

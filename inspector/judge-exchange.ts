@@ -1,10 +1,8 @@
-import { checkSellerReply, SERVICE_OF, type ForwardedOperation } from '../contracts/index';
+import { checkSellerReply, operationOfService } from '../contracts/index';
 import type { ExchangeDetail, ExchangeRecord, ExchangeSummary } from './exchange';
 
 // The verdict on one exchange, from the contract core's checkSellerReply: the very rules the
 // gateway enforces and the vendor kit reports, so the page never disagrees with them.
-
-const OPERATION_OF = new Map<string, ForwardedOperation>(Object.entries(SERVICE_OF).map(([operation, service]) => [service, operation as ForwardedOperation]));
 
 const none = { errors: [], violations: [], notes: [] };
 
@@ -23,7 +21,7 @@ export function judgeExchange(id: number, record: ExchangeRecord): ExchangeDetai
   };
   const error = (problem: string): ExchangeDetail => ({ ...base, verdict: 'error', rules: [], problem, ...none });
 
-  const operation = record.service === null ? undefined : OPERATION_OF.get(record.service);
+  const operation = record.service === null ? undefined : operationOfService(record.service);
   if (operation === undefined) return error(`the request names no known service${record.service === null ? '' : ` ('${record.service}')`}`);
   if (record.http_status === null) return error(record.outcome ?? 'no answer');
   if (record.http_status < 200 || record.http_status > 299) return error(record.outcome ?? `HTTP ${record.http_status}`);

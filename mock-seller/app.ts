@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { Hono } from 'hono';
-import type { HttpBindings } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
 import type { Scenario } from '../contracts/schemas/scenario';
 import { adminRoutes } from './admin-routes';
 import type { MockSellerControl } from './mock-seller-control';
@@ -11,7 +10,7 @@ import { sameOriginOnly } from '../shared/http/cross-site';
 import { jsonContentType } from '../shared/http/json-content-type';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { createFaultRegistry } from './faults';
+import { createFaultRegistry } from './fault-registry';
 import { createJournal } from './journal';
 import { createLoadModel } from './load-model';
 import { journalFeed } from './journal-feed';
@@ -21,7 +20,8 @@ import { createReplyCache } from './reply-cache';
 import { setUpProviderState } from './provider-states';
 import { checkScenario } from './scenario-file';
 import { shiftRouteTimes } from './route-time-shift';
-import type { SellerContext } from './seller-live-state';
+import type { MockSellerEnv } from './mock-seller-env';
+import type { SellerLiveState } from './seller-live-state';
 import { indexScenario } from './seller-data';
 import { sellerEndpoint } from './seller-endpoint';
 
@@ -33,21 +33,15 @@ export interface MockSellerOptions {
 }
 
 export interface MockSeller extends MockSellerControl {
-  app: Hono<{ Bindings: Partial<HttpBindings> | undefined }>;
+  app: Hono<MockSellerEnv>;
   /** Stops waiting latencies and lets hanging requests go; the server is closed by its owner. */
   close(): void;
 }
 
-/**
- * A seller system built from a scenario: `POST /seller` (every forwarded operation),
- * `GET /documents/...` (invoice and statement copies), `/__admin` (control), `GET /health`.
- */
-export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
-  let base: Scenario = shiftRouteTimes(checkScenario(scenario));
-  const closing = new AbortController();
-  // Every request waiting out a latency or a service time listens for the close: not a leak.
-  setMaxListeners(0, closing.signal);
-  const ctx: SellerContext = {
+const loadModelOf = (scenario: Scenario) => (scenario.load === undefined ? undefined : createLoadModel(scenario.load));
+
+function createLiveState(base: Scenario, options: MockSellerOptions, closing: AbortSignal): SellerLiveState {
+  return {
     data: indexScenario(base),
     faults: createFaultRegistry(),
     journal: createJournal(options.journalLimit ?? 1000),
@@ -55,59 +49,76 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     orders: [],
     nextOrderNumber: orderNumbers(),
     hanging: new Set(),
-    closing: closing.signal,
+    closing,
+    load: loadModelOf(base),
     publicUrl: options.publicUrl?.replace(/\/$/, ''),
   };
-  const loadModelOf = (scenario: Scenario) => (scenario.load === undefined ? undefined : createLoadModel(scenario.load));
-  ctx.load = loadModelOf(base);
+}
 
-  const releaseHanging = () => {
-    for (const release of [...ctx.hanging]) release();
-  };
+const releaseHanging = (state: SellerLiveState) => {
+  for (const release of [...state.hanging]) release();
+};
+
+/** The in-process handles over the live state; `base` is the loaded scenario, which loadScenario replaces. */
+function controlOf(state: SellerLiveState, base: Scenario): MockSellerControl {
   const resetData = () => {
-    ctx.data = indexScenario(base);
-    ctx.orders.length = 0;
+    state.data = indexScenario(base);
+    state.orders.length = 0;
   };
-
   const control: MockSellerControl = {
     get data() {
-      return ctx.data;
+      return state.data;
     },
-    journal: ctx.journal,
-    faults: ctx.faults,
+    journal: state.journal,
+    faults: state.faults,
     get orders() {
-      return ctx.orders;
+      return state.orders;
     },
     loadScenario(next) {
       base = shiftRouteTimes(checkScenario(next));
-      ctx.load = loadModelOf(base);
+      state.load = loadModelOf(base);
       control.reset();
       return base;
     },
     reset() {
       resetData();
-      ctx.faults.clear();
-      ctx.journal.clear();
-      releaseHanging();
+      state.faults.clear();
+      state.journal.clear();
+      releaseHanging(state);
     },
-    providerState(state, params, action) {
+    providerState(name, params, action) {
       if (action === 'teardown') {
         resetData();
         return { params: {} };
       }
-      const result = setUpProviderState(ctx.data.scenario, state, params);
-      ctx.data = indexScenario(checkScenario(result.scenario, `provider state '${state}'`));
+      const result = setUpProviderState(state.data.scenario, name, params);
+      state.data = indexScenario(checkScenario(result.scenario, `provider state '${name}'`));
       return { params: result.params };
     },
-    releaseHanging,
+    releaseHanging: () => releaseHanging(state),
     get hangingCount() {
-      return ctx.hanging.size;
+      return state.hanging.size;
     },
   };
+  return control;
+}
 
-  const app = new Hono<{ Bindings: Partial<HttpBindings> | undefined }>();
-  app.post('/seller', sellerEndpoint(ctx));
-  app.route('/documents', documentRoutes(ctx));
+/** Every failure kind mapped to a response here, and nowhere else. */
+function failureResponse(error: Error, c: Context<MockSellerEnv>): Response {
+  if (error instanceof MockSellerError)
+    return c.json(
+      error.issues === undefined ? { message: error.message } : { message: error.message, errors: error.issues },
+      error.httpStatus as ContentfulStatusCode,
+    );
+  if (error instanceof HTTPException) return c.json({ message: error.message || `the request was refused (HTTP ${error.status})` }, error.status);
+  console.error('mock seller: unexpected error', error);
+  return c.json({ message: 'mock seller internal error' }, 500);
+}
+
+function routes(state: SellerLiveState, control: MockSellerControl, options: MockSellerOptions, closing: AbortSignal): Hono<MockSellerEnv> {
+  const app = new Hono<MockSellerEnv>();
+  app.post('/seller', sellerEndpoint(state));
+  app.route('/documents', documentRoutes(state));
   // The control API (and the inspector beneath it) is JSON only and not for other sites: a
   // cross-site form could otherwise change the faults or reset the mock.
   app.use(
@@ -118,39 +129,41 @@ export function createMockSeller(scenario: unknown, options: MockSellerOptions =
     ),
   );
   // The live inspector page over the journal; its event streams end when the seller closes.
-  app.route('/__admin/ui', createInspector({ feed: journalFeed(ctx.journal), title: 'Mock seller — exchanges', signal: closing.signal }).app);
+  app.route('/__admin/ui', createInspector({ feed: journalFeed(state.journal), title: 'Mock seller — exchanges', signal: closing }).app);
   app.route('/__admin', adminRoutes(control));
-  app.get('/health', (c) => c.json({ status: 'ok', scenario: ctx.data.scenario.name }));
-
-  // Every failure kind mapped to a response here, and nowhere else.
-  app.onError((error, c) => {
-    if (error instanceof MockSellerError)
-      return c.json(
-        error.issues === undefined ? { message: error.message } : { message: error.message, errors: error.issues },
-        error.httpStatus as ContentfulStatusCode,
-      );
-    if (error instanceof HTTPException) return c.json({ message: error.message || `the request was refused (HTTP ${error.status})` }, error.status);
-    console.error('mock seller: unexpected error', error);
-    return c.json({ message: 'mock seller internal error' }, 500);
-  });
+  app.get('/health', (c) => c.json({ status: 'ok', scenario: state.data.scenario.name }));
+  app.onError(failureResponse);
   app.notFound((c) => c.json({ message: `no route ${c.req.method} ${c.req.path}; the seller endpoint is POST /seller` }, 404));
+  return app;
+}
 
+/**
+ * A seller system built from a scenario: `POST /seller` (every forwarded operation),
+ * `GET /documents/...` (invoice and statement copies), `/__admin` (control), `GET /health`.
+ */
+export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
+  const base = shiftRouteTimes(checkScenario(scenario));
+  const closing = new AbortController();
+  // Every request waiting out a latency or a service time listens for the close: not a leak.
+  setMaxListeners(0, closing.signal);
+  const state = createLiveState(base, options, closing.signal);
+  const control = controlOf(state, base);
   return {
     ...control,
     // Getters must stay live, so they are re-exposed rather than copied by the spread.
     get data() {
-      return ctx.data;
+      return state.data;
     },
     get orders() {
-      return ctx.orders;
+      return state.orders;
     },
     get hangingCount() {
-      return ctx.hanging.size;
+      return state.hanging.size;
     },
-    app,
+    app: routes(state, control, options, closing.signal),
     close() {
       closing.abort();
-      releaseHanging();
+      releaseHanging(state);
     },
   };
 }

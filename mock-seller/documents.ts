@@ -1,4 +1,5 @@
 import {
+  DOCUMENT_STATUS_ERROR,
   DOCUMENT_STATUS_SUCCESS,
   type Invoice,
   type InvoiceSellerReply,
@@ -13,8 +14,6 @@ import type { SellerData } from './seller-data';
 // Invoices and statements: every filter of the specification, and a link_url to a copy
 // the mock seller serves itself (GET /documents/...). Dates are YYYY-MM-DD, so string
 // comparison orders them.
-
-export const DOCUMENT_STATUS_ERROR = 'error';
 
 const inRange = (date: string, from?: string, to?: string) => (from === undefined || date >= from) && (to === undefined || date <= to);
 const enc = encodeURIComponent;

@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { compileValidator, type Service, type ValidationIssue } from '../contracts/index';
-import { BadRequestError, UnknownResourceError } from './errors';
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { compileValidator, SERVICE_OF, type Service, type ValidationIssue, type Validator } from '../contracts/index';
+import { BadRequestError } from './errors';
 
 // Faults: how the mock seller misbehaves on demand. Set through the control API (per
 // service, for the next N requests or until cleared, optionally for one part number) or per
@@ -14,80 +14,123 @@ import { BadRequestError, UnknownResourceError } from './errors';
 //   x-mock-fault: missing-field;field=/items/0/locations
 // Kinds and parameters are the same as in the control API's `fault` object.
 
-export const TRANSPORT_FAULTS = ['latency', 'http-status', 'status-code', 'malformed-json', 'truncated', 'reset', 'hang'] as const;
-export const ITEM_VIOLATIONS = ['drop-id', 'change-id', 'add-unknown-id', 'wrong-original-part', 'wrong-original-mfr', 'extra-location'] as const;
-export const FAULT_KINDS = [...TRANSPORT_FAULTS, ...ITEM_VIOLATIONS, 'missing-field'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+// Each kind of fault once: its parameters (the fields its object and its header part may
+// carry, and no others), the services it can spoil, and how a seeded rule deals it (per item,
+// per item that has a related part, or per request). What it does is its injector's business
+// (fault-injectors.ts).
 
-export const SERVICES: readonly Service[] = ['item_inquiry', 'place_order', 'invoice', 'statement'];
+export const SERVICES: readonly Service[] = Object.values(SERVICE_OF);
+const ITEM_SERVICES: readonly Service[] = ['item_inquiry', 'place_order'];
+const ITEM_INQUIRY: readonly Service[] = ['item_inquiry'];
 
-/** Which fault kinds make sense for which service (violations need item ids, locations, alternates). */
-export const FAULTS_OF_SERVICE: Record<Service, ReadonlySet<FaultKind>> = {
-  item_inquiry: new Set(FAULT_KINDS),
-  place_order: new Set([...TRANSPORT_FAULTS, 'drop-id', 'change-id', 'add-unknown-id', 'missing-field']),
-  invoice: new Set([...TRANSPORT_FAULTS, 'missing-field']),
-  statement: new Set([...TRANSPORT_FAULTS, 'missing-field']),
+const DELAY = {
+  ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: fixed delay' })),
+  min_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, lower bound' })),
+  max_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, upper bound' })),
+  distribution: Type.Optional(
+    Type.Union([Type.Literal('fixed'), Type.Literal('log-normal')], { description: 'latency: log-normal draws around median_ms with spread sigma' }),
+  ),
+  median_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency, log-normal: the median delay' })),
+  sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'latency, log-normal: the spread (default 0.5)' })),
+};
+const ITEM_TARGET = {
+  id: Type.Optional(Type.String({ minLength: 1, description: 'violations: the item id to tamper with (default: the first)' })),
+  part_number: Type.Optional(Type.String({ minLength: 1, description: 'violations: tamper with the item of this part number' })),
 };
 
-export const Fault = Type.Object(
-  {
-    kind: Type.Union(FAULT_KINDS.map((k) => Type.Literal(k))),
-    ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: fixed delay' })),
-    min_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, lower bound' })),
-    max_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, upper bound' })),
-    distribution: Type.Optional(
-      Type.Union([Type.Literal('fixed'), Type.Literal('log-normal')], { description: 'latency: log-normal draws around median_ms with spread sigma' }),
-    ),
-    median_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency, log-normal: the median delay' })),
-    sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'latency, log-normal: the spread (default 0.5)' })),
-    scheduled: Type.Optional(
-      Type.String({ description: 'set by the mock: the seeded rule that dealt this fault (rule id, seed, probability), for the journal' }),
-    ),
-    status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'http-status: the HTTP status (default 503)' })),
-    code: Type.Optional(Type.Integer({ description: 'status-code: the seller status_code (default 5503)' })),
-    id: Type.Optional(Type.String({ minLength: 1, description: 'violations: the item id to tamper with (default: the first)' })),
-    part_number: Type.Optional(Type.String({ minLength: 1, description: 'violations: tamper with the item of this part number' })),
-    field: Type.Optional(Type.String({ pattern: '^(/[^/]+)+$', description: 'missing-field: JSON pointer of the field to drop' })),
-  },
-  { additionalProperties: false },
-);
-export type Fault = Static<typeof Fault>;
-
-export const FaultRuleInput = Type.Object(
-  {
-    service: Type.Union([...SERVICES.map((s) => Type.Literal(s)), Type.Literal('*')]),
-    fault: Fault,
-    count: Type.Optional(Type.Integer({ minimum: 1, description: 'Applies to the next N matching requests; until cleared when omitted' })),
-    part_number: Type.Optional(Type.String({ minLength: 1, description: 'Only requests naming this part number' })),
-    probability: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1, description: 'A seeded schedule: the share of items (item faults) or requests (others) it strikes' }),
-    ),
-    seed: Type.Optional(Type.Integer({ minimum: 0, description: "The schedule's seed (default 0): the same seed strikes the same items and requests" })),
-  },
-  { additionalProperties: false },
-);
-export type FaultRuleInput = Static<typeof FaultRuleInput>;
-
-export interface FaultRule extends FaultRuleInput {
-  id: string;
-  /** Requests it still applies to; null until cleared. */
-  remaining: number | null;
-  applied: number;
+interface KindDefinition {
+  params: TProperties;
+  services: readonly Service[];
+  /** How a rule with a probability deals it: per item (one fault per item struck), per item whose part has a related part, or per request. */
+  dealt: 'per-item' | 'per-related-item' | 'per-request';
 }
 
-const validateFault = compileValidator(Fault);
-const validateRule = compileValidator(FaultRuleInput);
+const KINDS = {
+  latency: { params: DELAY, services: SERVICES, dealt: 'per-request' },
+  'http-status': {
+    params: { status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'http-status: the HTTP status (default 503)' })) },
+    services: SERVICES,
+    dealt: 'per-request',
+  },
+  'status-code': {
+    params: { code: Type.Optional(Type.Integer({ description: 'status-code: the seller status_code (default 5503)' })) },
+    services: SERVICES,
+    dealt: 'per-request',
+  },
+  'malformed-json': { params: {}, services: SERVICES, dealt: 'per-request' },
+  truncated: { params: {}, services: SERVICES, dealt: 'per-request' },
+  reset: { params: {}, services: SERVICES, dealt: 'per-request' },
+  hang: { params: {}, services: SERVICES, dealt: 'per-request' },
+  'drop-id': { params: ITEM_TARGET, services: ITEM_SERVICES, dealt: 'per-item' },
+  'change-id': { params: ITEM_TARGET, services: ITEM_SERVICES, dealt: 'per-item' },
+  'add-unknown-id': { params: ITEM_TARGET, services: ITEM_SERVICES, dealt: 'per-request' },
+  'wrong-original-part': { params: ITEM_TARGET, services: ITEM_INQUIRY, dealt: 'per-related-item' },
+  'wrong-original-mfr': { params: ITEM_TARGET, services: ITEM_INQUIRY, dealt: 'per-related-item' },
+  'extra-location': { params: ITEM_TARGET, services: ITEM_INQUIRY, dealt: 'per-item' },
+  'missing-field': {
+    params: { field: Type.Optional(Type.String({ pattern: '^(/[^/]+)+$', description: 'missing-field: JSON pointer of the field to drop' })) },
+    services: SERVICES,
+    dealt: 'per-request',
+  },
+} satisfies Record<string, KindDefinition>;
 
-function faultIssues(fault: Fault, at: string): ValidationIssue[] {
-  const issue = (path: string, message: string): ValidationIssue => ({ keyword: 'fault', path: `${at}${path}`, message });
-  if (fault.kind === 'latency') {
-    if (fault.distribution === 'log-normal' && fault.median_ms === undefined)
-      return [issue('/median_ms', 'a log-normal latency needs median_ms (and sigma, default 0.5)')];
-    if (fault.distribution !== 'log-normal' && fault.ms === undefined && (fault.min_ms === undefined || fault.max_ms === undefined))
-      return [issue('', 'latency needs ms, min_ms and max_ms, or distribution log-normal with median_ms')];
-    if (fault.min_ms !== undefined && fault.max_ms !== undefined && fault.min_ms > fault.max_ms) return [issue('/min_ms', 'min_ms is above max_ms')];
-  }
+export type FaultKind = keyof typeof KINDS;
+export const FAULT_KINDS = Object.keys(KINDS) as FaultKind[];
+
+const SCHEDULED = Type.Optional(
+  Type.String({ description: 'set by the mock: the seeded rule that dealt this fault (rule id, seed, probability), for the journal' }),
+);
+const faultSchema = <K extends FaultKind>(kind: K) =>
+  Type.Object({ kind: Type.Literal(kind), ...KINDS[kind].params, scheduled: SCHEDULED }, { additionalProperties: false });
+
+type ParamsOf<K extends FaultKind> = (typeof KINDS)[K]['params'];
+/** Every parameter name of every kind. */
+type AnyParam = { [K in FaultKind]: keyof ParamsOf<K> }[FaultKind];
+/**
+ * The fault of one kind: its kind and its own parameters. Other kinds' parameters are typed
+ * absent (as the schema refuses them), so `fault.id` reads as undefined on a latency.
+ */
+export type FaultOf<K extends FaultKind> = {
+  [Kind in FaultKind]: { kind: Kind; scheduled?: string } & Static<TObject<ParamsOf<Kind>>> & { [P in Exclude<AnyParam, keyof ParamsOf<Kind>>]?: never };
+}[K];
+/** One fault, of any kind: a union discriminated by `kind`. */
+export type Fault = FaultOf<FaultKind>;
+
+/** Kinds that tamper with one item of a reply (an id or a part number names which). */
+export type ItemFaultKind = { [K in FaultKind]: ParamsOf<K> extends typeof ITEM_TARGET ? K : never }[FaultKind];
+export type ItemFault = FaultOf<ItemFaultKind>;
+export const isItemFault = (fault: Fault): fault is ItemFault => KINDS[fault.kind].params === ITEM_TARGET;
+
+/** How a seeded rule deals faults of this kind. */
+export const dealtOf = (kind: FaultKind): KindDefinition['dealt'] => KINDS[kind].dealt;
+
+/** Whether a fault of this kind can spoil the service's replies (violations need item ids, locations, alternates). */
+export const appliesTo = (service: Service, kind: FaultKind): boolean => KINDS[kind].services.includes(service);
+
+const validateKind = compileValidator(Type.Object({ kind: Type.Union(FAULT_KINDS.map((kind) => Type.Literal(kind))) }));
+const validateOfKind = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, compileValidator(faultSchema(kind))])) as {
+  [K in FaultKind]: Validator<FaultOf<K>>;
+};
+
+/** What the fields cannot say: a latency needs one of its three forms, and bounds in order. */
+function latencyIssues(fault: FaultOf<'latency'>): { path: string; message: string }[] {
+  if (fault.distribution === 'log-normal' && fault.median_ms === undefined)
+    return [{ path: '/median_ms', message: 'a log-normal latency needs median_ms (and sigma, default 0.5)' }];
+  if (fault.distribution !== 'log-normal' && fault.ms === undefined && (fault.min_ms === undefined || fault.max_ms === undefined))
+    return [{ path: '', message: 'latency needs ms, min_ms and max_ms, or distribution log-normal with median_ms' }];
+  if (fault.min_ms !== undefined && fault.max_ms !== undefined && fault.min_ms > fault.max_ms) return [{ path: '/min_ms', message: 'min_ms is above max_ms' }];
   return [];
+}
+
+/** The issues of `value` as a fault, their paths under `at`; none when it is one. */
+export function faultIssues(value: unknown, at: string): ValidationIssue[] {
+  const under = (issues: ValidationIssue[]) => issues.map((issue) => ({ ...issue, path: `${at}${issue.path}` }));
+  const kind = validateKind(value);
+  if (!kind.valid) return under(kind.errors);
+  const fault = value as Fault;
+  const shape = validateOfKind[fault.kind](fault);
+  if (!shape.valid) return under(shape.errors);
+  return fault.kind === 'latency' ? under(latencyIssues(fault).map((issue) => ({ keyword: 'fault', ...issue }))) : [];
 }
 
 export function describeFault(fault: Fault): string {
@@ -95,6 +138,15 @@ export function describeFault(fault: Fault): string {
     .filter(([k]) => k !== 'kind')
     .map(([k, v]) => `;${k}=${v}`);
   return fault.kind + params.join('');
+}
+
+/** A header parameter's value as its field is typed: integers and numbers as numbers, the rest (and anything unparsable) as written. */
+function paramValue(kind: string, name: string, value: string): unknown {
+  const params: TProperties | undefined = Object.hasOwn(KINDS, kind) ? KINDS[kind as FaultKind].params : undefined;
+  const type = params !== undefined && Object.hasOwn(params, name) ? (params[name] as { type?: unknown }).type : undefined;
+  if (type === 'integer' && /^-?\d+$/.test(value)) return Number(value);
+  if (type === 'number' && /^\d+(\.\d+)?$/.test(value)) return Number(value);
+  return value;
 }
 
 /** Parses the `x-mock-fault` header; throws BadRequestError naming the part at fault. */
@@ -112,16 +164,9 @@ export function parseFaultHeader(header: string): Fault[] {
           throw new BadRequestError(`x-mock-fault: '${param}' is not name=value`, [
             { keyword: 'fault', path: `/${i}`, message: `'${param}' is not name=value` },
           ]);
-        const name = param.slice(0, eq);
-        const value = param.slice(eq + 1);
-        fault[name] =
-          (['ms', 'min_ms', 'max_ms', 'status', 'code', 'median_ms'].includes(name) && /^-?\d+$/.test(value)) ||
-          (name === 'sigma' && /^\d+(\.\d+)?$/.test(value))
-            ? Number(value)
-            : value;
+        fault[param.slice(0, eq)] = paramValue(kind, param.slice(0, eq), param.slice(eq + 1));
       }
-      const shape = validateFault(fault);
-      const issues = shape.valid ? faultIssues(fault as Fault, `/${i}`) : shape.errors.map((e) => ({ ...e, path: `/${i}${e.path}` }));
+      const issues = faultIssues(fault, `/${i}`);
       if (issues.length > 0) throw new BadRequestError(`x-mock-fault: '${part}' is not a fault (kinds: ${FAULT_KINDS.join(', ')})`, issues);
       return fault as Fault;
     });
@@ -129,77 +174,5 @@ export function parseFaultHeader(header: string): Fault[] {
 
 /** Faults in `faults` that the service cannot honour; the seller endpoint ignores them (journaled as not applied). */
 export function inapplicable(service: Service, faults: readonly Fault[]): Fault[] {
-  return faults.filter((f) => !FAULTS_OF_SERVICE[service].has(f.kind));
-}
-
-export interface FaultRegistry {
-  add(input: unknown): FaultRule;
-  list(): FaultRule[];
-  remove(id: string): void;
-  clear(): void;
-  /** Rules in force; 0 lets the hot path skip take(). */
-  readonly size: number;
-  /**
-   * The faults for one request; counts go down. `partNumbers` are those the request names;
-   * `schedule` deals the faults of a seeded rule (one with a probability) for this request.
-   */
-  take(service: Service, partNumbers: () => readonly string[], schedule?: (rule: FaultRule) => Fault[]): Fault[];
-}
-
-const NONE: Fault[] = [];
-
-export function createFaultRegistry(): FaultRegistry {
-  let rules: FaultRule[] = [];
-  let nextId = 1;
-  return {
-    add(input) {
-      const shape = validateRule(input);
-      if (!shape.valid) throw new BadRequestError('not a fault rule', shape.errors);
-      const rule = input as FaultRuleInput;
-      const issues = faultIssues(rule.fault, '/fault');
-      if (rule.service !== '*' && !FAULTS_OF_SERVICE[rule.service].has(rule.fault.kind)) {
-        issues.push({ keyword: 'fault', path: '/fault/kind', message: `${rule.fault.kind} does not apply to ${rule.service}` });
-      }
-      if (issues.length > 0) throw new BadRequestError('not a fault rule', issues);
-      const added: FaultRule = { ...rule, id: `fault-${nextId++}`, remaining: rule.count ?? null, applied: 0 };
-      rules.push(added);
-      return added;
-    },
-    list: () => rules.map((r) => ({ ...r })),
-    remove(id) {
-      const before = rules.length;
-      rules = rules.filter((r) => r.id !== id);
-      if (rules.length === before) throw new UnknownResourceError(`no fault rule '${id}'`);
-    },
-    clear() {
-      rules = [];
-    },
-    get size() {
-      return rules.length;
-    },
-    take(service, partNumbers, schedule) {
-      if (rules.length === 0) return NONE; // the hot path: nothing configured
-      const out: Fault[] = [];
-      for (const rule of rules) {
-        if (rule.service !== '*' && rule.service !== service) continue;
-        if (!FAULTS_OF_SERVICE[service].has(rule.fault.kind)) continue;
-        if (rule.part_number !== undefined && !partNumbers().includes(rule.part_number)) continue;
-        if (rule.probability !== undefined) {
-          const dealt = schedule?.(rule) ?? [];
-          if (dealt.length === 0) continue; // not this time: a count is spent only on a strike
-          out.push(...dealt);
-          rule.applied += 1;
-          if (rule.remaining !== null) rule.remaining -= 1;
-          continue;
-        }
-        // A rule for one part number tampers with that part's item unless it names another.
-        const targeted = rule.part_number !== undefined && rule.fault.id === undefined && rule.fault.part_number === undefined;
-        out.push(targeted ? { ...rule.fault, part_number: rule.part_number } : rule.fault);
-        rule.applied += 1;
-        if (rule.remaining !== null) rule.remaining -= 1;
-      }
-      rules = rules.filter((r) => r.remaining === null || r.remaining > 0);
-      return out;
-    },
-  };
+  return faults.filter((f) => !appliesTo(service, f.kind));
 }

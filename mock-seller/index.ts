@@ -11,6 +11,7 @@ export {
 } from './start-mock-seller';
 export { DEFAULT_SCENARIO_PATH, readDefaultScenario } from './default-scenario';
 export { FAULT_HEADER } from './seller-endpoint';
-export type { Fault, FaultRuleInput } from './faults';
+export type { Fault } from './faults';
+export type { FaultRuleInput } from './fault-registry';
 export { ScenarioError } from './errors';
 export { MOCK_SELLER_STATE_HANDLERS } from './provider-states';

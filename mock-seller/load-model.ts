@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ScenarioLoad, ScenarioServiceTime } from '../contracts/schemas/scenario';
+import type { ScenarioCrossTalk, ScenarioLoad, ScenarioServiceTime } from '../contracts/schemas/scenario';
 import { draw, latencyMs } from './fault-schedule';
 
 // The scenario's `load` section at run time: N workers with a seeded service time and a FIFO
@@ -71,37 +71,79 @@ export function stallWaitMs(stall: ScenarioLoad['stall'], sinceLoadMs: number): 
   return phase >= stall.every_ms - stall.for_ms ? stall.every_ms - phase : 0;
 }
 
+/** `workers` at once, the rest queued first come, first served; closing lets the queue go (each slot is given back as usual). */
+function workerPool(workers: number) {
+  let busy = 0;
+  const queue: (() => void)[] = [];
+  return {
+    acquire(signal: AbortSignal): Promise<void> {
+      if (busy < workers) {
+        busy += 1;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => {
+        const take = () => {
+          signal.removeEventListener('abort', take);
+          resolve();
+        };
+        queue.push(take);
+        signal.addEventListener('abort', take, { once: true });
+      });
+    },
+    release(): void {
+      const next = queue.shift();
+      if (next !== undefined)
+        next(); // the worker passes straight to the next in line
+      else busy -= 1;
+    },
+  };
+}
+
+/** Sleeps `ms`; closing ends the wait early (the request is answered now). */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return;
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch {
+    /* closing: answer now */
+  }
+}
+
+/** The cross-talk fault of the n-th request `self`: spoils its reply with a value of another request in flight. */
+function crossTalkOf(talk: ScenarioCrossTalk | undefined, seed: number, n: number, self: InFlight, inFlight: ReadonlySet<InFlight>) {
+  return (reply: unknown): CrossTalk | undefined => {
+    if (talk === undefined || inFlight.size <= talk.above) return undefined;
+    if (draw(seed, 'cross-talk', String(n)) >= (talk.probability ?? 1)) return undefined;
+    const others = [...inFlight].filter((o) => o !== self);
+    const entries = (reply as { items?: ReplyItem[] } | null)?.items;
+    if (!Array.isArray(entries) || entries.length === 0) return undefined;
+    const pick = <T>(list: T[], salt: string): T | undefined => (list.length === 0 ? undefined : list[Math.floor(draw(seed, salt, String(n)) * list.length)]);
+    if (talk.mix === 'item-id') {
+      const foreign = others.flatMap((o) => o.ids).filter((id) => !self.ids.includes(id));
+      const id = pick(foreign, 'cross-talk-id');
+      const entry = pick(entries, 'cross-talk-entry');
+      if (id === undefined || entry === undefined) return undefined;
+      const was = String(entry.id);
+      entry.id = id;
+      return { note: `cross-talk: id '${was}' replaced by '${id}' of another request in flight (${inFlight.size} in flight)` };
+    }
+    const related = entries.filter((e) => typeof e.original_part === 'string');
+    const foreign = others.flatMap((o) => o.parts.map((p) => p.part_number)).filter((p) => !related.some((e) => e.original_part === p));
+    const part = pick(foreign, 'cross-talk-part');
+    const entry = pick(related, 'cross-talk-entry');
+    if (part === undefined || entry === undefined) return undefined;
+    const was = String(entry.original_part);
+    entry.original_part = part;
+    return { note: `cross-talk: original_part '${was}' replaced by '${part}' of another request in flight (${inFlight.size} in flight)` };
+  };
+}
+
 export function createLoadModel(config: ScenarioLoad, now: () => number = () => performance.now()): LoadModel {
   const seed = config.seed ?? 0;
   const loadedAt = now();
   let arrivals = 0;
-  let busy = 0;
-  const queue: (() => void)[] = [];
   const inFlight = new Set<InFlight>();
-  const workers = config.workers ?? Infinity;
-
-  const acquire = (signal: AbortSignal): Promise<void> => {
-    if (busy < workers) {
-      busy += 1;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const take = () => {
-        signal.removeEventListener('abort', take);
-        resolve();
-      };
-      queue.push(take);
-      // Closing: stop waiting (the slot is taken and given back as usual).
-      signal.addEventListener('abort', take, { once: true });
-    });
-  };
-  const releaseWorker = () => {
-    const next = queue.shift();
-    if (next !== undefined)
-      next(); // the worker passes straight to the next in line
-    else busy -= 1;
-  };
-
+  const pool = workerPool(config.workers ?? Infinity);
   return {
     config,
     get inFlight() {
@@ -111,53 +153,13 @@ export function createLoadModel(config: ScenarioLoad, now: () => number = () => 
       const self = namedIn(body);
       const n = arrivals++;
       inFlight.add(self);
-      const stalled = stallWaitMs(config.stall, now() - loadedAt);
-      if (stalled > 0) {
-        try {
-          await sleep(stalled, undefined, { signal });
-        } catch {
-          /* closing: answer now */
-        }
-      }
-      await acquire(signal);
-      const ms = serviceTimeOf(config, n);
-      if (ms > 0) {
-        try {
-          await sleep(ms, undefined, { signal });
-        } catch {
-          /* closing: answer now */
-        }
-      }
-      releaseWorker();
+      await pause(stallWaitMs(config.stall, now() - loadedAt), signal);
+      await pool.acquire(signal);
+      await pause(serviceTimeOf(config, n), signal);
+      pool.release();
       let released = false;
       return {
-        crossTalk(reply) {
-          const talk = config.cross_talk;
-          if (talk === undefined || inFlight.size <= talk.above) return undefined;
-          if (draw(seed, 'cross-talk', String(n)) >= (talk.probability ?? 1)) return undefined;
-          const others = [...inFlight].filter((o) => o !== self);
-          const entries = (reply as { items?: ReplyItem[] } | null)?.items;
-          if (!Array.isArray(entries) || entries.length === 0) return undefined;
-          const pick = <T>(list: T[], salt: string): T | undefined =>
-            list.length === 0 ? undefined : list[Math.floor(draw(seed, salt, String(n)) * list.length)];
-          if (talk.mix === 'item-id') {
-            const foreign = others.flatMap((o) => o.ids).filter((id) => !self.ids.includes(id));
-            const id = pick(foreign, 'cross-talk-id');
-            const entry = pick(entries, 'cross-talk-entry');
-            if (id === undefined || entry === undefined) return undefined;
-            const was = String(entry.id);
-            entry.id = id;
-            return { note: `cross-talk: id '${was}' replaced by '${id}' of another request in flight (${inFlight.size} in flight)` };
-          }
-          const related = entries.filter((e) => typeof e.original_part === 'string');
-          const foreign = others.flatMap((o) => o.parts.map((p) => p.part_number)).filter((p) => !related.some((e) => e.original_part === p));
-          const part = pick(foreign, 'cross-talk-part');
-          const entry = pick(related, 'cross-talk-entry');
-          if (part === undefined || entry === undefined) return undefined;
-          const was = String(entry.original_part);
-          entry.original_part = part;
-          return { note: `cross-talk: original_part '${was}' replaced by '${part}' of another request in flight (${inFlight.size} in flight)` };
-        },
+        crossTalk: crossTalkOf(config.cross_talk, seed, n, self, inFlight),
         release() {
           if (released) return;
           released = true;

@@ -1,5 +1,5 @@
 import type { Scenario } from '../contracts/schemas/scenario';
-import type { FaultRegistry } from './faults';
+import type { FaultRegistry } from './fault-registry';
 import type { Journal } from './journal';
 import type { PlacedOrder } from './place-order';
 import type { SellerData } from './seller-data';

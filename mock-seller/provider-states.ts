@@ -1,4 +1,5 @@
 import type { RelationKind, Scenario, ScenarioAccount, ScenarioPart } from '../contracts/schemas/scenario';
+import type { StateName } from '../contracts/pact/provider-states';
 import { BadRequestError } from './errors';
 
 // The mock seller's handlers for the provider-state catalogue (contracts/pact/provider-states.ts):
@@ -168,7 +169,49 @@ const orderLine = (params: Params) => ({
   quantity: num(params, 'quantity', 1),
 });
 
-export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
+const accountHasInvoices: MockStateHandler = {
+  description:
+    'the account exists at the member and has an invoice matching the given fields (invoice_number, po_number, invoice_date or from/to_invoice_date, location_id, part_number, invoice_type)',
+  required: ['member', 'account'],
+  setUp(scenario, params) {
+    const member = requiredString(params, 'member');
+    const account = ensureAccount(scenario, member, requiredString(params, 'account'), params.account_description as string | undefined);
+    const locationId = requiredString(params, 'location_id', firstLocationOf(scenario, member));
+    ensureLocation(scenario, locationId, member);
+    const date = requiredString(params, 'invoice_date', (params.from_invoice_date ?? params.to_invoice_date ?? '2026-11-02') as string);
+    const invoiceNumber = requiredString(params, 'invoice_number', `INV-PACT-${account.invoices.length + 1}`);
+    const poNumber = requiredString(params, 'po_number', 'PO-PACT-1');
+    const partNumber = requiredString(params, 'part_number', '51515');
+    const invoiceType = requiredString(params, 'invoice_type', 'IN');
+    account.invoices = account.invoices.filter((i) => i.invoice_number !== invoiceNumber);
+    account.invoices.push({
+      invoice_number: invoiceNumber,
+      invoice_date: date,
+      location_id: locationId,
+      po_number: poNumber,
+      invoice_type: invoiceType,
+      item_count: 2,
+      total_cost: 11.76,
+      invoice_detail: [{ item_quantity: 2, line_code: 'WIX', part_number: partNumber, list_price: 9.49, cost: 5.88, description: 'Engine oil filter' }],
+    });
+    return {
+      member,
+      account: account.id,
+      invoice_number: invoiceNumber,
+      invoice_date: date,
+      po_number: poNumber,
+      location_id: locationId,
+      part_number: partNumber,
+      invoice_type: invoiceType,
+    };
+  },
+};
+
+/** A state the mock seller sets up beyond the pact's catalogue: an account it does not know, for our own tests. */
+type MockOnlyStateName = 'account is unknown';
+
+/** One handler per state of the catalogue: a state without one does not compile. */
+export const MOCK_SELLER_STATE_HANDLERS = {
   'part exists': {
     description:
       'the part is in the catalogue without related parts, stocked at location_ids, or location_id and second_location_id (default: every location), with at least quantity_available (default 10)',
@@ -252,49 +295,11 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
     },
   },
   'order will fail': unknownPartState('the ordered part is unknown to the seller (order item status 0)'),
-  'account has invoices': {
-    description:
-      'the account exists at the member and has an invoice matching the given fields (invoice_number, po_number, invoice_date or from/to_invoice_date, location_id, part_number, invoice_type)',
-    required: ['member', 'account'],
-    setUp(scenario, params) {
-      const member = requiredString(params, 'member');
-      const account = ensureAccount(scenario, member, requiredString(params, 'account'), params.account_description as string | undefined);
-      const locationId = requiredString(params, 'location_id', firstLocationOf(scenario, member));
-      ensureLocation(scenario, locationId, member);
-      const date = requiredString(params, 'invoice_date', (params.from_invoice_date ?? params.to_invoice_date ?? '2026-11-02') as string);
-      const invoiceNumber = requiredString(params, 'invoice_number', `INV-PACT-${account.invoices.length + 1}`);
-      const poNumber = requiredString(params, 'po_number', 'PO-PACT-1');
-      const partNumber = requiredString(params, 'part_number', '51515');
-      const invoiceType = requiredString(params, 'invoice_type', 'IN');
-      account.invoices = account.invoices.filter((i) => i.invoice_number !== invoiceNumber);
-      account.invoices.push({
-        invoice_number: invoiceNumber,
-        invoice_date: date,
-        location_id: locationId,
-        po_number: poNumber,
-        invoice_type: invoiceType,
-        item_count: 2,
-        total_cost: 11.76,
-        invoice_detail: [{ item_quantity: 2, line_code: 'WIX', part_number: partNumber, list_price: 9.49, cost: 5.88, description: 'Engine oil filter' }],
-      });
-      return {
-        member,
-        account: account.id,
-        invoice_number: invoiceNumber,
-        invoice_date: date,
-        po_number: poNumber,
-        location_id: locationId,
-        part_number: partNumber,
-        invoice_type: invoiceType,
-      };
-    },
-  },
+  'account has invoices': accountHasInvoices,
   'invoice has a downloadable copy': {
     description: 'the account exists at the member and has the invoice invoice_number (the mock serves every invoice with a link_url to a copy)',
     required: ['member', 'account', 'invoice_number'],
-    setUp(scenario, params) {
-      return MOCK_SELLER_STATE_HANDLERS['account has invoices'].setUp(scenario, params);
-    },
+    setUp: accountHasInvoices.setUp,
   },
   'account has statements': {
     description:
@@ -343,16 +348,17 @@ export const MOCK_SELLER_STATE_HANDLERS: Record<string, MockStateHandler> = {
       return { member, account };
     },
   },
-};
+} satisfies Record<StateName | MockOnlyStateName, MockStateHandler>;
+
+const isHandledState = (state: string): state is keyof typeof MOCK_SELLER_STATE_HANDLERS => Object.hasOwn(MOCK_SELLER_STATE_HANDLERS, state);
 
 /** Applies a named state to a copy of `scenario`. */
 export function setUpProviderState(scenario: Scenario, state: string, params: Params = {}): ProviderStateResult {
-  const definition = MOCK_SELLER_STATE_HANDLERS[state];
-  if (definition === undefined) {
+  if (!isHandledState(state)) {
     throw new BadRequestError(`unknown provider state '${state}'; known: ${Object.keys(MOCK_SELLER_STATE_HANDLERS).join(', ')}`, [
       { keyword: 'state', path: '/state', message: `unknown provider state '${state}'` },
     ]);
   }
   const copy = structuredClone(scenario);
-  return { scenario: copy, params: definition.setUp(copy, params) };
+  return { scenario: copy, params: MOCK_SELLER_STATE_HANDLERS[state].setUp(copy, params) };
 }

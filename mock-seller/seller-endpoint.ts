@@ -1,18 +1,13 @@
-import type { Context } from 'hono';
-import type { HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  DOCUMENT_STATUS_SUCCESS,
-  OVERALL_STATUS_MEANING,
+  OPERATION_OF_SERVICE,
+  operationOfService,
   OverallStatus,
-  SERVICE_OF,
   invoiceRequestRules,
   itemInquiryRequestRules,
   placeOrderRequestRules,
   statementRequestRules,
   validators,
-  type ForwardedOperation,
   type InvoiceSellerRequest,
   type ItemInquirySellerRequest,
   type PlaceOrderSellerRequest,
@@ -20,24 +15,25 @@ import {
   type StatementSellerRequest,
   type ValidationIssue,
 } from '../contracts/index';
-import { answerInvoice, answerStatement, DOCUMENT_STATUS_ERROR } from './documents';
+import { answerInvoice, answerStatement } from './documents';
 import { BadRequestError } from './errors';
+import { staged, type FaultedRequest, type Staged } from './fault-injectors';
 import { describeFault, inapplicable, parseFaultHeader, type Fault } from './faults';
-import { latencyMs, scheduledFaults } from './fault-schedule';
+import { scheduledFaults } from './fault-schedule';
 import { answerItemInquiry, itemInquiryBody } from './item-inquiry';
 import type { JournalRecord } from './journal';
+import type { RequestContext } from './mock-seller-env';
 import { answerPlaceOrder } from './place-order';
-import type { SellerContext } from './seller-live-state';
-import { applyViolation } from './violations';
+import type { SellerLiveState } from './seller-live-state';
 import type { Admitted } from './load-model';
 import { requestCutOff } from '../shared/http/request-cut-off';
 
 // POST /seller: one endpoint for every forwarded operation, dispatching on `service`.
 
 export const FAULT_HEADER = 'x-mock-fault';
+/** What a malformed-json fault sends (its injector's; named here too for the endpoint's users). */
+export { MALFORMED_BODY } from './fault-injectors';
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-const OPERATION_OF = Object.fromEntries(Object.entries(SERVICE_OF).map(([op, service]) => [service, op])) as Record<Service, ForwardedOperation>;
 
 const REQUEST_RULES: Record<Service, (request: never) => ValidationIssue[]> = {
   item_inquiry: itemInquiryRequestRules,
@@ -46,12 +42,8 @@ const REQUEST_RULES: Record<Service, (request: never) => ValidationIssue[]> = {
   statement: statementRequestRules,
 };
 
-type Ctx = Context<{ Bindings: Partial<HttpBindings> | undefined }>;
-
-const socketOf = (c: Ctx) => c.env?.incoming?.socket;
-
 /** The x-mock-fault header. Served, from Node's raw header list: cheaper than materialising Headers. */
-function faultHeaderOf(c: Ctx): string | undefined {
+function faultHeaderOf(c: RequestContext): string | undefined {
   const raw = c.env?.incoming?.rawHeaders;
   if (raw === undefined) return c.req.header(FAULT_HEADER);
   for (let i = 0; i < raw.length; i += 2) {
@@ -60,65 +52,26 @@ function faultHeaderOf(c: Ctx): string | undefined {
   return undefined;
 }
 
-function honestReply(ctx: SellerContext, c: Ctx, service: Service, request: unknown): object {
+function honestReply(state: SellerLiveState, c: RequestContext, service: Service, request: unknown): object {
   switch (service) {
     case 'item_inquiry':
-      return answerItemInquiry(ctx.data, request as ItemInquirySellerRequest);
+      return answerItemInquiry(state.data, request as ItemInquirySellerRequest);
     case 'place_order': {
       const order = request as PlaceOrderSellerRequest;
-      const reply = answerPlaceOrder(ctx.data, order, ctx.nextOrderNumber());
-      ctx.replies.clear(); // stock may have changed
-      ctx.orders.push({ order_number: reply.order_number, placed_at: new Date().toISOString(), request: order, reply });
+      const reply = answerPlaceOrder(state.data, order, state.nextOrderNumber());
+      state.replies.clear(); // stock may have changed
+      state.orders.push({ order_number: reply.order_number, placed_at: new Date().toISOString(), request: order, reply });
       return reply;
     }
     case 'invoice':
-      return answerInvoice(ctx.data, request as InvoiceSellerRequest, ctx.publicUrl ?? new URL(c.req.url).origin);
+      return answerInvoice(state.data, request as InvoiceSellerRequest, state.publicUrl ?? new URL(c.req.url).origin);
     case 'statement':
-      return answerStatement(ctx.data, request as StatementSellerRequest, ctx.publicUrl ?? new URL(c.req.url).origin);
-  }
-}
-
-/** The seller-level error a `status-code` fault answers with, in each service's envelope. */
-function sellerErrorReply(service: Service, code: number): object {
-  const meaning = OVERALL_STATUS_MEANING[code as OverallStatus] ?? 'Error';
-  switch (service) {
-    case 'item_inquiry':
-      return { status_code: code, items: [] };
-    case 'place_order':
-      return { order_number: '', status_code: code, comment: meaning, items: [] };
-    case 'invoice':
-      return {
-        status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR,
-        error_description: `${code} ${meaning}`,
-        invoices: [],
-      };
-    case 'statement':
-      return {
-        status: code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR,
-        error_description: `${code} ${meaning}`,
-        statements: [],
-      };
+      return answerStatement(state.data, request as StatementSellerRequest, state.publicUrl ?? new URL(c.req.url).origin);
   }
 }
 
 const partNumbersOf = (request: { items?: { part_number: string }[]; part_number?: string }) => () =>
   request.items !== undefined ? request.items.map((i) => i.part_number) : request.part_number !== undefined ? [request.part_number] : [];
-
-/** A body that fails while being read: what a client sees of a reset connection in-process. */
-const brokenBody = (why: string) =>
-  new Response(new ReadableStream({ start: (controller) => controller.error(new Error(why)) }), { headers: { 'content-type': 'application/json' } });
-
-const TERMINAL = new Set<Fault['kind']>(['reset', 'hang', 'http-status', 'status-code', 'malformed-json']);
-const VIOLATIONS = new Set<Fault['kind']>([
-  'drop-id',
-  'change-id',
-  'add-unknown-id',
-  'wrong-original-part',
-  'wrong-original-mfr',
-  'extra-location',
-  'missing-field',
-]);
-export const MALFORMED_BODY = '{"status_code": 2000, "items": [{"id": "';
 
 /** One request as received: what every journal entry of it repeats. */
 interface Received {
@@ -133,8 +86,8 @@ interface Received {
 type Outcome = Omit<JournalRecord, 'startedAt' | 'elapsed_ms' | 'service' | 'requestText' | 'faults_not_applied'>;
 
 // Module-level rather than per-request closures: the honest path allocates little.
-function record(ctx: SellerContext, rx: Received, outcome: Outcome): void {
-  ctx.journal.record({
+function record(state: SellerLiveState, rx: Received, outcome: Outcome): void {
+  state.journal.record({
     startedAt: rx.startedAt,
     elapsed_ms: performance.now() - rx.t0,
     service: rx.service,
@@ -144,191 +97,181 @@ function record(ctx: SellerContext, rx: Received, outcome: Outcome): void {
   });
 }
 
-function reject(ctx: SellerContext, c: Ctx, rx: Received, message: string, errors: ValidationIssue[]): Response {
+/** A request refused: 400 with the issues, journaled. */
+class Refusal {
+  constructor(
+    readonly message: string,
+    readonly errors: ValidationIssue[],
+  ) {}
+}
+
+function reject(state: SellerLiveState, c: RequestContext, rx: Received, { message, errors }: Refusal): Response {
   const reply = { status_code: OverallStatus.ValidationError, message, errors };
-  record(ctx, rx, { http_status: 400, reply, notes: errors });
+  record(state, rx, { http_status: 400, reply, notes: errors });
   return c.json(reply, 400);
 }
 
-const SERVICE_LIST = Object.keys(OPERATION_OF).join(', ');
+const SERVICE_LIST = Object.keys(OPERATION_OF_SERVICE).join(', ');
 
-export function sellerEndpoint(ctx: SellerContext) {
-  return async (c: Ctx): Promise<Response> => {
+export function sellerEndpoint(state: SellerLiveState) {
+  return async (c: RequestContext): Promise<Response> => {
     const startedAt = Date.now();
     const t0 = performance.now();
     // A body the client stopped sending is a 408 of theirs (request-cut-off.ts), not an error of the mock's.
     const text = await c.req.text().catch((error: unknown) => Promise.reject(requestCutOff(c, error) as Error));
     const rx: Received = { startedAt, t0, service: null, text, notApplied: undefined };
-    const model = ctx.load;
-    if (model === undefined) return answer(ctx, c, rx, undefined);
+    const model = state.load;
+    if (model === undefined) return answer(state, c, rx, undefined);
     // The capacity model: a worker and its service time first, as a real seller's queue.
-    const admitted = await model.admit(text, ctx.closing);
+    const admitted = await model.admit(text, state.closing);
     try {
-      return await answer(ctx, c, rx, model.config.cross_talk === undefined ? undefined : admitted);
+      return await answer(state, c, rx, model.config.cross_talk === undefined ? undefined : admitted);
     } finally {
       admitted.release();
     }
   };
 }
 
-/** The reply to one request; `talk` is set when the cross-talk fault may spoil it. */
-async function answer(ctx: SellerContext, c: Ctx, rx: Received, talk: Admitted | undefined): Promise<Response> {
-  const text = rx.text;
-  const header = faultHeaderOf(c);
-  if (header === undefined && ctx.faults.size === 0 && talk === undefined) {
-    // A body answered before, on the same data, with no fault in play: the same bytes again.
-    const cached = ctx.replies.get(ctx.data, text);
-    if (cached !== undefined) {
-      rx.service = 'item_inquiry';
-      record(ctx, rx, { http_status: 200, replyBytes: cached });
-      return c.body(cached as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
-    }
-  }
+/** The body as a request of a known service (named on `rx` once known) that keeps the contract's shape and request rules, or why not. */
+function acceptedRequest(text: string, rx: Received): { service: Service; request: unknown } | Refusal {
   let request: unknown;
   try {
     request = JSON.parse(text);
   } catch (error) {
-    return reject(ctx, c, rx, 'the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
+    return new Refusal('the body is not JSON', [{ keyword: 'json', path: '', message: (error as Error).message }]);
   }
   const named = (request as { service?: unknown } | null)?.service;
-  if (typeof named !== 'string' || !(named in OPERATION_OF)) {
-    return reject(ctx, c, rx, `service must be one of ${SERVICE_LIST}`, [{ keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` }]);
+  const operation = typeof named === 'string' ? operationOfService(named) : undefined;
+  if (operation === undefined) {
+    return new Refusal(`service must be one of ${SERVICE_LIST}`, [{ keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` }]);
   }
   const service = (rx.service = named as Service);
-  const shape = validators[OPERATION_OF[service]]['seller-request'](request);
-  if (!shape.valid) return reject(ctx, c, rx, `invalid ${service} request`, shape.errors);
+  const shape = validators[operation]['seller-request'](request);
+  if (!shape.valid) return new Refusal(`invalid ${service} request`, shape.errors);
   const ruleIssues = REQUEST_RULES[service](request as never);
-  if (ruleIssues.length > 0) return reject(ctx, c, rx, `invalid ${service} request`, ruleIssues);
+  if (ruleIssues.length > 0) return new Refusal(`invalid ${service} request`, ruleIssues);
+  return { service, request };
+}
 
-  let headerFaults: Fault[] = NO_FAULTS;
-  if (header !== undefined) {
-    try {
-      headerFaults = parseFaultHeader(header);
-    } catch (error) {
-      if (error instanceof BadRequestError) return reject(ctx, c, rx, error.message, error.issues);
-      throw error;
-    }
-    // One header may target several operations (a vendor-kit run, a gateway fan-out): a
-    // fault this service cannot honour is skipped here, and journaled as not applied.
-    const misplaced = inapplicable(service, headerFaults);
-    if (misplaced.length > 0) {
-      headerFaults = headerFaults.filter((f) => !misplaced.includes(f));
-      rx.notApplied = misplaced.map(describeFault);
+/**
+ * The faults of the `x-mock-fault` header this service can honour. One header may target
+ * several operations (a vendor-kit run, a gateway fan-out): a fault this service cannot
+ * honour is skipped here, and journaled as not applied.
+ */
+function headerFaultsOf(header: string | undefined, service: Service, rx: Received): Fault[] | Refusal {
+  if (header === undefined) return NO_FAULTS;
+  let faults: Fault[];
+  try {
+    faults = parseFaultHeader(header);
+  } catch (error) {
+    if (error instanceof BadRequestError) return new Refusal(error.message, error.issues);
+    throw error;
+  }
+  const misplaced = inapplicable(service, faults);
+  if (misplaced.length === 0) return faults;
+  rx.notApplied = misplaced.map(describeFault);
+  return faults.filter((f) => !misplaced.includes(f));
+}
+
+/** The reply to one request; `talk` is set when the cross-talk fault may spoil it. */
+async function answer(state: SellerLiveState, c: RequestContext, rx: Received, talk: Admitted | undefined): Promise<Response> {
+  const text = rx.text;
+  const header = faultHeaderOf(c);
+  if (header === undefined && state.faults.size === 0 && talk === undefined) {
+    // A body answered before, on the same data, with no fault in play: the same bytes again.
+    const cached = state.replies.get(state.data, text);
+    if (cached !== undefined) {
+      rx.service = 'item_inquiry';
+      record(state, rx, { http_status: 200, replyBytes: cached });
+      return c.body(cached as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
     }
   }
+  const accepted = acceptedRequest(text, rx);
+  if (accepted instanceof Refusal) return reject(state, c, rx, accepted);
+  const { service, request } = accepted;
+  const headerFaults = headerFaultsOf(header, service, rx);
+  if (headerFaults instanceof Refusal) return reject(state, c, rx, headerFaults);
   const ruleFaults =
-    ctx.faults.size === 0
+    state.faults.size === 0
       ? NO_FAULTS
-      : ctx.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, ctx.data));
+      : state.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, state.data));
 
   if (headerFaults.length === 0 && ruleFaults.length === 0 && talk === undefined) {
     // The honest path, kept short: the benchmark measures it.
     if (service === 'item_inquiry') {
-      const bytes = itemInquiryBody(ctx.data, request as ItemInquirySellerRequest);
-      ctx.replies.set(ctx.data, text, bytes);
-      record(ctx, rx, { http_status: 200, replyBytes: bytes });
+      const bytes = itemInquiryBody(state.data, request as ItemInquirySellerRequest);
+      state.replies.set(state.data, text, bytes);
+      record(state, rx, { http_status: 200, replyBytes: bytes });
       // Buffer.concat never hands out a SharedArrayBuffer; the cast only narrows the type.
       return c.body(bytes as Uint8Array<ArrayBuffer>, 200, JSON_TYPE);
     }
-    const reply = honestReply(ctx, c, service, request);
-    record(ctx, rx, { http_status: 200, reply });
+    const reply = honestReply(state, c, service, request);
+    record(state, rx, { http_status: 200, reply });
     return c.json(reply);
   }
-  return faulty(ctx, c, rx, service, request, headerFaults, ruleFaults, talk);
+  return faulty({ state, c, rx, service, request, headerFaults, ruleFaults, talk });
 }
 
 const NO_FAULTS: Fault[] = [];
 
-async function faulty(
-  ctx: SellerContext,
-  c: Ctx,
-  rx: Received,
-  service: Service,
-  request: unknown,
-  headerFaults: Fault[],
-  ruleFaults: Fault[],
-  talk?: Admitted,
-): Promise<Response> {
-  const faults = [...headerFaults, ...ruleFaults];
-  const applied = faults.map(describeFault);
-  const fault_source =
+/** A request the endpoint accepted and faults spoil. */
+interface FaultyRequest {
+  state: SellerLiveState;
+  c: RequestContext;
+  rx: Received;
+  service: Service;
+  request: unknown;
+  headerFaults: Fault[];
+  ruleFaults: Fault[];
+  /** Set when the load model's cross-talk fault may spoil the reply. */
+  talk: Admitted | undefined;
+}
+
+/** Journals the request once, with every fault applied (`applied` and `notes` may grow until then). */
+function journalOf({ state, rx, headerFaults, ruleFaults }: FaultyRequest, applied: string[], notes: string[]): FaultedRequest['log'] {
+  const source =
     headerFaults.length > 0 && ruleFaults.length > 0 ? 'header+rule' : headerFaults.length > 0 ? 'header' : ruleFaults.length > 0 ? 'rule' : 'load';
-  const notes: string[] = [];
-  const log = (http_status: number | null, reply: unknown) =>
-    record(ctx, rx, { http_status, reply, faults: applied, fault_source: applied.length === 0 ? null : fault_source, notes });
+  return (http_status, reply) => record(state, rx, { http_status, reply, faults: applied, fault_source: applied.length === 0 ? null : source, notes });
+}
 
+/** Waits out the latencies' delays, together; closing cuts the wait short. */
+async function delayed(faults: readonly Staged[], closing: AbortSignal): Promise<void> {
   let delay = 0;
-  for (const f of faults) {
-    if (f.kind === 'latency') delay += latencyMs(f);
+  for (const { fault, injector } of faults) if (injector.stage === 'delay') delay += injector.delayMs(fault);
+  if (delay === 0) return;
+  try {
+    await sleep(delay, undefined, { signal: closing });
+  } catch {
+    /* closing: fall through, the connection is going away */
   }
-  if (delay > 0) {
-    try {
-      await sleep(delay, undefined, { signal: ctx.closing });
-    } catch {
-      /* closing: fall through, the connection is going away */
-    }
-  }
+}
 
-  const terminal = faults.find((f) => TERMINAL.has(f.kind));
-  const socket = socketOf(c);
-  switch (terminal?.kind) {
-    case 'reset':
-      log(null, null);
-      if (socket === undefined) return brokenBody('connection reset by the mock seller');
-      socket.resetAndDestroy();
-      return RESPONSE_ALREADY_SENT;
-    case 'hang': {
-      await new Promise<void>((resolve) => {
-        const release = () => {
-          ctx.hanging.delete(release);
-          resolve();
-        };
-        ctx.hanging.add(release);
-        socket?.once('close', release);
-      });
-      log(null, null);
-      if (socket === undefined) return brokenBody('the mock seller never answered');
-      socket.destroy();
-      return RESPONSE_ALREADY_SENT;
-    }
-    case 'http-status': {
-      const status = terminal.status ?? 503;
-      const body = `mock seller fault: HTTP ${status}`;
-      log(status, body);
-      return c.text(body, status as 503);
-    }
-    case 'status-code': {
-      const reply = sellerErrorReply(service, terminal.code ?? OverallStatus.ServiceOffline);
-      log(200, reply);
-      return c.json(reply);
-    }
-    case 'malformed-json':
-      log(200, MALFORMED_BODY);
-      return c.body(MALFORMED_BODY, 200, { 'content-type': 'application/json' });
+/** The honest reply with every spoiling fault and the load's cross-talk applied; notes say what found nothing to act on. */
+function spoiled(x: FaultyRequest, faults: readonly Staged[], applied: string[], notes: string[]): object {
+  const reply = honestReply(x.state, x.c, x.service, x.request);
+  for (const { fault, injector } of faults) {
+    if (injector.stage !== 'spoil') continue;
+    const note = injector.spoil(fault, x.service, x.request, reply);
+    if (note !== undefined) notes.push(`${fault.kind}: ${note}`);
   }
-
-  const reply = honestReply(ctx, c, service, request);
-  for (const f of faults) {
-    if (!VIOLATIONS.has(f.kind)) continue;
-    const note = applyViolation(service, f, request, reply);
-    if (note !== undefined) notes.push(`${f.kind}: ${note}`);
-  }
-  const crossTalk = talk?.crossTalk(reply);
+  const crossTalk = x.talk?.crossTalk(reply);
   if (crossTalk !== undefined) {
     applied.push('cross-talk');
     notes.push(crossTalk.note);
   }
-  if (!faults.some((f) => f.kind === 'truncated')) {
-    log(200, reply);
-    return c.json(reply);
-  }
-  const full = Buffer.from(JSON.stringify(reply));
-  const half = full.subarray(0, Math.floor(full.length / 2));
-  log(200, half.toString());
-  if (socket === undefined) return c.body(half.toString(), 200, { 'content-type': 'application/json' });
-  // Promise the whole body, send half, then drop the connection.
-  const outgoing = c.env!.outgoing!;
-  outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': String(full.length) });
-  outgoing.write(half, () => socket.destroy());
-  return RESPONSE_ALREADY_SENT;
+  return reply;
+}
+
+/** A request's faults in their stages: delay, then an answer instead of the seller's, or the seller's reply spoiled and sent. */
+async function faulty(x: FaultyRequest): Promise<Response> {
+  const faults = [...x.headerFaults, ...x.ruleFaults].map(staged);
+  const applied = faults.map(({ fault }) => describeFault(fault));
+  const notes: string[] = [];
+  const on: FaultedRequest = { c: x.c, state: x.state, service: x.service, log: journalOf(x, applied, notes) };
+  await delayed(faults, x.state.closing);
+  for (const { fault, injector } of faults) if (injector.stage === 'answer') return injector.answer(fault, on);
+  const reply = spoiled(x, faults, applied, notes);
+  for (const { fault, injector } of faults) if (injector.stage === 'send') return injector.send(fault, on, reply);
+  on.log(200, reply);
+  return x.c.json(reply);
 }

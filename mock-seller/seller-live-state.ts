@@ -1,12 +1,12 @@
-import type { FaultRegistry } from './faults';
+import type { FaultRegistry } from './fault-registry';
 import type { Journal } from './journal';
 import type { LoadModel } from './load-model';
 import type { PlacedOrder } from './place-order';
 import type { ReplyCache } from './reply-cache';
 import type { SellerData } from './seller-data';
 
-/** What the seller endpoint, the control API and the document server share. */
-export interface SellerContext {
+/** The mock seller's live state: what the seller endpoint, the control API and the document server read and change. */
+export interface SellerLiveState {
   /** The live data; replaced on reset, scenario load and provider states. */
   data: SellerData;
   faults: FaultRegistry;

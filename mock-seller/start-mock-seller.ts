@@ -4,7 +4,7 @@ import { createPactReplay } from '../contracts/pact/pact-replay';
 import { createMockSeller, type MockSeller, type MockSellerOptions } from './app';
 import { readScenarioFile } from './scenario-file';
 import { DEFAULT_SCENARIO_PATH } from './default-scenario';
-import type { FaultRuleInput } from './faults';
+import type { FaultRuleInput } from './fault-registry';
 
 export interface StartOptions extends MockSellerOptions {
   /** A scenario object, or the path of a scenario file; default fixtures/scenarios/default.json. */

@@ -9,7 +9,7 @@ import {
   type SellerItemLocation,
   type Service,
 } from '../contracts/index';
-import type { Fault } from './faults';
+import type { FaultOf, ItemFault } from './faults';
 
 // Contract violations on demand: each takes an honest reply and breaks exactly one reply
 // rule of contracts/reply-rules (missing-field breaks the schema). The mock never breaks
@@ -24,7 +24,10 @@ export const DEFAULT_MISSING_FIELD: Record<Service, string> = {
 
 type Items = { id: string; part_number?: string }[];
 
-function targetId(fault: Fault, items: Items): string {
+/** The faults that break a reply rule or the schema: those on one item, and missing-field. */
+export type ViolationFault = ItemFault | FaultOf<'missing-field'>;
+
+function targetId(fault: ItemFault, items: Items): string {
   if (fault.id !== undefined) return fault.id;
   const byPart = fault.part_number === undefined ? undefined : items.find((i) => i.part_number === fault.part_number);
   return (byPart ?? items[0]).id;
@@ -54,7 +57,7 @@ function dropField(target: unknown, pointer: string): boolean {
   return true;
 }
 
-function breakItemInquiry(fault: Fault, request: ItemInquirySellerRequest, reply: ItemInquirySellerReply): string | undefined {
+function breakItemInquiry(fault: ItemFault, request: ItemInquirySellerRequest, reply: ItemInquirySellerReply): string | undefined {
   const id = targetId(fault, request.items);
   const asked = request.items.find((i) => i.id === id) ?? request.items[0];
   const own = reply.items.find((e) => e.id === id);
@@ -104,12 +107,10 @@ function breakItemInquiry(fault: Fault, request: ItemInquirySellerRequest, reply
       entry.locations.push({ ...template, id: unusedId(forwarded, 'L-NOT-FORWARDED') });
       return undefined;
     }
-    default:
-      return `${fault.kind} is not a violation`;
   }
 }
 
-function breakPlaceOrder(fault: Fault, request: PlaceOrderSellerRequest, reply: PlaceOrderSellerReply): string | undefined {
+function breakPlaceOrder(fault: ItemFault, request: PlaceOrderSellerRequest, reply: PlaceOrderSellerReply): string | undefined {
   const id = targetId(fault, request.items);
   switch (fault.kind) {
     case 'drop-id':
@@ -133,7 +134,7 @@ function breakPlaceOrder(fault: Fault, request: PlaceOrderSellerRequest, reply: 
  * Applies one violation fault to a freshly built reply (mutating it). Returns a note when
  * the fault found nothing to act on, for the journal.
  */
-export function applyViolation(service: Service, fault: Fault, request: unknown, reply: unknown): string | undefined {
+export function applyViolation(service: Service, fault: ViolationFault, request: unknown, reply: unknown): string | undefined {
   if (fault.kind === 'missing-field') {
     const field = fault.field ?? DEFAULT_MISSING_FIELD[service];
     return dropField(reply, field) ? undefined : `nothing at ${field} to drop`;

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import type { ForwardedOperation, ReplyCheck } from '../contracts/reply-check';
-import { SERVICE_OF } from '../contracts/schemas/index';
+import type { ReplyCheck } from '../contracts/reply-check';
+import { operationOfService } from '../contracts/operation-of-service';
 import { breachesOf, breachLine } from './rules-proxy-report';
 import type { Exchange } from './proxied-exchange';
 import { listen } from '../shared/http/listen';
@@ -24,9 +24,6 @@ import { elapsedSince, forwardToSeller, judgeReply, type Arrival, type JudgedRep
 // than `maxReplyBytes`, is answered with the proxy's own JSON error naming the finding, and
 // every reply carries nosniff and a CSP that allows nothing.
 
-const OPERATION_OF_SERVICE = new Map<string, ForwardedOperation>(
-  Object.entries(SERVICE_OF).map(([operation, service]) => [service, operation as ForwardedOperation]),
-);
 /** Hop-by-hop and length headers are the proxy's own business. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
 
@@ -142,7 +139,7 @@ async function arrive(c: Context, nextIndex: () => number, settings: ProxySettin
     if (!NOT_FORWARDED.has(name)) headers[name] = value;
   });
   Object.assign(headers, settings.headers);
-  return { index, started, tag, text, request, service, operation: service === undefined ? undefined : OPERATION_OF_SERVICE.get(service), headers };
+  return { index, started, tag, text, request, service, operation: service === undefined ? undefined : operationOfService(service), headers };
 }
 
 function parsedOrText(text: string): unknown {

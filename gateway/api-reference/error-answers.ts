@@ -1,7 +1,7 @@
 // The error answers the gateway and the internal API document, one per status, each with an
 // example body of the schema the surface really sends (http/error-response.ts,
 // internal-api/internal-api-errors.ts). Which operation gives which is in the documents.
-import { OverallStatus } from '../../contracts/index';
+import { DOCUMENT_STATUS_ERROR, OverallStatus } from '../../contracts/index';
 import type { ErrorAnswer } from './openapi-builder';
 
 const reply = (status_code: OverallStatus, message: string, path = '', detail = message) => ({
@@ -12,7 +12,7 @@ const reply = (status_code: OverallStatus, message: string, path = '', detail = 
 
 /** Invoices and statements answer failures in their own envelope, the gateway's fields beside it. */
 export const envelopeExample = (envelope: 'invoices' | 'statements', example: { status_code: number; message: string }) => ({
-  status: 'error',
+  status: DOCUMENT_STATUS_ERROR,
   error_description: `Validation error: ${example.message}`,
   [envelope]: [],
   ...example,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { OVERALL_STATUS_MEANING } from '../../contracts/index';
+import { DOCUMENT_STATUS_ERROR, OVERALL_STATUS_MEANING } from '../../contracts/index';
 import { HTTPException } from 'hono/http-exception';
 import { errorReply, GatewayError, HttpRefusalError, InternalError, StoreUnavailableError } from '../errors';
 import { retryAfterOf } from '../../shared/http/http-error';
@@ -15,8 +15,6 @@ const storeUnavailable = () =>
 // The one place failures become responses. Item inquiry and place order answer with the
 // contract's GatewayErrorReply; invoice and statement keep their own envelope (status other
 // than "success", error_description) and carry the overall code and details beside it.
-
-export const DOCUMENT_STATUS_ERROR = 'error';
 
 /** What a thrown value means to the caller: our own errors as they are, Hono's refusals with their status, the rest a 500. */
 export function knownError(error: unknown, unexpected: string): GatewayError {

@@ -1,4 +1,4 @@
-import { SERVICE_OF, validators, type ForwardedOperation, type ValidationIssue } from '../../contracts/index';
+import { operationOfService, validators, type ValidationIssue } from '../../contracts/index';
 import type { Scenario } from '../../contracts/schemas/scenario';
 import { ScenarioError } from '../errors';
 import { checkScenario } from '../scenario-file';
@@ -9,8 +9,6 @@ import { createScenarioLearner, type ScenarioLearner, type ScenarioLearnerOption
 // 200 whose body is not a readable reply, a value the scenario cannot hold) and left out,
 // with why, when it fails; scenario() is always valid (or undefined when nothing showed a
 // location), so a stop always writes what the good exchanges taught.
-
-const OPERATION_OF = new Map<string, ForwardedOperation>(Object.entries(SERVICE_OF).map(([operation, service]) => [service, operation as ForwardedOperation]));
 
 /** Text that could not be parsed as JSON; kept apart from parsed values so the screen can say so. */
 export const NOT_JSON: unique symbol = Symbol('not JSON');
@@ -62,7 +60,7 @@ function screenExchange(request: unknown, httpStatus: number | null, reply: unkn
   if (request === NOT_JSON) return { why: 'the forwarded request is not JSON', service: null };
   const named = (request as { service?: unknown } | null)?.service;
   const service = typeof named === 'string' ? named : null;
-  const operation = service === null ? undefined : OPERATION_OF.get(service);
+  const operation = service === null ? undefined : operationOfService(service);
   if (operation === undefined) return { why: 'the forwarded request names no service the contract knows', service };
   const sent = validators[operation]['seller-request'](request);
   if (!sent.valid) return { why: `the forwarded request breaks the ${service} seller-request schema at ${firstIssue(sent.errors)}`, service };

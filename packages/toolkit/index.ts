@@ -20,7 +20,7 @@ export { ScenarioError } from '../../mock-seller/errors';
 // What they take and return.
 export type { StateMapFile } from '../../verification/state-map';
 export type { StateEvent } from '../../verification/state-handlers';
-export type { FaultRuleInput } from '../../mock-seller/faults';
+export type { FaultRuleInput } from '../../mock-seller/fault-registry';
 export type { Publication } from '../../verification/verifier-options';
 export type { Exchange } from '../../verification/proxied-exchange';
 export type { VerificationReport, InteractionReport, RuleSummary, RuleBreach } from '../../verification/verification-report';

@@ -69,7 +69,7 @@ describe('versions', () => {
     expect(ranges.size).toBeGreaterThan(20);
   });
 
-  it('are one version for the published packages (released together)', () => {
-    expect(new Set(packages.map((pkg) => pkg.manifest.version)).size).toBe(1);
+  it('are one version for the published packages and the workspace (released together; `federated-gateway --version` in a clone says the same)', () => {
+    expect(new Set([readManifest(packagePath()), ...packages.map((pkg) => pkg.manifest)].map((manifest) => manifest.version)).size).toBe(1);
   });
 });

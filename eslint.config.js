@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'var/', 'test-output/', 'contracts/json-schema/', 'contracts/pacts/'] },
+  { ignores: ['node_modules/', 'dist/', 'packages/*/dist/', 'var/', 'test-output/', 'contracts/json-schema/', 'contracts/pacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

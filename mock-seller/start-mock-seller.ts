@@ -1,6 +1,6 @@
 import { listen } from '../shared/http/listen';
 import { readPact, type PactDocument } from '../contracts/pact/pact-file';
-import { createPactReplay } from '../contracts/pact/pact-replay';
+import { createPactReplay } from './pact-replay';
 import { createMockSeller, type MockSeller, type MockSellerOptions } from './app';
 import { readScenarioFile } from './scenario-file';
 import { DEFAULT_SCENARIO_PATH } from './default-scenario';

@@ -22,10 +22,38 @@ const MAY_IMPORT: Record<string, readonly string[] | 'anything'> = {
   fixtures: ['contracts', 'shared'],
   seeds: [],
   cli: ['contracts', 'shared', 'inspector', 'gateway', 'mock-seller', 'verification', 'fixtures'],
-  // The published packages' faces: what a package exports, from the folders it is made of.
+  // The published packages' faces and their build: they gather the kit, never the gateway.
   packages: ['contracts', 'shared', 'inspector', 'mock-seller', 'verification'],
   scripts: 'anything',
 };
+
+/** The gateway's own npm packages (store, mail, metrics, tokens): only the private package installs them. */
+const GATEWAY_PACKAGES = ['@electric-sql/pglite', 'pg', 'jose', 'nodemailer', 'prom-client'];
+const HTTP_PACKAGES = ['hono', '@hono/node-server', 'undici'];
+const RULES_PACKAGES = ['@sinclair/typebox', 'ajv'];
+const KIT_PACKAGES = [...RULES_PACKAGES, ...HTTP_PACKAGES, 'fast-check', '@pact-foundation/pact-cli'];
+/**
+ * The npm packages each folder's code may import (tests and `testing/` helpers: any of the
+ * workspace's). The published packages install only their own dependencies, so a wrong import
+ * fails here before any build does.
+ */
+const MAY_IMPORT_PACKAGES: Record<string, readonly string[] | 'anything'> = {
+  shared: [...RULES_PACKAGES, ...HTTP_PACKAGES],
+  contracts: RULES_PACKAGES,
+  inspector: ['hono'],
+  'mock-seller': [...RULES_PACKAGES, ...HTTP_PACKAGES],
+  // verifier-options.ts: a type of Pact's JavaScript verifier (a devDependency, so never in a published declaration).
+  verification: [...KIT_PACKAGES, '@pact-foundation/pact'],
+  cli: KIT_PACKAGES,
+  fixtures: [],
+  seeds: [],
+  packages: ['esbuild', 'dts-bundle-generator'],
+  gateway: 'anything',
+  scripts: 'anything',
+};
+/** What the contract core's face may reach: the rules without any HTTP server, client or socket. */
+const CONTRACTS_FACE = 'packages/contracts/index.ts';
+const NOT_IN_THE_CONTRACT_CORE = [...HTTP_PACKAGES, ...GATEWAY_PACKAGES, 'node:http', 'node:https', 'node:http2', 'node:net'];
 /** Tests and their helpers (`testing/`) may also start the apps and the kit's fixtures to drive them, never an entry point. */
 const TESTS_MAY_ALSO_IMPORT = ['gateway', 'mock-seller', 'inspector', 'verification', 'fixtures'];
 
@@ -46,6 +74,22 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 
 // Relative specifiers of import/export … from, import(), vi.mock/vi.importActual/vi.doMock.
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.(?:mock|doMock|importActual)\s*(?:<[^>]*>)?\s*\(\s*)['"](\.{1,2}\/[^'"\n]+)['"]/g;
+
+// Bare specifiers (npm packages and node: modules) of import/export … from, import(), import '…'.
+const BARE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?::[\w/.-]+|\/[\w/.-]+)?)['"]/g;
+/** `@scope/name/deep` → `@scope/name`; `node:fs` stays. */
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** The npm packages and node: modules each file imports. */
+function packageImports(files: string[]): Map<string, string[]> {
+  return new Map(
+    files.map((file) => [file, [...new Set([...readFileSync(join(PACKAGE_ROOT, file), 'utf8').matchAll(BARE_SPECIFIER)].map((m) => packageOf(m[1])))]]),
+  );
+}
 
 function importGraph(): Map<string, string[]> {
   const files = sourceFiles('');
@@ -109,6 +153,33 @@ function arrowsUp(graph: Map<string, string[]>): string[] {
   return wrong;
 }
 
+function packagesNotAllowed(imports: Map<string, string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, packages] of imports) {
+    const allowed = MAY_IMPORT_PACKAGES[topOf(file)];
+    // Tests and the tools' configuration files at the root (vitest.config.ts) run only in the workspace.
+    if (allowed === 'anything' || isTestCode(file) || topOf(file) === '(root)') continue;
+    for (const name of packages)
+      if (!name.startsWith('node:') && !allowed?.includes(name))
+        wrong.push(
+          `${file} → ${name} (${topOf(file)} may import ${allowed === undefined ? 'nothing: add it to MAY_IMPORT_PACKAGES' : allowed.join(', ') || 'no npm package'})`,
+        );
+  }
+  return wrong;
+}
+
+/** The files `from` reaches through the graph, itself included. */
+function reachable(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of graph.get(file) ?? []) visit(next);
+  };
+  visit(from);
+  return seen;
+}
+
 const layout = (() => {
   const readme = readFileSync(packagePath('README.md'), 'utf8');
   return readme.slice(readme.indexOf('## Layout'), readme.indexOf('## Commands'));
@@ -159,6 +230,40 @@ describe('the import graph', () => {
     const withCode = new Set([...graph.keys()].map(topOf));
     withCode.delete('(root)');
     expect([...withCode].filter((folder) => !(folder in MAY_IMPORT))).toEqual([]);
+    expect([...withCode].filter((folder) => !(folder in MAY_IMPORT_PACKAGES))).toEqual([]);
+  });
+});
+
+describe('the npm packages each folder imports', () => {
+  const graph = importGraph();
+  const imports = packageImports([...graph.keys()]);
+
+  it('are read (a regex that stopped matching would make the checks below pass)', () => {
+    expect(imports.get('contracts/validator.ts')).toContain('ajv');
+    expect(imports.get('gateway/store/pglite-store.ts')).toContain('@electric-sql/pglite');
+    expect(imports.get('shared/http/listen.ts')).toContain('node:http');
+  });
+
+  it("are among the folder's allowed ones: the kit and the contract never import the gateway's store, mail or metrics", () => {
+    expect(packagesNotAllowed(imports)).toEqual([]);
+  });
+
+  it("reach no HTTP server, client or socket, and none of the gateway's packages, from the contract core's face", () => {
+    const reached = [...reachable(graph, CONTRACTS_FACE)];
+    expect(reached.length).toBeGreaterThan(20);
+    const wrong = reached.flatMap((file) =>
+      (imports.get(file) ?? []).filter((name) => NOT_IN_THE_CONTRACT_CORE.includes(name)).map((name) => `${file} → ${name}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('would see a package a folder may not import', () => {
+    const broken = new Map([
+      ['verification/a.ts', ['pg', 'hono', 'node:fs']],
+      ['contracts/b.ts', ['undici']],
+      ['contracts/b.test.ts', ['undici']],
+    ]);
+    expect(packagesNotAllowed(broken)).toHaveLength(2);
   });
 });
 

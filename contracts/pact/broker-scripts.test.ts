@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../../shared/testing/temporary-directory';
 import { brokerSettings, BrokerSettingsError, uncommitted } from './broker-cli';
 import { PACT_FILE } from './pact-names';
-import { startRecordingBroker } from './recording-broker';
+import { startRecordingBroker } from '../testing/recording-broker';
 
 // npm run pact:publish / pact:can-i-deploy against a recording broker on loopback: what the
 // real `pact` CLI sends, and how the scripts exit.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../store/store';
 import { availableTestBackends, createTestStore } from '../testing/test-store';
-import { countingStore, type CountingStore } from '../store/counting-store';
+import { countingStore, type CountingStore } from '../testing/counting-store';
 import { createDirectory } from './create-directory';
 import { revokeKey } from './api-keys';
 

@@ -4,7 +4,7 @@ import { createTestStore } from '../testing/test-store';
 import { createLocalAddressValidator } from '../address/local-address-validator';
 import { createSmtpMailer } from '../mail/smtp-mailer';
 import { createOutboxDispatcher } from '../mail/outbox-dispatcher';
-import { countingStore } from '../store/counting-store';
+import { countingStore } from '../testing/counting-store';
 import { listMail } from '../mail/outbox';
 import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { createInternalApi } from './internal-api';

@@ -5,7 +5,7 @@ import { createSmtpMailer } from './smtp-mailer';
 import { startLoopbackSmtpServer, type LoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { claimDueMail, enqueueMail, listMail, retryMailNow, countMailByState } from './outbox';
 import { createOutboxDispatcher, nextAttemptAt, DEFAULT_BACKOFF, type MailComposer } from './outbox-dispatcher';
-import { countingStore } from '../store/counting-store';
+import { countingStore } from '../testing/counting-store';
 import type { Mailer } from './mailer';
 
 const START = Date.parse('2026-03-01T09:00:00Z');

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway, V3_1, V3_2 } from '../app';
 import { gatewayConfig } from '../gateway-config';
-import { countingStore } from '../store/counting-store';
+import { countingStore } from '../testing/counting-store';
 
 // Place order: recorded before it is forwarded, never placed twice.
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Queryable, Store } from '../store/store';
-import { countingStore, type CountingStore } from '../store/counting-store';
+import { countingStore, type CountingStore } from '../testing/counting-store';
 import { createTestStore } from '../testing/test-store';
 import { clientRateLimits } from './client-rate-limits';
 

@@ -8,7 +8,7 @@ import { checkSellerReply } from '../../contracts/reply-check';
 import { validators } from '../../contracts/validator';
 import { CONSUMER, PACT_FILE, PACT_FILE_NAME, PROVIDER, SELLER_PATH } from '../../contracts/pact/pact-names';
 import { joinPacts, normalisePact, readPact } from '../../contracts/pact/pact-file';
-import { SELLER_INTERACTIONS } from '../../contracts/pact/seller-interactions';
+import { SELLER_INTERACTIONS } from '../../contracts/testing/seller-interactions';
 import { OPTIONAL_COMMENT_KEY, optionalCommentText } from '../../contracts/pact/optional-capabilities';
 import { stampContract } from '../../contracts/pact/contract-metadata';
 

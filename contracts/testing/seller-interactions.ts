@@ -1,7 +1,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import type { ForwardedOperation } from '../reply-check';
-import type { StateName, StateParams } from './provider-states';
-import type { OptionalCapability } from './optional-capabilities';
+import type { StateName, StateParams } from '../pact/provider-states';
+import type { OptionalCapability } from '../pact/optional-capabilities';
 
 // The gateway → seller interactions of the contract, as data: the consumer test drives the
 // real seller client through each one, the replay server and the docs read them.

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { PactDocument, PactInteraction } from './pact-file';
+import type { PactDocument, PactInteraction } from '../contracts/pact/pact-file';
 
 // Pact replay: a seller that answers exactly the pact's examples (like `pact stub`), for
 // consumers who want the contract verbatim. A request is matched on its `service` and its

@@ -1,7 +1,7 @@
 // A Store that forwards to another and counts the statements sent, inside transactions
 // too. Tests use it to prove a cache answered without touching the store; it can also
 // report query volume in benchmarks.
-import type { Queryable, QueryResult, Store } from './store';
+import type { Queryable, QueryResult, Store } from '../store/store';
 
 export interface CountingStore extends Store {
   /** Statements sent since creation or the last reset(). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkSellerReply } from '../reply-check';
-import { SERVICE_OF } from '../schemas/index';
-import type { ForwardedOperation } from '../reply-check';
-import { PACT_FILE } from './pact-names';
-import { readPact } from './pact-file';
+import { checkSellerReply } from '../contracts/reply-check';
+import { SERVICE_OF } from '../contracts/schemas/index';
+import type { ForwardedOperation } from '../contracts/reply-check';
+import { PACT_FILE } from '../contracts/pact/pact-names';
+import { readPact } from '../contracts/pact/pact-file';
 import { createPactReplay } from './pact-replay';
 
 const pact = readPact(PACT_FILE);

@@ -1,33 +1,55 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
+import { packagePath } from '../shared/package-root';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 
-// The CLI as a vendor gets it: `npm pack` (which builds dist/ through prepack), the tarball
-// installed into an empty directory, `federated-gateway …` run from there — no clone.
+// The packages as people get them: both built and packed once (`npm run build`, `npm pack`),
+// installed from the tarballs into an empty ES module project and an empty CommonJS one —
+// offline, from npm's cache, as a fresh install resolves them — then the command line run
+// from there, the library imported and required, and a vendor's own vitest file run against
+// the installed toolkit. No clone, no workspace link.
 
-const run = (command: string, args: string[], cwd: string) =>
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(command, args, { cwd, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+    execFile(command, args, { cwd, env, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
 
-const dir = useTemporaryDirectory('installed-cli');
+const dir = useTemporaryDirectory('installed-packages');
+/** The ES module project (the command line's tests run from it too) and the CommonJS one. */
 let app: string;
+let cjs: string;
 let bin: string;
 let mock: RunningMockSeller;
 
-beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--pack-destination', dir.path], process.cwd());
-  expect(packed.code, packed.stderr).toBe(0);
-  const tarball = readdirSync(dir.path).find((f) => f.endsWith('.tgz'))!;
-  app = join(dir.path, 'app');
-  mkdirSync(app);
-  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir.path, tarball)], app);
+/** An empty project of one module kind with both tarballs installed. */
+async function project(name: string, type: 'module' | 'commonjs', tarballs: string[]): Promise<string> {
+  const path = join(dir.path, name);
+  mkdirSync(path);
+  writeFileSync(join(path, 'package.json'), JSON.stringify({ name: `consumer-${name}`, private: true, type }));
+  const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...tarballs], path);
   expect(installed.code, installed.stderr).toBe(0);
+  return path;
+}
+
+beforeAll(async () => {
+  // One build for both (their declarations share one TypeScript program), then each packed as
+  // is; each package's own prepack, which builds it alone, runs in `npm run release`.
+  const built = await run('npm', ['run', 'build'], packagePath());
+  expect(built.code, built.stderr).toBe(0);
+  const packed = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '-w', 'packages/contracts', '-w', 'packages/toolkit', '--pack-destination', dir.path, '--json'],
+    packagePath(),
+  );
+  expect(packed.code, packed.stderr).toBe(0);
+  const tarballs = (JSON.parse(packed.stdout) as { filename: string }[]).map((p) => join(dir.path, p.filename));
+  expect(tarballs).toHaveLength(2);
+  [app, cjs] = await Promise.all([project('app', 'module', tarballs), project('cjs', 'commonjs', tarballs)]);
   bin = join(app, 'node_modules', '.bin', 'federated-gateway');
   mock = await startMockSeller();
 }, 180_000);
@@ -167,6 +189,100 @@ describe('the installed CLI', () => {
     await expect.poll(() => existsSync(join(app, 'killed.pid')), { timeout: 5_000, interval: 100 }).toBe(false);
     await expect.poll(() => alive(pid), { timeout: 5_000, interval: 100 }).toBe(false);
     expect(readFileSync(join(app, 'killed.txt'), 'utf8')).toMatch(/: 0 exchanges/);
+  });
+});
+
+// The same few calls from either module system: the kit's mock seller answers an item inquiry,
+// the contract core judges the reply (honest, then with the requested item dropped).
+const LIBRARY_CALLS = `
+const request = { service: 'item_inquiry', integration: 'federated-gateway', terminal_id: 'T-01',
+  locations: [{ id: 'L101', member: 'M100', account: 'A-1002' }], items: [{ id: 'a-1', mfr_code: 'GAT', part_number: '22433' }] };
+const seller = await startMockSeller({ port: 0 });
+try {
+  const response = await fetch(seller.url + '/seller', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+  const reply = await response.json();
+  const honest = checkSellerReply('item-inquiry', request, reply);
+  const broken = checkSellerReply('item-inquiry', request, { ...reply, items: [] });
+  console.log(JSON.stringify({ status: response.status, honest: honest.ok, broken: broken.violations.map((v) => v.rule),
+    contract: CONTRACT_VERSION, pact: PACT_FILE, pactInteractions: readPact(PACT_FILE).interactions.length }));
+} finally {
+  await seller.close();
+}`;
+
+// A vendor's own provider test, as the guide tells them to write it: the toolkit's mock seller
+// stands in for their system; BREAK_RULE starts it with a fault that breaks one reply rule.
+const VENDOR_TEST = `import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSeller, verifySeller } from '@federated-gateway/toolkit';
+
+let seller: Awaited<ReturnType<typeof startMockSeller>>;
+beforeAll(async () => {
+  const faults = process.env.BREAK_RULE ? [{ service: 'item_inquiry' as const, fault: { kind: process.env.BREAK_RULE as 'wrong-original-part' } }] : [];
+  seller = await startMockSeller({ port: 0, faults });
+});
+afterAll(() => seller.close());
+
+describe('our seller system', () => {
+  it('keeps the Federated Gateway contract', async () => {
+    const report = await verifySeller({ sellerUrl: seller.url + '/seller', statesUrl: seller.url + '/__admin/provider-state' });
+    expect(report.ok).toBe(true);
+  }, 120_000);
+});
+`;
+
+describe('the toolkit and the contract core as libraries', () => {
+  it('are imported from an ES module project: the mock seller answers, the contract judges its reply, the shipped pact is found', async () => {
+    writeFileSync(
+      join(app, 'check.mjs'),
+      `import * as kit from '@federated-gateway/toolkit';
+import { checkSellerReply, CONTRACT_VERSION, PACT_FILE, readPact } from '@federated-gateway/contracts';
+const { startMockSeller } = kit;
+${LIBRARY_CALLS}`,
+    );
+    const result = await run('node', ['check.mjs'], app);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      status: 200,
+      honest: true,
+      broken: expect.arrayContaining(['item.id-echo']),
+      contract: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      pact: join(app, 'node_modules', '@federated-gateway', 'contracts', 'contracts', 'pacts', 'federated-gateway-seller-system.json'),
+      pactInteractions: expect.any(Number),
+    });
+  });
+
+  it('are required from a CommonJS project (import.meta.url has no meaning there: the shipped files are found all the same)', async () => {
+    writeFileSync(
+      join(cjs, 'check.js'),
+      `const kit = require('@federated-gateway/toolkit');
+const { checkSellerReply, CONTRACT_VERSION, PACT_FILE, readPact } = require('@federated-gateway/contracts');
+const { startMockSeller } = kit;
+(async () => {${LIBRARY_CALLS}
+})().catch((error) => { console.error(error); process.exitCode = 1; });`,
+    );
+    const result = await run('node', ['check.js'], cjs);
+    expect(result.code, result.stderr).toBe(0);
+    const seen = JSON.parse(result.stdout) as { honest: boolean; broken: string[]; contract: string; pact: string; pactInteractions: number };
+    expect(seen).toMatchObject({ status: 200, honest: true, broken: expect.arrayContaining(['item.id-echo']) });
+    expect(seen.contract).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(seen.pact).toBe(join(cjs, 'node_modules', '@federated-gateway', 'contracts', 'contracts', 'pacts', 'federated-gateway-seller-system.json'));
+    expect(seen.pactInteractions).toBeGreaterThan(10);
+  });
+
+  it("run a vendor's vitest file against the installed toolkit: it passes on the honest mock seller and fails on one breaking a reply rule", async () => {
+    writeFileSync(join(app, 'seller-contract.test.ts'), VENDOR_TEST);
+    // The repository's vitest, as the vendor's own devDependency would be.
+    symlinkSync(packagePath('node_modules', 'vitest'), join(app, 'node_modules', 'vitest'), 'dir');
+    const vitest = packagePath('node_modules', 'vitest', 'vitest.mjs');
+    const args = [vitest, 'run', '--root', app, 'seller-contract.test.ts'];
+    const [honest, broken] = await Promise.all([
+      run('node', args, app, { ...process.env, BREAK_RULE: '' }),
+      run('node', args, app, { ...process.env, BREAK_RULE: 'wrong-original-part' }),
+    ]);
+    expect(honest.code, honest.stdout + honest.stderr).toBe(0);
+    expect(honest.stdout).toMatch(/1 passed/);
+    expect(broken.code, broken.stdout + broken.stderr).toBe(1);
+    // Failed on the verdict, not on a crash: the report said the seller broke the contract.
+    expect(broken.stdout + broken.stderr).toMatch(/keeps the Federated Gateway contract[\s\S]*expected false to be true/);
   });
 });
 

@@ -97,6 +97,14 @@ describe('the one request pipeline', () => {
     }
   });
 
+  it('leaves every buyer operation alone on its path, so no middleware registered on the app can bypass the list', () => {
+    // A later app.use('*', …) would reach every route but the buyer operations (their handlers
+    // always answer): a step for every request belongs in http/gateway-pipeline.ts instead.
+    const buyerPaths = app.routes.filter((route) => route.path.startsWith('/json/federated/'));
+    expect(buyerPaths).toHaveLength(6);
+    for (const { method, path } of buyerPaths) expect(app.router.match(method, path)[0], `${method} ${path}`).toHaveLength(1);
+  });
+
   it('leaves the steps that entered when one refuses, in reverse, and skips the rest', async () => {
     const run = await stepsRunFor('POST', '/json/federated/v3_2/item_inquiry', 'text/plain');
     expect(run.status).toBe(415);

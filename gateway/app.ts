@@ -13,7 +13,7 @@ import { healthRoute } from './http/health-route';
 import { jsonLineLogger, type Logger } from './http/request-log';
 import { checkMiddleware, type RequestCheck } from './http/request-check';
 import { gatewayPipeline } from './http/gateway-pipeline';
-import { pipelineMiddleware, type PipelineStep } from './http/pipeline';
+import { mountBehindPipeline, type PipelineStep } from './http/pipeline';
 import { OverallStatus } from '../contracts/index';
 import type { GatewayEnv } from './http/gateway-env';
 import { createCatalog } from './catalog/catalog-queries';
@@ -66,18 +66,19 @@ export function createGateway(deps: GatewayDeps) {
   const defaults = gatewayPipeline({ logger, metrics: deps.metrics, maxBodyBytes: config.protection.maxBodyBytes });
   const steps = deps.pipeline === undefined ? defaults : deps.pipeline(defaults);
 
-  // The buyer operations come first: each is one handler that runs the pipeline itself
-  // (http/operation-route.ts) and always answers, so the app-wide middleware registered after
-  // them (Hono runs matched handlers in registration order) is never reached on their paths.
-  // Every other route gets the same steps, from the same list, as one middleware.
+  // The buyer operations are each one handler that runs the pipeline itself and always
+  // answers (http/operation-route.ts), alone on its path; every other route gets the same
+  // steps, from the same list, as middleware on its own paths (http/pipeline.ts).
   const app = new Hono<GatewayEnv>();
   app.onError(errorResponse);
   mountBuyerOperations(app, operations, { steps, checks: auth, forwardHeaders: config.forwardHeaders }, config);
-  app.use('*', pipelineMiddleware(steps));
-  app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
-  app.get('/health', healthRoute(deps.store, deps.draining));
-  mountCatalog(app, deps, operations, checkMiddleware(auth), clock);
-  app.route('/', apiReferenceRoutes());
+  const others = new Hono<GatewayEnv>();
+  others.get('/health', healthRoute(deps.store, deps.draining));
+  mountCatalog(others, deps, operations, checkMiddleware(auth), clock);
+  others.route('/', apiReferenceRoutes());
+  mountBehindPipeline(app, others, steps, (c) =>
+    c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404),
+  );
   return app;
 }
 

@@ -9,6 +9,8 @@ export interface GatewayEnv {
     requestId: string;
     /** When the request log saw the request (its clock). */
     requestStarted: number;
+    /** Set once the pipeline ran as middleware: a second pattern of the same route does not run it again. */
+    pipelined: boolean;
     /** When the metrics step saw the request (performance.now()). */
     metricsStarted: number;
     buyer: AuthenticatedBuyer;

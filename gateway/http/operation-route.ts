@@ -4,7 +4,7 @@ import { readJsonBody } from '../../shared/http/json-body';
 import { buyerReplyJson, type BuyerReplyOperation } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
 import type { ErrorEnvelope, GatewayEnv } from './gateway-env';
-import { pipelineHandler, type PipelineStep } from './pipeline';
+import { answerIn, pipelineHandler, type PipelineStep } from './pipeline';
 import type { RequestCheck } from './request-check';
 import { replyWithHeaders } from './reply-headers';
 
@@ -67,13 +67,13 @@ export function operationRoute(name: BuyerReplyOperation, operation: Operation, 
     return replyWithHeaders(c, write(result.reply), result.httpStatus, headers);
   }
 
-  const handle = async (c: Context<GatewayEnv>): Promise<Response> => {
-    const checking = edge.checks(c);
-    if (checking !== undefined) await checking;
-    const body = await readJsonBody(c, bodyNotJson);
-    return reply(c, await operation(inputOf(c, body)));
-  };
-  const run = pipelineHandler(edge.steps, handle);
+  const answer = answerIn(
+    (c) => edge.checks(c),
+    (c) => readJsonBody(c, bodyNotJson),
+    (c, body) => operation(inputOf(c, body)),
+    reply,
+  );
+  const run = pipelineHandler(edge.steps, answer);
   // The envelope is known before any step runs: a refusal of the body limit answers in it too.
   if (envelope === 'gateway') return run;
   return (c, next) => {

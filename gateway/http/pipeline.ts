@@ -1,4 +1,4 @@
-import type { Context, Handler, MiddlewareHandler } from 'hono';
+import type { Context, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { GatewayEnv } from './gateway-env';
 import { errorResponse } from './error-response';
@@ -22,8 +22,26 @@ export interface PipelineStep {
 /** The route pattern that answered the request (`/json/federated/v3_2/item_inquiry`, `*` when none did). */
 export type RouteOf = (c: Context<GatewayEnv>) => string;
 
-/** The steps' `enter`s in order, `inner` (the route) if all passed, every entered step's `leave` in reverse; a failure through the error mapper. */
-async function runSteps(steps: readonly PipelineStep[], c: Context<GatewayEnv>, inner: () => Response | Promise<Response>, route: RouteOf): Promise<Response> {
+/** One stage of a route's answer: given the stage before's value, its own or a promise of it. */
+export type Stage<In, Out> = (c: Context<GatewayEnv>, value: In) => Out | Promise<Out>;
+
+/**
+ * A route's answer in stages, each given the value of the one before and awaited only when it
+ * returns a promise: the pipeline and the route then share one async layer (a route written
+ * as its own async function would cost a promise and an await more per request).
+ */
+export interface Answer {
+  readonly stages: readonly Stage<never, unknown>[];
+}
+
+export function answerIn(only: Stage<undefined, Response>): Answer;
+export function answerIn<A, B, C>(first: Stage<undefined, A>, second: Stage<A, B>, third: Stage<B, C>, last: Stage<C, Response>): Answer;
+export function answerIn(...stages: Stage<never, unknown>[]): Answer {
+  return { stages };
+}
+
+/** The steps' `enter`s in order, the answer if all passed, every entered step's `leave` in reverse; a failure through the error mapper. */
+async function runSteps(steps: readonly PipelineStep[], c: Context<GatewayEnv>, answer: Answer, route: RouteOf): Promise<Response> {
   let entered = 0;
   let response: Response;
   try {
@@ -31,8 +49,13 @@ async function runSteps(steps: readonly PipelineStep[], c: Context<GatewayEnv>, 
       const waiting = steps[entered].enter?.(c);
       if (waiting !== undefined) await waiting;
     }
-    const answered = inner();
-    response = answered instanceof Response ? answered : await answered;
+    // Our own stages return native promises when they wait; nothing else is awaited.
+    let value: unknown;
+    for (const stage of answer.stages as readonly Stage<unknown, unknown>[]) {
+      value = stage(c, value);
+      if (value instanceof Promise) value = await value;
+    }
+    response = value as Response;
   } catch (error) {
     response = errorResponse(error, c);
   }
@@ -48,22 +71,39 @@ const ownRoute: RouteOf = (c) => routePath(c);
 // After the chain the last handler matched is the route's own (or a catch-all: unmatched).
 const lastMatchedRoute: RouteOf = (c) => routePath(c, -1);
 
-/** The pipeline around one handler that always answers (the buyer operations): no middleware chain runs. */
-export function pipelineHandler(steps: readonly PipelineStep[], handler: (c: Context<GatewayEnv>) => Promise<Response>): Handler<GatewayEnv> {
-  return (c) => runSteps(steps, c, () => handler(c), ownRoute);
+/** The pipeline around a route that always answers (the buyer operations): no middleware chain runs. */
+export function pipelineHandler(steps: readonly PipelineStep[], answer: Answer): Handler<GatewayEnv> {
+  return (c) => runSteps(steps, c, answer, ownRoute);
 }
 
-/** The pipeline as one Hono middleware, for the routes Hono composes. */
+/** The pipeline as one Hono middleware, for the routes Hono composes; it runs once a request, however many of its patterns match. */
 export function pipelineMiddleware(steps: readonly PipelineStep[]): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
-    c.res = await runSteps(
-      steps,
-      c,
-      async () => {
-        await next();
-        return c.res;
-      },
-      lastMatchedRoute,
-    );
+    if (c.get('pipelined') === true) return next();
+    c.set('pipelined', true);
+    const rest = answerIn(async () => {
+      await next();
+      return c.res;
+    });
+    c.res = await runSteps(steps, c, rest, lastMatchedRoute);
   };
+}
+
+/**
+ * `routes` mounted on `app` behind the pipeline, as middleware registered on their own paths
+ * rather than on '*': a buyer operation's path then matches its own handler alone, which Hono
+ * calls directly instead of composing a chain per request (two promises and a closure more). A
+ * path no route matches gets the pipeline around `notFound`.
+ */
+export function mountBehindPipeline(
+  app: Hono<GatewayEnv>,
+  routes: Hono<GatewayEnv>,
+  steps: readonly PipelineStep[],
+  notFound: NotFoundHandler<GatewayEnv>,
+): void {
+  const middleware = pipelineMiddleware(steps);
+  for (const path of new Set(routes.routes.map((route) => route.path))) app.use(path, middleware);
+  app.route('/', routes);
+  const unmatched = answerIn((c) => notFound(c));
+  app.notFound((c) => (c.get('pipelined') === true ? notFound(c) : runSteps(steps, c, unmatched, lastMatchedRoute)));
 }

@@ -7,12 +7,16 @@ import { withReplyHeaders } from './reply-headers';
 /** Receives one structured entry per request; tests pass a collector or a no-op. */
 export type Logger = (entry: Record<string, unknown>) => void;
 
+/** Takes one line; `flush()` writes what is pending now. */
+export type LineWriter = ((line: string) => void) & { flush(): void };
+
 /**
  * Lines are gathered and written once per event-loop turn (or every 64 KB): one write per
- * request costs ~5 µs to a file, a batch ~0.7 µs a line. A line waits at most one turn; any
- * still pending when the process exits is written synchronously then.
+ * request costs ~5 µs to a file, a batch ~0.7 µs a line. A line waits at most one turn; a
+ * server that stops flushes after its last request (server.ts), and any line still pending
+ * when the process exits is written synchronously then.
  */
-export function batchedLineWriter(write: (text: string) => void, writeAtExit: (text: string) => void = write, maxPending = 65_536): (line: string) => void {
+export function batchedLineWriter(write: (text: string) => void, writeAtExit: (text: string) => void = write, maxPending = 65_536): LineWriter {
   let pending = '';
   let scheduled = false;
   const flush = () => {
@@ -26,17 +30,18 @@ export function batchedLineWriter(write: (text: string) => void, writeAtExit: (t
     if (pending !== '') writeAtExit(pending);
     pending = '';
   });
-  return (line) => {
-    pending += line;
+  const line = (text: string) => {
+    pending += text;
     if (pending.length >= maxPending) flush();
     else if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
   };
+  return Object.assign(line, { flush });
 }
 
-let stdoutLines: ((line: string) => void) | undefined;
+let stdoutLines: LineWriter | undefined;
 
 export const jsonLineLogger: Logger = (entry) => {
   stdoutLines ??= batchedLineWriter(
@@ -45,6 +50,11 @@ export const jsonLineLogger: Logger = (entry) => {
   );
   stdoutLines(`${JSON.stringify(entry)}\n`);
 };
+
+/** Writes jsonLineLogger's pending lines now: a stopping server calls it once its last request is answered. */
+export function flushJsonLines(): void {
+  stdoutLines?.flush();
+}
 
 // A caller's own request id is kept when it looks like an id, so traces join up across systems.
 const USABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -12,9 +12,9 @@ import { replyWithHeaders } from './reply-headers';
 // steps other routes get as Hono middleware, gateway-pipeline.ts), the route's own checks
 // (authentication and rate limit), the body handed to the operation, the reply written with
 // the float-aware writer, any failure through the one error mapper. The four operations are
-// the gateway's hot path, registered ahead of the app-wide middleware and always answering, so
-// no middleware chain runs for them (it cost a promise and a closure per layer, and every check
-// awaited even when it had nothing to wait for). Everything else lives in gateway/operations/.
+// the gateway's hot path: each alone on its path and always answering, so no middleware chain
+// runs for them (it cost a promise and a closure per layer, and every check awaited even when
+// it had nothing to wait for). Everything else lives in gateway/operations/.
 
 export type Operation = (input: OperationInput) => Promise<OperationResult>;
 

@@ -5,13 +5,13 @@ import { errorResponse } from './error-response';
 
 // The steps every request passes (the request log, metrics, body limit, content type), declared
 // once as an ordered list (gateway-pipeline.ts) and run by one runner in two forms: Hono
-// middleware for the routes Hono composes, and a plain handler for the buyer operations, the
+// middleware on the other routes' own paths, and a plain handler for the buyer operations, the
 // hot path, which Hono calls without a middleware chain (one async layer, no closure per step,
-// no await unless a step has something to wait for). pipeline.test.ts walks every route of the
-// app and proves both forms run the same steps in the same order.
+// no await unless a step has something to wait for). gateway/app-pipeline.test.ts walks every
+// route of the app and proves both forms run the same steps in the same order.
 
 export interface PipelineStep {
-  /** Names the step in the trace of pipeline.test.ts and in errors. */
+  /** Names the step (the trace of gateway/app-pipeline.test.ts). */
   readonly name: string;
   /** On the way in, in list order: throws the error that refuses the request; a promise only when it must wait. */
   enter?(c: Context<GatewayEnv>): void | Promise<void>;
@@ -19,7 +19,7 @@ export interface PipelineStep {
   leave?(c: Context<GatewayEnv>, response: Response, route: RouteOf): Response;
 }
 
-/** The route pattern that answered the request (`/json/federated/v3_2/item_inquiry`, `*` when none did). */
+/** The route pattern that answered the request (`/json/federated/v3_2/item_inquiry`; empty or a catch-all `…/*` when none did). */
 export type RouteOf = (c: Context<GatewayEnv>) => string;
 
 /** One stage of a route's answer: given the stage before's value, its own or a promise of it. */

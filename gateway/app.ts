@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { Directory } from './directory/directory';
 import type { SellerClient } from './seller-client/seller-client.types';
 import type { Store } from './store/store';
@@ -6,13 +6,14 @@ import { systemClock, type Clock } from './clock';
 import { gatewayConfig, type GatewayConfig } from './gateway-config';
 import { createTokenVerifier } from './auth/token-verifier';
 import { authenticate } from './auth/authenticate';
-import { createOperations } from './operations/index';
-import { operationRoute } from './http/operation-route';
+import { createOperations, type Operations } from './operations/index';
+import { operationRoute, type OperationEdge } from './http/operation-route';
 import { errorResponse } from './http/error-response';
 import { healthRoute } from './http/health-route';
-import { createRequestLog, jsonLineLogger, requestLog, type Logger } from './http/request-log';
-import { checkMiddleware, inTurn } from './http/request-check';
-import { requireJsonContentType } from './http/json-content-type';
+import { jsonLineLogger, type Logger } from './http/request-log';
+import { checkMiddleware, type RequestCheck } from './http/request-check';
+import { gatewayPipeline } from './http/gateway-pipeline';
+import { mountBehindPipeline, type PipelineStep } from './http/pipeline';
 import { OverallStatus, type SellerReplyCheck } from '../contracts/index';
 import type { GatewayEnv } from './http/gateway-env';
 import { createCatalog } from './catalog/catalog-queries';
@@ -21,14 +22,12 @@ import { catalogRoutes } from './catalog/catalog-routes';
 import { catalogSessionRoutes } from './catalog-session/catalog-session-routes';
 import { buyerOrCatalogSession } from './catalog-session/catalog-session-auth';
 import { apiReferenceRoutes } from './api-reference/api-reference-routes';
-import { requestBodyLimit } from './protection/request-body-limit';
 import { rateLimitedAuth } from './protection/rate-limit';
 import { failedAuthLimit } from './protection/failed-auth-limit';
 import { failedAttempts } from '../shared/failed-attempts';
 import { createRateLimiter } from './protection/rate-limiter';
 import { clientRateLimits } from './protection/client-rate-limits';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
-import { requestMetrics } from './metrics/request-metrics';
 import { protectSellerClient, sellerProtectionOptions } from './protection/protected-seller-client';
 import { INQUIRY_ITEMS_RULE, itemCountLimit, ORDER_LINES_RULE } from './protection/item-count-limit';
 
@@ -53,6 +52,8 @@ export interface GatewayDeps {
   draining?: () => boolean;
   /** The seller reply check: the fused one pass by default; the reference path (checkSellerReply) for oracle tests. */
   replyCheck?: SellerReplyCheck;
+  /** Rewrites the steps every request passes (http/gateway-pipeline.ts): tests add a marker step or trace each one. */
+  pipeline?: (steps: PipelineStep[]) => PipelineStep[];
 }
 
 export const V3_2 = '/json/federated/v3_2';
@@ -61,7 +62,30 @@ export const V3_1 = '/json/federated/v3_1';
 export function createGateway(deps: GatewayDeps) {
   const clock = deps.clock ?? systemClock;
   const config = deps.config ?? gatewayConfig();
-  // Seller protection per member (circuit breaker, cap on calls in flight) around the real client.
+  const operations = operationsOf(deps, clock, config);
+  const auth = buyerAuth(deps, clock, config);
+  const logger = deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger);
+  const defaults = gatewayPipeline({ logger, metrics: deps.metrics, maxBodyBytes: config.protection.maxBodyBytes });
+  const steps = deps.pipeline === undefined ? defaults : deps.pipeline(defaults);
+
+  // The buyer operations are each one handler that runs the pipeline itself and always
+  // answers (http/operation-route.ts), alone on its path; every other route gets the same
+  // steps, from the same list, as middleware on its own paths (http/pipeline.ts).
+  const app = new Hono<GatewayEnv>();
+  app.onError(errorResponse);
+  mountBuyerOperations(app, operations, { steps, checks: auth, forwardHeaders: config.forwardHeaders }, config);
+  const others = new Hono<GatewayEnv>();
+  others.get('/health', healthRoute(deps.store, deps.draining));
+  mountCatalog(others, deps, operations, checkMiddleware(auth), clock);
+  others.route('/', apiReferenceRoutes());
+  mountBehindPipeline(app, others, steps, (c) =>
+    c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404),
+  );
+  return app;
+}
+
+/** The operations, calling sellers through the per-member protection (circuit breaker, cap on calls in flight). */
+function operationsOf(deps: GatewayDeps, clock: Clock, config: GatewayConfig): Operations {
   const metrics = deps.metrics;
   const sellerClient = protectSellerClient(deps.sellerClient, {
     ...sellerProtectionOptions(config.protection),
@@ -70,7 +94,7 @@ export function createGateway(deps: GatewayDeps) {
     onRefused: metrics && ((member, reason) => metrics.sellerRefused(member, reason)),
   });
   metrics?.watchBreakers(sellerClient.breakers);
-  const operations = createOperations({
+  return createOperations({
     store: deps.store,
     directory: deps.directory,
     sellerClient,
@@ -79,61 +103,48 @@ export function createGateway(deps: GatewayDeps) {
     onViolations: metrics && ((member, list) => metrics.violations(member, list)),
     replyCheck: deps.replyCheck,
   });
-  // Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
-  // Requests failing authentication are limited per client address first, before any token is checked.
+}
+
+/**
+ * Every buyer endpoint authenticates through this: the API client's rate limit comes with it.
+ * Requests failing authentication are limited per client address first, before any token is checked.
+ */
+function buyerAuth(deps: GatewayDeps, clock: Clock, config: GatewayConfig): RequestCheck {
   const verified = authenticate(createTokenVerifier({ directory: deps.directory, clock, config: config.auth }));
   const authFailures = failedAttempts({ limit: config.protection.authFailureLimit, windowMs: 60_000, clock });
-  const auth = rateLimitedAuth(failedAuthLimit(verified, authFailures), {
+  return rateLimitedAuth(failedAuthLimit(verified, authFailures), {
     limiter: createRateLimiter({ windowMs: config.protection.rateLimitWindowMs, clock }),
     limits: clientRateLimits(deps.store, { defaultLimit: config.protection.rateLimit, ttlMs: 30_000, clock }),
     instances: config.protection.rateLimitInstances,
   });
-  const log = createRequestLog(deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger));
-  const bodyLimit = requestBodyLimit(config.protection.maxBodyBytes);
-  const authMiddleware = checkMiddleware(auth);
+}
 
-  // The buyer operations come first: each is one handler that runs the request log and the
-  // checks itself (http/operation-route.ts) and always answers, so the app-wide middleware
-  // registered after them (Hono runs matched handlers in registration order) is never reached
-  // on their paths. Every other route gets the same steps as middleware. A step meant for the
-  // buyer operations too belongs in their edge (operation-route.ts) as well.
-  const app = new Hono<GatewayEnv>();
-  app.onError(errorResponse);
-
-  // The content type is judged before authentication: a form post is refused without verifying a token.
-  const edge = { log, checks: inTurn(bodyLimit, requireJsonContentType, auth), metrics, forwardHeaders: config.forwardHeaders };
+/** The four buyer operations under v3.2; v3.1 lists item inquiry and place order with the same bodies: the very same handlers. */
+function mountBuyerOperations(app: Hono<GatewayEnv>, operations: Operations, edge: OperationEdge, config: GatewayConfig): void {
+  const limits = config.protection;
   const routes = {
     item_inquiry: operationRoute(
       'item-inquiry',
-      itemCountLimit(operations.itemInquiry, { limit: config.protection.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }),
+      itemCountLimit(operations.itemInquiry, { limit: limits.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }),
       edge,
     ),
     place_order: operationRoute(
       'place-order',
-      itemCountLimit(operations.placeOrder, { limit: config.protection.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }),
+      itemCountLimit(operations.placeOrder, { limit: limits.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }),
       edge,
     ),
     invoice: operationRoute('invoice', operations.invoice, edge, 'invoices'),
     statement: operationRoute('statement', operations.statement, edge, 'statements'),
   };
-  // The buyer operations under a version's base path.
   const mount = (base: string, names: (keyof typeof routes)[]) => {
     for (const name of names) app.post(`${base}/${name}`, routes[name]);
   };
   mount(V3_2, ['item_inquiry', 'place_order', 'invoice', 'statement']);
-  // v3.1 lists item inquiry and place order with the same bodies: the very same handlers.
   mount(V3_1, ['item_inquiry', 'place_order']);
+}
 
-  app.use('*', requestLog(log));
-  if (metrics !== undefined) app.use('*', requestMetrics(metrics));
-  app.use('*', checkMiddleware(bodyLimit));
-  // Every other JSON endpoint (catalog, catalog session, catalog token) takes the same content type.
-  app.use('*', checkMiddleware(requireJsonContentType));
-  app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
-
-  app.get('/health', healthRoute(deps.store, deps.draining));
-
-  // v3.1 catalog launch and cart, the catalog page and its session API.
+/** v3.1 catalog launch and cart, the catalog page and its session API; catalog and search answer the buyer system (JWT) and the catalog page (session token) alike. */
+function mountCatalog(app: Hono<GatewayEnv>, deps: GatewayDeps, operations: Operations, authMiddleware: MiddlewareHandler<GatewayEnv>, clock: Clock): void {
   const catalog = createCatalog(deps.store);
   const session = catalogSessionRoutes({
     store: deps.store,
@@ -146,11 +157,7 @@ export function createGateway(deps: GatewayDeps) {
     publicUrl: deps.publicUrl,
   });
   app.route('/', session.routes);
-  // Catalog and search answer the buyer system (JWT) and the catalog page (session token) alike.
   app.route('/', catalogRoutes({ catalog, search: createCatalogSearch(deps.store), auth: buyerOrCatalogSession(authMiddleware, session.sessionAuth) }));
-  app.route('/', apiReferenceRoutes());
-
-  return app;
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

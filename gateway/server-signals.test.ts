@@ -67,4 +67,36 @@ describe('gateway process signals', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(stderr).toContain('gateway: SIGTERM while draining, skipping the rest of the drain');
   });
+
+  it('writes the log line of every request answered before a stop (lines are written in batches)', async () => {
+    const logged = await startGatewayProcess({ env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'on', GATEWAY_DRAIN_MS: '0' } });
+    let stdout = '';
+    logged.process.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const stdoutClosed = new Promise((resolve) => logged.process.stdout!.once('close', resolve));
+    const ids = Array.from({ length: 40 }, (_, i) => `last-before-stop-${i}`);
+    // The stop comes with the first answer, the others still in flight: their lines are logged
+    // as the server stops, while the batch of their turn may not have been written yet.
+    let stopped: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+    const answered = await Promise.all(
+      ids.map((id) =>
+        fetch(`${logged.url}/no/such/path`, { headers: { 'x-request-id': id } }).then(
+          async (r) => {
+            stopped ??= logged.kill('SIGTERM');
+            await r.text();
+            return id;
+          },
+          () => undefined,
+        ),
+      ),
+    );
+    expect(await stopped).toEqual({ code: 0, signal: null });
+    await stdoutClosed;
+    const written = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { request_id: string }).request_id);
+    const answeredIds = answered.filter((id) => id !== undefined);
+    expect(answeredIds.length).toBeGreaterThan(0);
+    expect(written).toEqual(expect.arrayContaining(answeredIds));
+  });
 });

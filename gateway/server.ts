@@ -15,7 +15,7 @@ import { createSellerClient } from './seller-client/seller-client';
 import { recordingSellerClient } from './seller-client/recording-seller-client';
 import type { ExchangeLog } from '../inspector/exchange-log';
 import { createGateway } from './app';
-import { jsonLineLogger } from './http/request-log';
+import { flushJsonLines, jsonLineLogger } from './http/request-log';
 import { GATEWAY_PROCESS_ENVIRONMENT, serverSettings } from './server-settings';
 import { EnvironmentError, readEnvironment } from '../shared/environment';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
@@ -102,6 +102,8 @@ export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, o
       closing ??= (async () => {
         // Idle keep-alive sockets go now (or after idleGraceMs), busy ones after their response (up to the grace period).
         await listening.drain(settings.shutdownGraceMs, options.idleGraceMs);
+        // Every request is answered: its log line goes out now, not a turn later.
+        flushJsonLines();
         await sellerClient.close();
         if (ownsStore) await store.close();
       })();

@@ -11,7 +11,7 @@ import { median, percentile, round } from './load/latency-stats';
 import { pacedLoad } from './load/paced-load';
 import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
 import { cpuMicros, rssMb } from './load/process-stats';
-import { perRequestCounts, type PerRequestCounts } from './load/async-count-report';
+import { perRequestCounts, type CountsOfProcess, type PerRequestCounts } from './load/async-count-report';
 import { cpuSplit, pinProcesses, postgresOnPort } from './load/cpu-pinning';
 
 const HELP = `npm run bench — the gateway's item inquiry against a bare proxy and the mock seller
@@ -328,16 +328,18 @@ try {
   const workersRatio = twoWorkers === undefined || oneWorker === undefined ? null : round(twoWorkers.rps / oneWorker.rps);
 
   // Counted runs: the gateway and the bare proxy stop here, so their counts are written.
-  let counts: Record<string, PerRequestCounts | undefined> | undefined;
+  let counts: Record<string, CountsOfProcess | undefined> | undefined;
   if (COUNTS) {
     await Promise.all([bare.kill('SIGTERM'), gateway.kill('SIGTERM')]);
     const dir = process.env.ASYNC_COUNTS_DIR!;
     counts = { gateway: perRequestCounts(dir, gateway.pid), bare_proxy: perRequestCounts(dir, bare.pid) };
   }
-  const countLine = (name: string, c: PerRequestCounts | undefined) =>
+  const countsOf = (c: PerRequestCounts) =>
+    `${c.promises} promises, ${c.ticks} ticks, ${c.timers} timers, ${c.immediates} immediates per request; ${c.minor_gcs_per_1k_requests} minor / ${c.major_gcs_per_1k_requests} major GCs per 1,000${c.allocated_kb === undefined ? '' : `; ${c.allocated_kb} KB allocated per request`}`;
+  const countLine = (name: string, c: CountsOfProcess | undefined) =>
     c === undefined
       ? `${name}: no counts written`
-      : `${name}: ${c.promises} promises, ${c.ticks} ticks, ${c.timers} timers, ${c.immediates} immediates per request; ${c.minor_gcs_per_1k_requests} minor / ${c.major_gcs_per_1k_requests} major GCs per 1,000 (${c.requests} requests)`;
+      : `${name}: ${countsOf(c.whole)} (${c.whole.requests} requests)${c.steady === undefined ? '' : `\n      steady, from request ${c.steady.from}: ${countsOf(c.steady)} (${c.steady.requests} requests)`}`;
 
   const failures = [
     directSat,

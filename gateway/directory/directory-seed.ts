@@ -100,6 +100,14 @@ export async function seedDirectory(store: Store, options: SeedOptions = {}): Pr
 }
 
 async function insertSeed(tx: Queryable, seed: DirectorySeed, sellerUrl: string, publicKeys: Map<string, string>) {
+  await insertMembers(tx, seed, sellerUrl);
+  await insertLocationsAndAccounts(tx, seed);
+  const userIds = await insertUsers(tx, seed);
+  await insertApiClients(tx, seed, userIds, publicKeys);
+}
+
+/** The catalog regions and the members, every member's seller at `sellerUrl`. */
+async function insertMembers(tx: Queryable, seed: DirectorySeed, sellerUrl: string) {
   for (const region of seed.catalogRegions) {
     await tx.query('INSERT INTO catalog_regions (id, name) VALUES ($1, $2)', [region.id, region.name]);
   }
@@ -123,6 +131,9 @@ async function insertSeed(tx: Queryable, seed: DirectorySeed, sellerUrl: string,
       ],
     );
   }
+}
+
+async function insertLocationsAndAccounts(tx: Queryable, seed: DirectorySeed) {
   for (const l of seed.locations) {
     await tx.query('INSERT INTO locations (id, member_id, description, type) VALUES ($1, $2, $3, $4)', [l.id, l.memberId, l.description, l.type]);
   }
@@ -134,6 +145,10 @@ async function insertSeed(tx: Queryable, seed: DirectorySeed, sellerUrl: string,
       a.standing,
     ]);
   }
+}
+
+/** The users with their locations; returns each user's id by username. */
+async function insertUsers(tx: Queryable, seed: DirectorySeed): Promise<Map<string, number>> {
   const userIds = new Map<string, number>();
   for (const u of seed.users) {
     const { rows } = await tx.query<{ id: number }>(
@@ -169,6 +184,11 @@ async function insertSeed(tx: Queryable, seed: DirectorySeed, sellerUrl: string,
       if (inserted.affectedRows !== 1) throw new Error(`seed: user ${u.username} lists unknown location ${ul.locationId}`);
     }
   }
+  return userIds;
+}
+
+/** The API clients, the users they act for, and the keys to register (publicKeys: none in production). */
+async function insertApiClients(tx: Queryable, seed: DirectorySeed, userIds: Map<string, number>, publicKeys: Map<string, string>) {
   for (const c of seed.apiClients) {
     await tx.query('INSERT INTO api_clients (id, name) VALUES ($1, $2)', [c.id, c.name]);
     for (const username of c.users) {

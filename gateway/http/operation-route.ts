@@ -1,32 +1,28 @@
 import type { Context, Handler } from 'hono';
-import { routePath } from 'hono/route';
 import { bodyNotJson } from '../errors';
 import { readJsonBody } from '../../shared/http/json-body';
 import { buyerReplyJson, type BuyerReplyOperation } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
-import type { GatewayMetrics } from '../metrics/gateway-metrics';
-import { recordRequest } from '../metrics/request-metrics';
 import type { ErrorEnvelope, GatewayEnv } from './gateway-env';
+import { answerIn, pipelineHandler, type PipelineStep } from './pipeline';
 import type { RequestCheck } from './request-check';
-import type { RequestLog } from './request-log';
-import { errorResponse } from './error-response';
 import { replyWithHeaders } from './reply-headers';
 
-// A buyer operation's whole HTTP edge in one handler: the request log, the checks (body size,
-// authentication and rate limit, content type), the body handed to the operation, the reply
-// written with the float-aware writer, any failure through the one error mapper. The same
-// steps other routes get as Hono middleware, called in turn here: the four operations are the
-// gateway's hot path, registered ahead of the app-wide middleware and always answering, so no
-// middleware chain runs for them (it cost a promise and a closure per layer, and every check
-// awaited even when it had nothing to wait for). Everything else lives in gateway/operations/.
+// A buyer operation's whole HTTP edge in one handler: the gateway's pipeline (the same list of
+// steps other routes get as Hono middleware, gateway-pipeline.ts), the route's own checks
+// (authentication and rate limit), the body handed to the operation, the reply written with
+// the float-aware writer, any failure through the one error mapper. The four operations are
+// the gateway's hot path: each alone on its path and always answering, so no middleware chain
+// runs for them (it cost a promise and a closure per layer, and every check awaited even when
+// it had nothing to wait for). Everything else lives in gateway/operations/.
 
 export type Operation = (input: OperationInput) => Promise<OperationResult>;
 
 export interface OperationEdge {
-  log: RequestLog;
-  /** Every check the request passes before its body is read, in order. */
+  /** The gateway's pipeline (gateway-pipeline.ts), run around the operation. */
+  steps: readonly PipelineStep[];
+  /** The route's own checks after the pipeline's, before the body is read. */
   checks: RequestCheck;
-  metrics?: GatewayMetrics;
   /** Buyer headers that travel on to the seller. */
   forwardHeaders: string[];
 }
@@ -71,21 +67,17 @@ export function operationRoute(name: BuyerReplyOperation, operation: Operation, 
     return replyWithHeaders(c, write(result.reply), result.httpStatus, headers);
   }
 
-  return async (c) => {
-    const started = edge.log.begin(c, envelope);
-    const timed = edge.metrics === undefined ? 0 : performance.now();
-    let response: Response;
-    try {
-      const checking = edge.checks(c);
-      if (checking !== undefined) await checking;
-      const body = await readJsonBody(c, bodyNotJson);
-      response = reply(c, await operation(inputOf(c, body)));
-    } catch (error) {
-      response = errorResponse(error, c);
-    }
-    response = edge.log.end(c, started, response);
-    // routePath(c): this handler's own route pattern.
-    if (edge.metrics !== undefined) recordRequest(edge.metrics, c, routePath(c), response.status, (performance.now() - timed) / 1000);
-    return response;
+  const answer = answerIn(
+    (c) => edge.checks(c),
+    (c) => readJsonBody(c, bodyNotJson),
+    (c, body) => operation(inputOf(c, body)),
+    reply,
+  );
+  const run = pipelineHandler(edge.steps, answer);
+  // The envelope is known before any step runs: a refusal of the body limit answers in it too.
+  if (envelope === 'gateway') return run;
+  return (c, next) => {
+    c.set('envelope', envelope);
+    return run(c, next);
   };
 }

@@ -1,10 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from './gateway-env';
+import type { PipelineStep } from './pipeline';
 
 // A check a request passes before its handler (body size, authentication and rate limit,
 // content type): it throws the gateway error that refuses the request, and returns a promise
-// only when it has to wait (a look-up that is not in memory). The buyer operations call their
-// checks in turn inside one handler (operation-route.ts); other routes mount them as middleware.
+// only when it has to wait (a look-up that is not in memory). The app-wide checks are steps of
+// the gateway's pipeline (gateway-pipeline.ts); a route's own (authentication) it calls itself
+// or mounts as middleware.
 
 export type RequestCheck = (c: Context<GatewayEnv>) => void | Promise<void>;
 
@@ -27,4 +29,9 @@ export function checkMiddleware(check: RequestCheck): MiddlewareHandler<GatewayE
     await check(c);
     await next();
   };
+}
+
+/** The check as a step of a pipeline (pipeline.ts). */
+export function checkStep(name: string, check: RequestCheck): PipelineStep {
+  return { name, enter: check };
 }

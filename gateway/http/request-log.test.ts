@@ -17,6 +17,17 @@ describe('batched log lines', () => {
     expect(writes).toEqual(['a\nb\n', 'c\n']);
   });
 
+  it('writes what is pending at once when flushed', () => {
+    const writes: string[] = [];
+    const line = batchedLineWriter((text) => writes.push(text));
+    line('a\n');
+    line('b\n');
+    line.flush();
+    expect(writes).toEqual(['a\nb\n']);
+    line.flush();
+    expect(writes).toEqual(['a\nb\n']);
+  });
+
   it('writes at once when the pending text reaches the limit', () => {
     const writes: string[] = [];
     const line = batchedLineWriter((text) => writes.push(text), undefined, 10);

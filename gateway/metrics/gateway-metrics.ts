@@ -33,41 +33,81 @@ export interface GatewayMetricsOptions {
 export function createGatewayMetrics(options: GatewayMetricsOptions = {}): GatewayMetrics {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
-
-  const requests = new Counter({
-    name: 'gateway_http_requests_total',
-    help: 'Buyer requests answered, by route pattern, method and HTTP status',
-    labelNames: ['route', 'method', 'status'],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'gateway_http_request_duration_seconds',
-    help: 'Time to answer a buyer request, by route pattern and method',
-    labelNames: ['route', 'method'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  const sellerLatency = new Histogram({
-    name: 'gateway_seller_call_duration_seconds',
-    help: 'Seller calls by member and outcome (reply, timeout, unreachable, http-error, malformed); _count is the number of calls',
-    labelNames: ['member', 'outcome'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  const refused = new Counter({
-    name: 'gateway_seller_calls_refused_total',
-    help: 'Seller calls the gateway refused itself, by member and reason (circuit-open, busy)',
-    labelNames: ['member', 'reason'],
-    registers: [registry],
-  });
-  const violations = new Counter({
-    name: 'gateway_reply_rule_violations_total',
-    help: 'Reply-rule violations in seller replies, by rule and member',
-    labelNames: ['rule', 'member'],
-    registers: [registry],
-  });
-
+  const requests = requestCounters(registry);
+  const sellers = sellerCounters(registry);
   const watched: CircuitBreakers[] = [];
+  breakerGauge(registry, watched);
+  if (options.store !== undefined) outboxGauge(registry, options.store);
+
+  return {
+    registry,
+    request(route, method, status, seconds) {
+      requests.count.inc({ route, method, status: String(status) });
+      requests.latency.observe({ route, method }, seconds);
+    },
+    sellerCall(member, outcome) {
+      sellers.latency.observe({ member, outcome: outcome.kind }, outcome.elapsedMs / 1000);
+    },
+    sellerRefused(member, reason) {
+      sellers.refused.inc({ member, reason });
+    },
+    violations(member, list) {
+      for (const v of list) sellers.violations.inc({ rule: v.rule, member });
+    },
+    watchBreakers(breakers) {
+      watched.push(breakers);
+    },
+  };
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Buyer requests: counted and timed by route pattern. */
+function requestCounters(registry: Registry) {
+  return {
+    count: new Counter({
+      name: 'gateway_http_requests_total',
+      help: 'Buyer requests answered, by route pattern, method and HTTP status',
+      labelNames: ['route', 'method', 'status'],
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'Time to answer a buyer request, by route pattern and method',
+      labelNames: ['route', 'method'],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+  };
+}
+
+/** Seller calls by member: timed by outcome, refused by the gateway itself, and the reply rules their replies broke. */
+function sellerCounters(registry: Registry) {
+  return {
+    latency: new Histogram({
+      name: 'gateway_seller_call_duration_seconds',
+      help: 'Seller calls by member and outcome (reply, timeout, unreachable, http-error, malformed); _count is the number of calls',
+      labelNames: ['member', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    refused: new Counter({
+      name: 'gateway_seller_calls_refused_total',
+      help: 'Seller calls the gateway refused itself, by member and reason (circuit-open, busy)',
+      labelNames: ['member', 'reason'],
+      registers: [registry],
+    }),
+    violations: new Counter({
+      name: 'gateway_reply_rule_violations_total',
+      help: 'Reply-rule violations in seller replies, by rule and member',
+      labelNames: ['rule', 'member'],
+      registers: [registry],
+    }),
+  };
+}
+
+/** Each member's breaker state, read at each scrape from the breakers watched. */
+function breakerGauge(registry: Registry, watched: readonly CircuitBreakers[]): void {
   new Gauge({
     name: 'gateway_circuit_breaker_state',
     help: "Each member's circuit breaker: 0 closed, 1 half-open, 2 open",
@@ -78,39 +118,20 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
       for (const breakers of watched) for (const [member, state] of breakers.states()) this.set({ member }, BREAKER_VALUE[state]);
     },
   });
-  if (options.store !== undefined) {
-    const store = options.store;
-    new Gauge({
-      name: 'gateway_mail_outbox_messages',
-      help: 'Mail outbox messages by state (pending is the depth still to send)',
-      labelNames: ['state'],
-      registers: [registry],
-      async collect() {
-        // A scrape while the store is down still answers, without this gauge's values.
-        const counts = await countMailByState(store).catch(() => undefined);
-        this.reset();
-        if (counts !== undefined) for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
-      },
-    });
-  }
+}
 
-  return {
-    registry,
-    request(route, method, status, seconds) {
-      requests.inc({ route, method, status: String(status) });
-      latency.observe({ route, method }, seconds);
+/** The mail outbox's depth by state, read from the store at each scrape. */
+function outboxGauge(registry: Registry, store: Queryable): void {
+  new Gauge({
+    name: 'gateway_mail_outbox_messages',
+    help: 'Mail outbox messages by state (pending is the depth still to send)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      // A scrape while the store is down still answers, without this gauge's values.
+      const counts = await countMailByState(store).catch(() => undefined);
+      this.reset();
+      if (counts !== undefined) for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
     },
-    sellerCall(member, outcome) {
-      sellerLatency.observe({ member, outcome: outcome.kind }, outcome.elapsedMs / 1000);
-    },
-    sellerRefused(member, reason) {
-      refused.inc({ member, reason });
-    },
-    violations(member, list) {
-      for (const v of list) violations.inc({ rule: v.rule, member });
-    },
-    watchBreakers(breakers) {
-      watched.push(breakers);
-    },
-  };
+  });
 }

@@ -1,5 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
+import type { Context } from 'hono';
+import type { PipelineStep } from '../http/pipeline';
 import type { GatewayMetrics } from './gateway-metrics';
 
 // Counts and times every request by its route pattern (/v2_1/catalog/cart/:cart_id, not
@@ -10,15 +10,16 @@ export function recordRequest(metrics: GatewayMetrics, c: Context, route: string
   metrics.request(route === '' || route.endsWith('*') ? 'unmatched' : route, c.req.method, status, seconds);
 }
 
-/** The count as middleware, for the routes Hono composes (the buyer operations count their own). */
-export function requestMetrics(metrics: GatewayMetrics): MiddlewareHandler {
-  return async (c, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      // The last handler matched is the route's own (or a catch-all: unmatched).
-      recordRequest(metrics, c, routePath(c, -1), c.res.status, (performance.now() - started) / 1000);
-    }
+/** The count as a pipeline step: timed from its entry to its leaving, under the route that answered. */
+export function requestMetricsStep(metrics: GatewayMetrics): PipelineStep {
+  return {
+    name: 'metrics',
+    enter(c) {
+      c.set('metricsStarted', performance.now());
+    },
+    leave(c, response, route) {
+      recordRequest(metrics, c, route(c), response.status, (performance.now() - c.get('metricsStarted')) / 1000);
+      return response;
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { FORMATS, type FormatName } from './formats';
 import { PLAIN_TEXT_PATTERN } from './schemas/common';
+import { codePoints, isPlainText } from './string-checks';
 
 // One walk over a parsed payload, generated from its TypeBox schema as Ajv's standalone code
 // and fast-json-stringify generate theirs: the schema turned into JavaScript once, with
@@ -38,32 +39,6 @@ const KNOWN: Record<string, string[]> = {
   boolean: ['type'],
   const: ['const', 'type'],
 };
-
-/** Characters as Ajv's maxLength counts them: code points, a surrogate pair being one. */
-function codePoints(value: string): number {
-  let count = value.length;
-  for (let i = 0; i < value.length - 1; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      count--;
-      i++;
-    }
-  }
-  return count;
-}
-
-/** Whether a string holds no NUL and no unpaired surrogate (PLAIN_TEXT_PATTERN, by hand). */
-function isPlainText(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit === 0) return false;
-    if (unit >= 0xd800 && unit <= 0xdfff) {
-      if (unit > 0xdbff || (value.charCodeAt(i + 1) & 0xfc00) !== 0xdc00) return false;
-      i++;
-    }
-  }
-  return true;
-}
 
 /** Places remembered per list for formatted strings (past it, each string is parsed). */
 const MAX_PLACES = 256;

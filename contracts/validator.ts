@@ -5,6 +5,7 @@ import { FORMATS, FORMAT_HINTS, type FormatName } from './formats';
 import { PAYLOADS } from './schemas/index';
 import { PLAIN_TEXT_PATTERN } from './schemas/common';
 import { SEARCH_QUERY_PATTERN } from './schemas/catalog';
+import { codePoints, isPlainText } from './string-checks';
 
 /** One problem with a payload: where (a JSON pointer to the field) and what. */
 export interface ValidationIssue {
@@ -98,19 +99,6 @@ firstError.addKeyword({
   },
 });
 
-/** Characters as Ajv's maxLength counts them: code points, a surrogate pair being one. */
-function codePoints(value: string): number {
-  let count = value.length;
-  for (let i = 0; i < value.length - 1; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      count--;
-      i++;
-    }
-  }
-  return count;
-}
-
 /**
  * `x-max-length: n`: maxLength inline. A string no longer than n UTF-16 units has at most n
  * code points, so only a longer one is counted (Ajv's maxLength counts every string).
@@ -125,19 +113,6 @@ firstError.addKeyword({
   },
 });
 
-/** Whether a string holds no NUL and no unpaired surrogate (PLAIN_TEXT_PATTERN, by hand). */
-function isPlainText(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit === 0) return false;
-    if (unit >= 0xd800 && unit <= 0xdfff) {
-      // A high half followed by a low half is one character; anything else is a lone half.
-      if (unit > 0xdbff || (value.charCodeAt(i + 1) & 0xfc00) !== 0xdc00) return false;
-      i++;
-    }
-  }
-  return true;
-}
 /**
  * `x-plain-text`: PLAIN_TEXT_PATTERN in the quick pass, as a walk over the UTF-16 units:
  * measured on the item-inquiry buyer request, cheaper than Ajv's unicode regexp and than a

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { runAsProcess, type CommandIo } from '../cli/command-io';
+import { integerArg, strictArgs, UsageError } from '../cli/command-line';
 import { agreementFigures, disagreementText, figuresTable } from '../verification/compat/testing/agreement';
 import { runAgreement } from '../verification/compat/testing/run-agreement';
 
@@ -20,33 +20,26 @@ const USAGE = `usage: npm run contract:agreement -- [--changes <n>] [--seed <s>]
 const MAX_FALSE_BREAKING = 0.05;
 
 async function compatAgreement(argv: string[], io: CommandIo): Promise<number> {
-  let values;
+  let changes: number, seed: number, lanes: number, json: boolean;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { changes: { type: 'string' }, seed: { type: 'string' }, lanes: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
-      strict: true,
-    }));
+    const values = strictArgs(argv, {
+      changes: { type: 'string', default: '1000' },
+      seed: { type: 'string', default: '1' },
+      lanes: { type: 'string', default: '2' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    });
+    if (values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    changes = integerArg('--changes', values.changes, 1, Number.MAX_SAFE_INTEGER);
+    seed = integerArg('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER);
+    lanes = integerArg('--lanes', values.lanes, 1, 64);
+    json = values.json;
   } catch (error) {
-    io.stderr(`contract:agreement: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  const integer = (name: string, text: string | undefined, fallback: number, min: number) => {
-    const n = text === undefined ? fallback : Number(text);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${text}'`);
-    return n;
-  };
-  let changes: number, seed: number, lanes: number;
-  try {
-    changes = integer('changes', values.changes, 1000, 1);
-    seed = integer('seed', values.seed, 1, 0);
-    lanes = integer('lanes', values.lanes, 2, 1);
-  } catch (error) {
-    io.stderr(`contract:agreement: ${(error as Error).message}\n\n${USAGE}`);
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`contract:agreement: ${error.message}\n\n${USAGE}`);
     return 2;
   }
   io.stderr(`contract:agreement: ${changes} heads of seed ${seed}, ${lanes} mock seller(s)\n`);
@@ -63,7 +56,7 @@ async function compatAgreement(argv: string[], io: CommandIo): Promise<number> {
   const all = figures.at(-1)!;
   const disagreements = run.judged.filter((j) => j.outcome === 'false-safe' || j.outcome === 'false-breaking');
   const ok = all.falseSafe === 0 && all.falseBreakingRate < MAX_FALSE_BREAKING;
-  if (values.json) {
+  if (json) {
     const rows = figures.map((f) => ({ ...f, falseBreakingRate: Number(f.falseBreakingRate.toFixed(4)), ms: Math.round(f.ms) }));
     const heads = disagreements.map((j) => ({
       index: j.generated.index,

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { runAsProcess, type CommandIo } from '../cli/command-io';
+import { integerArg, strictArgs, UsageError } from '../cli/command-line';
 import { disagreement, fusedCase, type FusedCase } from '../contracts/testing/fused-cases';
 import { buyerReplyJson } from '../gateway/float-json/buyer-reply-json';
 
@@ -19,28 +19,22 @@ const USAGE = `usage: npm run fused:agreement -- [--runs <n>] [--seed <s>] [--he
 `;
 
 async function fusedAgreement(argv: string[], io: CommandIo): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: { runs: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean' } }, strict: true }));
-  } catch (error) {
-    io.stderr(`fused:agreement: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  const integer = (name: string, text: string | undefined, fallback: number, min: number) => {
-    const n = text === undefined ? fallback : Number(text);
-    if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${text}'`);
-    return n;
-  };
   let runs: number, seed: number;
   try {
-    runs = integer('runs', values.runs, 2000, 1);
-    seed = integer('seed', values.seed, 1, 0);
+    const values = strictArgs(argv, {
+      runs: { type: 'string', default: '2000' },
+      seed: { type: 'string', default: '1' },
+      help: { type: 'boolean', default: false },
+    });
+    if (values.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    runs = integerArg('--runs', values.runs, 1, Number.MAX_SAFE_INTEGER);
+    seed = integerArg('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER);
   } catch (error) {
-    io.stderr(`fused:agreement: ${(error as Error).message}\n\n${USAGE}`);
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`fused:agreement: ${error.message}\n\n${USAGE}`);
     return 2;
   }
   io.stderr(`fused:agreement: ${runs} exchanges of seed ${seed}\n`);

@@ -5,11 +5,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const INCLUDE = ['{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures,verification,shared,packages}/**/*.test.ts'];
 
-// Files whose assertions hold a wall-clock figure (a time-budgeted fuzz, a latency knee, a
-// breaker that must answer within ms, a flood's close times): they run one at a time, after
-// the rest, with no other test file competing for the CPU.
+// Files whose assertions hold a wall-clock figure (a latency knee, a breaker that must answer
+// within ms, a flood's close times, a stop within a second): they run one at a time, after the
+// rest, with no other test file competing for the CPU.
 const ON_THEIR_OWN = [
-  'gateway/api-reference/openapi-fuzz.test.ts',
   'cli/verify-load.test.ts',
   'cli/verify-load-verdicts.test.ts',
   'cli/explore-command.test.ts',
@@ -34,6 +33,7 @@ const LONGEST_FIRST = [
   'gateway/internal-api/create-user.test.ts',
   'gateway/cluster/multi-instance.test.ts',
   'gateway/store/store-image.test.ts',
+  'gateway/api-reference/openapi-fuzz.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

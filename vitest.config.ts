@@ -67,7 +67,7 @@ export default defineConfig({
           // A worker runs its files one after another in one module graph instead of a fresh
           // one each: most of our ~180 files test for well under a second, and importing the
           // gateway, the contracts and Vitest again cost more than that on a loaded 2-core
-          // machine (the files under 1 s: 104 s isolated, 32 s not; docs/performance.md).
+          // machine (the 116 files under 1 s: 51 s isolated, 19 s not; docs/performance.md).
           // Files close what they start and restore what they change (process.env, exitCode).
           isolate: false,
           sequence: { groupOrder: 0 },

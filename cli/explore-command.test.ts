@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -6,11 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
+import { runInProcess, startInProcess } from './testing/run-in-process';
 
-// `verify --explore` as a process and under limits: Ctrl-C stops it with the partial table
-// (exit 130); --time-limit ends the sending as planned and still gives a verdict.
-
-const VERIFY = [process.execPath, '--import', 'tsx', 'scripts/verify-seller.ts'] as const;
+// `verify --explore` stopped and under limits: Ctrl-C stops it with the partial table
+// (exit 130); --time-limit ends the sending as planned and still gives a verdict. In-process:
+// the signal reaches the command as `io.signal`, as runAsProcess wires it (the real process's
+// SIGINT is verify-command.test.ts's).
 
 let mock: RunningMockSeller;
 beforeAll(async () => {
@@ -36,18 +36,12 @@ const explore = (...extra: string[]) => ['--explore', '--seller-url', `${mock.ur
 describe('verify --explore', () => {
   it('stops on SIGINT with the partial table and says how many exchanges ran (exit 130)', async () => {
     await slowEverything(400);
-    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...explore('--runs', '1000', '--seed', '3', '--concurrency', '2')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const run = startInProcess(verifyCommand, explore('--runs', '1000', '--seed', '3', '--concurrency', '2'));
     // A progress line means exchanges are under way.
-    await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/explore: \d+\/1000 exchanges/);
-    child.kill('SIGINT');
-    expect(await exit).toBe(130);
+    await expect.poll(() => run.stderr(), { timeout: 30_000 }).toMatch(/explore: \d+\/1000 exchanges/);
+    run.stop('SIGINT');
+    expect(await run.exit).toBe(130);
+    const stdout = run.stdout();
     expect(stdout).toMatch(/STOPPED \(SIGINT\): \d+ of 1000 exchanges ran/);
     expect(stdout).toContain('Conformance (operation × rule)');
     expect(stdout).not.toContain('Failures');
@@ -55,29 +49,19 @@ describe('verify --explore', () => {
 
   it('--time-limit ends the sending as planned: a verdict on what ran (exit 0 on the honest seller)', async () => {
     await slowEverything(50);
-    let stdout = '';
-    const code = await verifyCommand(explore('--runs', '1000', '--seed', '3', '--concurrency', '2', '--time-limit', '400ms'), {
-      stdout: (t) => void (stdout += t),
-      stderr: () => {},
-      env: {},
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      signal: new AbortController().signal,
-    });
+    const { code, stdout } = await runInProcess(verifyCommand, explore('--runs', '1000', '--seed', '3', '--concurrency', '2', '--time-limit', '400ms'));
     expect(stdout).toMatch(/PASSED \(time limit: \d+ of 1000 exchanges ran\)/);
     expect(code).toBe(0);
   });
 
   it('--states-url that is not our mock seller: a message saying to give --state-map (exit 2)', async () => {
-    let stderr = '';
-    const code = await verifyCommand(['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/no-such/provider-state`], {
-      stdout: () => {},
-      stderr: (t) => void (stderr += t),
-      env: {},
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      signal: new AbortController().signal,
-    });
+    const { code, stderr } = await runInProcess(verifyCommand, [
+      '--explore',
+      '--seller-url',
+      `${mock.url}/seller`,
+      '--states-url',
+      `${mock.url}/no-such/provider-state`,
+    ]);
     expect(code).toBe(2);
     expect(stderr).toContain(
       `cannot read the catalogue: HTTP 404. --states-url with --explore reads our mock seller's scenario from ${mock.url}/no-such/scenario; for your own system give --state-map`,
@@ -92,25 +76,21 @@ describe('verify --explore', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const junit = join(temporaryDirectory('explore-stop'), 'results.xml');
     try {
-      const stop = new AbortController();
-      const run = verifyCommand(
-        [
-          '--explore',
-          '--seller-url',
-          `http://127.0.0.1:${(silent.address() as { port: number }).port}/seller`,
-          '--state-map',
-          'fixtures/state-maps/mock-seller-explore.json',
-          '--runs',
-          '50',
-          '--junit',
-          junit,
-        ],
-        { stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, signal: stop.signal },
-      );
+      const run = startInProcess(verifyCommand, [
+        '--explore',
+        '--seller-url',
+        `http://127.0.0.1:${(silent.address() as { port: number }).port}/seller`,
+        '--state-map',
+        'fixtures/state-maps/mock-seller-explore.json',
+        '--runs',
+        '50',
+        '--junit',
+        junit,
+      ]);
       await reached;
       const started = Date.now();
-      stop.abort('SIGINT');
-      expect(await run).toBe(130);
+      run.stop('SIGINT');
+      expect(await run.exit).toBe(130);
       expect(Date.now() - started).toBeLessThan(1_000);
       const xml = readFileSync(junit, 'utf8');
       expect(xml).toMatch(/<testcase classname="explore\.run" name="run stopped by SIGINT before 50 of 50 exchanges were sent"/);

@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CtrfReport } from '../verification/report-as-ctrf';
 import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
@@ -68,6 +68,15 @@ const addFault = async (service: string, fault: Record<string, unknown>) => {
 };
 const seller = () => ['--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`];
 
+/** The committed pact cut to its first interaction: for runs about how verify prints, one verifier process, not fifteen. */
+function firstInteractionPact(): string {
+  const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: unknown[] };
+  pact.interactions = pact.interactions.slice(0, 1);
+  const file = join(temporaryDirectory('verify-pact'), 'first.json');
+  writeFileSync(file, JSON.stringify(pact));
+  return file;
+}
+
 describe('npm run verify', () => {
   it('exits 1 on a broken seller: both verdicts per line on stderr, the rule in the report and in the JUnit file', async () => {
     const out = temporaryDirectory('verify');
@@ -105,14 +114,15 @@ describe('npm run verify', () => {
     expect(run.stdout).toContain(`PASSED: ${TOTAL} of ${TOTAL} interactions passed`);
     expect(run.stdout + run.stderr).not.toContain(ESC);
     expect(run.stdout).not.toMatch(/Ok\(|pact-core@|Verifying a pact between|WARN|ERROR/);
-    const verbose = await verify([...seller(), '--verbose']);
+    const verbose = await verify([...seller(), '--pact', firstInteractionPact(), '--verbose']);
     expect(verbose.stderr).toMatch(/ {2}pact \| .*Verifying a pact between federated-gateway and seller-system/);
   });
 
   it('colours only on a terminal, and not with NO_COLOR', async () => {
     // runAsProcess passes the streams' isTTY; the spawned smoke run above covers a non-terminal.
-    expect((await verify(seller(), {}, true)).stdout).toContain(`${ESC}32mPASSED`);
-    const noColour = await verify(seller(), { NO_COLOR: '1' }, true);
+    const pact = ['--pact', firstInteractionPact()];
+    expect((await verify([...seller(), ...pact], {}, true)).stdout).toContain(`${ESC}32mPASSED`);
+    const noColour = await verify([...seller(), ...pact], { NO_COLOR: '1' }, true);
     expect(noColour.stdout + noColour.stderr).not.toContain(ESC);
   });
 

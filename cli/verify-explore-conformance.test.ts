@@ -5,6 +5,7 @@ import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { hasXmllint, validateJunit } from '../verification/testing/junit-schema';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
+import { runInProcess } from './testing/run-in-process';
 import type { ConformanceReport } from '../verification/explore/conformance';
 import type { CtrfReport } from '../verification/report-as-ctrf';
 import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
@@ -36,29 +37,25 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     await fault('51515', { kind: 'http-status', status: 503 });
     const dir = temporaryDirectory('explore');
     const run = async (minScore: string) => {
-      let stdout = '';
-      const code = await verifyCommand(
-        [
-          '--explore',
-          '--seller-url',
-          `${mock.url}/seller`,
-          '--states-url',
-          `${mock.url}/__admin/provider-state`,
-          '--runs',
-          '200',
-          '--seed',
-          '11',
-          '--min-score',
-          minScore,
-          '--json',
-          join(dir, 'r.json'),
-          '--junit',
-          join(dir, 'r.xml'),
-          '--ctrf',
-          join(dir, 'r.ctrf.json'),
-        ],
-        { stdout: (t) => void (stdout += t), stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, signal: new AbortController().signal },
-      );
+      const { code, stdout } = await runInProcess(verifyCommand, [
+        '--explore',
+        '--seller-url',
+        `${mock.url}/seller`,
+        '--states-url',
+        `${mock.url}/__admin/provider-state`,
+        '--runs',
+        '200',
+        '--seed',
+        '11',
+        '--min-score',
+        minScore,
+        '--json',
+        join(dir, 'r.json'),
+        '--junit',
+        join(dir, 'r.xml'),
+        '--ctrf',
+        join(dir, 'r.ctrf.json'),
+      ]);
       return {
         code,
         stdout,

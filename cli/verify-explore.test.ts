@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
+import { runInProcess } from './testing/run-in-process';
 
 // verify --explore, the command line over the exploration (verification/explore/run-exploration.test.ts tests the
 // exploration itself): its table and verdict, a state map naming what the seller lacks, bad usage.
@@ -16,28 +17,21 @@ afterEach(async () => {
   await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
 });
 
-function commandIo() {
-  const out = { stdout: '', stderr: '' };
-  return {
-    out,
-    io: {
-      stdout: (t: string) => void (out.stdout += t),
-      stderr: (t: string) => void (out.stderr += t),
-      env: {},
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      signal: new AbortController().signal,
-    },
-  };
-}
+const verify = (argv: string[]) => runInProcess(verifyCommand, argv);
 
 describe('verify --explore', () => {
   it('explores a state map, printing the table and the verdict; exit 0 on the honest seller', async () => {
-    const { out, io } = commandIo();
-    const code = await verifyCommand(
-      ['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller-explore.json', '--runs', '150', '--seed', '5'],
-      io,
-    );
+    const { code, ...out } = await verify([
+      '--explore',
+      '--seller-url',
+      `${mock.url}/seller`,
+      '--state-map',
+      'fixtures/state-maps/mock-seller-explore.json',
+      '--runs',
+      '150',
+      '--seed',
+      '5',
+    ]);
     expect(out.stderr).toContain('seed 5 (replay: --seed 5)');
     expect(out.stderr).toMatch(/explore: 150\/150 exchanges, 0 failing/);
     expect(out.stdout).toMatch(/item-inquiry\s+alternate\.original-part\s+\d+\s+0\s+100\.0%\s+ok/);
@@ -46,11 +40,15 @@ describe('verify --explore', () => {
   });
 
   it('says plainly which part of the state map the seller does not have (exit 2), before exploring', async () => {
-    const { out, io } = commandIo();
-    const code = await verifyCommand(
-      ['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller.json', '--runs', '10'],
-      io,
-    );
+    const { code, ...out } = await verify([
+      '--explore',
+      '--seller-url',
+      `${mock.url}/seller`,
+      '--state-map',
+      'fixtures/state-maps/mock-seller.json',
+      '--runs',
+      '10',
+    ]);
     expect(code).toBe(2);
     expect(out.stderr).toContain('names a part your system does not have');
     expect(out.stderr).toContain(
@@ -66,9 +64,9 @@ describe('verify --explore', () => {
       [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--min-score', '120%'], '--min-score must be 0–1 or a percentage'],
       [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--time-limit', 'soon'], '--time-limit must be a duration'],
     ] as const) {
-      const { out, io } = commandIo();
-      expect(await verifyCommand(['--explore', ...args], io)).toBe(2);
-      expect(out.stderr).toContain(message);
+      const run = await verify(['--explore', ...args]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
     }
   });
 });

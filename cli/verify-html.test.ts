@@ -15,6 +15,7 @@ import { escapeHtml } from '../verification/html-report/html-text';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
 import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
 import { verifyCommand } from './verify-command';
+import { runInProcess } from './testing/run-in-process';
 
 // `verify --html` and `verify --explore --html` in-process against the mock seller behind a
 // relay that puts a script into every alternate's original_mfr (a seller's reply is untrusted
@@ -41,18 +42,7 @@ const pages: Record<'verify' | 'explore' | keyof typeof LOAD_VIEWS, string> = {
   'load-open': '',
 };
 
-function commandIo() {
-  const out = { stdout: '', stderr: '' };
-  const io = {
-    stdout: (t: string) => void (out.stdout += t),
-    stderr: (t: string) => void (out.stderr += t),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal: new AbortController().signal,
-  };
-  return { out, io };
-}
+const verify = (argv: string[]) => runInProcess(verifyCommand, argv);
 
 /** The pact cut to two interactions: a passing one and the one with an alternate (seconds, not a minute). */
 function twoInteractionPact(): string {
@@ -80,11 +70,16 @@ afterAll(async () => {
 describe('verify --html', () => {
   it('writes one page: both verdicts per interaction, the broken path marked in the reply, the seller’s script as text', async () => {
     pages.verify = join(work.path, 'verify.html');
-    const { out, io } = commandIo();
-    const code = await verifyCommand(
-      ['--seller-url', `${relay.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--pact', twoInteractionPact(), '--html', pages.verify],
-      io,
-    );
+    const { code, ...out } = await verify([
+      '--seller-url',
+      `${relay.url}/seller`,
+      '--states-url',
+      `${mock.url}/__admin/provider-state`,
+      '--pact',
+      twoInteractionPact(),
+      '--html',
+      pages.verify,
+    ]);
     expect(code, out.stderr).toBe(1);
     const page = readFileSync(pages.verify, 'utf8');
     expect(page).toContain(`content="${escapeHtml(CONTENT_SECURITY_POLICY)}"`);
@@ -104,23 +99,19 @@ describe('verify --html', () => {
 describe('verify --explore --html', () => {
   it('writes one page: the operation × rule matrix coloured by score, the failure with its curl command, the script as text', async () => {
     pages.explore = join(work.path, 'explore.html');
-    const { out, io } = commandIo();
-    const code = await verifyCommand(
-      [
-        '--explore',
-        '--seller-url',
-        `${relay.url}/seller`,
-        '--states-url',
-        `${mock.url}/__admin/provider-state`,
-        '--runs',
-        '60',
-        '--seed',
-        '7',
-        '--html',
-        pages.explore,
-      ],
-      io,
-    );
+    const { code, ...out } = await verify([
+      '--explore',
+      '--seller-url',
+      `${relay.url}/seller`,
+      '--states-url',
+      `${mock.url}/__admin/provider-state`,
+      '--runs',
+      '60',
+      '--seed',
+      '7',
+      '--html',
+      pages.explore,
+    ]);
     expect(code, out.stderr).toBe(1);
     const page = readFileSync(pages.explore, 'utf8');
     expect(page).toMatch(/data-operation="item-inquiry" data-rule="alternate.original-mfr" data-band="broken"/);
@@ -144,9 +135,9 @@ describe('--html', () => {
         ],
         [work.path, `--html ${work.path} is a folder; name a file`],
       ]) {
-        const { out, io } = commandIo();
-        expect(await verifyCommand([...explore, '--seller-url', 'http://127.0.0.1:1/seller', '--html', file], io)).toBe(2);
-        expect(out.stderr).toContain(message);
+        const run = await verify([...explore, '--seller-url', 'http://127.0.0.1:1/seller', '--html', file]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(message);
       }
     }
   });

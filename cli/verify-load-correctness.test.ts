@@ -37,18 +37,19 @@ describe('verify --load against a seller that mixes buyers’ items above 3 requ
 
 describe('verify --load never claims a step it did not measure', () => {
   it('a spent budget: the steps not run are listed, the knee reads "at least", a gate that needs them fails', async () => {
-    // 5 ms a request: the first half-second step sends at most 100, so 150 run out in the second.
-    const url = await mockWith({ service_time: { ms: 5 } });
-    const args = ['--max-concurrency', '8', '--step-seconds', '0.5', '--max-requests', '150'];
+    // 100 ms a request: the first half-second step sends at most 5 (fewer on a busy machine, never
+    // more), the second up to 10, so 8 run out in the second with room either side of the load.
+    const url = await mockWith({ service_time: { ms: 100 } });
+    const args = ['--max-concurrency', '8', '--step-seconds', '0.5', '--max-requests', '8'];
     const junit = join(dir.path, 'cut.xml');
     const run = await load(url, ...args, '--junit', junit);
-    expect(run.out.stderr).toMatch(/at most 150 requests \(--max-requests\), no orders, seed 3/); // item inquiries only: no order is sent
+    expect(run.out.stderr).toMatch(/at most 8 requests \(--max-requests\), no orders, seed 3/); // item inquiries only: no order is sent
     expect(run.report.verdict.knee).toBe(1);
     expect(run.report.verdict.knee_is_lower_bound).toBe(true);
     expect(run.report.verdict.not_run).toEqual([4, 8]);
     expect(run.report.steps[1].partial).toBe(true);
     expect(run.code).toBe(0);
-    expect(run.out.stdout).toMatch(/Not run: concurrency 4, concurrency 8 — the request budget \(--max-requests 150\) was spent during concurrency 2\./);
+    expect(run.out.stdout).toMatch(/Not run: concurrency 4, concurrency 8 — the request budget \(--max-requests 8\) was spent during concurrency 2\./);
     expect(run.out.stdout).toMatch(
       /PASS: the knee is at least concurrency 1 \(not measured beyond: concurrency 2, concurrency 4 and concurrency 8 were not measured whole/,
     );
@@ -56,7 +57,7 @@ describe('verify --load never claims a step it did not measure', () => {
     expect(xml).toMatch(/name="concurrency 8" time="0">\s*<skipped message="not run: the request budget/);
     // The step the budget cut is not measured whole: skipped with the reason, neither passed nor failed.
     expect(xml).toMatch(
-      /name="concurrency 2" time="[\d.]+">\s*<skipped message="cut short: the request budget \(--max-requests 150\) was spent during concurrency 2/,
+      /name="concurrency 2" time="[\d.]+">\s*<skipped message="cut short: the request budget \(--max-requests 8\) was spent during concurrency 2/,
     );
     expect(run.out.stdout).toMatch(/^cut +2 /m);
 
@@ -78,14 +79,15 @@ describe('verify --load never claims a step it did not measure', () => {
   });
 
   it('--abort-on-fail stops at the first step that breaches an SLO; CTRF says the same as JUnit', async () => {
-    // 5 ms alone, 65 ms at four in flight: a 40 ms SLO holds at 1 and breaks at 4, with room either side.
-    const url = await sellerThat({ kind: 'slows-with-concurrency', baseMs: 5, perInFlightMs: 20 });
+    // 5 ms alone, 185 ms at four in flight: a 100 ms SLO holds at 1 and breaks at 4, with room
+    // either side (a busy machine only adds to both).
+    const url = await sellerThat({ kind: 'slows-with-concurrency', baseMs: 5, perInFlightMs: 60 });
     const ctrf = join(dir.path, 'abort.ctrf.json');
-    const { code, report, out } = await load(url, '--concurrency', '1,4,8', '--step-seconds', '0.3', '--slo', 'p95<40ms', '--abort-on-fail', '--ctrf', ctrf);
+    const { code, report, out } = await load(url, '--concurrency', '1,4,8', '--step-seconds', '0.3', '--slo', 'p95<100ms', '--abort-on-fail', '--ctrf', ctrf);
     expect(code).toBe(1);
-    expect(report.steps.map((s) => s.slo_breaches)).toEqual([[], ['p95<40ms']]);
+    expect(report.steps.map((s) => s.slo_breaches)).toEqual([[], ['p95<100ms']]);
     expect(report.verdict.not_run).toEqual([8]);
-    expect(out.stdout).toMatch(/FAIL: --slo p95<40ms breached at concurrency 4; --slo could not be checked at concurrency 8/);
+    expect(out.stdout).toMatch(/FAIL: --slo p95<100ms breached at concurrency 4; --slo could not be checked at concurrency 8/);
     const document = JSON.parse(await readFile(ctrf, 'utf8')) as CtrfReport;
     expect(ctrfSchemaErrors(document)).toEqual([]);
     const tests = document.results.tests.map((t) => [t.name, t.status]);
@@ -93,7 +95,7 @@ describe('verify --load never claims a step it did not measure', () => {
       ['concurrency 1', 'passed'],
       ['concurrency 4', 'failed'],
       ['concurrency 8', 'skipped'],
-      ['p95<40ms', 'failed'],
+      ['p95<100ms', 'failed'],
       ['min-concurrency', 'passed'],
     ]);
   });

@@ -7,25 +7,13 @@ import { readDefaultScenario } from '../mock-seller/default-scenario';
 import type { ScenarioLoad } from '../contracts/schemas/scenario';
 import type { LoadReport } from '../verification/load/load-report';
 import { verifyCommand } from './verify-command';
+import { runInProcess, startInProcess } from './testing/run-in-process';
 
 // verify --load against the mock seller in-process, made slow and wrong through its scenario's
 // load section: the knee of a 4-worker seller, and a cross-talk bug told apart from a failure
 // a lone request shows.
 
-function commandIo(signal = new AbortController().signal) {
-  const out = { stdout: '', stderr: '' };
-  return {
-    out,
-    io: {
-      stdout: (t: string) => void (out.stdout += t),
-      stderr: (t: string) => void (out.stderr += t),
-      env: {},
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      signal,
-    },
-  };
-}
+const verify = (argv: string[]) => runInProcess(verifyCommand, argv);
 
 const mocks: RunningMockSeller[] = [];
 const dir = useTemporaryDirectory('verify-load');
@@ -54,10 +42,8 @@ describe('verify --load', () => {
     const mock = await mockWith({ workers: 4, service_time: { ms: 50 } });
     const json = join(dir.path, 'knee.json');
     const junit = join(dir.path, 'knee.xml');
-    const { io, out } = commandIo();
-    const code = await verifyCommand(
+    const { code, ...out } = await verify(
       loadArgs(mock, '--concurrency', '1,2,4,8,16', '--step-seconds', '0.5', '--timeout', '150', '--json', json, '--junit', junit, '--min-concurrency', '2'),
-      io,
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
     // The bound, sized from the steps (10,000/s per request in flight up to 30,000/s, 0.5 s each): every step runs whole.
@@ -77,19 +63,16 @@ describe('verify --load', () => {
 
     // A fresh seller: the one above still works off the queue the abandoned requests left (as a real one would).
     const fresh = await mockWith({ workers: 4, service_time: { ms: 50 } });
-    const gated = commandIo();
-    expect(
-      await verifyCommand(loadArgs(fresh, '--concurrency', '1,16', '--step-seconds', '0.5', '--timeout', '150', '--min-concurrency', '16'), gated.io),
-    ).toBe(1);
-    expect(gated.out.stdout).toMatch(/FAIL: the knee is below --min-concurrency 16 \(capacity: the knee is concurrency 1\)/);
+    const gated = await verify(loadArgs(fresh, '--concurrency', '1,16', '--step-seconds', '0.5', '--timeout', '150', '--min-concurrency', '16'));
+    expect(gated.code).toBe(1);
+    expect(gated.stdout).toMatch(/FAIL: the knee is below --min-concurrency 16 \(capacity: the knee is concurrency 1\)/);
   });
 
   it('against cross-talk above 8: the run FAILS whatever the knee, the rule first broken at 16 named, told apart as only under concurrency, and replayed', async () => {
     const mock = await mockWith({ service_time: { ms: 20 }, cross_talk: { above: 8, mix: 'item-id' } });
     const json = join(dir.path, 'talk.json');
     const replayDir = join(dir.path, 'replays');
-    const { io, out } = commandIo();
-    const code = await verifyCommand(
+    const { code, ...out } = await verify(
       loadArgs(
         mock,
         '--concurrency',
@@ -107,7 +90,6 @@ describe('verify --load', () => {
         '--html',
         join(dir.path, 'talk.html'),
       ),
-      io,
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
     // Capacity held at every step (the knee is 16); correctness did not, so the run fails.
@@ -135,30 +117,27 @@ describe('verify --load', () => {
     const files = await readdir(replayDir);
     expect(files.length).toBeGreaterThan(0);
     expect(talk!.first_failure.replay).toContain(`--replay ${replayDir}`);
-    const replayed = commandIo();
     const file = join(
       replayDir,
       files.find((f) => f.startsWith('item.unknown-id'))!,
     );
-    expect(await verifyCommand(['--replay', file], replayed.io)).toBe(1);
-    expect(replayed.out.stdout).toMatch(/broken again in round \d: item.unknown-id/);
+    const replayed = await verify(['--replay', file]);
+    expect(replayed.code).toBe(1);
+    expect(replayed.stdout).toMatch(/broken again in round \d: item.unknown-id/);
   });
 
   it('stops within a second of SIGINT with a partial report', async () => {
     const mock = await mockWith({ service_time: { ms: 30 } });
-    const controller = new AbortController();
     const json = join(dir.path, 'stopped.json');
-    const { io, out } = commandIo(controller.signal);
-    const running = verifyCommand(loadArgs(mock, '--concurrency', '2,4', '--step-seconds', '20', '--json', json), io);
-    const deadline = Date.now() + 10_000;
-    while (!out.stderr.includes('at most') && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    const running = startInProcess(verifyCommand, loadArgs(mock, '--concurrency', '2,4', '--step-seconds', '20', '--json', json));
+    await running.printed(/at most/, 'stderr');
     // Let the first step send some: the seller has answered a few more than the pre-flight.
     const answered = async () => ((await (await fetch(`${mock.url}/__admin/journal`)).json()) as { entries: unknown[] }).entries.length;
     const before = await answered();
     await expect.poll(answered, { timeout: 10_000, interval: 20 }).toBeGreaterThan(before + 3);
     const t0 = performance.now();
-    controller.abort('SIGINT');
-    const code = await running;
+    running.stop('SIGINT');
+    const code = await running.exit;
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(code).toBe(130);
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
@@ -170,10 +149,10 @@ describe('verify --load', () => {
 
   it('refuses bad usage naming the flag', async () => {
     const mock = await mockWith({});
-    const help = commandIo();
-    expect(await verifyCommand(['--load', '--help'], help.io)).toBe(0);
-    expect(help.out.stdout).toMatch(/--min-concurrency <n> +closed model: fail \(exit 1\) when the knee is below n/);
-    expect(help.out.stdout).toMatch(/--rate <list> +open model/);
+    const help = await verify(['--load', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--min-concurrency <n> +closed model: fail \(exit 1\) when the knee is below n/);
+    expect(help.stdout).toMatch(/--rate <list> +open model/);
     for (const [args, message] of [
       [['--concurrency', '4,2'], /--concurrency must rise/],
       [['--mix', 'item_inquiry=x'], /--mix: 'item_inquiry=x' is not name=weight/],
@@ -187,9 +166,9 @@ describe('verify --load', () => {
       [['--slo', 'dropped=0'], /nothing is dropped in the closed model/],
       [['--abort-on-fail'], /--abort-on-fail needs an --slo/],
     ] as const) {
-      const { io, out } = commandIo();
-      expect(await verifyCommand(loadArgs(mock, ...args), io)).toBe(2);
-      expect(out.stderr).toMatch(message);
+      const run = await verify(loadArgs(mock, ...args));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
     }
   });
 });
@@ -199,10 +178,9 @@ describe('verify --explore against a seller that cross-talks under concurrency',
     const mock = await mockWith({ service_time: { ms: 15 }, cross_talk: { above: 3, mix: 'item-id' } });
     const replayDir = join(dir.path, 'explore-replays');
     const json = join(dir.path, 'explore.json');
-    const { io, out } = commandIo();
     const args = ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--seed', '7'];
     const junit = join(dir.path, 'explore.xml');
-    const code = await verifyCommand([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit], io);
+    const { code, ...out } = await verify([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit]);
     expect(code).toBe(1);
     const report = JSON.parse(await readFile(json, 'utf8')) as { failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[] };
     const talk = report.failures.find((f) => f.rule === 'item.unknown-id');

@@ -19,10 +19,10 @@ import { join } from 'node:path';
 const mock = useMockSeller();
 
 const viaCallback = (): StateSetup => ({ kind: 'url', url: `${mock.url}/__admin/provider-state` });
-const verify = (states: StateSetup = viaCallback(), progress?: (line: string) => void) =>
+const verify = (states: StateSetup = viaCallback(), progress?: (line: string) => void, pactFile = PACT_FILE) =>
   runVerification({
     sellerUrl: `${mock.url}/seller`,
-    pacts: { kind: 'file', files: [PACT_FILE] },
+    pacts: { kind: 'file', files: [pactFile] },
     states,
     ...(progress ? { onInteraction: (run: InteractionRun, index: number, total: number) => progress(progressLine(interactionReport(run), index, total)) } : {}),
   });
@@ -77,6 +77,16 @@ describe('the verification kit against the mock seller', () => {
       await own.close();
     }
   });
+
+  /** The committed pact cut down to one interaction, for runs about one interaction's reply or state (one verifier process, not fifteen). */
+  const onePact = (description: string) => {
+    const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string }[] };
+    pact.interactions = pact.interactions.filter((i) => i.description === description);
+    const file = join(temporaryDirectory('kit-pact'), 'one.json');
+    writeFileSync(file, JSON.stringify(pact));
+    return file;
+  };
+  const ALTERNATE = 'an item inquiry for a part with an alternate';
 
   // Each violation the mock can commit, the rule that must be named, and one breach to pin.
   const violations: { fault: Record<string, unknown>; service: string; rule: string; breach: Record<string, unknown> }[] = [
@@ -161,8 +171,8 @@ describe('the verification kit against the mock seller', () => {
 
   it('shows what Pact alone cannot: a wrong original_part passes Pact and fails the reply rules', async () => {
     await addFault('item_inquiry', { kind: 'wrong-original-part' });
-    const report = await verify();
-    const alternate = report.interactions.find((i) => i.description === 'an item inquiry for a part with an alternate')!;
+    const report = await verify(viaCallback(), undefined, onePact(ALTERNATE));
+    const alternate = report.interactions.find((i) => i.description === ALTERNATE)!;
     expect(alternate.pact).toBe('passed');
     expect(alternate.rules).toBe('failed');
   });
@@ -170,24 +180,18 @@ describe('the verification kit against the mock seller', () => {
   it("quotes the vendor's own values in Pact's mismatches, not the contract's examples", async () => {
     const map = await readStateMap('fixtures/state-maps/mock-seller.json');
     await addFault('item_inquiry', { kind: 'drop-id' });
-    const report = await runVerification({ sellerUrl: `${mock.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states: { kind: 'map', map } });
-    const alternate = report.interactions.find((i) => i.description === 'an item inquiry for a part with an alternate')!;
+    const report = await runVerification({
+      sellerUrl: `${mock.url}/seller`,
+      pacts: { kind: 'file', files: [onePact(ALTERNATE)] },
+      states: { kind: 'map', map },
+    });
+    const alternate = report.interactions.find((i) => i.description === ALTERNATE)!;
     expect(alternate.pact).toBe('failed');
     const text = alternate.pactMismatches.map((m) => m.message).join('\n');
     expect(text).toContain('"part_number":"K060882"');
     expect(text).toContain('"mfr_code":"GAT"');
     expect(text).not.toMatch(/BRF1478|"MOT"/);
   });
-
-  /** The committed pact cut down to one interaction: these runs are about the reply, not the pact. */
-  const onePact = (description: string) => {
-    const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string }[] };
-    pact.interactions = pact.interactions.filter((i) => i.description === description);
-    const file = join(temporaryDirectory('kit-pact'), 'one.json');
-    writeFileSync(file, JSON.stringify(pact));
-    return file;
-  };
-  const ALTERNATE = 'an item inquiry for a part with an alternate';
 
   it("fails a seller answering an HTML 500 with reply.not-json, the seller's bytes escaped, and no Pact mismatch about the kit's own 502", async () => {
     const html = await startMisbehavingSeller();
@@ -225,7 +229,8 @@ describe('the verification kit against the mock seller', () => {
   });
 
   it('reports a state callback that fails, and the interaction with it', async () => {
-    const report = await verify({ kind: 'url', url: `${mock.url}/__admin/no-such-endpoint` });
+    const first = readPact(PACT_FILE).interactions[0].description;
+    const report = await verify({ kind: 'url', url: `${mock.url}/__admin/no-such-endpoint` }, undefined, onePact(first));
     expect(report.ok).toBe(false);
     expect(report.interactions[0].problems.join('\n')).toMatch(/state callback answered HTTP 404/);
   });

@@ -20,7 +20,9 @@ const KNOWN_FIXED_ELSEWHERE: KnownFinding[] = [];
 
 const SEED = 20_261_125;
 const RUNS_PER_OPERATION = 300;
-const TIME_LIMIT_MS = 25_000;
+// No time limit: every run of the seed is sent however busy the machine, so the file runs beside
+// others (a budget cut the runs short under load, which kept it in vitest's serial group).
+const TIMEOUT_MS = 120_000;
 
 let gw: TestGateway;
 let internal: ReturnType<typeof createInternalApi>;
@@ -80,7 +82,6 @@ describe('the served OpenAPI documents, fuzzed', () => {
         maxBodyBytes: { gateway: 1_048_576, internal: 65_536 },
         runs: RUNS_PER_OPERATION,
         seed: SEED,
-        timeLimitMs: TIME_LIMIT_MS,
         known: KNOWN_FIXED_ELSEWHERE,
       });
       if (process.env.FUZZ_VERBOSE === '1') for (const o of report.operations) console.info(`${o.operationId}: ${o.requests} ${JSON.stringify(o.statuses)}`);
@@ -90,31 +91,34 @@ describe('the served OpenAPI documents, fuzzed', () => {
       expect(report.operations.length).toBeGreaterThan(30);
       expect(report.requests).toBeGreaterThan(report.operations.length * 10);
     },
-    TIME_LIMIT_MS + 30_000,
+    TIMEOUT_MS,
   );
 
-  it('the buyer operations answer a failing seller only with their documented 502, 503 or 504 and its error body', async () => {
-    const documents = { gateway: await served(gw.app) };
-    const statuses = new Set<number>();
-    for (const fault of SELLER_FAULTS) {
-      const report = await runFuzz({
-        documents,
-        target: inProcessTarget({ gateway: gw.app, internal }),
-        credentials: { buyerJwt: () => gw.token('demo'), internalApi: DEV_INTERNAL_API_TOKEN },
-        baseUrls: { gateway: 'http://127.0.0.1:8080', internal: 'http://127.0.0.1:8081' },
-        maxBodyBytes: { gateway: 1_048_576, internal: 65_536 },
-        runs: FAULT_RUNS,
-        seed: SEED,
-        only: (id) => SELLER_OPERATIONS.test(id),
-        sellerFaults: true,
-        extraHeaders: { 'x-mock-fault': fault },
-        timeLimitMs: 3_000,
-        known: KNOWN_FIXED_ELSEWHERE,
-      });
-      expect(report.findings.map(shown), fault).toEqual([]);
-      for (const o of report.operations) for (const status of Object.keys(o.statuses)) statuses.add(Number(status));
-    }
-    // The seller's failures did reach the buyers, as the statuses documented for them.
-    expect([...statuses].filter((s) => s >= 500).sort()).toEqual([502, 503]);
-  }, 30_000);
+  it(
+    'the buyer operations answer a failing seller only with their documented 502, 503 or 504 and its error body',
+    async () => {
+      const documents = { gateway: await served(gw.app) };
+      const statuses = new Set<number>();
+      for (const fault of SELLER_FAULTS) {
+        const report = await runFuzz({
+          documents,
+          target: inProcessTarget({ gateway: gw.app, internal }),
+          credentials: { buyerJwt: () => gw.token('demo'), internalApi: DEV_INTERNAL_API_TOKEN },
+          baseUrls: { gateway: 'http://127.0.0.1:8080', internal: 'http://127.0.0.1:8081' },
+          maxBodyBytes: { gateway: 1_048_576, internal: 65_536 },
+          runs: FAULT_RUNS,
+          seed: SEED,
+          only: (id) => SELLER_OPERATIONS.test(id),
+          sellerFaults: true,
+          extraHeaders: { 'x-mock-fault': fault },
+          known: KNOWN_FIXED_ELSEWHERE,
+        });
+        expect(report.findings.map(shown), fault).toEqual([]);
+        for (const o of report.operations) for (const status of Object.keys(o.statuses)) statuses.add(Number(status));
+      }
+      // The seller's failures did reach the buyers, as the statuses documented for them.
+      expect([...statuses].filter((s) => s >= 500).sort()).toEqual([502, 503]);
+    },
+    TIMEOUT_MS,
+  );
 });

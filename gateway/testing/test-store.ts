@@ -158,6 +158,7 @@ async function createPostgresTestStore(databaseUrl: string, options: TestStoreOp
     transaction: store.transaction,
     notifyDirectoryChanged: store.notifyDirectoryChanged,
     onDirectoryChanged: store.onDirectoryChanged,
+    directoryChangesListening: store.directoryChangesListening,
     async close() {
       if (closed) return;
       closed = true;

@@ -3,7 +3,9 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-const INCLUDE = ['{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures,verification,shared,packages}/**/*.test.ts'];
+const INCLUDE = [
+  '{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures,verification,shared,packages}/**/*.test.ts',
+];
 
 // Files whose assertions hold a wall-clock figure (a latency knee, a breaker that must answer
 // within ms, a flood's close times, a stop within a second): they run one at a time, after the
@@ -43,7 +45,9 @@ class LongestFirst extends BaseSequencer {
       return at === -1 ? LONGEST_FIRST.length : at;
     };
     // Array sort is stable: within a group the rest keep Vitest's own order.
-    return (await super.sort(files)).sort((a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b));
+    return (await super.sort(files)).sort(
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b),
+    );
   }
 }
 

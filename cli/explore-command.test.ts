@@ -27,11 +27,23 @@ const slowEverything = async (ms: number) => {
   const added = await fetch(`${mock.url}/__admin/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ service: '*', fault: { kind: 'latency', distribution: 'fixed', ms }, probability: 1, seed: 1 }),
+    body: JSON.stringify({
+      service: '*',
+      fault: { kind: 'latency', distribution: 'fixed', ms },
+      probability: 1,
+      seed: 1,
+    }),
   });
   expect(added.status).toBe(201);
 };
-const explore = (...extra: string[]) => ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, ...extra];
+const explore = (...extra: string[]) => [
+  '--explore',
+  '--seller-url',
+  `${mock.url}/seller`,
+  '--states-url',
+  `${mock.url}/__admin/provider-state`,
+  ...extra,
+];
 
 describe('verify --explore', () => {
   it('stops on SIGINT with the partial table and says how many exchanges ran (exit 130)', async () => {
@@ -49,7 +61,10 @@ describe('verify --explore', () => {
 
   it('--time-limit ends the sending as planned: a verdict on what ran (exit 0 on the honest seller)', async () => {
     await slowEverything(50);
-    const { code, stdout } = await runInProcess(verifyCommand, explore('--runs', '1000', '--seed', '3', '--concurrency', '2', '--time-limit', '400ms'));
+    const { code, stdout } = await runInProcess(
+      verifyCommand,
+      explore('--runs', '1000', '--seed', '3', '--concurrency', '2', '--time-limit', '400ms'),
+    );
     expect(stdout).toMatch(/PASSED \(time limit: \d+ of 1000 exchanges ran\)/);
     expect(code).toBe(0);
   });
@@ -93,8 +108,12 @@ describe('verify --explore', () => {
       expect(await run.exit).toBe(130);
       expect(Date.now() - started).toBeLessThan(1_000);
       const xml = readFileSync(junit, 'utf8');
-      expect(xml).toMatch(/<testcase classname="explore\.run" name="run stopped by SIGINT before 50 of 50 exchanges were sent"/);
-      expect(xml).toMatch(/<error type="stopped" message="run stopped by SIGINT before 50 of 50 exchanges were sent"\/>/);
+      expect(xml).toMatch(
+        /<testcase classname="explore\.run" name="run stopped by SIGINT before 50 of 50 exchanges were sent"/,
+      );
+      expect(xml).toMatch(
+        /<error type="stopped" message="run stopped by SIGINT before 50 of 50 exchanges were sent"\/>/,
+      );
       expect(xml).toMatch(/<testsuites [^>]*errors="1"/);
     } finally {
       silent.closeAllConnections();

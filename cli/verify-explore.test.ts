@@ -60,9 +60,18 @@ describe('verify --explore', () => {
   it('refuses bad usage with the flag named (exit 2)', async () => {
     for (const [args, message] of [
       [['--seller-url', 'http://127.0.0.1:1/seller'], '--explore needs your catalogue'],
-      [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--runs', 'many'], "--runs must be a whole number, 1–10000000, got 'many'"],
-      [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--min-score', '120%'], '--min-score must be 0–1 or a percentage'],
-      [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--time-limit', 'soon'], '--time-limit must be a duration'],
+      [
+        ['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--runs', 'many'],
+        "--runs must be a whole number, 1–10000000, got 'many'",
+      ],
+      [
+        ['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--min-score', '120%'],
+        '--min-score must be 0–1 or a percentage',
+      ],
+      [
+        ['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--time-limit', 'soon'],
+        '--time-limit must be a duration',
+      ],
     ] as const) {
       const run = await verify(['--explore', ...args]);
       expect(run.code).toBe(2);

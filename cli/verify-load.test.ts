@@ -43,7 +43,21 @@ describe('verify --load', () => {
     const json = join(dir.path, 'knee.json');
     const junit = join(dir.path, 'knee.xml');
     const { code, ...out } = await verify(
-      loadArgs(mock, '--concurrency', '1,2,4,8,16', '--step-seconds', '0.5', '--timeout', '150', '--json', json, '--junit', junit, '--min-concurrency', '2'),
+      loadArgs(
+        mock,
+        '--concurrency',
+        '1,2,4,8,16',
+        '--step-seconds',
+        '0.5',
+        '--timeout',
+        '150',
+        '--json',
+        json,
+        '--junit',
+        junit,
+        '--min-concurrency',
+        '2',
+      ),
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
     // The bound, sized from the steps (10,000/s per request in flight up to 30,000/s, 0.5 s each): every step runs whole.
@@ -63,9 +77,13 @@ describe('verify --load', () => {
 
     // A fresh seller: the one above still works off the queue the abandoned requests left (as a real one would).
     const fresh = await mockWith({ workers: 4, service_time: { ms: 50 } });
-    const gated = await verify(loadArgs(fresh, '--concurrency', '1,16', '--step-seconds', '0.5', '--timeout', '150', '--min-concurrency', '16'));
+    const gated = await verify(
+      loadArgs(fresh, '--concurrency', '1,16', '--step-seconds', '0.5', '--timeout', '150', '--min-concurrency', '16'),
+    );
     expect(gated.code).toBe(1);
-    expect(gated.stdout).toMatch(/FAIL: the knee is below --min-concurrency 16 \(capacity: the knee is concurrency 1\)/);
+    expect(gated.stdout).toMatch(
+      /FAIL: the knee is below --min-concurrency 16 \(capacity: the knee is concurrency 1\)/,
+    );
   });
 
   it('against cross-talk above 8: the run FAILS whatever the knee, the rule first broken at 16 named, told apart as only under concurrency, and replayed', async () => {
@@ -129,10 +147,14 @@ describe('verify --load', () => {
   it('stops within a second of SIGINT with a partial report', async () => {
     const mock = await mockWith({ service_time: { ms: 30 } });
     const json = join(dir.path, 'stopped.json');
-    const running = startInProcess(verifyCommand, loadArgs(mock, '--concurrency', '2,4', '--step-seconds', '20', '--json', json));
+    const running = startInProcess(
+      verifyCommand,
+      loadArgs(mock, '--concurrency', '2,4', '--step-seconds', '20', '--json', json),
+    );
     await running.printed(/at most/, 'stderr');
     // Let the first step send some: the seller has answered a few more than the pre-flight.
-    const answered = async () => ((await (await fetch(`${mock.url}/__admin/journal`)).json()) as { entries: unknown[] }).entries.length;
+    const answered = async () =>
+      ((await (await fetch(`${mock.url}/__admin/journal`)).json()) as { entries: unknown[] }).entries.length;
     const before = await answered();
     await expect.poll(answered, { timeout: 10_000, interval: 20 }).toBeGreaterThan(before + 3);
     const t0 = performance.now();
@@ -159,7 +181,10 @@ describe('verify --load', () => {
       [['--concurrency', '1,2', '--max-concurrency', '8'], /not both/],
       [['--no-orders', '--mix', 'place_order=5'], /--no-orders leaves nothing/],
       [['--rate', '0'], /--rate must be a whole number, 1–100000, got '0'/],
-      [['--rate', '50,100', '--concurrency', '1,2'], /--concurrency \(closed model\) and --rate \(open model\) do not go together/],
+      [
+        ['--rate', '50,100', '--concurrency', '1,2'],
+        /--concurrency \(closed model\) and --rate \(open model\) do not go together/,
+      ],
       [['--max-in-flight', '8'], /--max-in-flight belongs to the open model/],
       [['--slo', 'p95<<3'], /--slo: '<3' in 'p95<<3' is not a number/],
       [['--slo', 'p97<1s'], /--slo: unknown metric 'p97'/],
@@ -178,17 +203,41 @@ describe('verify --explore against a seller that cross-talks under concurrency',
     const mock = await mockWith({ service_time: { ms: 15 }, cross_talk: { above: 3, mix: 'item-id' } });
     const replayDir = join(dir.path, 'explore-replays');
     const json = join(dir.path, 'explore.json');
-    const args = ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--seed', '7'];
+    const args = [
+      '--explore',
+      '--seller-url',
+      `${mock.url}/seller`,
+      '--states-url',
+      `${mock.url}/__admin/provider-state`,
+      '--seed',
+      '7',
+    ];
     const junit = join(dir.path, 'explore.xml');
-    const { code, ...out } = await verify([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit]);
+    const { code, ...out } = await verify([
+      ...args,
+      '--runs',
+      '80',
+      '--concurrency',
+      '8',
+      '--replay-dir',
+      replayDir,
+      '--json',
+      json,
+      '--junit',
+      junit,
+    ]);
     expect(code).toBe(1);
-    const report = JSON.parse(await readFile(json, 'utf8')) as { failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[] };
+    const report = JSON.parse(await readFile(json, 'utf8')) as {
+      failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[];
+    };
     const talk = report.failures.find((f) => f.rule === 'item.unknown-id');
     expect(talk).toMatchObject({ reproduces: 'only-under-concurrency' });
     expect(talk!.companions!.length).toBeGreaterThanOrEqual(3);
     expect(talk!.replay).toContain(`verify --replay ${replayDir}`);
     const block = out.stdout.slice(out.stdout.indexOf('item.unknown-id'));
-    expect(block).toMatch(/^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/);
+    expect(block).toMatch(
+      /^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/,
+    );
     expect(block.split('\n\n')[0]).not.toMatch(/reproduce: curl/);
     expect(await readFile(junit, 'utf8')).toMatch(
       /name="item.unknown-id"[^]*?only under concurrency \(correct every time alone; a lone curl would pass\): npx federated-gateway verify --replay/,

@@ -6,7 +6,17 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'packages/*/dist/', 'var/', 'test-output/', 'contracts/json-schema/', 'contracts/pacts/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'packages/*/dist/',
+      'var/',
+      'test-output/',
+      'contracts/json-schema/',
+      'contracts/pacts/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,11 +25,19 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       // `_name` marks what is unused on purpose (destructuring a field away, a required parameter).
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
       // A variable a closure reads before its one assignment cannot be const.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
@@ -30,7 +48,9 @@ export default tseslint.config(
     // Tests (a describe block is one function) and the testing helpers are exempt.
     files: ['**/*.ts', '**/*.mjs'],
     ignores: ['**/*.test.ts', '**/testing/**'],
-    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true }] },
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true }],
+    },
   },
   {
     // Tests and benchmarks build deliberately broken payloads (a status code out of its list,

@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-const INCLUDE = ['{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures,verification,shared,packages}/**/*.test.ts'];
+const INCLUDE = [
+  '{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures,verification,shared,packages}/**/*.test.ts',
+];
 
 // Files whose assertions hold a wall-clock figure (a time-budgeted fuzz, a latency knee, a
 // breaker that must answer within ms, a flood's close times): they run one at a time, after

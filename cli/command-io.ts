@@ -38,7 +38,8 @@ export function runAsProcess(command: Command, argv = process.argv.slice(2)): vo
   const chain = launchChain();
   // Started by npm but already reparented to init: the launcher died while we loaded (tsx
   // compiles for a second or more before this line runs), so no change would ever be seen.
-  const orphaned = (process.env.npm_command !== undefined || process.env.npm_lifecycle_event !== undefined) && process.ppid === 1;
+  const orphaned =
+    (process.env.npm_command !== undefined || process.env.npm_lifecycle_event !== undefined) && process.ppid === 1;
   const watchdog = setInterval(() => {
     if (!controller.signal.aborted && chainBroken(chain)) controller.abort('SIGTERM');
   }, 500);

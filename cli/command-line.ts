@@ -29,14 +29,16 @@ export function httpUrlArg(flag: string, value: string): string {
   } catch {
     throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag} must be an http(s) URL, got '${value}'`);
   return value;
 }
 
 /** A whole number from `min` to `max`. */
 export function integerArg(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${text}'`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${text}'`);
   return value;
 }
 

@@ -37,12 +37,25 @@ describe('federated-gateway compat', () => {
   });
 
   it('exits 1 on a breaking change, with the findings and a summary as JSON', async () => {
-    const run = await runInProcess(compatCommand, ['--base', PACT_FILE, '--head', pactFile('breaking.json', withNewReplyField), '--json']);
+    const run = await runInProcess(compatCommand, [
+      '--base',
+      PACT_FILE,
+      '--head',
+      pactFile('breaking.json', withNewReplyField),
+      '--json',
+    ]);
     expect(run.code).toBe(1);
-    const report = JSON.parse(run.stdout) as { summary: Record<string, unknown>; findings: { policy: string; pointer: string; head: unknown }[] };
+    const report = JSON.parse(run.stdout) as {
+      summary: Record<string, unknown>;
+      findings: { policy: string; pointer: string; head: unknown }[];
+    };
     expect(report.summary).toMatchObject({ breaking: 1, 'new-work': 0, safe: 0, verdict: 'breaking' });
     expect(report.findings).toEqual([
-      expect.objectContaining({ policy: 'reply-field-newly-required', pointer: '/response/body/content/currency', head: 'USD' }),
+      expect.objectContaining({
+        policy: 'reply-field-newly-required',
+        pointer: '/response/body/content/currency',
+        head: 'USD',
+      }),
     ]);
   });
 
@@ -56,7 +69,14 @@ describe('federated-gateway compat', () => {
 
   it('writes the HTML page in the kit style beside the text, uncoloured without a TTY', async () => {
     const html = join(scratch.path, 'compat.html');
-    const run = await runInProcess(compatCommand, ['--base', PACT_FILE, '--head', pactFile('b2.json', withNewReplyField), '--html', html]);
+    const run = await runInProcess(compatCommand, [
+      '--base',
+      PACT_FILE,
+      '--head',
+      pactFile('b2.json', withNewReplyField),
+      '--html',
+      html,
+    ]);
     expect(run.code).toBe(1);
     expect(readFileSync(html, 'utf8')).toMatch(/data-report="compat"[\s\S]*reply-field-newly-required/);
     expect(run.stdout).not.toContain('\u001b[');
@@ -65,12 +85,22 @@ describe('federated-gateway compat', () => {
   it('colours on a TTY, never with NO_COLOR', async () => {
     const args = ['--base', PACT_FILE, '--head', pactFile('b3.json', withNewReplyField)];
     expect((await runInProcess(compatCommand, args, { stdoutIsTTY: true })).stdout).toContain('\u001b[31m');
-    expect((await runInProcess(compatCommand, args, { stdoutIsTTY: true, env: { NO_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+    expect(
+      (await runInProcess(compatCommand, args, { stdoutIsTTY: true, env: { NO_COLOR: '1' } })).stdout,
+    ).not.toContain('\u001b[');
   });
 
   it('prints the changelog entry for the head version', async () => {
-    const run = await runInProcess(compatCommand, ['--base', PACT_FILE, '--head', pactFile('b4.json', withNewReplyField), '--changelog']);
-    expect(run.stdout).toMatch(new RegExp(`^## ${CONTRACT_VERSION}\\n[\\s\\S]*### Breaking\\n\\n- \`reply-field-newly-required\``));
+    const run = await runInProcess(compatCommand, [
+      '--base',
+      PACT_FILE,
+      '--head',
+      pactFile('b4.json', withNewReplyField),
+      '--changelog',
+    ]);
+    expect(run.stdout).toMatch(
+      new RegExp(`^## ${CONTRACT_VERSION}\\n[\\s\\S]*### Breaking\\n\\n- \`reply-field-newly-required\``),
+    );
   });
 
   it('takes a directory of the contract files and a git ref as a release', async () => {
@@ -81,16 +111,26 @@ describe('federated-gateway compat', () => {
     const repo = join(scratch.path, 'repo');
     mkdirSync(join(repo, 'contracts', 'pacts'), { recursive: true });
     writeFileSync(join(repo, 'contracts', 'pacts', PACT_FILE_NAME), readFileSync(PACT_FILE));
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
     git('init', '-q');
     git('add', '.');
     git('commit', '-qm', 'release');
     git('tag', `contract-v${CONTRACT_VERSION}`);
-    const byRef = await runInProcess(compatCommand, ['--base', `contract-v${CONTRACT_VERSION}`, '--repo', repo, '--head', PACT_FILE]);
+    const byRef = await runInProcess(compatCommand, [
+      '--base',
+      `contract-v${CONTRACT_VERSION}`,
+      '--repo',
+      repo,
+      '--head',
+      PACT_FILE,
+    ]);
     expect(byRef.code).toBe(0);
     expect(byRef.stderr).toContain(`contract-v${CONTRACT_VERSION}:contracts/pacts/${PACT_FILE_NAME}`);
     // No --base: the last contract tag.
-    expect((await runInProcess(compatCommand, ['--repo', repo, '--head', PACT_FILE])).stderr).toContain(`contract-v${CONTRACT_VERSION}:`);
+    expect((await runInProcess(compatCommand, ['--repo', repo, '--head', PACT_FILE])).stderr).toContain(
+      `contract-v${CONTRACT_VERSION}:`,
+    );
   });
 
   describe('bad input: exit 2, a message naming the file or ref, nothing written', () => {
@@ -98,7 +138,12 @@ describe('federated-gateway compat', () => {
     const cases: [string, () => string[], RegExp][] = [
       [
         'an unreadable pact',
-        () => ['--base', PACT_FILE, '--head', (writeFileSync(join(scratch.path, 'broken.json'), '{nope'), join(scratch.path, 'broken.json'))],
+        () => [
+          '--base',
+          PACT_FILE,
+          '--head',
+          (writeFileSync(join(scratch.path, 'broken.json'), '{nope'), join(scratch.path, 'broken.json')),
+        ],
         /broken\.json is not JSON/,
       ],
       [
@@ -108,12 +153,20 @@ describe('federated-gateway compat', () => {
       ],
       [
         'a directory without a pact',
-        () => (mkdirSync(join(scratch.path, 'empty'), { recursive: true }), ['--base', join(scratch.path, 'empty'), '--head', PACT_FILE]),
+        () => (
+          mkdirSync(join(scratch.path, 'empty'), { recursive: true }),
+          ['--base', join(scratch.path, 'empty'), '--head', PACT_FILE]
+        ),
         /directory .*empty holds no pact/,
       ],
       [
         'pacts of different consumers',
-        () => ['--base', PACT_FILE, '--head', pactFile('other.json', (p) => (p.consumer = { name: 'another-gateway' }))],
+        () => [
+          '--base',
+          PACT_FILE,
+          '--head',
+          pactFile('other.json', (p) => (p.consumer = { name: 'another-gateway' })),
+        ],
         /between federated-gateway\/seller-system and .*other\.json between another-gateway\/seller-system/,
       ],
       [
@@ -122,11 +175,16 @@ describe('federated-gateway compat', () => {
           '--base',
           PACT_FILE,
           '--head',
-          (writeFileSync(join(scratch.path, 'api.json'), '{"openapi":"3.1.0","info":{"version":"1"}}'), join(scratch.path, 'api.json')),
+          (writeFileSync(join(scratch.path, 'api.json'), '{"openapi":"3.1.0","info":{"version":"1"}}'),
+          join(scratch.path, 'api.json')),
         ],
         /is a pact and .*api\.json is an OpenAPI document/,
       ],
-      ['two output forms', () => ['--base', PACT_FILE, '--json', '--markdown'], /choose one of --json, --markdown, --changelog/],
+      [
+        'two output forms',
+        () => ['--base', PACT_FILE, '--json', '--markdown'],
+        /choose one of --json, --markdown, --changelog/,
+      ],
     ];
     it.each(cases)('%s', async (_what, args, message) => {
       const run = await runInProcess(compatCommand, [...args(), '--html', html()]);
@@ -149,25 +207,38 @@ describe('federated-gateway compat', () => {
     writeFileSync(head, JSON.stringify(buyer));
     const run = await runInProcess(compatCommand, ['--base', base, '--head', head, '--json']);
     expect(run.code).toBe(1);
-    const findings = (JSON.parse(run.stdout) as { findings: { side: string; class: string; policy: string; where: string }[] }).findings;
+    const findings = (
+      JSON.parse(run.stdout) as { findings: { side: string; class: string; policy: string; where: string }[] }
+    ).findings;
     expect(findings.length).toBeGreaterThan(0);
     expect(findings.every((f) => f.side === 'buyer' && f.class === 'breaking')).toBe(true);
     expect(findings.map((f) => f.where).join(' ')).toContain(removed);
   });
 
   it('--paths: a buyer program moving from v3.1 to v3.2 meets nothing breaking, operation by operation; the way back loses invoice and statement', async () => {
-    const forward = await runInProcess(compatCommand, ['--paths', '/json/federated/v3_1/=/json/federated/v3_2/', '--json']);
+    const forward = await runInProcess(compatCommand, [
+      '--paths',
+      '/json/federated/v3_1/=/json/federated/v3_2/',
+      '--json',
+    ]);
     expect(forward.code, forward.stderr).toBe(0);
-    const findings = (JSON.parse(forward.stdout) as { findings: { class: string; policy: string; where: string }[] }).findings;
+    const findings = (JSON.parse(forward.stdout) as { findings: { class: string; policy: string; where: string }[] })
+      .findings;
     expect(findings.every((f) => f.class === 'safe')).toBe(true);
     expect(findings.filter((f) => f.policy === 'operation-added').map((f) => f.where)).toEqual([
       'POST /json/federated/v3_2/invoice',
       'POST /json/federated/v3_2/statement',
     ]);
     expect(findings.some((f) => f.where === 'POST /json/federated/v3_2/item_inquiry')).toBe(true);
-    const back = await runInProcess(compatCommand, ['--paths', '/json/federated/v3_2/=/json/federated/v3_1/', '--json']);
+    const back = await runInProcess(compatCommand, [
+      '--paths',
+      '/json/federated/v3_2/=/json/federated/v3_1/',
+      '--json',
+    ]);
     expect(back.code).toBe(1);
-    const removed = (JSON.parse(back.stdout) as { findings: { class: string; policy: string }[] }).findings.filter((f) => f.class === 'breaking');
+    const removed = (JSON.parse(back.stdout) as { findings: { class: string; policy: string }[] }).findings.filter(
+      (f) => f.class === 'breaking',
+    );
     expect(removed.map((f) => f.policy)).toEqual(['operation-removed', 'operation-removed']);
     for (const [args, message] of [
       [['--paths', 'v3_1=v3_2'], /--paths must be two different path prefixes/],

@@ -37,7 +37,8 @@ function compared(options: CompatOptions, baseSpec: string): CompatReport {
   if (options.paths !== undefined) {
     const { from, to } = options.paths;
     const document = loadContract(baseSpec, options.repo);
-    if (document.kind !== 'openapi') throw new CompatInputError(`--paths compares within an OpenAPI document; ${baseSpec} is a pact`);
+    if (document.kind !== 'openapi')
+      throw new CompatInputError(`--paths compares within an OpenAPI document; ${baseSpec} is a pact`);
     const version = (document.document as { info?: { version?: string } }).info?.version;
     return compatReport(
       { source: `${document.source} ${from}`, version },
@@ -68,8 +69,14 @@ export async function compatCommand(argv: string[], io: CommandIo): Promise<numb
     io.stdout(COMPAT_USAGE);
     return 0;
   }
-  const baseSpec = options.base ?? (options.paths !== undefined ? packagePath(CONTRACT_PATHS.buyerApi) : lastContractTag(options.repo));
-  if (baseSpec === undefined) return fail(`no --base given and no contract tag (contract-v*) in ${options.repo}: name the release to compare against`, true);
+  const baseSpec =
+    options.base ??
+    (options.paths !== undefined ? packagePath(CONTRACT_PATHS.buyerApi) : lastContractTag(options.repo));
+  if (baseSpec === undefined)
+    return fail(
+      `no --base given and no contract tag (contract-v*) in ${options.repo}: name the release to compare against`,
+      true,
+    );
   let report: CompatReport;
   try {
     report = compared(options, baseSpec);

@@ -61,7 +61,10 @@ export function parseCompatOptions(argv: string[], cwd: string): CompatOptions |
   });
   if (values.help) return 'help';
   const forms = (['json', 'markdown', 'changelog'] as const).filter((form) => values[form]);
-  if (forms.length > 1) throw new UsageError(`choose one of --json, --markdown, --changelog (got ${forms.map((f) => `--${f}`).join(' and ')})`);
+  if (forms.length > 1)
+    throw new UsageError(
+      `choose one of --json, --markdown, --changelog (got ${forms.map((f) => `--${f}`).join(' and ')})`,
+    );
   for (const flag of ['base', 'head', 'repo', 'html'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} needs a value`);
   }
@@ -72,8 +75,16 @@ export function parseCompatOptions(argv: string[], cwd: string): CompatOptions |
       throw new UsageError(
         `--paths must be two different path prefixes as <from>=<to>, e.g. /json/federated/v3_1/=/json/federated/v3_2/, got '${values.paths}'`,
       );
-    if (values.head !== undefined) throw new UsageError('--paths compares within one document: give it as --base, not --head');
+    if (values.head !== undefined)
+      throw new UsageError('--paths compares within one document: give it as --base, not --head');
     paths = { from, to };
   }
-  return { base: values.base, head: values.head, repo: values.repo ?? cwd, format: forms[0] ?? 'text', html: values.html, paths };
+  return {
+    base: values.base,
+    head: values.head,
+    repo: values.repo ?? cwd,
+    format: forms[0] ?? 'text',
+    html: values.html,
+    paths,
+  };
 }

@@ -27,18 +27,34 @@ const slowEverything = async (ms: number) => {
   const added = await fetch(`${mock.url}/__admin/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ service: '*', fault: { kind: 'latency', distribution: 'fixed', ms }, probability: 1, seed: 1 }),
+    body: JSON.stringify({
+      service: '*',
+      fault: { kind: 'latency', distribution: 'fixed', ms },
+      probability: 1,
+      seed: 1,
+    }),
   });
   expect(added.status).toBe(201);
 };
-const explore = (...extra: string[]) => ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, ...extra];
+const explore = (...extra: string[]) => [
+  '--explore',
+  '--seller-url',
+  `${mock.url}/seller`,
+  '--states-url',
+  `${mock.url}/__admin/provider-state`,
+  ...extra,
+];
 
 describe('verify --explore', () => {
   it('stops on SIGINT with the partial table and says how many exchanges ran (exit 130)', async () => {
     await slowEverything(400);
-    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...explore('--runs', '1000', '--seed', '3', '--concurrency', '2')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      VERIFY[0],
+      [...VERIFY.slice(1), ...explore('--runs', '1000', '--seed', '3', '--concurrency', '2')],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -56,28 +72,34 @@ describe('verify --explore', () => {
   it('--time-limit ends the sending as planned: a verdict on what ran (exit 0 on the honest seller)', async () => {
     await slowEverything(50);
     let stdout = '';
-    const code = await verifyCommand(explore('--runs', '1000', '--seed', '3', '--concurrency', '2', '--time-limit', '400ms'), {
-      stdout: (t) => void (stdout += t),
-      stderr: () => {},
-      env: {},
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      signal: new AbortController().signal,
-    });
+    const code = await verifyCommand(
+      explore('--runs', '1000', '--seed', '3', '--concurrency', '2', '--time-limit', '400ms'),
+      {
+        stdout: (t) => void (stdout += t),
+        stderr: () => {},
+        env: {},
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        signal: new AbortController().signal,
+      },
+    );
     expect(stdout).toMatch(/PASSED \(time limit: \d+ of 1000 exchanges ran\)/);
     expect(code).toBe(0);
   });
 
   it('--states-url that is not our mock seller: a message saying to give --state-map (exit 2)', async () => {
     let stderr = '';
-    const code = await verifyCommand(['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/no-such/provider-state`], {
-      stdout: () => {},
-      stderr: (t) => void (stderr += t),
-      env: {},
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      signal: new AbortController().signal,
-    });
+    const code = await verifyCommand(
+      ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/no-such/provider-state`],
+      {
+        stdout: () => {},
+        stderr: (t) => void (stderr += t),
+        env: {},
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        signal: new AbortController().signal,
+      },
+    );
     expect(code).toBe(2);
     expect(stderr).toContain(
       `cannot read the catalogue: HTTP 404. --states-url with --explore reads our mock seller's scenario from ${mock.url}/no-such/scenario; for your own system give --state-map`,
@@ -113,8 +135,12 @@ describe('verify --explore', () => {
       expect(await run).toBe(130);
       expect(Date.now() - started).toBeLessThan(1_000);
       const xml = readFileSync(junit, 'utf8');
-      expect(xml).toMatch(/<testcase classname="explore\.run" name="run stopped by SIGINT before 50 of 50 exchanges were sent"/);
-      expect(xml).toMatch(/<error type="stopped" message="run stopped by SIGINT before 50 of 50 exchanges were sent"\/>/);
+      expect(xml).toMatch(
+        /<testcase classname="explore\.run" name="run stopped by SIGINT before 50 of 50 exchanges were sent"/,
+      );
+      expect(xml).toMatch(
+        /<error type="stopped" message="run stopped by SIGINT before 50 of 50 exchanges were sent"\/>/,
+      );
       expect(xml).toMatch(/<testsuites [^>]*errors="1"/);
     } finally {
       silent.closeAllConnections();

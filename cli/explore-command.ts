@@ -8,7 +8,11 @@ import { renderCtrf } from '../verification/report-as-ctrf';
 import { progressText, renderConformance } from '../verification/explore/conformance-text';
 import { EXPLORE_USAGE, parseExploreOptions, type ExploreCliOptions } from './explore-options';
 import { TIME_LIMIT } from '../verification/explore/run-exploration';
-import { exploreSeller, type ExploreSellerOptions, type ExploreSellerProgress } from '../verification/explore/explore-seller';
+import {
+  exploreSeller,
+  type ExploreSellerOptions,
+  type ExploreSellerProgress,
+} from '../verification/explore/explore-seller';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { DEFAULT_REPLAY_DIR } from '../verification/load/replay-file';
 import { writeWhole } from './report-files';
@@ -41,7 +45,11 @@ function parse(argv: string[], io: CommandIo): Parsed {
 export function exploreSellerOptionsOf(options: ExploreCliOptions): ExploreSellerOptions {
   return {
     sellerUrl: options.sellerUrl,
-    ...(options.catalogue.kind === 'map' ? { stateMap: options.catalogue.file } : options.catalogue.kind === 'url' ? { statesUrl: options.catalogue.url } : {}),
+    ...(options.catalogue.kind === 'map'
+      ? { stateMap: options.catalogue.file }
+      : options.catalogue.kind === 'url'
+        ? { statesUrl: options.catalogue.url }
+        : {}),
     runs: options.runs,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.timeLimitMs !== undefined ? { timeLimitMs: options.timeLimitMs } : {}),
@@ -79,7 +87,15 @@ async function writeReports(options: ExploreCliOptions, report: ConformanceRepor
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.junit !== undefined) await writeFile(options.junit, renderConformanceJunit(report));
   if (options.ctrf !== undefined)
-    await writeFile(options.ctrf, renderCtrf('federated-gateway verify --explore', conformanceTestCases(report), Date.now() - report.elapsedMs, Date.now()));
+    await writeFile(
+      options.ctrf,
+      renderCtrf(
+        'federated-gateway verify --explore',
+        conformanceTestCases(report),
+        Date.now() - report.elapsedMs,
+        Date.now(),
+      ),
+    );
   if (options.html !== undefined) writeWhole(options.html, renderConformanceHtml(report));
 }
 
@@ -89,7 +105,11 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
   const { options } = parsed;
   let report: ConformanceReport;
   try {
-    report = await exploreSeller({ ...exploreSellerOptionsOf(options), signal: io.signal, onProgress: progressPrinter(io) });
+    report = await exploreSeller({
+      ...exploreSellerOptionsOf(options),
+      signal: io.signal,
+      onProgress: progressPrinter(io),
+    });
   } catch (error) {
     // Stopped before the exploration began (while its catalogue was read).
     if (io.signal.aborted && error === io.signal.reason) return SIGNAL_EXIT[String(io.signal.reason)] ?? 1;

@@ -64,7 +64,8 @@ export interface ExploreCliOptions {
 /** Digits only (no 1e3, no sign), from `min` to `max`: the exploration's and the load mode's counts. */
 export function wholeNumber(flag: string, value: string, min: number, max: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${flag} must be a whole number, ${min}–${max}, got '${value}'`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`${flag} must be a whole number, ${min}–${max}, got '${value}'`);
   return n;
 }
 
@@ -93,13 +94,18 @@ export function sellerAndCatalogue(
   values: { 'seller-url'?: string; 'state-map'?: string; 'states-url'?: string },
 ): { sellerUrl: string; catalogue: CatalogueSource } {
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
-  if (values['state-map'] !== undefined && values['states-url'] !== undefined) throw new UsageError('give --state-map or --states-url, not both');
+  if (values['state-map'] !== undefined && values['states-url'] !== undefined)
+    throw new UsageError('give --state-map or --states-url, not both');
   if (values['state-map'] === undefined && values['states-url'] === undefined)
-    throw new UsageError(`${mode} needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller`);
+    throw new UsageError(
+      `${mode} needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller`,
+    );
   return {
     sellerUrl: httpUrlArg('--seller-url', values['seller-url']),
     catalogue:
-      values['state-map'] !== undefined ? { kind: 'map', file: values['state-map'] } : { kind: 'url', url: httpUrlArg('--states-url', values['states-url']!) },
+      values['state-map'] !== undefined
+        ? { kind: 'map', file: values['state-map'] }
+        : { kind: 'url', url: httpUrlArg('--states-url', values['states-url']!) },
   };
 }
 

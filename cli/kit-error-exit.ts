@@ -5,9 +5,16 @@ import type { CommandIo } from './command-io';
 // be reached at start, and bad input (named in the command's words by `words`).
 
 /** Prints the error for `command` and returns 2; rethrows anything that is not the kit's. */
-export function kitErrorExit(command: string, error: unknown, io: CommandIo, words: (error: KitInputError) => string = (e) => e.detail): number {
+export function kitErrorExit(
+  command: string,
+  error: unknown,
+  io: CommandIo,
+  words: (error: KitInputError) => string = (e) => e.detail,
+): number {
   if (error instanceof SellerUnreachableError) {
-    io.stderr(`${command}: your system at ${error.sellerUrl} cannot be reached: ${error.reason}. Start it, or check --seller-url.\n`);
+    io.stderr(
+      `${command}: your system at ${error.sellerUrl} cannot be reached: ${error.reason}. Start it, or check --seller-url.\n`,
+    );
     return 2;
   }
   if (error instanceof KitInputError) {

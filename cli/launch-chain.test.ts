@@ -37,26 +37,44 @@ describe('the launch chain', () => {
     expect(chainBroken(chain, process.ppid + 1)).toBe(true);
   });
 
-  it.runIf(process.platform === 'linux')('stops a command started by npm whose launcher died while it loaded', async () => {
-    const started = Date.now();
-    const pid = startOrphan({ npm_command: 'run-script', npm_lifecycle_event: 'rules-proxy' });
-    await expect.poll(() => alive(pid), { timeout: 20_000, interval: 100 }).toBe(false);
-    expect(Date.now() - started).toBeLessThan(20_000);
-  });
+  it.runIf(process.platform === 'linux')(
+    'stops a command started by npm whose launcher died while it loaded',
+    async () => {
+      const started = Date.now();
+      const pid = startOrphan({ npm_command: 'run-script', npm_lifecycle_event: 'rules-proxy' });
+      await expect.poll(() => alive(pid), { timeout: 20_000, interval: 100 }).toBe(false);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('leaves alone a command not started by npm whose parent is init (a container, nohup)', async () => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_')));
-    const pid = execFileSync('sh', ['-c', `${process.execPath} --import tsx scripts/rules-proxy.ts --upstream ${mock.url}/seller >/dev/null 2>&1 & echo $!`], {
-      env,
-      encoding: 'utf8',
-    }).trim();
-    try {
-      // It must get as far as listening and stay: poll its listening socket.
-      await expect.poll(() => execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' }).includes(`pid=${pid},`), { timeout: 20_000, interval: 200 }).toBe(true);
-      expect(alive(Number(pid))).toBe(true);
-    } finally {
-      process.kill(Number(pid), 'SIGTERM');
-    }
-    await expect.poll(() => alive(Number(pid)), { timeout: 10_000, interval: 100 }).toBe(false);
-  });
+  it.runIf(process.platform === 'linux')(
+    'leaves alone a command not started by npm whose parent is init (a container, nohup)',
+    async () => {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_')));
+      const pid = execFileSync(
+        'sh',
+        [
+          '-c',
+          `${process.execPath} --import tsx scripts/rules-proxy.ts --upstream ${mock.url}/seller >/dev/null 2>&1 & echo $!`,
+        ],
+        {
+          env,
+          encoding: 'utf8',
+        },
+      ).trim();
+      try {
+        // It must get as far as listening and stay: poll its listening socket.
+        await expect
+          .poll(() => execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' }).includes(`pid=${pid},`), {
+            timeout: 20_000,
+            interval: 200,
+          })
+          .toBe(true);
+        expect(alive(Number(pid))).toBe(true);
+      } finally {
+        process.kill(Number(pid), 'SIGTERM');
+      }
+      await expect.poll(() => alive(Number(pid)), { timeout: 10_000, interval: 100 }).toBe(false);
+    },
+  );
 });

@@ -38,8 +38,14 @@ function parse(argv: string[], io: CommandIo): Parsed {
 export function loadSellerOptionsOf(options: LoadCliOptions): LoadSellerOptions {
   return {
     sellerUrl: options.sellerUrl,
-    ...(options.catalogue.kind === 'map' ? { stateMap: options.catalogue.file } : options.catalogue.kind === 'url' ? { statesUrl: options.catalogue.url } : {}),
-    ...(options.model === 'closed' ? { concurrency: options.levels } : { rate: options.levels, maxInFlight: options.maxInFlight }),
+    ...(options.catalogue.kind === 'map'
+      ? { stateMap: options.catalogue.file }
+      : options.catalogue.kind === 'url'
+        ? { statesUrl: options.catalogue.url }
+        : {}),
+    ...(options.model === 'closed'
+      ? { concurrency: options.levels }
+      : { rate: options.levels, maxInFlight: options.maxInFlight }),
     stepSeconds: options.stepSeconds,
     timeoutMs: options.timeoutMs,
     mix: options.mix,
@@ -58,11 +64,18 @@ export function loadSellerOptionsOf(options: LoadCliOptions): LoadSellerOptions 
 
 /** What the run will send, and its bound, before the first request. */
 function startLine(event: LoadSellerProgress & { kind: 'started' }): string {
-  const steps = event.model === 'closed' ? event.levels.join(', ') : event.levels.map((l) => levelName('open', l)).join(', ');
-  const model = event.model === 'closed' ? 'closed model, concurrency' : `open model (at most ${event.maxInFlight} in flight), rates`;
+  const steps =
+    event.model === 'closed' ? event.levels.join(', ') : event.levels.map((l) => levelName('open', l)).join(', ');
+  const model =
+    event.model === 'closed'
+      ? 'closed model, concurrency'
+      : `open model (at most ${event.maxInFlight} in flight), rates`;
   const seconds = event.levels.length * event.stepSeconds;
   const source = event.maxRequestsSource === 'given' ? '--max-requests' : 'the bound, sized from the steps';
-  const slos = event.slos.length > 0 ? `SLOs: ${event.slos.map((s) => s.expression).join(', ')}${event.abortOnFail ? ' (--abort-on-fail)' : ''}\n` : '';
+  const slos =
+    event.slos.length > 0
+      ? `SLOs: ${event.slos.map((s) => s.expression).join(', ')}${event.abortOnFail ? ' (--abort-on-fail)' : ''}\n`
+      : '';
   return (
     `verify --load: ${event.sellerUrl}, ${model} ${steps} × ${event.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
     `deadline ${event.timeoutMs} ms, at most ${event.maxRequests} requests (${source})` +
@@ -86,7 +99,11 @@ function progressPrinter(options: LoadCliOptions, io: CommandIo): (event: LoadSe
 async function writeReports(options: LoadCliOptions, report: LoadReport, started: number): Promise<void> {
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.junit !== undefined) await writeFile(options.junit, renderLoadJunit(report));
-  if (options.ctrf !== undefined) await writeFile(options.ctrf, renderCtrf('federated-gateway verify --load', loadTestCases(report), started, Date.now()));
+  if (options.ctrf !== undefined)
+    await writeFile(
+      options.ctrf,
+      renderCtrf('federated-gateway verify --load', loadTestCases(report), started, Date.now()),
+    );
   if (options.html !== undefined) writeWhole(options.html, renderLoadReportHtml(loadReportView(report)));
 }
 
@@ -97,7 +114,11 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
   const started = Date.now();
   let report: LoadReport;
   try {
-    report = await loadSeller({ ...loadSellerOptionsOf(options), signal: io.signal, onProgress: progressPrinter(options, io) });
+    report = await loadSeller({
+      ...loadSellerOptionsOf(options),
+      signal: io.signal,
+      onProgress: progressPrinter(options, io),
+    });
   } catch (error) {
     return kitErrorExit('verify --load', error, io);
   }

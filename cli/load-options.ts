@@ -7,7 +7,12 @@ import { DEFAULT_REPLAY_DIR } from '../verification/load/replay-file';
 import { DEFAULT_MIX, parseMix, type LoadMix } from '../verification/load/load-mix';
 import type { LoadModel, Slo } from '../verification/load/load-report';
 import { parseSlos, SloSyntaxError } from '../verification/load/slo';
-import { DEFAULT_CONCURRENCIES, DEFAULT_MAX_IN_FLIGHT, defaultMaxRequests, MAX_RATE } from '../verification/load/load-budget';
+import {
+  DEFAULT_CONCURRENCIES,
+  DEFAULT_MAX_IN_FLIGHT,
+  defaultMaxRequests,
+  MAX_RATE,
+} from '../verification/load/load-budget';
 
 // `verify --load …`: the command line of a load run, checked before anything is sent. The
 // defaults are safe for a vendor's staging system: the gateway's own deadline (5000 ms, a
@@ -103,7 +108,8 @@ export interface LoadCliOptions {
 /** 1,2,4,8 — rising, each from 1 to max. */
 function risingList(flag: string, value: string, max: number): number[] {
   const list = value.split(',').map((v) => wholeNumber(flag, v.trim(), 1, max));
-  for (let i = 1; i < list.length; i++) if (list[i] <= list[i - 1]) throw new UsageError(`${flag} must rise step by step, got '${value}'`);
+  for (let i = 1; i < list.length; i++)
+    if (list[i] <= list[i - 1]) throw new UsageError(`${flag} must rise step by step, got '${value}'`);
   return list;
 }
 
@@ -174,23 +180,33 @@ type LoadFlags = ReturnType<typeof loadFlags>;
 
 /** Closed or open, from the flags given; flags of both models together are refused. */
 function modelOf(values: LoadFlags): LoadModel {
-  const closedFlags = (['concurrency', 'max-concurrency', 'min-concurrency'] as const).filter((f) => values[f] !== undefined);
+  const closedFlags = (['concurrency', 'max-concurrency', 'min-concurrency'] as const).filter(
+    (f) => values[f] !== undefined,
+  );
   const openFlags = (['rate', 'max-rate', 'max-in-flight', 'min-rate'] as const).filter((f) => values[f] !== undefined);
   if (closedFlags.length > 0 && openFlags.length > 0)
-    throw new UsageError(`--${closedFlags[0]} (closed model) and --${openFlags[0]} (open model) do not go together: choose one model`);
-  if (values.concurrency !== undefined && values['max-concurrency'] !== undefined) throw new UsageError('give --concurrency or --max-concurrency, not both');
-  if (values.rate !== undefined && values['max-rate'] !== undefined) throw new UsageError('give --rate or --max-rate, not both');
+    throw new UsageError(
+      `--${closedFlags[0]} (closed model) and --${openFlags[0]} (open model) do not go together: choose one model`,
+    );
+  if (values.concurrency !== undefined && values['max-concurrency'] !== undefined)
+    throw new UsageError('give --concurrency or --max-concurrency, not both');
+  if (values.rate !== undefined && values['max-rate'] !== undefined)
+    throw new UsageError('give --rate or --max-rate, not both');
   const model: LoadModel = values.rate !== undefined || values['max-rate'] !== undefined ? 'open' : 'closed';
-  if (model === 'closed' && openFlags.length > 0) throw new UsageError(`--${openFlags[0]} belongs to the open model: give --rate or --max-rate too`);
+  if (model === 'closed' && openFlags.length > 0)
+    throw new UsageError(`--${openFlags[0]} belongs to the open model: give --rate or --max-rate too`);
   return model;
 }
 
 /** The ramp's steps: concurrencies (closed) or rates (open), listed or doubling up to a maximum. */
 function levelsOf(values: LoadFlags, model: LoadModel): number[] {
   if (model === 'open')
-    return values.rate !== undefined ? risingList('--rate', values.rate, MAX_RATE) : ratesUpTo(wholeNumber('--max-rate', values['max-rate']!, 1, MAX_RATE));
+    return values.rate !== undefined
+      ? risingList('--rate', values.rate, MAX_RATE)
+      : ratesUpTo(wholeNumber('--max-rate', values['max-rate']!, 1, MAX_RATE));
   if (values.concurrency !== undefined) return risingList('--concurrency', values.concurrency, 1024);
-  if (values['max-concurrency'] !== undefined) return doublingUpTo(wholeNumber('--max-concurrency', values['max-concurrency'], 1, 1024));
+  if (values['max-concurrency'] !== undefined)
+    return doublingUpTo(wholeNumber('--max-concurrency', values['max-concurrency'], 1, 1024));
   return [...DEFAULT_CONCURRENCIES];
 }
 
@@ -205,7 +221,8 @@ function mixOf(values: LoadFlags): { mix: LoadMix; orders: boolean } {
     }
   }
   const orders = !values['no-orders'];
-  if (!orders && Object.entries(mix).every(([op, w]) => op === 'place-order' || w === 0)) throw new UsageError('--no-orders leaves nothing in --mix to send');
+  if (!orders && Object.entries(mix).every(([op, w]) => op === 'place-order' || w === 0))
+    throw new UsageError('--no-orders leaves nothing in --mix to send');
   return { mix, orders };
 }
 
@@ -214,7 +231,9 @@ function slosOf(values: LoadFlags, model: LoadModel): Slo[] {
   const slos = sloArgs(values.slo);
   const dropped = slos.find((s) => s.metric === 'dropped');
   if (model === 'closed' && dropped !== undefined)
-    throw new UsageError(`--slo ${dropped.expression}: nothing is dropped in the closed model (dropped belongs to --rate)`);
+    throw new UsageError(
+      `--slo ${dropped.expression}: nothing is dropped in the closed model (dropped belongs to --rate)`,
+    );
   if (values['abort-on-fail'] && slos.length === 0) throw new UsageError('--abort-on-fail needs an --slo to abort on');
   return slos;
 }
@@ -240,14 +259,23 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
     catalogue,
     model,
     levels,
-    maxInFlight: values['max-in-flight'] !== undefined ? wholeNumber('--max-in-flight', values['max-in-flight'], 1, 4096) : DEFAULT_MAX_IN_FLIGHT,
+    maxInFlight:
+      values['max-in-flight'] !== undefined
+        ? wholeNumber('--max-in-flight', values['max-in-flight'], 1, 4096)
+        : DEFAULT_MAX_IN_FLIGHT,
     stepSeconds,
     timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 600_000),
     mix,
     orders,
     ...(values['max-requests'] !== undefined
-      ? { maxRequests: wholeNumber('--max-requests', values['max-requests'], 1, 100_000_000), maxRequestsSource: 'given' as const }
-      : { maxRequests: defaultMaxRequests(model, levels, stepSeconds), maxRequestsSource: 'sized from the steps' as const }),
+      ? {
+          maxRequests: wholeNumber('--max-requests', values['max-requests'], 1, 100_000_000),
+          maxRequestsSource: 'given' as const,
+        }
+      : {
+          maxRequests: defaultMaxRequests(model, levels, stepSeconds),
+          maxRequestsSource: 'sized from the steps' as const,
+        }),
     ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),
     minLevel,
     slos,

@@ -42,7 +42,8 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Prom
   },
 };
 
-const packageVersion = () => (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+const packageVersion = () =>
+  (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 /** The package's version and the contract's (they move apart: contracts/contract-version.ts). */
 export const versionLine = (): string => `${packageVersion()} (contract ${CONTRACT_VERSION})`;
 

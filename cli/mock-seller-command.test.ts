@@ -11,14 +11,22 @@ import { runInProcess } from './testing/run-in-process';
 const pact = readPact(PACT_FILE);
 const unknownPart = pact.interactions.find((i) => i.description === 'an item inquiry for an unknown part')!;
 const post = (url: string, body: unknown) =>
-  fetch(`${url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}/seller`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('mock-seller --pact', () => {
   it('the CLI (--pact) prints how many interactions it replays and serves them (spawned smoke run)', async () => {
     let child: ChildProcess | undefined;
     try {
       const output = await new Promise<string>((resolve, reject) => {
-        child = execFile(process.execPath, ['--import', 'tsx', 'scripts/mock-seller.ts', '--pact', PACT_FILE, '--port', '0'], { timeout: 60_000 });
+        child = execFile(
+          process.execPath,
+          ['--import', 'tsx', 'scripts/mock-seller.ts', '--pact', PACT_FILE, '--port', '0'],
+          { timeout: 60_000 },
+        );
         let text = '';
         child.stdout!.on('data', (chunk) => {
           text += chunk;
@@ -37,7 +45,12 @@ describe('mock-seller --pact', () => {
 
   it('the CLI refuses --pact together with --scenario', async () => {
     // In-process through (argv, io): the spawned run above is this command's smoke test.
-    const result = await runInProcess(mockSellerCommand, ['--pact', PACT_FILE, '--scenario', 'fixtures/scenarios/default.json']);
+    const result = await runInProcess(mockSellerCommand, [
+      '--pact',
+      PACT_FILE,
+      '--scenario',
+      'fixtures/scenarios/default.json',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--pact and --scenario exclude each other');
   });

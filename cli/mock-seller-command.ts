@@ -23,8 +23,12 @@ Exit 0 when stopped by SIGINT/SIGTERM; 1 a scenario that does not load; 2 bad us
 export const MOCK_SELLER_ENVIRONMENT = Type.Object({
   MOCK_SELLER_PORT: EnvInteger({ default: 9090, maximum: 65_535, description: 'mock seller port (0: any free port)' }),
   MOCK_SELLER_HOST: EnvString({ default: '127.0.0.1', description: 'address the mock seller listens on' }),
-  MOCK_SELLER_SCENARIO: Optional(EnvString({ defaultText: 'fixtures/scenarios/default.json', description: "the mock seller's scenario file" })),
-  MOCK_SELLER_PUBLIC_URL: Optional(EnvUrl({ description: "base of link_url in invoices and statements; default the request's origin" })),
+  MOCK_SELLER_SCENARIO: Optional(
+    EnvString({ defaultText: 'fixtures/scenarios/default.json', description: "the mock seller's scenario file" }),
+  ),
+  MOCK_SELLER_PUBLIC_URL: Optional(
+    EnvUrl({ description: "base of link_url in invoices and statements; default the request's origin" }),
+  ),
 });
 
 export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<number> {
@@ -43,7 +47,10 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
       pact: { type: 'string' },
       port: { type: 'string', default: String(env.MOCK_SELLER_PORT) },
       host: { type: 'string', default: env.MOCK_SELLER_HOST },
-      'public-url': { type: 'string', ...(env.MOCK_SELLER_PUBLIC_URL === undefined ? {} : { default: env.MOCK_SELLER_PUBLIC_URL }) },
+      'public-url': {
+        type: 'string',
+        ...(env.MOCK_SELLER_PUBLIC_URL === undefined ? {} : { default: env.MOCK_SELLER_PUBLIC_URL }),
+      },
       help: { type: 'boolean', default: false },
     });
     port = integerArg('--port', values.port, 0, 65_535);
@@ -57,14 +64,21 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
     return 0;
   }
   if (values.pact !== undefined && values.scenario !== undefined) {
-    io.stderr("mock-seller: --pact and --scenario exclude each other (a pact replay serves only the pact's interactions)\n");
+    io.stderr(
+      "mock-seller: --pact and --scenario exclude each other (a pact replay serves only the pact's interactions)\n",
+    );
     return 2;
   }
 
   let close: () => Promise<void>;
   try {
     if (values.pact !== undefined) {
-      const running = await startPactReplay({ pact: values.pact, port, host: values.host, onMatch: (d) => io.stderr(`mock seller: replayed '${d}'\n`) });
+      const running = await startPactReplay({
+        pact: values.pact,
+        port,
+        host: values.host,
+        onMatch: (d) => io.stderr(`mock seller: replayed '${d}'\n`),
+      });
       io.stdout(`mock seller: replaying ${running.interactions} interactions from ${values.pact}\n`);
       io.stdout(
         `mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, interactions GET ${running.url}/__replay/interactions)\n`,
@@ -74,7 +88,9 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
       const scenario = values.scenario ?? env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
       const running = await startMockSeller({ scenario, port, host: values.host, publicUrl: values['public-url'] });
       io.stdout(`mock seller: scenario '${running.seller.data.scenario.name}' from ${scenario}\n`);
-      io.stdout(`mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, control ${running.url}/__admin)\n`);
+      io.stdout(
+        `mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, control ${running.url}/__admin)\n`,
+      );
       close = running.close;
     }
   } catch (error) {
@@ -84,7 +100,8 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
       return 2;
     }
     io.stderr(`mock-seller: ${(error as Error).message}\n`);
-    if (error instanceof ScenarioError) for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
+    if (error instanceof ScenarioError)
+      for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
     return 1;
   }
 

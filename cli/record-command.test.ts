@@ -20,14 +20,19 @@ const PUBLIC_URL = 'http://seller.test'; // both mocks write the same link_url o
 function random(seed: number) {
   let state = seed >>> 0;
   const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  return { next, pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)], some: <T>(list: readonly T[]) => list.filter(() => next() < 0.6) };
+  return {
+    next,
+    pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)],
+    some: <T>(list: readonly T[]) => list.filter(() => next() < 0.6),
+  };
 }
 
 function generatedRequests(scenario: Scenario, seed: number): object[] {
   const r = random(seed);
   const members = { M100: ['L101', 'L102', 'L150'], M200: ['L201', 'L250'] } as const;
   const account = { M100: 'A-1001', M200: 'A-2001' } as const;
-  const locationsOf = (member: 'M100' | 'M200', ids: readonly string[]) => ids.map((id) => ({ id, member, account: account[member] }));
+  const locationsOf = (member: 'M100' | 'M200', ids: readonly string[]) =>
+    ids.map((id) => ({ id, member, account: account[member] }));
   const parts = scenario.parts.map((p) => ({ mfr_code: p.mfr_code, part_number: p.part_number }));
   const requests: object[] = [];
   const inquiry = (member: 'M100' | 'M200', locations: readonly string[], asked: typeof parts) =>
@@ -37,11 +42,15 @@ function generatedRequests(scenario: Scenario, seed: number): object[] {
       items: asked.map((p, i) => ({ id: `i${requests.length}-${i}`, ...p })),
     });
   // Every part, at every location, first: what the orders below draw on is known.
-  for (const member of ['M100', 'M200'] as const) for (let i = 0; i < parts.length; i += 6) inquiry(member, members[member], parts.slice(i, i + 6));
+  for (const member of ['M100', 'M200'] as const)
+    for (let i = 0; i < parts.length; i += 6) inquiry(member, members[member], parts.slice(i, i + 6));
   for (let n = 0; n < 40; n++) {
     const member = r.pick(['M100', 'M200'] as const);
     if (r.next() < 0.5) {
-      const asked = [...r.some(parts).slice(0, 4), ...(r.next() < 0.3 ? [{ mfr_code: 'WIX', part_number: `NOPE-${n}` }] : [])];
+      const asked = [
+        ...r.some(parts).slice(0, 4),
+        ...(r.next() < 0.3 ? [{ mfr_code: 'WIX', part_number: `NOPE-${n}` }] : []),
+      ];
       const at = r.some(members[member]);
       inquiry(member, at.length > 0 ? at : members[member], asked.length > 0 ? asked : [parts[0]]);
     } else {
@@ -69,18 +78,39 @@ function generatedRequests(scenario: Scenario, seed: number): object[] {
     requests.push({ service: 'invoice', ...base, invoice_type: 'CR' });
     requests.push({ service: 'invoice', ...base, invoice_number: acc.invoices[0].invoice_number });
     requests.push({ service: 'invoice', ...base, part_number: acc.invoices[0].invoice_detail[0].part_number });
-    requests.push({ service: 'statement', ...base, from_statement_date: '2026-09-01', to_statement_date: '2026-12-31' });
-    requests.push({ service: 'statement', ...base, from_statement_date: '2026-01-01', to_statement_date: '2026-12-31', statement_type: 'monthly' });
+    requests.push({
+      service: 'statement',
+      ...base,
+      from_statement_date: '2026-09-01',
+      to_statement_date: '2026-12-31',
+    });
+    requests.push({
+      service: 'statement',
+      ...base,
+      from_statement_date: '2026-01-01',
+      to_statement_date: '2026-12-31',
+      statement_type: 'monthly',
+    });
   }
   requests.push({ service: 'invoice', member: 'M100', account: 'A-NOBODY' });
-  requests.push({ service: 'statement', member: 'M200', account: 'A-NOBODY', from_statement_date: '2026-01-01', to_statement_date: '2026-12-31' });
+  requests.push({
+    service: 'statement',
+    member: 'M200',
+    account: 'A-NOBODY',
+    from_statement_date: '2026-01-01',
+    to_statement_date: '2026-12-31',
+  });
   return requests;
 }
 
 async function send(url: string, requests: object[]): Promise<unknown[]> {
   const replies: unknown[] = [];
   for (const body of requests) {
-    const response = await fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const response = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status, JSON.stringify(body)).toBe(200);
     replies.push(await response.json());
   }
@@ -89,7 +119,9 @@ async function send(url: string, requests: object[]): Promise<unknown[]> {
 
 /** Order numbers are the seller's clock and counter: everything else must match. */
 const withoutClock = (reply: unknown) =>
-  reply !== null && typeof reply === 'object' && 'order_number' in reply ? { ...reply, order_number: '<order number>' } : reply;
+  reply !== null && typeof reply === 'object' && 'order_number' in reply
+    ? { ...reply, order_number: '<order number>' }
+    : reply;
 
 /** Runs `record` in-process with captured output and a stop switch. */
 function recorder(argv: string[]) {
@@ -135,15 +167,21 @@ describe('record, then replay', () => {
     const text = await readFile(out, 'utf8');
     const scenario = checkScenario(JSON.parse(text));
     // Stable order: sorted members, locations, parts; a second recording diffs cleanly.
-    expect(scenario.parts.map((p) => `${p.mfr_code} ${p.part_number}`)).toEqual(scenario.parts.map((p) => `${p.mfr_code} ${p.part_number}`).sort());
+    expect(scenario.parts.map((p) => `${p.mfr_code} ${p.part_number}`)).toEqual(
+      scenario.parts.map((p) => `${p.mfr_code} ${p.part_number}`).sort(),
+    );
     expect(scenario.locations.map((l) => l.id)).toEqual(['L101', 'L102', 'L150', 'L201', 'L250']);
-    expect(new Set(scenario.accounts.flatMap((a) => a.invoices.map((i) => i.invoice_number))).size).toBe(scenario.accounts.flatMap((a) => a.invoices).length);
+    expect(new Set(scenario.accounts.flatMap((a) => a.invoices.map((i) => i.invoice_number))).size).toBe(
+      scenario.accounts.flatMap((a) => a.invoices).length,
+    );
 
     const replay = await startMockSeller({ scenario: out, port: 0, publicUrl: PUBLIC_URL });
     try {
       const replayed = await send(`${replay.url}/seller`, requests);
       for (let i = 0; i < requests.length; i++)
-        expect(withoutClock(replayed[i]), `request #${i}: ${JSON.stringify(requests[i])}`).toEqual(withoutClock(recorded[i]));
+        expect(withoutClock(replayed[i]), `request #${i}: ${JSON.stringify(requests[i])}`).toEqual(
+          withoutClock(recorded[i]),
+        );
     } finally {
       await replay.close();
     }
@@ -154,11 +192,26 @@ describe('record, then replay', () => {
     // order whose forwarded body breaks the seller-request schema (extra top-level fields).
     const vendor = new Hono().post('/seller', async (c) => {
       const request = (await c.req.json()) as { service: string; items?: { id: string; part_number: string }[] };
-      const location = { id: 'V1', type: 1, cost: 5, list: 9, pack_code: 'EA', pack_quantity: 1, quantity_available: 4 };
+      const location = {
+        id: 'V1',
+        type: 1,
+        cost: 5,
+        list: 9,
+        pack_code: 'EA',
+        pack_quantity: 1,
+        quantity_available: 4,
+      };
       if (request.service === 'item_inquiry')
-        return c.json({ status_code: 2000, items: request.items!.map((i) => ({ ...i, mfr_code: 'ACME', status_code: 1, locations: [location] })) });
+        return c.json({
+          status_code: 2000,
+          items: request.items!.map((i) => ({ ...i, mfr_code: 'ACME', status_code: 1, locations: [location] })),
+        });
       if (request.service === 'invoice') return c.json({ status: 'success', invoices: [] });
-      return c.json({ order_number: 'SO-1', status_code: 2000, items: request.items!.map((i) => ({ id: i.id, status_code: 1, quantity_ordered: 1 })) });
+      return c.json({
+        order_number: 'SO-1',
+        status_code: 2000,
+        items: request.items!.map((i) => ({ id: i.id, status_code: 1, quantity_ordered: 1 })),
+      });
     });
     const seller = await listen(vendor.fetch, { port: 0 });
     const out = join(dir.path, 'vendor.json');
@@ -178,18 +231,24 @@ describe('record, then replay', () => {
           order_type: 1,
           member_id: 'M9',
           account_id: 'A9',
-          items: [{ id: 'o', mfr_code: 'ACME', part_number: 'P1', location_id: 'V1', quantity_ordered: 1, account_id: 'A9' }],
+          items: [
+            { id: 'o', mfr_code: 'ACME', part_number: 'P1', location_id: 'V1', quantity_ordered: 1, account_id: 'A9' },
+          ],
         },
       ]);
       // Reported as it happens, before any stop.
-      await expect.poll(() => run.output()).toMatch(/left out #4 place_order: the forwarded request breaks the place_order seller-request schema/);
+      await expect
+        .poll(() => run.output())
+        .toMatch(/left out #4 place_order: the forwarded request breaks the place_order seller-request schema/);
       run.stop('SIGINT');
       expect(await run.exit).toBe(0);
     } finally {
       await seller.close();
     }
     const said = run.output();
-    expect(said).toMatch(/SIGINT: wrote the scenario learned so far .* 4 exchange\(s\), 2 parts, 1 locations, 1 accounts/);
+    expect(said).toMatch(
+      /SIGINT: wrote the scenario learned so far .* 4 exchange\(s\), 2 parts, 1 locations, 1 accounts/,
+    );
     expect(said).toMatch(/left out 1 exchange\(s\) the recording could not learn from:\n\s+#4 place_order: /);
     const scenario = checkScenario(JSON.parse(await readFile(out, 'utf8')));
     expect(scenario.members.map((m) => m.id)).toEqual(['M9']);
@@ -223,7 +282,10 @@ describe('record, then replay', () => {
   it.each([
     [[], /--upstream <seller url> is required/],
     [['--upstream', 'not a url', '--out', 'x.json'], /--upstream must be an http\(s\) URL, got 'not a url'/],
-    [['--upstream', 'http://x/seller', '--out', 'x.json', '--port', 'abc'], /--port must be a whole number from 0 to 65535, got 'abc'/],
+    [
+      ['--upstream', 'http://x/seller', '--out', 'x.json', '--port', 'abc'],
+      /--port must be a whole number from 0 to 65535, got 'abc'/,
+    ],
     [['--bogus'], /Unknown option '--bogus'/],
   ])('wrong usage %j exits 2 naming the option', async (argv, message) => {
     const run = recorder(argv as string[]);

@@ -7,7 +7,12 @@ import { localDate } from '../mock-seller/route-time-shift';
 import { checkScenario } from '../mock-seller/scenario-file';
 import type { CommandIo } from './command-io';
 import { createRecordingProxy, type RecordedExchange } from '../mock-seller/record/recording-proxy';
-import { createRecordingLearner, NOT_JSON, type LeftOutExchange, type RecordingLearner } from '../mock-seller/record/recording-learner';
+import {
+  createRecordingLearner,
+  NOT_JSON,
+  type LeftOutExchange,
+  type RecordingLearner,
+} from '../mock-seller/record/recording-learner';
 import { listen, type Listening } from '../shared/http/listen';
 
 // `record`: a pass-through proxy in front of a real seller that learns a mock-seller
@@ -94,7 +99,12 @@ function startRecording(options: RecordOptions, say: Say): Recording {
   const onExchange = (exchange: RecordedExchange) => {
     exchanges++;
     const request = parseJson(exchange.requestText);
-    const outcome = learner.learn(exchanges, request, exchange.http_status, exchange.http_status === null ? null : parseJson(exchange.replyText));
+    const outcome = learner.learn(
+      exchanges,
+      request,
+      exchange.http_status,
+      exchange.http_status === null ? null : parseJson(exchange.replyText),
+    );
     const service = (request as { service?: unknown } | null)?.service;
     const { parts, locations, accounts } = learner.counts();
     say(
@@ -111,7 +121,10 @@ function startRecording(options: RecordOptions, say: Say): Recording {
 async function listenOrSay(recording: Recording, options: RecordOptions, say: Say): Promise<Listening | undefined> {
   const { port, host } = options;
   try {
-    return await listen(createRecordingProxy({ upstream: options.upstream.href, onExchange: recording.onExchange }).fetch, { port, host });
+    return await listen(
+      createRecordingProxy({ upstream: options.upstream.href, onExchange: recording.onExchange }).fetch,
+      { port, host },
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     say(
@@ -132,7 +145,13 @@ function stopSignal(signal: AbortSignal): Promise<string> {
 }
 
 /** Writes the scenario learned so far to `out`: 0 written, 1 nothing learned, not valid or not writable. */
-async function writeLearned({ learner, exchanges }: Recording, out: string, signalName: string, io: CommandIo, say: Say): Promise<number> {
+async function writeLearned(
+  { learner, exchanges }: Recording,
+  out: string,
+  signalName: string,
+  io: CommandIo,
+  say: Say,
+): Promise<number> {
   const scenario = learner.scenario();
   const listLeftOut = () => {
     if (learner.leftOut.length === 0) return;
@@ -152,7 +171,8 @@ async function writeLearned({ learner, exchanges }: Recording, out: string, sign
     checkScenario(JSON.parse(text), 'the learned scenario');
   } catch (error) {
     say(`${signalName}: the learned scenario is not valid, ${out} was not written: ${(error as Error).message}`);
-    if (error instanceof ScenarioError) for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
+    if (error instanceof ScenarioError)
+      for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
     return 1;
   }
   const unwritten = await writeAtomically(out, text);
@@ -161,9 +181,12 @@ async function writeLearned({ learner, exchanges }: Recording, out: string, sign
     return 1;
   }
   const { parts, locations, accounts } = learner.counts();
-  say(`${signalName}: wrote the scenario learned so far to ${out} — ${exchanges()} exchange(s), ${parts} parts, ${locations} locations, ${accounts} accounts`);
+  say(
+    `${signalName}: wrote the scenario learned so far to ${out} — ${exchanges()} exchange(s), ${parts} parts, ${locations} locations, ${accounts} accounts`,
+  );
   listLeftOut();
-  for (const [field, times] of learner.dropped) say(`  not kept (the scenario has no place for it): ${field} (${times}×)`);
+  for (const [field, times] of learner.dropped)
+    say(`  not kept (the scenario has no place for it): ${field} (${times}×)`);
   return 0;
 }
 

@@ -28,16 +28,23 @@ export async function replayCommand(argv: string[], io: CommandIo): Promise<numb
     return 2;
   }
   const target = { sellerUrl: data.seller_url, headers: data.headers, timeoutMs: data.timeout_ms };
-  io.stderr(`verify --replay: ${data.rule}: the failing request with ${data.companions.length} beside it, ${ROUNDS} rounds, to ${data.seller_url}\n`);
+  io.stderr(
+    `verify --replay: ${data.rule}: the failing request with ${data.companions.length} beside it, ${ROUNDS} rounds, to ${data.seller_url}\n`,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     if (io.signal.aborted) return 130;
-    const [failing] = await Promise.all([exchange(target, data.failing, io.signal), ...data.companions.map((c) => exchange(target, c, io.signal))]);
+    const [failing] = await Promise.all([
+      exchange(target, data.failing, io.signal),
+      ...data.companions.map((c) => exchange(target, c, io.signal)),
+    ]);
     const finding = failing.findings.find((f) => f.rule === data.rule);
     if (finding !== undefined) {
       io.stdout(`broken again in round ${round}: ${data.rule}: ${finding.message} at ${finding.path || '/'}\n`);
       return 1;
     }
   }
-  io.stdout(`${data.rule} was not broken in ${ROUNDS} rounds together (a failure under concurrency may need more luck, or is fixed)\n`);
+  io.stdout(
+    `${data.rule} was not broken in ${ROUNDS} rounds together (a failure under concurrency may need more luck, or is fixed)\n`,
+  );
   return 0;
 }

@@ -22,7 +22,12 @@ const mock = useMockSeller();
 function startCommand(argv: string[]) {
   const run = startInProcess(rulesProxyCommand, argv);
   const url = run.printed(/listening on (http:\/\/\S+?),/);
-  return { url, exit: run.exit, stop: () => run.stop('SIGTERM'), output: () => ({ stdout: run.stdout(), stderr: run.stderr() }) };
+  return {
+    url,
+    exit: run.exit,
+    stop: () => run.stop('SIGTERM'),
+    output: () => ({ stdout: run.stdout(), stderr: run.stderr() }),
+  };
 }
 
 const scratch = () => temporaryDirectory('rules-proxy');
@@ -31,7 +36,10 @@ describe('the official pact verifier through the rules proxy', () => {
   it('passes the honest mock seller; the proxy reports every exchange kept the rules', async () => {
     const dir = scratch();
     const proxy = startCommand(['--upstream', `${mock.url}/seller`, '--report', join(dir, 'report.txt')]);
-    const run = await runOfficialVerifier(PACT_FILE, await proxy.url, ['--state-change-url', `${mock.url}/__admin/provider-state`]);
+    const run = await runOfficialVerifier(PACT_FILE, await proxy.url, [
+      '--state-change-url',
+      `${mock.url}/__admin/provider-state`,
+    ]);
     expect(run.code, run.stdout).toBe(0);
     proxy.stop();
     expect(await proxy.exit).toBe(0);
@@ -57,11 +65,16 @@ describe('the official pact verifier through the rules proxy', () => {
       '--json',
       join(dir, 'report.json'),
     ]);
-    const run = await runOfficialVerifier(PACT_FILE, await proxy.url, ['--state-change-url', `${mock.url}/__admin/provider-state`]);
+    const run = await runOfficialVerifier(PACT_FILE, await proxy.url, [
+      '--state-change-url',
+      `${mock.url}/__admin/provider-state`,
+    ]);
     expect(run.code).toBe(1);
     // The vendor's own verifier shows the rule, the item and the values.
     expect(run.stdout).toContain('alternate.original-part');
-    expect(run.stdout).toMatch(/alternate\.original-part \[id alternate-1\] at \/items\/1\/original_part: .*expected: 'BRF1478'\s+found: 'BRF1478-WRONG'/);
+    expect(run.stdout).toMatch(
+      /alternate\.original-part \[id alternate-1\] at \/items\/1\/original_part: .*expected: 'BRF1478'\s+found: 'BRF1478-WRONG'/,
+    );
     expect(run.stdout).toContain('expected 200 but was 502');
     // The other interactions are untouched by the fault and still pass.
     expect(run.stdout).toMatch(/There were 1 pact failures/);
@@ -69,7 +82,9 @@ describe('the official pact verifier through the rules proxy', () => {
     const seen = (await (await fetch(`${await proxy.url}/__inspector/exchanges?verdict=broken`)).json()) as {
       exchanges: { service: string; rules: string[] }[];
     };
-    expect(seen.exchanges).toEqual([expect.objectContaining({ service: 'item_inquiry', rules: ['alternate.original-part'] })]);
+    expect(seen.exchanges).toEqual([
+      expect.objectContaining({ service: 'item_inquiry', rules: ['alternate.original-part'] }),
+    ]);
     proxy.stop();
     expect(await proxy.exit).toBe(1);
     const report = readFileSync(join(dir, 'report.txt'), 'utf8');
@@ -82,8 +97,14 @@ describe('the official pact verifier through the rules proxy', () => {
       exchanges: { verdict: string; breaches: { rule: string }[] }[];
     };
     expect(json.broken).toBe(1);
-    expect(json.exchanges.filter((e) => e.verdict === 'broken').every((e) => e.breaches.some((b) => b.rule === 'alternate.original-part'))).toBe(true);
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuite name="seller-system reply rules" tests="15" failures="1"/);
+    expect(
+      json.exchanges
+        .filter((e) => e.verdict === 'broken')
+        .every((e) => e.breaches.some((b) => b.rule === 'alternate.original-part')),
+    ).toBe(true);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(
+      /<testsuite name="seller-system reply rules" tests="15" failures="1"/,
+    );
   });
 
   it('names its own failure when the seller stops answering, instead of passing a 502 off as the seller', async () => {
@@ -97,7 +118,9 @@ describe('the official pact verifier through the rules proxy', () => {
       body: JSON.stringify({ service: 'item_inquiry', locations: [], items: [] }),
     });
     expect(reply.status).toBe(502);
-    expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(/^rules proxy: the seller at .* could not be reached/);
+    expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(
+      /^rules proxy: the seller at .* could not be reached/,
+    );
     proxy.stop();
     expect(await proxy.exit).toBe(1);
   });
@@ -110,12 +133,21 @@ describe('the official pact verifier through the rules proxy', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const dir = scratch();
     try {
-      const proxy = startCommand(['--upstream', `http://127.0.0.1:${(silent.address() as { port: number }).port}/seller`, '--json', join(dir, 'report.json')]);
+      const proxy = startCommand([
+        '--upstream',
+        `http://127.0.0.1:${(silent.address() as { port: number }).port}/seller`,
+        '--json',
+        join(dir, 'report.json'),
+      ]);
       const url = await proxy.url;
       const waiting = fetch(`${url}/seller`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ service: 'item_inquiry', locations: ['L101'], items: [{ id: 'x-1', mfr_code: 'WIX', part_number: '51515' }] }),
+        body: JSON.stringify({
+          service: 'item_inquiry',
+          locations: ['L101'],
+          items: [{ id: 'x-1', mfr_code: 'WIX', part_number: '51515' }],
+        }),
       }).catch((error: unknown) => error);
       await reached;
       proxy.stop();
@@ -124,8 +156,12 @@ describe('the official pact verifier through the rules proxy', () => {
       expect(proxy.output().stdout).toMatch(
         /#1 item_inquiry \[x-1\] — .* — not checked: unfinished: the proxy was stopped after \d+ ms, before the seller answered/,
       );
-      const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { exchanges: { verdict: string; problem?: string }[] };
-      expect(json.exchanges).toEqual([expect.objectContaining({ verdict: 'not-checked', problem: expect.stringMatching(/^unfinished: /) })]);
+      const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+        exchanges: { verdict: string; problem?: string }[];
+      };
+      expect(json.exchanges).toEqual([
+        expect.objectContaining({ verdict: 'not-checked', problem: expect.stringMatching(/^unfinished: /) }),
+      ]);
       await waiting;
     } finally {
       silent.closeAllConnections();
@@ -146,12 +182,21 @@ describe('the official pact verifier through the rules proxy', () => {
       ]);
       expect(run.code).toBe(1);
       expect(run.stdout).toContain('expected 200 but was 502');
-      expect(run.stdout).toMatch(/reply\.not-json: the seller answered HTTP 500 with content-type 'text\/html; charset=utf-8', not application\/json/);
+      expect(run.stdout).toMatch(
+        /reply\.not-json: the seller answered HTTP 500 with content-type 'text\/html; charset=utf-8', not application\/json/,
+      );
       expect(run.stdout).not.toContain('<script');
       proxy.stop();
       expect(await proxy.exit).toBe(1);
-      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { exchanges: { verdict: string; finding?: { rule: string } }[] };
-      expect(report.exchanges).toEqual([expect.objectContaining({ verdict: 'not-checked', finding: expect.objectContaining({ rule: 'reply.not-json' }) })]);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+        exchanges: { verdict: string; finding?: { rule: string } }[];
+      };
+      expect(report.exchanges).toEqual([
+        expect.objectContaining({
+          verdict: 'not-checked',
+          finding: expect.objectContaining({ rule: 'reply.not-json' }),
+        }),
+      ]);
     } finally {
       await html.close();
     }
@@ -169,7 +214,9 @@ describe('the official pact verifier through the rules proxy', () => {
       }),
     });
     expect(reply.status).toBe(502);
-    expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(/reply\.too-large: .* passed the limit of 100 bytes \(--max-reply-bytes\)/);
+    expect(((await reply.json()) as { rules_proxy: string }).rules_proxy).toMatch(
+      /reply\.too-large: .* passed the limit of 100 bytes \(--max-reply-bytes\)/,
+    );
     proxy.stop();
     expect(await proxy.exit).toBe(1);
     expect(proxy.output().stdout).toMatch(/#1 item_inquiry \[a\] — HTTP 200, \d+ ms — not checked: reply\.too-large/);
@@ -178,7 +225,9 @@ describe('the official pact verifier through the rules proxy', () => {
 
 /** The script as a vendor starts it: a real process. */
 function spawnProxy(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/rules-proxy.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/rules-proxy.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -190,7 +239,9 @@ function spawnProxy(args: string[]) {
 describe('npm run rules-proxy, as a process', () => {
   it('prints where it listens, and on SIGTERM the report; exit 0 when nothing broke', async () => {
     const proxy = spawnProxy(['--upstream', `${mock.url}/seller`]);
-    await expect.poll(() => proxy.output().stdout, { timeout: 20_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    await expect
+      .poll(() => proxy.output().stdout, { timeout: 20_000 })
+      .toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     const url = /listening on (\S+),/.exec(proxy.output().stdout)![1];
     const reply = await fetch(`${url}/seller`, {
       method: 'POST',
@@ -215,7 +266,11 @@ describe('rules-proxy usage and refusals', () => {
   const usage: [string, string[], RegExp][] = [
     ['no upstream', [], /rules-proxy: --upstream is required/],
     ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /Unknown option '--colour'/],
-    ['a bad port', ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'], /--port must be a whole number from 0 to 65535, got '70000'/],
+    [
+      'a bad port',
+      ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'],
+      /--port must be a whole number from 0 to 65535, got '70000'/,
+    ],
     [
       'a reply limit of zero',
       ['--upstream', 'http://127.0.0.1:1/seller', '--max-reply-bytes', '0'],
@@ -240,11 +295,18 @@ describe('rules-proxy usage and refusals', () => {
     const file = join(scratch(), 'v2.json');
     writeFileSync(
       file,
-      JSON.stringify({ consumer: { name: 'a' }, provider: { name: 'b' }, interactions: [], metadata: { pactSpecification: { version: '2.0.0' } } }),
+      JSON.stringify({
+        consumer: { name: 'a' },
+        provider: { name: 'b' },
+        interactions: [],
+        metadata: { pactSpecification: { version: '2.0.0' } },
+      }),
     );
     const v2 = startCommand(['--upstream', `${mock.url}/seller`, '--pact', file]);
     expect(await v2.exit).toBe(2);
-    expect(v2.output().stderr).toContain(`pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is "2.0.0")`);
+    expect(v2.output().stderr).toContain(
+      `pact ${file} is not a Pact specification V4 file (metadata.pactSpecification.version is "2.0.0")`,
+    );
 
     const taken = await new Promise<Server>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
@@ -263,6 +325,8 @@ describe('rules-proxy usage and refusals', () => {
     const help = startCommand(['--help']);
     expect(await help.exit).toBe(0);
     expect(help.output().stdout).toContain('Usage: rules-proxy --upstream <seller url>');
-    expect(help.output().stdout).toMatch(/--max-reply-bytes <n> +the largest reply read from the seller \(default 8388608, 8 MiB\)/);
+    expect(help.output().stdout).toMatch(
+      /--max-reply-bytes <n> +the largest reply read from the seller \(default 8388608, 8 MiB\)/,
+    );
   });
 });

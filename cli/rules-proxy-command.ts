@@ -1,7 +1,14 @@
 import { rulesProxyArgsOrExit, type RulesProxyArgs } from './rules-proxy-options';
 import { PactFileError, readV4Pact, type PactDocument } from '../contracts/pact/pact-file';
 import { interactionsShaped, requestShape } from '../contracts/pact/interaction-of-request';
-import { exchangeLine, proxyReport, renderProxyJunit, renderProxyText, toProxyExchange, type ProxyExchange } from '../verification/rules-proxy-report';
+import {
+  exchangeLine,
+  proxyReport,
+  renderProxyJunit,
+  renderProxyText,
+  toProxyExchange,
+  type ProxyExchange,
+} from '../verification/rules-proxy-report';
 import { startRulesProxy, type RunningRulesProxy } from '../verification/rules-proxy';
 import type { Exchange } from '../verification/proxied-exchange';
 import type { CommandIo } from './command-io';
@@ -28,14 +35,18 @@ export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<
   if ('exit' in pact) return pact.exit;
   const unreachable = await probeUpstream(args.upstream);
   if (unreachable !== undefined) {
-    io.stderr(`rules-proxy: the upstream ${args.upstream} cannot be reached: ${unreachable}. Start your seller system first, or check --upstream.\n`);
+    io.stderr(
+      `rules-proxy: the upstream ${args.upstream} cannot be reached: ${unreachable}. Start your seller system first, or check --upstream.\n`,
+    );
     return 2;
   }
   const reporting = reportAsItGoes(args, pact.pact, io);
   const proxy = await startOrSay(args, reporting, io);
   if ('exit' in proxy) return proxy.exit;
   reporting.writeReports();
-  io.stdout(`rules-proxy: listening on ${proxy.url}, forwarding to ${args.upstream}${args.passBroken ? ' (broken replies passed through)' : ''}\n`);
+  io.stdout(
+    `rules-proxy: listening on ${proxy.url}, forwarding to ${args.upstream}${args.passBroken ? ' (broken replies passed through)' : ''}\n`,
+  );
   io.stdout(`rules-proxy: inspector page at ${proxy.url}${INSPECTOR_PATH}\n`);
   // The pid file after the address is printed: a script waits for the file, then reads the address.
   const removePidFile = writePidFile(args.pidFile);
@@ -83,7 +94,11 @@ function reportAsItGoes(args: RulesProxyArgs, pact: PactDocument, io: CommandIo)
 }
 
 /** The proxy listening, or exit 2 once why it cannot is said. */
-async function startOrSay(args: RulesProxyArgs, reporting: ReturnType<typeof reportAsItGoes>, io: CommandIo): Promise<RunningRulesProxy | Early> {
+async function startOrSay(
+  args: RulesProxyArgs,
+  reporting: ReturnType<typeof reportAsItGoes>,
+  io: CommandIo,
+): Promise<RunningRulesProxy | Early> {
   const { inspector, onExchange } = reporting;
   const options = {
     sellerUrl: args.upstream,
@@ -99,7 +114,12 @@ async function startOrSay(args: RulesProxyArgs, reporting: ReturnType<typeof rep
   } catch (error) {
     inspector.close();
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address here' : (error as Error).message;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is in use'
+        : code === 'EADDRNOTAVAIL'
+          ? 'no such address here'
+          : (error as Error).message;
     io.stderr(`rules-proxy: cannot listen on ${args.host}:${args.port}: ${why}\n`);
     return { exit: 2 };
   }

@@ -88,7 +88,10 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
  * The arguments, or the exit code once --help (0) or a usage error (2) has been answered on
  * `io`: the command and its usage gate (cli/usage-gate.ts) answer with this one function.
  */
-export function rulesProxyArgsOrExit(argv: string[], io: Pick<CommandIo, 'stdout' | 'stderr'>): RulesProxyArgs | { exit: number } {
+export function rulesProxyArgsOrExit(
+  argv: string[],
+  io: Pick<CommandIo, 'stdout' | 'stderr'>,
+): RulesProxyArgs | { exit: number } {
   try {
     const args = parseRulesProxyArgs(argv);
     if (args !== 'help') return args;

@@ -28,18 +28,39 @@ describe('federated-gateway states', () => {
     scenario.parts.push({
       mfr_code: 'ACD',
       part_number: '41-962',
-      stock: ['L101', 'L150'].map((location_id) => ({ location_id, cost: 4.1, list: 6.99, pack_code: 'EA', pack_quantity: 1, quantity_available: 12 })),
+      stock: ['L101', 'L150'].map((location_id) => ({
+        location_id,
+        cost: 4.1,
+        list: 6.99,
+        pack_code: 'EA',
+        pack_quantity: 1,
+        quantity_available: 12,
+      })),
       related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
     });
     const seller = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
     const dir = temporaryDirectory('states');
     const pidFile = join(dir, 'states.pid');
-    const states = startCommand(statesCommand, ['--state-map', 'fixtures/state-maps/mock-seller.json', '--pid-file', pidFile]);
-    const proxy = startCommand(rulesProxyCommand, ['--upstream', `${seller.url}/seller`, '--json', join(dir, 'rules.json')]);
+    const states = startCommand(statesCommand, [
+      '--state-map',
+      'fixtures/state-maps/mock-seller.json',
+      '--pid-file',
+      pidFile,
+    ]);
+    const proxy = startCommand(rulesProxyCommand, [
+      '--upstream',
+      `${seller.url}/seller`,
+      '--json',
+      join(dir, 'rules.json'),
+    ]);
     try {
       const statesUrl = await states.url;
       expect(readFileSync(pidFile, 'utf8')).toBe(`${process.pid}\n`);
-      const run = await runOfficialVerifier(PACT_FILE, await proxy.url, ['--state-change-url', `${statesUrl}/pact-states`, '--state-change-teardown']);
+      const run = await runOfficialVerifier(PACT_FILE, await proxy.url, [
+        '--state-change-url',
+        `${statesUrl}/pact-states`,
+        '--state-change-teardown',
+      ]);
       expect(run.code, run.stdout).toBe(0);
       // Every state change was answered from the map; a teardown with nothing.
       const { stderr } = states.output();
@@ -52,7 +73,9 @@ describe('federated-gateway states', () => {
         entries: { request: { items: { part_number: string }[] } }[];
       };
       const asked = journal.entries.flatMap((e) => e.request.items.map((i) => i.part_number));
-      expect(asked).toEqual(expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', '41-962', 'VENDOR-NO-SUCH-PART']));
+      expect(asked).toEqual(
+        expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', '41-962', 'VENDOR-NO-SUCH-PART']),
+      );
       expect(asked).not.toContain('49100');
     } finally {
       states.stop('SIGTERM');
@@ -70,8 +93,15 @@ describe('federated-gateway states', () => {
   it("answers a state change as every verifier expects it: POST {state, params, action}, the map's flat values; refuses what is not JSON", async () => {
     const states = startCommand(statesCommand, ['--state-map', 'fixtures/state-maps/mock-seller.json']);
     const url = await states.url;
-    const post = (body: string, type = 'application/json') => fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
-    const setup = await post(JSON.stringify({ state: 'part has alternate', params: { mfr_code: 'WIX', part_number: '51515' }, action: 'setup' }));
+    const post = (body: string, type = 'application/json') =>
+      fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+    const setup = await post(
+      JSON.stringify({
+        state: 'part has alternate',
+        params: { mfr_code: 'WIX', part_number: '51515' },
+        action: 'setup',
+      }),
+    );
     expect(setup.status).toBe(200);
     expect(await setup.json()).toEqual({
       member: 'M100',
@@ -101,7 +131,12 @@ describe('federated-gateway states', () => {
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain(`/states/part exists/part_numbr: 'part exists' has no parameter 'part_numbr'`);
 
-    const port = await runInProcess(statesCommand, ['--state-map', 'fixtures/state-maps/mock-seller.json', '--port', '70000']);
+    const port = await runInProcess(statesCommand, [
+      '--state-map',
+      'fixtures/state-maps/mock-seller.json',
+      '--port',
+      '70000',
+    ]);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a whole number from 0 to 65535');
 

@@ -68,7 +68,9 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
     return kitErrorExit('states', error, io);
   }
   const removePidFile = writePidFile(values['pid-file']);
-  io.stdout(`states: listening on ${server.url}, answering from ${values['state-map']} (point your verifier's state-change URL here)\n`);
+  io.stdout(
+    `states: listening on ${server.url}, answering from ${values['state-map']} (point your verifier's state-change URL here)\n`,
+  );
 
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

@@ -6,7 +6,10 @@ import { UsageError } from './command-line';
 // The command parses the same argv again and says the same; this only answers sooner.
 
 /** The mode's flags parser and usage, as the command dispatches (verify-command.ts); `--replay` checks its own. */
-async function verifyMode(argv: string[], env: NodeJS.ProcessEnv): Promise<{ name: string; parse: () => unknown; usage: string } | undefined> {
+async function verifyMode(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ name: string; parse: () => unknown; usage: string } | undefined> {
   if (argv.includes('--explore')) {
     const { parseExploreOptions, EXPLORE_USAGE } = await import('./explore-options');
     return { name: 'verify --explore', parse: () => parseExploreOptions(argv), usage: EXPLORE_USAGE };

@@ -23,16 +23,21 @@ const VERIFY = [process.execPath, '--import', 'tsx', 'scripts/verify-seller.ts']
 const TOTAL = readPact(PACT_FILE).interactions.length;
 
 /** `verify` in-process: what the process would print and exit with. */
-const verify = (args: string[], env: NodeJS.ProcessEnv = {}, tty = false) => runInProcess(verifyCommand, args, { env, stdoutIsTTY: tty, stderrIsTTY: tty });
+const verify = (args: string[], env: NodeJS.ProcessEnv = {}, tty = false) =>
+  runInProcess(verifyCommand, args, { env, stdoutIsTTY: tty, stderrIsTTY: tty });
 
 /** `verify` as a real process (`npm run verify`). */
-function verifyProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function verifyProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       VERIFY[0],
       [...VERIFY.slice(1), ...args],
       { timeout: 90_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+      (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
 }
@@ -74,10 +79,20 @@ describe('npm run verify', () => {
     const junit = join(out, 'results.xml');
     const ctrf = join(out, 'results.ctrf.json');
     // The fault travels as a header on every request, the way a vendor adds its own auth.
-    const run = await verify([...seller(), '--header', 'x-mock-fault: wrong-original-mfr', '--junit', junit, '--ctrf', ctrf]);
+    const run = await verify([
+      ...seller(),
+      '--header',
+      'x-mock-fault: wrong-original-mfr',
+      '--junit',
+      junit,
+      '--ctrf',
+      ctrf,
+    ]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(
-      new RegExp(`\\[\\d+/${TOTAL}\\] FAIL an item inquiry for a part with an alternate — pact: passed · reply rules: BROKEN: alternate\\.original-mfr`),
+      new RegExp(
+        `\\[\\d+/${TOTAL}\\] FAIL an item inquiry for a part with an alternate — pact: passed · reply rules: BROKEN: alternate\\.original-mfr`,
+      ),
     );
     expect(run.stdout).toContain("expected: 'MOT'   found: 'MOT-WRONG'");
     const xml = readFileSync(junit, 'utf8');
@@ -92,10 +107,12 @@ describe('npm run verify', () => {
     expect(ctrfSchemaErrors(document)).toEqual([]);
     expect(document.results.summary.tests).toBe(TOTAL);
     expect(document.results.summary.failed).toBe(Number(/failures="(\d+)"/.exec(xml)![1]));
-    expect(document.results.tests.find((t) => t.name === 'an item inquiry for a part with an alternate')).toMatchObject({
-      status: 'failed',
-      message: expect.stringContaining('alternate.original-mfr'),
-    });
+    expect(document.results.tests.find((t) => t.name === 'an item inquiry for a part with an alternate')).toMatchObject(
+      {
+        status: 'failed',
+        message: expect.stringContaining('alternate.original-mfr'),
+      },
+    );
   });
 
   it("keeps stdout free of colour and of the Pact core's own lines, unless asked (spawned smoke run)", async () => {
@@ -123,7 +140,13 @@ describe('npm run verify', () => {
     const run = await verify([...seller(), '--timeout', '500', '--json', json, '--junit', junit]);
     expect(run.code).toBe(1);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
-      interactions: { description: string; pact: string; problems: string[]; pactMismatches: unknown[]; exchange?: Record<string, unknown> }[];
+      interactions: {
+        description: string;
+        pact: string;
+        problems: string[];
+        pactMismatches: unknown[];
+        exchange?: Record<string, unknown>;
+      }[];
     };
     // A timed-out exchange names the limit, never a status the seller did not send within it.
     expect(run.stdout).toMatch(/\(no answer within 500 ms \(the limit\); answered HTTP 200 after 1[5-9]\d\d ms\)/);
@@ -147,7 +170,11 @@ describe('npm run verify', () => {
       expect(order.pactMismatches).toEqual([]);
       expect(order.problems.join()).not.toMatch(/no request for this interaction reached the seller|Headers Timeout/);
     }
-    expect(report.interactions.filter((i) => !i.description.startsWith('an order')).every((i) => i.problems.length === 0 && i.pact === 'passed')).toBe(true);
+    expect(
+      report.interactions
+        .filter((i) => !i.description.startsWith('an order'))
+        .every((i) => i.problems.length === 0 && i.pact === 'passed'),
+    ).toBe(true);
     expect(run.stdout).toContain(`FAILED: ${TOTAL - 3} of ${TOTAL} interactions passed`);
     const progress = run.stderr.split('\n').filter((l) => /^\[\d+\/\d+\]/.test(l));
     expect(progress).toHaveLength(TOTAL);
@@ -157,7 +184,9 @@ describe('npm run verify', () => {
   it('stops on SIGINT: the verifier child ends, the partial report says what did not run, its JUnit is an error, exit 130', async () => {
     await addFault('item_inquiry', { kind: 'latency', ms: 20_000 });
     const junit = join(temporaryDirectory('verify'), 'stopped.xml');
-    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...seller(), '--junit', junit], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(VERIFY[0], [...VERIFY.slice(1), ...seller(), '--junit', junit], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -178,15 +207,21 @@ describe('npm run verify', () => {
     expect(stdout).toContain('NOT RUN  an order for a part in stock, received');
     // A cancelled run must never read as green in CI: an error case says why, errors > 0.
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toMatch(new RegExp(`<error type="stopped" message="run stopped by SIGINT before \\d+ of ${TOTAL} interactions ran"/>`));
+    expect(xml).toMatch(
+      new RegExp(`<error type="stopped" message="run stopped by SIGINT before \\d+ of ${TOTAL} interactions ran"/>`),
+    );
     expect(xml).toMatch(/<testsuite [^>]*errors="1" skipped="\d+"/);
   });
 
   it('stops when its parent is killed (timeout, a cancelled CI job) instead of running on as an orphan', async () => {
     await addFault('item_inquiry', { kind: 'latency', ms: 20_000 });
     // A shell stands in for npm: it starts verify and is then killed outright.
-    const shell = spawn('sh', ['-c', `${VERIFY.join(' ')} ${seller().join(' ')} >/dev/null 2>&1 & echo $!; wait`], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const pid = await new Promise<number>((resolve) => shell.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    const shell = spawn('sh', ['-c', `${VERIFY.join(' ')} ${seller().join(' ')} >/dev/null 2>&1 & echo $!; wait`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const pid = await new Promise<number>((resolve) =>
+      shell.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+    );
     // Under way: its Pact verifier child is waiting on the slow seller.
     await expect.poll(() => childrenOf(pid).length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
     const verifiers = childrenOf(pid);
@@ -203,7 +238,9 @@ describe('npm run verify', () => {
     expect(run.stderr).toContain('Usage: verify --seller-url <url>');
     const down = await verify(['--seller-url', 'http://127.0.0.1:1/seller']);
     expect(down.code).toBe(2);
-    expect(down.stderr).toContain('verify: your system at http://127.0.0.1:1/seller cannot be reached: 127.0.0.1:1 cannot be reached (ECONNREFUSED)');
+    expect(down.stderr).toContain(
+      'verify: your system at http://127.0.0.1:1/seller cannot be reached: 127.0.0.1:1 cannot be reached (ECONNREFUSED)',
+    );
     expect(down.stderr).not.toMatch(/\n\s+at /);
   });
 });

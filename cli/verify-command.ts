@@ -12,7 +12,12 @@ import { lackingValuesText } from '../verification/example-values';
 import { writeWhole } from './report-files';
 import { renderVerificationHtml, type ExchangeBodies } from '../verification/html-report/verification-html';
 import { compatAsText } from '../verification/compat/compat-text';
-import { ExampleValuesError, verifySellerWith, type VerifyProgress, type VerifySellerOptions } from '../verification/verify-seller';
+import {
+  ExampleValuesError,
+  verifySellerWith,
+  type VerifyProgress,
+  type VerifySellerOptions,
+} from '../verification/verify-seller';
 import type { VerificationReport } from '../verification/verification-report';
 import type { KitInputError } from '../verification/kit-errors';
 import { kitErrorExit } from './kit-error-exit';
@@ -53,7 +58,11 @@ export function verifySellerOptionsOf(options: KitOptions): VerifySellerOptions 
             ...(options.publish !== undefined ? { publish: options.publish } : {}),
           },
         }),
-    ...(options.states.kind === 'map' ? { stateMap: options.states.file } : options.states.kind === 'url' ? { statesUrl: options.states.url } : {}),
+    ...(options.states.kind === 'map'
+      ? { stateMap: options.states.file }
+      : options.states.kind === 'url'
+        ? { statesUrl: options.states.url }
+        : {}),
     headers: options.headers,
     timeoutMs: options.timeoutMs,
     maxReplyBytes: options.maxReplyBytes,
@@ -65,7 +74,12 @@ export function verifySellerOptionsOf(options: KitOptions): VerifySellerOptions 
 }
 
 /** Each progress event as the terminal shows it; the last exchange of each interaction kept for the HTML report. */
-function progressPrinter(options: KitOptions, io: CommandIo, lastExchanges: (ExchangeBodies | undefined)[], record: (event: VerifyProgress) => void) {
+function progressPrinter(
+  options: KitOptions,
+  io: CommandIo,
+  lastExchanges: (ExchangeBodies | undefined)[],
+  record: (event: VerifyProgress) => void,
+) {
   const progressColours = paletteFor(io.stderrIsTTY, io.env);
   return (event: VerifyProgress): void => {
     record(event);
@@ -76,11 +90,17 @@ function progressPrinter(options: KitOptions, io: CommandIo, lastExchanges: (Exc
             `no value for these states' parameters; the contract's example values would be sent:\n${lackingValuesText(event.lacking)}`,
         );
       case 'pending-in-pact':
-        return io.stderr(`verify: --pending without --since: the interactions the pact marks pending run as pending (${event.count} here)\n`);
+        return io.stderr(
+          `verify: --pending without --since: the interactions the pact marks pending run as pending (${event.count} here)\n`,
+        );
       case 'since':
-        return io.stdout(`Changes since the contract you last passed (--since):\n${compatAsText(event.compat, paletteFor(io.stdoutIsTTY, io.env))}`);
+        return io.stdout(
+          `Changes since the contract you last passed (--since):\n${compatAsText(event.compat, paletteFor(io.stdoutIsTTY, io.env))}`,
+        );
       case 'started':
-        return io.stderr(`verify: ${event.sellerUrl} against ${event.pacts} (limit ${event.timeoutMs} ms per exchange)\n`);
+        return io.stderr(
+          `verify: ${event.sellerUrl} against ${event.pacts} (limit ${event.timeoutMs} ms per exchange)\n`,
+        );
       case 'proxy-ready':
         return io.stderr(`verify: the exchanges, live, while the run lasts: ${event.url}${INSPECTOR_PATH}\n`);
       case 'interaction':
@@ -103,9 +123,18 @@ const inFlags = (error: KitInputError): string =>
       ? `--since: ${error.detail}`
       : error.detail;
 
-async function writeReports(options: KitOptions, report: VerificationReport, lastExchanges: (ExchangeBodies | undefined)[], started: number): Promise<void> {
+async function writeReports(
+  options: KitOptions,
+  report: VerificationReport,
+  lastExchanges: (ExchangeBodies | undefined)[],
+  started: number,
+): Promise<void> {
   if (options.junit !== undefined) await writeFile(options.junit, renderJunit(report));
-  if (options.ctrf !== undefined) await writeFile(options.ctrf, renderCtrf('federated-gateway verify', verificationTestCases(report), started, Date.now()));
+  if (options.ctrf !== undefined)
+    await writeFile(
+      options.ctrf,
+      renderCtrf('federated-gateway verify', verificationTestCases(report), started, Date.now()),
+    );
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.html !== undefined) writeWhole(options.html, renderVerificationHtml(report, lastExchanges));
 }

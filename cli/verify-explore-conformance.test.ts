@@ -57,7 +57,14 @@ describe('verify --explore with --min-score, --json and --junit', () => {
           '--ctrf',
           join(dir, 'r.ctrf.json'),
         ],
-        { stdout: (t) => void (stdout += t), stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, signal: new AbortController().signal },
+        {
+          stdout: (t) => void (stdout += t),
+          stderr: () => {},
+          env: {},
+          stdoutIsTTY: false,
+          stderrIsTTY: false,
+          signal: new AbortController().signal,
+        },
       );
       return {
         code,
@@ -95,7 +102,9 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     // CTRF says the same as JUnit: the broken rule failed, whatever the score.
     expect(ctrfSchemaErrors(broken.ctrf)).toEqual([]);
     const ctrf = broken.ctrf.results;
-    expect(ctrf.tests.find((t) => t.suite[0] === 'explore.item-inquiry' && t.name === 'alternate.original-part')?.status).toBe('failed');
+    expect(
+      ctrf.tests.find((t) => t.suite[0] === 'explore.item-inquiry' && t.name === 'alternate.original-part')?.status,
+    ).toBe('failed');
     expect(ctrf.summary.failed).toBe((broken.xml.match(/<failure /g) ?? []).length);
     expect(lenient.ctrf.results.summary.failed).toBe(0);
   });

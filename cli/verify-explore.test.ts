@@ -35,7 +35,17 @@ describe('verify --explore', () => {
   it('explores a state map, printing the table and the verdict; exit 0 on the honest seller', async () => {
     const { out, io } = commandIo();
     const code = await verifyCommand(
-      ['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller-explore.json', '--runs', '150', '--seed', '5'],
+      [
+        '--explore',
+        '--seller-url',
+        `${mock.url}/seller`,
+        '--state-map',
+        'fixtures/state-maps/mock-seller-explore.json',
+        '--runs',
+        '150',
+        '--seed',
+        '5',
+      ],
       io,
     );
     expect(out.stderr).toContain('seed 5 (replay: --seed 5)');
@@ -48,7 +58,15 @@ describe('verify --explore', () => {
   it('says plainly which part of the state map the seller does not have (exit 2), before exploring', async () => {
     const { out, io } = commandIo();
     const code = await verifyCommand(
-      ['--explore', '--seller-url', `${mock.url}/seller`, '--state-map', 'fixtures/state-maps/mock-seller.json', '--runs', '10'],
+      [
+        '--explore',
+        '--seller-url',
+        `${mock.url}/seller`,
+        '--state-map',
+        'fixtures/state-maps/mock-seller.json',
+        '--runs',
+        '10',
+      ],
       io,
     );
     expect(code).toBe(2);
@@ -62,9 +80,18 @@ describe('verify --explore', () => {
   it('refuses bad usage with the flag named (exit 2)', async () => {
     for (const [args, message] of [
       [['--seller-url', 'http://127.0.0.1:1/seller'], '--explore needs your catalogue'],
-      [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--runs', 'many'], "--runs must be a whole number, 1–10000000, got 'many'"],
-      [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--min-score', '120%'], '--min-score must be 0–1 or a percentage'],
-      [['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--time-limit', 'soon'], '--time-limit must be a duration'],
+      [
+        ['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--runs', 'many'],
+        "--runs must be a whole number, 1–10000000, got 'many'",
+      ],
+      [
+        ['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--min-score', '120%'],
+        '--min-score must be 0–1 or a percentage',
+      ],
+      [
+        ['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--time-limit', 'soon'],
+        '--time-limit must be a duration',
+      ],
     ] as const) {
       const { out, io } = commandIo();
       expect(await verifyCommand(['--explore', ...args], io)).toBe(2);

@@ -7,13 +7,23 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { listen, type Listening } from '../shared/http/listen';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { renderLoadReportHtml } from '../verification/html-report/load-html';
-import { loadView, loadViewCrowded, loadViewCutShort, loadViewOpen } from '../verification/html-report/testing/sample-reports';
+import {
+  loadView,
+  loadViewCrowded,
+  loadViewCutShort,
+  loadViewOpen,
+} from '../verification/html-report/testing/sample-reports';
 import { labelCollisions, type LabelBox } from '../verification/html-report/testing/label-collisions';
 import type { Box } from '../verification/html-report/svg-label-layout';
 import { CONTENT_SECURITY_POLICY } from '../verification/html-report/page-shell';
 import { escapeHtml } from '../verification/html-report/html-text';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
+import {
+  browserSuiteTitle,
+  chromiumAvailable,
+  launchHeadlessChromium,
+  type HeadlessChromium,
+} from '../shared/testing/headless-chromium';
 import { verifyCommand } from './verify-command';
 
 // `verify --html` and `verify --explore --html` in-process against the mock seller behind a
@@ -31,7 +41,12 @@ const mock = useMockSeller();
 let relay: Listening;
 const work = useTemporaryDirectory('verify-html');
 /** The load pages, drawn from hand-built views: the crowded one has the knee at its last step and marks near the top. */
-const LOAD_VIEWS = { load: loadView, 'load-crowded': loadViewCrowded, 'load-cut-short': loadViewCutShort, 'load-open': loadViewOpen };
+const LOAD_VIEWS = {
+  load: loadView,
+  'load-crowded': loadViewCrowded,
+  'load-cut-short': loadViewCutShort,
+  'load-open': loadViewOpen,
+};
 const pages: Record<'verify' | 'explore' | keyof typeof LOAD_VIEWS, string> = {
   verify: '',
   explore: '',
@@ -67,9 +82,14 @@ function twoInteractionPact(): string {
 
 beforeAll(async () => {
   relay = await listen(async (request) => {
-    const answer = await fetch(`${mock.url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await request.text() });
+    const answer = await fetch(`${mock.url}/seller`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: await request.text(),
+    });
     const reply = (await answer.json()) as { items?: { status_code?: number; original_mfr?: string }[] };
-    for (const item of reply.items ?? []) if ((item.status_code ?? 0) >= 2 && item.original_mfr !== undefined) item.original_mfr = PAYLOAD;
+    for (const item of reply.items ?? [])
+      if ((item.status_code ?? 0) >= 2 && item.original_mfr !== undefined) item.original_mfr = PAYLOAD;
     return Response.json(reply, { status: answer.status });
   });
 });
@@ -82,15 +102,27 @@ describe('verify --html', () => {
     pages.verify = join(work.path, 'verify.html');
     const { out, io } = commandIo();
     const code = await verifyCommand(
-      ['--seller-url', `${relay.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--pact', twoInteractionPact(), '--html', pages.verify],
+      [
+        '--seller-url',
+        `${relay.url}/seller`,
+        '--states-url',
+        `${mock.url}/__admin/provider-state`,
+        '--pact',
+        twoInteractionPact(),
+        '--html',
+        pages.verify,
+      ],
       io,
     );
     expect(code, out.stderr).toBe(1);
     const page = readFileSync(pages.verify, 'utf8');
     expect(page).toContain(`content="${escapeHtml(CONTENT_SECURITY_POLICY)}"`);
     expect(page.match(/data-testid="interaction"/g)).toHaveLength(2);
-    expect(page).toContain('data-verdict="pass"><td><span class="badge pass">PASS</span></td><td>an item inquiry for a part stocked at two locations');
-    const failed = /<details open id="interaction-2" data-testid="failed-interaction">[\s\S]*?<\/details>/.exec(page)?.[0] ?? '';
+    expect(page).toContain(
+      'data-verdict="pass"><td><span class="badge pass">PASS</span></td><td>an item inquiry for a part stocked at two locations',
+    );
+    const failed =
+      /<details open id="interaction-2" data-testid="failed-interaction">[\s\S]*?<\/details>/.exec(page)?.[0] ?? '';
     expect(failed).toContain('an item inquiry for a part with an alternate');
     expect(failed).toContain('BROKEN: alternate.original-mfr');
     expect(failed).toMatch(
@@ -126,7 +158,8 @@ describe('verify --explore --html', () => {
     expect(page).toMatch(/data-operation="item-inquiry" data-rule="alternate.original-mfr" data-band="broken"/);
     expect(page).toMatch(/data-operation="item-inquiry" data-rule="item.id-echo" data-band="kept"/);
     expect(page).toContain('<a href="#failure-item-inquiry-alternate-original-mfr">0.0%</a>');
-    const failure = /<details open id="failure-item-inquiry-alternate-original-mfr"[\s\S]*?<\/details>/.exec(page)?.[0] ?? '';
+    const failure =
+      /<details open id="failure-item-inquiry-alternate-original-mfr"[\s\S]*?<\/details>/.exec(page)?.[0] ?? '';
     expect(failure).toContain(`found <code>&#39;${escapeHtml(PAYLOAD)}&#39;</code>`);
     expect(failure).toContain(`<pre data-testid="curl">curl -sS -X POST &#39;${relay.url}/seller&#39;`);
     expect(page).not.toContain(PAYLOAD);
@@ -145,7 +178,9 @@ describe('--html', () => {
         [work.path, `--html ${work.path} is a folder; name a file`],
       ]) {
         const { out, io } = commandIo();
-        expect(await verifyCommand([...explore, '--seller-url', 'http://127.0.0.1:1/seller', '--html', file], io)).toBe(2);
+        expect(await verifyCommand([...explore, '--seller-url', 'http://127.0.0.1:1/seller', '--html', file], io)).toBe(
+          2,
+        );
         expect(out.stderr).toContain(message);
       }
     }
@@ -169,7 +204,10 @@ async function chartLabels(page: Page): Promise<{ chart: string; frame: Box; lab
     return Array.from(document.querySelectorAll('figure svg')).map((svg) => ({
       chart: svg.getAttribute('aria-label') ?? '',
       frame: box(svg),
-      labels: Array.from(svg.querySelectorAll('text')).map((text) => ({ text: text.textContent ?? '', box: box(text) })),
+      labels: Array.from(svg.querySelectorAll('text')).map((text) => ({
+        text: text.textContent ?? '',
+        box: box(text),
+      })),
     }));
   });
 }
@@ -177,7 +215,9 @@ async function chartLabels(page: Page): Promise<{ chart: string; frame: Box; lab
 /** The colour a cell is painted in the browser (no DOM types here: this file runs in Node). */
 async function backgroundOf(cell: Locator): Promise<number[]> {
   const colour = await cell.evaluate(
-    (element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor,
+    (element) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element)
+        .backgroundColor,
   );
   return (/^rgb\((\d+), (\d+), (\d+)\)$/.exec(colour) ?? []).slice(1).map(Number);
 }
@@ -247,7 +287,9 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
     expect(g2 - Math.max(r2, b2), 'green').toBeGreaterThan(40);
     const failure = page.locator('[data-testid=failure][data-rule="alternate.original-mfr"]');
     expect(await failure.locator('.finding').textContent()).toContain(`found '${PAYLOAD}'`);
-    expect(await failure.locator('[data-testid=curl]').textContent()).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/seller'/);
+    expect(await failure.locator('[data-testid=curl]').textContent()).toMatch(
+      /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/seller'/,
+    );
     await screenshot();
   });
 
@@ -257,12 +299,19 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
       expect(await page.locator(`[data-testid=${chart}] svg [data-mark=knee]`).isVisible()).toBe(true);
       expect(await page.locator(`[data-testid=${chart}] svg [data-mark=knee] text`).textContent()).toBe('knee: 4');
     }
-    expect(await page.locator('[data-testid=latency-chart] svg [data-mark=deadline] text').textContent()).toBe('deadline 150 ms');
-    expect(await page.locator('[data-testid=latency-chart] svg [data-mark=slo] text').allTextContents()).toEqual(['p95<300ms', 'p99<200ms']);
+    expect(await page.locator('[data-testid=latency-chart] svg [data-mark=deadline] text').textContent()).toBe(
+      'deadline 150 ms',
+    );
+    expect(await page.locator('[data-testid=latency-chart] svg [data-mark=slo] text').allTextContents()).toEqual([
+      'p95<300ms',
+      'p99<200ms',
+    ]);
     expect(await page.locator('[data-testid=outcome]').textContent()).toBe('FAILED');
     expect(await page.locator('[data-testid=step]').count()).toBe(5);
     expect(await page.locator('[data-testid=step][data-healthy=false]').count()).toBe(2);
-    expect(await page.locator('[data-testid=rule-broken][data-only-under-concurrency=true]').textContent()).toContain('first broken at concurrency 16');
+    expect(await page.locator('[data-testid=rule-broken][data-only-under-concurrency=true]').textContent()).toContain(
+      'first broken at concurrency 16',
+    );
     await screenshot();
   });
 
@@ -270,7 +319,10 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
     it(`${kind}: no chart label is drawn on another (legend, knee, deadline, SLOs, ticks, notes) and each stays inside its chart`, async () => {
       const { page, screenshot } = await open(kind, 'Load on');
       const charts = await chartLabels(page);
-      expect(charts.map((c) => c.chart)).toEqual([expect.stringMatching(/^Latency against/), expect.stringMatching(/^Throughput against/)]);
+      expect(charts.map((c) => c.chart)).toEqual([
+        expect.stringMatching(/^Latency against/),
+        expect.stringMatching(/^Throughput against/),
+      ]);
       for (const { chart, frame, labels } of charts) {
         expect(labels.length, chart).toBeGreaterThan(8);
         // Drawn text has a size: a box of zero would make the check below pass on nothing.
@@ -283,10 +335,14 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
       if (kind === 'load-crowded') {
         // The case the old layout got wrong: the knee at the last step, the deadline and SLOs near the top.
         const latency = charts[0].labels.map((l) => l.text);
-        expect(latency).toEqual(expect.arrayContaining(['knee: 8', 'deadline 200 ms', 'p99<200ms', 'p95<190ms', 'p50', 'max']));
+        expect(latency).toEqual(
+          expect.arrayContaining(['knee: 8', 'deadline 200 ms', 'p99<200ms', 'p95<190ms', 'p50', 'max']),
+        );
       }
       if (kind === 'load-cut-short') {
-        expect(await page.locator('[data-testid=latency-chart] svg [data-mark=knee] text').textContent()).toBe('knee: ≥ 2 (not measured beyond)');
+        expect(await page.locator('[data-testid=latency-chart] svg [data-mark=knee] text').textContent()).toBe(
+          'knee: ≥ 2 (not measured beyond)',
+        );
         expect(await page.locator('[data-testid=step-not-run]').count()).toBe(2);
       }
       await screenshot();

@@ -21,7 +21,9 @@ describe('verify --load against a seller that mixes buyers’ items above 3 requ
     expect(report.steps.map((s) => s.correct)).toEqual([true, true, false]);
     expect(report.verdict.rules_broken.map((r) => r.rule)).toContain('item.unknown-id');
     expect(report.verdict.rules_broken.every((r) => r.first_level === 4 && r.only_under_concurrency)).toBe(true);
-    expect(out.stdout).toMatch(/^FAIL: reply rules broken — item\.[a-z-]+ from concurrency 4 \(only under concurrency\)/m);
+    expect(out.stdout).toMatch(
+      /^FAIL: reply rules broken — item\.[a-z-]+ from concurrency 4 \(only under concurrency\)/m,
+    );
     expect(out.stdout).not.toMatch(/PASS/);
   });
 
@@ -48,7 +50,9 @@ describe('verify --load never claims a step it did not measure', () => {
     expect(run.report.verdict.not_run).toEqual([4, 8]);
     expect(run.report.steps[1].partial).toBe(true);
     expect(run.code).toBe(0);
-    expect(run.out.stdout).toMatch(/Not run: concurrency 4, concurrency 8 — the request budget \(--max-requests 150\) was spent during concurrency 2\./);
+    expect(run.out.stdout).toMatch(
+      /Not run: concurrency 4, concurrency 8 — the request budget \(--max-requests 150\) was spent during concurrency 2\./,
+    );
     expect(run.out.stdout).toMatch(
       /PASS: the knee is at least concurrency 1 \(not measured beyond: concurrency 2, concurrency 4 and concurrency 8 were not measured whole/,
     );
@@ -62,30 +66,59 @@ describe('verify --load never claims a step it did not measure', () => {
 
     const gated = await load(url, ...args, '--min-concurrency', '8');
     expect(gated.code).toBe(1);
-    expect(gated.out.stdout).toMatch(/FAIL: --min-concurrency 8 needs concurrency 8, which was not measured whole \(the request budget/);
+    expect(gated.out.stdout).toMatch(
+      /FAIL: --min-concurrency 8 needs concurrency 8, which was not measured whole \(the request budget/,
+    );
   });
 
   it('--time-limit cuts the step under way and says which did not run', async () => {
     const url = await mockWith({ service_time: { ms: 2 } });
-    const run = await load(url, '--concurrency', '1,2,4', '--step-seconds', '0.6', '--time-limit', '0.9s', '--junit', join(dir.path, 'limit.xml'));
+    const run = await load(
+      url,
+      '--concurrency',
+      '1,2,4',
+      '--step-seconds',
+      '0.6',
+      '--time-limit',
+      '0.9s',
+      '--junit',
+      join(dir.path, 'limit.xml'),
+    );
     expect(run.out.stderr).toMatch(/, at most 0\.9 s \(--time-limit\)/);
     expect(run.report.steps.map((s) => s.partial === true)).toEqual([false, true]);
     expect(run.report.verdict.not_run).toEqual([4]);
     expect(run.report.verdict.knee_is_lower_bound).toBe(true);
-    expect(run.out.stdout).toMatch(/Not run: concurrency 4 — the time limit \(--time-limit 0\.9 s\) was reached during concurrency 2\./);
+    expect(run.out.stdout).toMatch(
+      /Not run: concurrency 4 — the time limit \(--time-limit 0\.9 s\) was reached during concurrency 2\./,
+    );
     expect(run.code).toBe(0);
-    expect(await readFile(join(dir.path, 'limit.xml'), 'utf8')).toMatch(/name="concurrency 4" time="0">\s*<skipped message="not run: the time limit/);
+    expect(await readFile(join(dir.path, 'limit.xml'), 'utf8')).toMatch(
+      /name="concurrency 4" time="0">\s*<skipped message="not run: the time limit/,
+    );
   });
 
   it('--abort-on-fail stops at the first step that breaches an SLO; CTRF says the same as JUnit', async () => {
     // 5 ms alone, 65 ms at four in flight: a 40 ms SLO holds at 1 and breaks at 4, with room either side.
     const url = await sellerThat({ kind: 'slows-with-concurrency', baseMs: 5, perInFlightMs: 20 });
     const ctrf = join(dir.path, 'abort.ctrf.json');
-    const { code, report, out } = await load(url, '--concurrency', '1,4,8', '--step-seconds', '0.3', '--slo', 'p95<40ms', '--abort-on-fail', '--ctrf', ctrf);
+    const { code, report, out } = await load(
+      url,
+      '--concurrency',
+      '1,4,8',
+      '--step-seconds',
+      '0.3',
+      '--slo',
+      'p95<40ms',
+      '--abort-on-fail',
+      '--ctrf',
+      ctrf,
+    );
     expect(code).toBe(1);
     expect(report.steps.map((s) => s.slo_breaches)).toEqual([[], ['p95<40ms']]);
     expect(report.verdict.not_run).toEqual([8]);
-    expect(out.stdout).toMatch(/FAIL: --slo p95<40ms breached at concurrency 4; --slo could not be checked at concurrency 8/);
+    expect(out.stdout).toMatch(
+      /FAIL: --slo p95<40ms breached at concurrency 4; --slo could not be checked at concurrency 8/,
+    );
     const document = JSON.parse(await readFile(ctrf, 'utf8')) as CtrfReport;
     expect(ctrfSchemaErrors(document)).toEqual([]);
     const tests = document.results.tests.map((t) => [t.name, t.status]);

@@ -56,7 +56,21 @@ describe('verify --load', () => {
     const junit = join(dir.path, 'knee.xml');
     const { io, out } = commandIo();
     const code = await verifyCommand(
-      loadArgs(mock, '--concurrency', '1,2,4,8,16', '--step-seconds', '0.5', '--timeout', '150', '--json', json, '--junit', junit, '--min-concurrency', '2'),
+      loadArgs(
+        mock,
+        '--concurrency',
+        '1,2,4,8,16',
+        '--step-seconds',
+        '0.5',
+        '--timeout',
+        '150',
+        '--json',
+        json,
+        '--junit',
+        junit,
+        '--min-concurrency',
+        '2',
+      ),
       io,
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
@@ -79,9 +93,24 @@ describe('verify --load', () => {
     const fresh = await mockWith({ workers: 4, service_time: { ms: 50 } });
     const gated = commandIo();
     expect(
-      await verifyCommand(loadArgs(fresh, '--concurrency', '1,16', '--step-seconds', '0.5', '--timeout', '150', '--min-concurrency', '16'), gated.io),
+      await verifyCommand(
+        loadArgs(
+          fresh,
+          '--concurrency',
+          '1,16',
+          '--step-seconds',
+          '0.5',
+          '--timeout',
+          '150',
+          '--min-concurrency',
+          '16',
+        ),
+        gated.io,
+      ),
     ).toBe(1);
-    expect(gated.out.stdout).toMatch(/FAIL: the knee is below --min-concurrency 16 \(capacity: the knee is concurrency 1\)/);
+    expect(gated.out.stdout).toMatch(
+      /FAIL: the knee is below --min-concurrency 16 \(capacity: the knee is concurrency 1\)/,
+    );
   });
 
   it('against cross-talk above 8: the run FAILS whatever the knee, the rule first broken at 16 named, told apart as only under concurrency, and replayed', async () => {
@@ -153,7 +182,8 @@ describe('verify --load', () => {
     const deadline = Date.now() + 10_000;
     while (!out.stderr.includes('at most') && Date.now() < deadline) await new Promise((r) => setImmediate(r));
     // Let the first step send some: the seller has answered a few more than the pre-flight.
-    const answered = async () => ((await (await fetch(`${mock.url}/__admin/journal`)).json()) as { entries: unknown[] }).entries.length;
+    const answered = async () =>
+      ((await (await fetch(`${mock.url}/__admin/journal`)).json()) as { entries: unknown[] }).entries.length;
     const before = await answered();
     await expect.poll(answered, { timeout: 10_000, interval: 20 }).toBeGreaterThan(before + 3);
     const t0 = performance.now();
@@ -180,7 +210,10 @@ describe('verify --load', () => {
       [['--concurrency', '1,2', '--max-concurrency', '8'], /not both/],
       [['--no-orders', '--mix', 'place_order=5'], /--no-orders leaves nothing/],
       [['--rate', '0'], /--rate must be a whole number, 1–100000, got '0'/],
-      [['--rate', '50,100', '--concurrency', '1,2'], /--concurrency \(closed model\) and --rate \(open model\) do not go together/],
+      [
+        ['--rate', '50,100', '--concurrency', '1,2'],
+        /--concurrency \(closed model\) and --rate \(open model\) do not go together/,
+      ],
       [['--max-in-flight', '8'], /--max-in-flight belongs to the open model/],
       [['--slo', 'p95<<3'], /--slo: '<3' in 'p95<<3' is not a number/],
       [['--slo', 'p97<1s'], /--slo: unknown metric 'p97'/],
@@ -200,17 +233,32 @@ describe('verify --explore against a seller that cross-talks under concurrency',
     const replayDir = join(dir.path, 'explore-replays');
     const json = join(dir.path, 'explore.json');
     const { io, out } = commandIo();
-    const args = ['--explore', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`, '--seed', '7'];
+    const args = [
+      '--explore',
+      '--seller-url',
+      `${mock.url}/seller`,
+      '--states-url',
+      `${mock.url}/__admin/provider-state`,
+      '--seed',
+      '7',
+    ];
     const junit = join(dir.path, 'explore.xml');
-    const code = await verifyCommand([...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit], io);
+    const code = await verifyCommand(
+      [...args, '--runs', '80', '--concurrency', '8', '--replay-dir', replayDir, '--json', json, '--junit', junit],
+      io,
+    );
     expect(code).toBe(1);
-    const report = JSON.parse(await readFile(json, 'utf8')) as { failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[] };
+    const report = JSON.parse(await readFile(json, 'utf8')) as {
+      failures: { rule: string; reproduces?: string; replay?: string; companions?: unknown[] }[];
+    };
     const talk = report.failures.find((f) => f.rule === 'item.unknown-id');
     expect(talk).toMatchObject({ reproduces: 'only-under-concurrency' });
     expect(talk!.companions!.length).toBeGreaterThanOrEqual(3);
     expect(talk!.replay).toContain(`verify --replay ${replayDir}`);
     const block = out.stdout.slice(out.stdout.indexOf('item.unknown-id'));
-    expect(block).toMatch(/^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/);
+    expect(block).toMatch(
+      /^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/,
+    );
     expect(block.split('\n\n')[0]).not.toMatch(/reproduce: curl/);
     expect(await readFile(junit, 'utf8')).toMatch(
       /name="item.unknown-id"[^]*?only under concurrency \(correct every time alone; a lone curl would pass\): npx federated-gateway verify --replay/,

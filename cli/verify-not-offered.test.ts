@@ -5,7 +5,11 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { runInProcess } from './testing/run-in-process';
 import { verifyCommand } from './verify-command';
 import type { VerificationReport } from '../verification/verification-report';
-import { SPEC_FAITHFUL_STATE_MAP as MAP, startSpecFaithfulSeller, type RunningPythonSeller } from '../fixtures/sellers/spec-faithful-seller';
+import {
+  SPEC_FAITHFUL_STATE_MAP as MAP,
+  startSpecFaithfulSeller,
+  type RunningPythonSeller,
+} from '../fixtures/sellers/spec-faithful-seller';
 
 // A vendor who wrote their seller from the specification alone (a Python seller, its own
 // catalogue, no downloadable invoice copies, a discontinued superseded part) runs verify with
@@ -40,7 +44,9 @@ describe('optional interactions a seller does not offer', () => {
     const junit = join(dir.path, 'junit.xml');
     const json = join(dir.path, 'report.json');
     const run = await verify(['--seller-url', sellerUrl, '--state-map', MAP, '--junit', junit, '--json', json]);
-    expect(run.out).toContain("PASSED: 14 of 15 interactions passed, 1 NOT OFFERED (optional): 'an invoice with a downloadable copy'");
+    expect(run.out).toContain(
+      "PASSED: 14 of 15 interactions passed, 1 NOT OFFERED (optional): 'an invoice with a downloadable copy'",
+    );
     expect(run.code).toBe(0);
     expect(run.err).toMatch(/\[\d+\/15\] NOT OFFERED \(optional\) an invoice with a downloadable copy/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as VerificationReport;
@@ -54,7 +60,9 @@ describe('optional interactions a seller does not offer', () => {
     ]);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('failures="0" errors="0" skipped="1"');
-    expect(xml).toMatch(/name="an invoice with a downloadable copy"[^>]*>\s*<skipped message="NOT OFFERED \(optional\): /);
+    expect(xml).toMatch(
+      /name="an invoice with a downloadable copy"[^>]*>\s*<skipped message="NOT OFFERED \(optional\): /,
+    );
   });
 
   it('without the declaration the same seller fails only the optional interaction, which the start lists as lacking values', async () => {
@@ -74,7 +82,14 @@ describe('optional interactions a seller does not offer', () => {
 
   it('--not-offered declares on the command line what the map does not', async () => {
     const map = mapWith((m) => delete m.not_offered);
-    const run = await verify(['--seller-url', sellerUrl, '--state-map', map, '--not-offered', 'invoice has a downloadable copy']);
+    const run = await verify([
+      '--seller-url',
+      sellerUrl,
+      '--state-map',
+      map,
+      '--not-offered',
+      'invoice has a downloadable copy',
+    ]);
     expect(run.code).toBe(0);
     expect(run.out).toContain('1 NOT OFFERED (optional)');
   });
@@ -85,7 +100,12 @@ describe('optional interactions a seller does not offer', () => {
     expect(run.err).toContain(
       "'account has invoices' cannot be declared not offered: 'an invoice by invoice number', 'invoices by PO number', 'invoices by date range' are required",
     );
-    const unknown = await verify(['--seller-url', sellerUrl, '--state-map', mapWith((m) => (m.not_offered = ['part has wings']))]);
+    const unknown = await verify([
+      '--seller-url',
+      sellerUrl,
+      '--state-map',
+      mapWith((m) => (m.not_offered = ['part has wings'])),
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain("/not_offered/0: unknown state 'part has wings'");
   });

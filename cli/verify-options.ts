@@ -87,7 +87,8 @@ function brokerCredentials(env: NodeJS.ProcessEnv): { token?: string; username?:
     throw error instanceof BrokerSettingsError ? new UsageError(error.message) : error;
   }
   if (broker.PACT_BROKER_TOKEN !== undefined) return { token: broker.PACT_BROKER_TOKEN };
-  if (broker.PACT_BROKER_USERNAME !== undefined) return { username: broker.PACT_BROKER_USERNAME, password: broker.PACT_BROKER_PASSWORD ?? '' };
+  if (broker.PACT_BROKER_USERNAME !== undefined)
+    return { username: broker.PACT_BROKER_USERNAME, password: broker.PACT_BROKER_PASSWORD ?? '' };
   return {};
 }
 
@@ -122,20 +123,30 @@ const kitFlags = (argv: string[]) =>
 /** Flags that need, or exclude, one another. */
 function checkCombinations(values: KitFlags): void {
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
-  if (values['states-url'] !== undefined && values['state-map'] !== undefined) throw new UsageError('give --states-url or --state-map, not both');
-  if (values.pact !== undefined && values['broker-url'] !== undefined) throw new UsageError('give --pact or --broker-url, not both');
+  if (values['states-url'] !== undefined && values['state-map'] !== undefined)
+    throw new UsageError('give --states-url or --state-map, not both');
+  if (values.pact !== undefined && values['broker-url'] !== undefined)
+    throw new UsageError('give --pact or --broker-url, not both');
   if (values['not-offered'] !== undefined && values['broker-url'] !== undefined)
-    throw new UsageError("--not-offered needs --pact: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
-  if (values['allow-example-values'] && values['state-map'] === undefined) throw new UsageError('--allow-example-values needs --state-map');
-  if (values['consumer-branch'] !== undefined && values['broker-url'] === undefined) throw new UsageError('--consumer-branch needs --broker-url');
+    throw new UsageError(
+      "--not-offered needs --pact: a broker's pacts are verified in one run, the kit cannot leave an interaction out",
+    );
+  if (values['allow-example-values'] && values['state-map'] === undefined)
+    throw new UsageError('--allow-example-values needs --state-map');
+  if (values['consumer-branch'] !== undefined && values['broker-url'] === undefined)
+    throw new UsageError('--consumer-branch needs --broker-url');
   if (values.since !== undefined) {
-    if (values.since === '') throw new UsageError('--since needs a value: the pact, directory or git ref you last passed');
+    if (values.since === '')
+      throw new UsageError('--since needs a value: the pact, directory or git ref you last passed');
     if (values['broker-url'] !== undefined)
-      throw new UsageError("--since needs --pact: a broker's pacts are fetched in the run, the kit cannot compare them first");
+      throw new UsageError(
+        "--since needs --pact: a broker's pacts are fetched in the run, the kit cannot compare them first",
+      );
     if ((values.pact?.length ?? 0) > 1) throw new UsageError('--since compares one pact: give one --pact');
   }
   if (values.publish) {
-    if (values['broker-url'] === undefined) throw new UsageError('--publish needs --broker-url: results are published to the broker the pacts came from');
+    if (values['broker-url'] === undefined)
+      throw new UsageError('--publish needs --broker-url: results are published to the broker the pacts came from');
     if (values['provider-version'] === undefined) throw new UsageError('--publish needs --provider-version');
     if (values.branch === undefined) throw new UsageError('--publish needs --branch');
   }

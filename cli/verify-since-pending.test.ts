@@ -65,8 +65,12 @@ describe('verify --since', () => {
     expect(run.code, run.stderr).toBe(1);
     // The compat summary comes before the report.
     expect(run.stdout.indexOf('Changes since the contract you last passed (--since):')).toBe(0);
-    expect(run.stdout.indexOf('[reply-field-newly-required]')).toBeLessThan(run.stdout.indexOf('Seller verification of'));
-    expect(run.stdout).toContain(`FAIL  ${CHANGED_INTERACTION} [changed since 3.2.0: reply-field-newly-required /response/body/content/items/0/fee]`);
+    expect(run.stdout.indexOf('[reply-field-newly-required]')).toBeLessThan(
+      run.stdout.indexOf('Seller verification of'),
+    );
+    expect(run.stdout).toContain(
+      `FAIL  ${CHANGED_INTERACTION} [changed since 3.2.0: reply-field-newly-required /response/body/content/items/0/fee]`,
+    );
     expect(run.stdout).toContain(`PASS  ${NEW} [new since 3.2.0]`);
     expect(run.stdout).toMatch(new RegExp(`PASS {2}${UNCHANGED}\\n`));
     expect(run.stderr).toContain(`FAIL ${CHANGED_INTERACTION} [changed since 3.2.0: reply-field-newly-required`);
@@ -84,7 +88,9 @@ describe('verify --since', () => {
 
     const xml = readFileSync(out.junit, 'utf8');
     expect(xml).toContain('failures="1"');
-    expect(xml).toContain('<system-out>changed since 3.2.0: reply-field-newly-required /response/body/content/items/0/fee</system-out>');
+    expect(xml).toContain(
+      '<system-out>changed since 3.2.0: reply-field-newly-required /response/body/content/items/0/fee</system-out>',
+    );
     expectValidJunit(xml);
   });
 
@@ -92,16 +98,39 @@ describe('verify --since', () => {
     const { base, next } = files();
     const out = outputs();
     const html = join(dir.path, 'pending.html');
-    const run = await verify([...seller(), '--pact', next, '--since', base, '--pending', '--json', out.json, '--junit', out.junit, '--html', html]);
+    const run = await verify([
+      ...seller(),
+      '--pact',
+      next,
+      '--since',
+      base,
+      '--pending',
+      '--json',
+      out.json,
+      '--junit',
+      out.junit,
+      '--html',
+      html,
+    ]);
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain(`FAIL PENDING  ${CHANGED_INTERACTION} [changed since 3.2.0`);
     expect(run.stdout).toContain('pending: changed since 3.2.0 (--pending) — reported, never failing the run');
-    expect(run.stdout).toContain(`PASSED: 3 of 4 interactions passed; 1 PENDING failed (not failing the run): '${CHANGED_INTERACTION}'`);
+    expect(run.stdout).toContain(
+      `PASSED: 3 of 4 interactions passed; 1 PENDING failed (not failing the run): '${CHANGED_INTERACTION}'`,
+    );
     const report = reportOf(out.json);
     expect(report.ok).toBe(true);
     const interactions = byDescription(report);
-    expect(interactions.get(CHANGED_INTERACTION)).toMatchObject({ pending: true, pact: 'failed', pendingReason: 'changed since 3.2.0 (--pending)' });
-    expect(interactions.get(NEW)).toMatchObject({ pending: true, pact: 'passed', pendingReason: 'new since 3.2.0 (--pending)' });
+    expect(interactions.get(CHANGED_INTERACTION)).toMatchObject({
+      pending: true,
+      pact: 'failed',
+      pendingReason: 'changed since 3.2.0 (--pending)',
+    });
+    expect(interactions.get(NEW)).toMatchObject({
+      pending: true,
+      pact: 'passed',
+      pendingReason: 'new since 3.2.0 (--pending)',
+    });
     expect(interactions.get(UNCHANGED)?.pending).toBeUndefined();
     const xml = readFileSync(out.junit, 'utf8');
     expect(xml).toContain('failures="0" errors="0" skipped="1"');
@@ -114,22 +143,42 @@ describe('verify --since', () => {
     expect(readFileSync(html, 'utf8')).toMatch(/data-verdict="pending-fail"[\s\S]*?PENDING/);
 
     // A failure of an interaction that is not pending fails the run as before.
-    const broken = await verify([...seller(), '--pact', next, '--since', base, '--pending', '--header', 'x-mock-fault: wrong-original-mfr']);
+    const broken = await verify([
+      ...seller(),
+      '--pact',
+      next,
+      '--since',
+      base,
+      '--pending',
+      '--header',
+      'x-mock-fault: wrong-original-mfr',
+    ]);
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toMatch(/FAILED: 2 of 4 interactions passed; 1 PENDING failed \(not failing the run\): .*; broken rules: alternate\.original-mfr/);
+    expect(broken.stdout).toMatch(
+      /FAILED: 2 of 4 interactions passed; 1 PENDING failed \(not failing the run\): .*; broken rules: alternate\.original-mfr/,
+    );
   });
 
   it('a pact whose interactions say pending: true (npm run contract:pending) behaves the same without --since', async () => {
     const { base, next } = files();
-    const marked = markPending(readPact(next), compareDocuments(loadContract(base, dir.path), loadContract(next, dir.path)));
+    const marked = markPending(
+      readPact(next),
+      compareDocuments(loadContract(base, dir.path), loadContract(next, dir.path)),
+    );
     expect(marked.pending).toEqual([NEW, CHANGED_INTERACTION].sort());
-    expect(marked.pact.interactions.filter((i) => i.pending === false).map((i) => i.description)).toEqual(expect.arrayContaining([UNCHANGED, BREAKABLE]));
+    expect(marked.pact.interactions.filter((i) => i.pending === false).map((i) => i.description)).toEqual(
+      expect.arrayContaining([UNCHANGED, BREAKABLE]),
+    );
     const pendingPact = write('next-pending.json', marked.pact);
     const out = outputs();
     const run = await verify([...seller(), '--pact', pendingPact, '--json', out.json, '--junit', out.junit]);
     expect(run.code, run.stdout).toBe(0);
     const interactions = byDescription(reportOf(out.json));
-    expect(interactions.get(CHANGED_INTERACTION)).toMatchObject({ pending: true, pact: 'failed', pendingReason: 'marked pending in the pact' });
+    expect(interactions.get(CHANGED_INTERACTION)).toMatchObject({
+      pending: true,
+      pact: 'failed',
+      pendingReason: 'marked pending in the pact',
+    });
     expect(interactions.get(CHANGED_INTERACTION)?.changedSince).toBeUndefined();
     const xml = readFileSync(out.junit, 'utf8');
     expect(xml).toContain('<skipped message="pending: pact failed — marked pending in the pact, never fails the run">');
@@ -146,6 +195,8 @@ describe('verify --since', () => {
     expect(bad.stdout).toBe('');
     const ref = await verify([...seller(), '--pact', next, '--since', 'contract-v0.0.0-no-such-tag']);
     expect(ref.code).toBe(2);
-    expect(ref.stderr).toMatch(/verify: --since: contract-v0\.0\.0-no-such-tag is neither a file, a directory nor a git ref of /);
+    expect(ref.stderr).toMatch(
+      /verify: --since: contract-v0\.0\.0-no-such-tag is neither a file, a directory nor a git ref of /,
+    );
   });
 });

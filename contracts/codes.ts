@@ -13,7 +13,11 @@ export type ItemStatus = (typeof ItemStatus)[keyof typeof ItemStatus];
 /** Statuses of the requested part itself (one entry per requested id). */
 export const REQUESTED_PART_STATUSES: readonly number[] = [ItemStatus.NotFound, ItemStatus.Found];
 /** Statuses of extra entries that must carry original_part / original_mfr. */
-export const RELATED_PART_STATUSES: readonly number[] = [ItemStatus.Alternate, ItemStatus.Superseded, ItemStatus.Equivalent];
+export const RELATED_PART_STATUSES: readonly number[] = [
+  ItemStatus.Alternate,
+  ItemStatus.Superseded,
+  ItemStatus.Equivalent,
+];
 
 export const LocationType = { Store: 1, Warehouse: 2 } as const;
 export type LocationType = (typeof LocationType)[keyof typeof LocationType];
@@ -73,4 +77,5 @@ export const DOCUMENT_STATUS_SUCCESS = 'success';
 export const DOCUMENT_STATUS_ERROR = 'error';
 
 /** The document status that goes with an overall status code. */
-export const documentStatusOf = (code: number): string => (code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR);
+export const documentStatusOf = (code: number): string =>
+  code === OverallStatus.Success ? DOCUMENT_STATUS_SUCCESS : DOCUMENT_STATUS_ERROR;

@@ -25,7 +25,12 @@ describe('the contract version', () => {
   });
 
   it('is stamped over whatever a pact said before (a pact without one states none)', () => {
-    const bare = { consumer: { name: 'c' }, provider: { name: 'p' }, interactions: [], metadata: { pactSpecification: { version: '4.0' } } };
+    const bare = {
+      consumer: { name: 'c' },
+      provider: { name: 'p' },
+      interactions: [],
+      metadata: { pactSpecification: { version: '4.0' } },
+    };
     expect(contractVersionOf(bare)).toBeUndefined();
     expect(replyRulesOf(bare)).toBeUndefined();
     const stamped = stampContract(stampContract(bare, '1.0.0', { a: 'x' }), '2.0.0', { b: 'y' });

@@ -23,8 +23,12 @@ describe('the memo of accepted route times', () => {
     // Same place, a day that does not exist: parsed, refused.
     expect(memo.holds({ id: 'L101', route_times: [routeTime('2026-02-30 10:30:00')] }, 0)).toBe(false);
     // Another field at that place, and a second entry the memo has no slot for yet.
-    expect(memo.holds({ id: 'L101', route_times: [routeTime('2026-03-02 10:30:00', '2026-03-02 24:00:00')] }, 0)).toBe(false);
-    expect(memo.holds({ id: 'L101', route_times: [routeTime('2026-03-02 10:30:00'), routeTime('2026-03-02 10:30')] }, 0)).toBe(false);
+    expect(memo.holds({ id: 'L101', route_times: [routeTime('2026-03-02 10:30:00', '2026-03-02 24:00:00')] }, 0)).toBe(
+      false,
+    );
+    expect(
+      memo.holds({ id: 'L101', route_times: [routeTime('2026-03-02 10:30:00'), routeTime('2026-03-02 10:30')] }, 0),
+    ).toBe(false);
   });
 
   it('takes a changed schedule as the one to remember, and still refuses a bad value there', () => {
@@ -72,14 +76,25 @@ describe('the memo of accepted route times', () => {
       '2026-03-02 10:30',
       '',
     );
-    const entry = fc.record({ cutoff_time: value, arrival_time: value, pickup_time: value, route_code: fc.constant('R1') });
-    const visit = fc.record({ place: fc.constantFrom(0, 1, 2), forget: fc.boolean(), route_times: fc.array(entry, { maxLength: 3 }) });
+    const entry = fc.record({
+      cutoff_time: value,
+      arrival_time: value,
+      pickup_time: value,
+      route_code: fc.constant('R1'),
+    });
+    const visit = fc.record({
+      place: fc.constantFrom(0, 1, 2),
+      forget: fc.boolean(),
+      route_times: fc.array(entry, { maxLength: 3 }),
+    });
     fc.assert(
       fc.property(fc.array(visit, { minLength: 1, maxLength: 30 }), (visits) => {
         const memo = memoOfRouteTimes();
         for (const { place, forget, route_times } of visits) {
           if (forget) memo.forget();
-          const expected = route_times.every((t) => isRouteTime(t.cutoff_time) && isRouteTime(t.arrival_time) && isRouteTime(t.pickup_time));
+          const expected = route_times.every(
+            (t) => isRouteTime(t.cutoff_time) && isRouteTime(t.arrival_time) && isRouteTime(t.pickup_time),
+          );
           if (memo.holds({ id: 'L101', route_times }, place) !== expected) return false;
         }
         return true;
@@ -99,7 +114,11 @@ describe('the seller-reply validator with the memo in its quick pass', () => {
     spoiled.items[17].locations[2].route_times![0].pickup_time = '2026-02-30 12:15:00';
     expect(validate.is(spoiled)).toBe(false);
     expect(validate(spoiled).errors).toEqual([
-      { keyword: 'format', path: '/items/17/locations/2/route_times/0/pickup_time', message: 'must be a date and time YYYY-MM-DD HH:MM:SS' },
+      {
+        keyword: 'format',
+        path: '/items/17/locations/2/route_times/0/pickup_time',
+        message: 'must be a date and time YYYY-MM-DD HH:MM:SS',
+      },
     ]);
     // and the honest reply again, after the memo saw the bad one
     expect(validate.is(structuredClone(reply))).toBe(true);

@@ -81,7 +81,11 @@ export function createFormatMemo(spec: FormatMemoSpec): FormatMemo {
       }
       return true;
     };`,
-  ) as (places: (unknown[] | undefined)[], checks: ((value: string) => boolean)[], maxPlaces: number) => FormatMemo['holds'];
+  ) as (
+    places: (unknown[] | undefined)[],
+    checks: ((value: string) => boolean)[],
+    maxPlaces: number,
+  ) => FormatMemo['holds'];
   return {
     holds: compile(places, checks, MAX_PLACES),
     forget: () => {

@@ -33,7 +33,17 @@ function leadingDate(value: string): boolean {
     m1 = value.charCodeAt(6) - 48,
     d0 = value.charCodeAt(8) - 48,
     d1 = value.charCodeAt(9) - 48;
-  if (y0 >>> 0 > 9 || y1 >>> 0 > 9 || y2 >>> 0 > 9 || y3 >>> 0 > 9 || m0 >>> 0 > 9 || m1 >>> 0 > 9 || d0 >>> 0 > 9 || d1 >>> 0 > 9) return false;
+  if (
+    y0 >>> 0 > 9 ||
+    y1 >>> 0 > 9 ||
+    y2 >>> 0 > 9 ||
+    y3 >>> 0 > 9 ||
+    m0 >>> 0 > 9 ||
+    m1 >>> 0 > 9 ||
+    d0 >>> 0 > 9 ||
+    d1 >>> 0 > 9
+  )
+    return false;
   return dayExists(y0 * 1000 + y1 * 100 + y2 * 10 + y3, m0 * 10 + m1, d0 * 10 + d1);
 }
 
@@ -44,14 +54,16 @@ export function isCalendarDate(value: string): boolean {
 
 /** Route times: `YYYY-MM-DD HH:MM:SS`, a real day and a real time of day. */
 export function isRouteTime(value: string): boolean {
-  if (value.length !== 19 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return false; // ' ', ':'
+  if (value.length !== 19 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58)
+    return false; // ' ', ':'
   const h0 = value.charCodeAt(11) - 48,
     h1 = value.charCodeAt(12) - 48,
     i0 = value.charCodeAt(14) - 48,
     i1 = value.charCodeAt(15) - 48;
   const s0 = value.charCodeAt(17) - 48,
     s1 = value.charCodeAt(18) - 48;
-  if (h0 >>> 0 > 2 || h1 >>> 0 > 9 || h0 * 10 + h1 > 23 || i0 >>> 0 > 5 || i1 >>> 0 > 9 || s0 >>> 0 > 5 || s1 >>> 0 > 9) return false;
+  if (h0 >>> 0 > 2 || h1 >>> 0 > 9 || h0 * 10 + h1 > 23 || i0 >>> 0 > 5 || i1 >>> 0 > 9 || s0 >>> 0 > 5 || s1 >>> 0 > 9)
+    return false;
   return leadingDate(value);
 }
 

@@ -24,7 +24,15 @@ describe('fused seller reply check', () => {
     const kinds = new Set<string>();
     for (const c of fc.sample(fusedCase(), { numRuns: 200, seed: 37 })) {
       const check = checkSellerReply('item-inquiry', c.request, JSON.parse(c.replyText));
-      kinds.add(check.errors.length > 0 ? 'errors' : check.violations.length > 0 ? 'violations' : check.notes.length > 0 ? 'notes' : 'clean');
+      kinds.add(
+        check.errors.length > 0
+          ? 'errors'
+          : check.violations.length > 0
+            ? 'violations'
+            : check.notes.length > 0
+              ? 'notes'
+              : 'clean',
+      );
     }
     expect([...kinds].sort()).toEqual(['clean', 'errors', 'notes', 'violations']);
   });
@@ -32,13 +40,24 @@ describe('fused seller reply check', () => {
   it('passes a large valid reply without the reference path, with the verdict of the reference', () => {
     const { request, reply } = buildItemInquiryExchange({ items: 50, alternates: 3, locations: 5 });
     const text = JSON.stringify(reply);
-    expect(checkSellerReplyFused('item-inquiry', request, JSON.parse(text))).toEqual({ ok: true, errors: [], violations: [], notes: [] });
-    expect(checkSellerReplyFused('item-inquiry', request, JSON.parse(text))).toEqual(checkSellerReply('item-inquiry', request, JSON.parse(text)));
+    expect(checkSellerReplyFused('item-inquiry', request, JSON.parse(text))).toEqual({
+      ok: true,
+      errors: [],
+      violations: [],
+      notes: [],
+    });
+    expect(checkSellerReplyFused('item-inquiry', request, JSON.parse(text))).toEqual(
+      checkSellerReply('item-inquiry', request, JSON.parse(text)),
+    );
   });
 
   it('refuses to generate a walk for a keyword it does not know, rather than ignore it', () => {
-    expect(() => generateFusedWalk(Type.Object({ a: Type.String({ minLength: 2 }) }))).toThrow(/minLength other than 1 at \/a/);
+    expect(() => generateFusedWalk(Type.Object({ a: Type.String({ minLength: 2 }) }))).toThrow(
+      /minLength other than 1 at \/a/,
+    );
     expect(() => generateFusedWalk(Type.Union([Type.String(), Type.Number()]))).toThrow(/not supported/);
-    expect(() => generateFusedWalk(Type.Object({ a: Type.String() }), { '/b': { enter: 'x' } })).toThrow(/no object at hook path '\/b'/);
+    expect(() => generateFusedWalk(Type.Object({ a: Type.String() }), { '/b': { enter: 'x' } })).toThrow(
+      /no object at hook path '\/b'/,
+    );
   });
 });

@@ -28,7 +28,16 @@ export type FusedWalk<State> = (payload: unknown, state: State, hooks: object) =
 type Node = Record<string, unknown>;
 
 /** Keywords that only describe; anything else the walk does not know refuses to generate. */
-const ANNOTATIONS = new Set(['title', 'description', 'examples', '$id', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'examples',
+  '$id',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
 const KNOWN: Record<string, string[]> = {
   object: ['type', 'properties', 'required', 'additionalProperties'],
   array: ['type', 'items', 'minItems'],
@@ -87,7 +96,8 @@ const ref = (g: Gen, value: unknown) => {
 
 function known(node: Node, kind: string, at: string): void {
   for (const key of Object.keys(node)) {
-    if (!KNOWN[kind].includes(key) && !ANNOTATIONS.has(key)) throw new Error(`fused walk: keyword '${key}' at ${at || '/'} is not supported`);
+    if (!KNOWN[kind].includes(key) && !ANNOTATIONS.has(key))
+      throw new Error(`fused walk: keyword '${key}' at ${at || '/'} is not supported`);
   }
 }
 
@@ -98,11 +108,13 @@ function known(node: Node, kind: string, at: string): void {
 function check(g: Gen, node: Node, v: string, at: string, scope: string[]): string {
   if ('const' in node) {
     known(node, 'const', at);
-    if (node.const === null || typeof node.const === 'object') throw new Error(`fused walk: only a scalar const at ${at}`);
+    if (node.const === null || typeof node.const === 'object')
+      throw new Error(`fused walk: only a scalar const at ${at}`);
     return `if (${v} !== ${JSON.stringify(node.const)}) return false;`;
   }
   const type = node.type;
-  if (typeof type !== 'string' || !(type in KNOWN)) throw new Error(`fused walk: type ${JSON.stringify(type)} at ${at || '/'} is not supported`);
+  if (typeof type !== 'string' || !(type in KNOWN))
+    throw new Error(`fused walk: type ${JSON.stringify(type)} at ${at || '/'} is not supported`);
   known(node, type, at);
   switch (type) {
     case 'object':
@@ -124,9 +136,14 @@ ${item}
         parts.push(`${v}.length === 0`);
       }
       // A string no longer than n UTF-16 units has at most n code points: only a longer one is counted.
-      if (typeof node.maxLength === 'number') parts.push(`(${v}.length > ${node.maxLength} && ${ref(g, codePoints)}(${v}) > ${node.maxLength})`);
+      if (typeof node.maxLength === 'number')
+        parts.push(`(${v}.length > ${node.maxLength} && ${ref(g, codePoints)}(${v}) > ${node.maxLength})`);
       if (typeof node.pattern === 'string') {
-        parts.push(node.pattern === PLAIN_TEXT_PATTERN ? `!${ref(g, isPlainText)}(${v})` : `!${ref(g, new RegExp(node.pattern, 'u'))}.test(${v})`);
+        parts.push(
+          node.pattern === PLAIN_TEXT_PATTERN
+            ? `!${ref(g, isPlainText)}(${v})`
+            : `!${ref(g, new RegExp(node.pattern, 'u'))}.test(${v})`,
+        );
       }
       let out = `if (${parts.join(' || ')}) return false;`;
       if (typeof node.format === 'string') out += `\n${checkFormat(g, node.format, v, at, scope)}`;
@@ -135,13 +152,16 @@ ${item}
     case 'integer':
     case 'number': {
       // strictNumbers: Infinity (JSON.parse's 1e400) is neither.
-      const parts = [type === 'integer' ? `!Number.isInteger(${v})` : `typeof ${v} !== 'number' || !Number.isFinite(${v})`];
+      const parts = [
+        type === 'integer' ? `!Number.isInteger(${v})` : `typeof ${v} !== 'number' || !Number.isFinite(${v})`,
+      ];
       if (typeof node.minimum === 'number') parts.push(`${v} < ${node.minimum}`);
       if (typeof node.maximum === 'number') parts.push(`${v} > ${node.maximum}`);
       if (typeof node.exclusiveMinimum === 'number') parts.push(`${v} <= ${node.exclusiveMinimum}`);
       if (typeof node.exclusiveMaximum === 'number') parts.push(`${v} >= ${node.exclusiveMaximum}`);
       if (Array.isArray(node.enum)) {
-        if (!node.enum.every((x) => typeof x === 'number')) throw new Error(`fused walk: enum of other than numbers at ${at}`);
+        if (!node.enum.every((x) => typeof x === 'number'))
+          throw new Error(`fused walk: enum of other than numbers at ${at}`);
         parts.push(`!(${node.enum.map((x) => `${v} === ${x}`).join(' || ')})`);
       }
       return `if (${parts.join(' || ')}) return false;`;
@@ -184,7 +204,9 @@ ${walk}if (${v} !== ${reach}[${last}]) { if (!${test}(${v})) return false; ${rea
 function checkObject(g: Gen, node: Node, v: string, at: string, scope: string[]): string {
   const properties = Object.entries((node.properties as Record<string, Node> | undefined) ?? {});
   const required = new Set((node.required as string[] | undefined) ?? []);
-  for (const name of required) if (!properties.some(([p]) => p === name)) throw new Error(`fused walk: required '${name}' without a schema at ${at}`);
+  for (const name of required)
+    if (!properties.some(([p]) => p === name))
+      throw new Error(`fused walk: required '${name}' without a schema at ${at}`);
   const hook = g.hooks[at];
   if (hook !== undefined) g.met.add(at);
   const count = fresh(g, 'n');
@@ -218,7 +240,8 @@ ${hook?.leave ? `h.${hook.leave}(${args});` : ''}`;
 export function generateFusedWalk<State>(schema: TSchema, hooks: WalkHooks = {}): FusedWalk<State> {
   const g: Gen = { refs: [], memos: 0, vars: 0, hooks, met: new Set() };
   const body = check(g, schema as unknown as Node, 'root', '', []);
-  for (const at of Object.keys(hooks)) if (!g.met.has(at)) throw new Error(`fused walk: no object at hook path '${at}'`);
+  for (const at of Object.keys(hooks))
+    if (!g.met.has(at)) throw new Error(`fused walk: no object at hook path '${at}'`);
   const memos = Array.from({ length: g.memos }, (_, n) => `const m${n} = [];`).join(' ');
   const source = `return function fusedWalk(root, s, h) {\n${memos}\n${body}\nreturn true;\n};`;
   return new Function('r', source)(g.refs) as FusedWalk<State>;

@@ -19,7 +19,10 @@ describe('generated JSON Schema documents', () => {
   });
 
   it('there is one per payload, named <operation>.<payload>.schema.json, and one for mock-seller scenarios', () => {
-    const expected = [...ALL_PAYLOADS.map(({ operation, payload }) => `${operation}.${payload}.schema.json`), 'mock-seller.scenario.schema.json'];
+    const expected = [
+      ...ALL_PAYLOADS.map(({ operation, payload }) => `${operation}.${payload}.schema.json`),
+      'mock-seller.scenario.schema.json',
+    ];
     expect([...rendered.keys()].sort()).toEqual(expected.sort());
   });
 
@@ -43,7 +46,9 @@ describe('generated JSON Schema documents', () => {
 
   it('a stock validator accepts the default scenario, which names this schema, and rejects a misspelt field', () => {
     const validate = compiled.get('mock-seller.scenario.schema.json')!;
-    const scenario = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/scenarios/default.json', import.meta.url)), 'utf8'));
+    const scenario = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../fixtures/scenarios/default.json', import.meta.url)), 'utf8'),
+    );
     expect(scenario.$schema).toBe('../../contracts/json-schema/mock-seller.scenario.schema.json');
     expect(validate(scenario), JSON.stringify(validate.errors)).toBe(true);
     scenario.parts[0].part_numbr = scenario.parts[0].part_number;

@@ -52,7 +52,9 @@ function render(node: unknown, inProperties = false): unknown {
     source.$comment = custom.comment;
   }
   const keys = Object.keys(source); // symbols (TypeBox's Kind, Optional…) are left behind here
-  const ordered = inProperties ? keys : [...KEYWORD_ORDER.filter((k) => k in source), ...keys.filter((k) => !KEYWORD_ORDER.includes(k)).sort()];
+  const ordered = inProperties
+    ? keys
+    : [...KEYWORD_ORDER.filter((k) => k in source), ...keys.filter((k) => !KEYWORD_ORDER.includes(k)).sort()];
   const out: Record<string, unknown> = {};
   for (const key of ordered) {
     const value = source[key];
@@ -72,7 +74,8 @@ export function jsonSchemaFileName(operation: string, payload: string): string {
  * notes that every validator ignores; an `x-contract-version` would be refused by Ajv's default
  * strict mode, the validator most vendors on Node reach for.
  */
-export const contractVersionComment = (version: string = CONTRACT_VERSION): string => `Federated Gateway contract ${version}`;
+export const contractVersionComment = (version: string = CONTRACT_VERSION): string =>
+  `Federated Gateway contract ${version}`;
 
 export function renderJsonSchema(operation: string, payload: string, schema: TSchema): string {
   const own = typeof schema.$comment === 'string' ? ` — ${schema.$comment}` : '';
@@ -89,7 +92,9 @@ export function renderJsonSchema(operation: string, payload: string, schema: TSc
  * Documents that are not payloads: the mock seller's scenario file, so a scenario can name
  * its schema (`"$schema"`) and editors complete and check it.
  */
-export const OTHER_DOCUMENTS = [{ operation: 'mock-seller', payload: 'scenario', schema: Scenario as TSchema }] as const;
+export const OTHER_DOCUMENTS = [
+  { operation: 'mock-seller', payload: 'scenario', schema: Scenario as TSchema },
+] as const;
 
 /** Every payload's document, then the other documents, by file name. */
 export function renderJsonSchemas(): Map<string, string> {
@@ -99,6 +104,7 @@ export function renderJsonSchemas(): Map<string, string> {
       files.set(jsonSchemaFileName(operation, payload), renderJsonSchema(operation, payload, schema as TSchema));
     }
   }
-  for (const { operation, payload, schema } of OTHER_DOCUMENTS) files.set(jsonSchemaFileName(operation, payload), renderJsonSchema(operation, payload, schema));
+  for (const { operation, payload, schema } of OTHER_DOCUMENTS)
+    files.set(jsonSchemaFileName(operation, payload), renderJsonSchema(operation, payload, schema));
   return files;
 }

@@ -9,6 +9,7 @@ describe('the operation of a service', () => {
   });
 
   it('is undefined for a name no service has, a property of every object included', () => {
-    for (const name of ['item-inquiry', 'users_create', '', 'toString', '__proto__', 'constructor']) expect(operationOfService(name), name).toBeUndefined();
+    for (const name of ['item-inquiry', 'users_create', '', 'toString', '__proto__', 'constructor'])
+      expect(operationOfService(name), name).toBeUndefined();
   });
 });

@@ -4,10 +4,17 @@ import { loadFixture } from './testing/fixtures';
 import { buildItemInquiryExchange } from './testing/large-exchange';
 
 describe('checkSellerReply: schema, then rules', () => {
-  it.each(['item-inquiry', 'place-order', 'invoice', 'statement'] as const)('passes the %s fixture pair', (operation) => {
-    const result = checkSellerReply(operation, loadFixture(operation, 'seller-request'), loadFixture(operation, 'seller-reply'));
-    expect(result).toEqual({ ok: true, errors: [], violations: [], notes: [] });
-  });
+  it.each(['item-inquiry', 'place-order', 'invoice', 'statement'] as const)(
+    'passes the %s fixture pair',
+    (operation) => {
+      const result = checkSellerReply(
+        operation,
+        loadFixture(operation, 'seller-request'),
+        loadFixture(operation, 'seller-reply'),
+      );
+      expect(result).toEqual({ ok: true, errors: [], violations: [], notes: [] });
+    },
+  );
 
   it('a reply of the wrong shape reports schema errors and runs no rule', () => {
     const reply = loadFixture('item-inquiry', 'seller-reply');
@@ -25,7 +32,9 @@ describe('checkSellerReply: schema, then rules', () => {
     const result = checkSellerReply('item-inquiry', loadFixture('item-inquiry', 'seller-request'), reply);
     expect(result.ok).toBe(false);
     expect(result.errors).toEqual([]);
-    expect(result.violations.map((v) => [v.rule, v.path])).toEqual([['alternate.original-mfr', '/items/1/original_mfr']]);
+    expect(result.violations.map((v) => [v.rule, v.path])).toEqual([
+      ['alternate.original-mfr', '/items/1/original_mfr'],
+    ]);
   });
 
   it('extra fields and a seller pack code are notes, and the reply is still ok', () => {
@@ -62,6 +71,11 @@ describe('checkSellerReply: schema, then rules', () => {
 
   it('passes the benchmark-size exchange (200 entries, 1000 locations)', () => {
     const { request, reply } = buildItemInquiryExchange({ items: 50, alternates: 3, locations: 5 });
-    expect(checkSellerReply('item-inquiry', request, JSON.parse(JSON.stringify(reply)))).toEqual({ ok: true, errors: [], violations: [], notes: [] });
+    expect(checkSellerReply('item-inquiry', request, JSON.parse(JSON.stringify(reply)))).toEqual({
+      ok: true,
+      errors: [],
+      violations: [],
+      notes: [],
+    });
   });
 });

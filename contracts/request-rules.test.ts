@@ -1,5 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { invoiceRequestRules, itemInquiryRequestRules, placeOrderRequestRules, statementRequestRules, usersCreateRequestRules } from './request-rules';
+import {
+  invoiceRequestRules,
+  itemInquiryRequestRules,
+  placeOrderRequestRules,
+  statementRequestRules,
+  usersCreateRequestRules,
+} from './request-rules';
 import { loadFixture } from './testing/fixtures';
 
 describe('request rules', () => {
@@ -14,7 +20,9 @@ describe('request rules', () => {
   it('item inquiry: a repeated item id is named at its second place', () => {
     const body = loadFixture('item-inquiry', 'buyer-request');
     body.items[2].id = body.items[0].id;
-    expect(itemInquiryRequestRules(body)).toEqual([{ keyword: 'rule', path: '/items/2/id', message: "duplicate item id 'item-1' (also at /items/0/id)" }]);
+    expect(itemInquiryRequestRules(body)).toEqual([
+      { keyword: 'rule', path: '/items/2/id', message: "duplicate item id 'item-1' (also at /items/0/id)" },
+    ]);
   });
 
   it('place order: a repeated item id is named', () => {
@@ -37,7 +45,11 @@ describe('request rules', () => {
     const body = loadFixture('statement', 'buyer-request');
     body.from_statement_date = '2026-03-01';
     expect(statementRequestRules(body)).toEqual([
-      { keyword: 'rule', path: '/from_statement_date', message: 'from_statement_date 2026-03-01 is after to_statement_date 2026-02-28' },
+      {
+        keyword: 'rule',
+        path: '/from_statement_date',
+        message: 'from_statement_date 2026-03-01 is after to_statement_date 2026-02-28',
+      },
     ]);
   });
 

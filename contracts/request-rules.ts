@@ -22,13 +22,21 @@ function uniqueItemIds(items: { id: string }[]): ValidationIssue[] {
   return out;
 }
 
-function dateOrder(from: string | undefined, to: string | undefined, fromField: string, toField: string): ValidationIssue[] {
-  return from !== undefined && to !== undefined && from > to ? [issue(`/${fromField}`, `${fromField} ${from} is after ${toField} ${to}`)] : [];
+function dateOrder(
+  from: string | undefined,
+  to: string | undefined,
+  fromField: string,
+  toField: string,
+): ValidationIssue[] {
+  return from !== undefined && to !== undefined && from > to
+    ? [issue(`/${fromField}`, `${fromField} ${from} is after ${toField} ${to}`)]
+    : [];
 }
 
 export const itemInquiryRequestRules = (request: ItemInquiryBuyerRequest) => uniqueItemIds(request.items);
 export const placeOrderRequestRules = (request: PlaceOrderBuyerRequest) => uniqueItemIds(request.items);
-export const invoiceRequestRules = (r: InvoiceBuyerRequest) => dateOrder(r.from_invoice_date, r.to_invoice_date, 'from_invoice_date', 'to_invoice_date');
+export const invoiceRequestRules = (r: InvoiceBuyerRequest) =>
+  dateOrder(r.from_invoice_date, r.to_invoice_date, 'from_invoice_date', 'to_invoice_date');
 export const statementRequestRules = (r: StatementBuyerRequest) =>
   dateOrder(r.from_statement_date, r.to_statement_date, 'from_statement_date', 'to_statement_date');
 
@@ -38,7 +46,10 @@ export function usersCreateRequestRules(request: UsersCreateRequest): Validation
   const seen = new Map<number, number>();
   request.locations.forEach((location, i) => {
     const before = seen.get(location.sort_order);
-    if (before !== undefined) out.push(issue(`/locations/${i}/sort_order`, `sort_order ${location.sort_order} is also used at /locations/${before}`));
+    if (before !== undefined)
+      out.push(
+        issue(`/locations/${i}/sort_order`, `sort_order ${location.sort_order} is also used at /locations/${before}`),
+      );
     else seen.set(location.sort_order, i);
   });
   const primary = request.locations.findIndex((l) => l.sort_order === 1);

@@ -7,13 +7,18 @@ import type { ValidationIssue } from './validator';
 // point, so only a lone half matches.
 const UNSTORABLE = new RegExp(`[${REFUSED_CHARACTERS}]`, 'u');
 
-const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const pointer = (path: string, key: string | number) =>
+  `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** The first string or field name jsonb cannot hold, as a schema-style issue at its path. */
 export function unstorableText(value: unknown, path = ''): ValidationIssue | undefined {
   if (typeof value === 'string') {
     return UNSTORABLE.test(value)
-      ? { path, keyword: 'stored-text', message: 'must not contain a NUL or an unpaired surrogate (the reply is stored)' }
+      ? {
+          path,
+          keyword: 'stored-text',
+          message: 'must not contain a NUL or an unpaired surrogate (the reply is stored)',
+        }
       : undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
@@ -26,7 +31,11 @@ export function unstorableText(value: unknown, path = ''): ValidationIssue | und
   }
   for (const [key, child] of Object.entries(value)) {
     if (UNSTORABLE.test(key))
-      return { path: pointer(path, key), keyword: 'stored-text', message: 'field name must not contain a NUL or an unpaired surrogate (the reply is stored)' };
+      return {
+        path: pointer(path, key),
+        keyword: 'stored-text',
+        message: 'field name must not contain a NUL or an unpaired surrogate (the reply is stored)',
+      };
     const issue = unstorableText(child, pointer(path, key));
     if (issue) return issue;
   }

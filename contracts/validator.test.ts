@@ -9,7 +9,8 @@ type AnyValidator = (data: unknown) => {
   errors: { path: string; message: string; keyword: string }[];
   notes: { path: string; message: string }[];
 };
-const validatorOf = (operation: string, payload: string) => (validators as unknown as Record<string, Record<string, AnyValidator>>)[operation][payload];
+const validatorOf = (operation: string, payload: string) =>
+  (validators as unknown as Record<string, Record<string, AnyValidator>>)[operation][payload];
 
 const errorPaths = (result: { errors: { path: string }[] }) => result.errors.map((e) => e.path);
 
@@ -40,7 +41,11 @@ describe('item inquiry buyer request', () => {
     delete body.items[0].part_number;
     const result = validate(body);
     expect(result.valid).toBe(false);
-    expect(result.errors).toContainEqual({ keyword: 'additionalProperties', path: '/items/0/part_numbr', message: "unknown field 'part_numbr'" });
+    expect(result.errors).toContainEqual({
+      keyword: 'additionalProperties',
+      path: '/items/0/part_numbr',
+      message: "unknown field 'part_numbr'",
+    });
     expect(result.notes).toEqual([]);
   });
 
@@ -58,7 +63,9 @@ describe('item inquiry buyer request', () => {
   it('rejects a wrong type with a readable message', () => {
     const body = fixture();
     body.items[0].mfr_code = 42;
-    expect(validate(body).errors).toEqual([{ keyword: 'type', path: '/items/0/mfr_code', message: 'must be a string' }]);
+    expect(validate(body).errors).toEqual([
+      { keyword: 'type', path: '/items/0/mfr_code', message: 'must be a string' },
+    ]);
   });
 
   it('reports every error, not just the first', () => {
@@ -91,7 +98,11 @@ describe('item inquiry seller reply', () => {
     const result = validate(body);
     expect(result.valid).toBe(true);
     expect(result.errors).toEqual([]);
-    expect(result.notes.map((n) => n.path).sort()).toEqual(['/items/0/locations/0/route_times/0/driver', '/items/1/warranty', '/seller_trace']);
+    expect(result.notes.map((n) => n.path).sort()).toEqual([
+      '/items/0/locations/0/route_times/0/driver',
+      '/items/1/warranty',
+      '/seller_trace',
+    ]);
     expect(validate.is(body)).toBe(true);
   });
 
@@ -115,12 +126,27 @@ describe('item inquiry seller reply', () => {
   it.each([
     ['an overall status code outside its list', (b: any) => (b.status_code = 2001), '/status_code', 'enum'],
     ['an item status code outside its list', (b: any) => (b.items[0].status_code = 5), '/items/0/status_code', 'enum'],
-    ['a location type outside its list', (b: any) => (b.items[0].locations[0].type = 3), '/items/0/locations/0/type', 'enum'],
+    [
+      'a location type outside its list',
+      (b: any) => (b.items[0].locations[0].type = 3),
+      '/items/0/locations/0/type',
+      'enum',
+    ],
     ['a fractional status code', (b: any) => (b.items[0].status_code = 1.5), '/items/0/status_code', 'type'],
     ['a negative cost', (b: any) => (b.items[0].locations[0].cost = -0.01), '/items/0/locations/0/cost', 'minimum'],
-    ['a negative quantity available', (b: any) => (b.items[0].locations[1].quantity_available = -1), '/items/0/locations/1/quantity_available', 'minimum'],
+    [
+      'a negative quantity available',
+      (b: any) => (b.items[0].locations[1].quantity_available = -1),
+      '/items/0/locations/1/quantity_available',
+      'minimum',
+    ],
     ['a negative weight', (b: any) => (b.items[0].weight = -2), '/items/0/weight', 'minimum'],
-    ['a price given as a string', (b: any) => (b.items[0].locations[0].list = '52.99'), '/items/0/locations/0/list', 'type'],
+    [
+      'a price given as a string',
+      (b: any) => (b.items[0].locations[0].list = '52.99'),
+      '/items/0/locations/0/list',
+      'type',
+    ],
     [
       'a route time without seconds',
       (b: any) => (b.items[0].locations[0].route_times[0].cutoff_time = '2026-03-02 14:30'),
@@ -139,7 +165,12 @@ describe('item inquiry seller reply', () => {
       '/items/0/locations/0/route_times/0/pickup_time',
       'format',
     ],
-    ['a location missing pack_code', (b: any) => delete b.items[0].locations[0].pack_code, '/items/0/locations/0/pack_code', 'required'],
+    [
+      'a location missing pack_code',
+      (b: any) => delete b.items[0].locations[0].pack_code,
+      '/items/0/locations/0/pack_code',
+      'required',
+    ],
     ['an item missing locations', (b: any) => delete b.items[4].locations, '/items/4/locations', 'required'],
   ])('rejects %s', (_what, mutate, path, keyword) => {
     const body = fixture();
@@ -164,11 +195,18 @@ describe('place order', () => {
     ['a lower-case country code', (b: any) => (b.ship_to.country_code = 'us'), '/ship_to/country_code', 'format'],
     ['a bad e-mail', (b: any) => (b.ship_to.email = 'dana at demo-garage'), '/ship_to/email', 'format'],
     ['an unknown ship_to field', (b: any) => (b.ship_to.zip = '62701'), '/ship_to/zip', 'additionalProperties'],
-    ['a missing purchase order number', (b: any) => delete b.purchase_order_number, '/purchase_order_number', 'required'],
+    [
+      'a missing purchase order number',
+      (b: any) => delete b.purchase_order_number,
+      '/purchase_order_number',
+      'required',
+    ],
   ])('buyer request: rejects %s', (_what, mutate, path, keyword) => {
     const body = loadFixture('place-order', 'buyer-request');
     mutate(body);
-    expect(validators['place-order']['buyer-request'](body).errors.map((e) => [e.path, e.keyword])).toEqual([[path, keyword]]);
+    expect(validators['place-order']['buyer-request'](body).errors.map((e) => [e.path, e.keyword])).toEqual([
+      [path, keyword],
+    ]);
   });
 
   it('forwarded request: requires account_id and member_id on each item', () => {
@@ -180,7 +218,9 @@ describe('place order', () => {
   it('forwarded request: requires service place_order', () => {
     const body = loadFixture('place-order', 'seller-request');
     body.service = 'item_inquiry';
-    expect(validators['place-order']['seller-request'](body).errors).toEqual([{ keyword: 'const', path: '/service', message: 'must be "place_order"' }]);
+    expect(validators['place-order']['seller-request'](body).errors).toEqual([
+      { keyword: 'const', path: '/service', message: 'must be "place_order"' },
+    ]);
   });
 
   it('seller reply: rejects an item order status outside its list', () => {
@@ -266,14 +306,17 @@ describe('users-create request', () => {
 });
 
 describe('bodies that are not objects', () => {
-  it.each(ALL_PAYLOADS)('$operation.$payload: null, an array, a string or a number is one error at the root, never a crash', ({ operation, payload }) => {
-    const validate = validatorOf(operation, payload);
-    for (const body of [null, [], 'items', 42, undefined]) {
-      const result = validate(body);
-      expect(result.valid).toBe(false);
-      expect(result.errors).toEqual([{ keyword: 'type', path: '', message: 'must be an object' }]);
-    }
-  });
+  it.each(ALL_PAYLOADS)(
+    '$operation.$payload: null, an array, a string or a number is one error at the root, never a crash',
+    ({ operation, payload }) => {
+      const validate = validatorOf(operation, payload);
+      for (const body of [null, [], 'items', 42, undefined]) {
+        const result = validate(body);
+        expect(result.valid).toBe(false);
+        expect(result.errors).toEqual([{ keyword: 'type', path: '', message: 'must be an object' }]);
+      }
+    },
+  );
 });
 
 describe('compileValidator', () => {

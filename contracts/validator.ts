@@ -263,16 +263,33 @@ function describe(error: ErrorObject): ValidationIssue {
       return { keyword, path: instancePath, message: `must be ${JSON.stringify(params.allowedValue)}` };
     case 'type':
       // A number refused by its type is Infinity (strictNumbers): the buyer sent e.g. 1e400.
-      if (typeof error.data === 'number' && !Number.isFinite(error.data)) return { keyword, path: instancePath, message: `must be a finite ${params.type}` };
-      return { keyword, path: instancePath, message: `must be ${/^[aeiou]/.test(params.type) ? 'an' : 'a'} ${params.type}` };
+      if (typeof error.data === 'number' && !Number.isFinite(error.data))
+        return { keyword, path: instancePath, message: `must be a finite ${params.type}` };
+      return {
+        keyword,
+        path: instancePath,
+        message: `must be ${/^[aeiou]/.test(params.type) ? 'an' : 'a'} ${params.type}`,
+      };
     case 'minLength':
-      return { keyword, path: instancePath, message: params.limit === 1 ? 'must not be empty' : `must have at least ${params.limit} characters` };
+      return {
+        keyword,
+        path: instancePath,
+        message: params.limit === 1 ? 'must not be empty' : `must have at least ${params.limit} characters`,
+      };
     case 'maxLength':
       return { keyword, path: instancePath, message: `must have at most ${params.limit} characters` };
     case 'pattern':
-      return { keyword, path: instancePath, message: PATTERN_HINTS[params.pattern as string] ?? `must match the pattern ${params.pattern}` };
+      return {
+        keyword,
+        path: instancePath,
+        message: PATTERN_HINTS[params.pattern as string] ?? `must match the pattern ${params.pattern}`,
+      };
     case 'minItems':
-      return { keyword, path: instancePath, message: `must have at least ${params.limit} item${params.limit === 1 ? '' : 's'}` };
+      return {
+        keyword,
+        path: instancePath,
+        message: `must have at least ${params.limit} item${params.limit === 1 ? '' : 's'}`,
+      };
     case 'minimum':
     case 'exclusiveMinimum':
     case 'maximum':
@@ -329,14 +346,18 @@ function compileNow<T extends TSchema>(schema: T): Validator<Static<T>> {
 
   // Closed schemas (requests) need no second look; open ones may have failed only on extras.
   (validate as { is: unknown }).is =
-    openAt.size === 0 ? (data: unknown): data is Static<T> => quick(data) : (data: unknown): data is Static<T> => quick(data) || validate(data).valid;
+    openAt.size === 0
+      ? (data: unknown): data is Static<T> => quick(data)
+      : (data: unknown): data is Static<T> => quick(data) || validate(data).valid;
   (validate as { schema: unknown }).schema = schema;
   return validate;
 }
 
 type CompiledPayloads = {
   [Op in keyof typeof PAYLOADS]: {
-    [Role in keyof (typeof PAYLOADS)[Op]]: (typeof PAYLOADS)[Op][Role] extends TSchema ? Validator<Static<(typeof PAYLOADS)[Op][Role]>> : never;
+    [Role in keyof (typeof PAYLOADS)[Op]]: (typeof PAYLOADS)[Op][Role] extends TSchema
+      ? Validator<Static<(typeof PAYLOADS)[Op][Role]>>
+      : never;
   };
 };
 
@@ -350,5 +371,6 @@ export const validators = Object.fromEntries(
 
 /** Compiles every payload's validator now: a long-lived server calls it at start, so no buyer's request pays for it. */
 export function compileAllValidators(): void {
-  for (const roles of Object.values(validators) as Record<string, Validator<unknown>>[]) for (const validate of Object.values(roles)) validate.is(undefined);
+  for (const roles of Object.values(validators) as Record<string, Validator<unknown>>[])
+    for (const validate of Object.values(roles)) validate.is(undefined);
 }

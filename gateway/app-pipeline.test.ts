@@ -63,7 +63,11 @@ function everyRoute(): { method: string; path: string }[] {
   return [...seen.values()];
 }
 
-async function stepsRunFor(method: string, path: string, contentType = 'application/json'): Promise<{ steps: string[]; status: number; body: string }> {
+async function stepsRunFor(
+  method: string,
+  path: string,
+  contentType = 'application/json',
+): Promise<{ steps: string[]; status: number; body: string }> {
   const id = String(trace.size);
   const steps: string[] = [];
   trace.set(id, steps);
@@ -102,12 +106,21 @@ describe('the one request pipeline', () => {
     // always answer): a step for every request belongs in http/gateway-pipeline.ts instead.
     const buyerPaths = app.routes.filter((route) => route.path.startsWith('/json/federated/'));
     expect(buyerPaths).toHaveLength(6);
-    for (const { method, path } of buyerPaths) expect(app.router.match(method, path)[0], `${method} ${path}`).toHaveLength(1);
+    for (const { method, path } of buyerPaths)
+      expect(app.router.match(method, path)[0], `${method} ${path}`).toHaveLength(1);
   });
 
   it('leaves the steps that entered when one refuses, in reverse, and skips the rest', async () => {
     const run = await stepsRunFor('POST', '/json/federated/v3_2/item_inquiry', 'text/plain');
     expect(run.status).toBe(415);
-    expect(run.steps).toEqual(['> request-log', '> metrics', '> body-limit', '> json-content-type', '< body-limit', '< metrics', '< request-log']);
+    expect(run.steps).toEqual([
+      '> request-log',
+      '> metrics',
+      '> body-limit',
+      '> json-content-type',
+      '< body-limit',
+      '< metrics',
+      '< request-log',
+    ]);
   });
 });

@@ -79,7 +79,10 @@ export function createGateway(deps: GatewayDeps) {
   mountCatalog(others, deps, operations, checkMiddleware(auth), clock);
   others.route('/', apiReferenceRoutes());
   mountBehindPipeline(app, others, steps, (c) =>
-    c.json({ status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404),
+    c.json(
+      { status_code: OverallStatus.GeneralError, message: `no such endpoint: ${c.req.method} ${c.req.path}` },
+      404,
+    ),
   );
   return app;
 }
@@ -120,17 +123,30 @@ function buyerAuth(deps: GatewayDeps, clock: Clock, config: GatewayConfig): Requ
 }
 
 /** The four buyer operations under v3.2; v3.1 lists item inquiry and place order with the same bodies: the very same handlers. */
-function mountBuyerOperations(app: Hono<GatewayEnv>, operations: Operations, edge: OperationEdge, config: GatewayConfig): void {
+function mountBuyerOperations(
+  app: Hono<GatewayEnv>,
+  operations: Operations,
+  edge: OperationEdge,
+  config: GatewayConfig,
+): void {
   const limits = config.protection;
   const routes = {
     item_inquiry: operationRoute(
       'item-inquiry',
-      itemCountLimit(operations.itemInquiry, { limit: limits.maxInquiryItems, rule: INQUIRY_ITEMS_RULE, noun: 'items per item inquiry' }),
+      itemCountLimit(operations.itemInquiry, {
+        limit: limits.maxInquiryItems,
+        rule: INQUIRY_ITEMS_RULE,
+        noun: 'items per item inquiry',
+      }),
       edge,
     ),
     place_order: operationRoute(
       'place-order',
-      itemCountLimit(operations.placeOrder, { limit: limits.maxOrderLines, rule: ORDER_LINES_RULE, noun: 'lines per order' }),
+      itemCountLimit(operations.placeOrder, {
+        limit: limits.maxOrderLines,
+        rule: ORDER_LINES_RULE,
+        noun: 'lines per order',
+      }),
       edge,
     ),
     invoice: operationRoute('invoice', operations.invoice, edge, 'invoices'),
@@ -144,7 +160,13 @@ function mountBuyerOperations(app: Hono<GatewayEnv>, operations: Operations, edg
 }
 
 /** v3.1 catalog launch and cart, the catalog page and its session API; catalog and search answer the buyer system (JWT) and the catalog page (session token) alike. */
-function mountCatalog(app: Hono<GatewayEnv>, deps: GatewayDeps, operations: Operations, authMiddleware: MiddlewareHandler<GatewayEnv>, clock: Clock): void {
+function mountCatalog(
+  app: Hono<GatewayEnv>,
+  deps: GatewayDeps,
+  operations: Operations,
+  authMiddleware: MiddlewareHandler<GatewayEnv>,
+  clock: Clock,
+): void {
   const catalog = createCatalog(deps.store);
   const session = catalogSessionRoutes({
     store: deps.store,
@@ -157,7 +179,14 @@ function mountCatalog(app: Hono<GatewayEnv>, deps: GatewayDeps, operations: Oper
     publicUrl: deps.publicUrl,
   });
   app.route('/', session.routes);
-  app.route('/', catalogRoutes({ catalog, search: createCatalogSearch(deps.store), auth: buyerOrCatalogSession(authMiddleware, session.sessionAuth) }));
+  app.route(
+    '/',
+    catalogRoutes({
+      catalog,
+      search: createCatalogSearch(deps.store),
+      auth: buyerOrCatalogSession(authMiddleware, session.sessionAuth),
+    }),
+  );
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

@@ -49,7 +49,9 @@ export class RequestValidationError extends GatewayError {
 
 /** How the buyer endpoints refuse a body that is not JSON (readJsonBody's NotJson). */
 export const bodyNotJson = (reason: string): RequestValidationError =>
-  new RequestValidationError(notJsonMessage(reason), [{ path: '', message: reason === EMPTY_BODY ? 'required' : 'not valid JSON' }]);
+  new RequestValidationError(notJsonMessage(reason), [
+    { path: '', message: reason === EMPTY_BODY ? 'required' : 'not valid JSON' },
+  ]);
 
 /** The body is not declared as application/json (rule request.content-type): 415 with a 4422. */
 export class UnsupportedMediaTypeError extends GatewayError {

@@ -36,7 +36,9 @@ export const DEFAULT_GATEWAY_CONFIG: GatewayConfig = {
 };
 
 export function gatewayConfig(
-  overrides: { auth?: Partial<AuthConfig>; protection?: Partial<ProtectionConfig> } & Partial<Omit<GatewayConfig, 'auth' | 'protection'>> = {},
+  overrides: { auth?: Partial<AuthConfig>; protection?: Partial<ProtectionConfig> } & Partial<
+    Omit<GatewayConfig, 'auth' | 'protection'>
+  > = {},
 ): GatewayConfig {
   return {
     ...DEFAULT_GATEWAY_CONFIG,

@@ -5,9 +5,13 @@ import { GATEWAY_HEAP_FLAGS, withGatewayHeapFlags } from './node-flags';
 
 describe('the gateway heap flags', () => {
   it('are the ones npm start and npm run gateway run with', () => {
-    const scripts = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     for (const name of ['start', 'gateway']) {
-      expect(scripts[name], name).toMatch(new RegExp(`^node ${GATEWAY_HEAP_FLAGS.join(' ')} scripts/run-bundled.mjs ${name}$`));
+      expect(scripts[name], name).toMatch(
+        new RegExp(`^node ${GATEWAY_HEAP_FLAGS.join(' ')} scripts/run-bundled.mjs ${name}$`),
+      );
     }
   });
 

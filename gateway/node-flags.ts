@@ -5,6 +5,8 @@ export const GATEWAY_HEAP_FLAGS = ['--max-old-space-size=192', '--max-semi-space
 
 /** `execArgv` plus the heap flags it does not set itself (a flag given on the command line wins). */
 export function withGatewayHeapFlags(execArgv: readonly string[]): string[] {
-  const missing = GATEWAY_HEAP_FLAGS.filter((flag) => !execArgv.some((arg) => arg.startsWith(flag.slice(0, flag.indexOf('=') + 1))));
+  const missing = GATEWAY_HEAP_FLAGS.filter(
+    (flag) => !execArgv.some((arg) => arg.startsWith(flag.slice(0, flag.indexOf('=') + 1))),
+  );
   return [...execArgv, ...missing];
 }

@@ -12,7 +12,11 @@ import { DirectoryWriteRefused, seedDirectory, type SeedOptions } from './direct
 import { seedCatalog } from './catalog/catalog-seed';
 import { isProduction } from './production-mode';
 import { allowedSellerHosts } from './server-settings';
-import { productionSellerAddresses, resolvedSellerUrlRefusal, systemResolver } from './seller-client/seller-address-policy';
+import {
+  productionSellerAddresses,
+  resolvedSellerUrlRefusal,
+  systemResolver,
+} from './seller-client/seller-address-policy';
 
 /** What production changes about the seeds: no development keys, and the seller URL judged as any directory write is. */
 function productionSeeding(env: NodeJS.ProcessEnv): Pick<SeedOptions, 'developmentKeys' | 'sellerUrlRefusal'> {
@@ -22,7 +26,8 @@ function productionSeeding(env: NodeJS.ProcessEnv): Pick<SeedOptions, 'developme
 }
 
 /** GATEWAY_SEED, or when unset: on in development, off in production (a forgotten variable must not load the demo directory). */
-export const seedingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean => readEnvironment(STORE_ENVIRONMENT, env).GATEWAY_SEED ?? !isProduction(env);
+export const seedingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  readEnvironment(STORE_ENVIRONMENT, env).GATEWAY_SEED ?? !isProduction(env);
 
 export async function openGatewayStore(env: NodeJS.ProcessEnv = process.env): Promise<Store> {
   const store = await createStore(storeOptionsFromEnv(env));

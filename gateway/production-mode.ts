@@ -7,4 +7,5 @@ import { INTERNAL_API_ENVIRONMENT } from './internal-api/internal-api-config';
 
 const NODE_ENVIRONMENT = Type.Object({ NODE_ENV: INTERNAL_API_ENVIRONMENT.properties.NODE_ENV });
 
-export const isProduction = (env: NodeJS.ProcessEnv = process.env): boolean => readEnvironment(NODE_ENVIRONMENT, env).NODE_ENV === 'production';
+export const isProduction = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  readEnvironment(NODE_ENVIRONMENT, env).NODE_ENV === 'production';

@@ -5,7 +5,11 @@ import { createDirectory } from './directory/create-directory';
 import { DirectoryWriteRefused, seedDirectory } from './directory/directory-seed';
 import { revokeKey } from './directory/api-keys';
 import { createSellerClient } from './seller-client/seller-client';
-import { productionSellerAddresses, resolvedSellerUrlRefusal, UNRESTRICTED_SELLER_ADDRESSES } from './seller-client/seller-address-policy';
+import {
+  productionSellerAddresses,
+  resolvedSellerUrlRefusal,
+  UNRESTRICTED_SELLER_ADDRESSES,
+} from './seller-client/seller-address-policy';
 import { startMockSeller } from '../mock-seller/index';
 import { createGateway } from './app';
 import { gatewayConfig } from './gateway-config';
@@ -15,10 +19,22 @@ import { seedingEnabled } from './open-gateway-store';
 import type { Store } from './store/store';
 
 const INQUIRY = { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }] };
-const productionSettings = { production: true, sellerAddresses: productionSellerAddresses([]), config: gatewayConfig() };
-const developmentSettings = { production: false, sellerAddresses: UNRESTRICTED_SELLER_ADDRESSES, config: gatewayConfig({ forwardHeaders: ['x-mock-fault'] }) };
+const productionSettings = {
+  production: true,
+  sellerAddresses: productionSellerAddresses([]),
+  config: gatewayConfig(),
+};
+const developmentSettings = {
+  production: false,
+  sellerAddresses: UNRESTRICTED_SELLER_ADDRESSES,
+  config: gatewayConfig({ forwardHeaders: ['x-mock-fault'] }),
+};
 
-const post = (app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }, token: string, body: unknown = INQUIRY) =>
+const post = (
+  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
+  token: string,
+  body: unknown = INQUIRY,
+) =>
   app.request('/json/federated/v3_2/item_inquiry', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -38,15 +54,23 @@ describe('a production gateway and the development keys', () => {
     const body = (await response.json()) as { status_code: number; message: string };
     expect(body.status_code).toBe(4403);
     expect(body.message).not.toMatch(/development|dev-keys|revoke/);
-    expect(gateway.logs.at(-1)?.reason).toMatch(/kid 'dev-key-1' of client 'dev-buyer-system' is a development key .* npm run keys -- revoke --kid dev-key-1/);
+    expect(gateway.logs.at(-1)?.reason).toMatch(
+      /kid 'dev-key-1' of client 'dev-buyer-system' is a development key .* npm run keys -- revoke --kid dev-key-1/,
+    );
     expect(gateway.seller.seller.journal.entries()).toHaveLength(0);
   });
 
   it('refuses to start on a store holding one, naming every key and the command that revokes it', async () => {
-    const refusal = await securityPosture({ store: gateway.store, settings: productionSettings, seeding: false }).catch((error: unknown) => error);
+    const refusal = await securityPosture({ store: gateway.store, settings: productionSettings, seeding: false }).catch(
+      (error: unknown) => error,
+    );
     expect(refusal).toBeInstanceOf(StartupRefusal);
-    expect((refusal as Error).message).toContain("kid 'dev-key-1' of client 'dev-buyer-system', kid 'dev-key-2' of client 'dev-other-system'");
-    expect((refusal as Error).message).toContain('npm run keys -- revoke --kid dev-key-1 && npm run keys -- revoke --kid dev-key-2');
+    expect((refusal as Error).message).toContain(
+      "kid 'dev-key-1' of client 'dev-buyer-system', kid 'dev-key-2' of client 'dev-other-system'",
+    );
+    expect((refusal as Error).message).toContain(
+      'npm run keys -- revoke --kid dev-key-1 && npm run keys -- revoke --kid dev-key-2',
+    );
   });
 
   it('says what is on in development: keys present, headers forwarded, addresses unrestricted', async () => {
@@ -121,13 +145,24 @@ describe('a production gateway calling a seller at an internal address', () => {
     const store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
     const sellerClient = createSellerClient({ addressPolicy: productionSellerAddresses([]) });
     const logs: Record<string, unknown>[] = [];
-    const app = createGateway({ store, directory: createDirectory(store), sellerClient, config: gatewayConfig(), logger: (entry) => logs.push(entry) });
+    const app = createGateway({
+      store,
+      directory: createDirectory(store),
+      sellerClient,
+      config: gatewayConfig(),
+      logger: (entry) => logs.push(entry),
+    });
     try {
-      const response = await post(app, await mintDevToken('dev-key-1'), { ...INQUIRY, locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] });
+      const response = await post(app, await mintDevToken('dev-key-1'), {
+        ...INQUIRY,
+        locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+      });
       expect(response.status).toBe(502);
       const body = (await response.json()) as { status_code: number; message: string; errors: { member?: string }[] };
       expect(body.status_code).toBe(5500);
-      expect(body.message).toMatch(/seller of member M100 at http:\/\/127\.0\.0\.1:\d+\/seller was not called: http: is refused in production/);
+      expect(body.message).toMatch(
+        /seller of member M100 at http:\/\/127\.0\.0\.1:\d+\/seller was not called: http: is refused in production/,
+      );
       expect(body.errors[0].member).toBe('M100');
 
       const order = {
@@ -141,7 +176,9 @@ describe('a production gateway calling a seller at an internal address', () => {
         body: JSON.stringify(order),
       });
       expect(placed.status).toBe(502);
-      expect(((await placed.json()) as { message: string }).message).toMatch(/the order was not placed, so purchase order 'PO-PROD-1' may be sent again/);
+      expect(((await placed.json()) as { message: string }).message).toMatch(
+        /the order was not placed, so purchase order 'PO-PROD-1' may be sent again/,
+      );
       expect(seller.seller.journal.entries()).toHaveLength(0);
 
       // After revoking the development keys the posture check lets the gateway start, and names the refused sellers.

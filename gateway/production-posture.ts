@@ -31,8 +31,12 @@ function developmentKeyRefusal(keys: StoredDevelopmentKey[]): StartupRefusal {
 /** Members whose seller URL the address policy refuses without resolving it (http, an internal address literal). */
 async function refusedSellers(input: PostureInput): Promise<string[]> {
   if (!input.settings.sellerAddresses.enforce) return [];
-  const { rows } = await input.store.query<{ id: string; seller_url: string }>('SELECT id, seller_url FROM members ORDER BY id');
-  return rows.filter((m) => sellerUrlRefusal(input.settings.sellerAddresses, m.seller_url) !== undefined).map((m) => m.id);
+  const { rows } = await input.store.query<{ id: string; seller_url: string }>(
+    'SELECT id, seller_url FROM members ORDER BY id',
+  );
+  return rows
+    .filter((m) => sellerUrlRefusal(input.settings.sellerAddresses, m.seller_url) !== undefined)
+    .map((m) => m.id);
 }
 
 const listed = (values: readonly string[]): string => (values.length === 0 ? 'none' : values.join(','));

@@ -57,7 +57,10 @@ describe('a production gateway process', () => {
     const store = await openGatewayStore({ GATEWAY_DATA_DIR: dataDir.path, GATEWAY_SEED: 'off' });
     const pem = await readFile(DEV_KEYS['dev-key-1'].publicKeyFile, 'utf8');
     await store.query("INSERT INTO api_clients (id, name) VALUES ('legacy-client', 'Legacy')");
-    await store.query("INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ('legacy-kid', 'legacy-client', 'RS256', $1)", [pem]);
+    await store.query(
+      "INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ('legacy-kid', 'legacy-client', 'RS256', $1)",
+      [pem],
+    );
     await store.close();
 
     const refused = await runGatewayToExit(env);

@@ -1,10 +1,24 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
-import { EnvCount, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, EnvironmentError, Optional, readEnvironment } from '../shared/environment';
+import {
+  EnvCount,
+  EnvFlag,
+  EnvInteger,
+  EnvList,
+  EnvString,
+  EnvUrl,
+  EnvironmentError,
+  Optional,
+  readEnvironment,
+} from '../shared/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './gateway-config';
 import { STORE_ENVIRONMENT } from './store/store-config';
 import { CONNECTION_ENVIRONMENT } from '../shared/http/connection-environment';
 import { INTERNAL_API_ENVIRONMENT } from './internal-api/internal-api-config';
-import { productionSellerAddresses, UNRESTRICTED_SELLER_ADDRESSES, type SellerAddressPolicy } from './seller-client/seller-address-policy';
+import {
+  productionSellerAddresses,
+  UNRESTRICTED_SELLER_ADDRESSES,
+  type SellerAddressPolicy,
+} from './seller-client/seller-address-policy';
 
 const NODE_ENVIRONMENT = Type.Object({ NODE_ENV: INTERNAL_API_ENVIRONMENT.properties.NODE_ENV });
 
@@ -39,7 +53,10 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
       'connection, before it stops accepting: twice what the shipped gateway/cluster/haproxy.cfg needs to take an instance out ' +
       '(`inter 500ms` × `fall 2`). Raise it with a slower balancer check; 0: no drain. A second SIGTERM, or SIGINT, skips it',
   }),
-  GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({ default: 10_000, description: 'how long shutdown lets requests in flight finish' }),
+  GATEWAY_SHUTDOWN_GRACE_MS: EnvInteger({
+    default: 10_000,
+    description: 'how long shutdown lets requests in flight finish',
+  }),
   DIRECTORY_TTL_MS: Optional(
     EnvInteger({
       defaultText: '30000',
@@ -49,9 +66,19 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
         'PostgreSQL NOTIFY on commit drops each cache), so this is the fallback for changes made by hand in SQL',
     }),
   ),
-  JWT_AUDIENCE: EnvList({ default: [DEFAULTS.auth.audience].flat(), description: 'accepted `aud` values, comma-separated' }),
-  JWT_MAX_LIFETIME_SECONDS: EnvInteger({ default: DEFAULTS.auth.maxLifetimeSeconds, minimum: 1, description: 'longest token lifetime accepted (exp − iat)' }),
-  JWT_CLOCK_SKEW_SECONDS: EnvInteger({ default: DEFAULTS.auth.clockSkewSeconds, description: 'clock difference tolerated on iat/exp' }),
+  JWT_AUDIENCE: EnvList({
+    default: [DEFAULTS.auth.audience].flat(),
+    description: 'accepted `aud` values, comma-separated',
+  }),
+  JWT_MAX_LIFETIME_SECONDS: EnvInteger({
+    default: DEFAULTS.auth.maxLifetimeSeconds,
+    minimum: 1,
+    description: 'longest token lifetime accepted (exp − iat)',
+  }),
+  JWT_CLOCK_SKEW_SECONDS: EnvInteger({
+    default: DEFAULTS.auth.clockSkewSeconds,
+    description: 'clock difference tolerated on iat/exp',
+  }),
   GATEWAY_LENIENT_MEMBERS: EnvList({
     default: DEFAULTS.lenientMembers,
     description: 'member ids whose replies pass despite broken reply rules (with a warning)',
@@ -62,10 +89,14 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     defaultText: '(none; npm start: x-mock-fault)',
     description: 'buyer request headers passed on to seller systems, comma-separated',
   }),
-  GATEWAY_ORDER_WAIT_MS: EnvInteger({ default: DEFAULTS.orderWaitMs, description: 'how long a repeated order waits for its first attempt, still in flight' }),
+  GATEWAY_ORDER_WAIT_MS: EnvInteger({
+    default: DEFAULTS.orderWaitMs,
+    description: 'how long a repeated order waits for its first attempt, still in flight',
+  }),
   GATEWAY_ORDER_STALE_MARGIN_MS: EnvInteger({
     default: DEFAULTS.orderStaleMarginMs,
-    description: "added to a member's timeout: an order in flight longer was left by a stopped instance (covers clock skew between instances)",
+    description:
+      "added to a member's timeout: an order in flight longer was left by a stopped instance (covers clock skew between instances)",
   }),
   GATEWAY_MAX_BODY_BYTES: EnvInteger({
     default: P.maxBodyBytes,
@@ -77,11 +108,16 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     minimum: 1,
     description: 'most items in one item inquiry (4422, rule `limit.items-per-inquiry`)',
   }),
-  GATEWAY_MAX_ORDER_LINES: EnvInteger({ default: P.maxOrderLines, minimum: 1, description: 'most lines in one order (4422, rule `limit.lines-per-order`)' }),
+  GATEWAY_MAX_ORDER_LINES: EnvInteger({
+    default: P.maxOrderLines,
+    minimum: 1,
+    description: 'most lines in one order (4422, rule `limit.lines-per-order`)',
+  }),
   GATEWAY_BREAKER_FAILURES: EnvInteger({
     default: P.breakerFailures,
     minimum: 1,
-    description: "consecutive failures (timeout, unreachable, HTTP 5xx) of one member's seller that open its circuit breaker",
+    description:
+      "consecutive failures (timeout, unreachable, HTTP 5xx) of one member's seller that open its circuit breaker",
   }),
   GATEWAY_BREAKER_COOLDOWN_MS: EnvInteger({
     default: P.breakerCooldownMs,
@@ -109,7 +145,11 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     minimum: 1,
     description: "requests per window per API client, unless the client's `api_clients.rate_limit` says otherwise",
   }),
-  GATEWAY_RATE_LIMIT_WINDOW_MS: EnvInteger({ default: P.rateLimitWindowMs, minimum: 1_000, description: 'the rate-limit window (fixed windows)' }),
+  GATEWAY_RATE_LIMIT_WINDOW_MS: EnvInteger({
+    default: P.rateLimitWindowMs,
+    minimum: 1_000,
+    description: 'the rate-limit window (fixed windows)',
+  }),
   GATEWAY_RATE_LIMIT_INSTANCES: EnvInteger({
     default: P.rateLimitInstances,
     minimum: 1,
@@ -161,7 +201,9 @@ export interface ServerSettings {
 export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>, production = false): ServerSettings {
   return {
     production,
-    sellerAddresses: production ? productionSellerAddresses(env.GATEWAY_ALLOWED_SELLER_HOSTS) : UNRESTRICTED_SELLER_ADDRESSES,
+    sellerAddresses: production
+      ? productionSellerAddresses(env.GATEWAY_ALLOWED_SELLER_HOSTS)
+      : UNRESTRICTED_SELLER_ADDRESSES,
     port: env.GATEWAY_PORT,
     host: env.GATEWAY_HOST,
     requestLog: env.GATEWAY_LOG,
@@ -206,13 +248,18 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
   const { NODE_ENV } = readEnvironment(NODE_ENVIRONMENT, env);
   if (NODE_ENV === 'production' && read.GATEWAY_PUBLIC_URL === undefined) {
     throw new EnvironmentError([
-      { name: 'GATEWAY_PUBLIC_URL', message: "GATEWAY_PUBLIC_URL must be set when NODE_ENV=production (the gateway's URL as browsers reach it)" },
+      {
+        name: 'GATEWAY_PUBLIC_URL',
+        message: "GATEWAY_PUBLIC_URL must be set when NODE_ENV=production (the gateway's URL as browsers reach it)",
+      },
     ]);
   }
   return settingsOf(read, NODE_ENV === 'production');
 }
 
-const ALLOWED_HOSTS_ENVIRONMENT = Type.Object({ GATEWAY_ALLOWED_SELLER_HOSTS: GATEWAY_ENVIRONMENT.properties.GATEWAY_ALLOWED_SELLER_HOSTS });
+const ALLOWED_HOSTS_ENVIRONMENT = Type.Object({
+  GATEWAY_ALLOWED_SELLER_HOSTS: GATEWAY_ENVIRONMENT.properties.GATEWAY_ALLOWED_SELLER_HOSTS,
+});
 
 /** GATEWAY_ALLOWED_SELLER_HOSTS alone, for the seeder (which runs in processes that read no other gateway variable). */
 export const allowedSellerHosts = (env: NodeJS.ProcessEnv = process.env): string[] =>

@@ -18,7 +18,13 @@ beforeAll(async () => {
   // A drain far longer than the test: the second SIGTERM must be what ends it. Its own store in
   // memory, whatever DATABASE_URL CI sets: a shared PostgreSQL's members call other tests' sellers.
   gateway = await startGatewayProcess({
-    env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'off', GATEWAY_DRAIN_MS: '60000', MOCK_SELLER_URL: `${seller.url}/seller` },
+    env: {
+      DATABASE_URL: '',
+      GATEWAY_DATA_DIR: 'memory',
+      GATEWAY_LOG: 'off',
+      GATEWAY_DRAIN_MS: '60000',
+      MOCK_SELLER_URL: `${seller.url}/seller`,
+    },
   });
   gateway.process.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 }, 60_000);
@@ -37,7 +43,9 @@ const until = async (what: string, check: () => boolean | Promise<boolean>) => {
 
 describe('gateway process signals', () => {
   it('refuses an unparsable GATEWAY_DRAIN_MS at start, naming it (exit 2)', async () => {
-    const error = await startGatewayProcess({ env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_DRAIN_MS: '2s' } }).then(
+    const error = await startGatewayProcess({
+      env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_DRAIN_MS: '2s' },
+    }).then(
       () => undefined,
       (e: Error) => e,
     );
@@ -69,7 +77,9 @@ describe('gateway process signals', () => {
   });
 
   it('writes the log line of every request answered before a stop (lines are written in batches)', async () => {
-    const logged = await startGatewayProcess({ env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'on', GATEWAY_DRAIN_MS: '0' } });
+    const logged = await startGatewayProcess({
+      env: { DATABASE_URL: '', GATEWAY_DATA_DIR: 'memory', GATEWAY_LOG: 'on', GATEWAY_DRAIN_MS: '0' },
+    });
     let stdout = '';
     logged.process.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const stdoutClosed = new Promise((resolve) => logged.process.stdout!.once('close', resolve));

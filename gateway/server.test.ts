@@ -22,8 +22,15 @@ beforeAll(async () => {
   door = await listen(async (request) => {
     arrived();
     await opened;
-    const answer = await fetch(`${seller.url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await request.text() });
-    return new Response(await answer.text(), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    const answer = await fetch(`${seller.url}/seller`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: await request.text(),
+    });
+    return new Response(await answer.text(), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   // The env given reaches the seeds (the seller URL every member points at).
   gateway = await startGatewayServer(
@@ -46,7 +53,12 @@ afterAll(async () => {
 describe('gateway server', () => {
   it('refuses to start on a variable set to something unusable, naming each one, before opening anything', async () => {
     await expect(
-      startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_PORT: 'eighty', GATEWAY_RATE_LIMIT: '0', DATABASE_URL: 'mysql://db' }),
+      startGatewayServer({
+        GATEWAY_DATA_DIR: 'memory',
+        GATEWAY_PORT: 'eighty',
+        GATEWAY_RATE_LIMIT: '0',
+        DATABASE_URL: 'mysql://db',
+      }),
     ).rejects.toThrow(
       "GATEWAY_PORT must be an integer ≥ 0 and ≤ 65535, not 'eighty'; GATEWAY_RATE_LIMIT must be an " +
         "integer ≥ 1, not '0'; DATABASE_URL must be a URL (postgres://… or postgresql://…), not 'mysql://db'",
@@ -60,7 +72,10 @@ describe('gateway server', () => {
     const slow = fetch(`${gateway.url}/json/federated/v3_2/item_inquiry`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] }),
+      body: JSON.stringify({
+        items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }],
+        locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+      }),
     });
     await Promise.race([arrival, slow]); // at the seller: in flight (or answered early, which the checks below refuse)
     const closing = gateway.close();

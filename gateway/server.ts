@@ -49,20 +49,30 @@ export interface GatewayServerOverrides {
   drain?: Drain;
 }
 
-export async function startGatewayServer(env: NodeJS.ProcessEnv = process.env, overrides: GatewayServerOverrides = {}): Promise<RunningGateway> {
+export async function startGatewayServer(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: GatewayServerOverrides = {},
+): Promise<RunningGateway> {
   // Every variable of the process checked at once, before anything starts.
   readEnvironment(GATEWAY_PROCESS_ENVIRONMENT, env);
   const settings = serverSettings(env);
   const ownsStore = overrides.store === undefined;
   const store = overrides.store ?? (await openGatewayStore(env));
-  const directory = overrides.directory ?? createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
+  const directory =
+    overrides.directory ??
+    createDirectory(store, settings.directoryTtlMs === undefined ? {} : { ttlMs: settings.directoryTtlMs });
   // Refuses a production start on a store with a development key (exit 2), else says what is on.
-  const posture = await securityPosture({ store, settings, seeding: seedingEnabled(env) }).catch(async (error: unknown) => {
-    if (ownsStore) await store.close();
-    throw error;
-  });
+  const posture = await securityPosture({ store, settings, seeding: seedingEnabled(env) }).catch(
+    async (error: unknown) => {
+      if (ownsStore) await store.close();
+      throw error;
+    },
+  );
   console.error(`gateway: ${posture}`);
-  const direct = createSellerClient({ maxReplyBytes: settings.config.protection.maxSellerReplyBytes, addressPolicy: settings.sellerAddresses });
+  const direct = createSellerClient({
+    maxReplyBytes: settings.config.protection.maxSellerReplyBytes,
+    addressPolicy: settings.sellerAddresses,
+  });
   const sellerClient = overrides.exchanges === undefined ? direct : recordingSellerClient(direct, overrides.exchanges);
   const app = createGateway({
     store,
@@ -134,7 +144,12 @@ async function main(): Promise<void> {
   }
   const drain = createDrain({ drainMs: settings.drainMs });
   const running = await startGatewayServer(process.env, { drain });
-  stopOnSignals({ name: cluster.isWorker ? `gateway worker ${process.pid}` : 'gateway', drain, drainMs: settings.drainMs, stop: () => running.close() });
+  stopOnSignals({
+    name: cluster.isWorker ? `gateway worker ${process.pid}` : 'gateway',
+    drain,
+    drainMs: settings.drainMs,
+    stop: () => running.close(),
+  });
   if (cluster.isWorker) {
     // A reload retires this worker (the primary has a healthy replacement): no drain, since the
     // machine stays in the balancer's rotation; stop accepting and finish what is in flight.

@@ -9,7 +9,11 @@ import { V3_1, V3_2 } from './app';
 // the same state (fresh store, fresh mock seller, one fixed clock) are given the same calls,
 // one on each version's path; every answer must be identical.
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'payloads', `${name}.json`), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'payloads', `${name}.json`), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 const CLOCK = Date.parse('2026-03-02T12:00:00Z');
 const stockedOrder = {
   ...fixture('place-order.buyer-request'),
@@ -27,7 +31,13 @@ afterAll(async () => {
   await Promise.all([v32?.close(), v31?.close()]);
 });
 
-async function answer(gw: TestGateway, base: string, operation: string, body: unknown, options: Parameters<TestGateway['post']>[2] = {}) {
+async function answer(
+  gw: TestGateway,
+  base: string,
+  operation: string,
+  body: unknown,
+  options: Parameters<TestGateway['post']>[2] = {},
+) {
   const response = await gw.post(`${base}/${operation}`, body, options);
   // The mock seller numbers orders from its own wall clock; that is the seller's doing, not the version's.
   const text = (await response.text()).replace(/"order_number":"SO-[A-Z0-9]+-/, '"order_number":"SO-…-');
@@ -37,11 +47,19 @@ async function answer(gw: TestGateway, base: string, operation: string, body: un
 const cases: [string, string, unknown, Parameters<TestGateway['post']>[2]?][] = [
   ['item inquiry', 'item_inquiry', fixture('item-inquiry.buyer-request')],
   ['item inquiry at all locations', 'item_inquiry', { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }] }],
-  ['item inquiry, another buyer', 'item_inquiry', { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }] }, { user: 'other' }],
+  [
+    'item inquiry, another buyer',
+    'item_inquiry',
+    { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }] },
+    { user: 'other' },
+  ],
   [
     "item inquiry at a location not the buyer's",
     'item_inquiry',
-    { items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }], locations: [{ id: 'L102', member: 'M100', account: 'A-1002' }] },
+    {
+      items: [{ id: 'a', mfr_code: 'BOS', part_number: 'BC905' }],
+      locations: [{ id: 'L102', member: 'M100', account: 'A-1002' }],
+    },
   ],
   ['item inquiry with a bad body', 'item_inquiry', { items: [{ id: 'a' }], extra: 1 }],
   ['place order', 'place_order', fixture('place-order.buyer-request')],
@@ -54,7 +72,8 @@ const cases: [string, string, unknown, Parameters<TestGateway['post']>[2]?][] = 
 describe('v3.1 item inquiry and place order', () => {
   it('run the very handlers of v3.2', () => {
     for (const operation of ['item_inquiry', 'place_order']) {
-      const handlers = (base: string) => v32.app.routes.filter((r) => r.method === 'POST' && r.path === `${base}/${operation}`).map((r) => r.handler);
+      const handlers = (base: string) =>
+        v32.app.routes.filter((r) => r.method === 'POST' && r.path === `${base}/${operation}`).map((r) => r.handler);
       expect(handlers(V3_1).length).toBeGreaterThan(0);
       expect(handlers(V3_1)).toEqual(handlers(V3_2));
     }
@@ -63,7 +82,10 @@ describe('v3.1 item inquiry and place order', () => {
   it('answer exactly as v3.2 on the same inputs', async () => {
     let successes = 0;
     for (const [name, operation, body, options] of cases) {
-      const [a, b] = [await answer(v32, V3_2, operation, body, options), await answer(v31, V3_1, operation, body, options)];
+      const [a, b] = [
+        await answer(v32, V3_2, operation, body, options),
+        await answer(v31, V3_1, operation, body, options),
+      ];
       expect(b, name).toEqual(a);
       if (a.status === 200) successes += 1;
     }

@@ -43,14 +43,20 @@ export function exchangeEvents(c: Context, feed: ExchangeFeed, heartbeatMs: numb
 }
 
 /** Sends what came since the last turn, or waits for something (up to a heartbeat) and keeps the stream alive. */
-async function sendNext(stream: SSEStreamingApi, events: FollowedFeed, feed: ExchangeFeed, heartbeatMs: number): Promise<void> {
+async function sendNext(
+  stream: SSEStreamingApi,
+  events: FollowedFeed,
+  feed: ExchangeFeed,
+  heartbeatMs: number,
+): Promise<void> {
   if (!events.pending()) {
     await events.idle(heartbeatMs);
     if (!events.pending() && !events.ended()) await stream.write(': keep-alive\n\n');
     return;
   }
   if (events.takeResync()) await sendHistory(stream, feed);
-  for (const summary of events.takeSummaries()) await stream.writeSSE({ event: 'exchange', id: String(summary.id), data: JSON.stringify(summary) });
+  for (const summary of events.takeSummaries())
+    await stream.writeSSE({ event: 'exchange', id: String(summary.id), data: JSON.stringify(summary) });
 }
 
 type FollowedFeed = ReturnType<typeof followFeed>;

@@ -27,7 +27,8 @@ export interface InspectorAccess {
 }
 
 export function inspectorAccess(credential: string, now: () => number = Date.now): InspectorAccess {
-  const sign = (expires: number) => createHmac('sha256', credential).update(`inspector-session:${expires}`).digest('base64url');
+  const sign = (expires: number) =>
+    createHmac('sha256', credential).update(`inspector-session:${expires}`).digest('base64url');
 
   const validCookie = (value: string | undefined): boolean => {
     const m = /^(\d+)\.([\w-]+)$/.exec(value ?? '');
@@ -59,7 +60,13 @@ export function inspectorAccess(credential: string, now: () => number = Date.now
     },
     guard: async (c, next) => {
       if (!allowed(c))
-        return c.json({ message: 'the inspector needs the internal credential: Authorization: Bearer <token>, or a session from its login page' }, 401);
+        return c.json(
+          {
+            message:
+              'the inspector needs the internal credential: Authorization: Bearer <token>, or a session from its login page',
+          },
+          401,
+        );
       await next();
     },
   };

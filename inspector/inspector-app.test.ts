@@ -109,7 +109,12 @@ describe('createInspector', () => {
     expect(detail.reply.items[1].original_part).toBe('WRONG');
     expect(detail.faults).toEqual(['wrong-original-part']);
     expect(detail.violations).toEqual([
-      expect.objectContaining({ rule: 'alternate.original-part', path: '/items/1/original_part', expected: 'BP-1001', found: 'WRONG' }),
+      expect.objectContaining({
+        rule: 'alternate.original-part',
+        path: '/items/1/original_part',
+        expected: 'BP-1001',
+        found: 'WRONG',
+      }),
     ]);
   });
 
@@ -164,7 +169,9 @@ describe('createInspector', () => {
 
     it('accepts the credential as a bearer header (tools, curl)', async () => {
       const { app } = mounted({ credential });
-      expect((await app.request('/ui/exchanges', { headers: { authorization: `Bearer ${credential}` } })).status).toBe(200);
+      expect((await app.request('/ui/exchanges', { headers: { authorization: `Bearer ${credential}` } })).status).toBe(
+        200,
+      );
       expect((await app.request('/ui/exchanges', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     });
 
@@ -177,7 +184,11 @@ describe('createInspector', () => {
       });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get('set-cookie')).toBeNull();
-      const missing = await app.request('/ui/session', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const missing = await app.request('/ui/session', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(missing.status).toBe(400);
       expect(await missing.json()).toMatchObject({ path: '/token' });
 
@@ -196,12 +207,15 @@ describe('createInspector', () => {
       expect((await app.request('/ui/exchanges', { headers: { cookie: session } })).status).toBe(200);
       expect(await (await app.request('/ui', { headers: { cookie: session } })).text()).toContain('id="exchanges"');
       // A forged or altered cookie is refused.
-      expect((await app.request('/ui/exchanges', { headers: { cookie: session.replace(/\.[\w-]+$/, '.forged') } })).status).toBe(401);
+      expect(
+        (await app.request('/ui/exchanges', { headers: { cookie: session.replace(/\.[\w-]+$/, '.forged') } })).status,
+      ).toBe(401);
     });
 
     it('starts a session only for its own page: JSON, same origin', async () => {
       const { app } = mounted({ credential });
-      const post = (headers: Record<string, string>) => app.request('/ui/session', { method: 'POST', body: JSON.stringify({ token: credential }), headers });
+      const post = (headers: Record<string, string>) =>
+        app.request('/ui/session', { method: 'POST', body: JSON.stringify({ token: credential }), headers });
       // A cross-site form (text/plain) cannot log a browser in, nor can another origin's script.
       const form = await post({ 'content-type': 'text/plain' });
       expect(form.status).toBe(415);
@@ -210,13 +224,20 @@ describe('createInspector', () => {
         path: 'header:content-type',
         rule: 'request.content-type',
       });
-      for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://127.0.0.1:9' }] as Record<string, string>[]) {
+      for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://127.0.0.1:9' }] as Record<
+        string,
+        string
+      >[]) {
         const foreign = await post({ 'content-type': 'application/json', ...headers });
         expect(foreign.status).toBe(403);
         expect(await foreign.json()).toMatchObject({ rule: 'request.cross-site' });
         expect(foreign.headers.get('set-cookie')).toBeNull();
       }
-      const own = await post({ 'content-type': 'application/json', origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+      const own = await post({
+        'content-type': 'application/json',
+        origin: 'http://localhost',
+        'sec-fetch-site': 'same-origin',
+      });
       expect(own.status).toBe(204);
     });
 
@@ -226,14 +247,22 @@ describe('createInspector', () => {
       // The address of the connection, as @hono/node-server passes it.
       const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
       const guess = (token: string, address = '203.0.113.7') =>
-        app.request('/ui/session', { method: 'POST', body: JSON.stringify({ token }), headers: { 'content-type': 'application/json' } }, from(address));
+        app.request(
+          '/ui/session',
+          { method: 'POST', body: JSON.stringify({ token }), headers: { 'content-type': 'application/json' } },
+          from(address),
+        );
       for (let i = 0; i < 10; i++) expect((await guess(`wrong-${i}`)).status).toBe(401);
       const refused = await guess(credential);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('60');
       expect(refused.headers.get('set-cookie')).toBeNull();
       // The API's header is refused from that address too, before it is checked.
-      const api = await app.request('/ui/exchanges', { headers: { authorization: `Bearer ${credential}` } }, from('203.0.113.7'));
+      const api = await app.request(
+        '/ui/exchanges',
+        { headers: { authorization: `Bearer ${credential}` } },
+        from('203.0.113.7'),
+      );
       expect(api.status).toBe(429);
       // Another address is not held up.
       expect((await guess(credential, '198.51.100.2')).status).toBe(204);
@@ -246,10 +275,17 @@ describe('createInspector', () => {
     it('counts wrong bearer headers on the API as guesses too', async () => {
       const { app } = mounted({ credential, clock: () => Date.UTC(2026, 10, 23, 10, 0, 0) });
       const env = { incoming: { socket: { remoteAddress: '192.0.2.9' } } };
-      for (let i = 0; i < 10; i++) expect((await app.request('/ui/exchanges', { headers: { authorization: `Bearer wrong-${i}` } }, env)).status).toBe(401);
-      expect((await app.request('/ui/exchanges', { headers: { authorization: `Bearer ${credential}` } }, env)).status).toBe(429);
+      for (let i = 0; i < 10; i++)
+        expect(
+          (await app.request('/ui/exchanges', { headers: { authorization: `Bearer wrong-${i}` } }, env)).status,
+        ).toBe(401);
+      expect(
+        (await app.request('/ui/exchanges', { headers: { authorization: `Bearer ${credential}` } }, env)).status,
+      ).toBe(429);
       // A cookie-less browser asking without a header is not a guess: it just gets its 401.
-      expect((await app.request('/ui/exchanges', {}, { incoming: { socket: { remoteAddress: '192.0.2.10' } } })).status).toBe(401);
+      expect(
+        (await app.request('/ui/exchanges', {}, { incoming: { socket: { remoteAddress: '192.0.2.10' } } })).status,
+      ).toBe(401);
     });
   });
 });

@@ -85,7 +85,9 @@ const tooMany = (c: Context, seconds: number) => {
 /** POST <path>/session {token}: a session cookie for the right credential; wrong guesses count against the address. */
 function sessionRoute(access: InspectorAccess, attempts: Attempts) {
   // Only the login page (same origin, JSON) starts a session: another site cannot log a browser in.
-  const ownPageOnly = guardedBy([sameOriginOnly(), jsonContentType], ({ status, rule, field, message }, c) => c.json({ message, path: field, rule }, status));
+  const ownPageOnly = guardedBy([sameOriginOnly(), jsonContentType], ({ status, rule, field, message }, c) =>
+    c.json({ message, path: field, rule }, status),
+  );
   const startSession = async (c: Context) => {
     const address = clientAddress(c);
     const blocked = attempts.blockedFor(address);
@@ -97,7 +99,8 @@ function sessionRoute(access: InspectorAccess, attempts: Attempts) {
       return c.json({ message: 'the body must be JSON: {"token": "<credential>"}' }, 400);
     }
     const token = (body as { token?: unknown } | null)?.token;
-    if (typeof token !== 'string' || token === '') return c.json({ message: 'token is required (a non-empty string)', path: '/token' }, 400);
+    if (typeof token !== 'string' || token === '')
+      return c.json({ message: 'token is required (a non-empty string)', path: '/token' }, 400);
     if (!access.startSession(c, token, basePathOf(c).replace(/\/session$/, ''))) {
       attempts.failed(address);
       return c.json({ message: 'wrong credential' }, 401);
@@ -122,13 +125,18 @@ function credentialGuard(access: InspectorAccess, attempts: Attempts): Middlewar
 function listExchanges(c: Context, feed: ExchangeFeed) {
   const { service, verdict, rule } = c.req.query();
   if (verdict !== undefined && !VERDICTS.includes(verdict as Verdict)) {
-    return c.json({ message: `verdict must be one of ${VERDICTS.join(', ')}, got '${verdict}'`, path: 'query:verdict' }, 400);
+    return c.json(
+      { message: `verdict must be one of ${VERDICTS.join(', ')}, got '${verdict}'`, path: 'query:verdict' },
+      400,
+    );
   }
   const exchanges = feed
     .recent()
     .filter(
       (s) =>
-        (service === undefined || s.service === service) && (verdict === undefined || s.verdict === verdict) && (rule === undefined || s.rules.includes(rule)),
+        (service === undefined || s.service === service) &&
+        (verdict === undefined || s.verdict === verdict) &&
+        (rule === undefined || s.rules.includes(rule)),
     );
   return c.json({ limit: feed.limit, count: exchanges.length, exchanges });
 }
@@ -138,6 +146,7 @@ function oneExchange(c: Context<BlankEnv, '/exchanges/:id'>, feed: ExchangeFeed)
   const raw = c.req.param('id');
   if (!/^\d+$/.test(raw)) return c.json({ message: `id must be a whole number, got '${raw}'`, path: 'path:id' }, 400);
   const detail = feed.detail(Number(raw));
-  if (detail === undefined) return c.json({ message: `exchange ${raw} is not in the history (the last ${feed.limit} are kept)` }, 404);
+  if (detail === undefined)
+    return c.json({ message: `exchange ${raw} is not in the history (the last ${feed.limit} are kept)` }, 404);
   return c.json(detail);
 }

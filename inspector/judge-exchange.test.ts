@@ -29,7 +29,12 @@ describe('judgeExchange', () => {
     expect(detail.verdict).toBe('broken');
     expect(detail.rules).toEqual(['alternate.original-part']);
     expect(detail.violations).toEqual([
-      expect.objectContaining({ rule: 'alternate.original-part', path: '/items/1/original_part', expected: 'BP-1001', found: 'WRONG' }),
+      expect.objectContaining({
+        rule: 'alternate.original-part',
+        path: '/items/1/original_part',
+        expected: 'BP-1001',
+        found: 'WRONG',
+      }),
     ]);
     expect(detail.problem).toMatch(/^alternate\.original-part: /);
   });
@@ -54,6 +59,16 @@ describe('judgeExchange', () => {
 
   it('the summary leaves the bodies out', () => {
     const summary = summaryOf(judgeExchange(1, exchange()));
-    expect(Object.keys(summary).sort()).toEqual(['at', 'duration_ms', 'faults', 'http_status', 'id', 'member', 'rules', 'service', 'verdict']);
+    expect(Object.keys(summary).sort()).toEqual([
+      'at',
+      'duration_ms',
+      'faults',
+      'http_status',
+      'id',
+      'member',
+      'rules',
+      'service',
+      'verdict',
+    ]);
   });
 });

@@ -22,26 +22,48 @@ export function judgeExchange(id: number, record: ExchangeRecord): ExchangeDetai
   const error = (problem: string): ExchangeDetail => ({ ...base, verdict: 'error', rules: [], problem, ...none });
 
   const operation = record.service === null ? undefined : operationOfService(record.service);
-  if (operation === undefined) return error(`the request names no known service${record.service === null ? '' : ` ('${record.service}')`}`);
+  if (operation === undefined)
+    return error(`the request names no known service${record.service === null ? '' : ` ('${record.service}')`}`);
   if (record.http_status === null) return error(record.outcome ?? 'no answer');
-  if (record.http_status < 200 || record.http_status > 299) return error(record.outcome ?? `HTTP ${record.http_status}`);
-  if (typeof record.reply === 'string' || record.reply === null || record.reply === undefined) return error(record.outcome ?? 'the reply body is not JSON');
+  if (record.http_status < 200 || record.http_status > 299)
+    return error(record.outcome ?? `HTTP ${record.http_status}`);
+  if (typeof record.reply === 'string' || record.reply === null || record.reply === undefined)
+    return error(record.outcome ?? 'the reply body is not JSON');
 
   const { errors, violations, notes } = checkSellerReply(operation, record.request, record.reply);
   const check = { errors, violations, notes };
   if (check.errors.length > 0) {
     const first = check.errors[0];
-    return { ...base, verdict: 'broken', rules: ['schema'], problem: `schema: ${first.path || '/'} ${first.message}`, ...check };
+    return {
+      ...base,
+      verdict: 'broken',
+      rules: ['schema'],
+      problem: `schema: ${first.path || '/'} ${first.message}`,
+      ...check,
+    };
   }
   if (check.violations.length > 0) {
     const rules = [...new Set(check.violations.map((v) => v.rule))];
-    return { ...base, verdict: 'broken', rules, problem: `${check.violations[0].rule}: ${check.violations[0].message}`, ...check };
+    return {
+      ...base,
+      verdict: 'broken',
+      rules,
+      problem: `${check.violations[0].rule}: ${check.violations[0].message}`,
+      ...check,
+    };
   }
   return { ...base, verdict: 'ok', rules: [], ...check };
 }
 
 /** The list row of a detail: what the SSE stream and the history send. */
 export function summaryOf(detail: ExchangeDetail): ExchangeSummary {
-  const { request: _request, reply: _reply, errors: _errors, violations: _violations, notes: _notes, ...summary } = detail;
+  const {
+    request: _request,
+    reply: _reply,
+    errors: _errors,
+    violations: _violations,
+    notes: _notes,
+    ...summary
+  } = detail;
   return summary;
 }

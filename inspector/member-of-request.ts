@@ -6,7 +6,11 @@ export function memberOfRequest(request: unknown): string | null {
   if (request === null || typeof request !== 'object') return null;
   const r = request as { member?: unknown; locations?: { member?: unknown }[]; items?: { member_id?: unknown }[] };
   if (typeof r.member === 'string') return r.member;
-  const named = Array.isArray(r.locations) ? r.locations.map((l) => l?.member) : Array.isArray(r.items) ? r.items.map((i) => i?.member_id) : [];
+  const named = Array.isArray(r.locations)
+    ? r.locations.map((l) => l?.member)
+    : Array.isArray(r.items)
+      ? r.items.map((i) => i?.member_id)
+      : [];
   const members = [...new Set(named.filter((m): m is string => typeof m === 'string'))];
   return members.length === 0 ? null : members.join(',');
 }

@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
 
 const hash = (source: string) => `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'`;
 
-export function pageHeaders(style: string, script: string, formAction: 'none' | 'self' = 'none'): Record<string, string> {
+export function pageHeaders(
+  style: string,
+  script: string,
+  formAction: 'none' | 'self' = 'none',
+): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; connect-src 'self'; base-uri 'none'; form-action '${formAction}'; frame-ancestors 'none'`,
@@ -18,4 +22,5 @@ export function pageHeaders(style: string, script: string, formAction: 'none' | 
 }
 
 /** Text for an HTML attribute or element body. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

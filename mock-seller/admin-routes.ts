@@ -6,12 +6,15 @@ import type { MockSellerControl } from './mock-seller-control';
 
 // /__admin: the control API. Tests and the Pact verifier drive the mock seller through it.
 
-const bodyNotJson = (reason: string) => new BadRequestError(notJsonMessage(reason), [{ keyword: 'json', path: '', message: reason }]);
+const bodyNotJson = (reason: string) =>
+  new BadRequestError(notJsonMessage(reason), [{ keyword: 'json', path: '', message: reason }]);
 const readJson = (c: Context): Promise<unknown> => readJsonBody(c, bodyNotJson);
 
 const object = (body: unknown): Record<string, unknown> => {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw new BadRequestError('the body must be a JSON object', [{ keyword: 'type', path: '', message: 'must be an object' }]);
+    throw new BadRequestError('the body must be a JSON object', [
+      { keyword: 'type', path: '', message: 'must be an object' },
+    ]);
   return body as Record<string, unknown>;
 };
 
@@ -21,7 +24,12 @@ export function adminRoutes(control: MockSellerControl): Hono {
   admin.get('/scenario', (c) => c.json(control.data.scenario));
   admin.put('/scenario', async (c) => {
     const scenario = control.loadScenario(await readJson(c));
-    return c.json({ loaded: scenario.name, parts: scenario.parts.length, locations: scenario.locations.length, accounts: scenario.accounts.length });
+    return c.json({
+      loaded: scenario.name,
+      parts: scenario.parts.length,
+      locations: scenario.locations.length,
+      accounts: scenario.accounts.length,
+    });
   });
   admin.post('/reset', (c) => {
     control.reset();
@@ -31,8 +39,13 @@ export function adminRoutes(control: MockSellerControl): Hono {
   admin.get('/journal', (c) => {
     const limit = c.req.query('limit');
     if (limit !== undefined && !/^\d+$/.test(limit))
-      throw new BadRequestError('limit must be a whole number', [{ keyword: 'query', path: '/limit', message: 'must be a whole number' }]);
-    const entries = control.journal.entries({ service: c.req.query('service'), limit: limit === undefined ? undefined : Number(limit) });
+      throw new BadRequestError('limit must be a whole number', [
+        { keyword: 'query', path: '/limit', message: 'must be a whole number' },
+      ]);
+    const entries = control.journal.entries({
+      service: c.req.query('service'),
+      limit: limit === undefined ? undefined : Number(limit),
+    });
     return c.json({ count: entries.length, entries });
   });
   admin.delete('/journal', (c) => {
@@ -54,7 +67,13 @@ export function adminRoutes(control: MockSellerControl): Hono {
   admin.get('/orders', (c) => c.json({ orders: control.orders }));
 
   admin.get('/provider-states', (c) =>
-    c.json({ states: Object.entries(MOCK_SELLER_STATE_HANDLERS).map(([state, d]) => ({ state, description: d.description, required: d.required })) }),
+    c.json({
+      states: Object.entries(MOCK_SELLER_STATE_HANDLERS).map(([state, d]) => ({
+        state,
+        description: d.description,
+        required: d.required,
+      })),
+    }),
   );
   admin.post('/provider-state', async (c) => {
     const body = object(await readJson(c));
@@ -62,10 +81,14 @@ export function adminRoutes(control: MockSellerControl): Hono {
     if (typeof state !== 'string' || state === '')
       throw new BadRequestError('state is required', [{ keyword: 'required', path: '/state', message: 'is required' }]);
     if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
-      throw new BadRequestError('params must be an object', [{ keyword: 'type', path: '/params', message: 'must be an object' }]);
+      throw new BadRequestError('params must be an object', [
+        { keyword: 'type', path: '/params', message: 'must be an object' },
+      ]);
     }
     if (action !== undefined && action !== 'setup' && action !== 'teardown') {
-      throw new BadRequestError("action must be 'setup' or 'teardown'", [{ keyword: 'enum', path: '/action', message: "must be 'setup' or 'teardown'" }]);
+      throw new BadRequestError("action must be 'setup' or 'teardown'", [
+        { keyword: 'enum', path: '/action', message: "must be 'setup' or 'teardown'" },
+      ]);
     }
     const result = control.providerState(state, (params ?? {}) as Record<string, unknown>, action ?? 'setup');
     // A flat map of the values used: what every Pact verifier injects (pact-jvm, pact-net, the Rust CLI).

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../shared/http/listen';
 import { startMockSeller, type RunningMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
+import {
+  browserSuiteTitle,
+  chromiumAvailable,
+  launchHeadlessChromium,
+  type HeadlessChromium,
+} from '../shared/testing/headless-chromium';
 
 // A page on another origin (another loopback port) auto-submits a text/plain form at the mock
 // seller's control API — the classic way to post JSON-looking text across sites without CORS.
@@ -44,7 +49,9 @@ describe.skipIf(!chromiumAvailable)(title, () => {
   it('is sent by the browser, refused by the mock, and leaves its faults unchanged', async () => {
     expect(new URL(attacker.url).origin).not.toBe(new URL(seller.url).origin);
     const page = await browser!.context.newPage();
-    const refused = page.waitForResponse((response) => response.url() === `${seller.url}/__admin/faults` && response.request().method() === 'POST');
+    const refused = page.waitForResponse(
+      (response) => response.url() === `${seller.url}/__admin/faults` && response.request().method() === 'POST',
+    );
     await page.goto(attacker.url);
     const response = await refused;
     // Chromium marks it Sec-Fetch-Site: same-site (same host, other port) with the attacker's Origin.

@@ -7,7 +7,11 @@ import { MOCK_SELLER_STATE_HANDLERS } from './provider-states';
 
 const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
 const call = async (seller: MockSeller, method: string, path: string, body?: unknown): Promise<Response> =>
-  seller.app.request(path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  seller.app.request(path, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
 
 const inquiry = (mfr_code: string, part_number: string, locationIds = ['L101']): ItemInquirySellerRequest => ({
   service: 'item_inquiry',
@@ -18,11 +22,19 @@ const inquiry = (mfr_code: string, part_number: string, locationIds = ['L101']):
 describe('invalid forwarded requests', () => {
   it('answers 400 with every error and journals the request', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const res = await call(seller, 'POST', '/seller', { service: 'item_inquiry', locations: [], items: [{ id: '', mfr_code: 'WIX' }] });
+    const res = await call(seller, 'POST', '/seller', {
+      service: 'item_inquiry',
+      locations: [],
+      items: [{ id: '', mfr_code: 'WIX' }],
+    });
     expect(res.status).toBe(400);
     const body = await json(res);
     expect(body.status_code).toBe(4422);
-    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/items/0/id', '/items/0/part_number', '/locations']);
+    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      '/items/0/id',
+      '/items/0/part_number',
+      '/locations',
+    ]);
     const [entry] = seller.journal.entries();
     expect(entry).toMatchObject({ service: 'item_inquiry', http_status: 400, request: { service: 'item_inquiry' } });
     expect(entry.notes).toHaveLength(3);
@@ -30,7 +42,9 @@ describe('invalid forwarded requests', () => {
 
   it('names the services when the service is unknown, and rejects a body that is not JSON', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    expect((await json(call(seller, 'POST', '/seller', { service: 'teleport' }))).message).toContain('item_inquiry, place_order, invoice, statement');
+    expect((await json(call(seller, 'POST', '/seller', { service: 'teleport' }))).message).toContain(
+      'item_inquiry, place_order, invoice, statement',
+    );
     const res = await seller.app.request('/seller', { method: 'POST', body: '{"service":' });
     expect(res.status).toBe(400);
     expect(seller.journal.entries().map((e) => e.http_status)).toEqual([400, 400]);
@@ -51,21 +65,33 @@ describe('the control API takes JSON from its own origin only', () => {
 
   it('refuses a body that is not application/json with 415, naming the header and the rule', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const form = await seller.app.request('/__admin/faults', { method: 'POST', body: fault, headers: { 'content-type': 'text/plain' } });
+    const form = await seller.app.request('/__admin/faults', {
+      method: 'POST',
+      body: fault,
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(form.status).toBe(415);
     expect(await json(form)).toEqual({
       message: "content-type must be application/json, not 'text/plain'",
       errors: [{ keyword: 'request.content-type', path: 'header:content-type', message: 'must be application/json' }],
     });
     // An empty form post to reset is refused too: its declared type is not JSON.
-    expect((await seller.app.request('/__admin/reset', { method: 'POST', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
-    expect((await seller.app.request('/__admin/faults', { method: 'POST', body: new TextEncoder().encode(fault) })).status).toBe(415);
+    expect(
+      (await seller.app.request('/__admin/reset', { method: 'POST', headers: { 'content-type': 'text/plain' } }))
+        .status,
+    ).toBe(415);
+    expect(
+      (await seller.app.request('/__admin/faults', { method: 'POST', body: new TextEncoder().encode(fault) })).status,
+    ).toBe(415);
     expect(seller.faults.list()).toEqual([]);
   });
 
   it('refuses a state change a browser sent from another site with 403, and lets reads, its own origin and tools through', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://127.0.0.1:9' }] as Record<string, string>[]) {
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'http://127.0.0.1:9' }] as Record<
+      string,
+      string
+    >[]) {
       for (const [method, path] of [
         ['POST', '/__admin/faults'],
         ['POST', '/__admin/reset'],
@@ -82,16 +108,23 @@ describe('the control API takes JSON from its own origin only', () => {
       }
     }
     expect(seller.faults.list()).toEqual([]);
-    expect((await seller.app.request('/__admin/faults', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+    expect((await seller.app.request('/__admin/faults', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(
+      200,
+    );
     const own = { 'content-type': 'application/json', origin: 'http://localhost', 'sec-fetch-site': 'same-origin' };
-    expect((await seller.app.request('/__admin/faults', { method: 'POST', body: fault, headers: own })).status).toBe(201);
+    expect((await seller.app.request('/__admin/faults', { method: 'POST', body: fault, headers: own })).status).toBe(
+      201,
+    );
     expect((await call(seller, 'POST', '/__admin/faults', JSON.parse(fault))).status).toBe(201);
     expect((await seller.app.request('/__admin/reset', { method: 'POST' })).status).toBe(200);
   });
 
   it('refuses an empty body where one is required, naming the body', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const res = await seller.app.request('/__admin/faults', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const res = await seller.app.request('/__admin/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect((await json(res)).message).toBe('the body is empty; this endpoint requires a JSON body');
   });
@@ -101,15 +134,30 @@ describe('the journal', () => {
   it('keeps each request, the reply, timing and faults, and can be filtered and cleared', async () => {
     const seller = createMockSeller(readDefaultScenario());
     await call(seller, 'POST', '/seller', inquiry('WIX', '51515'));
-    await call(seller, 'POST', '/seller', { service: 'invoice', member: 'M100', account: 'A-1001', invoice_number: 'INV-100401' });
+    await call(seller, 'POST', '/seller', {
+      service: 'invoice',
+      member: 'M100',
+      account: 'A-1001',
+      invoice_number: 'INV-100401',
+    });
     const all = await json(call(seller, 'GET', '/__admin/journal'));
     expect(all.count).toBe(2);
-    expect(all.entries[0]).toMatchObject({ seq: 1, service: 'item_inquiry', http_status: 200, faults: [], fault_source: null });
+    expect(all.entries[0]).toMatchObject({
+      seq: 1,
+      service: 'item_inquiry',
+      http_status: 200,
+      faults: [],
+      fault_source: null,
+    });
     expect(all.entries[0].reply.items[0].part_number).toBe('51515');
     expect(all.entries[0].elapsed_ms).toBeGreaterThanOrEqual(0);
     expect(new Date(all.entries[0].at).getTime()).not.toBeNaN();
-    expect((await json(call(seller, 'GET', '/__admin/journal?service=invoice'))).entries.map((e: { seq: number }) => e.seq)).toEqual([2]);
-    expect((await json(call(seller, 'GET', '/__admin/journal?limit=1'))).entries.map((e: { seq: number }) => e.seq)).toEqual([2]);
+    expect(
+      (await json(call(seller, 'GET', '/__admin/journal?service=invoice'))).entries.map((e: { seq: number }) => e.seq),
+    ).toEqual([2]);
+    expect(
+      (await json(call(seller, 'GET', '/__admin/journal?limit=1'))).entries.map((e: { seq: number }) => e.seq),
+    ).toEqual([2]);
     expect((await call(seller, 'DELETE', '/__admin/journal')).status).toBe(204);
     expect(seller.journal.size).toBe(0);
   });
@@ -153,7 +201,9 @@ describe('scenarios', () => {
     expect((await json(call(seller, 'GET', '/__admin/scenario'))).name).toBe('small');
     const bad = await call(seller, 'PUT', '/__admin/scenario', { name: 'x' });
     expect(bad.status).toBe(400);
-    expect((await json(bad)).errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['/members', '/locations', '/parts', '/accounts']));
+    expect((await json(bad)).errors.map((e: { path: string }) => e.path)).toEqual(
+      expect.arrayContaining(['/members', '/locations', '/parts', '/accounts']),
+    );
     expect(seller.data.scenario.name).toBe('small');
   });
 });
@@ -174,7 +224,12 @@ describe('provider states', () => {
 
   it('"part exists" stocks a new part at the named locations; teardown takes it away', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const res = await setUp(seller, 'part exists', { mfr_code: 'PCT', part_number: 'P-1', location_ids: ['L101', 'L150'], quantity_available: 7 });
+    const res = await setUp(seller, 'part exists', {
+      mfr_code: 'PCT',
+      part_number: 'P-1',
+      location_ids: ['L101', 'L150'],
+      quantity_available: 7,
+    });
     expect(await json(res)).toMatchObject({ mfr_code: 'PCT', part_number: 'P-1', location_ids: ['L101', 'L150'] });
     const reply = await ask(seller, inquiry('PCT', 'P-1', ['L101', 'L150']));
     expect(reply.items[0]).toMatchObject({
@@ -195,17 +250,36 @@ describe('provider states', () => {
   ])('"%s" answers the related part with status %i', async (state, status) => {
     const seller = createMockSeller(readDefaultScenario());
     const params = await json(
-      setUp(seller, state, { mfr_code: 'PCT', part_number: 'P-2', related_mfr_code: 'PCU', related_part_number: 'P-9', location_ids: ['L101'] }),
+      setUp(seller, state, {
+        mfr_code: 'PCT',
+        part_number: 'P-2',
+        related_mfr_code: 'PCU',
+        related_part_number: 'P-9',
+        location_ids: ['L101'],
+      }),
     );
     expect(params).toMatchObject({ related_mfr_code: 'PCU', related_part_number: 'P-9' });
     const reply = await ask(seller, inquiry('PCT', 'P-2'));
-    expect(reply.items[1]).toMatchObject({ id: 'q', mfr_code: 'PCU', part_number: 'P-9', status_code: status, original_part: 'P-2', original_mfr: 'PCT' });
+    expect(reply.items[1]).toMatchObject({
+      id: 'q',
+      mfr_code: 'PCU',
+      part_number: 'P-9',
+      status_code: status,
+      original_part: 'P-2',
+      original_mfr: 'PCT',
+    });
   });
 
   it('"part exists" honours location_id and second_location_id as the pact passes them, and leaves the part without related parts', async () => {
     const seller = createMockSeller(readDefaultScenario());
     const params = await json(
-      setUp(seller, 'part exists', { member: 'M200', mfr_code: 'PCT', part_number: 'P-3', location_id: 'L201', second_location_id: 'L250' }),
+      setUp(seller, 'part exists', {
+        member: 'M200',
+        mfr_code: 'PCT',
+        part_number: 'P-3',
+        location_id: 'L201',
+        second_location_id: 'L250',
+      }),
     );
     expect(params).toMatchObject({ location_id: 'L201', second_location_id: 'L250', location_ids: ['L201', 'L250'] });
     const everywhere = ['L101', 'L102', 'L150', 'L201', 'L250'];
@@ -214,10 +288,13 @@ describe('provider states', () => {
     // WIX 51515 has an alternate and an equivalent in the default scenario; the state drops them.
     expect((await ask(seller, inquiry('WIX', '51515'))).items).toHaveLength(2 + 1);
     await setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', location_id: 'L101' });
-    expect((await ask(seller, inquiry('WIX', '51515'))).items.map((e: { status_code: number }) => e.status_code)).toEqual([1]);
-    expect((await json(setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', second_location_id: 'L150' }))).errors).toEqual([
-      expect.objectContaining({ path: '/params/location_id' }),
-    ]);
+    expect(
+      (await ask(seller, inquiry('WIX', '51515'))).items.map((e: { status_code: number }) => e.status_code),
+    ).toEqual([1]);
+    expect(
+      (await json(setUp(seller, 'part exists', { mfr_code: 'WIX', part_number: '51515', second_location_id: 'L150' })))
+        .errors,
+    ).toEqual([expect.objectContaining({ path: '/params/location_id' })]);
   });
 
   it.each([
@@ -239,19 +316,28 @@ describe('provider states', () => {
     );
     expect(params).toMatchObject({ location_id: 'L201', location_ids: ['L201'], kind });
     const reply = await ask(seller, inquiry('ACD', 'PF48', ['L201']));
-    expect(reply.items.map((e: { part_number: string; status_code: number }) => [e.part_number, e.status_code])).toEqual([
+    expect(
+      reply.items.map((e: { part_number: string; status_code: number }) => [e.part_number, e.status_code]),
+    ).toEqual([
       ['PF48', 1],
       ['57060', status],
     ]);
-    for (const entry of reply.items) expect(entry.locations).toEqual([expect.objectContaining({ id: 'L201', quantity_available: expect.any(Number) })]);
-    expect(reply.items.every((e: { locations: { quantity_available: number }[] }) => e.locations[0].quantity_available > 0)).toBe(true);
+    for (const entry of reply.items)
+      expect(entry.locations).toEqual([
+        expect.objectContaining({ id: 'L201', quantity_available: expect.any(Number) }),
+      ]);
+    expect(
+      reply.items.every((e: { locations: { quantity_available: number }[] }) => e.locations[0].quantity_available > 0),
+    ).toBe(true);
   });
 
   it('"part is unknown" removes a part and the relations to it', async () => {
     const seller = createMockSeller(readDefaultScenario());
     await setUp(seller, 'part is unknown', { mfr_code: 'WIX', part_number: '51515XP' });
     expect((await ask(seller, inquiry('WIX', '51515XP'))).items[0].status_code).toBe(0);
-    expect((await ask(seller, inquiry('WIX', '51515'))).items.map((e: { part_number: string }) => e.part_number)).toEqual(['51515', 'FL400S']);
+    expect(
+      (await ask(seller, inquiry('WIX', '51515'))).items.map((e: { part_number: string }) => e.part_number),
+    ).toEqual(['51515', 'FL400S']);
   });
 
   it.each([
@@ -265,7 +351,17 @@ describe('provider states', () => {
       service: 'place_order',
       purchase_order_number: 'PO',
       order_type: 1,
-      items: [{ id: 'i', mfr_code: 'GAT', part_number: 'K060882', location_id: 'L101', quantity_ordered: 50, account_id: 'A-1001', member_id: 'M100' }],
+      items: [
+        {
+          id: 'i',
+          mfr_code: 'GAT',
+          part_number: 'K060882',
+          location_id: 'L101',
+          quantity_ordered: 50,
+          account_id: 'A-1001',
+          member_id: 'M100',
+        },
+      ],
     };
     const reply = await json(call(seller, 'POST', '/seller', order));
     expect(reply.items[0].status_code).toBe(status);
@@ -291,7 +387,12 @@ describe('provider states', () => {
       }),
     );
     expect(inv.invoices.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['INV-9']);
-    await setUp(seller, 'account has statements', { member: 'M200', account: 'A-PACT', from_statement_date: '2026-05-01', to_statement_date: '2026-05-31' });
+    await setUp(seller, 'account has statements', {
+      member: 'M200',
+      account: 'A-PACT',
+      from_statement_date: '2026-05-01',
+      to_statement_date: '2026-05-31',
+    });
     const st = await json(
       call(seller, 'POST', '/seller', {
         service: 'statement',
@@ -346,9 +447,20 @@ describe('provider states', () => {
 
   it('"part has route times" gives a location without routes a route', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    await setUp(seller, 'part exists', { member: 'M100', mfr_code: 'PCT', part_number: 'P-5', location_id: 'L-NEW', second_location_id: 'L101' });
+    await setUp(seller, 'part exists', {
+      member: 'M100',
+      mfr_code: 'PCT',
+      part_number: 'P-5',
+      location_id: 'L-NEW',
+      second_location_id: 'L101',
+    });
     expect((await ask(seller, inquiry('PCT', 'P-5', ['L-NEW']))).items[0].locations[0].route_times).toBeUndefined();
-    await setUp(seller, 'part has route times', { member: 'M100', mfr_code: 'PCT', part_number: 'P-5', location_id: 'L-NEW' });
+    await setUp(seller, 'part has route times', {
+      member: 'M100',
+      mfr_code: 'PCT',
+      part_number: 'P-5',
+      location_id: 'L-NEW',
+    });
     expect((await ask(seller, inquiry('PCT', 'P-5', ['L-NEW']))).items[0].locations[0].route_times).toEqual([
       expect.objectContaining({ route_code: 'PACT-1' }),
     ]);
@@ -368,7 +480,11 @@ describe('provider states', () => {
     expect((await json(call(seller, 'POST', '/seller', order(5)))).items[0].status_code).toBe(1);
     await setUp(seller, 'part is unknown', line);
     await setUp(seller, 'part exists', { ...line, second_location_id: 'L150' });
-    expect((await ask(seller, inquiry('WIX', '49100', ['L101', 'L150']))).items.map((e: { status_code: number }) => e.status_code)).toEqual([1]);
+    expect(
+      (await ask(seller, inquiry('WIX', '49100', ['L101', 'L150']))).items.map(
+        (e: { status_code: number }) => e.status_code,
+      ),
+    ).toEqual([1]);
     await setUp(seller, 'part has alternate', { ...line, related_mfr_code: 'BOS', related_part_number: 'BC905' });
     await setUp(seller, 'part exists', { ...line, second_location_id: 'L150' });
     expect((await ask(seller, inquiry('WIX', '49100'))).items).toHaveLength(1);

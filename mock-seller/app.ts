@@ -110,12 +110,18 @@ function failureResponse(error: Error, c: Context<MockSellerEnv>): Response {
       error.issues === undefined ? { message: error.message } : { message: error.message, errors: error.issues },
       error.httpStatus as ContentfulStatusCode,
     );
-  if (error instanceof HTTPException) return c.json({ message: error.message || `the request was refused (HTTP ${error.status})` }, error.status);
+  if (error instanceof HTTPException)
+    return c.json({ message: error.message || `the request was refused (HTTP ${error.status})` }, error.status);
   console.error('mock seller: unexpected error', error);
   return c.json({ message: 'mock seller internal error' }, 500);
 }
 
-function routes(state: SellerLiveState, control: MockSellerControl, options: MockSellerOptions, closing: AbortSignal): Hono<MockSellerEnv> {
+function routes(
+  state: SellerLiveState,
+  control: MockSellerControl,
+  options: MockSellerOptions,
+  closing: AbortSignal,
+): Hono<MockSellerEnv> {
   const app = new Hono<MockSellerEnv>();
   app.post('/seller', sellerEndpoint(state));
   app.route('/documents', documentRoutes(state));
@@ -125,15 +131,21 @@ function routes(state: SellerLiveState, control: MockSellerControl, options: Moc
     '/__admin/*',
     guardedBy(
       [sameOriginOnly({ alsoOwn: options.publicUrl === undefined ? [] : [options.publicUrl] }), jsonContentType],
-      ({ status, rule, field, detail, message }) => new RequestRefusedError(status, message, [{ keyword: rule, path: field, message: detail }]),
+      ({ status, rule, field, detail, message }) =>
+        new RequestRefusedError(status, message, [{ keyword: rule, path: field, message: detail }]),
     ),
   );
   // The live inspector page over the journal; its event streams end when the seller closes.
-  app.route('/__admin/ui', createInspector({ feed: journalFeed(state.journal), title: 'Mock seller — exchanges', signal: closing }).app);
+  app.route(
+    '/__admin/ui',
+    createInspector({ feed: journalFeed(state.journal), title: 'Mock seller — exchanges', signal: closing }).app,
+  );
   app.route('/__admin', adminRoutes(control));
   app.get('/health', (c) => c.json({ status: 'ok', scenario: state.data.scenario.name }));
   app.onError(failureResponse);
-  app.notFound((c) => c.json({ message: `no route ${c.req.method} ${c.req.path}; the seller endpoint is POST /seller` }, 404));
+  app.notFound((c) =>
+    c.json({ message: `no route ${c.req.method} ${c.req.path}; the seller endpoint is POST /seller` }, 404),
+  );
   return app;
 }
 

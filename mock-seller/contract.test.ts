@@ -12,12 +12,16 @@ const seller = createMockSeller(scenario);
 const accountOf: Record<string, string> = { M100: 'A-1001', M200: 'A-2001' };
 
 const knownPart = fc.constantFrom(...scenario.parts.map((p) => ({ mfr_code: p.mfr_code, part_number: p.part_number })));
-const unknownPart = fc.record({ mfr_code: fc.constantFrom('WIX', 'ZZZ', 'BOS'), part_number: fc.stringMatching(/^UNK-[A-Z0-9]{1,8}$/) });
+const unknownPart = fc.record({
+  mfr_code: fc.constantFrom('WIX', 'ZZZ', 'BOS'),
+  part_number: fc.stringMatching(/^UNK-[A-Z0-9]{1,8}$/),
+});
 const part = fc.oneof({ arbitrary: knownPart, weight: 4 }, { arbitrary: unknownPart, weight: 1 });
 const forwardedLocations = fc
   .subarray(scenario.locations, { minLength: 1 })
   .map((ls) => ls.map((l) => ({ id: l.id, member: l.member, account: accountOf[l.member] })));
-const ids = (min: number, max: number) => fc.uniqueArray(fc.stringMatching(/^[a-z0-9-]{1,12}$/), { minLength: min, maxLength: max });
+const ids = (min: number, max: number) =>
+  fc.uniqueArray(fc.stringMatching(/^[a-z0-9-]{1,12}$/), { minLength: min, maxLength: max });
 
 const itemInquiry: fc.Arbitrary<ItemInquirySellerRequest> = fc
   .tuple(ids(1, 6), fc.array(part, { minLength: 6, maxLength: 6 }), forwardedLocations)
@@ -27,14 +31,28 @@ const itemInquiry: fc.Arbitrary<ItemInquirySellerRequest> = fc
     items: itemIds.map((id, i) => ({ id, ...parts[i] })),
   }));
 
-const locationId = fc.oneof({ arbitrary: fc.constantFrom(...scenario.locations.map((l) => l.id)), weight: 5 }, { arbitrary: fc.constant('L999'), weight: 1 });
+const locationId = fc.oneof(
+  { arbitrary: fc.constantFrom(...scenario.locations.map((l) => l.id)), weight: 5 },
+  { arbitrary: fc.constant('L999'), weight: 1 },
+);
 const placeOrder: fc.Arbitrary<PlaceOrderSellerRequest> = fc
-  .tuple(ids(1, 5), fc.array(fc.tuple(part, locationId, fc.integer({ min: 1, max: 300 })), { minLength: 5, maxLength: 5 }), fc.constantFrom(0, 1, 2, 3, 4))
+  .tuple(
+    ids(1, 5),
+    fc.array(fc.tuple(part, locationId, fc.integer({ min: 1, max: 300 })), { minLength: 5, maxLength: 5 }),
+    fc.constantFrom(0, 1, 2, 3, 4),
+  )
   .map(([itemIds, lines, order_type]) => ({
     service: 'place_order',
     purchase_order_number: 'PO-PROP',
     order_type,
-    items: itemIds.map((id, i) => ({ id, ...lines[i][0], location_id: lines[i][1], quantity_ordered: lines[i][2], account_id: 'A-1001', member_id: 'M100' })),
+    items: itemIds.map((id, i) => ({
+      id,
+      ...lines[i][0],
+      location_id: lines[i][1],
+      quantity_ordered: lines[i][2],
+      account_id: 'A-1001',
+      member_id: 'M100',
+    })),
   }));
 
 async function send(body: object, fault?: string): Promise<unknown> {
@@ -139,7 +157,9 @@ describe('the fast item inquiry serialiser', () => {
         expect(before.toString('utf8')).toBe(JSON.stringify(answerItemInquiry(fresh.data, request)));
         handedOut.push([before, before.toString('utf8')]);
         await fresh.app.request('/seller', { method: 'POST', body: JSON.stringify(order) });
-        expect(itemInquiryBody(fresh.data, request).toString('utf8')).toBe(JSON.stringify(answerItemInquiry(fresh.data, request)));
+        expect(itemInquiryBody(fresh.data, request).toString('utf8')).toBe(
+          JSON.stringify(answerItemInquiry(fresh.data, request)),
+        );
       }),
       { numRuns: 150 },
     );

@@ -12,13 +12,20 @@ export function documentRoutes(state: SellerLiveState): Hono {
   const send = (text: string | undefined, what: string, filename: string) => {
     if (text === undefined) throw new UnknownResourceError(`no ${what}`);
     return new Response(text, {
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"` },
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-disposition': `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`,
+      },
     });
   };
   docs.get('/invoices/:member/:account/:file', (c) => {
     const { member, account, file } = c.req.param();
     const number = stripTxt(file);
-    return send(renderInvoice(state.data, member, account, number), `invoice ${number} for account ${account} at ${member}`, `invoice-${number}.txt`);
+    return send(
+      renderInvoice(state.data, member, account, number),
+      `invoice ${number} for account ${account} at ${member}`,
+      `invoice-${number}.txt`,
+    );
   });
   docs.get('/statements/:member/:account/:file', (c) => {
     const { member, account, file } = c.req.param();

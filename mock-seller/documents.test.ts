@@ -41,14 +41,19 @@ describe('invoices', () => {
     const reply = await invoices({});
     expect(reply.status).toBe('success');
     expect(reply.invoices.map((i) => i.invoice_number)).toEqual(account1001.invoices.map((i) => i.invoice_number));
-    expect(reply.invoices[0]).toMatchObject({ account_id: 'A-1001', location_description: expect.stringMatching(/^Northside/) });
+    expect(reply.invoices[0]).toMatchObject({
+      account_id: 'A-1001',
+      location_description: expect.stringMatching(/^Northside/),
+    });
   });
 
   it('honours the date range, inclusive at both ends', async () => {
     const first = account1001.invoices[1].invoice_date;
     const last = account1001.invoices[4].invoice_date;
     const reply = await invoices({ from_invoice_date: first, to_invoice_date: last });
-    const expected = account1001.invoices.filter((i) => i.invoice_date >= first && i.invoice_date <= last).map((i) => i.invoice_number);
+    const expected = account1001.invoices
+      .filter((i) => i.invoice_date >= first && i.invoice_date <= last)
+      .map((i) => i.invoice_number);
     expect(expected.length).toBeGreaterThanOrEqual(4);
     expect(reply.invoices.map((i) => i.invoice_number)).toEqual(expected);
   });
@@ -71,12 +76,18 @@ describe('invoices', () => {
     const reply = await invoices({ part_number: part });
     expect(reply.invoices.length).toBeGreaterThan(0);
     for (const inv of reply.invoices) expect(inv.invoice_detail.some((l) => l.part_number === part)).toBe(true);
-    expect(reply.invoices.length).toBe(account1001.invoices.filter((i) => i.invoice_detail.some((l) => l.part_number === part)).length);
+    expect(reply.invoices.length).toBe(
+      account1001.invoices.filter((i) => i.invoice_detail.some((l) => l.part_number === part)).length,
+    );
   });
 
   it('keeps the accounts of different members apart', async () => {
     const reply = await invoices({ member: 'M200', account: 'A-1001' });
-    expect(reply).toEqual({ status: 'error', error_description: 'Unknown account A-1001 at member M200', invoices: [] });
+    expect(reply).toEqual({
+      status: 'error',
+      error_description: 'Unknown account A-1001 at member M200',
+      invoices: [],
+    });
   });
 
   it('links each invoice to a copy the mock seller serves', async () => {

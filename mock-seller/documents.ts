@@ -15,7 +15,8 @@ import type { SellerData } from './seller-data';
 // the mock seller serves itself (GET /documents/...). Dates are YYYY-MM-DD, so string
 // comparison orders them.
 
-const inRange = (date: string, from?: string, to?: string) => (from === undefined || date >= from) && (to === undefined || date <= to);
+const inRange = (date: string, from?: string, to?: string) =>
+  (from === undefined || date >= from) && (to === undefined || date <= to);
 const enc = encodeURIComponent;
 
 export const invoicePath = (member: string, account: string, invoiceNumber: string) =>
@@ -54,7 +55,12 @@ const unknownAccount = (member: string, account: string) => `Unknown account ${a
 
 export function answerInvoice(data: SellerData, request: InvoiceSellerRequest, baseUrl: string): InvoiceSellerReply {
   const account = data.findAccount(request.member, request.account);
-  if (account === undefined) return { status: DOCUMENT_STATUS_ERROR, error_description: unknownAccount(request.member, request.account), invoices: [] };
+  if (account === undefined)
+    return {
+      status: DOCUMENT_STATUS_ERROR,
+      error_description: unknownAccount(request.member, request.account),
+      invoices: [],
+    };
   const invoices = account.invoices
     .filter(
       (inv) =>
@@ -63,15 +69,25 @@ export function answerInvoice(data: SellerData, request: InvoiceSellerRequest, b
         (request.po_number === undefined || inv.po_number === request.po_number) &&
         (request.location_id === undefined || inv.location_id === request.location_id) &&
         (request.invoice_type === undefined || inv.invoice_type === request.invoice_type) &&
-        (request.part_number === undefined || inv.invoice_detail.some((line) => line.part_number === request.part_number)),
+        (request.part_number === undefined ||
+          inv.invoice_detail.some((line) => line.part_number === request.part_number)),
     )
     .map((inv) => toInvoice(data, account, inv, baseUrl));
   return { status: DOCUMENT_STATUS_SUCCESS, error_description: '', invoices };
 }
 
-export function answerStatement(data: SellerData, request: StatementSellerRequest, baseUrl: string): StatementSellerReply {
+export function answerStatement(
+  data: SellerData,
+  request: StatementSellerRequest,
+  baseUrl: string,
+): StatementSellerReply {
   const account = data.findAccount(request.member, request.account);
-  if (account === undefined) return { status: DOCUMENT_STATUS_ERROR, error_description: unknownAccount(request.member, request.account), statements: [] };
+  if (account === undefined)
+    return {
+      status: DOCUMENT_STATUS_ERROR,
+      error_description: unknownAccount(request.member, request.account),
+      statements: [],
+    };
   const statements = account.statements
     .filter(
       (st) =>
@@ -86,7 +102,12 @@ export function answerStatement(data: SellerData, request: StatementSellerReques
 const money = (n: number | undefined) => (n === undefined ? '' : n.toFixed(2));
 
 /** A plain-text copy of an invoice, as a seller's document server would hand out. */
-export function renderInvoice(data: SellerData, member: string, accountId: string, invoiceNumber: string): string | undefined {
+export function renderInvoice(
+  data: SellerData,
+  member: string,
+  accountId: string,
+  invoiceNumber: string,
+): string | undefined {
   const account = data.findAccount(member, accountId);
   const inv = account?.invoices.find((i) => i.invoice_number === invoiceNumber);
   if (account === undefined || inv === undefined) return undefined;
@@ -108,7 +129,12 @@ export function renderInvoice(data: SellerData, member: string, accountId: strin
   ].join('\n');
 }
 
-export function renderStatement(data: SellerData, member: string, accountId: string, statementDate: string): string | undefined {
+export function renderStatement(
+  data: SellerData,
+  member: string,
+  accountId: string,
+  statementDate: string,
+): string | undefined {
   const account = data.findAccount(member, accountId);
   const st = account?.statements.find((s) => s.statement_date === statementDate);
   if (account === undefined || st === undefined) return undefined;

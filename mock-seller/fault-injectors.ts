@@ -34,7 +34,8 @@ export type Injector<F extends Fault> =
 const socketOf = (c: RequestContext) => c.env?.incoming?.socket;
 
 /** A body that fails while being read: what a client sees of a reset connection in-process. */
-const brokenBody = (why: string) => new Response(new ReadableStream({ start: (controller) => controller.error(new Error(why)) }), { headers: JSON_TYPE });
+const brokenBody = (why: string) =>
+  new Response(new ReadableStream({ start: (controller) => controller.error(new Error(why)) }), { headers: JSON_TYPE });
 
 function resetConnection(_fault: FaultOf<'reset'>, { c, log }: FaultedRequest): Response {
   log(null, null);
@@ -136,4 +137,7 @@ export interface Staged<F extends Fault = Fault> {
   injector: Injector<F>;
 }
 
-export const staged = <K extends FaultKind>(fault: FaultOf<K>): Staged<FaultOf<K>> => ({ fault, injector: INJECTORS[fault.kind as K] });
+export const staged = <K extends FaultKind>(fault: FaultOf<K>): Staged<FaultOf<K>> => ({
+  fault,
+  injector: INJECTORS[fault.kind as K],
+});

@@ -19,7 +19,11 @@ describe('a fault of one kind', () => {
   });
 
   it('reads a header parameter as its field is typed: integers, numbers, text', () => {
-    expect(parseFaultHeader('latency;distribution=log-normal;median_ms=40;sigma=0.8, status-code;code=3220, drop-id;part_number=51515')).toEqual([
+    expect(
+      parseFaultHeader(
+        'latency;distribution=log-normal;median_ms=40;sigma=0.8, status-code;code=3220, drop-id;part_number=51515',
+      ),
+    ).toEqual([
       { kind: 'latency', distribution: 'log-normal', median_ms: 40, sigma: 0.8 },
       { kind: 'status-code', code: 3220 },
       { kind: 'drop-id', part_number: '51515' },

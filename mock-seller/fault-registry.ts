@@ -10,12 +10,23 @@ const FaultRuleFields = Type.Object(
   {
     service: Type.Union([...SERVICES.map((s) => Type.Literal(s)), Type.Literal('*')]),
     fault: Type.Unknown({ description: "A fault (faults.ts): its kind and that kind's parameters" }),
-    count: Type.Optional(Type.Integer({ minimum: 1, description: 'Applies to the next N matching requests; until cleared when omitted' })),
+    count: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Applies to the next N matching requests; until cleared when omitted' }),
+    ),
     part_number: Type.Optional(Type.String({ minLength: 1, description: 'Only requests naming this part number' })),
     probability: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1, description: 'A seeded schedule: the share of items (item faults) or requests (others) it strikes' }),
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'A seeded schedule: the share of items (item faults) or requests (others) it strikes',
+      }),
     ),
-    seed: Type.Optional(Type.Integer({ minimum: 0, description: "The schedule's seed (default 0): the same seed strikes the same items and requests" })),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: "The schedule's seed (default 0): the same seed strikes the same items and requests",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -94,7 +105,11 @@ export function createFaultRegistry(): FaultRegistry {
         }
         // A rule for one part number tampers with that part's item unless it names another.
         const { fault } = rule;
-        const targeted = rule.part_number !== undefined && isItemFault(fault) && fault.id === undefined && fault.part_number === undefined;
+        const targeted =
+          rule.part_number !== undefined &&
+          isItemFault(fault) &&
+          fault.id === undefined &&
+          fault.part_number === undefined;
         out.push(targeted ? { ...fault, part_number: rule.part_number } : fault);
         rule.applied += 1;
         if (rule.remaining !== null) rule.remaining -= 1;

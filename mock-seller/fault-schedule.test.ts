@@ -34,7 +34,11 @@ async function run(seller: ReturnType<typeof createMockSeller>, reqs: ItemInquir
 }
 
 const addRule = async (seller: ReturnType<typeof createMockSeller>, rule: object) => {
-  const response = await seller.app.request('/__admin/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+  const response = await seller.app.request('/__admin/faults', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
   return { status: response.status, body: await response.json() };
 };
 
@@ -109,9 +113,15 @@ describe('seeded fault schedules', () => {
 
   it('refuse a log-normal latency without its median, naming the field', async () => {
     const seller = createMockSeller(await readDefaultScenario());
-    const refused = await addRule(seller, { service: 'item_inquiry', fault: { kind: 'latency', distribution: 'log-normal' }, probability: 0.5 });
+    const refused = await addRule(seller, {
+      service: 'item_inquiry',
+      fault: { kind: 'latency', distribution: 'log-normal' },
+      probability: 0.5,
+    });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('/fault/median_ms');
-    expect((await addRule(seller, { service: 'item_inquiry', fault: { kind: 'drop-id' }, probability: 1.5 })).status).toBe(400);
+    expect(
+      (await addRule(seller, { service: 'item_inquiry', fault: { kind: 'drop-id' }, probability: 1.5 })).status,
+    ).toBe(400);
   });
 });

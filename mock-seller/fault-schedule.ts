@@ -24,9 +24,11 @@ const normal = (u1: number, u2: number) => Math.sqrt(-2 * Math.log(1 - u1)) * Ma
 
 /** The delay of a latency fault: fixed, uniform between min and max, or log-normal around a median. */
 export function latencyMs(fault: FaultOf<'latency'>, uniform: () => number = Math.random): number {
-  if (fault.distribution === 'log-normal') return Math.round((fault.median_ms ?? 0) * Math.exp((fault.sigma ?? 0.5) * normal(uniform(), uniform())));
+  if (fault.distribution === 'log-normal')
+    return Math.round((fault.median_ms ?? 0) * Math.exp((fault.sigma ?? 0.5) * normal(uniform(), uniform())));
   if (fault.ms !== undefined) return fault.ms;
-  if (fault.min_ms !== undefined && fault.max_ms !== undefined) return fault.min_ms + Math.round(uniform() * (fault.max_ms - fault.min_ms));
+  if (fault.min_ms !== undefined && fault.max_ms !== undefined)
+    return fault.min_ms + Math.round(uniform() * (fault.max_ms - fault.min_ms));
   return 0;
 }
 
@@ -37,7 +39,13 @@ interface RequestItem {
 }
 
 /** The faults a scheduled rule deals one request: none, one per spoiled item, or one for the whole reply. */
-export function scheduledFaults(rule: FaultRule, service: Service, request: unknown, body: string, data: SellerData): Fault[] {
+export function scheduledFaults(
+  rule: FaultRule,
+  service: Service,
+  request: unknown,
+  body: string,
+  data: SellerData,
+): Fault[] {
   const p = rule.probability ?? 1;
   const seed = rule.seed ?? 0;
   const tag = `${rule.id}/seed=${seed}/p=${p}`;
@@ -51,10 +59,13 @@ export function scheduledFaults(rule: FaultRule, service: Service, request: unkn
       // Faults on alternate, superseded and equivalent entries: only items whose part has one are candidates.
       if (
         dealt === 'per-related-item' &&
-        (item.mfr_code === undefined || item.part_number === undefined || (data.findPart(item.mfr_code, item.part_number)?.related.length ?? 0) === 0)
+        (item.mfr_code === undefined ||
+          item.part_number === undefined ||
+          (data.findPart(item.mfr_code, item.part_number)?.related.length ?? 0) === 0)
       )
         continue;
-      if (draw(seed, kind, item.id, item.mfr_code ?? '', item.part_number ?? '') < p) out.push({ ...fault, id: item.id, scheduled: tag });
+      if (draw(seed, kind, item.id, item.mfr_code ?? '', item.part_number ?? '') < p)
+        out.push({ ...fault, id: item.id, scheduled: tag });
     }
     return out;
   }

@@ -18,11 +18,25 @@ const orderRequest: PlaceOrderSellerRequest = {
   service: 'place_order',
   purchase_order_number: 'PO-9',
   order_type: 1,
-  items: [{ id: 'o1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1, account_id: 'A-1001', member_id: 'M100' }],
+  items: [
+    {
+      id: 'o1',
+      mfr_code: 'WIX',
+      part_number: '51515',
+      location_id: 'L101',
+      quantity_ordered: 1,
+      account_id: 'A-1001',
+      member_id: 'M100',
+    },
+  ],
 };
 
 const post = async (seller: ReturnType<typeof createMockSeller>, body: object, fault?: string): Promise<Response> =>
-  seller.app.request('/seller', { method: 'POST', body: JSON.stringify(body), headers: fault === undefined ? {} : { [FAULT_HEADER]: fault } });
+  seller.app.request('/seller', {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: fault === undefined ? {} : { [FAULT_HEADER]: fault },
+  });
 
 // Replies are read loosely here: the faults make them break the contract on purpose.
 const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
@@ -65,20 +79,36 @@ describe('the x-mock-fault header', () => {
     const seller = createMockSeller(readDefaultScenario());
     const header = 'wrong-original-part, latency;ms=1';
     const item = await json(post(seller, inquiry, header));
-    expect(checkSellerReply('item-inquiry', inquiry, item).violations.map((v) => v.rule)).toContain('alternate.original-part');
+    expect(checkSellerReply('item-inquiry', inquiry, item).violations.map((v) => v.rule)).toContain(
+      'alternate.original-part',
+    );
     const order = await post(seller, orderRequest, header);
     expect(order.status).toBe(200);
     expect(checkSellerReply('place-order', orderRequest, await json(order)).ok).toBe(true);
     const invoice = await post(
       seller,
-      { service: 'invoice', member: 'M100', account: 'A-1001', from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' },
+      {
+        service: 'invoice',
+        member: 'M100',
+        account: 'A-1001',
+        from_invoice_date: '2026-10-01',
+        to_invoice_date: '2026-10-31',
+      },
       header,
     );
     expect(invoice.status).toBe(200);
     expect((await json(invoice)).status).toBe('success');
     const [i, o, v] = seller.journal.entries();
-    expect(i).toMatchObject({ faults: ['wrong-original-part', 'latency;ms=1'], fault_source: 'header', faults_not_applied: [] });
-    expect(o).toMatchObject({ faults: ['latency;ms=1'], fault_source: 'header', faults_not_applied: ['wrong-original-part'] });
+    expect(i).toMatchObject({
+      faults: ['wrong-original-part', 'latency;ms=1'],
+      fault_source: 'header',
+      faults_not_applied: [],
+    });
+    expect(o).toMatchObject({
+      faults: ['latency;ms=1'],
+      fault_source: 'header',
+      faults_not_applied: ['wrong-original-part'],
+    });
     expect(v).toMatchObject({ faults: ['latency;ms=1'], faults_not_applied: ['wrong-original-part'] });
   });
 
@@ -114,9 +144,17 @@ describe('faults', () => {
 
   it('answers a seller-level status_code in each service envelope', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    expect(await (await post(seller, inquiry, 'status-code;code=5503')).json()).toEqual({ status_code: 5503, items: [] });
-    expect(await (await post(seller, orderRequest, 'status-code;code=3220')).json()).toMatchObject({ status_code: 3220, items: [] });
-    const invoice = await (await post(seller, { service: 'invoice', member: 'M100', account: 'A-1001' }, 'status-code;code=5500')).json();
+    expect(await (await post(seller, inquiry, 'status-code;code=5503')).json()).toEqual({
+      status_code: 5503,
+      items: [],
+    });
+    expect(await (await post(seller, orderRequest, 'status-code;code=3220')).json()).toMatchObject({
+      status_code: 3220,
+      items: [],
+    });
+    const invoice = await (
+      await post(seller, { service: 'invoice', member: 'M100', account: 'A-1001' }, 'status-code;code=5500')
+    ).json();
     expect(invoice).toEqual({ status: 'error', error_description: '5500 System error', invoices: [] });
     // Nothing was ordered: the seller refused before acting.
     expect(seller.orders).toHaveLength(0);
@@ -266,7 +304,11 @@ describe('faults over a real connection', () => {
 
   it('lets hanging requests go on close()', async () => {
     const running = await startMockSeller({ scenario: readDefaultScenario(), port: 0 });
-    const pending = undiciRequest(`${running.url}/seller`, { method: 'POST', body: JSON.stringify(inquiry), headers: { [FAULT_HEADER]: 'hang' } });
+    const pending = undiciRequest(`${running.url}/seller`, {
+      method: 'POST',
+      body: JSON.stringify(inquiry),
+      headers: { [FAULT_HEADER]: 'hang' },
+    });
     const outcome = pending.then(
       () => 'answered',
       () => 'dropped',

@@ -28,14 +28,22 @@ const DELAY = {
   min_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, lower bound' })),
   max_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency: random delay, upper bound' })),
   distribution: Type.Optional(
-    Type.Union([Type.Literal('fixed'), Type.Literal('log-normal')], { description: 'latency: log-normal draws around median_ms with spread sigma' }),
+    Type.Union([Type.Literal('fixed'), Type.Literal('log-normal')], {
+      description: 'latency: log-normal draws around median_ms with spread sigma',
+    }),
   ),
   median_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'latency, log-normal: the median delay' })),
-  sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'latency, log-normal: the spread (default 0.5)' })),
+  sigma: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 5, description: 'latency, log-normal: the spread (default 0.5)' }),
+  ),
 };
 const ITEM_TARGET = {
-  id: Type.Optional(Type.String({ minLength: 1, description: 'violations: the item id to tamper with (default: the first)' })),
-  part_number: Type.Optional(Type.String({ minLength: 1, description: 'violations: tamper with the item of this part number' })),
+  id: Type.Optional(
+    Type.String({ minLength: 1, description: 'violations: the item id to tamper with (default: the first)' }),
+  ),
+  part_number: Type.Optional(
+    Type.String({ minLength: 1, description: 'violations: tamper with the item of this part number' }),
+  ),
 };
 
 interface KindDefinition {
@@ -48,12 +56,18 @@ interface KindDefinition {
 const KINDS = {
   latency: { params: DELAY, services: SERVICES, dealt: 'per-request' },
   'http-status': {
-    params: { status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'http-status: the HTTP status (default 503)' })) },
+    params: {
+      status: Type.Optional(
+        Type.Integer({ minimum: 100, maximum: 599, description: 'http-status: the HTTP status (default 503)' }),
+      ),
+    },
     services: SERVICES,
     dealt: 'per-request',
   },
   'status-code': {
-    params: { code: Type.Optional(Type.Integer({ description: 'status-code: the seller status_code (default 5503)' })) },
+    params: {
+      code: Type.Optional(Type.Integer({ description: 'status-code: the seller status_code (default 5503)' })),
+    },
     services: SERVICES,
     dealt: 'per-request',
   },
@@ -68,7 +82,11 @@ const KINDS = {
   'wrong-original-mfr': { params: ITEM_TARGET, services: ITEM_INQUIRY, dealt: 'per-related-item' },
   'extra-location': { params: ITEM_TARGET, services: ITEM_INQUIRY, dealt: 'per-item' },
   'missing-field': {
-    params: { field: Type.Optional(Type.String({ pattern: '^(/[^/]+)+$', description: 'missing-field: JSON pointer of the field to drop' })) },
+    params: {
+      field: Type.Optional(
+        Type.String({ pattern: '^(/[^/]+)+$', description: 'missing-field: JSON pointer of the field to drop' }),
+      ),
+    },
     services: SERVICES,
     dealt: 'per-request',
   },
@@ -78,10 +96,15 @@ export type FaultKind = keyof typeof KINDS;
 export const FAULT_KINDS = Object.keys(KINDS) as FaultKind[];
 
 const SCHEDULED = Type.Optional(
-  Type.String({ description: 'set by the mock: the seeded rule that dealt this fault (rule id, seed, probability), for the journal' }),
+  Type.String({
+    description: 'set by the mock: the seeded rule that dealt this fault (rule id, seed, probability), for the journal',
+  }),
 );
 const faultSchema = <K extends FaultKind>(kind: K) =>
-  Type.Object({ kind: Type.Literal(kind), ...KINDS[kind].params, scheduled: SCHEDULED }, { additionalProperties: false });
+  Type.Object(
+    { kind: Type.Literal(kind), ...KINDS[kind].params, scheduled: SCHEDULED },
+    { additionalProperties: false },
+  );
 
 type ParamsOf<K extends FaultKind> = (typeof KINDS)[K]['params'];
 /** Every parameter name of every kind. */
@@ -91,7 +114,9 @@ type AnyParam = { [K in FaultKind]: keyof ParamsOf<K> }[FaultKind];
  * absent (as the schema refuses them), so `fault.id` reads as undefined on a latency.
  */
 export type FaultOf<K extends FaultKind> = {
-  [Kind in FaultKind]: { kind: Kind; scheduled?: string } & Static<TObject<ParamsOf<Kind>>> & { [P in Exclude<AnyParam, keyof ParamsOf<Kind>>]?: never };
+  [Kind in FaultKind]: { kind: Kind; scheduled?: string } & Static<TObject<ParamsOf<Kind>>> & {
+      [P in Exclude<AnyParam, keyof ParamsOf<Kind>>]?: never;
+    };
 }[K];
 /** One fault, of any kind: a union discriminated by `kind`. */
 export type Fault = FaultOf<FaultKind>;
@@ -116,9 +141,14 @@ const validateOfKind = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, compi
 function latencyIssues(fault: FaultOf<'latency'>): { path: string; message: string }[] {
   if (fault.distribution === 'log-normal' && fault.median_ms === undefined)
     return [{ path: '/median_ms', message: 'a log-normal latency needs median_ms (and sigma, default 0.5)' }];
-  if (fault.distribution !== 'log-normal' && fault.ms === undefined && (fault.min_ms === undefined || fault.max_ms === undefined))
+  if (
+    fault.distribution !== 'log-normal' &&
+    fault.ms === undefined &&
+    (fault.min_ms === undefined || fault.max_ms === undefined)
+  )
     return [{ path: '', message: 'latency needs ms, min_ms and max_ms, or distribution log-normal with median_ms' }];
-  if (fault.min_ms !== undefined && fault.max_ms !== undefined && fault.min_ms > fault.max_ms) return [{ path: '/min_ms', message: 'min_ms is above max_ms' }];
+  if (fault.min_ms !== undefined && fault.max_ms !== undefined && fault.min_ms > fault.max_ms)
+    return [{ path: '/min_ms', message: 'min_ms is above max_ms' }];
   return [];
 }
 
@@ -143,7 +173,8 @@ export function describeFault(fault: Fault): string {
 /** A header parameter's value as its field is typed: integers and numbers as numbers, the rest (and anything unparsable) as written. */
 function paramValue(kind: string, name: string, value: string): unknown {
   const params: TProperties | undefined = Object.hasOwn(KINDS, kind) ? KINDS[kind as FaultKind].params : undefined;
-  const type = params !== undefined && Object.hasOwn(params, name) ? (params[name] as { type?: unknown }).type : undefined;
+  const type =
+    params !== undefined && Object.hasOwn(params, name) ? (params[name] as { type?: unknown }).type : undefined;
   if (type === 'integer' && /^-?\d+$/.test(value)) return Number(value);
   if (type === 'number' && /^\d+(\.\d+)?$/.test(value)) return Number(value);
   return value;
@@ -167,7 +198,8 @@ export function parseFaultHeader(header: string): Fault[] {
         fault[param.slice(0, eq)] = paramValue(kind, param.slice(0, eq), param.slice(eq + 1));
       }
       const issues = faultIssues(fault, `/${i}`);
-      if (issues.length > 0) throw new BadRequestError(`x-mock-fault: '${part}' is not a fault (kinds: ${FAULT_KINDS.join(', ')})`, issues);
+      if (issues.length > 0)
+        throw new BadRequestError(`x-mock-fault: '${part}' is not a fault (kinds: ${FAULT_KINDS.join(', ')})`, issues);
       return fault as Fault;
     });
 }

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemInquirySellerRequest } from '../contracts/index';
 import { FAULT_HEADER, startMockSeller, type RunningMockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
+import {
+  browserSuiteTitle,
+  chromiumAvailable,
+  launchHeadlessChromium,
+  type HeadlessChromium,
+} from '../shared/testing/headless-chromium';
 
 // The inspector page in a real browser: it is open while one honest and one faulty exchange
 // go through the mock seller; both appear live; the faulty one shows the broken rule at its
@@ -55,7 +60,8 @@ describe.skipIf(!chromiumAvailable)(title, () => {
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`); // CSP violations land here
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`console ${message.type()}: ${message.text()}`); // CSP violations land here
     });
     const outside: string[] = [];
     page.on('request', (request) => {
@@ -90,7 +96,9 @@ describe.skipIf(!chromiumAvailable)(title, () => {
     expect(path).toMatch(/^\/items\/\d+\/original_part$/);
     expect(await annotation.textContent()).toContain(`expected "51515", found ${found}`);
     // The marked line is the reply's original_part line itself.
-    expect(await page.locator(`#reply-json .json-line.broken[data-path="${path}"]`).textContent()).toContain(`"original_part": ${found}`);
+    expect(await page.locator(`#reply-json .json-line.broken[data-path="${path}"]`).textContent()).toContain(
+      `"original_part": ${found}`,
+    );
     expect(await page.locator('#request-json').textContent()).toContain('"oil-filter"');
 
     // Filters: only the broken one by rule, only the honest one by verdict.

@@ -26,7 +26,11 @@ describe('the inspector at /__admin/ui', () => {
   it('lists honest and faulty exchanges with member, faults applied and verdict', async () => {
     const seller = createMockSeller(await readDefaultScenario());
     await seller.app.request('/seller', { method: 'POST', body: JSON.stringify(inquiry) });
-    await seller.app.request('/seller', { method: 'POST', body: JSON.stringify(inquiry), headers: { [FAULT_HEADER]: 'wrong-original-part' } });
+    await seller.app.request('/seller', {
+      method: 'POST',
+      body: JSON.stringify(inquiry),
+      headers: { [FAULT_HEADER]: 'wrong-original-part' },
+    });
     await seller.app.request('/seller', { method: 'POST', body: '{"service": "nope"}' });
     const { limit, exchanges } = await json(seller.app.request('/__admin/ui/exchanges'));
     expect(limit).toBe(1000);
@@ -55,7 +59,14 @@ describe('the inspector at /__admin/ui', () => {
 });
 
 describe('journal get and subscribe', () => {
-  const record = (n: number) => ({ startedAt: n, elapsed_ms: 1, service: 'invoice', requestText: `{"n":${n}}`, http_status: 200, reply: { n } });
+  const record = (n: number) => ({
+    startedAt: n,
+    elapsed_ms: 1,
+    service: 'invoice',
+    requestText: `{"n":${n}}`,
+    http_status: 200,
+    reply: { n },
+  });
 
   it('finds a retained entry by seq, and nothing once it is dropped', () => {
     const journal = createJournal(3);

@@ -9,7 +9,11 @@ const L150 = { id: 'L150', member: 'M100', account: 'A-1001' };
 async function inquire(request: Omit<ItemInquirySellerRequest, 'service'>) {
   const seller = createMockSeller(readDefaultScenario());
   const body: ItemInquirySellerRequest = { service: 'item_inquiry', ...request };
-  const res = await seller.app.request('/seller', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await seller.app.request('/seller', {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(res.status).toBe(200);
   const reply = (await res.json()) as ItemInquirySellerReply;
   return { reply, body, check: checkSellerReply('item-inquiry', body, reply) };
@@ -17,11 +21,20 @@ async function inquire(request: Omit<ItemInquirySellerRequest, 'service'>) {
 
 describe('item inquiry', () => {
   it('answers a stocked part with status 1 and the scenario data of each forwarded location', async () => {
-    const { reply, check } = await inquire({ locations: [L101, L150], items: [{ id: 'x1', mfr_code: 'GAT', part_number: 'K060882' }] });
+    const { reply, check } = await inquire({
+      locations: [L101, L150],
+      items: [{ id: 'x1', mfr_code: 'GAT', part_number: 'K060882' }],
+    });
     expect(check).toMatchObject({ ok: true, errors: [], violations: [] });
     const own = reply.items.filter((e) => e.status_code === 1);
     expect(own).toHaveLength(1);
-    expect(own[0]).toMatchObject({ id: 'x1', mfr_code: 'GAT', part_number: 'K060882', part_description: 'Serpentine belt, Micro-V', mfr_description: 'Gates' });
+    expect(own[0]).toMatchObject({
+      id: 'x1',
+      mfr_code: 'GAT',
+      part_number: 'K060882',
+      part_description: 'Serpentine belt, Micro-V',
+      mfr_description: 'Gates',
+    });
     expect(own[0].locations.map((l) => [l.id, l.type, l.quantity_available])).toEqual([
       ['L101', 1, 2],
       ['L150', 2, 35],
@@ -41,9 +54,21 @@ describe('item inquiry', () => {
   });
 
   it('answers an unknown part with status 0 under the requested id and no locations', async () => {
-    const { reply, check } = await inquire({ locations: [L101], items: [{ id: 'nope', mfr_code: 'WIX', part_number: 'NOT-A-PART' }] });
+    const { reply, check } = await inquire({
+      locations: [L101],
+      items: [{ id: 'nope', mfr_code: 'WIX', part_number: 'NOT-A-PART' }],
+    });
     expect(check.ok).toBe(true);
-    expect(reply.items).toEqual([{ id: 'nope', mfr_code: 'WIX', part_number: 'NOT-A-PART', comment: 'Part not found', status_code: 0, locations: [] }]);
+    expect(reply.items).toEqual([
+      {
+        id: 'nope',
+        mfr_code: 'WIX',
+        part_number: 'NOT-A-PART',
+        comment: 'Part not found',
+        status_code: 0,
+        locations: [],
+      },
+    ]);
   });
 
   it('adds alternate, superseded and equivalent parts under the same id with original_part and original_mfr', async () => {
@@ -55,7 +80,14 @@ describe('item inquiry', () => {
       ],
     });
     expect(check.ok).toBe(true);
-    const summary = reply.items.map((e) => [e.id, e.status_code, e.mfr_code, e.part_number, e.original_mfr, e.original_part]);
+    const summary = reply.items.map((e) => [
+      e.id,
+      e.status_code,
+      e.mfr_code,
+      e.part_number,
+      e.original_mfr,
+      e.original_part,
+    ]);
     expect(summary).toEqual([
       ['oil', 1, 'WIX', '51515', undefined, undefined],
       ['oil', 2, 'WIX', '51515XP', 'WIX', '51515'],
@@ -74,7 +106,11 @@ describe('item inquiry', () => {
       ],
     });
     expect(reply.items[0].locations[0]).toMatchObject({ id: 'L150', core: 45 });
-    expect(reply.items[1].locations[0]).toMatchObject({ pack_code: 'BX', pack_quantity: 4, bundle_cost: expect.any(Number) });
+    expect(reply.items[1].locations[0]).toMatchObject({
+      pack_code: 'BX',
+      pack_quantity: 4,
+      bundle_cost: expect.any(Number),
+    });
   });
 
   it('gives a forwarded location the scenario does not know no data rather than inventing some', async () => {
@@ -88,16 +124,31 @@ describe('item inquiry', () => {
 
   it('answers a repeated inquiry from the current stock, after orders and after reset', async () => {
     const seller = createMockSeller(readDefaultScenario());
-    const body = JSON.stringify({ service: 'item_inquiry', locations: [L101], items: [{ id: 'x', mfr_code: 'WIX', part_number: '51515' }] });
+    const body = JSON.stringify({
+      service: 'item_inquiry',
+      locations: [L101],
+      items: [{ id: 'x', mfr_code: 'WIX', part_number: '51515' }],
+    });
     const ask = async () =>
-      ((await (await seller.app.request('/seller', { method: 'POST', body })).json()) as ItemInquirySellerReply).items[0].locations[0].quantity_available;
+      ((await (await seller.app.request('/seller', { method: 'POST', body })).json()) as ItemInquirySellerReply)
+        .items[0].locations[0].quantity_available;
     expect(await ask()).toBe(24);
     expect(await ask()).toBe(24);
     const order = {
       service: 'place_order',
       purchase_order_number: 'P',
       order_type: 1,
-      items: [{ id: 'o', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 4, account_id: 'A-1001', member_id: 'M100' }],
+      items: [
+        {
+          id: 'o',
+          mfr_code: 'WIX',
+          part_number: '51515',
+          location_id: 'L101',
+          quantity_ordered: 4,
+          account_id: 'A-1001',
+          member_id: 'M100',
+        },
+      ],
     };
     await seller.app.request('/seller', { method: 'POST', body: JSON.stringify(order) });
     expect(await ask()).toBe(20);
@@ -105,7 +156,9 @@ describe('item inquiry', () => {
     expect(await ask()).toBe(24);
     // Every request is journaled, answered from the cache or not.
     await ask();
-    expect(seller.journal.entries().map((e) => [e.service, (e.request as { items: { id: string }[] }).items[0].id])).toEqual([
+    expect(
+      seller.journal.entries().map((e) => [e.service, (e.request as { items: { id: string }[] }).items[0].id]),
+    ).toEqual([
       ['item_inquiry', 'x'],
       ['item_inquiry', 'x'],
     ]);

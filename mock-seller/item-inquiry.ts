@@ -55,7 +55,14 @@ function partFields(indexed: IndexedPart, status: number, asked?: { part_number:
   };
 }
 
-function entryFor(data: SellerData, id: string, indexed: IndexedPart, status: number, forwarded: readonly string[], asked?: RequestedItem): SellerItemResult {
+function entryFor(
+  data: SellerData,
+  id: string,
+  indexed: IndexedPart,
+  status: number,
+  forwarded: readonly string[],
+  asked?: RequestedItem,
+): SellerItemResult {
   return { id, ...partFields(indexed, status, asked), locations: locationsOf(data, indexed, forwarded) };
 }
 
@@ -86,7 +93,8 @@ export function answerItemInquiry(data: SellerData, request: ItemInquirySellerRe
       continue;
     }
     items.push(entryFor(data, asked.id, indexed, ItemStatus.Found, forwarded));
-    for (const related of indexed.related) items.push(entryFor(data, asked.id, related.part, related.status, forwarded, asked));
+    for (const related of indexed.related)
+      items.push(entryFor(data, asked.id, related.part, related.status, forwarded, asked));
   }
   return { status_code: OverallStatus.Success, items };
 }
@@ -107,7 +115,8 @@ const CLOSE = Buffer.from(']}');
 const COMMA = Buffer.from(',');
 
 /** `,"mfr_code":…,"status_code":n,"locations":[` — the entry between its id and its locations. */
-const headOf = (indexed: IndexedPart, status: number, asked?: RequestedItem) => Buffer.from(`,${inner(partFields(indexed, status, asked))},"locations":[`);
+const headOf = (indexed: IndexedPart, status: number, asked?: RequestedItem) =>
+  Buffer.from(`,${inner(partFields(indexed, status, asked))},"locations":[`);
 
 function pushLocations(out: Buffer[], data: SellerData, indexed: IndexedPart, forwarded: readonly string[]): number {
   let length = 0;
@@ -116,7 +125,11 @@ function pushLocations(out: Buffer[], data: SellerData, indexed: IndexedPart, fo
     if (stock === undefined) continue;
     let cached = stockFragments.get(stock);
     if (cached === undefined || cached.quantity !== stock.quantity_available || cached.data !== data) {
-      cached = { quantity: stock.quantity_available, data, bytes: Buffer.from(JSON.stringify(locationOf(data, forwarded[i], stock))) };
+      cached = {
+        quantity: stock.quantity_available,
+        data,
+        bytes: Buffer.from(JSON.stringify(locationOf(data, forwarded[i], stock))),
+      };
       stockFragments.set(stock, cached);
     }
     if (length > 0) {
@@ -156,9 +169,11 @@ export function itemInquiryBody(data: SellerData, request: ItemInquirySellerRequ
     for (const related of indexed.related) {
       // A related entry's original_part/original_mfr is the part it hangs off, so one head per relation.
       let relatedHead = relatedHeads.get(related);
-      if (relatedHead === undefined) relatedHeads.set(related, (relatedHead = headOf(related.part, related.status, asked)));
+      if (relatedHead === undefined)
+        relatedHeads.set(related, (relatedHead = headOf(related.part, related.status, asked)));
       out.push(COMMA, id, relatedHead);
-      length += 1 + id.length + relatedHead.length + CLOSE_ENTRY.length + pushLocations(out, data, related.part, forwarded);
+      length +=
+        1 + id.length + relatedHead.length + CLOSE_ENTRY.length + pushLocations(out, data, related.part, forwarded);
       out.push(CLOSE_ENTRY);
     }
   }

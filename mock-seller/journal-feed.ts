@@ -7,7 +7,10 @@ import type { Journal, JournalEntry } from './journal';
 // (its limit is the page's), its faults are the faults shown, the verdict is the contract's.
 
 function recordOf(entry: JournalEntry): ExchangeRecord {
-  const refused = entry.http_status !== null && entry.http_status >= 400 ? (entry.reply as { message?: unknown } | null)?.message : undefined;
+  const refused =
+    entry.http_status !== null && entry.http_status >= 400
+      ? (entry.reply as { message?: unknown } | null)?.message
+      : undefined;
   return {
     at: entry.at,
     service: entry.service,

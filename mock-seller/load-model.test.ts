@@ -27,7 +27,8 @@ const send = async (seller: ReturnType<typeof createMockSeller>, body: object) =
   return { status: res.status, reply, ms: performance.now() - t0 };
 };
 
-const brokenRules = (request: ItemInquirySellerRequest, reply: unknown) => checkSellerReply('item-inquiry', request, reply).violations.map((v) => v.rule);
+const brokenRules = (request: ItemInquirySellerRequest, reply: unknown) =>
+  checkSellerReply('item-inquiry', request, reply).violations.map((v) => v.rule);
 
 describe('the capacity model', () => {
   it('serves N at once and queues the rest: with 2 workers of 60 ms, the 3rd and 4th wait for a worker', async () => {
@@ -49,15 +50,17 @@ describe('the capacity model', () => {
     const median = [...times].sort((a, b) => a - b)[200];
     expect(median).toBeGreaterThan(40);
     expect(median).toBeLessThan(60);
-    const uniform = Array.from({ length: 200 }, (_, n) => serviceTimeOf({ service_time: { distribution: 'uniform', min_ms: 10, max_ms: 20 } }, n));
+    const uniform = Array.from({ length: 200 }, (_, n) =>
+      serviceTimeOf({ service_time: { distribution: 'uniform', min_ms: 10, max_ms: 20 } }, n),
+    );
     expect(Math.min(...uniform)).toBeGreaterThanOrEqual(10);
     expect(Math.max(...uniform)).toBeLessThanOrEqual(20);
   });
 
   it('refuses a service time missing what its distribution needs, naming the field', () => {
-    expect(() => checkScenario({ ...readDefaultScenario(), load: { service_time: { distribution: 'uniform', min_ms: 5 } } })).toThrow(
-      expect.objectContaining({ issues: [expect.objectContaining({ path: '/load/service_time' })] }),
-    );
+    expect(() =>
+      checkScenario({ ...readDefaultScenario(), load: { service_time: { distribution: 'uniform', min_ms: 5 } } }),
+    ).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ path: '/load/service_time' })] }));
     expect(() => checkScenario({ ...readDefaultScenario(), load: { workers: 0 } })).toThrow(
       expect.objectContaining({ issues: [expect.objectContaining({ path: '/load/workers' })] }),
     );
@@ -99,12 +102,17 @@ describe('the stall', () => {
   });
 
   it('refuses a stall as long as its period, naming the field', () => {
-    expect(() => checkScenario({ ...readDefaultScenario(), load: { stall: { every_ms: 100, for_ms: 100 } } })).toThrow(/refers to things it does not define/);
+    expect(() => checkScenario({ ...readDefaultScenario(), load: { stall: { every_ms: 100, for_ms: 100 } } })).toThrow(
+      /refers to things it does not define/,
+    );
     try {
       checkScenario({ ...readDefaultScenario(), load: { stall: { every_ms: 100, for_ms: 100 } } });
     } catch (error) {
       expect((error as { issues: { path: string; message: string }[] }).issues).toContainEqual(
-        expect.objectContaining({ path: '/load/stall/for_ms', message: 'for_ms must be below every_ms (else it never answers)' }),
+        expect.objectContaining({
+          path: '/load/stall/for_ms',
+          message: 'for_ms must be below every_ms (else it never answers)',
+        }),
       );
     }
   });
@@ -152,7 +160,10 @@ describe('the cross-talk fault', () => {
     const seller = createMockSeller(readDefaultScenario());
     const six = () => Promise.all([0, 1, 2, 3, 4, 5].map((i) => send(seller, inquiry(`s${i}`))));
     expect((await six()).every((a, i) => brokenRules(inquiry(`s${i}`), a.reply).length === 0)).toBe(true);
-    seller.loadScenario({ ...readDefaultScenario(), load: { service_time: { ms: 20 }, cross_talk: { above: 2, mix: 'item-id' } } });
+    seller.loadScenario({
+      ...readDefaultScenario(),
+      load: { service_time: { ms: 20 }, cross_talk: { above: 2, mix: 'item-id' } },
+    });
     expect((await six()).some((a, i) => brokenRules(inquiry(`s${i}`), a.reply).includes('item.unknown-id'))).toBe(true);
     seller.loadScenario(readDefaultScenario());
     expect((await six()).every((a, i) => brokenRules(inquiry(`s${i}`), a.reply).length === 0)).toBe(true);

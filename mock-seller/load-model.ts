@@ -43,8 +43,10 @@ export function serviceTimeOf(config: ScenarioLoad, n: number): number {
 function drawServiceTime(time: ScenarioServiceTime | undefined, uniform: () => number): number {
   if (time === undefined) return 0;
   const distribution = time.distribution ?? 'fixed';
-  if (distribution === 'log-normal') return latencyMs({ kind: 'latency', distribution, median_ms: time.median_ms, sigma: time.sigma }, uniform);
-  if (distribution === 'uniform') return latencyMs({ kind: 'latency', min_ms: time.min_ms, max_ms: time.max_ms }, uniform);
+  if (distribution === 'log-normal')
+    return latencyMs({ kind: 'latency', distribution, median_ms: time.median_ms, sigma: time.sigma }, uniform);
+  if (distribution === 'uniform')
+    return latencyMs({ kind: 'latency', min_ms: time.min_ms, max_ms: time.max_ms }, uniform);
   return time.ms ?? 0;
 }
 
@@ -52,10 +54,17 @@ function namedIn(body: string): InFlight {
   try {
     const items = (JSON.parse(body) as { items?: unknown }).items;
     if (!Array.isArray(items)) return { ids: [], parts: [] };
-    const named = items.filter((i): i is { id: string; mfr_code?: string; part_number?: string } => typeof (i as { id?: unknown })?.id === 'string');
+    const named = items.filter(
+      (i): i is { id: string; mfr_code?: string; part_number?: string } =>
+        typeof (i as { id?: unknown })?.id === 'string',
+    );
     return {
       ids: named.map((i) => i.id),
-      parts: named.flatMap((i) => (i.mfr_code !== undefined && i.part_number !== undefined ? [{ mfr_code: i.mfr_code, part_number: i.part_number }] : [])),
+      parts: named.flatMap((i) =>
+        i.mfr_code !== undefined && i.part_number !== undefined
+          ? [{ mfr_code: i.mfr_code, part_number: i.part_number }]
+          : [],
+      ),
     };
   } catch {
     return { ids: [], parts: [] }; // not JSON: the endpoint refuses it
@@ -110,14 +119,21 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The cross-talk fault of the n-th request `self`: spoils its reply with a value of another request in flight. */
-function crossTalkOf(talk: ScenarioCrossTalk | undefined, seed: number, n: number, self: InFlight, inFlight: ReadonlySet<InFlight>) {
+function crossTalkOf(
+  talk: ScenarioCrossTalk | undefined,
+  seed: number,
+  n: number,
+  self: InFlight,
+  inFlight: ReadonlySet<InFlight>,
+) {
   return (reply: unknown): CrossTalk | undefined => {
     if (talk === undefined || inFlight.size <= talk.above) return undefined;
     if (draw(seed, 'cross-talk', String(n)) >= (talk.probability ?? 1)) return undefined;
     const others = [...inFlight].filter((o) => o !== self);
     const entries = (reply as { items?: ReplyItem[] } | null)?.items;
     if (!Array.isArray(entries) || entries.length === 0) return undefined;
-    const pick = <T>(list: T[], salt: string): T | undefined => (list.length === 0 ? undefined : list[Math.floor(draw(seed, salt, String(n)) * list.length)]);
+    const pick = <T>(list: T[], salt: string): T | undefined =>
+      list.length === 0 ? undefined : list[Math.floor(draw(seed, salt, String(n)) * list.length)];
     if (talk.mix === 'item-id') {
       const foreign = others.flatMap((o) => o.ids).filter((id) => !self.ids.includes(id));
       const id = pick(foreign, 'cross-talk-id');
@@ -125,16 +141,22 @@ function crossTalkOf(talk: ScenarioCrossTalk | undefined, seed: number, n: numbe
       if (id === undefined || entry === undefined) return undefined;
       const was = String(entry.id);
       entry.id = id;
-      return { note: `cross-talk: id '${was}' replaced by '${id}' of another request in flight (${inFlight.size} in flight)` };
+      return {
+        note: `cross-talk: id '${was}' replaced by '${id}' of another request in flight (${inFlight.size} in flight)`,
+      };
     }
     const related = entries.filter((e) => typeof e.original_part === 'string');
-    const foreign = others.flatMap((o) => o.parts.map((p) => p.part_number)).filter((p) => !related.some((e) => e.original_part === p));
+    const foreign = others
+      .flatMap((o) => o.parts.map((p) => p.part_number))
+      .filter((p) => !related.some((e) => e.original_part === p));
     const part = pick(foreign, 'cross-talk-part');
     const entry = pick(related, 'cross-talk-entry');
     if (part === undefined || entry === undefined) return undefined;
     const was = String(entry.original_part);
     entry.original_part = part;
-    return { note: `cross-talk: original_part '${was}' replaced by '${part}' of another request in flight (${inFlight.size} in flight)` };
+    return {
+      note: `cross-talk: original_part '${was}' replaced by '${part}' of another request in flight (${inFlight.size} in flight)`,
+    };
   };
 }
 

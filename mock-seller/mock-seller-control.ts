@@ -15,7 +15,11 @@ export interface MockSellerControl {
   /** Back to the base scenario: stock, orders, faults and journal; hanging requests let go. */
   reset(): void;
   /** setup: change the live data as the state needs; teardown: back to the base data. */
-  providerState(state: string, params: Record<string, unknown>, action: 'setup' | 'teardown'): { params: Record<string, unknown> };
+  providerState(
+    state: string,
+    params: Record<string, unknown>,
+    action: 'setup' | 'teardown',
+  ): { params: Record<string, unknown> };
   /** Lets every request held by a `hang` fault go (their connections are dropped). */
   releaseHanging(): void;
   /** Requests currently held by a `hang` fault. */

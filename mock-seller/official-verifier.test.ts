@@ -33,14 +33,23 @@ describe('the official pact verifier against the mock seller', () => {
   });
 
   it('passes every interaction with teardown calls between them', async () => {
-    const run = await runOfficialVerifier(PACT_FILE, mock.url, ['--state-change-url', stateUrl(), '--state-change-teardown']);
+    const run = await runOfficialVerifier(PACT_FILE, mock.url, [
+      '--state-change-url',
+      stateUrl(),
+      '--state-change-teardown',
+    ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
   it('passes each interaction run on its own, whatever ran before it', async () => {
     // Reverse order: every setup must hold after the states of later interactions.
     for (const description of [...DESCRIPTIONS].reverse()) {
-      const run = await runOfficialVerifier(PACT_FILE, mock.url, ['--state-change-url', stateUrl(), '--filter-description', exactly(description)]);
+      const run = await runOfficialVerifier(PACT_FILE, mock.url, [
+        '--state-change-url',
+        stateUrl(),
+        '--filter-description',
+        exactly(description),
+      ]);
       expect(run.code, `${description}\n${run.stdout}`).toBe(0);
       expect(run.stdout).toContain(`  ${description} (`);
       expect(run.stdout.match(/ms verification\)/g)).toHaveLength(1);
@@ -55,9 +64,15 @@ describe('the official pact verifier against the mock seller', () => {
       states: Record<string, Record<string, unknown>>;
     };
     const vendor = new Hono().post('/states', async (c) => {
-      const { state, params, action } = (await c.req.json()) as { state: string; params: Record<string, unknown>; action: string };
+      const { state, params, action } = (await c.req.json()) as {
+        state: string;
+        params: Record<string, unknown>;
+        action: string;
+      };
       const known = Object.keys(params);
-      const own = Object.fromEntries(Object.entries({ ...map.defaults, ...map.states[state] }).filter(([k]) => known.includes(k)));
+      const own = Object.fromEntries(
+        Object.entries({ ...map.defaults, ...map.states[state] }).filter(([k]) => known.includes(k)),
+      );
       const answer = await fetch(stateUrl(), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

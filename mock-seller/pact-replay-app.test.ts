@@ -7,10 +7,17 @@ import { readPact } from '../contracts/pact/pact-file';
 import { createPactReplay } from './pact-replay';
 
 const pact = readPact(PACT_FILE);
-const operationOf = Object.fromEntries(Object.entries(SERVICE_OF).map(([op, service]) => [service, op])) as Record<string, ForwardedOperation>;
+const operationOf = Object.fromEntries(Object.entries(SERVICE_OF).map(([op, service]) => [service, op])) as Record<
+  string,
+  ForwardedOperation
+>;
 const json = async (response: Response): Promise<any> => response.json();
 const post = (app: ReturnType<typeof createPactReplay>, body: unknown) =>
-  app.request('/seller', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  app.request('/seller', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('pact replay', () => {
   it("answers each of the pact's example requests with exactly its example reply", async () => {
@@ -30,8 +37,12 @@ describe('pact replay', () => {
 
   it('tells apart requests of one service by their items and by their filter fields', async () => {
     const app = createPactReplay(pact);
-    const byPo = await json(await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', po_number: 'PO-7005' }));
-    const byNumber = await json(await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', invoice_number: 'INV-100405' }));
+    const byPo = await json(
+      await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', po_number: 'PO-7005' }),
+    );
+    const byNumber = await json(
+      await post(app, { service: 'invoice', member: 'M100', account: 'A-1001', invoice_number: 'INV-100405' }),
+    );
     expect(byPo.invoices[0].po_number).toBe('PO-7005');
     expect(byNumber.invoices[0].invoice_number).toBe('INV-100405');
     const superseded = await json(

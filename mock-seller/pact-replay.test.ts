@@ -9,7 +9,11 @@ import { startPactReplay } from './index';
 const pact = readPact(PACT_FILE);
 const unknownPart = pact.interactions.find((i) => i.description === 'an item inquiry for an unknown part')!;
 const post = (url: string, body: unknown) =>
-  fetch(`${url}/seller`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}/seller`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('pact replay from the mock seller', () => {
   it("answers one of the pact's requests with its example reply, and an unmatched one with a 404 listing what the pact offers", async () => {
@@ -43,7 +47,11 @@ describe('pact replay from the mock seller', () => {
   });
 
   it('refuses a file that is not a pact, naming it', async () => {
-    await expect(startPactReplay({ pact: 'fixtures/scenarios/default.json', port: 0 })).rejects.toThrow(/default\.json is not a pact/);
-    await expect(startPactReplay({ pact: 'no/such/pact.json', port: 0 })).rejects.toThrow(/cannot read no\/such\/pact\.json/);
+    await expect(startPactReplay({ pact: 'fixtures/scenarios/default.json', port: 0 })).rejects.toThrow(
+      /default\.json is not a pact/,
+    );
+    await expect(startPactReplay({ pact: 'no/such/pact.json', port: 0 })).rejects.toThrow(
+      /cannot read no\/such\/pact\.json/,
+    );
   });
 });

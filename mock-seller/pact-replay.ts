@@ -58,7 +58,13 @@ export function createPactReplay(pact: PactDocument, options: ReplayOptions = {}
 
   const app = new Hono();
   app.get('/__replay/interactions', (c) =>
-    c.json({ interactions: candidates.map(({ interaction, body }) => ({ description: interaction.description, service: body.service, request: body })) }),
+    c.json({
+      interactions: candidates.map(({ interaction, body }) => ({
+        description: interaction.description,
+        service: body.service,
+        request: body,
+      })),
+    }),
   );
   app.post('*', async (c) => {
     let body: Record<string, unknown> | undefined;
@@ -76,15 +82,22 @@ export function createPactReplay(pact: PactDocument, options: ReplayOptions = {}
     }
     if (best === undefined) {
       const offered = candidates.filter((k) => k.body.service === body!.service).map((k) => k.interaction.description);
-      return c.json({ message: `no interaction of the pact matches this ${String(body.service ?? 'unnamed')} request`, offered }, 404);
+      return c.json(
+        { message: `no interaction of the pact matches this ${String(body.service ?? 'unnamed')} request`, offered },
+        404,
+      );
     }
     options.onMatch?.(best.interaction.description);
     const { response } = best.interaction;
     const headers = new Headers();
-    for (const [name, values] of Object.entries(response.headers ?? {})) for (const value of values) headers.append(name, value);
+    for (const [name, values] of Object.entries(response.headers ?? {}))
+      for (const value of values) headers.append(name, value);
     if (!headers.has('content-type')) headers.set('content-type', response.body?.contentType ?? 'application/json');
     const content = response.body?.content;
-    return new Response(content === undefined ? null : typeof content === 'string' ? content : JSON.stringify(content), { status: response.status, headers });
+    return new Response(
+      content === undefined ? null : typeof content === 'string' ? content : JSON.stringify(content),
+      { status: response.status, headers },
+    );
   });
   return app;
 }

@@ -24,7 +24,11 @@ describe('the mock seller honours the gateway → seller pact', () => {
     const verifier = new Verifier({
       ...baseOptions(mock.url),
       ...pactSourceOptions({ kind: 'file', files: [PACT_FILE] }),
-      ...stateHandlerOptions(createStateHandlers(STATE_NAMES, remoteStateSource(`${mock.url}/__admin/provider-state`), (e) => events.push(e))),
+      ...stateHandlerOptions(
+        createStateHandlers(STATE_NAMES, remoteStateSource(`${mock.url}/__admin/provider-state`), (e) =>
+          events.push(e),
+        ),
+      ),
       ...publishOptions(undefined),
     });
     await expect(verifier.verifyProvider()).resolves.toBeDefined();

@@ -1,10 +1,21 @@
 import { describe, it, expect } from 'vitest';
-import { checkSellerReply, type PlaceOrderSellerReply, type PlaceOrderSellerRequest, type SellerOrderItem } from '../contracts/index';
+import {
+  checkSellerReply,
+  type PlaceOrderSellerReply,
+  type PlaceOrderSellerRequest,
+  type SellerOrderItem,
+} from '../contracts/index';
 import { createMockSeller, type MockSeller } from './index';
 import { readDefaultScenario } from './default-scenario';
 import { ORDER_TYPE_UNKNOWN_NOTE } from './place-order';
 
-const line = (id: string, part_number: string, quantity_ordered: number, location_id = 'L101', mfr_code = 'WIX'): SellerOrderItem => ({
+const line = (
+  id: string,
+  part_number: string,
+  quantity_ordered: number,
+  location_id = 'L101',
+  mfr_code = 'WIX',
+): SellerOrderItem => ({
   id,
   mfr_code,
   part_number,
@@ -15,7 +26,13 @@ const line = (id: string, part_number: string, quantity_ordered: number, locatio
 });
 
 async function order(seller: MockSeller, items: SellerOrderItem[], extra: Partial<PlaceOrderSellerRequest> = {}) {
-  const body: PlaceOrderSellerRequest = { service: 'place_order', purchase_order_number: 'PO-1', order_type: 1, items, ...extra };
+  const body: PlaceOrderSellerRequest = {
+    service: 'place_order',
+    purchase_order_number: 'PO-1',
+    order_type: 1,
+    items,
+    ...extra,
+  };
   const res = await seller.app.request('/seller', { method: 'POST', body: JSON.stringify(body) });
   expect(res.status).toBe(200);
   const reply = (await res.json()) as PlaceOrderSellerReply;
@@ -23,7 +40,8 @@ async function order(seller: MockSeller, items: SellerOrderItem[], extra: Partia
   return reply;
 }
 
-const stockAt = (seller: MockSeller, mfr: string, pn: string, location: string) => seller.data.findPart(mfr, pn)?.stock.get(location)?.quantity_available;
+const stockAt = (seller: MockSeller, mfr: string, pn: string, location: string) =>
+  seller.data.findPart(mfr, pn)?.stock.get(location)?.quantity_available;
 
 describe('place order', () => {
   it('receives an item while stock suffices and lowers the stock', async () => {

@@ -1,4 +1,11 @@
-import { ItemOrderStatus, OrderType, OverallStatus, type OrderItemResult, type PlaceOrderSellerReply, type PlaceOrderSellerRequest } from '../contracts/index';
+import {
+  ItemOrderStatus,
+  OrderType,
+  OverallStatus,
+  type OrderItemResult,
+  type PlaceOrderSellerReply,
+  type PlaceOrderSellerRequest,
+} from '../contracts/index';
 import type { SellerData } from './seller-data';
 
 // Place order: received while stock suffices (stock goes down), backorder when it does
@@ -13,7 +20,11 @@ export interface PlacedOrder {
   reply: PlaceOrderSellerReply;
 }
 
-export function answerPlaceOrder(data: SellerData, request: PlaceOrderSellerRequest, orderNumber: string): PlaceOrderSellerReply {
+export function answerPlaceOrder(
+  data: SellerData,
+  request: PlaceOrderSellerRequest,
+  orderNumber: string,
+): PlaceOrderSellerReply {
   const items: OrderItemResult[] = request.items.map((item) => {
     const answer = (status_code: number, comment: string): OrderItemResult => ({
       id: item.id,
@@ -22,12 +33,17 @@ export function answerPlaceOrder(data: SellerData, request: PlaceOrderSellerRequ
       comment,
     });
     const indexed = data.findPart(item.mfr_code, item.part_number);
-    if (indexed === undefined) return answer(ItemOrderStatus.Failure, `Unknown part ${item.mfr_code} ${item.part_number}`);
-    if (data.findLocation(item.location_id) === undefined) return answer(ItemOrderStatus.Failure, `Unknown location ${item.location_id}`);
+    if (indexed === undefined)
+      return answer(ItemOrderStatus.Failure, `Unknown part ${item.mfr_code} ${item.part_number}`);
+    if (data.findLocation(item.location_id) === undefined)
+      return answer(ItemOrderStatus.Failure, `Unknown location ${item.location_id}`);
     const stock = indexed.stock.get(item.location_id);
     const available = stock?.quantity_available ?? 0;
     if (stock === undefined || available < item.quantity_ordered) {
-      return answer(ItemOrderStatus.Backorder, `Backordered: ${item.quantity_ordered} ordered, ${available} available at ${item.location_id}`);
+      return answer(
+        ItemOrderStatus.Backorder,
+        `Backordered: ${item.quantity_ordered} ordered, ${available} available at ${item.location_id}`,
+      );
     }
     stock.quantity_available = available - item.quantity_ordered;
     return answer(ItemOrderStatus.Received, `Received at ${item.location_id}`);

@@ -32,7 +32,9 @@ const requiredString = (params: Params, name: string, fallback?: string): string
 const num = (params: Params, name: string, fallback: number): number => {
   const value = params[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-    throw new BadRequestError(`param '${name}' must be a number ≥ 0`, [{ keyword: 'param', path: `/params/${name}`, message: 'must be a number ≥ 0' }]);
+    throw new BadRequestError(`param '${name}' must be a number ≥ 0`, [
+      { keyword: 'param', path: `/params/${name}`, message: 'must be a number ≥ 0' },
+    ]);
   return value;
 };
 const list = (params: Params, name: string, fallback: string[]): string[] => {
@@ -52,16 +54,38 @@ function ensureLocation(scenario: Scenario, id: string, member?: string): void {
 }
 
 /** The part, created when missing, stocked at each location with at least `quantity`. */
-function ensurePart(scenario: Scenario, mfr: string, pn: string, locationIds: string[], quantity: number | undefined, member?: string): ScenarioPart {
+function ensurePart(
+  scenario: Scenario,
+  mfr: string,
+  pn: string,
+  locationIds: string[],
+  quantity: number | undefined,
+  member?: string,
+): ScenarioPart {
   let part = scenario.parts.find((p) => p.mfr_code === mfr && p.part_number === pn);
   if (part === undefined) {
-    part = { mfr_code: mfr, part_number: pn, part_description: `Part ${pn}`, mfr_description: mfr, weight: 1, stock: [] };
+    part = {
+      mfr_code: mfr,
+      part_number: pn,
+      part_description: `Part ${pn}`,
+      mfr_description: mfr,
+      weight: 1,
+      stock: [],
+    };
     scenario.parts.push(part);
   }
   for (const id of locationIds) {
     ensureLocation(scenario, id, member);
     const stock = part.stock.find((s) => s.location_id === id);
-    if (stock === undefined) part.stock.push({ location_id: id, cost: 6.2, list: 9.99, pack_code: 'EA', pack_quantity: 1, quantity_available: quantity ?? 10 });
+    if (stock === undefined)
+      part.stock.push({
+        location_id: id,
+        cost: 6.2,
+        list: 9.99,
+        pack_code: 'EA',
+        pack_quantity: 1,
+        quantity_available: quantity ?? 10,
+      });
     else if (quantity !== undefined) stock.quantity_available = Math.max(stock.quantity_available, quantity);
   }
   return part;
@@ -69,7 +93,8 @@ function ensurePart(scenario: Scenario, mfr: string, pn: string, locationIds: st
 
 function removePart(scenario: Scenario, mfr: string, pn: string): void {
   scenario.parts = scenario.parts.filter((p) => !(p.mfr_code === mfr && p.part_number === pn));
-  for (const p of scenario.parts) if (p.related) p.related = p.related.filter((r) => !(r.mfr_code === mfr && r.part_number === pn));
+  for (const p of scenario.parts)
+    if (p.related) p.related = p.related.filter((r) => !(r.mfr_code === mfr && r.part_number === pn));
 }
 
 function ensureAccount(scenario: Scenario, member: string, account: string, description?: string): ScenarioAccount {
@@ -82,9 +107,11 @@ function ensureAccount(scenario: Scenario, member: string, account: string, desc
   return found;
 }
 
-const firstLocationOf = (scenario: Scenario, member: string) => scenario.locations.find((l) => l.member === member)?.id ?? scenario.locations[0].id;
+const firstLocationOf = (scenario: Scenario, member: string) =>
+  scenario.locations.find((l) => l.member === member)?.id ?? scenario.locations[0].id;
 const allLocations = (scenario: Scenario) => scenario.locations.map((l) => l.id);
-const optionalString = (params: Params, name: string): string | undefined => (params[name] === undefined ? undefined : requiredString(params, name));
+const optionalString = (params: Params, name: string): string | undefined =>
+  params[name] === undefined ? undefined : requiredString(params, name);
 
 /**
  * The locations a part state names: `location_ids`, or `location_id` and
@@ -132,7 +159,11 @@ function relatedState(kind: RelationKind): MockStateHandler {
     setUp(scenario, params) {
       const mfr = requiredString(params, 'mfr_code');
       const pn = requiredString(params, 'part_number');
-      const relMfr = requiredString(params, 'related_mfr_code', (params.alternate_mfr_code as string | undefined) ?? mfr);
+      const relMfr = requiredString(
+        params,
+        'related_mfr_code',
+        (params.alternate_mfr_code as string | undefined) ?? mfr,
+      );
       const relPn = requiredString(
         params,
         'related_part_number',
@@ -160,7 +191,12 @@ function relatedState(kind: RelationKind): MockStateHandler {
 }
 
 /** Route times for a location that has none, so 'part has route times' holds anywhere. */
-const DEFAULT_ROUTE = { cutoff_time: '2026-11-23 10:00:00', arrival_time: '2026-11-23 11:30:00', pickup_time: '2026-11-23 11:45:00', route_code: 'PACT-1' };
+const DEFAULT_ROUTE = {
+  cutoff_time: '2026-11-23 10:00:00',
+  arrival_time: '2026-11-23 11:30:00',
+  pickup_time: '2026-11-23 11:45:00',
+  route_code: 'PACT-1',
+};
 
 const orderLine = (params: Params) => ({
   mfr: requiredString(params, 'mfr_code'),
@@ -175,10 +211,19 @@ const accountHasInvoices: MockStateHandler = {
   required: ['member', 'account'],
   setUp(scenario, params) {
     const member = requiredString(params, 'member');
-    const account = ensureAccount(scenario, member, requiredString(params, 'account'), params.account_description as string | undefined);
+    const account = ensureAccount(
+      scenario,
+      member,
+      requiredString(params, 'account'),
+      params.account_description as string | undefined,
+    );
     const locationId = requiredString(params, 'location_id', firstLocationOf(scenario, member));
     ensureLocation(scenario, locationId, member);
-    const date = requiredString(params, 'invoice_date', (params.from_invoice_date ?? params.to_invoice_date ?? '2026-11-02') as string);
+    const date = requiredString(
+      params,
+      'invoice_date',
+      (params.from_invoice_date ?? params.to_invoice_date ?? '2026-11-02') as string,
+    );
     const invoiceNumber = requiredString(params, 'invoice_number', `INV-PACT-${account.invoices.length + 1}`);
     const poNumber = requiredString(params, 'po_number', 'PO-PACT-1');
     const partNumber = requiredString(params, 'part_number', '51515');
@@ -192,7 +237,16 @@ const accountHasInvoices: MockStateHandler = {
       invoice_type: invoiceType,
       item_count: 2,
       total_cost: 11.76,
-      invoice_detail: [{ item_quantity: 2, line_code: 'WIX', part_number: partNumber, list_price: 9.49, cost: 5.88, description: 'Engine oil filter' }],
+      invoice_detail: [
+        {
+          item_quantity: 2,
+          line_code: 'WIX',
+          part_number: partNumber,
+          list_price: 9.49,
+          cost: 5.88,
+          description: 'Engine oil filter',
+        },
+      ],
     });
     return {
       member,
@@ -224,7 +278,13 @@ export const MOCK_SELLER_STATE_HANDLERS = {
       const part = ensurePart(scenario, mfr, pn, locations.ids, quantity, optionalString(params, 'member'));
       // The catalogue's 'part exists' has no alternates: the reply is the part's entry alone.
       delete part.related;
-      return { mfr_code: mfr, part_number: pn, ...locations.echo, location_ids: locations.ids, quantity_available: quantity };
+      return {
+        mfr_code: mfr,
+        part_number: pn,
+        ...locations.echo,
+        location_ids: locations.ids,
+        quantity_available: quantity,
+      };
     },
   },
   'part has route times': {
@@ -240,7 +300,8 @@ export const MOCK_SELLER_STATE_HANDLERS = {
       const part = ensurePart(scenario, mfr, pn, [locationId], quantity, optionalString(params, 'member'));
       delete part.related;
       const location = scenario.locations.find((l) => l.id === locationId)!;
-      if (location.route_times === undefined || location.route_times.length === 0) location.route_times = [DEFAULT_ROUTE];
+      if (location.route_times === undefined || location.route_times.length === 0)
+        location.route_times = [DEFAULT_ROUTE];
       return { mfr_code: mfr, part_number: pn, location_id: locationId, quantity_available: quantity };
     },
   },
@@ -252,12 +313,23 @@ export const MOCK_SELLER_STATE_HANDLERS = {
     description:
       'mfr_code/part_number and second_mfr_code/second_part_number are stocked at location_id (at least ' +
       'quantity_available, default 10) without related parts; unknown_mfr_code/unknown_part_number is not in the catalogue',
-    required: ['mfr_code', 'part_number', 'second_mfr_code', 'second_part_number', 'unknown_mfr_code', 'unknown_part_number', 'location_id'],
+    required: [
+      'mfr_code',
+      'part_number',
+      'second_mfr_code',
+      'second_part_number',
+      'unknown_mfr_code',
+      'unknown_part_number',
+      'location_id',
+    ],
     setUp(scenario, params) {
       const locationId = requiredString(params, 'location_id');
       const quantity = num(params, 'quantity_available', 10);
       const member = optionalString(params, 'member');
-      const unknown = { unknown_mfr_code: requiredString(params, 'unknown_mfr_code'), unknown_part_number: requiredString(params, 'unknown_part_number') };
+      const unknown = {
+        unknown_mfr_code: requiredString(params, 'unknown_mfr_code'),
+        unknown_part_number: requiredString(params, 'unknown_part_number'),
+      };
       // Removed first: the two stocked parts win should a vendor name one of them twice.
       removePart(scenario, unknown.unknown_mfr_code, unknown.unknown_part_number);
       const stocked = {
@@ -297,7 +369,8 @@ export const MOCK_SELLER_STATE_HANDLERS = {
   'order will fail': unknownPartState('the ordered part is unknown to the seller (order item status 0)'),
   'account has invoices': accountHasInvoices,
   'invoice has a downloadable copy': {
-    description: 'the account exists at the member and has the invoice invoice_number (the mock serves every invoice with a link_url to a copy)',
+    description:
+      'the account exists at the member and has the invoice invoice_number (the mock serves every invoice with a link_url to a copy)',
     required: ['member', 'account', 'invoice_number'],
     setUp: accountHasInvoices.setUp,
   },
@@ -307,8 +380,17 @@ export const MOCK_SELLER_STATE_HANDLERS = {
     required: ['member', 'account'],
     setUp(scenario, params) {
       const member = requiredString(params, 'member');
-      const account = ensureAccount(scenario, member, requiredString(params, 'account'), params.account_description as string | undefined);
-      const date = requiredString(params, 'statement_date', (params.to_statement_date ?? params.from_statement_date ?? '2026-10-31') as string);
+      const account = ensureAccount(
+        scenario,
+        member,
+        requiredString(params, 'account'),
+        params.account_description as string | undefined,
+      );
+      const date = requiredString(
+        params,
+        'statement_date',
+        (params.to_statement_date ?? params.from_statement_date ?? '2026-10-31') as string,
+      );
       const statementType = requiredString(params, 'statement_type', 'monthly');
       const locationId = params.location_id === undefined ? undefined : requiredString(params, 'location_id');
       if (locationId !== undefined) ensureLocation(scenario, locationId, member);
@@ -350,14 +432,16 @@ export const MOCK_SELLER_STATE_HANDLERS = {
   },
 } satisfies Record<StateName | MockOnlyStateName, MockStateHandler>;
 
-const isHandledState = (state: string): state is keyof typeof MOCK_SELLER_STATE_HANDLERS => Object.hasOwn(MOCK_SELLER_STATE_HANDLERS, state);
+const isHandledState = (state: string): state is keyof typeof MOCK_SELLER_STATE_HANDLERS =>
+  Object.hasOwn(MOCK_SELLER_STATE_HANDLERS, state);
 
 /** Applies a named state to a copy of `scenario`. */
 export function setUpProviderState(scenario: Scenario, state: string, params: Params = {}): ProviderStateResult {
   if (!isHandledState(state)) {
-    throw new BadRequestError(`unknown provider state '${state}'; known: ${Object.keys(MOCK_SELLER_STATE_HANDLERS).join(', ')}`, [
-      { keyword: 'state', path: '/state', message: `unknown provider state '${state}'` },
-    ]);
+    throw new BadRequestError(
+      `unknown provider state '${state}'; known: ${Object.keys(MOCK_SELLER_STATE_HANDLERS).join(', ')}`,
+      [{ keyword: 'state', path: '/state', message: `unknown provider state '${state}'` }],
+    );
   }
   const copy = structuredClone(scenario);
   return { scenario: copy, params: MOCK_SELLER_STATE_HANDLERS[state].setUp(copy, params) };

@@ -8,7 +8,8 @@ import type { Scenario } from '../contracts/schemas/scenario';
 const DAY_MS = 86_400_000;
 
 /** Today's date where the mock runs, YYYY-MM-DD. */
-export const localDate = (now = new Date()) => `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+export const localDate = (now = new Date()) =>
+  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 
 // Wall-clock strings are moved as if they were UTC: whole days, no daylight-saving drift.
 const shift = (routeTime: string, days: number) =>

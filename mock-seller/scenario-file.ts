@@ -31,8 +31,10 @@ function referenceIssues(scenario: Scenario): ValidationIssue[] {
     parts.add(key);
     const stocked = new Set<string>();
     p.stock.forEach((s, j) => {
-      if (!locations.has(s.location_id)) issue(`/parts/${i}/stock/${j}/location_id`, `unknown location '${s.location_id}'`);
-      if (stocked.has(s.location_id)) issue(`/parts/${i}/stock/${j}/location_id`, `location '${s.location_id}' listed twice`);
+      if (!locations.has(s.location_id))
+        issue(`/parts/${i}/stock/${j}/location_id`, `unknown location '${s.location_id}'`);
+      if (stocked.has(s.location_id))
+        issue(`/parts/${i}/stock/${j}/location_id`, `location '${s.location_id}' listed twice`);
       stocked.add(s.location_id);
     });
   });
@@ -40,7 +42,8 @@ function referenceIssues(scenario: Scenario): ValidationIssue[] {
     p.related?.forEach((r, j) => {
       if (!parts.has(partKey(r.mfr_code, r.part_number)))
         issue(`/parts/${i}/related/${j}`, `related part ${r.mfr_code} ${r.part_number} is not in the scenario`);
-      if (r.mfr_code === p.mfr_code && r.part_number === p.part_number) issue(`/parts/${i}/related/${j}`, 'a part cannot be related to itself');
+      if (r.mfr_code === p.mfr_code && r.part_number === p.part_number)
+        issue(`/parts/${i}/related/${j}`, 'a part cannot be related to itself');
     }),
   );
   const accounts = new Set<string>();
@@ -50,7 +53,8 @@ function referenceIssues(scenario: Scenario): ValidationIssue[] {
     accounts.add(key);
     if (!members.has(a.member)) issue(`/accounts/${i}/member`, `unknown member '${a.member}'`);
     a.invoices.forEach((inv, j) => {
-      if (!locations.has(inv.location_id)) issue(`/accounts/${i}/invoices/${j}/location_id`, `unknown location '${inv.location_id}'`);
+      if (!locations.has(inv.location_id))
+        issue(`/accounts/${i}/invoices/${j}/location_id`, `unknown location '${inv.location_id}'`);
     });
     a.statements.forEach((st, j) => {
       if (st.location_id !== undefined && !locations.has(st.location_id))
@@ -66,7 +70,13 @@ function loadIssues(scenario: Scenario): ValidationIssue[] {
   const stall = scenario.load?.stall;
   const stallIssues: ValidationIssue[] =
     stall !== undefined && stall.for_ms >= stall.every_ms
-      ? [{ keyword: 'load', path: '/load/stall/for_ms', message: 'for_ms must be below every_ms (else it never answers)' }]
+      ? [
+          {
+            keyword: 'load',
+            path: '/load/stall/for_ms',
+            message: 'for_ms must be below every_ms (else it never answers)',
+          },
+        ]
       : [];
   return [...stallIssues, ...serviceTimeIssues(scenario)];
 }
@@ -74,15 +84,20 @@ function loadIssues(scenario: Scenario): ValidationIssue[] {
 function serviceTimeIssues(scenario: Scenario): ValidationIssue[] {
   const time = scenario.load?.service_time;
   if (time === undefined) return [];
-  const at = (path: string, message: string): ValidationIssue[] => [{ keyword: 'load', path: `/load/service_time${path}`, message }];
+  const at = (path: string, message: string): ValidationIssue[] => [
+    { keyword: 'load', path: `/load/service_time${path}`, message },
+  ];
   switch (time.distribution ?? 'fixed') {
     case 'fixed':
       return time.ms === undefined ? at('/ms', 'a fixed service time needs ms') : [];
     case 'uniform':
-      if (time.min_ms === undefined || time.max_ms === undefined) return at('', 'a uniform service time needs min_ms and max_ms');
+      if (time.min_ms === undefined || time.max_ms === undefined)
+        return at('', 'a uniform service time needs min_ms and max_ms');
       return time.min_ms > time.max_ms ? at('/min_ms', 'min_ms is above max_ms') : [];
     case 'log-normal':
-      return time.median_ms === undefined ? at('/median_ms', 'a log-normal service time needs median_ms (and sigma, default 0.5)') : [];
+      return time.median_ms === undefined
+        ? at('/median_ms', 'a log-normal service time needs median_ms (and sigma, default 0.5)')
+        : [];
   }
 }
 

@@ -1,5 +1,12 @@
 import { ItemStatus } from '../contracts/index';
-import type { RelationKind, Scenario, ScenarioAccount, ScenarioLocation, ScenarioPart, ScenarioStock } from '../contracts/schemas/scenario';
+import type {
+  RelationKind,
+  Scenario,
+  ScenarioAccount,
+  ScenarioLocation,
+  ScenarioPart,
+  ScenarioStock,
+} from '../contracts/schemas/scenario';
 import { partKey } from './scenario-file';
 
 // The live data of the mock seller: a private copy of the scenario (orders lower its

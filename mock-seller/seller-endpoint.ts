@@ -60,18 +60,31 @@ function honestReply(state: SellerLiveState, c: RequestContext, service: Service
       const order = request as PlaceOrderSellerRequest;
       const reply = answerPlaceOrder(state.data, order, state.nextOrderNumber());
       state.replies.clear(); // stock may have changed
-      state.orders.push({ order_number: reply.order_number, placed_at: new Date().toISOString(), request: order, reply });
+      state.orders.push({
+        order_number: reply.order_number,
+        placed_at: new Date().toISOString(),
+        request: order,
+        reply,
+      });
       return reply;
     }
     case 'invoice':
       return answerInvoice(state.data, request as InvoiceSellerRequest, state.publicUrl ?? new URL(c.req.url).origin);
     case 'statement':
-      return answerStatement(state.data, request as StatementSellerRequest, state.publicUrl ?? new URL(c.req.url).origin);
+      return answerStatement(
+        state.data,
+        request as StatementSellerRequest,
+        state.publicUrl ?? new URL(c.req.url).origin,
+      );
   }
 }
 
 const partNumbersOf = (request: { items?: { part_number: string }[]; part_number?: string }) => () =>
-  request.items !== undefined ? request.items.map((i) => i.part_number) : request.part_number !== undefined ? [request.part_number] : [];
+  request.items !== undefined
+    ? request.items.map((i) => i.part_number)
+    : request.part_number !== undefined
+      ? [request.part_number]
+      : [];
 
 /** One request as received: what every journal entry of it repeats. */
 interface Received {
@@ -143,7 +156,9 @@ function acceptedRequest(text: string, rx: Received): { service: Service; reques
   const named = (request as { service?: unknown } | null)?.service;
   const operation = typeof named === 'string' ? operationOfService(named) : undefined;
   if (operation === undefined) {
-    return new Refusal(`service must be one of ${SERVICE_LIST}`, [{ keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` }]);
+    return new Refusal(`service must be one of ${SERVICE_LIST}`, [
+      { keyword: 'service', path: '/service', message: `must be one of ${SERVICE_LIST}` },
+    ]);
   }
   const service = (rx.service = named as Service);
   const shape = validators[operation]['seller-request'](request);
@@ -174,7 +189,12 @@ function headerFaultsOf(header: string | undefined, service: Service, rx: Receiv
 }
 
 /** The reply to one request; `talk` is set when the cross-talk fault may spoil it. */
-async function answer(state: SellerLiveState, c: RequestContext, rx: Received, talk: Admitted | undefined): Promise<Response> {
+async function answer(
+  state: SellerLiveState,
+  c: RequestContext,
+  rx: Received,
+  talk: Admitted | undefined,
+): Promise<Response> {
   const text = rx.text;
   const header = faultHeaderOf(c);
   if (header === undefined && state.faults.size === 0 && talk === undefined) {
@@ -194,7 +214,9 @@ async function answer(state: SellerLiveState, c: RequestContext, rx: Received, t
   const ruleFaults =
     state.faults.size === 0
       ? NO_FAULTS
-      : state.faults.take(service, partNumbersOf(request as never), (rule) => scheduledFaults(rule, service, request, text, state.data));
+      : state.faults.take(service, partNumbersOf(request as never), (rule) =>
+          scheduledFaults(rule, service, request, text, state.data),
+        );
 
   if (headerFaults.length === 0 && ruleFaults.length === 0 && talk === undefined) {
     // The honest path, kept short: the benchmark measures it.
@@ -228,10 +250,27 @@ interface FaultyRequest {
 }
 
 /** Journals the request once, with every fault applied (`applied` and `notes` may grow until then). */
-function journalOf({ state, rx, headerFaults, ruleFaults }: FaultyRequest, applied: string[], notes: string[]): FaultedRequest['log'] {
+function journalOf(
+  { state, rx, headerFaults, ruleFaults }: FaultyRequest,
+  applied: string[],
+  notes: string[],
+): FaultedRequest['log'] {
   const source =
-    headerFaults.length > 0 && ruleFaults.length > 0 ? 'header+rule' : headerFaults.length > 0 ? 'header' : ruleFaults.length > 0 ? 'rule' : 'load';
-  return (http_status, reply) => record(state, rx, { http_status, reply, faults: applied, fault_source: applied.length === 0 ? null : source, notes });
+    headerFaults.length > 0 && ruleFaults.length > 0
+      ? 'header+rule'
+      : headerFaults.length > 0
+        ? 'header'
+        : ruleFaults.length > 0
+          ? 'rule'
+          : 'load';
+  return (http_status, reply) =>
+    record(state, rx, {
+      http_status,
+      reply,
+      faults: applied,
+      fault_source: applied.length === 0 ? null : source,
+      notes,
+    });
 }
 
 /** Waits out the latencies' delays, together; closing cuts the wait short. */

@@ -88,7 +88,8 @@ export async function startPactReplay(options: PactReplayStartOptions): Promise<
   if (!Array.isArray(document?.interactions)) throw new Error(`${source} is not a pact: it has no interactions list`);
   const app = createPactReplay(document, { onMatch });
   const offered = (await (await app.request('/__replay/interactions')).json()) as { interactions: unknown[] };
-  if (offered.interactions.length === 0) throw new Error(`${source} has no interaction with a JSON request body to replay`);
+  if (offered.interactions.length === 0)
+    throw new Error(`${source} has no interaction with a JSON request body to replay`);
   const { url, port: bound, close } = await listen(app.fetch, { port, host });
   return { url, port: bound, close, interactions: offered.interactions.length };
 }

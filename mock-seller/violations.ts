@@ -57,7 +57,11 @@ function dropField(target: unknown, pointer: string): boolean {
   return true;
 }
 
-function breakItemInquiry(fault: ItemFault, request: ItemInquirySellerRequest, reply: ItemInquirySellerReply): string | undefined {
+function breakItemInquiry(
+  fault: ItemFault,
+  request: ItemInquirySellerRequest,
+  reply: ItemInquirySellerReply,
+): string | undefined {
   const id = targetId(fault, request.items);
   const asked = request.items.find((i) => i.id === id) ?? request.items[0];
   const own = reply.items.find((e) => e.id === id);
@@ -73,7 +77,13 @@ function breakItemInquiry(fault: ItemFault, request: ItemInquirySellerRequest, r
       const base = own ?? reply.items[0];
       const extra =
         base === undefined
-          ? { id: '', mfr_code: asked.mfr_code, part_number: asked.part_number, status_code: ItemStatus.NotFound, locations: [] }
+          ? {
+              id: '',
+              mfr_code: asked.mfr_code,
+              part_number: asked.part_number,
+              status_code: ItemStatus.NotFound,
+              locations: [],
+            }
           : structuredClone(base);
       extra.id = unusedId(request.items, 'unrequested-id');
       reply.items.push(extra);
@@ -103,14 +113,25 @@ function breakItemInquiry(fault: ItemFault, request: ItemInquirySellerRequest, r
       const entry = own ?? reply.items[0];
       if (entry === undefined) return 'no entry to add a location to';
       const forwarded = request.locations.map((l) => ({ id: l.id }));
-      const template: SellerItemLocation = entry.locations[0] ?? { id: '', cost: 1, list: 2, pack_code: 'EA', pack_quantity: 1, quantity_available: 1 };
+      const template: SellerItemLocation = entry.locations[0] ?? {
+        id: '',
+        cost: 1,
+        list: 2,
+        pack_code: 'EA',
+        pack_quantity: 1,
+        quantity_available: 1,
+      };
       entry.locations.push({ ...template, id: unusedId(forwarded, 'L-NOT-FORWARDED') });
       return undefined;
     }
   }
 }
 
-function breakPlaceOrder(fault: ItemFault, request: PlaceOrderSellerRequest, reply: PlaceOrderSellerReply): string | undefined {
+function breakPlaceOrder(
+  fault: ItemFault,
+  request: PlaceOrderSellerRequest,
+  reply: PlaceOrderSellerReply,
+): string | undefined {
   const id = targetId(fault, request.items);
   switch (fault.kind) {
     case 'drop-id':
@@ -123,7 +144,11 @@ function breakPlaceOrder(fault: ItemFault, request: PlaceOrderSellerRequest, rep
       return undefined;
     }
     case 'add-unknown-id':
-      reply.items.push({ id: unusedId(request.items, 'unrequested-id'), status_code: ItemOrderStatus.Received, quantity_ordered: 1 });
+      reply.items.push({
+        id: unusedId(request.items, 'unrequested-id'),
+        status_code: ItemOrderStatus.Received,
+        quantity_ordered: 1,
+      });
       return undefined;
     default:
       return `${fault.kind} does not apply to place_order`;
@@ -134,12 +159,19 @@ function breakPlaceOrder(fault: ItemFault, request: PlaceOrderSellerRequest, rep
  * Applies one violation fault to a freshly built reply (mutating it). Returns a note when
  * the fault found nothing to act on, for the journal.
  */
-export function applyViolation(service: Service, fault: ViolationFault, request: unknown, reply: unknown): string | undefined {
+export function applyViolation(
+  service: Service,
+  fault: ViolationFault,
+  request: unknown,
+  reply: unknown,
+): string | undefined {
   if (fault.kind === 'missing-field') {
     const field = fault.field ?? DEFAULT_MISSING_FIELD[service];
     return dropField(reply, field) ? undefined : `nothing at ${field} to drop`;
   }
-  if (service === 'item_inquiry') return breakItemInquiry(fault, request as ItemInquirySellerRequest, reply as ItemInquirySellerReply);
-  if (service === 'place_order') return breakPlaceOrder(fault, request as PlaceOrderSellerRequest, reply as PlaceOrderSellerReply);
+  if (service === 'item_inquiry')
+    return breakItemInquiry(fault, request as ItemInquirySellerRequest, reply as ItemInquirySellerReply);
+  if (service === 'place_order')
+    return breakPlaceOrder(fault, request as PlaceOrderSellerRequest, reply as PlaceOrderSellerReply);
   return `${fault.kind} does not apply to ${service}`;
 }

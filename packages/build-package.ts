@@ -12,7 +12,13 @@ import type { PublishedPackage } from './published-packages';
 
 export const BUNDLES = { esm: 'index.mjs', cjs: 'index.cjs' } as const;
 
-const COMMON: BuildOptions = { bundle: true, platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning' };
+const COMMON: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+};
 
 // import.meta.url is empty in CommonJS: the files our code finds from its own place (the
 // package root, a resolver for the Pact CLI) get the bundle's own URL instead.
@@ -75,7 +81,10 @@ export async function bundlePackage(pkg: PublishedPackage, outdir: string): Prom
 }
 
 /** Every package whole; `types: false` leaves out the declarations (the suite's consumer test, which runs JavaScript: never publish such a build). */
-export async function buildPackages(pkgs: PublishedPackage[], { types = true }: { types?: boolean } = {}): Promise<void> {
+export async function buildPackages(
+  pkgs: PublishedPackage[],
+  { types = true }: { types?: boolean } = {},
+): Promise<void> {
   for (const pkg of pkgs) copyShippedFiles(pkg);
   await Promise.all(pkgs.map((pkg) => bundlePackage(pkg, join(pkg.dir, 'dist'))));
   if (types) declareTypes(pkgs);

@@ -45,7 +45,8 @@ export async function importsOf(bundles: string[]): Promise<string[]> {
   });
   for (const input of Object.values(parsed.metafile.inputs))
     for (const record of input.imports) if (record.external && !record.path.startsWith('.')) found.add(record.path);
-  for (const bundle of bundles) for (const match of readFileSync(bundle, 'utf8').matchAll(CREATED_REQUIRE)) found.add(match[1]);
+  for (const bundle of bundles)
+    for (const match of readFileSync(bundle, 'utf8').matchAll(CREATED_REQUIRE)) found.add(match[1]);
   return [...found].sort();
 }
 
@@ -70,4 +71,13 @@ export function compareDependencies(manifest: PackageManifest, imports: string[]
 
 /** The npm packages that serve HTTP (or speak it to the network): none may be in the contract core. */
 export const HTTP_PACKAGES = ['hono', '@hono/node-server', 'undici'] as const;
-export const HTTP_BUILTINS = ['node:http', 'node:https', 'node:http2', 'node:net', 'http', 'https', 'http2', 'net'] as const;
+export const HTTP_BUILTINS = [
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:net',
+  'http',
+  'https',
+  'http2',
+  'net',
+] as const;

@@ -46,7 +46,17 @@ beforeAll(async () => {
   await buildPackages(PUBLISHED_FOLDERS.map(publishedPackage), { types: false });
   const packed = await run(
     'npm',
-    ['pack', '--ignore-scripts', '-w', 'packages/contracts', '-w', 'packages/toolkit', '--pack-destination', dir.path, '--json'],
+    [
+      'pack',
+      '--ignore-scripts',
+      '-w',
+      'packages/contracts',
+      '-w',
+      'packages/toolkit',
+      '--pack-destination',
+      dir.path,
+      '--json',
+    ],
     packagePath(),
   );
   expect(packed.code, packed.stderr).toBe(0);
@@ -63,10 +73,16 @@ afterAll(async () => {
 
 describe('the installed CLI', () => {
   it('verifies a seller from an installed tarball, with the pact it ships', async () => {
-    const result = await run(bin, ['verify', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`], dir.path);
+    const result = await run(
+      bin,
+      ['verify', '--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`],
+      dir.path,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/PASSED: (\d+) of \1 interactions passed/);
-    expect(result.stderr).toMatch(/node_modules\/@federated-gateway\/toolkit\/contracts\/pacts\/federated-gateway-seller-system\.json/);
+    expect(result.stderr).toMatch(
+      /node_modules\/@federated-gateway\/toolkit\/contracts\/pacts\/federated-gateway-seller-system\.json/,
+    );
   });
 
   it('explores a seller from an installed tarball (fast-check ships as a dependency), with the state map it ships', async () => {
@@ -78,7 +94,16 @@ describe('the installed CLI', () => {
         '--seller-url',
         `${mock.url}/seller`,
         '--state-map',
-        join(dir.path, 'app', 'node_modules', '@federated-gateway', 'toolkit', 'fixtures', 'state-maps', 'mock-seller-explore.json'),
+        join(
+          dir.path,
+          'app',
+          'node_modules',
+          '@federated-gateway',
+          'toolkit',
+          'fixtures',
+          'state-maps',
+          'mock-seller-explore.json',
+        ),
         '--runs',
         '100',
         '--seed',
@@ -122,7 +147,15 @@ describe('the installed CLI', () => {
   });
 
   it('compares what the contract it ships holds: its pact against itself, and the buyer API from v3.1 to v3.2', async () => {
-    const pact = join(app, 'node_modules', '@federated-gateway', 'toolkit', 'contracts', 'pacts', 'federated-gateway-seller-system.json');
+    const pact = join(
+      app,
+      'node_modules',
+      '@federated-gateway',
+      'toolkit',
+      'contracts',
+      'pacts',
+      'federated-gateway-seller-system.json',
+    );
     const [same, paths] = await Promise.all([
       run(bin, ['compat', '--base', pact, '--head', pact], app),
       run(bin, ['compat', '--paths', '/json/federated/v3_1/=/json/federated/v3_2/', '--json'], app),
@@ -138,8 +171,21 @@ describe('the installed CLI', () => {
     const result = await run(bin, ['pact-path'], app);
     expect(result.code, result.stderr).toBe(0);
     const path = result.stdout.trim();
-    expect(path).toBe(join(app, 'node_modules', '@federated-gateway', 'toolkit', 'contracts', 'pacts', 'federated-gateway-seller-system.json'));
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ consumer: { name: 'federated-gateway' }, provider: { name: 'seller-system' } });
+    expect(path).toBe(
+      join(
+        app,
+        'node_modules',
+        '@federated-gateway',
+        'toolkit',
+        'contracts',
+        'pacts',
+        'federated-gateway-seller-system.json',
+      ),
+    );
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({
+      consumer: { name: 'federated-gateway' },
+      provider: { name: 'seller-system' },
+    });
   });
 
   // The guide's recipe, word for word but the ports and the request: under npx, $! is npm's pid
@@ -248,7 +294,15 @@ ${LIBRARY_CALLS}`,
       honest: true,
       broken: expect.arrayContaining(['item.id-echo']),
       contract: expect.stringMatching(/^\d+\.\d+\.\d+$/),
-      pact: join(app, 'node_modules', '@federated-gateway', 'contracts', 'contracts', 'pacts', 'federated-gateway-seller-system.json'),
+      pact: join(
+        app,
+        'node_modules',
+        '@federated-gateway',
+        'contracts',
+        'contracts',
+        'pacts',
+        'federated-gateway-seller-system.json',
+      ),
       pactInteractions: expect.any(Number),
     });
   });
@@ -264,10 +318,26 @@ const { startMockSeller } = kit;
     );
     const result = await run('node', ['check.js'], cjs);
     expect(result.code, result.stderr).toBe(0);
-    const seen = JSON.parse(result.stdout) as { honest: boolean; broken: string[]; contract: string; pact: string; pactInteractions: number };
+    const seen = JSON.parse(result.stdout) as {
+      honest: boolean;
+      broken: string[];
+      contract: string;
+      pact: string;
+      pactInteractions: number;
+    };
     expect(seen).toMatchObject({ status: 200, honest: true, broken: expect.arrayContaining(['item.id-echo']) });
     expect(seen.contract).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(seen.pact).toBe(join(cjs, 'node_modules', '@federated-gateway', 'contracts', 'contracts', 'pacts', 'federated-gateway-seller-system.json'));
+    expect(seen.pact).toBe(
+      join(
+        cjs,
+        'node_modules',
+        '@federated-gateway',
+        'contracts',
+        'contracts',
+        'pacts',
+        'federated-gateway-seller-system.json',
+      ),
+    );
     expect(seen.pactInteractions).toBeGreaterThan(10);
   });
 
@@ -285,7 +355,9 @@ const { startMockSeller } = kit;
     expect(honest.stdout).toMatch(/1 passed/);
     expect(broken.code, broken.stdout + broken.stderr).toBe(1);
     // Failed on the verdict, not on a crash: the report said the seller broke the contract.
-    expect(broken.stdout + broken.stderr).toMatch(/keeps the Federated Gateway contract[\s\S]*expected false to be true/);
+    expect(broken.stdout + broken.stderr).toMatch(
+      /keeps the Federated Gateway contract[\s\S]*expected false to be true/,
+    );
   });
 });
 

@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { packagePath } from '../shared/package-root';
 import { bundlePackage } from './build-package';
-import { bundlesIn, compareDependencies, HTTP_BUILTINS, HTTP_PACKAGES, importsOf, packageNameOf } from './bundle-imports';
+import {
+  bundlesIn,
+  compareDependencies,
+  HTTP_BUILTINS,
+  HTTP_PACKAGES,
+  importsOf,
+  packageNameOf,
+} from './bundle-imports';
 import { publishedPackages, readManifest, type PublishedPackage } from './published-packages';
 
 // Dependencies that tell the truth: each published package's bundles, built from its face as
@@ -39,7 +46,11 @@ describe('the contract core', () => {
   it('imports no HTTP server or client: neither an npm package nor a Node module of HTTP or sockets', () => {
     const contracts = imports.get('contracts')!;
     expect(contracts.length).toBeGreaterThan(1);
-    expect(contracts.filter((specifier) => ([...HTTP_PACKAGES, ...HTTP_BUILTINS] as string[]).includes(packageNameOf(specifier)))).toEqual([]);
+    expect(
+      contracts.filter((specifier) =>
+        ([...HTTP_PACKAGES, ...HTTP_BUILTINS] as string[]).includes(packageNameOf(specifier)),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -53,7 +64,10 @@ describe('the check itself', () => {
 
   it('would see an undeclared import and an unused dependency', () => {
     const manifest = { name: 'x', version: '0.0.0', dependencies: { hono: '^4.0.0', pg: '^8.0.0' } };
-    expect(compareDependencies(manifest, ['hono/cookie', '@sinclair/typebox/value', 'node:fs'])).toEqual({ undeclared: ['@sinclair/typebox'], unused: ['pg'] });
+    expect(compareDependencies(manifest, ['hono/cookie', '@sinclair/typebox/value', 'node:fs'])).toEqual({
+      undeclared: ['@sinclair/typebox'],
+      unused: ['pg'],
+    });
   });
 });
 
@@ -64,12 +78,17 @@ describe('versions', () => {
     for (const manifest of manifests)
       for (const [name, range] of Object.entries({ ...manifest.devDependencies, ...manifest.dependencies }))
         ranges.set(name, (ranges.get(name) ?? new Set()).add(range));
-    const differing = [...ranges].filter(([, set]) => set.size > 1).map(([name, set]) => `${name}: ${[...set].join(' vs ')}`);
+    const differing = [...ranges]
+      .filter(([, set]) => set.size > 1)
+      .map(([name, set]) => `${name}: ${[...set].join(' vs ')}`);
     expect(differing).toEqual([]);
     expect(ranges.size).toBeGreaterThan(20);
   });
 
   it('are one version for the published packages and the workspace (released together; `federated-gateway --version` in a clone says the same)', () => {
-    expect(new Set([readManifest(packagePath()), ...packages.map((pkg) => pkg.manifest)].map((manifest) => manifest.version)).size).toBe(1);
+    expect(
+      new Set([readManifest(packagePath()), ...packages.map((pkg) => pkg.manifest)].map((manifest) => manifest.version))
+        .size,
+    ).toBe(1);
   });
 });

@@ -35,7 +35,8 @@ export interface PublishedPackage {
 const BIN_ENTRY: Partial<Record<PublishedFolder, string>> = { toolkit: 'cli/bin.ts' };
 const CHANGELOG: Record<PublishedFolder, string> = { contracts: 'contracts/CHANGELOG.md', toolkit: 'CHANGELOG.md' };
 
-export const readManifest = (dir: string): PackageManifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageManifest;
+export const readManifest = (dir: string): PackageManifest =>
+  JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageManifest;
 
 export function publishedPackage(folder: PublishedFolder): PublishedPackage {
   const dir = packagePath('packages', folder);

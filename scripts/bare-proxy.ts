@@ -25,7 +25,13 @@ const LOCATIONS = [
 const app = new Hono();
 app.post('/json/federated/v3_2/item_inquiry', async (c) => {
   const request = (await c.req.json()) as { items: unknown[] };
-  const forwarded = { service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1', locations: LOCATIONS, items: request.items };
+  const forwarded = {
+    service: 'item_inquiry',
+    integration: 'northside-dev',
+    terminal_id: 'T-DEMO-1',
+    locations: LOCATIONS,
+    items: request.items,
+  };
   const answer = await pool.request({
     method: 'POST',
     path: upstream.pathname,

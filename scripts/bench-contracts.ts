@@ -74,8 +74,13 @@ for (let r = 0; r < rounds; r++) {
   for (const name of Object.keys(cases)) samples[name].push(measure(name, opsPerRound));
 }
 
-const rate = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)])) as Record<keyof typeof cases, number>;
-const spread = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, { min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) }]));
+const rate = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)])) as Record<
+  keyof typeof cases,
+  number
+>;
+const spread = Object.fromEntries(
+  Object.entries(samples).map(([k, xs]) => [k, { min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)) }]),
+);
 // Time per reply of both checks over time per JSON.parse of the same reply.
 const ratio = rate.jsonParse / rate.both;
 const fusedRatio = rate.jsonParse / rate.fused;
@@ -86,10 +91,14 @@ console.log(
   `reply: ${size.items} items x (1 + ${size.alternates} alternates) = ${entries} entries, ${locations} locations ` +
     `with ${size.routeTimes} route time(s) each (${distinctRouteTimes ? 'every one different' : "repeating each location's"}), ${text.length} bytes (${(text.length / 1024).toFixed(1)} KiB)`,
 );
-console.log(`${rounds} rounds of ${opsPerRound} replies per case, each check on a freshly parsed reply; median (min-max) replies/second:`);
+console.log(
+  `${rounds} rounds of ${opsPerRound} replies per case, each check on a freshly parsed reply; median (min-max) replies/second:`,
+);
 for (const name of Object.keys(cases)) {
   const r = Math.round(rate[name as keyof typeof cases]);
-  console.log(`  ${name.padEnd(10)} ${String(r).padStart(8)}/s  (${spread[name].min}-${spread[name].max})  ${(1e6 / r).toFixed(1)} µs/reply`);
+  console.log(
+    `  ${name.padEnd(10)} ${String(r).padStart(8)}/s  (${spread[name].min}-${spread[name].max})  ${(1e6 / r).toFixed(1)} µs/reply`,
+  );
 }
 console.log(`both vs JSON.parse: ${(ratio * 100).toFixed(1)}% of the parse time (target <= 10%)`);
 console.log(

@@ -24,7 +24,13 @@ if (!(await servedAsMockSellerChild())) {
   const catalogue = catalogueOfScenario(await readDefaultScenario(), 'default scenario');
   const before = loadavg()[0];
   const cpuBefore = process.cpuUsage();
-  const result = await runExploration({ target: { sellerUrl: `${url}/seller`, timeoutMs: 30_000 }, catalogue, runs, seed, concurrency });
+  const result = await runExploration({
+    target: { sellerUrl: `${url}/seller`, timeoutMs: 30_000 },
+    catalogue,
+    runs,
+    seed,
+    concurrency,
+  });
   const cpu = process.cpuUsage(cpuBefore);
   child.disconnect();
 
@@ -60,7 +66,9 @@ if (!(await servedAsMockSellerChild())) {
     `  waiting for the seller: ${figures.mean_wait_ms} ms per exchange; our checking: ${figures.mean_check_ms} ms per exchange ` +
       `(${(figures.check_share_of_exchange_time * 100).toFixed(1)}% of exchange time, ${(figures.check_share_of_wall * 100).toFixed(1)}% of the wall clock)`,
   );
-  console.log(`  generating the ${result.planned} requests with fast-check: ${figures.generate_ms} ms (before the first is sent)`);
+  console.log(
+    `  generating the ${result.planned} requests with fast-check: ${figures.generate_ms} ms (before the first is sent)`,
+  );
   console.log(
     `  explorer process CPU ${figures.explorer_cpu_s} s (generation, HTTP client, checking); load ${figures.load_before} → ${figures.load_after} on ${figures.cpus} CPUs`,
   );

@@ -9,7 +9,12 @@ import { startGatewayStack, type GatewayStack } from './load/gateway-stack';
 import { startNodeChild } from '../gateway/testing/node-child';
 import { median, percentile, round } from './load/latency-stats';
 import { pacedLoad } from './load/paced-load';
-import { INQUIRY_ITEMS as ITEMS, INQUIRY_LOCATIONS as LOCATIONS, itemInquiryBody, V3_2_PATH } from './load/demo-requests';
+import {
+  INQUIRY_ITEMS as ITEMS,
+  INQUIRY_LOCATIONS as LOCATIONS,
+  itemInquiryBody,
+  V3_2_PATH,
+} from './load/demo-requests';
 import { cpuMicros, rssMb } from './load/process-stats';
 import { perRequestCounts, type CountsOfProcess, type PerRequestCounts } from './load/async-count-report';
 import { cpuSplit, pinProcesses, postgresOnPort } from './load/cpu-pinning';
@@ -54,7 +59,9 @@ Environment:
 const STORES = ['pglite', 'postgres'] as const;
 let args;
 try {
-  args = parseArgs({ options: { store: { type: 'string' }, 'no-pin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
+  args = parseArgs({
+    options: { store: { type: 'string' }, 'no-pin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  }).values;
 } catch (error) {
   console.error(`bench: ${(error as Error).message} (npm run bench -- --help)`);
   process.exit(2);
@@ -77,14 +84,26 @@ const COUNTS = process.env.BENCH_COUNTS === '1';
 // The heap flags npm run gateway runs with (gateway/node-flags.ts), for the bare proxy too: the
 // gateway measured as deployed, the two compared on code, not on V8 settings. (Without them the
 // gateway did half the scavenges it does in production: 4.83 vs 9.18 per 1,000 requests.)
-const BOTH_FLAGS = [...GATEWAY_HEAP_FLAGS, ...flagsOf('BENCH_NODE_FLAGS'), ...(COUNTS ? ['--import', './scripts/load/async-counts.mjs'] : [])];
+const BOTH_FLAGS = [
+  ...GATEWAY_HEAP_FLAGS,
+  ...flagsOf('BENCH_NODE_FLAGS'),
+  ...(COUNTS ? ['--import', './scripts/load/async-counts.mjs'] : []),
+];
 // The children inherit it; each writes <pid>.json there when it exits.
 if (COUNTS) process.env.ASYNC_COUNTS_DIR = mkdtempSync(join(tmpdir(), 'bench-counts-'));
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'saturation,fixed,memory,workers').split(',').map((p) => p.trim()));
 const RSS_REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 100_000);
 const SATURATION_CONNECTIONS = 50;
 const FIXED_RATE = 1_000;
-const TARGETS = { ratio: 0.4, addedP50Ms: 1, addedP99Ms: 5, rssMb: 200, ratioVsBare: 0.85, addedVsBareP50Ms: 0.5, addedVsBareP99Ms: 2 };
+const TARGETS = {
+  ratio: 0.4,
+  addedP50Ms: 1,
+  addedP99Ms: 5,
+  rssMb: 200,
+  ratioVsBare: 0.85,
+  addedVsBareP50Ms: 0.5,
+  addedVsBareP99Ms: 2,
+};
 
 interface Run {
   rps: number;
@@ -104,18 +123,21 @@ function load(
 ): Promise<Run> {
   const samples: number[] = [];
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...options }, (error, result) => {
-      if (error) return reject(error);
-      samples.sort((a, b) => a - b);
-      resolve({
-        rps: round(result.requests.total / (result.duration || 1), 1),
-        p50: round(percentile(samples, 50)),
-        p99: round(percentile(samples, 99)),
-        requests: result.requests.total,
-        non2xx: result.non2xx,
-        errors: result.errors + result.timeouts,
-      });
-    });
+    const instance = autocannon(
+      { url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, ...options },
+      (error, result) => {
+        if (error) return reject(error);
+        samples.sort((a, b) => a - b);
+        resolve({
+          rps: round(result.requests.total / (result.duration || 1), 1),
+          p50: round(percentile(samples, 50)),
+          p99: round(percentile(samples, 99)),
+          requests: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        });
+      },
+    );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
     });
@@ -123,7 +145,13 @@ function load(
 }
 
 /** Open-loop load at a fixed rate (scripts/load/paced-load.ts) of one request, as a Run. */
-async function paced(url: string, body: string, headers: Record<string, string>, rate: number, seconds: number): Promise<Run> {
+async function paced(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  rate: number,
+  seconds: number,
+): Promise<Run> {
   const target = new URL(url);
   const samples: number[] = [];
   let non2xx = 0;
@@ -140,7 +168,14 @@ async function paced(url: string, body: string, headers: Record<string, string>,
     onError: () => errors++,
   });
   samples.sort((a, b) => a - b);
-  return { rps, p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), requests: sent, non2xx, errors };
+  return {
+    rps,
+    p50: round(percentile(samples, 50)),
+    p99: round(percentile(samples, 99)),
+    requests: sent,
+    non2xx,
+    errors,
+  };
 }
 
 const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
@@ -152,11 +187,17 @@ const print = (label: string, run: Run, cpu: Record<string, number> = {}) =>
   );
 
 /** Runs a load phase and reports each process's CPU per request during it. */
-async function measured(pids: Record<string, number>, phase: () => Promise<Run>): Promise<{ run: Run; cpu: Record<string, number> }> {
-  const before = Object.fromEntries(await Promise.all(Object.entries(pids).map(async ([name, pid]) => [name, await cpuMicros(pid)] as const)));
+async function measured(
+  pids: Record<string, number>,
+  phase: () => Promise<Run>,
+): Promise<{ run: Run; cpu: Record<string, number> }> {
+  const before = Object.fromEntries(
+    await Promise.all(Object.entries(pids).map(async ([name, pid]) => [name, await cpuMicros(pid)] as const)),
+  );
   const run = await phase();
   const cpu: Record<string, number> = {};
-  for (const [name, pid] of Object.entries(pids)) cpu[name] = Math.round(((await cpuMicros(pid)) - before[name]) / Math.max(1, run.requests));
+  for (const [name, pid] of Object.entries(pids))
+    cpu[name] = Math.round(((await cpuMicros(pid)) - before[name]) / Math.max(1, run.requests));
   return { run, cpu };
 }
 
@@ -204,18 +245,30 @@ try {
   const gatewayHeaders = { authorization: `Bearer ${token}` };
   const directUrl = `${seller.url}/seller`;
   // What the gateway forwards for this inquiry (the directory's integration and terminal pin included).
-  const directBody = JSON.stringify({ service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1', locations: LOCATIONS, items: ITEMS });
+  const directBody = JSON.stringify({
+    service: 'item_inquiry',
+    integration: 'northside-dev',
+    terminal_id: 'T-DEMO-1',
+    locations: LOCATIONS,
+    items: ITEMS,
+  });
 
   // One request each way first: a wrong setup fails here, not as a page of non-2xx.
   for (const [name, url, body, headers] of [
     ['gateway', gatewayUrl, gatewayBody, gatewayHeaders],
     ['direct', directUrl, directBody, {}],
   ] as const) {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${text.slice(0, 500)}`);
     const reply = JSON.parse(text) as { items: { locations: unknown[] }[] };
-    console.log(`${name}: ${reply.items.length} item entries, ${reply.items[0].locations.length} locations on the first`);
+    console.log(
+      `${name}: ${reply.items.length} item entries, ${reply.items[0].locations.length} locations on the first`,
+    );
   }
 
   let gatewayRequests = 0;
@@ -234,12 +287,17 @@ try {
   const { run: directSat, cpu: directCpu } = await measured(pids, () =>
     load(directUrl, directBody, {}, { connections: SATURATION_CONNECTIONS, duration: SECONDS }),
   );
-  print('direct to mock seller', directSat, { seller: directCpu.seller, 'load generator': directCpu['load generator'] });
+  print('direct to mock seller', directSat, {
+    seller: directCpu.seller,
+    'load generator': directCpu['load generator'],
+  });
   // Gateway and bare proxy in alternating rounds: drift in the machine's load falls on both.
   const rounds: { gateway: Run; gatewayCpu: Record<string, number>; bare: Run; bareCpu: Record<string, number> }[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
     const g = await measured(pids, async () =>
-      counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS })),
+      counted(
+        await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS }),
+      ),
     );
     print(`through the gateway (${r}/${ROUNDS})`, g.run, g.cpu);
     const b = await measured({ 'bare proxy': bare.pid, seller: seller.pid, 'load generator': process.pid }, () =>
@@ -293,7 +351,12 @@ try {
 
   if (PHASES.has('memory') && gatewayRequests < RSS_REQUESTS) {
     console.log(`\nmemory: ${RSS_REQUESTS - gatewayRequests} more gateway requests to reach ${RSS_REQUESTS}`);
-    counted(await load(gatewayUrl, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, amount: RSS_REQUESTS - gatewayRequests }));
+    counted(
+      await load(gatewayUrl, gatewayBody, gatewayHeaders, {
+        connections: SATURATION_CONNECTIONS,
+        amount: RSS_REQUESTS - gatewayRequests,
+      }),
+    );
   }
   const rss = await rssMb(gateway.pid);
 
@@ -315,17 +378,23 @@ try {
       const started = await startGateway({ GATEWAY_WORKERS: workers });
       const url = `${started.url}${new URL(gatewayUrl).pathname}`;
       await load(url, gatewayBody, gatewayHeaders, { connections: 10, duration: 3 });
-      const run = await load(url, gatewayBody, gatewayHeaders, { connections: SATURATION_CONNECTIONS, duration: SECONDS });
+      const run = await load(url, gatewayBody, gatewayHeaders, {
+        connections: SATURATION_CONNECTIONS,
+        duration: SECONDS,
+      });
       await started.kill('SIGTERM');
       return run;
     };
-    console.log(`\nGATEWAY_WORKERS=1 and 2, unpinned: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each (after a 3 s warm-up)`);
+    console.log(
+      `\nGATEWAY_WORKERS=1 and 2, unpinned: ${SATURATION_CONNECTIONS} connections, ${SECONDS} s each (after a 3 s warm-up)`,
+    );
     oneWorker = await unpinned('1');
     print('through 1 gateway worker', oneWorker);
     twoWorkers = await unpinned('2');
     print('through 2 gateway workers', twoWorkers);
   } else console.log('\nGATEWAY_WORKERS=2 needs PostgreSQL: not measured on the embedded store');
-  const workersRatio = twoWorkers === undefined || oneWorker === undefined ? null : round(twoWorkers.rps / oneWorker.rps);
+  const workersRatio =
+    twoWorkers === undefined || oneWorker === undefined ? null : round(twoWorkers.rps / oneWorker.rps);
 
   // Counted runs: the gateway and the bare proxy stop here, so their counts are written.
   let counts: Record<string, CountsOfProcess | undefined> | undefined;

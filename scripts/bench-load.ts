@@ -78,10 +78,20 @@ if (!(await servedAsMockSellerChild())) {
           connections: concurrency,
           duration: seconds,
           ...(model === 'open' ? { overallRate: rateTarget } : {}),
-          requests: bodies.map((body) => ({ method: 'POST' as const, headers: { 'content-type': 'application/json' }, body })),
+          requests: bodies.map((body) => ({
+            method: 'POST' as const,
+            headers: { 'content-type': 'application/json' },
+            body,
+          })),
         },
         (error, result) =>
-          error ? reject(error) : resolve({ rps: result.requests.total / (result.duration || 1), requests: result.requests.total, non2xx: result.non2xx }),
+          error
+            ? reject(error)
+            : resolve({
+                rps: result.requests.total / (result.duration || 1),
+                requests: result.requests.total,
+                non2xx: result.non2xx,
+              }),
       );
     });
     const used = process.cpuUsage(cpu);
@@ -100,7 +110,8 @@ if (!(await servedAsMockSellerChild())) {
   type Run = { model: Model; ac: Awaited<ReturnType<typeof cannon>>; kit: Awaited<ReturnType<typeof load>> };
   const runs: Run[] = [];
   for (let round = 0; round < rounds; round++)
-    for (const model of ['closed', 'open'] as const) runs.push({ model, ac: await cannon(model), kit: await load(model) });
+    for (const model of ['closed', 'open'] as const)
+      runs.push({ model, ac: await cannon(model), kit: await load(model) });
   child.disconnect();
   const us = (n: number) => `${n.toFixed(0).padStart(3)} µs`;
   console.log(
@@ -147,7 +158,9 @@ if (!(await servedAsMockSellerChild())) {
         .map(([k, v]) => [k, Math.round(v)]),
     ),
   });
-  console.log(`  machine: ${cpus().length} cores, load average ${before.toFixed(2)} before the run (a loaded machine skews both rates)`);
+  console.log(
+    `  machine: ${cpus().length} cores, load average ${before.toFixed(2)} before the run (a loaded machine skews both rates)`,
+  );
   console.log(
     JSON.stringify({
       concurrency,

@@ -7,7 +7,12 @@ import { mintDevToken } from '../gateway/auth/dev-keys';
 import { GATEWAY_HEAP_FLAGS } from '../gateway/node-flags';
 import { startGatewayProcess } from '../gateway/testing/gateway-process';
 import { killAllNodeChildren, startNodeChild, type NodeChild } from '../gateway/testing/node-child';
-import { freePort, startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../gateway/testing/throwaway-postgres';
+import {
+  freePort,
+  startThrowawayPostgres,
+  throwawayPostgresUnavailable,
+  type ThrowawayPostgres,
+} from '../gateway/testing/throwaway-postgres';
 import { demoBody, OPERATION_MIX, V3_2_PATH } from './load/demo-requests';
 import { openInspectorSession, inspectorUrl } from './load/inspector-session';
 import { rssMb } from './load/process-stats';
@@ -33,13 +38,24 @@ requests of the mix: the bench's orders stored, directory caches filled) and aft
 number each), invoice, statement — over 20 connections with a dev token.
 Exit 0 when every answer was 200, 1 otherwise; JSON on the last line of stdout.`;
 
-const TARGETS_MB: Record<string, number> = { 'first-start': 250, 'later-start': 250, 'gateway-pglite': 200, 'gateway-postgres': 150 };
+const TARGETS_MB: Record<string, number> = {
+  'first-start': 250,
+  'later-start': 250,
+  'gateway-pglite': 200,
+  'gateway-postgres': 150,
+};
 const WARM_REQUESTS = 1_000;
 const CONNECTIONS = 20;
 
 let args;
 try {
-  args = parseArgs({ options: { requests: { type: 'string', default: '100000' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+  args = parseArgs({
+    options: {
+      requests: { type: 'string', default: '100000' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
 } catch (error) {
   console.error(`bench:memory: ${(error as Error).message}`);
   process.exit(2);
@@ -82,7 +98,8 @@ async function sendMix(origin: string, from: number, to: number, label: string):
         body: JSON.stringify(body),
       });
       const text = await response.body.text();
-      if (response.statusCode !== 200 && failures++ < 5) console.error(`  ${operation} answered ${response.statusCode}: ${text.slice(0, 300)}`);
+      if (response.statusCode !== 200 && failures++ < 5)
+        console.error(`  ${operation} answered ${response.statusCode}: ${text.slice(0, 300)}`);
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
@@ -129,7 +146,15 @@ async function measure(name: string, child: NodeChild, spawnedAt: number): Promi
     const seconds = (performance.now() - began) / 1000;
     const rssAfterMb = await collected();
     const heapUsedAfterMb = round((await inspector.memoryUsage()).heapUsed / 2 ** 20);
-    const reading = { case: name, startMs: Math.round(startMs), rssStartMb, rssSeededMb, rssAfterMb, heapUsedAfterMb, targetMb: TARGETS_MB[name] };
+    const reading = {
+      case: name,
+      startMs: Math.round(startMs),
+      rssStartMb,
+      rssSeededMb,
+      rssAfterMb,
+      heapUsedAfterMb,
+      targetMb: TARGETS_MB[name],
+    };
     console.log(
       `${name.padEnd(17)} healthy ${String(reading.startMs).padStart(5)} ms   RSS start ${rssStartMb} MB, seeded ${rssSeededMb} MB, after ${REQUESTS} ${rssAfterMb} MB ` +
         `(heap ${heapUsedAfterMb} MB; ${Math.round((REQUESTS - WARM_REQUESTS) / seconds)} req/s)   target ≤ ${reading.targetMb} MB ${Math.max(rssStartMb, rssSeededMb, rssAfterMb) <= reading.targetMb ? 'met' : 'MISSED'}`,
@@ -177,10 +202,20 @@ async function npmStart(name: string, dataDir: string): Promise<void> {
 }
 
 async function gatewayAlone(name: string, env: Record<string, string>): Promise<void> {
-  seller ??= await startNodeChild({ name: 'mock seller', args: ['scripts/mock-seller.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
+  seller ??= await startNodeChild({
+    name: 'mock seller',
+    args: ['scripts/mock-seller.ts', '--port', '0'],
+    ready: /listening on (http:\/\/[^\s]+)/,
+  });
   const spawnedAt = performance.now();
   const child = await startGatewayProcess({
-    env: { GATEWAY_LOG: 'off', GATEWAY_RATE_LIMIT: '1000000000', MOCK_SELLER_URL: `${seller.url}/seller`, DATABASE_URL: '', ...env },
+    env: {
+      GATEWAY_LOG: 'off',
+      GATEWAY_RATE_LIMIT: '1000000000',
+      MOCK_SELLER_URL: `${seller.url}/seller`,
+      DATABASE_URL: '',
+      ...env,
+    },
     nodeFlags,
   });
   try {
@@ -195,7 +230,8 @@ try {
   // A later start needs the data directory a first start made.
   if (CASES.includes('first-start') || CASES.includes('later-start')) await npmStart('first-start', dataDir);
   if (CASES.includes('later-start')) await npmStart('later-start', dataDir);
-  if (CASES.includes('gateway-pglite')) await gatewayAlone('gateway-pglite', { GATEWAY_DATA_DIR: join(dir, 'gateway-pglite') });
+  if (CASES.includes('gateway-pglite'))
+    await gatewayAlone('gateway-pglite', { GATEWAY_DATA_DIR: join(dir, 'gateway-pglite') });
   if (CASES.includes('gateway-postgres')) {
     const unavailable = await throwawayPostgresUnavailable();
     if (unavailable !== undefined) console.log(`gateway-postgres  skipped: ${unavailable}`);

@@ -45,7 +45,8 @@ async function serveBoth(): Promise<void> {
   const res = await mock.seller.app.request('/seller', { method: 'POST', body });
   const replyText = await res.text();
   const check = checkSellerReply('item-inquiry', request, JSON.parse(replyText));
-  if (!check.ok) throw new Error(`the mock seller's benchmark reply breaks the contract: ${JSON.stringify(check.violations)}`);
+  if (!check.ok)
+    throw new Error(`the mock seller's benchmark reply breaks the contract: ${JSON.stringify(check.violations)}`);
   mock.seller.journal.clear();
   // Same size, fixed: what a seller costs when it does nothing but answer.
   const bare = new Hono();
@@ -89,12 +90,21 @@ const variedRequests: autocannon.Request[] = [
     method: 'POST',
     setupRequest: (req) => {
       const n = ++sequence;
-      return { ...req, body: JSON.stringify({ ...request, items: request.items.map((item, i) => ({ ...item, id: `r${n}-${i}` })) }) };
+      return {
+        ...req,
+        body: JSON.stringify({ ...request, items: request.items.map((item, i) => ({ ...item, id: `r${n}-${i}` })) }),
+      };
     },
   },
 ];
 
-async function load(child: ChildProcess, port: number, seconds: number, connections: number, varied = false): Promise<Figures> {
+async function load(
+  child: ChildProcess,
+  port: number,
+  seconds: number,
+  connections: number,
+  varied = false,
+): Promise<Figures> {
   const cpuBefore = await serverCpu(child);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/seller`,
@@ -134,7 +144,10 @@ const summary = (fs: Figures[]) => ({
 
 /** The bench's server process (both handlers), once it says where it listens. */
 async function forkServers(): Promise<{ child: ChildProcess; ports: Ports }> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ports = await new Promise<Ports>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ports));
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
@@ -150,9 +163,16 @@ async function measureRounds(
 ): Promise<Record<Side, Figures[]>> {
   const runs: Record<Side, Figures[]> = { mock: [], bare: [], 'mock-varied': [], 'bare-varied': [] };
   for (let r = 0; r < options.rounds; r++) {
-    const order: readonly Side[] = r % 2 === 0 ? ['mock', 'bare', 'mock-varied', 'bare-varied'] : ['bare-varied', 'mock-varied', 'bare', 'mock'];
+    const order: readonly Side[] =
+      r % 2 === 0 ? ['mock', 'bare', 'mock-varied', 'bare-varied'] : ['bare-varied', 'mock-varied', 'bare', 'mock'];
     for (const which of order) {
-      const figures = await load(child, which.startsWith('bare') ? ports.bare : ports.mock, options.seconds, options.connections, which.endsWith('-varied'));
+      const figures = await load(
+        child,
+        which.startsWith('bare') ? ports.bare : ports.mock,
+        options.seconds,
+        options.connections,
+        which.endsWith('-varied'),
+      );
       runs[which].push(figures);
       console.log(
         `  round ${r + 1} ${which.padEnd(11)} ${figures.rps.toFixed(0).padStart(7)} req/s   ${figures.cpu_us.toFixed(1).padStart(6)} ` +
@@ -198,12 +218,19 @@ async function main(): Promise<void> {
   const connections = arg('connections', 50);
   const { child, ports } = await forkServers();
   try {
-    console.log(`item inquiry, 3 items × 2 locations (reply ${ports.replyBytes} bytes), ${connections} connections, ${rounds} round(s) of ${seconds} s each`);
+    console.log(
+      `item inquiry, 3 items × 2 locations (reply ${ports.replyBytes} bytes), ${connections} connections, ${rounds} round(s) of ${seconds} s each`,
+    );
     // Warm both up (JIT, connection setup) before measuring.
     await load(child, ports.mock, 2, connections);
     await load(child, ports.bare, 2, connections);
     const runs = await measureRounds(child, ports, { seconds, rounds, connections });
-    const [m, b, v, bv] = [summary(runs.mock), summary(runs.bare), summary(runs['mock-varied']), summary(runs['bare-varied'])];
+    const [m, b, v, bv] = [
+      summary(runs.mock),
+      summary(runs.bare),
+      summary(runs['mock-varied']),
+      summary(runs['bare-varied']),
+    ];
     const ratios = printSummary(m, b, v, bv);
     console.log(
       JSON.stringify({

@@ -44,7 +44,11 @@ async function postgres(url: string) {
   const seconds = (performance.now() - started) / 1000;
   await pool.query('DROP TABLE bench_rate_counts');
   await pool.end();
-  return { sequential_us_per_check: Math.round(sequentialUs), concurrent_checks_per_s: Math.round(N / seconds), concurrency: CONCURRENCY };
+  return {
+    sequential_us_per_check: Math.round(sequentialUs),
+    concurrent_checks_per_s: Math.round(N / seconds),
+    concurrency: CONCURRENCY,
+  };
 }
 
 const result: Record<string, unknown> = { n: N, memory: memory() };

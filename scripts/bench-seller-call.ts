@@ -24,7 +24,13 @@ if (!(await servedAsMockSellerChild())) {
   const { url, child } = await forkMockSeller(import.meta.url);
   const sellerUrl = `${url}/seller`;
   // What the gateway forwards for the bench's inquiry (as in npm run bench's straight-to-seller case).
-  const body = { service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1', locations: INQUIRY_LOCATIONS, items: INQUIRY_ITEMS };
+  const body = {
+    service: 'item_inquiry',
+    integration: 'northside-dev',
+    terminal_id: 'T-DEMO-1',
+    locations: INQUIRY_LOCATIONS,
+    items: INQUIRY_ITEMS,
+  };
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
   const origin = new URL(sellerUrl);
 
@@ -69,7 +75,9 @@ if (!(await servedAsMockSellerChild())) {
 
   const loadBefore = loadavg()[0];
   for (const call of Object.values(ways)) await run(call, Math.max(500, calls / 3)); // warm-up: JIT, connections
-  const samples: Record<string, { cpuUs: number[]; rps: number[] }> = Object.fromEntries(Object.keys(ways).map((w) => [w, { cpuUs: [], rps: [] }]));
+  const samples: Record<string, { cpuUs: number[]; rps: number[] }> = Object.fromEntries(
+    Object.keys(ways).map((w) => [w, { cpuUs: [], rps: [] }]),
+  );
   for (let r = 1; r <= rounds; r++) {
     for (const [name, call] of Object.entries(ways)) {
       const { cpuUs, rps } = await run(call, calls);
@@ -90,12 +98,27 @@ if (!(await servedAsMockSellerChild())) {
   const figures = Object.fromEntries(
     Object.entries(samples).map(([name, s]) => [
       name,
-      { cpu_us_per_call: round(median(s.cpuUs), 1), calls_per_s: Math.round(median(s.rps)), vs_seller_client: round(median(s.cpuUs) / ours, 2) },
+      {
+        cpu_us_per_call: round(median(s.cpuUs), 1),
+        calls_per_s: Math.round(median(s.rps)),
+        vs_seller_client: round(median(s.cpuUs) / ours, 2),
+      },
     ]),
   );
-  console.log(`\nmedians of ${rounds} rounds of ${calls} calls at concurrency ${concurrency} (client process CPU per call):`);
-  for (const [name, f] of Object.entries(figures)) console.log(`  ${name}: ${f.cpu_us_per_call} µs, ${f.calls_per_s} calls/s, ×${f.vs_seller_client}`);
   console.log(
-    JSON.stringify({ node: process.version, load_average: [round(loadBefore, 2), round(loadavg()[0], 2)], calls, rounds, concurrency, ways: figures, sink }),
+    `\nmedians of ${rounds} rounds of ${calls} calls at concurrency ${concurrency} (client process CPU per call):`,
+  );
+  for (const [name, f] of Object.entries(figures))
+    console.log(`  ${name}: ${f.cpu_us_per_call} µs, ${f.calls_per_s} calls/s, ×${f.vs_seller_client}`);
+  console.log(
+    JSON.stringify({
+      node: process.version,
+      load_average: [round(loadBefore, 2), round(loadavg()[0], 2)],
+      calls,
+      rounds,
+      concurrency,
+      ways: figures,
+      sink,
+    }),
   );
 }

@@ -18,7 +18,9 @@ if (args.includes('--help') || args.includes('-h')) {
 }
 const unknown = args.filter((a) => !(PUBLISHED_FOLDERS as readonly string[]).includes(a));
 if (unknown.length > 0) {
-  process.stderr.write(`build: unknown package ${unknown.map((a) => `'${a}'`).join(', ')} (one of ${PUBLISHED_FOLDERS.join(', ')})\n`);
+  process.stderr.write(
+    `build: unknown package ${unknown.map((a) => `'${a}'`).join(', ')} (one of ${PUBLISHED_FOLDERS.join(', ')})\n`,
+  );
   process.exit(2);
 }
 const folders = args.length > 0 ? (args as PublishedFolder[]) : [...PUBLISHED_FOLDERS];

@@ -24,7 +24,13 @@ async function compatAgreement(argv: string[], io: CommandIo): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { changes: { type: 'string' }, seed: { type: 'string' }, lanes: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: {
+        changes: { type: 'string' },
+        seed: { type: 'string' },
+        lanes: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -64,7 +70,11 @@ async function compatAgreement(argv: string[], io: CommandIo): Promise<number> {
   const disagreements = run.judged.filter((j) => j.outcome === 'false-safe' || j.outcome === 'false-breaking');
   const ok = all.falseSafe === 0 && all.falseBreakingRate < MAX_FALSE_BREAKING;
   if (values.json) {
-    const rows = figures.map((f) => ({ ...f, falseBreakingRate: Number(f.falseBreakingRate.toFixed(4)), ms: Math.round(f.ms) }));
+    const rows = figures.map((f) => ({
+      ...f,
+      falseBreakingRate: Number(f.falseBreakingRate.toFixed(4)),
+      ms: Math.round(f.ms),
+    }));
     const heads = disagreements.map((j) => ({
       index: j.generated.index,
       kind: j.generated.kind,
@@ -74,7 +84,9 @@ async function compatAgreement(argv: string[], io: CommandIo): Promise<number> {
       findings: j.findings.map((f) => ({ class: f.class, policy: f.policy, where: f.where, pointer: f.pointer })),
       failures: j.verdict.failures,
     }));
-    io.stdout(`${JSON.stringify({ changes, seed, ok, wallMs: Math.round(run.ms), figures: rows, disagreements: heads }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ changes, seed, ok, wallMs: Math.round(run.ms), figures: rows, disagreements: heads }, null, 2)}\n`,
+    );
   } else {
     io.stdout(`${figuresTable(figures)}\n\n`);
     for (const j of disagreements) io.stdout(`${disagreementText(j)}\n\n`);

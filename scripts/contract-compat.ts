@@ -10,7 +10,8 @@ import { baseRelease } from '../verification/compat/contract-releases';
 // (contract-releases.ts). With no release at all it says so and exits 0: nothing was compared.
 
 async function contractCompat(argv: string[], io: CommandIo): Promise<number> {
-  if (argv.includes('--help') || argv.some((arg) => arg === '--base' || arg.startsWith('--base='))) return compatCommand(argv, io);
+  if (argv.includes('--help') || argv.some((arg) => arg === '--base' || arg.startsWith('--base=')))
+    return compatCommand(argv, io);
   const base = baseRelease(PACKAGE_ROOT, CONTRACT_VERSION);
   if (base.kind === 'none') {
     io.stderr(`contract:compat: ${base.why}; nothing compared\n`);

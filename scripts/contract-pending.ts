@@ -30,7 +30,12 @@ Exit 0 written; 2 bad usage or input (nothing written).
 async function contractPending(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
-    values = strictArgs(argv, { out: { type: 'string' }, base: { type: 'string' }, head: { type: 'string' }, help: { type: 'boolean', default: false } });
+    values = strictArgs(argv, {
+      out: { type: 'string' },
+      base: { type: 'string' },
+      head: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    });
     if (values.help) {
       io.stdout(USAGE);
       return 0;

@@ -10,7 +10,9 @@ describe("the README's configuration tables", () => {
   });
 
   it('list every variable once across the sections', () => {
-    const names = Object.values(ENVIRONMENT_SECTIONS).flatMap((schema) => environmentRows(schema).map((row) => row.name));
+    const names = Object.values(ENVIRONMENT_SECTIONS).flatMap((schema) =>
+      environmentRows(schema).map((row) => row.name),
+    );
     expect(names.length).toBeGreaterThan(40);
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
     const readme = readFileSync(README, 'utf8');

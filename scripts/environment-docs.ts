@@ -37,8 +37,12 @@ const marker = (name: string) => new RegExp(`(<!-- environment:${name} -->)[\\s\
 export function renderReadme(readme: string): string {
   let text = readme;
   for (const [name, schema] of Object.entries(ENVIRONMENT_SECTIONS)) {
-    if (!marker(name).test(text)) throw new Error(`README.md has no <!-- environment:${name} --> … <!-- /environment:${name} --> block`);
-    text = text.replace(marker(name), (_all, open: string, close: string) => `${open}\n${environmentTable(schema)}\n${close}`);
+    if (!marker(name).test(text))
+      throw new Error(`README.md has no <!-- environment:${name} --> … <!-- /environment:${name} --> block`);
+    text = text.replace(
+      marker(name),
+      (_all, open: string, close: string) => `${open}\n${environmentTable(schema)}\n${close}`,
+    );
   }
   return text;
 }

@@ -21,7 +21,11 @@ const USAGE = `usage: npm run fused:agreement -- [--runs <n>] [--seed <s>] [--he
 async function fusedAgreement(argv: string[], io: CommandIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { runs: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { runs: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }));
   } catch (error) {
     io.stderr(`fused:agreement: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -58,11 +62,15 @@ async function fusedAgreement(argv: string[], io: CommandIo): Promise<number> {
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (!result.failed) {
-    io.stdout(`${runs} exchanges (seed ${seed}) in ${seconds} s: the fused check and the reference path agree on every one — AGREE\n`);
+    io.stdout(
+      `${runs} exchanges (seed ${seed}) in ${seconds} s: the fused check and the reference path agree on every one — AGREE\n`,
+    );
     return 0;
   }
   const shrunk = result.counterexample?.[0] as FusedCase | undefined;
-  io.stdout(`DISAGREE after ${result.numRuns} exchanges (seed ${seed}, path ${result.counterexamplePath}), shrunk ${result.numShrinks} times:\n`);
+  io.stdout(
+    `DISAGREE after ${result.numRuns} exchanges (seed ${seed}, path ${result.counterexamplePath}), shrunk ${result.numShrinks} times:\n`,
+  );
   if (shrunk !== undefined) {
     io.stdout(`${disagreement(shrunk, (reply) => Buffer.from(write(reply))) ?? String(result.errorInstance)}\n`);
     io.stdout(

@@ -70,7 +70,8 @@ const kid = ({ demo: 'dev-key-1', other: 'dev-key-2' } as const)[values.user as 
 if (kid === undefined) usage(`--user must be demo or other, got '${values.user}'`);
 const urls = { gateway: values['gateway-url'], internal: values['internal-url'] };
 for (const [name, url] of Object.entries(urls)) {
-  if (url !== 'none' && !/^https?:\/\/[^/]+/.test(url)) usage(`--${name}-url must be an http(s) URL or none, got '${url}'`);
+  if (url !== 'none' && !/^https?:\/\/[^/]+/.test(url))
+    usage(`--${name}-url must be an http(s) URL or none, got '${url}'`);
 }
 if (urls.gateway === 'none' && urls.internal === 'none') usage('nothing to fuzz: both URLs are none');
 
@@ -80,7 +81,9 @@ async function documentAt(url: string): Promise<Json> {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return (await response.json()) as Json;
   } catch (error) {
-    console.error(`fuzz: cannot read the OpenAPI document at ${url}/openapi.json (${(error as Error).message}); is the stack running (npm start)?`);
+    console.error(
+      `fuzz: cannot read the OpenAPI document at ${url}/openapi.json (${(error as Error).message}); is the stack running (npm start)?`,
+    );
     process.exit(2);
   }
 }
@@ -104,10 +107,15 @@ const report = await runFuzz({
   progress: (line) => console.error(line),
 });
 
-if (values.operation !== undefined && report.operations.length === 0) usage(`no operation '${values.operation}' in the documents`);
+if (values.operation !== undefined && report.operations.length === 0)
+  usage(`no operation '${values.operation}' in the documents`);
 
 const shown = (f: Finding) =>
-  [`✗ ${f.operationId}: ${f.check}${f.status === undefined ? '' : ` (HTTP ${f.status})`}: ${f.message}`, `  changed: ${f.change}`, `  ${f.curl}`].join('\n');
+  [
+    `✗ ${f.operationId}: ${f.check}${f.status === undefined ? '' : ` (HTTP ${f.status})`}: ${f.message}`,
+    `  changed: ${f.change}`,
+    `  ${f.curl}`,
+  ].join('\n');
 
 if (values.json) {
   console.log(JSON.stringify(report, null, 2));

@@ -1,6 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { EnvUrl, Optional, readEnvironment } from '../shared/environment';
-import { DEFAULT_INTERNAL_PORT, DEV_INTERNAL_API_TOKEN, INTERNAL_API_ENVIRONMENT } from '../gateway/internal-api/internal-api-config';
+import {
+  DEFAULT_INTERNAL_PORT,
+  DEV_INTERNAL_API_TOKEN,
+  INTERNAL_API_ENVIRONMENT,
+} from '../gateway/internal-api/internal-api-config';
 import { STORE_ENVIRONMENT } from '../gateway/store/store-config';
 import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';
 
@@ -9,7 +13,10 @@ import { MAIL_ENVIRONMENT } from '../gateway/mail/mailer-from-env';
 
 export const INTERNAL_API_CLIENT_ENVIRONMENT = Type.Object({
   INTERNAL_API_URL: Optional(
-    EnvUrl({ defaultText: 'http://127.0.0.1:$INTERNAL_PORT', description: 'where npm run keys / outbox find a running internal API' }),
+    EnvUrl({
+      defaultText: 'http://127.0.0.1:$INTERNAL_PORT',
+      description: 'where npm run keys / outbox find a running internal API',
+    }),
   ),
 });
 

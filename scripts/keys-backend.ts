@@ -1,7 +1,15 @@
 import { request } from 'undici';
 import type { Store } from '../gateway/store/store';
 import type { Directory } from '../gateway/directory/directory';
-import { KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput, type RegisteredKey } from '../gateway/directory/api-keys';
+import {
+  KeyCommandError,
+  listKeys,
+  registerKey,
+  revokeKey,
+  type KeyListing,
+  type RegisterKeyInput,
+  type RegisteredKey,
+} from '../gateway/directory/api-keys';
 import type { KeyListingJson } from '../gateway/internal-api/key-routes';
 
 // Where `npm run keys` registers, lists and revokes: the running server's internal API
@@ -33,8 +41,10 @@ export function httpKeysBackend(baseUrl: string, token: string): KeysBackend {
     });
     const body = (await res.body.json()) as T & { message?: string };
     // The directory's refusals (400) read exactly as they do on the store; anything else names the server.
-    if (res.statusCode === 400 || res.statusCode === 404) throw new KeyCommandError(body.message ?? `internal API answered ${res.statusCode}`);
-    if (res.statusCode >= 300) throw new KeyCommandError(`internal API at ${baseUrl} answered ${res.statusCode}: ${body.message ?? ''}`);
+    if (res.statusCode === 400 || res.statusCode === 404)
+      throw new KeyCommandError(body.message ?? `internal API answered ${res.statusCode}`);
+    if (res.statusCode >= 300)
+      throw new KeyCommandError(`internal API at ${baseUrl} answered ${res.statusCode}: ${body.message ?? ''}`);
     return body;
   };
   return {
@@ -42,10 +52,16 @@ export function httpKeysBackend(baseUrl: string, token: string): KeysBackend {
     register: (input) => call<RegisteredKey>('', { method: 'POST', body: JSON.stringify(input) }),
     async list() {
       const keys = await call<KeyListingJson[]>('', { method: 'GET' });
-      return keys.map((k) => ({ ...k, createdAt: new Date(k.createdAt), revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt) }));
+      return keys.map((k) => ({
+        ...k,
+        createdAt: new Date(k.createdAt),
+        revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt),
+      }));
     },
     async revoke(kid) {
-      const revoked = await call<{ kid: string; revokedAt: string }>(`/${encodeURIComponent(kid)}/revoke`, { method: 'POST' });
+      const revoked = await call<{ kid: string; revokedAt: string }>(`/${encodeURIComponent(kid)}/revoke`, {
+        method: 'POST',
+      });
       return { kid: revoked.kid, revokedAt: new Date(revoked.revokedAt) };
     },
   };

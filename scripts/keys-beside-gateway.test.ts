@@ -54,7 +54,9 @@ async function keys(backend: KeysBackend, ...argv: string[]) {
 
 async function inquireWithNewKey(kid: string) {
   const token = await mintToken({ privateKey, kid, issuer: 'acme-buyer', subject: 'demo' });
-  return (await gw.post(`${V3_2}/item_inquiry`, { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }] }, { token })).status;
+  return (
+    await gw.post(`${V3_2}/item_inquiry`, { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }] }, { token })
+  ).status;
 }
 
 describe('npm run keys through the internal API', () => {
@@ -62,12 +64,28 @@ describe('npm run keys through the internal API', () => {
     const backend = httpKeysBackend(url, TOKEN);
     expect(await inquireWithNewKey('acme-1')).toBe(401); // unknown kid; the directory has looked it up
 
-    const added = await keys(backend, 'add', '--client', 'acme-buyer', '--kid', 'acme-1', '--public-key', 'buyer.pem', '--user', 'demo');
-    expect(added).toMatchObject({ code: 0, out: ['registered RS256 key acme-1 for new client acme-buyer (acts for: demo)'] });
+    const added = await keys(
+      backend,
+      'add',
+      '--client',
+      'acme-buyer',
+      '--kid',
+      'acme-1',
+      '--public-key',
+      'buyer.pem',
+      '--user',
+      'demo',
+    );
+    expect(added).toMatchObject({
+      code: 0,
+      out: ['registered RS256 key acme-1 for new client acme-buyer (acts for: demo)'],
+    });
     expect(await inquireWithNewKey('acme-1')).toBe(200);
 
     const listed = await keys(backend, 'list', '--json');
-    const entry = (JSON.parse(listed.out[0]) as { kid: string; active: boolean; linkedUsernames: string[] }[]).find((k) => k.kid === 'acme-1');
+    const entry = (JSON.parse(listed.out[0]) as { kid: string; active: boolean; linkedUsernames: string[] }[]).find(
+      (k) => k.kid === 'acme-1',
+    );
     expect(entry).toMatchObject({ active: true, linkedUsernames: ['demo'] });
 
     const revoked = await keys(backend, 'revoke', '--kid', 'acme-1');

@@ -112,12 +112,15 @@ async function add(args: string[], io: KeysIo) {
   const kid = required(values, 'kid');
   const file = resolve(io.cwd ?? process.cwd(), required(values, 'public-key'));
   const algorithm = String(values.algorithm).toUpperCase() as KeyAlgorithm;
-  if (!KEY_ALGORITHMS.includes(algorithm)) throw new UsageError(`--algorithm must be RS256 or ES256, not ${values.algorithm}`);
+  if (!KEY_ALGORITHMS.includes(algorithm))
+    throw new UsageError(`--algorithm must be RS256 or ES256, not ${values.algorithm}`);
   let pem: string;
   try {
     pem = await readFile(file, 'utf8');
   } catch (error) {
-    throw new KeyCommandError(`cannot read --public-key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new KeyCommandError(
+      `cannot read --public-key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   const registered = await backendOf(io).register({
     clientId,

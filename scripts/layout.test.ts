@@ -53,7 +53,14 @@ const MAY_IMPORT_PACKAGES: Record<string, readonly string[] | 'anything'> = {
 };
 /** What the contract core's face may reach: the rules without any HTTP server, client or socket. */
 const CONTRACTS_FACE = 'packages/contracts/index.ts';
-const NOT_IN_THE_CONTRACT_CORE = [...HTTP_PACKAGES, ...GATEWAY_PACKAGES, 'node:http', 'node:https', 'node:http2', 'node:net'];
+const NOT_IN_THE_CONTRACT_CORE = [
+  ...HTTP_PACKAGES,
+  ...GATEWAY_PACKAGES,
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:net',
+];
 /** Tests and their helpers (`testing/`) may also start the apps and the kit's fixtures to drive them, never an entry point. */
 const TESTS_MAY_ALSO_IMPORT = ['gateway', 'mock-seller', 'inspector', 'verification', 'fixtures'];
 
@@ -73,10 +80,12 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 }
 
 // Relative specifiers of import/export … from, import(), vi.mock/vi.importActual/vi.doMock.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.(?:mock|doMock|importActual)\s*(?:<[^>]*>)?\s*\(\s*)['"](\.{1,2}\/[^'"\n]+)['"]/g;
+const SPECIFIER =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.(?:mock|doMock|importActual)\s*(?:<[^>]*>)?\s*\(\s*)['"](\.{1,2}\/[^'"\n]+)['"]/g;
 
 // Bare specifiers (npm packages and node: modules) of import/export … from, import(), import '…'.
-const BARE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?::[\w/.-]+|\/[\w/.-]+)?)['"]/g;
+const BARE_SPECIFIER =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?::[\w/.-]+|\/[\w/.-]+)?)['"]/g;
 /** `@scope/name/deep` → `@scope/name`; `node:fs` stays. */
 const packageOf = (specifier: string) =>
   specifier
@@ -87,7 +96,14 @@ const packageOf = (specifier: string) =>
 /** The npm packages and node: modules each file imports. */
 function packageImports(files: string[]): Map<string, string[]> {
   return new Map(
-    files.map((file) => [file, [...new Set([...readFileSync(join(PACKAGE_ROOT, file), 'utf8').matchAll(BARE_SPECIFIER)].map((m) => packageOf(m[1])))]]),
+    files.map((file) => [
+      file,
+      [
+        ...new Set(
+          [...readFileSync(join(PACKAGE_ROOT, file), 'utf8').matchAll(BARE_SPECIFIER)].map((m) => packageOf(m[1])),
+        ),
+      ],
+    ]),
   );
 }
 
@@ -96,12 +112,16 @@ function importGraph(): Map<string, string[]> {
   const known = new Set(files);
   const resolve = (from: string, spec: string) => {
     const base = normalize(join(dirname(from), spec));
-    return [base, `${base}.ts`, base.replace(/\.js$/, '.ts'), `${base}/index.ts`].find((candidate) => known.has(candidate));
+    return [base, `${base}.ts`, base.replace(/\.js$/, '.ts'), `${base}/index.ts`].find((candidate) =>
+      known.has(candidate),
+    );
   };
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const text = readFileSync(join(PACKAGE_ROOT, file), 'utf8');
-    const targets = [...text.matchAll(SPECIFIER)].map((m) => resolve(file, m[1])).filter((t): t is string => t !== undefined);
+    const targets = [...text.matchAll(SPECIFIER)]
+      .map((m) => resolve(file, m[1]))
+      .filter((t): t is string => t !== undefined);
     graph.set(file, [...new Set(targets)]);
   }
   return graph;
@@ -145,9 +165,12 @@ function arrowsUp(graph: Map<string, string[]>): string[] {
     for (const target of targets) {
       const to = topOf(target);
       if (to === from) continue;
-      const ok = allowed !== undefined && (allowed.includes(to) || (isTestCode(file) && TESTS_MAY_ALSO_IMPORT.includes(to)));
+      const ok =
+        allowed !== undefined && (allowed.includes(to) || (isTestCode(file) && TESTS_MAY_ALSO_IMPORT.includes(to)));
       if (!ok)
-        wrong.push(`${file} → ${target} (${from} may import ${allowed === undefined ? 'nothing: add it to MAY_IMPORT' : allowed.join(', ') || 'nothing'})`);
+        wrong.push(
+          `${file} → ${target} (${from} may import ${allowed === undefined ? 'nothing: add it to MAY_IMPORT' : allowed.join(', ') || 'nothing'})`,
+        );
     }
   }
   return wrong;
@@ -210,7 +233,9 @@ describe('the import graph', () => {
       .flatMap(([file, targets]) => targets.map((target) => [file, target] as const))
       .filter(
         ([file, target]) =>
-          (file.startsWith('gateway/store/') && target.startsWith('gateway/') && !target.startsWith('gateway/store/')) ||
+          (file.startsWith('gateway/store/') &&
+            target.startsWith('gateway/') &&
+            !target.startsWith('gateway/store/')) ||
           (file.startsWith('gateway/orders/') && target.startsWith('gateway/protection/')),
       );
     expect(wrong.map(([file, target]) => `${file} → ${target}`)).toEqual([]);
@@ -252,7 +277,9 @@ describe('the npm packages each folder imports', () => {
     const reached = [...reachable(graph, CONTRACTS_FACE)];
     expect(reached.length).toBeGreaterThan(20);
     const wrong = reached.flatMap((file) =>
-      (imports.get(file) ?? []).filter((name) => NOT_IN_THE_CONTRACT_CORE.includes(name)).map((name) => `${file} → ${name}`),
+      (imports.get(file) ?? [])
+        .filter((name) => NOT_IN_THE_CONTRACT_CORE.includes(name))
+        .map((name) => `${file} → ${name}`),
     );
     expect(wrong).toEqual([]);
   });
@@ -273,7 +300,9 @@ describe("the README's layout table", () => {
   });
 
   it('names every folder inside contracts/, shared/, verification/, gateway/ and mock-seller/', () => {
-    const inner = ['contracts', 'shared', 'verification', 'gateway', 'mock-seller'].flatMap((parent) => folders(parent));
+    const inner = ['contracts', 'shared', 'verification', 'gateway', 'mock-seller'].flatMap((parent) =>
+      folders(parent),
+    );
     expect(inner.length).toBeGreaterThan(20);
     expect(inner.filter((folder) => !layout.includes(`\`${folder}/\``))).toEqual([]);
   });

@@ -13,5 +13,8 @@ import {
 // contract change from today's pact and default scenario (fixtures/pacts/next-contract-example.ts).
 
 writeFileSync(NEXT_CONTRACT_PACT, nextContractPactText(readPact(TODAYS_PACT)));
-writeFileSync(NEXT_CONTRACT_SCENARIO, nextContractScenarioText(JSON.parse(readFileSync(packagePath('fixtures', 'scenarios', 'default.json'), 'utf8'))));
+writeFileSync(
+  NEXT_CONTRACT_SCENARIO,
+  nextContractScenarioText(JSON.parse(readFileSync(packagePath('fixtures', 'scenarios', 'default.json'), 'utf8'))),
+);
 process.stderr.write(`next-contract-example: wrote ${NEXT_CONTRACT_PACT} and ${NEXT_CONTRACT_SCENARIO}\n`);

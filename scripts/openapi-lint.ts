@@ -22,10 +22,19 @@ try {
     return file;
   });
   const redocly = join(root, 'node_modules', '.bin', 'redocly');
-  const result = spawnSync(redocly, ['lint', '--config', join(root, 'redocly.yaml'), '--max-problems', '1000', ...files], {
-    stdio: 'inherit',
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', NO_UPDATE_NOTIFIER: '1' },
-  });
+  const result = spawnSync(
+    redocly,
+    ['lint', '--config', join(root, 'redocly.yaml'), '--max-problems', '1000', ...files],
+    {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        REDOCLY_TELEMETRY: 'off',
+        REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
+        NO_UPDATE_NOTIFIER: '1',
+      },
+    },
+  );
   process.exitCode = result.status ?? 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

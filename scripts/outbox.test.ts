@@ -22,7 +22,12 @@ afterEach(async () => {
 });
 
 async function createUser(username: string) {
-  const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: 'outbox-script-test-token' }, log: () => {} });
+  const app = createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: 'outbox-script-test-token' },
+    log: () => {},
+  });
   const res = await app.request('/internal/users/create', {
     method: 'POST',
     headers: { authorization: 'Bearer outbox-script-test-token', 'content-type': 'application/json' },
@@ -42,22 +47,39 @@ describe('npm run outbox', () => {
   it('shows each message with its state, attempts and last error, and retry delivers once the server is back', async () => {
     await createUser('nina');
     await smtp.stop();
-    const backend = storeOutboxBackend(store, createSmtpMailer({ url: smtp.url, timeoutMs: 2_000 }), 'no-reply@gateway.test');
+    const backend = storeOutboxBackend(
+      store,
+      createSmtpMailer({ url: smtp.url, timeoutMs: 2_000 }),
+      'no-reply@gateway.test',
+    );
 
     let result = await run([], backend);
     expect(result.out[0]).toBe('pending 1 · sent 0 · failed 0');
     expect(result.out[2]).toMatch(/^1 +pending +0 +welcome +nina@x\.example/);
 
     result = await run(['retry'], backend);
-    expect(result).toMatchObject({ code: 1, out: ['made due now: 1', 'delivered: 0; will retry later: 1; failed for good: 0'] });
+    expect(result).toMatchObject({
+      code: 1,
+      out: ['made due now: 1', 'delivered: 0; will retry later: 1; failed for good: 0'],
+    });
     result = await run(['--state', 'pending', '--json'], backend);
     const view = JSON.parse(result.out[0]);
-    expect(view.messages).toEqual([expect.objectContaining({ id: 1, state: 'pending', attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED/) })]);
+    expect(view.messages).toEqual([
+      expect.objectContaining({
+        id: 1,
+        state: 'pending',
+        attempts: 1,
+        lastError: expect.stringMatching(/ECONNREFUSED/),
+      }),
+    ]);
     expect(view.messages[0].payload).toBeUndefined();
 
     await smtp.restart();
     result = await run(['retry', '1'], backend);
-    expect(result).toMatchObject({ code: 0, out: ['made due now: 1', 'delivered: 1; will retry later: 0; failed for good: 0'] });
+    expect(result).toMatchObject({
+      code: 0,
+      out: ['made due now: 1', 'delivered: 1; will retry later: 0; failed for good: 0'],
+    });
     expect(smtp.received.map((m) => m.to)).toEqual([['nina@x.example']]);
     result = await run([], backend);
     expect(result.out[0]).toBe('pending 0 · sent 1 · failed 0');
@@ -66,7 +88,13 @@ describe('npm run outbox', () => {
 
   it('asks a running internal API, which delivers with its own dispatcher', async () => {
     await smtp.stop();
-    const running = await startInternalApi({ store, port: 0, env: { MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url }, log: () => {}, outboxPollMs: 600_000 });
+    const running = await startInternalApi({
+      store,
+      port: 0,
+      env: { MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url },
+      log: () => {},
+      outboxPollMs: 600_000,
+    });
     try {
       await createUser('ola');
       const backend = httpOutboxBackend(running.url, DEV_INTERNAL_API_TOKEN);

@@ -48,21 +48,40 @@ export function httpOutboxBackend(baseUrl: string, token: string): OutboxBackend
   };
   return {
     description: `internal API ${baseUrl}`,
-    view: (state, limit) => call<OutboxView>(`?${new URLSearchParams({ limit: String(limit), ...(state ? { state } : {}) })}`, { method: 'GET' }),
-    retry: (ids) => call<RetryOutcome>('/retry', { method: 'POST', body: JSON.stringify(ids === 'all' ? {} : { ids }) }),
+    view: (state, limit) =>
+      call<OutboxView>(`?${new URLSearchParams({ limit: String(limit), ...(state ? { state } : {}) })}`, {
+        method: 'GET',
+      }),
+    retry: (ids) =>
+      call<RetryOutcome>('/retry', { method: 'POST', body: JSON.stringify(ids === 'all' ? {} : { ids }) }),
   };
 }
 
 /** The store opened directly; retries are delivered by a one-off dispatcher pass. */
-export function storeOutboxBackend(store: Store, mailer: Mailer, from: string, clock: () => number = Date.now): OutboxBackend {
+export function storeOutboxBackend(
+  store: Store,
+  mailer: Mailer,
+  from: string,
+  clock: () => number = Date.now,
+): OutboxBackend {
   return {
     description: `store (${mailer.description})`,
     async view(state, limit) {
-      return { counts: await countMailByState(store), messages: (await listMail(store, { state, limit })).map(outboxView) };
+      return {
+        counts: await countMailByState(store),
+        messages: (await listMail(store, { state, limit })).map(outboxView),
+      };
     },
     async retry(ids) {
       const retried = await retryMailNow(store, ids, new Date(clock()));
-      const dispatcher = createOutboxDispatcher({ store, mailer, clock, from, composers: userMailComposers, log: () => {} });
+      const dispatcher = createOutboxDispatcher({
+        store,
+        mailer,
+        clock,
+        from,
+        composers: userMailComposers,
+        log: () => {},
+      });
       return { retried, dispatched: await dispatcher.runOnce() };
     },
   };
@@ -112,7 +131,12 @@ export async function runOutboxCommand(argv: string[], io: OutboxIo): Promise<nu
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { state: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        state: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     io.err(`${(error as Error).message}\n${USAGE}`);
@@ -154,7 +178,9 @@ export async function runOutboxCommand(argv: string[], io: OutboxIo): Promise<nu
       io.out(`made due now: ${outcome.retried}`);
       const d = outcome.dispatched;
       io.out(
-        d ? `delivered: ${d.sent}; will retry later: ${d.deferred}; failed for good: ${d.failed}` : 'no dispatcher in that process: delivered at its next pass',
+        d
+          ? `delivered: ${d.sent}; will retry later: ${d.deferred}; failed for good: ${d.failed}`
+          : 'no dispatcher in that process: delivered at its next pass',
       );
     }
     return outcome.dispatched && outcome.dispatched.deferred + outcome.dispatched.failed > 0 ? 1 : 0;
@@ -181,7 +207,10 @@ async function main(): Promise<void> {
   const store = await openGatewayStore(env);
   const mailer = mailerFromEnv(env);
   try {
-    process.exitCode = await runOutboxCommand(process.argv.slice(2), { ...io, backend: storeOutboxBackend(store, mailer, mailFromEnv(env)) });
+    process.exitCode = await runOutboxCommand(process.argv.slice(2), {
+      ...io,
+      backend: storeOutboxBackend(store, mailer, mailFromEnv(env)),
+    });
   } finally {
     mailer.close();
     await store.close();

@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
-import { brokerEnvironment, brokerSettings, BrokerSettingsError, gitVersion, runPactBroker } from '../contracts/pact/broker-cli';
+import {
+  brokerEnvironment,
+  brokerSettings,
+  BrokerSettingsError,
+  gitVersion,
+  runPactBroker,
+} from '../contracts/pact/broker-cli';
 import { CONSUMER } from '../contracts/pact/pact-names';
 
 // npm run pact:can-i-deploy [-- --to-environment <env>] [--pacticipant <name>] [--version <v>]
@@ -19,7 +25,9 @@ async function main(): Promise<number> {
     const settings = brokerSettings(process.env);
     const version = values.version ?? gitVersion(process.env).sha;
     const environment = values['to-environment'] ?? brokerEnvironment(process.env).PACT_ENVIRONMENT;
-    process.stderr.write(`pact:can-i-deploy: ${values.pacticipant} ${version} to ${environment}? (${settings.baseUrl})\n`);
+    process.stderr.write(
+      `pact:can-i-deploy: ${values.pacticipant} ${version} to ${environment}? (${settings.baseUrl})\n`,
+    );
     return await runPactBroker(
       [
         'can-i-deploy',

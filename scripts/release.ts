@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packagePath } from '../shared/package-root';
-import { bundlesIn, compareDependencies, HTTP_BUILTINS, HTTP_PACKAGES, importsOf, packageNameOf } from '../packages/bundle-imports';
+import {
+  bundlesIn,
+  compareDependencies,
+  HTTP_BUILTINS,
+  HTTP_PACKAGES,
+  importsOf,
+  packageNameOf,
+} from '../packages/bundle-imports';
 import { publishedPackages, type PublishedPackage } from '../packages/published-packages';
 
 // npm run release -- --dry-run: what a release would publish, checked as a registry user would
@@ -24,7 +31,8 @@ unpacked size, file count and dependencies.
 Exit 0 when every check passes, 1 when one fails, 2 on bad usage. Nothing is published: after
 a tag, publish with npm publish -w packages/<name>.`;
 
-const PUBLISH_HOW = 'this script publishes nothing: release by tagging (git tag v<version>), then npm publish -w packages/<name> for each package';
+const PUBLISH_HOW =
+  'this script publishes nothing: release by tagging (git tag v<version>), then npm publish -w packages/<name> for each package';
 
 interface Packed {
   name: string;
@@ -64,7 +72,8 @@ async function dependencyProblems(pkg: PublishedPackage): Promise<string[]> {
         problems.push(`its types (${file}) import ${specifier}, which a user does not install`);
   if (pkg.folder === 'contracts')
     for (const specifier of imports)
-      if (([...HTTP_PACKAGES, ...HTTP_BUILTINS] as string[]).includes(packageNameOf(specifier))) problems.push(`the contract core imports ${specifier}`);
+      if (([...HTTP_PACKAGES, ...HTTP_BUILTINS] as string[]).includes(packageNameOf(specifier)))
+        problems.push(`the contract core imports ${specifier}`);
   return [...new Set(problems)];
 }
 
@@ -76,7 +85,11 @@ async function toolProblems(label: string, command: string, args: string[]): Pro
 async function main(argv: string[]): Promise<number> {
   let values: { 'dry-run'?: boolean; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
   } catch (error) {
     process.stderr.write(`release: ${(error as Error).message}\n\n${USAGE}\n`);
     return 2;

@@ -9,7 +9,10 @@ import { PACKAGE_ROOT, packagePath } from '../shared/package-root';
 
 /** How the launcher failed (both cases here are meant to fail); undefined if it exited 0. */
 const failureOf = (...args: string[]) =>
-  promisify(execFile)(process.execPath, ['scripts/run-bundled.mjs', ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, GATEWAY_WORKERS: 'many' } }).then(
+  promisify(execFile)(process.execPath, ['scripts/run-bundled.mjs', ...args], {
+    cwd: PACKAGE_ROOT,
+    env: { ...process.env, GATEWAY_WORKERS: 'many' },
+  }).then(
     () => undefined,
     (error: { code: number; stderr: string }) => error,
   );

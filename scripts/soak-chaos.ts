@@ -138,8 +138,14 @@ async function disrupt(
     options.log(`${name} done in ${Math.round(performance.now() - begin)} ms, both instances serving`);
     journal.phase = 'steady';
   };
-  await during('restart-1', async () => void (timings['restart-1 process'] = await gateways[0].restart(options.downMs)));
-  await during('restart-2', async () => void (timings['restart-2 process'] = await gateways[1].restart(options.downMs)));
+  await during(
+    'restart-1',
+    async () => void (timings['restart-1 process'] = await gateways[0].restart(options.downMs)),
+  );
+  await during(
+    'restart-2',
+    async () => void (timings['restart-2 process'] = await gateways[1].restart(options.downMs)),
+  );
   await during('reload', async () => {
     const before = (gateways[1].stderr().match(/reload done/g) ?? []).length;
     gateways[1].signal('SIGHUP');
@@ -167,7 +173,8 @@ async function storedOrders(store: Store, orders: Answered[]): Promise<Map<strin
     [orders.map((o) => o.po)],
   );
   const storedAs = new Map<string, string[]>();
-  for (const row of rows.rows) storedAs.set(row.purchase_order_number, [...(storedAs.get(row.purchase_order_number) ?? []), row.status]);
+  for (const row of rows.rows)
+    storedAs.set(row.purchase_order_number, [...(storedAs.get(row.purchase_order_number) ?? []), row.status]);
   return storedAs;
 }
 
@@ -175,19 +182,32 @@ async function storedOrders(store: Store, orders: Answered[]): Promise<Map<strin
 function chaosProblems(journal: ChaosJournal, orders: Answered[], storedAs: Map<string, string[]>): string[] {
   const { answers, noAnswer } = journal;
   const problems: string[] = [];
-  if (noAnswer.length > 0) problems.push(`${noAnswer.length} requests without an answer: ${JSON.stringify(noAnswer.slice(0, 5))}`);
+  if (noAnswer.length > 0)
+    problems.push(`${noAnswer.length} requests without an answer: ${JSON.stringify(noAnswer.slice(0, 5))}`);
   const notJson = answers.filter((a) => !a.json);
   if (notJson.length > 0) problems.push(`${notJson.length} answers not JSON: ${JSON.stringify(notJson.slice(0, 5))}`);
   const badOutsideStore = answers.filter((a) => a.phase !== 'store' && a.status !== 200);
   if (badOutsideStore.length > 0)
-    problems.push(`${badOutsideStore.length} answers not 200 outside the store phase: ${JSON.stringify(badOutsideStore.slice(0, 5))}`);
-  const badInStore = answers.filter((a) => a.phase === 'store' && a.status !== 200 && !(a.status === 503 && a.code === 5503));
+    problems.push(
+      `${badOutsideStore.length} answers not 200 outside the store phase: ${JSON.stringify(badOutsideStore.slice(0, 5))}`,
+    );
+  const badInStore = answers.filter(
+    (a) => a.phase === 'store' && a.status !== 200 && !(a.status === 503 && a.code === 5503),
+  );
   if (badInStore.length > 0)
-    problems.push(`${badInStore.length} answers in the store phase other than 200 or 503 / 5503: ${JSON.stringify(badInStore.slice(0, 5))}`);
+    problems.push(
+      `${badInStore.length} answers in the store phase other than 200 or 503 / 5503: ${JSON.stringify(badInStore.slice(0, 5))}`,
+    );
   const notOnce = ordersNotStoredOnce(orders, storedAs);
-  if (notOnce.length > 0) problems.push(`${notOnce.length} orders answered 200 not stored exactly once: ${notOnce.slice(0, 5).map((o) => o.po)}`);
+  if (notOnce.length > 0)
+    problems.push(
+      `${notOnce.length} orders answered 200 not stored exactly once: ${notOnce.slice(0, 5).map((o) => o.po)}`,
+    );
   const notFree = orders.filter((o) => o.status === 503 && (storedAs.get(o.po!) ?? []).some((s) => s !== 'failed'));
-  if (notFree.length > 0) problems.push(`${notFree.length} orders answered 503 whose PO number is not free: ${notFree.slice(0, 5).map((o) => o.po)}`);
+  if (notFree.length > 0)
+    problems.push(
+      `${notFree.length} orders answered 503 whose PO number is not free: ${notFree.slice(0, 5).map((o) => o.po)}`,
+    );
   return problems;
 }
 
@@ -205,7 +225,16 @@ function phaseFigures(answers: Answered[], phases: Phase[]) {
         byStatus[key] = (byStatus[key] ?? 0) + 1;
       }
       const ms = mine.map((a) => a.ms).sort((x, y) => x - y);
-      return [p, { answers: mine.length, byStatus, p50Ms: round(percentile(ms, 50)), p99Ms: round(percentile(ms, 99)), maxMs: round(ms.at(-1) ?? 0) }];
+      return [
+        p,
+        {
+          answers: mine.length,
+          byStatus,
+          p50Ms: round(percentile(ms, 50)),
+          p99Ms: round(percentile(ms, 99)),
+          maxMs: round(ms.at(-1) ?? 0),
+        },
+      ];
     }),
   );
 }
@@ -223,12 +252,19 @@ export async function runChaosSoak(): Promise<number> {
   try {
     pg = await startThrowawayPostgres();
     store = await createStore({ databaseUrl: pg.url });
-    const seller = await startNodeChild({ name: 'mock seller', args: ['scripts/mock-seller.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
+    const seller = await startNodeChild({
+      name: 'mock seller',
+      args: ['scripts/mock-seller.ts', '--port', '0'],
+      ready: /listening on (http:\/\/[^\s]+)/,
+    });
     await seedDirectory(store, { sellerUrl: `${seller.url}/seller` });
     // One buyer sends everything: its rate limit would answer 429 long before the load is heavy.
     const env = { DATABASE_URL: pg.url, GATEWAY_SEED: 'off', GATEWAY_LOG: 'off', GATEWAY_RATE_LIMIT: '1000000' };
     log('starting two gateway instances (the second with 2 workers) and HAProxy…');
-    const gateways: RestartableGateway[] = await Promise.all([startRestartableGateway(env), startRestartableGateway({ ...env, GATEWAY_WORKERS: '2' })]);
+    const gateways: RestartableGateway[] = await Promise.all([
+      startRestartableGateway(env),
+      startRestartableGateway({ ...env, GATEWAY_WORKERS: '2' }),
+    ]);
     balancer = await startBalancer([gateways[0].address, gateways[1].address]);
     const lb = balancer;
     const both = () => untilBalancedOver(lb, ['gateway-1', 'gateway-2']);
@@ -273,7 +309,9 @@ export async function runChaosSoak(): Promise<number> {
       store: withStore ? 'restarted' : 'not restarted (CHAOS_STORE=off)',
       problems,
     };
-    console.log(`chaos soak: ${sent.sent} requests at ${sent.rps} req/s; ${noAnswer.length} without an answer, ${notJson} not JSON`);
+    console.log(
+      `chaos soak: ${sent.sent} requests at ${sent.rps} req/s; ${noAnswer.length} without an answer, ${notJson} not JSON`,
+    );
     for (const [name, p] of Object.entries(phases)) console.log(`  ${name.padEnd(10)} ${JSON.stringify(p)}`);
     console.log(problems.length === 0 ? 'verdict: pass' : `verdict: FAIL\n  ${problems.join('\n  ')}`);
     console.log(JSON.stringify(summary));

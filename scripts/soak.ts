@@ -64,7 +64,9 @@ if (args[0] === '--chaos') {
     process.exit(0);
   }
   if (args.length > 1) {
-    console.error(`soak --chaos: unexpected argument '${args[1]}' (settings are environment variables; see --chaos --help)`);
+    console.error(
+      `soak --chaos: unexpected argument '${args[1]}' (settings are environment variables; see --chaos --help)`,
+    );
     process.exit(2);
   }
   process.exit(await runChaosSoak());
@@ -147,7 +149,9 @@ function tally() {
 let stack: GatewayStack | undefined;
 let phase = 'starting';
 const stopOnSignal = (signal: NodeJS.Signals) => {
-  log(`soak: ${signal} during ${phase}: stopping the mock seller, the gateway and the store; the soak was not completed, no figures`);
+  log(
+    `soak: ${signal} during ${phase}: stopping the mock seller, the gateway and the store; the soak was not completed, no figures`,
+  );
   void (stack?.stop() ?? Promise.resolve()).then(() => process.exit(130));
 };
 process.once('SIGINT', stopOnSignal);
@@ -160,7 +164,10 @@ try {
     gatewayEnv: { GATEWAY_FORWARD_HEADERS: 'x-mock-fault', GATEWAY_RATE_LIMIT: '1000000000' },
     // SOAK_GATEWAY_NODE_FLAGS, e.g. --max-old-space-size=128, to tell a leak from a heap that has not been collected yet.
     // The inspector (loopback, a free port) forces full collections before the RSS readings.
-    gatewayNodeFlags: ['--inspect=127.0.0.1:0', ...(process.env.SOAK_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '')],
+    gatewayNodeFlags: [
+      '--inspect=127.0.0.1:0',
+      ...(process.env.SOAK_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
+    ],
     log,
   });
   const { gateway } = stack;
@@ -206,7 +213,9 @@ try {
     onError: saturationTally.onError,
   });
   const rate = Math.max(1, Math.floor(saturation.rps * LOAD_FRACTION));
-  log(`  ${saturation.rps} req/s (${saturation.completed} answered; by status ${JSON.stringify(saturationTally.byStatus)}) → soak at ${rate} req/s`);
+  log(
+    `  ${saturation.rps} req/s (${saturation.completed} answered; by status ${JSON.stringify(saturationTally.byStatus)}) → soak at ${rate} req/s`,
+  );
 
   phase = 'soak';
   log(`soak: ${rate} req/s for ${SECONDS} s, 1 request in ${FAULT_EVERY} with a seller fault`);
@@ -253,9 +262,12 @@ try {
       1,
     ),
   );
-  const passed = unexpected.length === 0 && soakTally.noAnswer === 0 && soak.dropped === 0 && rssGrowth < RSS_GROWTH_LIMIT;
+  const passed =
+    unexpected.length === 0 && soakTally.noAnswer === 0 && soak.dropped === 0 && rssGrowth < RSS_GROWTH_LIMIT;
 
-  console.log(`soak of the gateway: ${SECONDS} s at ${rate} req/s (${LOAD_FRACTION * 100}% of ${saturation.rps} req/s saturation), store ${stack.store}`);
+  console.log(
+    `soak of the gateway: ${SECONDS} s at ${rate} req/s (${LOAD_FRACTION * 100}% of ${saturation.rps} req/s saturation), store ${stack.store}`,
+  );
   for (const [operation, o] of Object.entries(soakTally.byOperation)) {
     const s = o.samples.sort((a, b) => a - b);
     console.log(

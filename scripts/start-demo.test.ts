@@ -15,7 +15,15 @@ const dir = useTemporaryDirectory('start-demo');
 async function startDemo() {
   const child = spawn(process.execPath, [packagePath('scripts', 'run-bundled.mjs'), 'start'], {
     cwd: PACKAGE_ROOT,
-    env: { ...process.env, DATABASE_URL: '', GATEWAY_DATA_DIR: dir.path, GATEWAY_PORT: '0', INTERNAL_PORT: '0', MOCK_SELLER_PORT: '0', GATEWAY_LOG: 'off' },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      GATEWAY_DATA_DIR: dir.path,
+      GATEWAY_PORT: '0',
+      INTERNAL_PORT: '0',
+      MOCK_SELLER_PORT: '0',
+      GATEWAY_LOG: 'off',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -42,7 +42,12 @@ const scenario = env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
 const sellerPort = env.MOCK_SELLER_PORT;
 
 try {
-  const seller = await startMockSeller({ scenario, port: sellerPort, host: env.MOCK_SELLER_HOST, publicUrl: env.MOCK_SELLER_PUBLIC_URL });
+  const seller = await startMockSeller({
+    scenario,
+    port: sellerPort,
+    host: env.MOCK_SELLER_HOST,
+    publicUrl: env.MOCK_SELLER_PUBLIC_URL,
+  });
   let store;
   let gateway;
   let internal;

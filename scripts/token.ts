@@ -46,12 +46,16 @@ let development = false;
 
 if (values['private-key'] !== undefined) {
   // A buyer system's own key, registered with `npm run keys -- add ...`.
-  if (values.kid === undefined || values.issuer === undefined) fail('--private-key needs --kid and --issuer (the client id the key is registered to)');
+  if (values.kid === undefined || values.issuer === undefined)
+    fail('--private-key needs --kid and --issuer (the client id the key is registered to)');
   kid = values.kid;
   issuer = values.issuer;
   keyFile = values['private-key'];
 } else {
-  const dev = values.kid !== undefined ? devKeys.find((k) => k.kid === values.kid) : devKeys.find((k) => k.username === (user ?? 'demo'));
+  const dev =
+    values.kid !== undefined
+      ? devKeys.find((k) => k.kid === values.kid)
+      : devKeys.find((k) => k.username === (user ?? 'demo'));
   if (dev === undefined) {
     fail(
       values.kid !== undefined

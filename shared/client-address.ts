@@ -7,6 +7,11 @@ import type { Context } from 'hono';
 // as their env; without one the address is 'unknown'.
 
 export function clientAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; server?: { incoming?: { socket?: { remoteAddress?: string } } } } | undefined;
+  const env = c.env as
+    | {
+        incoming?: { socket?: { remoteAddress?: string } };
+        server?: { incoming?: { socket?: { remoteAddress?: string } } };
+      }
+    | undefined;
   return (env?.incoming ?? env?.server?.incoming)?.socket?.remoteAddress ?? 'unknown';
 }

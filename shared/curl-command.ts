@@ -10,7 +10,12 @@ export interface CurlOptions {
   contentType?: string | null;
 }
 
-export function curlCommand(sellerUrl: string, body: string | undefined, headers: Record<string, string> = {}, options: CurlOptions = {}): string {
+export function curlCommand(
+  sellerUrl: string,
+  body: string | undefined,
+  headers: Record<string, string> = {},
+  options: CurlOptions = {},
+): string {
   const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
   const parts = [
     'curl',

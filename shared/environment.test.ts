@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import { EnvChoice, EnvFlag, EnvInteger, EnvList, EnvString, EnvUrl, EnvironmentError, Optional, readEnvironment } from './environment';
+import {
+  EnvChoice,
+  EnvFlag,
+  EnvInteger,
+  EnvList,
+  EnvString,
+  EnvUrl,
+  EnvironmentError,
+  Optional,
+  readEnvironment,
+} from './environment';
 
 const SCHEMA = Type.Object({
   PORT: EnvInteger({ default: 8080, maximum: 65_535, description: 'port' }),
@@ -14,7 +24,12 @@ const SCHEMA = Type.Object({
 
 describe('readEnvironment', () => {
   it('fills defaults, treats blank as unset and ignores other variables', () => {
-    expect(readEnvironment(SCHEMA, { PORT: '  ', OTHER: 'x' })).toEqual({ PORT: 8080, HOSTS: ['a'], LOG: true, MODE: 'file' });
+    expect(readEnvironment(SCHEMA, { PORT: '  ', OTHER: 'x' })).toEqual({
+      PORT: 8080,
+      HOSTS: ['a'],
+      LOG: true,
+      MODE: 'file',
+    });
   });
 
   it('decodes what is set', () => {
@@ -57,10 +72,14 @@ describe('readEnvironment', () => {
   });
 
   it('never quotes a secret', () => {
-    expect(() => readEnvironment(SCHEMA, { TOKEN: 'hunter2' })).toThrow('TOKEN must be at least 16 characters long (value not shown)');
+    expect(() => readEnvironment(SCHEMA, { TOKEN: 'hunter2' })).toThrow(
+      'TOKEN must be at least 16 characters long (value not shown)',
+    );
   });
 
   it('refuses a port over the range', () => {
-    expect(() => readEnvironment(SCHEMA, { PORT: '70000' })).toThrow("PORT must be an integer ≥ 0 and ≤ 65535, not '70000'");
+    expect(() => readEnvironment(SCHEMA, { PORT: '70000' })).toThrow(
+      "PORT must be an integer ≥ 0 and ≤ 65535, not '70000'",
+    );
   });
 });

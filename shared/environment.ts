@@ -33,11 +33,17 @@ export function EnvInteger(options: EnvIntegerOptions) {
   const expects = `an integer ≥ ${minimum}${maximum === undefined ? '' : ` and ≤ ${maximum}`}`;
   return field(
     Type.Transform(
-      Type.String({ pattern: '^[0-9]+$', description: options.description, defaultText: options.defaultText, ...withDefault(options.default?.toString()) }),
+      Type.String({
+        pattern: '^[0-9]+$',
+        description: options.description,
+        defaultText: options.defaultText,
+        ...withDefault(options.default?.toString()),
+      }),
     )
       .Decode((value) => {
         const number = Number(value);
-        if (number < minimum || (maximum !== undefined && number > maximum) || !Number.isSafeInteger(number)) throw new Error(expects);
+        if (number < minimum || (maximum !== undefined && number > maximum) || !Number.isSafeInteger(number))
+          throw new Error(expects);
         return number;
       })
       .Encode(String),
@@ -65,7 +71,13 @@ export function EnvUrl(options: EnvDoc & { default?: string; schemes?: string[] 
   const schemes = options.schemes ?? ['http:', 'https:'];
   const expects = `a URL (${schemes.map((s) => `${s}//…`).join(' or ')})`;
   return field(
-    Type.Transform(Type.String({ description: options.description, defaultText: options.defaultText, ...withDefault(options.default) }))
+    Type.Transform(
+      Type.String({
+        description: options.description,
+        defaultText: options.defaultText,
+        ...withDefault(options.default),
+      }),
+    )
       .Decode((value) => {
         let url: URL;
         try {
@@ -84,7 +96,13 @@ export function EnvUrl(options: EnvDoc & { default?: string; schemes?: string[] 
 /** A comma-separated list; blanks dropped. */
 export function EnvList(options: EnvDoc & { default?: string[]; lowerCase?: boolean }) {
   return field(
-    Type.Transform(Type.String({ description: options.description, defaultText: options.defaultText, ...withDefault(options.default?.join(',')) }))
+    Type.Transform(
+      Type.String({
+        description: options.description,
+        defaultText: options.defaultText,
+        ...withDefault(options.default?.join(',')),
+      }),
+    )
       .Decode((value) =>
         value
           .split(',')
@@ -104,7 +122,9 @@ export function EnvFlag(options: EnvDoc & { default?: boolean }) {
   const expects = 'on or off (true/false, 1/0, yes/no)';
   const fallback = options.default === undefined ? undefined : options.default ? 'on' : 'off';
   return field(
-    Type.Transform(Type.String({ description: options.description, defaultText: options.defaultText, ...withDefault(fallback) }))
+    Type.Transform(
+      Type.String({ description: options.description, defaultText: options.defaultText, ...withDefault(fallback) }),
+    )
       .Decode((value) => {
         if (ON.test(value)) return true;
         if (OFF.test(value)) return false;
@@ -119,7 +139,13 @@ export function EnvFlag(options: EnvDoc & { default?: boolean }) {
 export function EnvChoice<const T extends readonly string[]>(choices: T, options: EnvDoc & { default?: T[number] }) {
   const expects = `one of ${choices.join(', ')}`;
   return field(
-    Type.Transform(Type.String({ description: options.description, defaultText: options.defaultText, ...withDefault(options.default) }))
+    Type.Transform(
+      Type.String({
+        description: options.description,
+        defaultText: options.defaultText,
+        ...withDefault(options.default),
+      }),
+    )
       .Decode((value) => {
         const choice = choices.find((c) => c === value.toLowerCase());
         if (choice === undefined) throw new Error(expects);
@@ -225,6 +251,8 @@ export function environmentTable(schema: TObject): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const lines = ['| variable | default | meaning |', '| --- | --- | --- |'];
   for (const row of environmentRows(schema))
-    lines.push(`| \`${row.name}\` | ${row.default === '' ? '—' : `\`${cell(row.default)}\``} | ${cell(row.description)} |`);
+    lines.push(
+      `| \`${row.name}\` | ${row.default === '' ? '—' : `\`${cell(row.default)}\``} | ${cell(row.description)} |`,
+    );
   return lines.join('\n');
 }

@@ -12,8 +12,13 @@ const PACKAGE_NAMES = new Set(['federated-gateway', '@federated-gateway/toolkit'
 function findRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && PACKAGE_NAMES.has((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name ?? '')) return dir;
-    if (dirname(dir) === dir) throw new Error(`cannot find the package root (${[...PACKAGE_NAMES].join(', ')}) above ${from}`);
+    if (
+      existsSync(manifest) &&
+      PACKAGE_NAMES.has((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name ?? '')
+    )
+      return dir;
+    if (dirname(dir) === dir)
+      throw new Error(`cannot find the package root (${[...PACKAGE_NAMES].join(', ')}) above ${from}`);
   }
 }
 

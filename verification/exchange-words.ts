@@ -18,10 +18,14 @@ export const noAnswerText = (limitMs: number): string => `no answer within ${lim
 
 export function exchangeOutcomeText(e: ExchangeTiming): string {
   if (e.noAnswerWithinMs !== undefined) {
-    const late = e.answeredAfterMs !== undefined ? `; answered${e.lateStatus !== undefined ? ` HTTP ${e.lateStatus}` : ''} after ${e.answeredAfterMs} ms` : '';
+    const late =
+      e.answeredAfterMs !== undefined
+        ? `; answered${e.lateStatus !== undefined ? ` HTTP ${e.lateStatus}` : ''} after ${e.answeredAfterMs} ms`
+        : '';
     return `${noAnswerText(e.noAnswerWithinMs)}${late}`;
   }
   // No status from the seller (stopped before it answered, connection lost): never an HTTP status it did not send.
-  if (e.status === undefined || e.status === null || e.status === 0) return `no answer from the seller, ${e.elapsedMs} ms`;
+  if (e.status === undefined || e.status === null || e.status === 0)
+    return `no answer from the seller, ${e.elapsedMs} ms`;
   return `HTTP ${e.status}, ${e.elapsedMs} ms${e.answeredAfterMs !== undefined ? `, answered after ${e.answeredAfterMs} ms` : ''}`;
 }

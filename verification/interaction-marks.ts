@@ -45,7 +45,10 @@ export const needsPending = (findings: readonly CompatFinding[]): boolean =>
 export const sinceLabel = (report: CompatReport): string => report.base.version ?? report.base.source;
 
 /** The findings of a seller comparison per head interaction (by description); contract-wide ones are left to the summary. */
-export function findingsByInteraction(report: CompatReport, head: readonly PactInteraction[]): Map<string, CompatFinding[]> {
+export function findingsByInteraction(
+  report: CompatReport,
+  head: readonly PactInteraction[],
+): Map<string, CompatFinding[]> {
   const descriptions = new Set(head.map((i) => i.description));
   const byInteraction = new Map<string, CompatFinding[]>();
   for (const f of report.findings) {
@@ -60,7 +63,11 @@ export function findingsByInteraction(report: CompatReport, head: readonly PactI
  * (`verify --pending`) — pending for those `needsPending` picks. `pending: true` in the pact
  * is honoured whatever the flags.
  */
-export function interactionMarks(head: readonly PactInteraction[], compat: CompatReport | undefined, pendingChanges: boolean): Map<string, InteractionMarks> {
+export function interactionMarks(
+  head: readonly PactInteraction[],
+  compat: CompatReport | undefined,
+  pendingChanges: boolean,
+): Map<string, InteractionMarks> {
   const byInteraction = compat === undefined ? new Map<string, CompatFinding[]>() : findingsByInteraction(compat, head);
   const marks = new Map<string, InteractionMarks>();
   for (const interaction of head) {

@@ -38,7 +38,8 @@ export async function asInputError<T>(
   try {
     return await read();
   } catch (error) {
-    if (inputErrors.some((kind) => error instanceof kind)) throw new KitInputError(option, (error as Error).message, { cause: error });
+    if (inputErrors.some((kind) => error instanceof kind))
+      throw new KitInputError(option, (error as Error).message, { cause: error });
     throw error;
   }
 }

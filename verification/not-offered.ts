@@ -47,8 +47,10 @@ export function checkNotOffered(declared: readonly string[], interactions: reado
 }
 
 /** The declaration that leaves this interaction out, if any. */
-export const notOfferedFor = (interaction: { states: readonly string[] }, declared: readonly NotOffered[]): NotOffered | undefined =>
-  declared.find((d) => interaction.states.includes(d.state));
+export const notOfferedFor = (
+  interaction: { states: readonly string[] },
+  declared: readonly NotOffered[],
+): NotOffered | undefined => declared.find((d) => interaction.states.includes(d.state));
 
 /** The reason shown in every report. */
 export const notOfferedReason = (d: NotOffered): string =>

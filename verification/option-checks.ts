@@ -36,7 +36,8 @@ export function numberOption(option: string, value: unknown, min: number, max: n
 /** Header names and values as strings (names lower-cased, as the commands send them). */
 export function headersOption(option: string, value: unknown): Record<string, string> {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new KitInputError(option, 'must be an object of header names and values');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new KitInputError(option, 'must be an object of header names and values');
   const headers: Record<string, string> = {};
   for (const [name, text] of Object.entries(value)) {
     if (typeof text !== 'string') throw new KitInputError(option, `the header '${name}' must have a string value`);

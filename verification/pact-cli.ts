@@ -12,7 +12,9 @@ const require = createRequire(import.meta.url);
 
 /** Path of the standalone `pact` binary for this platform. */
 export function pactBinary(): string {
-  const { standalone } = require('@pact-foundation/pact-cli/src/pact-standalone') as { standalone: () => { pactFullPath: string } };
+  const { standalone } = require('@pact-foundation/pact-cli/src/pact-standalone') as {
+    standalone: () => { pactFullPath: string };
+  };
   return standalone().pactFullPath;
 }
 
@@ -38,7 +40,8 @@ export function runPactCli({ args, signal, killAfterMs = 2_000 }: PactCliOptions
   const dir = mkdtempSync(join(tmpdir(), 'pact-verifier-'));
   const jsonFile = join(dir, 'result.json');
   return new Promise((resolve, reject) => {
-    const start = () => spawn(pactBinary(), ['verifier', ...args, '--json', jsonFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const start = () =>
+      spawn(pactBinary(), ['verifier', ...args, '--json', jsonFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let child: ReturnType<typeof start>;
     try {
       child = start();

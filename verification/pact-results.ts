@@ -53,7 +53,12 @@ function toMismatch(raw: RawMismatch): PactMismatch {
 
 /** `text` is what the verifier resolved or rejected with. */
 export function parsePactResults(text: string, rejected: boolean): PactResults {
-  let parsed: { result?: boolean; errors?: RawError[]; pendingErrors?: RawError[]; interactionResults?: { description?: string }[] };
+  let parsed: {
+    result?: boolean;
+    errors?: RawError[];
+    pendingErrors?: RawError[];
+    interactionResults?: { description?: string }[];
+  };
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
@@ -67,10 +72,17 @@ export function parsePactResults(text: string, rejected: boolean): PactResults {
         : [{ message: error.mismatch?.message ?? error.mismatch?.type ?? 'failed' }],
   });
   // A V4 `pending: true` interaction that fails is listed under pendingErrors, not errors: still a failure to report.
-  const pendingFailures = (parsed.pendingErrors ?? []).map((error): PactFailure => ({ ...failureOfError(error), pending: true }));
+  const pendingFailures = (parsed.pendingErrors ?? []).map((error): PactFailure => ({
+    ...failureOfError(error),
+    pending: true,
+  }));
   const failures = [...(parsed.errors ?? []).map(failureOfError), ...pendingFailures];
   const interactions = parsed.interactionResults?.map((r) => r.description ?? '');
-  return { ok: !rejected && (parsed.result ?? failures.length === pendingFailures.length), failures, ...(interactions !== undefined ? { interactions } : {}) };
+  return {
+    ok: !rejected && (parsed.result ?? failures.length === pendingFailures.length),
+    failures,
+    ...(interactions !== undefined ? { interactions } : {}),
+  };
 }
 
 /** The failure belonging to the interaction with this description, if any. */

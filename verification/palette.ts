@@ -16,4 +16,5 @@ export const ANSI: Palette = {
 };
 
 /** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */
-export const paletteFor = (isTTY: boolean, env: NodeJS.ProcessEnv): Palette => (isTTY && (env.NO_COLOR ?? '') === '' ? ANSI : PLAIN);
+export const paletteFor = (isTTY: boolean, env: NodeJS.ProcessEnv): Palette =>
+  isTTY && (env.NO_COLOR ?? '') === '' ? ANSI : PLAIN;

@@ -16,7 +16,10 @@ export function createProxyInspector(title: string) {
     routes: [{ path: INSPECTOR_PATH, app: inspector.app as Hono }],
     record(exchange: Exchange): void {
       // The seller's status stands when it answered, even with a reply the proxy did not relay.
-      const replied = exchange.proxyAnswer !== 'unreachable' && exchange.proxyAnswer !== 'timeout' && exchange.proxyAnswer !== 'stopped';
+      const replied =
+        exchange.proxyAnswer !== 'unreachable' &&
+        exchange.proxyAnswer !== 'timeout' &&
+        exchange.proxyAnswer !== 'stopped';
       log.add({
         at: new Date(Date.now() - exchange.elapsedMs).toISOString(),
         service: exchange.service ?? null,

@@ -31,7 +31,8 @@ export type ReplyFinding = NotJsonFinding | TooLargeFinding;
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /** application/json, or a +json type, with or without parameters. */
-export const isJsonContentType = (type: string | undefined): boolean => type !== undefined && JSON_TYPE.test(type.trim());
+export const isJsonContentType = (type: string | undefined): boolean =>
+  type !== undefined && JSON_TYPE.test(type.trim());
 
 const FIRST_CHARS = 120;
 
@@ -40,11 +41,17 @@ const FIRST_CHARS = 120;
  * is made of, the quote around it and the backslash, as \uXXXX — so no terminal, JSON viewer or page can take it for code.
  */
 export const escapedStart = (text: string, chars = FIRST_CHARS): string =>
-  (text.length > chars ? text.slice(0, chars) : text).replace(/[^\x20-\x7e]|[<>&"\\]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) +
-  (text.length > chars ? '…' : '');
+  (text.length > chars ? text.slice(0, chars) : text).replace(
+    /[^\x20-\x7e]|[<>&"\\]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  ) + (text.length > chars ? '…' : '');
 
 /** The reply's content type or body is not JSON: `undefined` when both are. */
-export function notJsonFinding(status: number, contentType: string | undefined, text: string): NotJsonFinding | undefined {
+export function notJsonFinding(
+  status: number,
+  contentType: string | undefined,
+  text: string,
+): NotJsonFinding | undefined {
   const declared = isJsonContentType(contentType);
   let parses = true;
   try {

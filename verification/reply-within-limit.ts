@@ -9,13 +9,17 @@ export const DEFAULT_MAX_REPLY_BYTES = DEFAULT_MAX_SELLER_REPLY_BYTES;
 /** The highest limit a flag may set: a reply is held as one string, and V8's longest is just under 512 Mi characters. */
 export const MAX_REPLY_BYTES_CEILING = 256 * 1024 * 1024;
 
-export type LimitedReply = { kind: 'whole'; text: string; bytes: number } | { kind: 'too-large'; bytesRead: number; limit: number };
+export type LimitedReply =
+  { kind: 'whole'; text: string; bytes: number } | { kind: 'too-large'; bytesRead: number; limit: number };
 
 /**
  * Reads `body` (an undici/Node stream or a web ReadableStream: both iterate as byte chunks)
  * up to `maxBytes`. Leaving the loop early cancels the stream, which is what stops the seller.
  */
-export async function readReplyWithin(body: AsyncIterable<Uint8Array> | null | undefined, maxBytes: number): Promise<LimitedReply> {
+export async function readReplyWithin(
+  body: AsyncIterable<Uint8Array> | null | undefined,
+  maxBytes: number,
+): Promise<LimitedReply> {
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   if (body != null) {
@@ -35,6 +39,7 @@ export function bytesText(bytes: number): string {
     [1024 * 1024, 'MiB'],
     [1024, 'KiB'],
   ];
-  for (const [size, unit] of units) if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit} (${bytes} bytes)`;
+  for (const [size, unit] of units)
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit} (${bytes} bytes)`;
   return `${bytes} bytes`;
 }

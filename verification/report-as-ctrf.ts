@@ -6,7 +6,12 @@ import type { TestCase, TestCaseStatus } from './test-cases';
 
 type CtrfStatus = 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
 
-const CTRF_STATUS = { passed: 'passed', failed: 'failed', skipped: 'skipped', error: 'other' } as const satisfies Record<TestCaseStatus, CtrfStatus>;
+const CTRF_STATUS = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  error: 'other',
+} as const satisfies Record<TestCaseStatus, CtrfStatus>;
 
 export const CTRF_SPEC_VERSION = '0.0.0';
 
@@ -17,7 +22,16 @@ export interface CtrfReport {
   generatedBy: string;
   results: {
     tool: { name: string; version?: string };
-    summary: { tests: number; passed: number; failed: number; pending: number; skipped: number; other: number; start: number; stop: number };
+    summary: {
+      tests: number;
+      passed: number;
+      failed: number;
+      pending: number;
+      skipped: number;
+      other: number;
+      start: number;
+      stop: number;
+    };
     /** suite: the hierarchy from the top, here one level (the test case's classname). */
     tests: { name: string; status: CtrfStatus; duration: number; suite: string[]; message?: string; trace?: string }[];
   };

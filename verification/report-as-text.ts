@@ -1,5 +1,11 @@
 import { PLAIN, type Palette } from './palette';
-import { exampleValuesNote, interactionPassed, pendingFailure, type InteractionReport, type VerificationReport } from './verification-report';
+import {
+  exampleValuesNote,
+  interactionPassed,
+  pendingFailure,
+  type InteractionReport,
+  type VerificationReport,
+} from './verification-report';
 import { changedSinceText } from './interaction-marks';
 import { sideLabel } from './compat/compat-report';
 import { exchangeOutcomeText } from './exchange-words';
@@ -9,7 +15,8 @@ import type { PactMismatch } from './pact-results';
 // broken rule with every item id, JSON path, expected and found.
 
 /** One wording for a value, and for its absence, in every report. */
-export const valueText = (value: unknown): string => (value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
+export const valueText = (value: unknown): string =>
+  value === undefined ? '(missing)' : typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
 
 const rulesVerdict = (i: InteractionReport): string =>
   i.rules === 'failed'
@@ -18,11 +25,13 @@ const rulesVerdict = (i: InteractionReport): string =>
 
 /** Pact's mismatch with the value the seller sent beside the one expected, when Pact gives them. */
 export function pactMismatchText(m: PactMismatch): string {
-  const values = m.actual !== undefined ? ` (expected ${valueText(m.expected)}, your system sent ${valueText(m.actual)})` : '';
+  const values =
+    m.actual !== undefined ? ` (expected ${valueText(m.expected)}, your system sent ${valueText(m.actual)})` : '';
   return `${m.message}${values}`;
 }
 
-const exchangeNote = (i: InteractionReport): string => (i.exchange === undefined ? '' : `   (${exchangeOutcomeText(i.exchange)})`);
+const exchangeNote = (i: InteractionReport): string =>
+  i.exchange === undefined ? '' : `   (${exchangeOutcomeText(i.exchange)})`;
 
 /** The label of an interaction that was not judged: stopped first, or declared not offered. */
 const NOT_OFFERED_LABEL = 'NOT OFFERED (optional)';
@@ -40,7 +49,8 @@ const changeNote = (i: InteractionReport, palette: Palette): string =>
 
 /** The line printed as each interaction finishes: both verdicts, and what stopped a check. */
 export function progressLine(i: InteractionReport, index: number, total: number, palette: Palette = PLAIN): string {
-  if (i.pact === 'not-offered') return `[${index}/${total}] ${palette.dim(NOT_OFFERED_LABEL)} ${i.description} — ${i.notOffered ?? ''}`;
+  if (i.pact === 'not-offered')
+    return `[${index}/${total}] ${palette.dim(NOT_OFFERED_LABEL)} ${i.description} — ${i.notOffered ?? ''}`;
   const failed = (text: string) => (i.pending === true ? text : palette.fail(text));
   const verdicts = `pact: ${i.pact === 'failed' ? failed('FAILED') : i.pact} · reply rules: ${i.rules === 'failed' ? failed(rulesVerdict(i)) : i.rules}`;
   const problem = i.problems[0] !== undefined ? ` — ${i.problems[0]}` : '';
@@ -53,20 +63,30 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
   if (report.fatal !== undefined) lines.push('', `Pact could not run: ${report.fatal}`);
   if (report.since !== undefined) {
     const marked = report.interactions.filter((i) => i.changedSince !== undefined).length;
-    lines.push('', `Since ${sideLabel(report.since.base)}: ${marked} interaction(s) new or changed, marked [… since …] below`);
+    lines.push(
+      '',
+      `Since ${sideLabel(report.since.base)}: ${marked} interaction(s) new or changed, marked [… since …] below`,
+    );
   }
   lines.push('', 'Interactions');
   for (const i of report.interactions) {
-    const label = i.pact === 'not-offered' ? palette.dim(NOT_OFFERED_LABEL) : i.pact === 'not-run' ? palette.dim('NOT RUN') : verdictLabel(i, palette);
+    const label =
+      i.pact === 'not-offered'
+        ? palette.dim(NOT_OFFERED_LABEL)
+        : i.pact === 'not-run'
+          ? palette.dim('NOT RUN')
+          : verdictLabel(i, palette);
     lines.push(`  ${label}  ${i.description}${changeNote(i, palette)}`);
     if (i.states.length > 0) lines.push(`        given ${i.states.join(', ')}`);
     if (i.pending === true) lines.push(`        pending: ${i.pendingReason ?? ''} — reported, never failing the run`);
     if (i.pact === 'not-offered') lines.push(`        ${i.notOffered ?? ''}`);
     if (i.pact === 'not-run' || i.pact === 'not-offered') continue;
     lines.push(`        pact: ${i.pact}   reply rules: ${rulesVerdict(i)}${exchangeNote(i)}`);
-    for (const m of i.pactMismatches) lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${pactMismatchText(m)}`);
+    for (const m of i.pactMismatches)
+      lines.push(`        pact mismatch${m.path !== undefined ? ` at ${m.path}` : ''}: ${pactMismatchText(m)}`);
     for (const e of i.schemaErrors) lines.push(`        reply.schema at ${e.path || '/'}: ${e.message}`);
-    for (const v of i.violations) lines.push(`        ${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} at ${v.path}: ${v.message}`);
+    for (const v of i.violations)
+      lines.push(`        ${v.rule}${v.id !== undefined ? ` [id ${v.id}]` : ''} at ${v.path}: ${v.message}`);
     for (const p of i.problems) lines.push(`        problem: ${p}`);
     const examples = exampleValuesNote(i);
     if (examples !== undefined) lines.push(`        example values: ${examples}`);
@@ -78,7 +98,8 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
       for (const b of rule.breaches) {
         lines.push(`    - ${b.interaction}`);
         lines.push(`      item id: ${b.id ?? '—'}   path: ${b.path}`);
-        if (b.expected !== undefined || b.found !== undefined) lines.push(`      expected: ${valueText(b.expected)}   found: ${valueText(b.found)}`);
+        if (b.expected !== undefined || b.found !== undefined)
+          lines.push(`      expected: ${valueText(b.expected)}   found: ${valueText(b.found)}`);
         lines.push(`      ${b.message}`);
       }
     }
@@ -95,7 +116,10 @@ export function summaryLine(report: VerificationReport, palette: Palette = PLAIN
   const notOffered = declared.length > 0 ? `, ${declared.length} ${NOT_OFFERED_LABEL}: ${declared.join(', ')}` : '';
   const broken = report.rules.length > 0 ? `; broken rules: ${report.rules.map((r) => r.rule).join(', ')}` : '';
   const pendingFailed = report.interactions.filter(pendingFailure).map((i) => `'${i.description}'`);
-  const pending = pendingFailed.length > 0 ? `; ${pendingFailed.length} PENDING failed (not failing the run): ${pendingFailed.join(', ')}` : '';
+  const pending =
+    pendingFailed.length > 0
+      ? `; ${pendingFailed.length} PENDING failed (not failing the run): ${pendingFailed.join(', ')}`
+      : '';
   if (report.stopped !== undefined) {
     const notRun = report.interactions.filter((i) => i.pact === 'not-run').map((i) => `'${i.description}'`);
     return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${notOffered}${pending}${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;

@@ -30,7 +30,12 @@ describe('report words', () => {
       run({
         injected: new Map([['2', '3']]),
         pact: {
-          failure: { interaction: 'x', mismatches: [{ path: '$.items[0].quantity_ordered', message: 'Expected 2 to be equal to 7', expected: 2, actual: 7 }] },
+          failure: {
+            interaction: 'x',
+            mismatches: [
+              { path: '$.items[0].quantity_ordered', message: 'Expected 2 to be equal to 7', expected: 2, actual: 7 },
+            ],
+          },
         },
       }),
     );
@@ -39,10 +44,12 @@ describe('report words', () => {
   });
 
   it('names the limit for a timed-out exchange, never a status the seller did not send in time', () => {
-    expect(exchangeOutcomeText({ noAnswerWithinMs: 1000, elapsedMs: 1011 })).toBe('no answer within 1000 ms (the limit)');
-    expect(exchangeOutcomeText({ noAnswerWithinMs: 1000, elapsedMs: 1011, answeredAfterMs: 3004, lateStatus: 200 })).toBe(
-      'no answer within 1000 ms (the limit); answered HTTP 200 after 3004 ms',
+    expect(exchangeOutcomeText({ noAnswerWithinMs: 1000, elapsedMs: 1011 })).toBe(
+      'no answer within 1000 ms (the limit)',
     );
+    expect(
+      exchangeOutcomeText({ noAnswerWithinMs: 1000, elapsedMs: 1011, answeredAfterMs: 3004, lateStatus: 200 }),
+    ).toBe('no answer within 1000 ms (the limit); answered HTTP 200 after 3004 ms');
     const timedOut = run({
       exchanges: [
         {

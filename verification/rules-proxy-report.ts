@@ -75,7 +75,8 @@ export const proxyReport = (upstream: string, exchanges: ProxyExchange[]): Proxy
 });
 
 export function breachLine(b: ProxyBreach): string {
-  const values = 'expected' in b || 'found' in b ? `   expected: ${valueText(b.expected)}   found: ${valueText(b.found)}` : '';
+  const values =
+    'expected' in b || 'found' in b ? `   expected: ${valueText(b.expected)}   found: ${valueText(b.found)}` : '';
   return `${b.rule}${b.id !== undefined ? ` [id ${b.id}]` : ''} at ${b.path}: ${b.message}${values}`;
 }
 
@@ -90,7 +91,10 @@ export function exchangeLine(e: ProxyExchange): string {
 }
 
 export function renderProxyText(report: ProxyReport): string {
-  const lines = [`Rules proxy in front of ${report.upstream}: ${report.exchanges.length} exchanges, ${report.broken} not passing the reply rules`, ''];
+  const lines = [
+    `Rules proxy in front of ${report.upstream}: ${report.exchanges.length} exchanges, ${report.broken} not passing the reply rules`,
+    '',
+  ];
   for (const e of report.exchanges) {
     lines.push(`  ${exchangeLine(e)}`);
     for (const b of e.breaches) lines.push(`      ${breachLine(b)}`);
@@ -98,7 +102,8 @@ export function renderProxyText(report: ProxyReport): string {
   const rules = [...new Set(report.exchanges.flatMap((e) => e.breaches.map((b) => b.rule)))].sort();
   if (rules.length > 0) {
     lines.push('', 'Broken rules');
-    for (const rule of rules) lines.push(`  ${rule} — ${RULES[rule as keyof typeof RULES] ?? "The reply has the contract's shape"}`);
+    for (const rule of rules)
+      lines.push(`  ${rule} — ${RULES[rule as keyof typeof RULES] ?? "The reply has the contract's shape"}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -108,7 +113,10 @@ export function renderProxyJunit(report: ProxyReport, suiteName = 'seller-system
     const open = `    <testcase classname="${escapeXml(report.upstream)}" name="${escapeXml(`#${e.index} ${e.label}`)}" time="${(e.elapsedMs / 1000).toFixed(3)}"`;
     if (e.verdict === 'ok') return `${open}/>`;
     const body = e.verdict === 'broken' ? e.breaches.map(breachLine).join('\n') : (e.problem ?? '');
-    const message = e.verdict === 'broken' ? `broken rules: ${[...new Set(e.breaches.map((b) => b.rule))].join(', ')}` : 'not checked';
+    const message =
+      e.verdict === 'broken'
+        ? `broken rules: ${[...new Set(e.breaches.map((b) => b.rule))].join(', ')}`
+        : 'not checked';
     return `${open}>\n      <failure message="${escapeXml(message)}" type="reply-rules">${escapeXml(body)}</failure>\n    </testcase>`;
   });
   return [

@@ -33,10 +33,22 @@ export type SellerAnswer = SellerReply | { kind: 'unreachable'; message: string 
 export type SellerReply = { kind: 'reply'; status: number; body: LimitedReply; contentType: string | undefined };
 
 /** POSTs the request to `sellerUrl` and reads the reply up to `maxReplyBytes`. Never rejects. */
-export async function forwardToSeller(arrival: Arrival, sellerUrl: string, maxReplyBytes: number, signal: AbortSignal): Promise<SellerAnswer> {
+export async function forwardToSeller(
+  arrival: Arrival,
+  sellerUrl: string,
+  maxReplyBytes: number,
+  signal: AbortSignal,
+): Promise<SellerAnswer> {
   try {
     // No undici timeouts: the one limit is the proxy's own; abandon() aborts what is left.
-    const response = await request(sellerUrl, { method: 'POST', headers: arrival.headers, body: arrival.text, signal, headersTimeout: 0, bodyTimeout: 0 });
+    const response = await request(sellerUrl, {
+      method: 'POST',
+      headers: arrival.headers,
+      body: arrival.text,
+      signal,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
     const type = response.headers['content-type'];
     // Counted while it streams; leaving the read early drops the connection.
     const body = await readReplyWithin(response.body, maxReplyBytes);
@@ -52,7 +64,14 @@ export type JudgedFields = Pick<Exchange, 'status' | 'reply' | 'check' | 'proble
 /** A reply the proxy will not relay (not JSON, too large), or JSON with the rules' verdict when it could be checked. */
 export type JudgedReply =
   | { kind: 'finding'; finding: ReplyFinding; fields: JudgedFields }
-  | { kind: 'json'; status: number; text: string; contentType: string | undefined; check: ReplyCheck | undefined; fields: JudgedFields };
+  | {
+      kind: 'json';
+      status: number;
+      text: string;
+      contentType: string | undefined;
+      check: ReplyCheck | undefined;
+      fields: JudgedFields;
+    };
 
 const notRelayed = (status: number, finding: ReplyFinding): JudgedReply => ({
   kind: 'finding',
@@ -76,6 +95,7 @@ export function judgeReply(answer: SellerReply, arrival: Arrival): JudgedReply {
     fields: { status, reply, check, problem },
   });
   if (status < 200 || status > 299) return json(undefined, `the seller answered HTTP ${status}`);
-  if (arrival.operation === undefined) return json(undefined, `the request names no forwarded service ('${arrival.service ?? ''}')`);
+  if (arrival.operation === undefined)
+    return json(undefined, `the request names no forwarded service ('${arrival.service ?? ''}')`);
   return json(checkSellerReply(arrival.operation, arrival.request, reply), undefined);
 }

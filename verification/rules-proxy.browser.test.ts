@@ -3,7 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../shared/testing/headless-chromium';
+import {
+  browserSuiteTitle,
+  chromiumAvailable,
+  launchHeadlessChromium,
+  type HeadlessChromium,
+} from '../shared/testing/headless-chromium';
 import { startMisbehavingSeller, type MisbehavingSeller } from './testing/misbehaving-seller';
 import { startRulesProxy, type RunningRulesProxy } from './rules-proxy';
 
@@ -52,7 +57,9 @@ describe.skipIf(!chromiumAvailable)(title, () => {
     };
     seller = await startMisbehavingSeller({ canary: `${canary.url}/ran` });
     proxy = await startRulesProxy({ sellerUrl: `${seller.url}/html-500` });
-    attacker = await serve((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(attackPage(`${proxy.url}/seller`)));
+    attacker = await serve((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(attackPage(`${proxy.url}/seller`)),
+    );
     browser = await launchHeadlessChromium({ viewport: { width: 1000, height: 600 } });
   }, 60_000);
 

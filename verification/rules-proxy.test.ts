@@ -21,7 +21,11 @@ const inquiry = JSON.stringify({ service: 'item_inquiry', locations: [], items: 
 
 function proxyTo(path: string, options: Partial<RulesProxyOptions> = {}) {
   const exchanges: Exchange[] = [];
-  const proxy = createRulesProxy({ sellerUrl: `${seller.url}${path}`, onExchange: (e) => exchanges.push(e), ...options });
+  const proxy = createRulesProxy({
+    sellerUrl: `${seller.url}${path}`,
+    onExchange: (e) => exchanges.push(e),
+    ...options,
+  });
   // Bytes, not a string: a string body would get text/plain added when no content type is given.
   const post = (headers: Record<string, string> = { 'content-type': 'application/json' }) =>
     proxy.app.request('/seller', { method: 'POST', headers, body: new TextEncoder().encode(inquiry) });
@@ -35,9 +39,24 @@ const expectInert = (reply: Response) => {
 
 describe('the rules proxy refuses what no verifier sends', () => {
   const refused: [string, Record<string, string>, number, RegExp][] = [
-    ['a text/plain form post', { 'content-type': 'text/plain' }, 415, /content-type must be application\/json, not 'text\/plain'/],
-    ['a urlencoded form post', { 'content-type': 'application/x-www-form-urlencoded' }, 415, /not 'application\/x-www-form-urlencoded'/],
-    ['a multipart form post', { 'content-type': 'multipart/form-data; boundary=x' }, 415, /not 'multipart\/form-data; boundary=x'/],
+    [
+      'a text/plain form post',
+      { 'content-type': 'text/plain' },
+      415,
+      /content-type must be application\/json, not 'text\/plain'/,
+    ],
+    [
+      'a urlencoded form post',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      415,
+      /not 'application\/x-www-form-urlencoded'/,
+    ],
+    [
+      'a multipart form post',
+      { 'content-type': 'multipart/form-data; boundary=x' },
+      415,
+      /not 'multipart\/form-data; boundary=x'/,
+    ],
     // One rule on every JSON surface of the toolkit: a body must say it is JSON.
     ['a body without a content type', {}, 415, /content-type is missing/],
     [
@@ -46,7 +65,12 @@ describe('the rules proxy refuses what no verifier sends', () => {
       403,
       /rules proxy: cross-site requests are refused here \(Sec-Fetch-Site: cross-site\)/,
     ],
-    ['a same-site request from another port', { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' }, 403, /Sec-Fetch-Site: same-site/],
+    [
+      'a same-site request from another port',
+      { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' },
+      403,
+      /Sec-Fetch-Site: same-site/,
+    ],
     [
       'a request from another origin',
       { 'content-type': 'application/json', origin: 'http://127.0.0.1:9' },
@@ -54,7 +78,12 @@ describe('the rules proxy refuses what no verifier sends', () => {
       /cross-site requests are refused here \(Origin http:\/\/127\.0\.0\.1:9 is not http:\/\/localhost\)/,
     ],
     // A cross-site form is refused for where it comes from before what it carries.
-    ['a cross-site text/plain form', { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', origin: 'http://127.0.0.1:9' }, 403, /cross-site/],
+    [
+      'a cross-site text/plain form',
+      { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', origin: 'http://127.0.0.1:9' },
+      403,
+      /cross-site/,
+    ],
   ];
   for (const [what, headers, status, message] of refused) {
     it(`answers ${status} with its own JSON to ${what}, and never calls the seller`, async () => {
@@ -101,11 +130,19 @@ describe('the rules proxy never relays a non-JSON reply', () => {
       expect(body.rules_proxy).toMatch(
         /^rules proxy: reply\.not-json: the seller answered HTTP 500 with content-type 'text\/html; charset=utf-8', not application\/json; first bytes: "\\u003chtml\\u003e/,
       );
-      expect(body.finding).toMatchObject({ rule: 'reply.not-json', status: 500, content_type: 'text/html; charset=utf-8' });
+      expect(body.finding).toMatchObject({
+        rule: 'reply.not-json',
+        status: 500,
+        content_type: 'text/html; charset=utf-8',
+      });
       expect(body.finding.first_bytes).toMatch(/^\\u003chtml\\u003e\\u003chead\\u003e/);
       // The exchange says the same, and marks the answer as the proxy's own.
       expect(exchanges).toHaveLength(1);
-      expect(exchanges[0]).toMatchObject({ status: 500, proxyAnswer: 'reply.not-json', finding: { rule: 'reply.not-json' } });
+      expect(exchanges[0]).toMatchObject({
+        status: 500,
+        proxyAnswer: 'reply.not-json',
+        finding: { rule: 'reply.not-json' },
+      });
       expect(`rules proxy: ${exchanges[0].problem}`).toBe(body.rules_proxy);
       expect(body.finding).not.toHaveProperty('message');
     });
@@ -144,7 +181,10 @@ describe('the rules proxy reads at most --max-reply-bytes', () => {
     const reply = await post();
     expect(reply.status).toBe(502);
     expectInert(reply);
-    const body = (await reply.json()) as { rules_proxy: string; finding: { rule: string; limit_bytes: number; bytes_read: number } };
+    const body = (await reply.json()) as {
+      rules_proxy: string;
+      finding: { rule: string; limit_bytes: number; bytes_read: number };
+    };
     expect(body.rules_proxy).toMatch(
       /^rules proxy: reply\.too-large: the seller's reply \(HTTP 200\) passed the limit of 64 KiB \(65536 bytes\) \(--max-reply-bytes\)/,
     );

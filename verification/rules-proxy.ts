@@ -8,7 +8,14 @@ import { refuseCrossSiteAndNonJson } from './json-request-guard';
 import { inertReplies } from './proxy-reply-headers';
 import type { ReplyFinding } from './reply-findings';
 import { DEFAULT_MAX_REPLY_BYTES } from './reply-within-limit';
-import { elapsedSince, forwardToSeller, judgeReply, type Arrival, type JudgedReply, type SellerAnswer } from './rules-proxy-seller';
+import {
+  elapsedSince,
+  forwardToSeller,
+  judgeReply,
+  type Arrival,
+  type JudgedReply,
+  type SellerAnswer,
+} from './rules-proxy-seller';
 
 // The rules-checking proxy: the Pact verifier talks to it as if it were the seller; it
 // forwards each request, unchanged, to the seller's real URL, applies the contract core's
@@ -25,7 +32,14 @@ import { elapsedSince, forwardToSeller, judgeReply, type Arrival, type JudgedRep
 // every reply carries nosniff and a CSP that allows nothing.
 
 /** Hop-by-hop and length headers are the proxy's own business. */
-const NOT_FORWARDED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'accept-encoding',
+]);
 
 export interface RulesProxyOptions {
   /** The seller's full URL; every request is POSTed there whatever path it came on. */
@@ -102,7 +116,11 @@ type ReportedOutcome =
 const TIMED_OUT = { kind: 'timeout' } as const;
 
 export function createRulesProxy(options: RulesProxyOptions): RulesProxyApp {
-  const settings: ProxySettings = { ...options, timeoutMs: options.timeoutMs ?? 30_000, maxReplyBytes: options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES };
+  const settings: ProxySettings = {
+    ...options,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxReplyBytes: options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+  };
   const inFlight = new Set<InFlight>();
   let arrivals = 0;
   const app = new Hono();
@@ -139,7 +157,16 @@ async function arrive(c: Context, nextIndex: () => number, settings: ProxySettin
     if (!NOT_FORWARDED.has(name)) headers[name] = value;
   });
   Object.assign(headers, settings.headers);
-  return { index, started, tag, text, request, service, operation: service === undefined ? undefined : operationOfService(service), headers };
+  return {
+    index,
+    started,
+    tag,
+    text,
+    request,
+    service,
+    operation: service === undefined ? undefined : operationOfService(service),
+    headers,
+  };
 }
 
 function parsedOrText(text: string): unknown {
@@ -151,10 +178,16 @@ function parsedOrText(text: string): unknown {
 }
 
 const serviceOf = (request: unknown): string | undefined =>
-  typeof request === 'object' && request !== null && 'service' in request && typeof request.service === 'string' ? request.service : undefined;
+  typeof request === 'object' && request !== null && 'service' in request && typeof request.service === 'string'
+    ? request.service
+    : undefined;
 
 /** Forwards the request, waits for the seller up to the limit, and reports the exchange (once). */
-async function proxyExchange(arrival: Arrival, settings: ProxySettings, inFlight: Set<InFlight>): Promise<ProxyOutcome> {
+async function proxyExchange(
+  arrival: Arrival,
+  settings: ProxySettings,
+  inFlight: Set<InFlight>,
+): Promise<ProxyOutcome> {
   const controller = new AbortController();
   const answer = forwardToSeller(arrival, settings.sellerUrl, settings.maxReplyBytes, controller.signal);
   const report = oneReport(arrival, settings.onExchange);
@@ -222,14 +255,24 @@ function outcomeOf(first: SellerAnswer | typeof TIMED_OUT, arrival: Arrival, set
     case 'reply': {
       const judged = judgeReply(first, arrival);
       if (judged.kind === 'finding')
-        return { kind: 'finding', finding: judged.finding, exchange: { ...base, ...judged.fields, proxyAnswer: judged.finding.rule } };
+        return {
+          kind: 'finding',
+          finding: judged.finding,
+          exchange: { ...base, ...judged.fields, proxyAnswer: judged.finding.rule },
+        };
       return { kind: 'relay', reply: judged, exchange: { ...base, ...judged.fields } };
     }
   }
 }
 
 /** A seller that answers after the limit: its reply is still judged, on the same exchange (updated in place, then onLateReply). */
-async function followLateAnswer(answer: Promise<SellerAnswer>, timedOut: Exchange, abandoned: AbortSignal, arrival: Arrival, settings: ProxySettings) {
+async function followLateAnswer(
+  answer: Promise<SellerAnswer>,
+  timedOut: Exchange,
+  abandoned: AbortSignal,
+  arrival: Arrival,
+  settings: ProxySettings,
+) {
   const late = await answer;
   if (abandoned.aborted) return;
   const answeredAfterMs = elapsedSince(arrival);
@@ -258,7 +301,8 @@ function answerVerifier(c: Context, outcome: ProxyOutcome, settings: ProxySettin
       return c.json(findingBody(outcome.finding), 502);
     case 'relay': {
       const { status, text, contentType, check } = outcome.reply;
-      if (settings.rejectBroken === true && check !== undefined && !check.ok) return c.json(brokenReplyBody(status, check), 502);
+      if (settings.rejectBroken === true && check !== undefined && !check.ok)
+        return c.json(brokenReplyBody(status, check), 502);
       // Only JSON gets here (declared and parsed), with the seller's own JSON content type.
       return new Response(text, { status, headers: { 'content-type': contentType ?? 'application/json' } });
     }

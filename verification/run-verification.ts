@@ -60,7 +60,11 @@ export interface KitRun {
 }
 
 const stateSource = (run: KitRun): StateSource =>
-  run.states.kind === 'url' ? remoteStateSource(run.states.url, run.headers) : run.states.kind === 'map' ? stateMapSource(run.states.map) : noStateSource;
+  run.states.kind === 'url'
+    ? remoteStateSource(run.states.url, run.headers)
+    : run.states.kind === 'map'
+      ? stateMapSource(run.states.map)
+      : noStateSource;
 
 const newRun = (description: string, states: string[]): InteractionRun => ({
   description,
@@ -125,7 +129,8 @@ type InteractionTracker = ReturnType<typeof createInteractionTracker>;
 
 /** A state change's errors, and which values the seller was sent: its own or the contract's examples. */
 function recordStateEvent(current: InteractionRun, event: StateEvent): void {
-  if (event.error !== undefined) current.stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
+  if (event.error !== undefined)
+    current.stateErrors.push(`${event.action} of state '${event.state}' failed: ${event.error}`);
   if (event.action !== 'setup') return;
   // A parameter the state source gave no value for is sent as the contract's example.
   for (const [param, example] of Object.entries(event.params))
@@ -134,7 +139,11 @@ function recordStateEvent(current: InteractionRun, event: StateEvent): void {
   if (event.injected === undefined) return;
   for (const [param, value] of Object.entries(event.injected)) {
     const example = event.params[param];
-    if (example !== undefined && (typeof value === 'string' || typeof value === 'number') && String(example) !== String(value))
+    if (
+      example !== undefined &&
+      (typeof value === 'string' || typeof value === 'number') &&
+      String(example) !== String(value)
+    )
       current.injected.set(String(example), String(value));
   }
 }
@@ -204,7 +213,12 @@ function plannedInteractions(run: KitRun, files: string[]) {
 }
 
 /** One verifier run per interaction of the pact files, in order, until the signal stops them. */
-async function verifyPactFiles(run: KitRun, files: string[], tracker: InteractionTracker, args: string[]): Promise<InteractionRun[]> {
+async function verifyPactFiles(
+  run: KitRun,
+  files: string[],
+  tracker: InteractionTracker,
+  args: string[],
+): Promise<InteractionRun[]> {
   const planned = plannedInteractions(run, files);
   for (const [index, plan] of planned.entries()) {
     if (run.signal?.aborted) break;
@@ -213,12 +227,18 @@ async function verifyPactFiles(run: KitRun, files: string[], tracker: Interactio
       continue;
     }
     tracker.current = plan.run;
-    const result = await runPactCli({ args: ['--file', plan.file, '--filter-description', exactly(plan.run.description), ...args], signal: run.signal });
+    const result = await runPactCli({
+      args: ['--file', plan.file, '--filter-description', exactly(plan.run.description), ...args],
+      signal: run.signal,
+    });
     run.log?.(result.output);
     if (result.signal !== null) break; // stopped: this interaction did not finish
     const pact = parsePactResults(result.json ?? '', result.code !== 0);
     const failure = failureOf(pact, plan.run.description);
-    plan.run.pact = { ...(failure !== undefined ? { failure } : {}), ...(crashed(result) !== undefined ? { problem: crashed(result) } : {}) };
+    plan.run.pact = {
+      ...(failure !== undefined ? { failure } : {}),
+      ...(crashed(result) !== undefined ? { problem: crashed(result) } : {}),
+    };
     tracker.current = undefined;
     run.onInteraction?.(plan.run, index + 1, planned.length);
   }
@@ -226,7 +246,11 @@ async function verifyPactFiles(run: KitRun, files: string[], tracker: Interactio
 }
 
 /** The broker's pacts in one verifier run; the segments the state changes marked become the interactions. */
-async function verifyBrokerPacts(run: KitRun, tracker: InteractionTracker, args: string[]): Promise<{ runs: InteractionRun[]; fatal?: string }> {
+async function verifyBrokerPacts(
+  run: KitRun,
+  tracker: InteractionTracker,
+  args: string[],
+): Promise<{ runs: InteractionRun[]; fatal?: string }> {
   const result = await runPactCli({ args: [...brokerArgs(run), ...args], signal: run.signal });
   run.log?.(result.output);
   const pact = parsePactResults(result.json ?? '', result.code !== 0);

@@ -15,12 +15,21 @@ export interface SellerOptions {
 }
 
 /** The options checked (KitInputError naming the one at fault), with the defaults filled in. */
-export function sellerTargetOf(options: SellerOptions, defaultTimeoutMs: number): SellerTarget & { headers: Record<string, string>; maxReplyBytes: number } {
+export function sellerTargetOf(
+  options: SellerOptions,
+  defaultTimeoutMs: number,
+): SellerTarget & { headers: Record<string, string>; maxReplyBytes: number } {
   return {
     sellerUrl: httpUrlOption('sellerUrl', options.sellerUrl),
     headers: headersOption('headers', options.headers),
     timeoutMs: wholeNumberOption('timeoutMs', options.timeoutMs, 1, 3_600_000, defaultTimeoutMs),
-    maxReplyBytes: wholeNumberOption('maxReplyBytes', options.maxReplyBytes, 1, MAX_REPLY_BYTES_CEILING, DEFAULT_MAX_REPLY_BYTES),
+    maxReplyBytes: wholeNumberOption(
+      'maxReplyBytes',
+      options.maxReplyBytes,
+      1,
+      MAX_REPLY_BYTES_CEILING,
+      DEFAULT_MAX_REPLY_BYTES,
+    ),
   };
 }
 

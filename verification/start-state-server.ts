@@ -28,8 +28,10 @@ export interface RunningStateServer {
 
 function listenError(error: unknown, host: string, port: number): KitInputError {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new KitInputError('port', `cannot listen on ${host}:${port}: the port is in use`, { cause: error });
-  if (code === 'EADDRNOTAVAIL') return new KitInputError('host', `cannot listen on ${host}:${port}: no such address here`, { cause: error });
+  if (code === 'EADDRINUSE')
+    return new KitInputError('port', `cannot listen on ${host}:${port}: the port is in use`, { cause: error });
+  if (code === 'EADDRNOTAVAIL')
+    return new KitInputError('host', `cannot listen on ${host}:${port}: no such address here`, { cause: error });
   return new KitInputError('port', `cannot listen on ${host}:${port}: ${(error as Error).message}`, { cause: error });
 }
 
@@ -43,7 +45,11 @@ export async function startStateServer(options: StateServerOptions): Promise<Run
   const { stateMap, host = '127.0.0.1', onStateChange = () => {} } = options;
   const port = wholeNumberOption('port', options.port, 0, 65_535, 0);
   if (typeof host !== 'string' || host === '') throw new KitInputError('host', 'must be an address to listen on');
-  const map = await asInputError('stateMap', () => (typeof stateMap === 'string' ? readStateMap(stateMap) : checkStateMap(stateMap)), [StateMapError]);
+  const map = await asInputError(
+    'stateMap',
+    () => (typeof stateMap === 'string' ? readStateMap(stateMap) : checkStateMap(stateMap)),
+    [StateMapError],
+  );
   try {
     const server = await listen(createStateEndpoint(stateMapSource(map), onStateChange).fetch, { port, host });
     return { url: server.url, close: () => server.close() };

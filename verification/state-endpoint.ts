@@ -19,7 +19,8 @@ export function createStateEndpoint(source: StateSource, onEvent: (event: StateE
       return c.json({ error: 'the state change request is not JSON' }, 400);
     }
     const state = typeof body.state === 'string' ? body.state : '';
-    const params = body.params !== null && typeof body.params === 'object' ? (body.params as Record<string, unknown>) : {};
+    const params =
+      body.params !== null && typeof body.params === 'object' ? (body.params as Record<string, unknown>) : {};
     const action: StateAction = body.action === 'teardown' ? 'teardown' : 'setup';
     // An interaction without states still gets a call with an empty name: nothing to do.
     if (state === '') return c.json({});

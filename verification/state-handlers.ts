@@ -42,13 +42,18 @@ export function remoteStateSource(url: string, headers: Record<string, string> =
     } catch (error) {
       throw new StateSetupError(`state callback ${url} could not be reached: ${(error as Error).message}`);
     }
-    if (status < 200 || status > 299) throw new StateSetupError(`state callback answered HTTP ${status} for ${action} of '${state}': ${text.slice(0, 500)}`);
+    if (status < 200 || status > 299)
+      throw new StateSetupError(
+        `state callback answered HTTP ${status} for ${action} of '${state}': ${text.slice(0, 500)}`,
+      );
     if (action === 'teardown' || text.trim() === '') return undefined;
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new StateSetupError(`state callback answered a body that is not JSON for '${state}': ${text.slice(0, 200)}`);
+      throw new StateSetupError(
+        `state callback answered a body that is not JSON for '${state}': ${text.slice(0, 200)}`,
+      );
     }
     return body === null || typeof body !== 'object' || Array.isArray(body) ? undefined : (body as InjectedValues);
   };
@@ -68,7 +73,11 @@ export interface StateEvent extends StateCall {
 }
 
 /** Pact-js state handlers for every state name, backed by `source`; a failure is reported through `onEvent`, not thrown. */
-export function createStateHandlers(stateNames: readonly string[], source: StateSource, onEvent: (event: StateEvent) => void = () => {}): StateHandlers {
+export function createStateHandlers(
+  stateNames: readonly string[],
+  source: StateSource,
+  onEvent: (event: StateEvent) => void = () => {},
+): StateHandlers {
   const run = (state: string, action: StateAction) => async (params?: unknown) => {
     const call: StateCall = { state, params: (params ?? {}) as Record<string, unknown>, action };
     try {

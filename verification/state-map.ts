@@ -10,8 +10,14 @@ import { PROVIDER_STATE_CATALOGUE, type StateName } from '../contracts/pact/prov
 const Value = Type.Union([Type.String({ minLength: 1 }), Type.Number()]);
 const Values = Type.Record(Type.String({ minLength: 1 }), Value, { description: 'Parameter name → the vendor value' });
 
-const Part = Type.Object({ mfr_code: Type.String({ minLength: 1 }), part_number: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const DateRange = Type.Object({ from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) }, { additionalProperties: false });
+const Part = Type.Object(
+  { mfr_code: Type.String({ minLength: 1 }), part_number: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+const DateRange = Type.Object(
+  { from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) },
+  { additionalProperties: false },
+);
 
 /** For `verify --explore`: more of the vendor's catalogue than the states name (see docs/seller-vendor-guide.md). */
 export const ExploreCatalogue = Type.Object(
@@ -20,7 +26,11 @@ export const ExploreCatalogue = Type.Object(
     locations: Type.Optional(
       Type.Array(
         Type.Object(
-          { id: Type.String({ minLength: 1 }), member: Type.String({ minLength: 1 }), account: Type.String({ minLength: 1 }) },
+          {
+            id: Type.String({ minLength: 1 }),
+            member: Type.String({ minLength: 1 }),
+            account: Type.String({ minLength: 1 }),
+          },
           { additionalProperties: false },
         ),
       ),
@@ -36,7 +46,11 @@ export const ExploreCatalogue = Type.Object(
               Type.Array(
                 Type.Object(
                   {
-                    kind: Type.Union([Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')]),
+                    kind: Type.Union([
+                      Type.Literal('alternate'),
+                      Type.Literal('superseded'),
+                      Type.Literal('equivalent'),
+                    ]),
                     mfr_code: Type.String({ minLength: 1 }),
                     part_number: Type.String({ minLength: 1 }),
                   },
@@ -117,7 +131,8 @@ export function checkStateMap(data: unknown, source = 'state map'): StateMapFile
     }
   }
   const shape = validate(data);
-  if (!shape.valid) throw new StateMapError(`${source}: ${shape.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
+  if (!shape.valid)
+    throw new StateMapError(`${source}: ${shape.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
   const map = data as StateMapFile;
   const problems: string[] = [];
   for (const [state, entry] of Object.entries(map.states)) {
@@ -128,11 +143,14 @@ export function checkStateMap(data: unknown, source = 'state map'): StateMapFile
     }
     for (const param of Object.keys(entry)) {
       if (!(param in definition.params))
-        problems.push(`/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`);
+        problems.push(
+          `/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`,
+        );
     }
   }
   (map.not_offered ?? []).forEach((state, i) => {
-    if (!(state in PROVIDER_STATE_CATALOGUE)) problems.push(`/not_offered/${i}: unknown state '${state}' (known: ${STATE_LIST})`);
+    if (!(state in PROVIDER_STATE_CATALOGUE))
+      problems.push(`/not_offered/${i}: unknown state '${state}' (known: ${STATE_LIST})`);
   });
   if (problems.length > 0) throw new StateMapError(`${source}: ${problems.join('; ')}`);
   return map;

@@ -35,7 +35,12 @@ const totals = (cases: TestCase[], seconds: number) =>
   `tests="${cases.length}" failures="${count(cases, 'failed')}" errors="${count(cases, 'error')}" time="${seconds.toFixed(3)}"`;
 
 /** `suiteOf` names each case's suite; `seconds` is the run's time (each suite's as well). */
-export function renderTestCasesJunit(title: string, cases: TestCase[], seconds: number, suiteOf: (c: TestCase) => string): string {
+export function renderTestCasesJunit(
+  title: string,
+  cases: TestCase[],
+  seconds: number,
+  suiteOf: (c: TestCase) => string,
+): string {
   const suites = new Map<string, TestCase[]>();
   for (const c of cases) {
     const name = suiteOf(c);

@@ -24,7 +24,12 @@ const verify = (states: StateSetup = viaCallback(), progress?: (line: string) =>
     sellerUrl: `${mock.url}/seller`,
     pacts: { kind: 'file', files: [PACT_FILE] },
     states,
-    ...(progress ? { onInteraction: (run: InteractionRun, index: number, total: number) => progress(progressLine(interactionReport(run), index, total)) } : {}),
+    ...(progress
+      ? {
+          onInteraction: (run: InteractionRun, index: number, total: number) =>
+            progress(progressLine(interactionReport(run), index, total)),
+        }
+      : {}),
   });
 
 async function addFault(service: string, fault: Record<string, unknown>) {
@@ -40,7 +45,9 @@ describe('the verification kit against the mock seller', () => {
   it('passes an honest seller on every interaction, printing a progress line per exchange', async () => {
     const lines: string[] = [];
     const report = await verify(viaCallback(), (line) => lines.push(line));
-    expect(report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed' || i.problems.length > 0)).toEqual([]);
+    expect(
+      report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed' || i.problems.length > 0),
+    ).toEqual([]);
     expect(report.ok).toBe(true);
     const count = readPact(PACT_FILE).interactions.length;
     expect(report.interactions).toHaveLength(count);
@@ -57,13 +64,24 @@ describe('the verification kit against the mock seller', () => {
     scenario.parts.push({
       mfr_code: 'ACD',
       part_number: '41-962',
-      stock: ['L101', 'L150'].map((location_id) => ({ location_id, cost: 4.1, list: 6.99, pack_code: 'EA', pack_quantity: 1, quantity_available: 12 })),
+      stock: ['L101', 'L150'].map((location_id) => ({
+        location_id,
+        cost: 4.1,
+        list: 6.99,
+        pack_code: 'EA',
+        pack_quantity: 1,
+        quantity_available: 12,
+      })),
       related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
     });
     const own = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
     try {
       const map = await readStateMap('fixtures/state-maps/mock-seller.json');
-      const report = await runVerification({ sellerUrl: `${own.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states: { kind: 'map', map } });
+      const report = await runVerification({
+        sellerUrl: `${own.url}/seller`,
+        pacts: { kind: 'file', files: [PACT_FILE] },
+        states: { kind: 'map', map },
+      });
       expect(report.interactions.filter((i) => i.pact !== 'passed' || i.rules !== 'passed')).toEqual([]);
       expect(report.ok).toBe(true);
       // The seller saw the vendor values, not the pact's examples.
@@ -71,7 +89,9 @@ describe('the verification kit against the mock seller', () => {
         entries: { request: { items: { part_number: string }[] } }[];
       };
       const asked = journal.entries.flatMap((e) => e.request.items.map((i) => i.part_number));
-      expect(asked).toEqual(expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', '41-962', 'VENDOR-NO-SUCH-PART']));
+      expect(asked).toEqual(
+        expect.arrayContaining(['22433', '917-030', 'K060882', 'BKR5E', '41-962', 'VENDOR-NO-SUCH-PART']),
+      );
       expect(asked).not.toContain('49100');
     } finally {
       await own.close();
@@ -79,12 +99,22 @@ describe('the verification kit against the mock seller', () => {
   });
 
   // Each violation the mock can commit, the rule that must be named, and one breach to pin.
-  const violations: { fault: Record<string, unknown>; service: string; rule: string; breach: Record<string, unknown> }[] = [
+  const violations: {
+    fault: Record<string, unknown>;
+    service: string;
+    rule: string;
+    breach: Record<string, unknown>;
+  }[] = [
     {
       service: 'item_inquiry',
       fault: { kind: 'drop-id' },
       rule: 'item.id-echo',
-      breach: { interaction: 'an item inquiry for a part with an alternate', id: 'alternate-1', path: '/items', expected: 'alternate-1' },
+      breach: {
+        interaction: 'an item inquiry for a part with an alternate',
+        id: 'alternate-1',
+        path: '/items',
+        expected: 'alternate-1',
+      },
     },
     {
       service: 'item_inquiry',
@@ -114,13 +144,24 @@ describe('the verification kit against the mock seller', () => {
       service: 'item_inquiry',
       fault: { kind: 'wrong-original-mfr' },
       rule: 'alternate.original-mfr',
-      breach: { interaction: 'an item inquiry for a superseded part', id: 'superseded-1', path: '/items/1/original_mfr', expected: 'BOS', found: 'BOS-WRONG' },
+      breach: {
+        interaction: 'an item inquiry for a superseded part',
+        id: 'superseded-1',
+        path: '/items/1/original_mfr',
+        expected: 'BOS',
+        found: 'BOS-WRONG',
+      },
     },
     {
       service: 'item_inquiry',
       fault: { kind: 'extra-location' },
       rule: 'location.not-forwarded',
-      breach: { interaction: 'an item inquiry for a part with an equivalent', id: 'equivalent-1', path: '/items/0/locations/1/id', found: 'L-NOT-FORWARDED' },
+      breach: {
+        interaction: 'an item inquiry for a part with an equivalent',
+        id: 'equivalent-1',
+        path: '/items/0/locations/1/id',
+        found: 'L-NOT-FORWARDED',
+      },
     },
     {
       service: 'item_inquiry',
@@ -138,7 +179,11 @@ describe('the verification kit against the mock seller', () => {
       service: 'place_order',
       fault: { kind: 'add-unknown-id' },
       rule: 'order.unknown-id',
-      breach: { interaction: 'an order for more than is in stock, backordered', id: 'unrequested-id', path: '/items/1/id' },
+      breach: {
+        interaction: 'an order for more than is in stock, backordered',
+        id: 'unrequested-id',
+        path: '/items/1/id',
+      },
     },
   ];
 
@@ -151,7 +196,9 @@ describe('the verification kit against the mock seller', () => {
       expect(summary, `rules named: ${report.rules.map((r) => r.rule).join(', ')}`).toBeDefined();
       expect(summary!.breaches).toContainEqual(expect.objectContaining(breach));
       // Operations the fault does not touch still pass.
-      const untouched = report.interactions.filter((i) => !i.description.startsWith(service === 'item_inquiry' ? 'an item inquiry' : 'an order'));
+      const untouched = report.interactions.filter(
+        (i) => !i.description.startsWith(service === 'item_inquiry' ? 'an item inquiry' : 'an order'),
+      );
       expect(untouched.every((i) => i.rules === 'passed' && i.pact === 'passed')).toBe(true);
       // The same findings reach CI.
       expect(renderJunit(report)).toContain(rule);
@@ -162,7 +209,9 @@ describe('the verification kit against the mock seller', () => {
   it('shows what Pact alone cannot: a wrong original_part passes Pact and fails the reply rules', async () => {
     await addFault('item_inquiry', { kind: 'wrong-original-part' });
     const report = await verify();
-    const alternate = report.interactions.find((i) => i.description === 'an item inquiry for a part with an alternate')!;
+    const alternate = report.interactions.find(
+      (i) => i.description === 'an item inquiry for a part with an alternate',
+    )!;
     expect(alternate.pact).toBe('passed');
     expect(alternate.rules).toBe('failed');
   });
@@ -170,8 +219,14 @@ describe('the verification kit against the mock seller', () => {
   it("quotes the vendor's own values in Pact's mismatches, not the contract's examples", async () => {
     const map = await readStateMap('fixtures/state-maps/mock-seller.json');
     await addFault('item_inquiry', { kind: 'drop-id' });
-    const report = await runVerification({ sellerUrl: `${mock.url}/seller`, pacts: { kind: 'file', files: [PACT_FILE] }, states: { kind: 'map', map } });
-    const alternate = report.interactions.find((i) => i.description === 'an item inquiry for a part with an alternate')!;
+    const report = await runVerification({
+      sellerUrl: `${mock.url}/seller`,
+      pacts: { kind: 'file', files: [PACT_FILE] },
+      states: { kind: 'map', map },
+    });
+    const alternate = report.interactions.find(
+      (i) => i.description === 'an item inquiry for a part with an alternate',
+    )!;
     expect(alternate.pact).toBe('failed');
     const text = alternate.pactMismatches.map((m) => m.message).join('\n');
     expect(text).toContain('"part_number":"K060882"');
@@ -192,7 +247,11 @@ describe('the verification kit against the mock seller', () => {
   it("fails a seller answering an HTML 500 with reply.not-json, the seller's bytes escaped, and no Pact mismatch about the kit's own 502", async () => {
     const html = await startMisbehavingSeller();
     try {
-      const report = await runVerification({ sellerUrl: `${html.url}/html-500`, pacts: { kind: 'file', files: [onePact(ALTERNATE)] }, states: viaCallback() });
+      const report = await runVerification({
+        sellerUrl: `${html.url}/html-500`,
+        pacts: { kind: 'file', files: [onePact(ALTERNATE)] },
+        states: viaCallback(),
+      });
       expect(report.ok).toBe(false);
       const [alternate] = report.interactions;
       expect(alternate.pact).toBe('failed');

@@ -90,14 +90,23 @@ export interface InteractionRun {
 function withInjectedValues(mismatch: PactMismatch, injected: Map<string, string>): PactMismatch {
   let message = mismatch.message;
   for (const [example, value] of injected)
-    message = message.split(JSON.stringify(example)).join(JSON.stringify(value)).split(`'${example}'`).join(`'${value}'`);
+    message = message
+      .split(JSON.stringify(example))
+      .join(JSON.stringify(value))
+      .split(`'${example}'`)
+      .join(`'${value}'`);
   // An expected value that is an injected example: the value the seller was sent is what it should echo.
   const expected = mismatch.expected;
-  const sent = (typeof expected === 'string' || typeof expected === 'number') && injected.has(String(expected)) ? injected.get(String(expected)) : undefined;
+  const sent =
+    (typeof expected === 'string' || typeof expected === 'number') && injected.has(String(expected))
+      ? injected.get(String(expected))
+      : undefined;
   return {
     ...mismatch,
     message,
-    ...(sent !== undefined ? { expected: typeof expected === 'number' && sent !== '' && !Number.isNaN(Number(sent)) ? Number(sent) : sent } : {}),
+    ...(sent !== undefined
+      ? { expected: typeof expected === 'number' && sent !== '' && !Number.isNaN(Number(sent)) ? Number(sent) : sent }
+      : {}),
   };
 }
 
@@ -116,13 +125,27 @@ export function interactionReport(run: InteractionRun): InteractionReport {
     ...(run.marks?.changedSince !== undefined ? { changedSince: run.marks.changedSince } : {}),
   };
   if (run.notOffered !== undefined)
-    return { ...base, pact: 'not-offered', pactMismatches: [], rules: 'not-offered', notOffered: notOfferedReason(run.notOffered), problems: [] };
+    return {
+      ...base,
+      pact: 'not-offered',
+      pactMismatches: [],
+      rules: 'not-offered',
+      notOffered: notOfferedReason(run.notOffered),
+      problems: [],
+    };
   if (run.pact === undefined)
-    return { ...base, pact: 'not-run', pactMismatches: [], rules: 'not-run', problems: ['not run: the verification was stopped first'] };
+    return {
+      ...base,
+      pact: 'not-run',
+      pactMismatches: [],
+      rules: 'not-run',
+      problems: ['not run: the verification was stopped first'],
+    };
   const exchange = run.exchanges[run.exchanges.length - 1];
   const problems = [...run.stateErrors];
   if (run.pact.problem !== undefined) problems.push(run.pact.problem);
-  if (exchange === undefined && problems.length === 0) problems.push('no request for this interaction reached the seller');
+  if (exchange === undefined && problems.length === 0)
+    problems.push('no request for this interaction reached the seller');
   for (const e of run.exchanges) {
     if (e.problem !== undefined) problems.push(e.problem);
     if (e.late !== undefined) problems.push(e.late);
@@ -133,7 +156,9 @@ export function interactionReport(run: InteractionRun): InteractionReport {
   return {
     ...base,
     pact: run.pact.failure === undefined && run.pact.problem === undefined ? 'passed' : 'failed',
-    pactMismatches: proxyAnswered ? [] : (run.pact.failure?.mismatches ?? []).map((m) => withInjectedValues(m, run.injected)),
+    pactMismatches: proxyAnswered
+      ? []
+      : (run.pact.failure?.mismatches ?? []).map((m) => withInjectedValues(m, run.injected)),
     rules: check === undefined ? 'not-checked' : check.ok ? 'passed' : 'failed',
     schemaErrors: check?.errors ?? [],
     violations: check?.violations ?? [],
@@ -146,20 +171,24 @@ export function interactionReport(run: InteractionRun): InteractionReport {
             ...(exchange.limitMs === undefined ? { status: exchange.status } : { noAnswerWithinMs: exchange.limitMs }),
             elapsedMs: exchange.elapsedMs,
             ...(exchange.answeredAfterMs !== undefined ? { answeredAfterMs: exchange.answeredAfterMs } : {}),
-            ...(exchange.limitMs !== undefined && exchange.answeredAfterMs !== undefined && exchange.status !== 0 ? { lateStatus: exchange.status } : {}),
+            ...(exchange.limitMs !== undefined && exchange.answeredAfterMs !== undefined && exchange.status !== 0
+              ? { lateStatus: exchange.status }
+              : {}),
           },
         }
       : {}),
   };
 }
 
-export const interactionPassed = (i: InteractionReport): boolean => i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0;
+export const interactionPassed = (i: InteractionReport): boolean =>
+  i.pact === 'passed' && i.rules === 'passed' && i.problems.length === 0;
 /** Passed, an optional interaction the seller declared not offered, or a pending one that ran: none fails the run. */
 export const interactionAccepted = (i: InteractionReport): boolean =>
   interactionPassed(i) || i.pact === 'not-offered' || (i.pending === true && i.pact !== 'not-run');
 
 /** A pending interaction that did not pass: shown as FAIL and PENDING, not counted against the run. */
-export const pendingFailure = (i: InteractionReport): boolean => i.pending === true && (i.pact === 'passed' || i.pact === 'failed') && !interactionPassed(i);
+export const pendingFailure = (i: InteractionReport): boolean =>
+  i.pending === true && (i.pact === 'passed' || i.pact === 'failed') && !interactionPassed(i);
 
 /** For a failing interaction whose state lacked values: which of the contract's examples were sent. */
 export const exampleValuesNote = (i: InteractionReport): string | undefined =>
@@ -183,7 +212,8 @@ export function buildReport(
     summary.breaches.push(breach);
   };
   for (const i of interactions) {
-    for (const e of i.schemaErrors) add(SCHEMA_RULE, SCHEMA_RULE_DESCRIPTION, { interaction: i.description, path: e.path, message: e.message });
+    for (const e of i.schemaErrors)
+      add(SCHEMA_RULE, SCHEMA_RULE_DESCRIPTION, { interaction: i.description, path: e.path, message: e.message });
     for (const v of i.violations) {
       add(v.rule, RULES[v.rule as keyof typeof RULES] ?? v.rule, {
         interaction: i.description,
@@ -196,6 +226,10 @@ export function buildReport(
     }
   }
   const rules = [...byRule.values()].sort((a, b) => a.rule.localeCompare(b.rule));
-  const ok = extra.fatal === undefined && extra.stopped === undefined && interactions.some(interactionPassed) && interactions.every(interactionAccepted);
+  const ok =
+    extra.fatal === undefined &&
+    extra.stopped === undefined &&
+    interactions.some(interactionPassed) &&
+    interactions.every(interactionAccepted);
   return { ok, sellerUrl, interactions, rules, ...extra };
 }

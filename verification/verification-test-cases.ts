@@ -1,4 +1,10 @@
-import { exampleValuesNote, interactionPassed, pendingFailure, type InteractionReport, type VerificationReport } from './verification-report';
+import {
+  exampleValuesNote,
+  interactionPassed,
+  pendingFailure,
+  type InteractionReport,
+  type VerificationReport,
+} from './verification-report';
 import { changedSinceText } from './interaction-marks';
 import { pactMismatchText, valueText } from './report-as-text';
 import { exchangeOutcomeText } from './exchange-words';
@@ -11,7 +17,8 @@ import type { TestCase } from './test-cases';
 
 function findingLines(i: InteractionReport): string[] {
   const lines: string[] = [];
-  for (const m of i.pactMismatches) lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${pactMismatchText(m)}`);
+  for (const m of i.pactMismatches)
+    lines.push(`pact${m.path !== undefined ? ` ${m.path}` : ''}: ${pactMismatchText(m)}`);
   for (const e of i.schemaErrors) lines.push(`reply.schema ${e.path || '/'}: ${e.message}`);
   for (const v of i.violations)
     lines.push(
@@ -33,8 +40,10 @@ function interactionCase(i: InteractionReport): TestCase {
     // What changed since --since travels as the case's output: every CI shows it, none counts it.
     ...(i.changedSince !== undefined ? { note: changedSinceText(i.changedSince) } : {}),
   };
-  if (i.pact === 'not-offered') return { ...base, status: 'skipped', message: i.notOffered ?? 'NOT OFFERED (optional)' };
-  if (i.pact === 'not-run') return { ...base, status: 'skipped', message: 'not run: the verification was stopped first' };
+  if (i.pact === 'not-offered')
+    return { ...base, status: 'skipped', message: i.notOffered ?? 'NOT OFFERED (optional)' };
+  if (i.pact === 'not-run')
+    return { ...base, status: 'skipped', message: 'not run: the verification was stopped first' };
   const lines = findingLines(i);
   if (interactionPassed(i) && lines.length === 0) return { ...base, status: 'passed' };
   // A verdict with nothing to show (Pact failed without a mismatch) still fails, saying so.
@@ -48,8 +57,19 @@ function interactionCase(i: InteractionReport): TestCase {
     .filter(Boolean)
     .join('; ');
   if (pendingFailure(i))
-    return { ...base, status: 'skipped', message: `pending: ${message} — ${i.pendingReason ?? 'pending'}, never fails the run`, detail: lines.join('\n') };
-  return { ...base, status: 'failed', kind: i.pact === 'failed' ? 'pact' : 'reply-rules', message, detail: lines.join('\n') };
+    return {
+      ...base,
+      status: 'skipped',
+      message: `pending: ${message} — ${i.pendingReason ?? 'pending'}, never fails the run`,
+      detail: lines.join('\n'),
+    };
+  return {
+    ...base,
+    status: 'failed',
+    kind: i.pact === 'failed' ? 'pact' : 'reply-rules',
+    message,
+    detail: lines.join('\n'),
+  };
 }
 
 export function verificationTestCases(report: VerificationReport): TestCase[] {

@@ -38,7 +38,9 @@ export function pactSourceOptions(source: PactSource): Partial<VerifierConfig> {
   return {
     pactBrokerUrl: source.brokerUrl,
     ...(source.token !== undefined ? { pactBrokerToken: source.token } : {}),
-    ...(source.username !== undefined ? { pactBrokerUsername: source.username, pactBrokerPassword: source.password } : {}),
+    ...(source.username !== undefined
+      ? { pactBrokerUsername: source.username, pactBrokerPassword: source.password }
+      : {}),
     consumerVersionSelectors: source.selectors ?? [{ mainBranch: true }, { deployedOrReleased: true }],
     enablePending: source.enablePending ?? false,
   };

@@ -112,8 +112,10 @@ interface CheckedOptions {
 function pactSourceOf(options: VerifySellerOptions): PactSource {
   const { broker } = options;
   if (broker === undefined) {
-    const files = options.pact === undefined ? [PACT_FILE] : typeof options.pact === 'string' ? [options.pact] : [...options.pact];
-    if (files.length === 0 || files.some((f) => typeof f !== 'string' || f === '')) throw new KitInputError('pact', 'must name at least one pact file');
+    const files =
+      options.pact === undefined ? [PACT_FILE] : typeof options.pact === 'string' ? [options.pact] : [...options.pact];
+    if (files.length === 0 || files.some((f) => typeof f !== 'string' || f === ''))
+      throw new KitInputError('pact', 'must name at least one pact file');
     return { kind: 'file', files };
   }
   if (options.pact !== undefined) throw new KitInputError('pact', 'give pact or broker, not both');
@@ -128,18 +130,27 @@ function pactSourceOf(options: VerifySellerOptions): PactSource {
 }
 
 function checkOptions(options: VerifySellerOptions): CheckedOptions {
-  if (options.stateMap !== undefined && options.statesUrl !== undefined) throw new KitInputError('stateMap', 'give stateMap or statesUrl, not both');
+  if (options.stateMap !== undefined && options.statesUrl !== undefined)
+    throw new KitInputError('stateMap', 'give stateMap or statesUrl, not both');
   if (options.statesUrl !== undefined) httpUrlOption('statesUrl', options.statesUrl);
-  if (options.allowExampleValues === true && options.stateMap === undefined) throw new KitInputError('allowExampleValues', 'needs stateMap');
+  if (options.allowExampleValues === true && options.stateMap === undefined)
+    throw new KitInputError('allowExampleValues', 'needs stateMap');
   const pacts = pactSourceOf(options);
   if (options.since !== undefined) {
-    if (options.since === '') throw new KitInputError('since', 'needs a value: the pact, directory or git ref you last passed');
+    if (options.since === '')
+      throw new KitInputError('since', 'needs a value: the pact, directory or git ref you last passed');
     if (pacts.kind === 'broker')
-      throw new KitInputError('since', "needs pact files: a broker's pacts are fetched in the run, the kit cannot compare them first");
+      throw new KitInputError(
+        'since',
+        "needs pact files: a broker's pacts are fetched in the run, the kit cannot compare them first",
+      );
     if (pacts.files.length > 1) throw new KitInputError('since', 'compares one pact: give one pact file');
   }
   if (pacts.kind === 'broker' && (options.notOffered?.length ?? 0) > 0)
-    throw new KitInputError('notOffered', "needs pact files: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
+    throw new KitInputError(
+      'notOffered',
+      "needs pact files: a broker's pacts are verified in one run, the kit cannot leave an interaction out",
+    );
   const publish = options.broker?.publish;
   if (publish !== undefined && (typeof publish.providerVersion !== 'string' || publish.providerVersion === ''))
     throw new KitInputError('broker.publish.providerVersion', 'is required to publish');
@@ -148,7 +159,13 @@ function checkOptions(options: VerifySellerOptions): CheckedOptions {
     pacts,
     headers: headersOption('headers', options.headers),
     timeoutMs: wholeNumberOption('timeoutMs', options.timeoutMs, 1, 3_600_000, DEFAULT_TIMEOUT_MS),
-    maxReplyBytes: wholeNumberOption('maxReplyBytes', options.maxReplyBytes, 1, MAX_REPLY_BYTES_CEILING, DEFAULT_MAX_REPLY_BYTES),
+    maxReplyBytes: wholeNumberOption(
+      'maxReplyBytes',
+      options.maxReplyBytes,
+      1,
+      MAX_REPLY_BYTES_CEILING,
+      DEFAULT_MAX_REPLY_BYTES,
+    ),
     ...(publish !== undefined ? { publish } : {}),
   };
 }
@@ -158,7 +175,11 @@ async function stateSetupOf(options: VerifySellerOptions): Promise<StateSetup> {
   const { stateMap, statesUrl } = options;
   if (statesUrl !== undefined) return { kind: 'url', url: statesUrl };
   if (stateMap === undefined) return { kind: 'none' };
-  const map = await asInputError('stateMap', () => (typeof stateMap === 'string' ? readStateMap(stateMap) : checkStateMap(stateMap)), [StateMapError]);
+  const map = await asInputError(
+    'stateMap',
+    () => (typeof stateMap === 'string' ? readStateMap(stateMap) : checkStateMap(stateMap)),
+    [StateMapError],
+  );
   return { kind: 'map', map };
 }
 
@@ -172,34 +193,55 @@ interface ContractPlan {
   interactions: PactInteraction[];
 }
 
-async function contractPlanOf(options: VerifySellerOptions, pacts: PactSource, states: StateSetup): Promise<ContractPlan> {
+async function contractPlanOf(
+  options: VerifySellerOptions,
+  pacts: PactSource,
+  states: StateSetup,
+): Promise<ContractPlan> {
   const declared = [...(states.kind === 'map' ? (states.map.not_offered ?? []) : []), ...(options.notOffered ?? [])];
   if (pacts.kind === 'broker') {
     if (declared.length > 0)
-      throw new KitInputError('stateMap', "not_offered needs pact files: a broker's pacts are verified in one run, the kit cannot leave an interaction out");
+      throw new KitInputError(
+        'stateMap',
+        "not_offered needs pact files: a broker's pacts are verified in one run, the kit cannot leave an interaction out",
+      );
     return { declared, notOffered: [], interactions: [] };
   }
-  const interactions = await asInputError('pact', () => pacts.files.flatMap((file) => readV4Pact(file).interactions), [PactFileError]);
+  const interactions = await asInputError('pact', () => pacts.files.flatMap((file) => readV4Pact(file).interactions), [
+    PactFileError,
+  ]);
   const notOffered = await asInputError('notOffered', () => checkNotOffered(declared, interactions), [NotOfferedError]);
   // Compared before anything runs: a `since` that is no pact is bad input, like an unreadable pact.
   const since = options.since;
   const compat =
     since === undefined
       ? undefined
-      : await asInputError('since', () => compareDocuments(loadContract(since, process.cwd()), loadContract(pacts.files[0], process.cwd())), [
-          CompatInputError,
-        ]);
+      : await asInputError(
+          'since',
+          () => compareDocuments(loadContract(since, process.cwd()), loadContract(pacts.files[0], process.cwd())),
+          [CompatInputError],
+        );
   const marks = interactionMarks(interactions, compat, options.pending === true);
   return { declared, notOffered, marks, interactions, ...(compat !== undefined ? { compat } : {}) };
 }
 
 /** States sent with the contract's examples: told, and with a state map refused unless allowed. */
-function checkExampleValues(options: VerifySellerOptions, states: StateSetup, plan: ContractPlan, tell: (event: VerifyProgress) => void): void {
+function checkExampleValues(
+  options: VerifySellerOptions,
+  states: StateSetup,
+  plan: ContractPlan,
+  tell: (event: VerifyProgress) => void,
+): void {
   if (states.kind === 'url' || options.broker !== undefined) return;
   const lacking = statesLackingValues(states.kind === 'map' ? states.map : undefined, plan.interactions, plan.declared);
   if (lacking.length === 0) return;
   const stateMapFile = typeof options.stateMap === 'string' ? options.stateMap : undefined;
-  tell({ kind: 'example-values', lacking, source: states.kind === 'map' ? 'state map' : 'none', ...(stateMapFile !== undefined ? { stateMapFile } : {}) });
+  tell({
+    kind: 'example-values',
+    lacking,
+    source: states.kind === 'map' ? 'state map' : 'none',
+    ...(stateMapFile !== undefined ? { stateMapFile } : {}),
+  });
   if (states.kind === 'map' && options.allowExampleValues !== true) throw new ExampleValuesError(lacking, stateMapFile);
 }
 
@@ -215,7 +257,10 @@ export async function verifySellerWith(options: VerifySellerOptions, extras: Pro
   const states = await stateSetupOf(options);
   const plan = await contractPlanOf(options, checked.pacts, states);
   if (options.pending === true && plan.compat === undefined && checked.pacts.kind === 'file')
-    tell({ kind: 'pending-in-pact', count: [...(plan.marks?.values() ?? [])].filter((m) => m.pending !== undefined).length });
+    tell({
+      kind: 'pending-in-pact',
+      count: [...(plan.marks?.values() ?? [])].filter((m) => m.pending !== undefined).length,
+    });
   checkExampleValues(options, states, plan, tell);
   await ensureSellerReachable(checked.sellerUrl);
 

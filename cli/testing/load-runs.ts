@@ -43,8 +43,25 @@ export function useLoadRuns(name: string) {
     /** One run (item inquiries only, seed 3, replay files in the temporary directory). */
     async load(sellerUrl: string, ...args: string[]) {
       const json = join(dir.path, `run-${++runs}.json`);
-      const argv = ['--load', '--seller-url', sellerUrl, '--states-url', `${honest.url}/__admin/provider-state`, '--seed', '3', '--mix', 'item_inquiry=1'];
-      const run = await runInProcess(verifyCommand, [...argv, '--json', json, '--replay-dir', join(dir.path, 'replays'), ...args]);
+      const argv = [
+        '--load',
+        '--seller-url',
+        sellerUrl,
+        '--states-url',
+        `${honest.url}/__admin/provider-state`,
+        '--seed',
+        '3',
+        '--mix',
+        'item_inquiry=1',
+      ];
+      const run = await runInProcess(verifyCommand, [
+        ...argv,
+        '--json',
+        json,
+        '--replay-dir',
+        join(dir.path, 'replays'),
+        ...args,
+      ]);
       const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
       return { code: run.code, out: { stdout: run.stdout, stderr: run.stderr }, report };
     },

@@ -26,7 +26,9 @@ describe('startInProcess', () => {
 
   it('rejects a wait the command ended without satisfying, naming the pattern and what it printed', async () => {
     const run = startInProcess(async (_argv, io) => (io.stderr('no such port\n'), 2), []);
-    await expect(run.printed(/listening on/)).rejects.toThrow(/exited \(2\) before its stdout showed \/listening on\/; it printed:\nno such port/);
+    await expect(run.printed(/listening on/)).rejects.toThrow(
+      /exited \(2\) before its stdout showed \/listening on\/; it printed:\nno such port/,
+    );
     await expect(run.printed(/later/, 'stderr')).rejects.toThrow(/exited \(2\)/);
   });
 });

@@ -33,10 +33,19 @@ export interface InProcessRun<T = number> {
 }
 
 /** Starts `command` in-process; it runs until it returns or `stop()` is called. */
-export function startInProcess<T = number>(command: InProcessCommand<T>, argv: string[], options: InProcessOptions = {}): InProcessRun<T> {
+export function startInProcess<T = number>(
+  command: InProcessCommand<T>,
+  argv: string[],
+  options: InProcessOptions = {},
+): InProcessRun<T> {
   const controller = new AbortController();
   const text = { stdout: '', stderr: '', both: '' };
-  const waiters = new Set<{ stream: 'stdout' | 'stderr'; pattern: RegExp; found: (match: string) => void; ended: (why: Error) => void }>();
+  const waiters = new Set<{
+    stream: 'stdout' | 'stderr';
+    pattern: RegExp;
+    found: (match: string) => void;
+    ended: (why: Error) => void;
+  }>();
   const look = (stream: 'stdout' | 'stderr') => {
     for (const waiter of waiters) {
       const match = waiter.stream === stream ? waiter.pattern.exec(text[stream]) : null;
@@ -65,7 +74,10 @@ export function startInProcess<T = number>(command: InProcessCommand<T>, argv: s
   let ended: string | undefined;
   const endWaiters = (how: string) => {
     ended = how;
-    for (const waiter of waiters) waiter.ended(new Error(`the command ${how} before its ${waiter.stream} showed ${waiter.pattern}; it printed:\n${text.both}`));
+    for (const waiter of waiters)
+      waiter.ended(
+        new Error(`the command ${how} before its ${waiter.stream} showed ${waiter.pattern}; it printed:\n${text.both}`),
+      );
     waiters.clear();
   };
   exit.then(

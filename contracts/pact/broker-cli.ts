@@ -24,12 +24,20 @@ export interface BrokerSettings {
 
 /** What publishing, can-i-deploy and `verify --broker-url` read from the environment. */
 export const PACT_BROKER_ENVIRONMENT = Type.Object({
-  PACT_BROKER_BASE_URL: Optional(EnvUrl({ description: 'the Pact Broker (e.g. https://your-org.pactflow.io), for pact:publish and pact:can-i-deploy' })),
+  PACT_BROKER_BASE_URL: Optional(
+    EnvUrl({
+      description: 'the Pact Broker (e.g. https://your-org.pactflow.io), for pact:publish and pact:can-i-deploy',
+    }),
+  ),
   PACT_BROKER_TOKEN: Optional(EnvString({ secret: true, description: "the broker's bearer token" })),
   PACT_BROKER_USERNAME: Optional(EnvString({ description: 'or: basic-auth user for the broker' })),
   PACT_BROKER_PASSWORD: Optional(EnvString({ secret: true, description: 'and its password' })),
-  PACT_CONSUMER_VERSION: Optional(EnvString({ defaultText: 'the git commit', description: 'the version pacts are published under' })),
-  PACT_BRANCH: Optional(EnvString({ defaultText: 'the git branch', description: 'the branch pacts are published under' })),
+  PACT_CONSUMER_VERSION: Optional(
+    EnvString({ defaultText: 'the git commit', description: 'the version pacts are published under' }),
+  ),
+  PACT_BRANCH: Optional(
+    EnvString({ defaultText: 'the git branch', description: 'the branch pacts are published under' }),
+  ),
   PACT_ENVIRONMENT: EnvString({ default: 'production', description: 'the environment pact:can-i-deploy asks about' }),
   BUILD_URL: Optional(EnvUrl({ description: 'the CI build that published (shown by the broker)' })),
 });
@@ -47,7 +55,8 @@ export function brokerEnvironment(env: NodeJS.ProcessEnv) {
 export function brokerSettings(env: NodeJS.ProcessEnv): BrokerSettings {
   const settings = brokerEnvironment(env);
   const missing: string[] = [];
-  if (settings.PACT_BROKER_BASE_URL === undefined) missing.push('PACT_BROKER_BASE_URL (the broker, e.g. https://your-org.pactflow.io)');
+  if (settings.PACT_BROKER_BASE_URL === undefined)
+    missing.push('PACT_BROKER_BASE_URL (the broker, e.g. https://your-org.pactflow.io)');
   if (settings.PACT_BROKER_TOKEN === undefined && settings.PACT_BROKER_USERNAME === undefined)
     missing.push('PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)');
   if (missing.length > 0) throw new BrokerSettingsError(`missing broker settings: ${missing.join('; ')}`);
@@ -56,11 +65,15 @@ export function brokerSettings(env: NodeJS.ProcessEnv): BrokerSettings {
     env:
       settings.PACT_BROKER_TOKEN !== undefined
         ? { PACT_BROKER_TOKEN: settings.PACT_BROKER_TOKEN }
-        : { PACT_BROKER_USERNAME: settings.PACT_BROKER_USERNAME!, PACT_BROKER_PASSWORD: settings.PACT_BROKER_PASSWORD ?? '' },
+        : {
+            PACT_BROKER_USERNAME: settings.PACT_BROKER_USERNAME!,
+            PACT_BROKER_PASSWORD: settings.PACT_BROKER_PASSWORD ?? '',
+          },
   };
 }
 
-const git = (args: string[], cwd: string): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (args: string[], cwd: string): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 export interface GitVersion {
   sha: string;
@@ -80,7 +93,8 @@ export function gitVersion(env: NodeJS.ProcessEnv, cwd = process.cwd()): GitVers
       `cannot read the git commit and branch (set PACT_CONSUMER_VERSION and PACT_BRANCH): ${(error as Error).message.split('\n')[0]}`,
     );
   }
-  if (branch === 'HEAD') throw new BrokerSettingsError('the checkout is on a detached HEAD: set PACT_BRANCH to the branch being built');
+  if (branch === 'HEAD')
+    throw new BrokerSettingsError('the checkout is on a detached HEAD: set PACT_BRANCH to the branch being built');
   return { sha: sha!, branch: branch! };
 }
 
@@ -91,11 +105,20 @@ export const uncommitted = (path: string, cwd = process.cwd()): string[] =>
     .filter((line) => line.trim() !== '');
 
 /** Runs `pact-broker <args>` with the broker settings in its environment; resolves to its exit code. */
-export function runPactBroker(args: string[], settings: BrokerSettings, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export function runPactBroker(
+  args: string[],
+  settings: BrokerSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(PACT_BROKER_BIN, args, {
       stdio: 'inherit',
-      env: { ...env, ...settings.env, PACT_BROKER_BASE_URL: settings.baseUrl, PACT_DO_NOT_TRACK: env.PACT_DO_NOT_TRACK ?? 'true' },
+      env: {
+        ...env,
+        ...settings.env,
+        PACT_BROKER_BASE_URL: settings.baseUrl,
+        PACT_DO_NOT_TRACK: env.PACT_DO_NOT_TRACK ?? 'true',
+      },
     });
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? (signal !== null ? 1 : 0)));

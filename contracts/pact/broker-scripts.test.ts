@@ -29,9 +29,14 @@ function runScript(script: string, env: Record<string, string | undefined>, args
   ])
     delete clean[name];
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...clean, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { env: { ...clean, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -44,7 +49,11 @@ describe('npm run pact:publish', () => {
     try {
       const before = head();
       // --allow-dirty: other work in this checkout may have touched contracts/pacts meanwhile.
-      const run = await runScript('scripts/pact-publish.ts', { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token' }, ['--allow-dirty']);
+      const run = await runScript(
+        'scripts/pact-publish.ts',
+        { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token' },
+        ['--allow-dirty'],
+      );
       expect(run.code, run.stderr).toBe(0);
       const publish = broker.calls.find((c) => c.method === 'POST' && c.path === '/contracts/publish');
       expect(publish).toBeDefined();
@@ -53,7 +62,13 @@ describe('npm run pact:publish', () => {
         pacticipantName: string;
         pacticipantVersionNumber: string;
         branch: string;
-        contracts: { consumerName: string; providerName: string; specification: string; contentType: string; content: string }[];
+        contracts: {
+          consumerName: string;
+          providerName: string;
+          specification: string;
+          contentType: string;
+          content: string;
+        }[];
       };
       expect(body.pacticipantName).toBe('federated-gateway');
       expect([before, head()]).toContain(body.pacticipantVersionNumber);
@@ -88,29 +103,35 @@ describe('npm run pact:publish', () => {
       out,
     ]);
     expect(written.code, written.stderr).toBe(0);
-    expect(written.stdout).toBe(`${out}: pending: true on 1 of 15 interaction(s)\n  an item inquiry for a part stocked at two locations\n`);
+    expect(written.stdout).toBe(
+      `${out}: pending: true on 1 of 15 interaction(s)\n  an item inquiry for a part stocked at two locations\n`,
+    );
     const broker = await startRecordingBroker();
     try {
-      const run = await runScript('scripts/pact-publish.ts', { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token' }, [
-        '--allow-dirty',
-        '--pacts',
-        out,
-      ]);
+      const run = await runScript(
+        'scripts/pact-publish.ts',
+        { PACT_BROKER_BASE_URL: broker.url, PACT_BROKER_TOKEN: 'ci-token' },
+        ['--allow-dirty', '--pacts', out],
+      );
       expect(run.code, run.stderr).toBe(0);
-      const body = broker.calls.find((c) => c.method === 'POST' && c.path === '/contracts/publish')!.body as { contracts: { content: string }[] };
+      const body = broker.calls.find((c) => c.method === 'POST' && c.path === '/contracts/publish')!.body as {
+        contracts: { content: string }[];
+      };
       const published = JSON.parse(Buffer.from(body.contracts[0].content, 'base64').toString('utf8')) as {
         interactions: { description: string; pending: boolean }[];
       };
-      expect(published.interactions.filter((i) => i.pending).map((i) => i.description)).toEqual(['an item inquiry for a part stocked at two locations']);
+      expect(published.interactions.filter((i) => i.pending).map((i) => i.description)).toEqual([
+        'an item inquiry for a part stocked at two locations',
+      ]);
       expect(published.interactions.filter((i) => !i.pending)).toHaveLength(14);
     } finally {
       await broker.close();
     }
-    const missing = await runScript('scripts/pact-publish.ts', { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9', PACT_BROKER_TOKEN: 't' }, [
-      '--allow-dirty',
-      '--pacts',
-      `${out}.nope`,
-    ]);
+    const missing = await runScript(
+      'scripts/pact-publish.ts',
+      { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9', PACT_BROKER_TOKEN: 't' },
+      ['--allow-dirty', '--pacts', `${out}.nope`],
+    );
     expect([missing.code, missing.stderr]).toEqual([2, `pact:publish: --pacts ${out}.nope does not exist\n`]);
   });
 
@@ -166,16 +187,28 @@ describe('npm run pact:can-i-deploy', () => {
 
 describe('broker settings', () => {
   it('accepts basic auth instead of a token, and rejects a base URL that is not http(s)', () => {
-    expect(brokerSettings({ PACT_BROKER_BASE_URL: 'https://broker.example', PACT_BROKER_USERNAME: 'ci', PACT_BROKER_PASSWORD: 'pw' }).env).toEqual({
+    expect(
+      brokerSettings({
+        PACT_BROKER_BASE_URL: 'https://broker.example',
+        PACT_BROKER_USERNAME: 'ci',
+        PACT_BROKER_PASSWORD: 'pw',
+      }).env,
+    ).toEqual({
       PACT_BROKER_USERNAME: 'ci',
       PACT_BROKER_PASSWORD: 'pw',
     });
-    expect(() => brokerSettings({ PACT_BROKER_BASE_URL: 'broker.example', PACT_BROKER_TOKEN: 't' })).toThrow(BrokerSettingsError);
+    expect(() => brokerSettings({ PACT_BROKER_BASE_URL: 'broker.example', PACT_BROKER_TOKEN: 't' })).toThrow(
+      BrokerSettingsError,
+    );
   });
 
   it('sees uncommitted pact changes, which would be published under a SHA that does not hold them', () => {
     const repo = temporaryDirectory('pact-dirty');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: repo,
+        stdio: 'pipe',
+      });
     git('init', '-q');
     writeFileSync(join(repo, 'pact.json'), '{}');
     git('add', 'pact.json');

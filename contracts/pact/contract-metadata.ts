@@ -11,8 +11,15 @@ export const CONTRACT_METADATA_KEY = 'contract';
 export const REPLY_RULES_METADATA_KEY = 'replyRules';
 
 /** The pact with today's contract version and reply-rule catalogue in its metadata. */
-export function stampContract(pact: PactDocument, version: string = CONTRACT_VERSION, rules: Record<string, string> = RULES): PactDocument {
-  return { ...pact, metadata: { ...pact.metadata, [CONTRACT_METADATA_KEY]: { version }, [REPLY_RULES_METADATA_KEY]: { ...rules } } };
+export function stampContract(
+  pact: PactDocument,
+  version: string = CONTRACT_VERSION,
+  rules: Record<string, string> = RULES,
+): PactDocument {
+  return {
+    ...pact,
+    metadata: { ...pact.metadata, [CONTRACT_METADATA_KEY]: { version }, [REPLY_RULES_METADATA_KEY]: { ...rules } },
+  };
 }
 
 /** The contract version a pact states, if it states one (pacts before 3.2.0 do not). */
@@ -25,5 +32,7 @@ export function contractVersionOf(pact: PactDocument): string | undefined {
 export function replyRulesOf(pact: PactDocument): Record<string, string> | undefined {
   const rules = pact.metadata?.[REPLY_RULES_METADATA_KEY];
   if (rules === null || typeof rules !== 'object' || Array.isArray(rules)) return undefined;
-  return Object.fromEntries(Object.entries(rules).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(rules).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }

@@ -26,7 +26,12 @@ export interface PactInteraction {
   description: string;
   type: string;
   providerStates?: { name: string; params?: Record<string, unknown> }[];
-  request: { method: string; path: string; headers?: Record<string, string[]>; body?: { content: unknown; contentType?: string } };
+  request: {
+    method: string;
+    path: string;
+    headers?: Record<string, string[]>;
+    body?: { content: unknown; contentType?: string };
+  };
   response: { status: number; headers?: Record<string, string[]>; body?: { content: unknown; contentType?: string } };
   [key: string]: unknown;
 }
@@ -35,7 +40,9 @@ export interface PactInteraction {
 export function normalisePact(pact: PactDocument): string {
   const metadata = { ...pact.metadata };
   for (const key of TOOL_METADATA) delete metadata[key];
-  const interactions = [...pact.interactions].sort((a, b) => (a.description < b.description ? -1 : a.description > b.description ? 1 : 0));
+  const interactions = [...pact.interactions].sort((a, b) =>
+    a.description < b.description ? -1 : a.description > b.description ? 1 : 0,
+  );
   return `${JSON.stringify(sortKeys({ ...pact, metadata, interactions }), null, 2)}\n`;
 }
 
@@ -56,7 +63,9 @@ export function readV4Pact(file: string): PactDocument {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new PactFileError(`cannot read pact ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new PactFileError(
+      `cannot read pact ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let pact: PactDocument;
   try {
@@ -80,7 +89,9 @@ export function joinPacts(pacts: PactDocument[]): PactDocument {
   const [first] = pacts;
   for (const pact of pacts) {
     if (pact.consumer.name !== first.consumer.name || pact.provider.name !== first.provider.name) {
-      throw new Error(`cannot join pacts of ${first.consumer.name}/${first.provider.name} and ${pact.consumer.name}/${pact.provider.name}`);
+      throw new Error(
+        `cannot join pacts of ${first.consumer.name}/${first.provider.name} and ${pact.consumer.name}/${pact.provider.name}`,
+      );
     }
   }
   const interactions = pacts.flatMap((pact) => pact.interactions);

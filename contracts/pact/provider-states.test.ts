@@ -7,7 +7,9 @@ import { PROVIDER_STATE_CATALOGUE } from './provider-states';
 describe('the provider-state catalogue', () => {
   it("gives every interaction of the committed pact exactly one state, so no verifier merges two states' values", () => {
     const pact = readPact(PACT_FILE);
-    expect(pact.interactions.filter((i) => (i.providerStates ?? []).length !== 1).map((i) => i.description)).toEqual([]);
+    expect(pact.interactions.filter((i) => (i.providerStates ?? []).length !== 1).map((i) => i.description)).toEqual(
+      [],
+    );
     // Every injected expression names a parameter of that state.
     for (const interaction of pact.interactions) {
       const params = Object.keys(interaction.providerStates![0].params ?? {});
@@ -24,7 +26,8 @@ describe('the provider-state catalogue', () => {
       for (const state of interaction.providerStates ?? []) {
         const definition = PROVIDER_STATE_CATALOGUE[state.name as keyof typeof PROVIDER_STATE_CATALOGUE];
         expect(definition, state.name).toBeDefined();
-        for (const param of Object.keys(state.params ?? {})) expect(Object.keys(definition.params), `${state.name}: ${param}`).toContain(param);
+        for (const param of Object.keys(state.params ?? {}))
+          expect(Object.keys(definition.params), `${state.name}: ${param}`).toContain(param);
       }
     }
   });

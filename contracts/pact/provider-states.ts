@@ -27,7 +27,14 @@ export const PROVIDER_STATE_CATALOGUE = {
   'part exists': {
     setup:
       'The part is in the catalogue with stock above zero at location_id and at second_location_id; it has no alternate, superseded or equivalent parts. Route times are not needed.',
-    params: { member, account, mfr_code, part_number, location_id, second_location_id: 'A second location of the member that carries the part' },
+    params: {
+      member,
+      account,
+      mfr_code,
+      part_number,
+      location_id,
+      second_location_id: 'A second location of the member that carries the part',
+    },
   },
   'part has route times': {
     setup:
@@ -36,10 +43,17 @@ export const PROVIDER_STATE_CATALOGUE = {
   },
   'part is unknown': {
     setup: 'No part with this manufacturer code and part number is in the catalogue (item status 0).',
-    params: { member, account, mfr_code, part_number: 'A part number not in the catalogue', location_id: 'A location of the member' },
+    params: {
+      member,
+      account,
+      mfr_code,
+      part_number: 'A part number not in the catalogue',
+      location_id: 'A location of the member',
+    },
   },
   'part has alternate': {
-    setup: 'The part is stocked at location_id and has exactly one related part, an alternate (item status 2), also stocked there.',
+    setup:
+      'The part is stocked at location_id and has exactly one related part, an alternate (item status 2), also stocked there.',
     params: {
       member,
       account,
@@ -64,7 +78,8 @@ export const PROVIDER_STATE_CATALOGUE = {
     },
   },
   'part has equivalent': {
-    setup: 'The part is stocked at location_id and has exactly one related part, an equivalent (item status 4), also stocked there.',
+    setup:
+      'The part is stocked at location_id and has exactly one related part, an equivalent (item status 4), also stocked there.',
     params: {
       member,
       account,
@@ -91,16 +106,25 @@ export const PROVIDER_STATE_CATALOGUE = {
     },
   },
   'order can be received': {
-    setup: 'The part is stocked at location_id with at least `quantity` available and the account may order: the order line is received (status 1).',
+    setup:
+      'The part is stocked at location_id with at least `quantity` available and the account may order: the order line is received (status 1).',
     params: { member, account, mfr_code, part_number, location_id, quantity },
   },
   'order will be backordered': {
-    setup: 'The part is in the catalogue but location_id has less than `quantity` available: the order line is backordered (status 2).',
+    setup:
+      'The part is in the catalogue but location_id has less than `quantity` available: the order line is backordered (status 2).',
     params: { member, account, mfr_code, part_number, location_id, quantity },
   },
   'order will fail': {
     setup: 'The part is not in the catalogue: the order line fails (status 0).',
-    params: { member, account, mfr_code, part_number: 'A part number not in the catalogue', location_id: 'A location of the member', quantity },
+    params: {
+      member,
+      account,
+      mfr_code,
+      part_number: 'A part number not in the catalogue',
+      location_id: 'A location of the member',
+      quantity,
+    },
   },
   'account has invoices': {
     setup:
@@ -116,15 +140,24 @@ export const PROVIDER_STATE_CATALOGUE = {
     },
   },
   'invoice has a downloadable copy': {
-    setup: 'The account has the invoice invoice_number, with at least one detail line and a link_url pointing to a downloadable copy.',
+    setup:
+      'The account has the invoice invoice_number, with at least one detail line and a link_url pointing to a downloadable copy.',
     params: { member, account, invoice_number: 'An invoice number of the account' },
   },
   'account has statements': {
-    setup: 'The account has at least one statement dated within the range, each with at least one detail line (only its invoice_date is needed).',
-    params: { member, account, from_statement_date: 'Start of the range, YYYY-MM-DD', to_statement_date: 'End of the range, YYYY-MM-DD' },
+    setup:
+      'The account has at least one statement dated within the range, each with at least one detail line (only its invoice_date is needed).',
+    params: {
+      member,
+      account,
+      from_statement_date: 'Start of the range, YYYY-MM-DD',
+      to_statement_date: 'End of the range, YYYY-MM-DD',
+    },
   },
 } as const satisfies Record<string, CatalogueState>;
 
 export type StateName = keyof typeof PROVIDER_STATE_CATALOGUE;
-export type StateParams<S extends StateName> = Partial<Record<keyof (typeof PROVIDER_STATE_CATALOGUE)[S]['params'], string | number>>;
+export type StateParams<S extends StateName> = Partial<
+  Record<keyof (typeof PROVIDER_STATE_CATALOGUE)[S]['params'], string | number>
+>;
 export const STATE_NAMES = Object.keys(PROVIDER_STATE_CATALOGUE) as StateName[];

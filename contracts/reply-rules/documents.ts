@@ -9,9 +9,18 @@ function outsideRange(date: string, from: string | undefined, to: string | undef
   return (from !== undefined && date < from) || (to !== undefined && date > to);
 }
 
-function checkEqual(out: Violation[], rule: RuleName, path: string, what: string, expected: string | undefined, found: string | undefined) {
+function checkEqual(
+  out: Violation[],
+  rule: RuleName,
+  path: string,
+  what: string,
+  expected: string | undefined,
+  found: string | undefined,
+) {
   if (expected !== undefined && found !== expected) {
-    out.push(violation(rule, path, `${what} '${found}' does not match the requested '${expected}'`, { expected, found }));
+    out.push(
+      violation(rule, path, `${what} '${found}' does not match the requested '${expected}'`, { expected, found }),
+    );
   }
 }
 
@@ -22,21 +31,48 @@ export function checkInvoiceReply(request: InvoiceSellerRequest, reply: InvoiceS
     const at = `/invoices/${i}`;
     if (outsideRange(invoice.invoice_date, from, to)) {
       violations.push(
-        violation('invoice.date-range', `${at}/invoice_date`, `invoice date ${invoice.invoice_date} lies outside ${from ?? '…'} – ${to ?? '…'}`, {
-          expected: { from, to },
-          found: invoice.invoice_date,
-        }),
+        violation(
+          'invoice.date-range',
+          `${at}/invoice_date`,
+          `invoice date ${invoice.invoice_date} lies outside ${from ?? '…'} – ${to ?? '…'}`,
+          {
+            expected: { from, to },
+            found: invoice.invoice_date,
+          },
+        ),
       );
     }
     checkEqual(violations, 'invoice.account', `${at}/account_id`, 'account', request.account, invoice.account_id);
-    checkEqual(violations, 'invoice.number', `${at}/invoice_number`, 'invoice number', request.invoice_number, invoice.invoice_number);
+    checkEqual(
+      violations,
+      'invoice.number',
+      `${at}/invoice_number`,
+      'invoice number',
+      request.invoice_number,
+      invoice.invoice_number,
+    );
     checkEqual(violations, 'invoice.po-number', `${at}/po_number`, 'PO number', request.po_number, invoice.po_number);
-    checkEqual(violations, 'invoice.location', `${at}/location_id`, 'location', request.location_id, invoice.location_id);
-    if (request.part_number !== undefined && !invoice.invoice_detail.some((line) => line.part_number === request.part_number)) {
+    checkEqual(
+      violations,
+      'invoice.location',
+      `${at}/location_id`,
+      'location',
+      request.location_id,
+      invoice.location_id,
+    );
+    if (
+      request.part_number !== undefined &&
+      !invoice.invoice_detail.some((line) => line.part_number === request.part_number)
+    ) {
       violations.push(
-        violation('invoice.part-number', `${at}/invoice_detail`, `invoice ${invoice.invoice_number} has no line for part '${request.part_number}'`, {
-          expected: request.part_number,
-        }),
+        violation(
+          'invoice.part-number',
+          `${at}/invoice_detail`,
+          `invoice ${invoice.invoice_number} has no line for part '${request.part_number}'`,
+          {
+            expected: request.part_number,
+          },
+        ),
       );
     }
   });
@@ -50,15 +86,27 @@ export function checkStatementReply(request: StatementSellerRequest, reply: Stat
     const at = `/statements/${i}`;
     if (outsideRange(statement.statement_date, from, to)) {
       violations.push(
-        violation('statement.date-range', `${at}/statement_date`, `statement date ${statement.statement_date} lies outside ${from} – ${to}`, {
-          expected: { from, to },
-          found: statement.statement_date,
-        }),
+        violation(
+          'statement.date-range',
+          `${at}/statement_date`,
+          `statement date ${statement.statement_date} lies outside ${from} – ${to}`,
+          {
+            expected: { from, to },
+            found: statement.statement_date,
+          },
+        ),
       );
     }
     checkEqual(violations, 'statement.account', `${at}/account_id`, 'account', request.account, statement.account_id);
     if (request.location_id !== undefined && statement.location_id !== undefined) {
-      checkEqual(violations, 'statement.location', `${at}/location_id`, 'location', request.location_id, statement.location_id);
+      checkEqual(
+        violations,
+        'statement.location',
+        `${at}/location_id`,
+        'location',
+        request.location_id,
+        statement.location_id,
+      );
     }
   });
   return { violations, notes: [] };

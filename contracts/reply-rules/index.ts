@@ -5,7 +5,14 @@ import { checkInvoiceReply, checkStatementReply } from './documents';
 import type { RuleCheck } from './violation';
 
 export * from './violation';
-export { checkItemInquiryReply, checkPlaceOrderReply, checkInvoiceReply, checkStatementReply, itemInquiryRuleSteps, type ItemInquiryRuleState };
+export {
+  checkItemInquiryReply,
+  checkPlaceOrderReply,
+  checkInvoiceReply,
+  checkStatementReply,
+  itemInquiryRuleSteps,
+  type ItemInquiryRuleState,
+};
 
 /** The reply rules of each forwarded operation: `(forwarded request, seller reply) → violations`. */
 export const REPLY_RULES: Record<Exclude<Operation, 'users-create'>, (request: never, reply: never) => RuleCheck> = {

@@ -55,7 +55,8 @@ export class AskedItems {
 }
 
 /** Status 0 (not found) or 1 (found): the entry is the requested part itself. */
-export const isRequestedPart = (status: number): boolean => status === ItemStatus.NotFound || status === ItemStatus.Found;
+export const isRequestedPart = (status: number): boolean =>
+  status === ItemStatus.NotFound || status === ItemStatus.Found;
 
 /** The forwarded locations, found by id, and which of them the current entry already listed. */
 export class ForwardedLocations {

@@ -1,5 +1,11 @@
 import { ItemStatus, LocationType, OverallStatus } from '../codes';
-import type { ItemInquirySellerReply, ItemInquirySellerRequest, RequestedItem, SellerItemLocation, SellerItemResult } from '../schemas/item-inquiry';
+import type {
+  ItemInquirySellerReply,
+  ItemInquirySellerRequest,
+  RequestedItem,
+  SellerItemLocation,
+  SellerItemResult,
+} from '../schemas/item-inquiry';
 import { AskedItems, ForwardedLocations, PackCodes, type Tally, isRequestedPart } from './item-inquiry-lookups';
 import { type RuleCheck, violation } from './violation';
 
@@ -79,7 +85,14 @@ export const itemInquiryRuleSteps = {
       alternateOriginalMfr(found, entry, i, tally.asked);
     }
   },
-  location(state: ItemInquiryRuleState, _reply: ItemInquirySellerReply, entry: SellerItemResult, i: number, location: SellerItemLocation, j: number): void {
+  location(
+    state: ItemInquiryRuleState,
+    _reply: ItemInquirySellerReply,
+    entry: SellerItemResult,
+    i: number,
+    location: SellerItemLocation,
+    j: number,
+  ): void {
     const found = state.found;
     const forwarded = state.forwarded;
     const at = forwarded.indexOf(location.id, j);
@@ -99,7 +112,8 @@ export const itemInquiryRuleSteps = {
 };
 
 /** Status 2 (alternate), 3 (superseded) or 4 (equivalent): the entry stands in for the requested part. */
-const isStandIn = (status: number): boolean => status === ItemStatus.Alternate || status === ItemStatus.Superseded || status === ItemStatus.Equivalent;
+const isStandIn = (status: number): boolean =>
+  status === ItemStatus.Alternate || status === ItemStatus.Superseded || status === ItemStatus.Equivalent;
 
 // Each rule below is its test, then a call that reports the finding when it is broken. Why the
 // report is a function of its own, taking the rule's first arguments: the test alone stays small
@@ -110,16 +124,31 @@ function itemIdEcho(found: RuleCheck, tally: Tally, success: boolean) {
   if (success && tally.entries === 0) reportIdEcho(found, tally);
 }
 function reportIdEcho(found: RuleCheck, { asked }: Tally) {
-  found.violations.push(violation('item.id-echo', '/items', `requested item id '${asked.id}' is missing from the reply`, { id: asked.id, expected: asked.id }));
+  found.violations.push(
+    violation('item.id-echo', '/items', `requested item id '${asked.id}' is missing from the reply`, {
+      id: asked.id,
+      expected: asked.id,
+    }),
+  );
 }
 
 // item.unknown-id
-function itemUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems, tally: Tally | undefined) {
+function itemUnknownId(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  asked: AskedItems,
+  tally: Tally | undefined,
+) {
   if (tally === undefined) reportUnknownId(found, entry, i, asked);
 }
 function reportUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems) {
   found.violations.push(
-    violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, { id: entry.id, found: entry.id, expected: asked.ids() }),
+    violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, {
+      id: entry.id,
+      found: entry.id,
+      expected: asked.ids(),
+    }),
   );
 }
 
@@ -129,7 +158,12 @@ function itemRequestedPartMissing(found: RuleCheck, tally: Tally) {
 }
 function reportRequestedPartMissing(found: RuleCheck, { asked }: Tally) {
   found.violations.push(
-    violation('item.requested-part-missing', '/items', `id '${asked.id}' has no entry for the requested part itself (status 0 or 1)`, { id: asked.id }),
+    violation(
+      'item.requested-part-missing',
+      '/items',
+      `id '${asked.id}' has no entry for the requested part itself (status 0 or 1)`,
+      { id: asked.id },
+    ),
   );
 }
 
@@ -139,17 +173,23 @@ function itemRequestedPartDuplicate(found: RuleCheck, tally: Tally) {
 }
 function reportRequestedPartDuplicate(found: RuleCheck, { asked, requestedPart }: Tally) {
   found.violations.push(
-    violation('item.requested-part-duplicate', '/items', `id '${asked.id}' has ${requestedPart} entries for the requested part itself`, {
-      id: asked.id,
-      expected: 1,
-      found: requestedPart,
-    }),
+    violation(
+      'item.requested-part-duplicate',
+      '/items',
+      `id '${asked.id}' has ${requestedPart} entries for the requested part itself`,
+      {
+        id: asked.id,
+        expected: 1,
+        found: requestedPart,
+      },
+    ),
   );
 }
 
 // item.requested-part-mismatch
 function itemRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number) reportRequestedPartMismatch(found, entry, i, asked);
+  if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number)
+    reportRequestedPartMismatch(found, entry, i, asked);
 }
 function reportRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
   found.violations.push(
@@ -170,9 +210,16 @@ function reportRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, 
 function itemOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
   if (entry.original_part !== undefined && entry.original_part !== asked.part_number)
     reportOriginalMismatch(found, entry, i, 'original_part', asked.part_number);
-  if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code) reportOriginalMismatch(found, entry, i, 'original_mfr', asked.mfr_code);
+  if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code)
+    reportOriginalMismatch(found, entry, i, 'original_mfr', asked.mfr_code);
 }
-function reportOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, field: 'original_part' | 'original_mfr', expected: string) {
+function reportOriginalMismatch(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  field: 'original_part' | 'original_mfr',
+  expected: string,
+) {
   found.violations.push(
     violation(
       'item.original-mismatch',
@@ -189,10 +236,15 @@ function itemStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
 }
 function reportStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
   found.violations.push(
-    violation('item.status-code', `/items/${i}/status_code`, `item status_code ${entry.status_code} is not one of 0-4`, {
-      id: entry.id,
-      found: entry.status_code,
-    }),
+    violation(
+      'item.status-code',
+      `/items/${i}/status_code`,
+      `item status_code ${entry.status_code} is not one of 0-4`,
+      {
+        id: entry.id,
+        found: entry.status_code,
+      },
+    ),
   );
 }
 
@@ -200,12 +252,20 @@ function reportStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) 
 // stands in for. The tests stay apart and small (they run on every alternate); the report, run
 // only when one fails, is shared.
 function alternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_part !== asked.part_number) reportOriginal(found, entry, i, 'part', entry.original_part, asked.part_number);
+  if (entry.original_part !== asked.part_number)
+    reportOriginal(found, entry, i, 'part', entry.original_part, asked.part_number);
 }
 function alternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
   if (entry.original_mfr !== asked.mfr_code) reportOriginal(found, entry, i, 'mfr', entry.original_mfr, asked.mfr_code);
 }
-function reportOriginal(found: RuleCheck, entry: SellerItemResult, i: number, what: 'part' | 'mfr', given: string | undefined, expected: string) {
+function reportOriginal(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  what: 'part' | 'mfr',
+  given: string | undefined,
+  expected: string,
+) {
   const field = `original_${what}`;
   const requested = what === 'part' ? 'part_number' : 'mfr_code';
   found.violations.push(
@@ -221,10 +281,23 @@ function reportOriginal(found: RuleCheck, entry: SellerItemResult, i: number, wh
 }
 
 // location.not-forwarded (`at`: the location's index among the forwarded ones, -1 when absent)
-function locationNotForwarded(found: RuleCheck, entry: SellerItemResult, i: number, j: number, forwarded: ForwardedLocations, at: number) {
+function locationNotForwarded(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  j: number,
+  forwarded: ForwardedLocations,
+  at: number,
+) {
   if (at === -1) reportNotForwarded(found, entry, i, j, forwarded);
 }
-function reportNotForwarded(found: RuleCheck, entry: SellerItemResult, i: number, j: number, forwarded: ForwardedLocations) {
+function reportNotForwarded(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  j: number,
+  forwarded: ForwardedLocations,
+) {
   const id = entry.locations[j].id;
   found.violations.push(
     violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, {
@@ -243,38 +316,73 @@ function reportDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j
   const id = entry.locations[j].id;
   const first = entry.locations.findIndex((l: SellerItemLocation) => l.id === id);
   found.violations.push(
-    violation('location.duplicate', `/items/${i}/locations/${j}/id`, `location '${id}' appears twice for this entry (also at /items/${i}/locations/${first})`, {
-      id: entry.id,
-      found: id,
-    }),
+    violation(
+      'location.duplicate',
+      `/items/${i}/locations/${j}/id`,
+      `location '${id}' appears twice for this entry (also at /items/${i}/locations/${first})`,
+      {
+        id: entry.id,
+        found: id,
+      },
+    ),
   );
 }
 
 // location.type-code
-function locationTypeCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, location: SellerItemLocation) {
+function locationTypeCode(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  j: number,
+  location: SellerItemLocation,
+) {
   if (location.type !== undefined && !isLocationType(location.type)) reportTypeCode(found, entry, i, j, location);
 }
 // Why the comparisons first: they spare a Set look-up on the two codes every reply carries.
-const isLocationType = (type: number) => type === LocationType.Store || type === LocationType.Warehouse || LOCATION_TYPES.has(type);
+const isLocationType = (type: number) =>
+  type === LocationType.Store || type === LocationType.Warehouse || LOCATION_TYPES.has(type);
 function reportTypeCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, { type }: SellerItemLocation) {
   found.violations.push(
-    violation('location.type-code', `/items/${i}/locations/${j}/type`, `location type ${type} is not 1 (store) or 2 (warehouse)`, {
-      id: entry.id,
-      found: type,
-    }),
+    violation(
+      'location.type-code',
+      `/items/${i}/locations/${j}/type`,
+      `location type ${type} is not 1 (store) or 2 (warehouse)`,
+      {
+        id: entry.id,
+        found: type,
+      },
+    ),
   );
 }
 
 // location.pack-code: a note only, sellers have their own pack codes.
-function locationPackCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, location: SellerItemLocation, packCodes: PackCodes) {
+function locationPackCode(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  j: number,
+  location: SellerItemLocation,
+  packCodes: PackCodes,
+) {
   if (!packCodes.isCommon(location.pack_code)) reportPackCode(found, entry, i, j, location);
 }
-function reportPackCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, { pack_code }: SellerItemLocation) {
+function reportPackCode(
+  found: RuleCheck,
+  entry: SellerItemResult,
+  i: number,
+  j: number,
+  { pack_code }: SellerItemLocation,
+) {
   found.notes.push(
-    violation('location.pack-code', `/items/${i}/locations/${j}/pack_code`, `pack code '${pack_code}' is not in the common list`, {
-      id: entry.id,
-      found: pack_code,
-    }),
+    violation(
+      'location.pack-code',
+      `/items/${i}/locations/${j}/pack_code`,
+      `pack code '${pack_code}' is not in the common list`,
+      {
+        id: entry.id,
+        found: pack_code,
+      },
+    ),
   );
 }
 
@@ -284,6 +392,8 @@ function replyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
 }
 function reportReplyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
   found.violations.push(
-    violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, { found: reply.status_code }),
+    violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, {
+      found: reply.status_code,
+    }),
   );
 }

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import { checkItemInquiryReply, checkPlaceOrderReply } from './index';
 import { checkSellerReply } from '../reply-check';
 import { validators } from '../validator';
-import { ITEM_INQUIRY_MUTATIONS, PLACE_ORDER_MUTATIONS, itemInquiryExchange, placeOrderExchange } from '../testing/arbitraries';
+import {
+  ITEM_INQUIRY_MUTATIONS,
+  PLACE_ORDER_MUTATIONS,
+  itemInquiryExchange,
+  placeOrderExchange,
+} from '../testing/arbitraries';
 
 const ruleNames = (check: { violations: { rule: string }[] }) => new Set(check.violations.map((v) => v.rule));
 
@@ -31,17 +36,22 @@ describe('item inquiry: generated exchanges', () => {
     expect(maxLocations).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(ITEM_INQUIRY_MUTATIONS.map((m) => [m.name, m] as const))('one mutation, exactly its rules: %s', (_name, mutation) => {
-    fc.assert(
-      fc.property(itemInquiryExchange(), fc.nat(), (exchange, pick) => {
-        fc.pre(mutation.applies(exchange));
-        const expected = mutation.apply(exchange, pick);
-        expect(validators['item-inquiry']['seller-reply'].is(exchange.reply) || expected.includes('item.status-code')).toBe(true);
-        expect(ruleNames(checkItemInquiryReply(exchange.request, exchange.reply))).toEqual(new Set(expected));
-      }),
-      { numRuns: 100 },
-    );
-  });
+  it.each(ITEM_INQUIRY_MUTATIONS.map((m) => [m.name, m] as const))(
+    'one mutation, exactly its rules: %s',
+    (_name, mutation) => {
+      fc.assert(
+        fc.property(itemInquiryExchange(), fc.nat(), (exchange, pick) => {
+          fc.pre(mutation.applies(exchange));
+          const expected = mutation.apply(exchange, pick);
+          expect(
+            validators['item-inquiry']['seller-reply'].is(exchange.reply) || expected.includes('item.status-code'),
+          ).toBe(true);
+          expect(ruleNames(checkItemInquiryReply(exchange.request, exchange.reply))).toEqual(new Set(expected));
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
 });
 
 describe('place order: generated exchanges', () => {
@@ -49,20 +59,28 @@ describe('place order: generated exchanges', () => {
     fc.assert(
       fc.property(placeOrderExchange(), ({ request, reply }) => {
         expect(validators['place-order']['seller-request'](request).errors).toEqual([]);
-        expect(checkSellerReply('place-order', request, JSON.parse(JSON.stringify(reply)))).toEqual({ ok: true, errors: [], violations: [], notes: [] });
+        expect(checkSellerReply('place-order', request, JSON.parse(JSON.stringify(reply)))).toEqual({
+          ok: true,
+          errors: [],
+          violations: [],
+          notes: [],
+        });
       }),
       { numRuns: 100 },
     );
   });
 
-  it.each(PLACE_ORDER_MUTATIONS.map((m) => [m.name, m] as const))('one mutation, exactly its rules: %s', (_name, mutation) => {
-    fc.assert(
-      fc.property(placeOrderExchange(), fc.nat(), (exchange, pick) => {
-        fc.pre(mutation.applies(exchange));
-        const expected = mutation.apply(exchange, pick);
-        expect(ruleNames(checkPlaceOrderReply(exchange.request, exchange.reply))).toEqual(new Set(expected));
-      }),
-      { numRuns: 100 },
-    );
-  });
+  it.each(PLACE_ORDER_MUTATIONS.map((m) => [m.name, m] as const))(
+    'one mutation, exactly its rules: %s',
+    (_name, mutation) => {
+      fc.assert(
+        fc.property(placeOrderExchange(), fc.nat(), (exchange, pick) => {
+          fc.pre(mutation.applies(exchange));
+          const expected = mutation.apply(exchange, pick);
+          expect(ruleNames(checkPlaceOrderReply(exchange.request, exchange.reply))).toEqual(new Set(expected));
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
 });

@@ -1,5 +1,12 @@
 import { describe, it, expect, afterAll } from 'vitest';
-import { checkInvoiceReply, checkItemInquiryReply, checkPlaceOrderReply, checkStatementReply, RULES, type RuleCheck } from './index';
+import {
+  checkInvoiceReply,
+  checkItemInquiryReply,
+  checkPlaceOrderReply,
+  checkStatementReply,
+  RULES,
+  type RuleCheck,
+} from './index';
 import { loadFixture } from '../testing/fixtures';
 
 // Each rule fires on a reply built to break it, with its name and path, and only it:
@@ -25,9 +32,21 @@ describe('item inquiry reply rules', () => {
   });
 
   const cases: Case[] = [
-    ['item.id-echo: a requested id is missing', (_q, r) => (r.items = r.items.filter((e: any) => e.id !== 'item-2')), [['item.id-echo', '/items']]],
-    ['item.unknown-id: an id that was not requested', (_q, r) => r.items.push({ ...r.items[4], id: 'item-9' }), [['item.unknown-id', '/items/5/id']]],
-    ['item.requested-part-missing: only an alternate for an id', (_q, r) => r.items.splice(0, 1), [['item.requested-part-missing', '/items']]],
+    [
+      'item.id-echo: a requested id is missing',
+      (_q, r) => (r.items = r.items.filter((e: any) => e.id !== 'item-2')),
+      [['item.id-echo', '/items']],
+    ],
+    [
+      'item.unknown-id: an id that was not requested',
+      (_q, r) => r.items.push({ ...r.items[4], id: 'item-9' }),
+      [['item.unknown-id', '/items/5/id']],
+    ],
+    [
+      'item.requested-part-missing: only an alternate for an id',
+      (_q, r) => r.items.splice(0, 1),
+      [['item.requested-part-missing', '/items']],
+    ],
     [
       'item.requested-part-duplicate: the requested part twice',
       (_q, r) => r.items.push(structuredClone(r.items[2])),
@@ -53,7 +72,11 @@ describe('item inquiry reply rules', () => {
       (_q, r) => (r.items[2].original_mfr = 'BRK'),
       [['item.original-mismatch', '/items/2/original_mfr']],
     ],
-    ['item.status-code: an item status outside 0-4', (_q, r) => (r.items[1].status_code = 7), [['item.status-code', '/items/1/status_code']]],
+    [
+      'item.status-code: an item status outside 0-4',
+      (_q, r) => (r.items[1].status_code = 7),
+      [['item.status-code', '/items/1/status_code']],
+    ],
     [
       'alternate.original-part: differs from the requested part',
       (_q, r) => (r.items[1].original_part = 'BP-1002'),
@@ -87,8 +110,16 @@ describe('item inquiry reply rules', () => {
       (_q, r) => r.items[0].locations.push(structuredClone(r.items[0].locations[0])),
       [['location.duplicate', '/items/0/locations/2/id']],
     ],
-    ['location.type-code: a location type outside 1-2', (_q, r) => (r.items[0].locations[1].type = 5), [['location.type-code', '/items/0/locations/1/type']]],
-    ['reply.status-code: an overall status outside the list', (_q, r) => (r.status_code = 2001), [['reply.status-code', '/status_code']]],
+    [
+      'location.type-code: a location type outside 1-2',
+      (_q, r) => (r.items[0].locations[1].type = 5),
+      [['location.type-code', '/items/0/locations/1/type']],
+    ],
+    [
+      'reply.status-code: an overall status outside the list',
+      (_q, r) => (r.status_code = 2001),
+      [['reply.status-code', '/status_code']],
+    ],
     [
       'location.pack-code: a seller pack code is a note, not a violation',
       (_q, r) => (r.items[0].locations[0].pack_code = 'DZ'),
@@ -160,9 +191,21 @@ describe('place order reply rules', () => {
         ['order.id-echo', '/items'],
       ],
     ],
-    ['order.duplicate-id: an id answered twice', (_q, r) => r.items.push({ ...r.items[0] }), [['order.duplicate-id', '/items/2/id']]],
-    ['order.item-status: an item order status outside 0-2', (_q, r) => (r.items[0].status_code = 3), [['order.item-status', '/items/0/status_code']]],
-    ['reply.status-code: an overall status outside the list', (_q, r) => (r.status_code = 1), [['reply.status-code', '/status_code']]],
+    [
+      'order.duplicate-id: an id answered twice',
+      (_q, r) => r.items.push({ ...r.items[0] }),
+      [['order.duplicate-id', '/items/2/id']],
+    ],
+    [
+      'order.item-status: an item order status outside 0-2',
+      (_q, r) => (r.items[0].status_code = 3),
+      [['order.item-status', '/items/0/status_code']],
+    ],
+    [
+      'reply.status-code: an overall status outside the list',
+      (_q, r) => (r.status_code = 1),
+      [['reply.status-code', '/status_code']],
+    ],
   ];
 
   it.each(cases)('%s', (_name, breakIt, violations, notes = []) => {
@@ -196,11 +239,31 @@ describe('invoice reply rules', () => {
       (_q, r) => (r.invoices[1].invoice_date = '2026-03-01'),
       [['invoice.date-range', '/invoices/1/invoice_date']],
     ],
-    ['invoice.account: another account', (_q, r) => (r.invoices[1].account_id = 'A-1002'), [['invoice.account', '/invoices/1/account_id']]],
-    ['invoice.number: not the invoice asked for', (q) => (q.invoice_number = 'INV-90017'), [['invoice.number', '/invoices/1/invoice_number']]],
-    ['invoice.po-number: not the PO asked for', (q) => (q.po_number = 'PO-2026-0042'), [['invoice.po-number', '/invoices/1/po_number']]],
-    ['invoice.location: not the location asked for', (q) => (q.location_id = 'L101'), [['invoice.location', '/invoices/1/location_id']]],
-    ['invoice.part-number: no line for the part asked for', (q) => (q.part_number = 'BP-1001'), [['invoice.part-number', '/invoices/1/invoice_detail']]],
+    [
+      'invoice.account: another account',
+      (_q, r) => (r.invoices[1].account_id = 'A-1002'),
+      [['invoice.account', '/invoices/1/account_id']],
+    ],
+    [
+      'invoice.number: not the invoice asked for',
+      (q) => (q.invoice_number = 'INV-90017'),
+      [['invoice.number', '/invoices/1/invoice_number']],
+    ],
+    [
+      'invoice.po-number: not the PO asked for',
+      (q) => (q.po_number = 'PO-2026-0042'),
+      [['invoice.po-number', '/invoices/1/po_number']],
+    ],
+    [
+      'invoice.location: not the location asked for',
+      (q) => (q.location_id = 'L101'),
+      [['invoice.location', '/invoices/1/location_id']],
+    ],
+    [
+      'invoice.part-number: no line for the part asked for',
+      (q) => (q.part_number = 'BP-1001'),
+      [['invoice.part-number', '/invoices/1/invoice_detail']],
+    ],
   ];
 
   it.each(cases)('%s', (_name, breakIt, violations, notes = []) => {
@@ -234,8 +297,16 @@ describe('statement reply rules', () => {
       (_q, r) => (r.statements[0].statement_date = '2025-12-31'),
       [['statement.date-range', '/statements/0/statement_date']],
     ],
-    ['statement.account: another account', (_q, r) => (r.statements[0].account_id = 'A-1002'), [['statement.account', '/statements/0/account_id']]],
-    ['statement.location: another location than the filter', (q) => (q.location_id = 'L150'), [['statement.location', '/statements/0/location_id']]],
+    [
+      'statement.account: another account',
+      (_q, r) => (r.statements[0].account_id = 'A-1002'),
+      [['statement.account', '/statements/0/account_id']],
+    ],
+    [
+      'statement.location: another location than the filter',
+      (q) => (q.location_id = 'L150'),
+      [['statement.location', '/statements/0/location_id']],
+    ],
   ];
 
   it.each(cases)('%s', (_name, breakIt, violations, notes = []) => {

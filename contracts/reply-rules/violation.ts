@@ -26,8 +26,10 @@ export const RULES = {
   'item.requested-part-mismatch': 'The status 0/1 entry carries the requested mfr_code and part_number',
   'item.original-mismatch': 'A status 0/1 entry carries no original_part/original_mfr, or the requested ones',
   'item.status-code': 'Item status_code is one of 0-4',
-  'alternate.original-part': 'Alternate, superseded and equivalent entries carry original_part equal to the requested part_number',
-  'alternate.original-mfr': 'Alternate, superseded and equivalent entries carry original_mfr equal to the requested mfr_code',
+  'alternate.original-part':
+    'Alternate, superseded and equivalent entries carry original_part equal to the requested part_number',
+  'alternate.original-mfr':
+    'Alternate, superseded and equivalent entries carry original_mfr equal to the requested mfr_code',
   'location.not-forwarded': 'Every location in the reply was forwarded to the seller',
   'location.duplicate': 'A location appears at most once per item entry',
   'location.type-code': 'Location type is 1 (store) or 2 (warehouse)',
@@ -49,7 +51,12 @@ export const RULES = {
 } as const;
 export type RuleName = keyof typeof RULES;
 
-export const violation = (rule: RuleName, path: string, message: string, extra: Omit<Violation, 'rule' | 'path' | 'message'> = {}): Violation => ({
+export const violation = (
+  rule: RuleName,
+  path: string,
+  message: string,
+  extra: Omit<Violation, 'rule' | 'path' | 'message'> = {},
+): Violation => ({
   rule,
   path,
   message,

@@ -30,15 +30,31 @@ function unbounded(schema: unknown, at = '#'): string[] {
   if (node.type === 'string' && !fixed && node.maxLength === undefined && node.format === undefined) {
     if (typeof node.pattern !== 'string' || !boundedPattern(node.pattern)) found.push(at);
   }
-  if ((node.type === 'number' || node.type === 'integer') && !fixed && node.maximum === undefined && node.exclusiveMaximum === undefined) found.push(at);
+  if (
+    (node.type === 'number' || node.type === 'integer') &&
+    !fixed &&
+    node.maximum === undefined &&
+    node.exclusiveMaximum === undefined
+  )
+    found.push(at);
   return found;
 }
 
 // Every request the gateway reads, with an example that is valid as it stands.
 const catalogExamples: Record<string, unknown> = {
   'catalog-vehicles': { vehicle_group_type_id: 1, year_id: 2015, make_id: 1, model_id: 1 },
-  'catalog-categories': { response_items: 'all', taxonomy: 'standard', top_category_id: 1, base_vehicle_id: 1, engine_key_id: 'HON-K20C2' },
-  'catalog-products': { part_types: [{ id: 1, name: 'Brake pad' }], configuration: { base_vehicle_id: 1, engine_key_id: 'HON-K20C2' }, show_all: 1 },
+  'catalog-categories': {
+    response_items: 'all',
+    taxonomy: 'standard',
+    top_category_id: 1,
+    base_vehicle_id: 1,
+    engine_key_id: 'HON-K20C2',
+  },
+  'catalog-products': {
+    part_types: [{ id: 1, name: 'Brake pad' }],
+    configuration: { base_vehicle_id: 1, engine_key_id: 'HON-K20C2' },
+    show_all: 1,
+  },
   'catalog-product-assets': { catalog_skus: [10001], show_all: true },
   'catalog-product-info': { sku: 10001 },
   'catalog-application-assets': { application_ids: [1] },
@@ -66,7 +82,8 @@ const requests: { name: string; schema: TSchema; check: Check; example: unknown 
 /** Every leaf of `data` with its JSON pointer. */
 function leaves(data: unknown, at = ''): { path: string; value: unknown }[] {
   if (Array.isArray(data)) return data.flatMap((d, i) => leaves(d, `${at}/${i}`));
-  if (data !== null && typeof data === 'object') return Object.entries(data).flatMap(([k, v]) => leaves(v, `${at}/${k}`));
+  if (data !== null && typeof data === 'object')
+    return Object.entries(data).flatMap(([k, v]) => leaves(v, `${at}/${k}`));
   return [{ path: at, value: data }];
 }
 
@@ -96,11 +113,21 @@ describe('every leaf of every request is refused when made bad, at its own path'
     expect(check(example).errors).toEqual([]);
     for (const { path, value } of leaves(example)) {
       if (typeof value === 'string') {
-        for (const bad of [`${value}\u0000`, `\ud800${value}`, `${value}\udc00`, value + 'x'.repeat(1000), 'x'.repeat(100_000)])
-          expect(errorPaths(check, withLeaf(example, path, bad)), `${path} = ${JSON.stringify(bad.slice(0, 40))}`).toEqual([path]);
+        for (const bad of [
+          `${value}\u0000`,
+          `\ud800${value}`,
+          `${value}\udc00`,
+          value + 'x'.repeat(1000),
+          'x'.repeat(100_000),
+        ])
+          expect(
+            errorPaths(check, withLeaf(example, path, bad)),
+            `${path} = ${JSON.stringify(bad.slice(0, 40))}`,
+          ).toEqual([path]);
       }
       if (typeof value === 'number') {
-        for (const bad of [Infinity, -Infinity, 1e20, 2 ** 53 + 1]) expect(errorPaths(check, withLeaf(example, path, bad)), `${path} = ${bad}`).toEqual([path]);
+        for (const bad of [Infinity, -Infinity, 1e20, 2 ** 53 + 1])
+          expect(errorPaths(check, withLeaf(example, path, bad)), `${path} = ${bad}`).toEqual([path]);
       }
     }
   });
@@ -109,7 +136,9 @@ describe('every leaf of every request is refused when made bad, at its own path'
     const check = validators['place-order']['buyer-request'];
     const order = loadFixture('place-order', 'buyer-request');
     const message = (path: string, value: unknown) => check(withLeaf(order, path, value)).errors[0].message;
-    expect(message('/purchase_order_number', 'PO\u0000')).toBe('must not contain NUL (U+0000) or an unpaired surrogate (U+D800–U+DFFF)');
+    expect(message('/purchase_order_number', 'PO\u0000')).toBe(
+      'must not contain NUL (U+0000) or an unpaired surrogate (U+D800–U+DFFF)',
+    );
     expect(message('/purchase_order_number', 'P'.repeat(101))).toBe('must have at most 100 characters');
     expect(message('/items/0/quantity_ordered', Infinity)).toBe('must be a finite number');
     expect(message('/items/0/quantity_ordered', 100_001)).toBe('must be <= 100000');
@@ -119,7 +148,9 @@ describe('every leaf of every request is refused when made bad, at its own path'
     const check = validators['place-order']['buyer-request'];
     const order = loadFixture('place-order', 'buyer-request');
     expect(check.is(withLeaf(order, '/purchase_order_number', '\u{1F600}'.repeat(100)))).toBe(true);
-    expect(errorPaths(check, withLeaf(order, '/purchase_order_number', '\u{1F600}'.repeat(101)))).toEqual(['/purchase_order_number']);
+    expect(errorPaths(check, withLeaf(order, '/purchase_order_number', '\u{1F600}'.repeat(101)))).toEqual([
+      '/purchase_order_number',
+    ]);
   });
 });
 
@@ -138,7 +169,9 @@ describe('seller replies: finite numbers and a generous length, nothing stricter
     const reply = loadFixture('item-inquiry', 'seller-reply');
     expect(check(withLeaf(reply, '/items/0/part_description', 'odd\u0000text\ud800')).valid).toBe(true);
     expect(check(withLeaf(reply, '/items/0/part_description', 'x'.repeat(MAX_REPLY_TEXT_LENGTH))).valid).toBe(true);
-    expect(errorPaths(check, withLeaf(reply, '/items/0/part_description', 'x'.repeat(MAX_REPLY_TEXT_LENGTH + 1)))).toEqual(['/items/0/part_description']);
+    expect(
+      errorPaths(check, withLeaf(reply, '/items/0/part_description', 'x'.repeat(MAX_REPLY_TEXT_LENGTH + 1))),
+    ).toEqual(['/items/0/part_description']);
   });
 
   it('except a place-order reply, which is stored (jsonb): a NUL or lone surrogate there is refused at its path', () => {

@@ -7,7 +7,8 @@ import { Closed, Id, Key, ListOf, MAX_INT4, Quantity, REFUSED_CHARACTERS, ReplyI
 
 const Named = <T extends TSchema>(id: T) => Closed({ id, name: ReplyText() });
 /** A string from a fixed list: one `enum` keyword, so a wrong value gets one clear message. */
-const OneOf = <const V extends readonly string[]>(values: V, description?: string) => Type.Unsafe<V[number]>(Type.String({ enum: [...values], description }));
+const OneOf = <const V extends readonly string[]>(values: V, description?: string) =>
+  Type.Unsafe<V[number]>(Type.String({ enum: [...values], description }));
 
 // ---- requests (closed: an unknown field is a 4422 naming it) ----
 
@@ -32,7 +33,10 @@ export const CATEGORY_RESPONSE_ITEMS = ['all', 'categories', 'part_types'] as co
 export const CatalogCategoriesRequest = Closed(
   {
     response_items: Type.Optional(
-      OneOf(CATEGORY_RESPONSE_ITEMS, "'all' (default): categories with their part types; 'categories': without; 'part_types': a flat list"),
+      OneOf(
+        CATEGORY_RESPONSE_ITEMS,
+        "'all' (default): categories with their part types; 'categories': without; 'part_types': a flat list",
+      ),
     ),
     taxonomy: Type.Optional(Id("Taxonomy name; 'standard' is the seeded one (default)")),
     top_category_id: Type.Optional(Key('Only this top-level category and its sub-categories')),
@@ -66,7 +70,8 @@ export const CatalogProductsRequest = Closed(
       Type.Unsafe<0 | 1>(
         Type.Integer({
           enum: [0, 1],
-          description: '0 (default): only products fitting the configuration; 1: every product of the part types, each marked fits true/false',
+          description:
+            '0 (default): only products fitting the configuration; 1: every product of the part types, each marked fits true/false',
         }),
       ),
     ),
@@ -78,13 +83,18 @@ export type CatalogProductsRequest = Static<typeof CatalogProductsRequest>;
 export const CatalogProductAssetsRequest = Closed(
   {
     catalog_skus: ListOf(Key('Catalog SKU'), { minItems: 1 }),
-    show_all: Type.Optional(Type.Boolean({ description: 'false (default): the primary asset of each SKU; true: every asset' })),
+    show_all: Type.Optional(
+      Type.Boolean({ description: 'false (default): the primary asset of each SKU; true: every asset' }),
+    ),
   },
   { title: 'Catalog product assets — request' },
 );
 export type CatalogProductAssetsRequest = Static<typeof CatalogProductAssetsRequest>;
 
-export const CatalogProductInfoRequest = Closed({ sku: Key('Catalog SKU') }, { title: 'Catalog product info — request' });
+export const CatalogProductInfoRequest = Closed(
+  { sku: Key('Catalog SKU') },
+  { title: 'Catalog product info — request' },
+);
 export type CatalogProductInfoRequest = Static<typeof CatalogProductInfoRequest>;
 
 export const CatalogApplicationAssetsRequest = Closed(
@@ -102,7 +112,12 @@ export const SEARCH_QUERY_PATTERN = `^[^${REFUSED_CHARACTERS}]*[^\\s${REFUSED_CH
 /** Query string of both search endpoints, after limit/offset are read as integers. */
 export const SearchQuery = Closed(
   {
-    query: Type.String({ minLength: 1, maxLength: 200, pattern: SEARCH_QUERY_PATTERN, description: 'Words to look for; typos and prefixes are tolerated' }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: SEARCH_QUERY_PATTERN,
+      description: 'Words to look for; typos and prefixes are tolerated',
+    }),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT4, default: 0 })),
   },
@@ -133,7 +148,10 @@ export type BaseVehicle = Static<typeof BaseVehicle>;
 
 // Extra fields are spread in by the caller, not passed as an `extra = {}` parameter: that
 // parameter is typed `{}`, so Static<> dropped the fields the schema had (base_vehicle).
-const levelFields = <L extends string, T extends TSchema>(name: L, item: T) => ({ level: Type.Literal(name), items: ListOf(item) });
+const levelFields = <L extends string, T extends TSchema>(name: L, item: T) => ({
+  level: Type.Literal(name),
+  items: ListOf(item),
+});
 const level = <L extends string, T extends TSchema>(name: L, item: T) => Closed(levelFields(name, item));
 
 export const CatalogVehiclesReply = Type.Union(
@@ -275,9 +293,16 @@ export type VehicleSearchReply = Static<typeof VehicleSearchReply>;
 
 // ---- catalog launch (v3.1) and cart ----
 
-const Uuid = (description?: string) => Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description });
+const Uuid = (description?: string) =>
+  Type.String({
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    description,
+  });
 
-export const CatalogTokenRequest = Closed({ cart_id: Type.Optional(Uuid('Resume this cart; a fresh one when omitted')) }, { title: 'Catalog token — request' });
+export const CatalogTokenRequest = Closed(
+  { cart_id: Type.Optional(Uuid('Resume this cart; a fresh one when omitted')) },
+  { title: 'Catalog token — request' },
+);
 export type CatalogTokenRequest = Static<typeof CatalogTokenRequest>;
 
 export const CatalogTokenReply = Closed(
@@ -304,7 +329,8 @@ export const CartItem = Closed({
   location_description: ReplyText(),
   price: Type.Number({
     minimum: 0,
-    description: "Unit price the seller quoted this buyer at that location (item inquiry's cost) when the item was added or changed",
+    description:
+      "Unit price the seller quoted this buyer at that location (item inquiry's cost) when the item was added or changed",
   }),
 });
 export type CartItem = Static<typeof CartItem>;
@@ -321,7 +347,10 @@ export const Cart = Closed(
 );
 export type Cart = Static<typeof Cart>;
 
-export const CartAddItemRequest = Closed({ sku: Key('Catalog SKU'), location_id: Id(), quantity: Quantity() }, { title: 'Cart — add item' });
+export const CartAddItemRequest = Closed(
+  { sku: Key('Catalog SKU'), location_id: Id(), quantity: Quantity() },
+  { title: 'Cart — add item' },
+);
 export type CartAddItemRequest = Static<typeof CartAddItemRequest>;
 
 export const CartChangeItemRequest = Closed(
@@ -336,13 +365,18 @@ export type CartPath = Static<typeof CartPath>;
 
 /** PATCH/DELETE …/cart/items/{item_id}: a cart line id, a positive bigint (bigserial) in digits. */
 export const CartItemPath = Closed(
-  { item_id: Type.String({ pattern: '^[1-9][0-9]{0,17}$', description: 'Cart line id from the cart: 1 to 18 digits' }) },
+  {
+    item_id: Type.String({ pattern: '^[1-9][0-9]{0,17}$', description: 'Cart line id from the cart: 1 to 18 digits' }),
+  },
   { title: 'Cart item — path' },
 );
 export type CartItemPath = Static<typeof CartItemPath>;
 
 /** Catalog session: where a catalog product can be had, priced by the sellers (an item inquiry). */
-export const ProductAvailabilityRequest = Closed({ sku: Key('Catalog SKU') }, { title: 'Product availability — request' });
+export const ProductAvailabilityRequest = Closed(
+  { sku: Key('Catalog SKU') },
+  { title: 'Product availability — request' },
+);
 export type ProductAvailabilityRequest = Static<typeof ProductAvailabilityRequest>;
 
 export const ProductAvailabilityReply = Closed(
@@ -361,7 +395,10 @@ export const ProductAvailabilityReply = Closed(
         list_price: Type.Number({ minimum: 0 }),
         quantity_available: Type.Number({ minimum: 0 }),
       }),
-      { description: "The buyer's locations whose seller quotes the part, in the buyer's sort order; empty when none does" },
+      {
+        description:
+          "The buyer's locations whose seller quotes the part, in the buyer's sort order; empty when none does",
+      },
     ),
   },
   { title: 'Product availability — reply' },
@@ -373,7 +410,9 @@ export const CatalogSessionReply = Closed(
     cart_id: Uuid(),
     username: ReplyText(),
     expires_at: Type.String(),
-    locations: ListOf(Closed({ id: ReplyId(), description: ReplyText(), can_order: Type.Boolean(), sort_order: Type.Integer() })),
+    locations: ListOf(
+      Closed({ id: ReplyId(), description: ReplyText(), can_order: Type.Boolean(), sort_order: Type.Integer() }),
+    ),
   },
   { title: 'Catalog session' },
 );

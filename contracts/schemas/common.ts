@@ -36,40 +36,50 @@ export const MAX_REPLY_NUMBER = 1e15;
 const plain = (maxLength: number, description?: string) => ({ maxLength, pattern: PLAIN_TEXT_PATTERN, description });
 
 /** Identifiers and codes in requests: a string with something in it, at most `maxLength` characters. */
-export const Id = (description?: string, maxLength = MAX_ID_LENGTH) => Type.String({ minLength: 1, ...plain(maxLength, description) });
+export const Id = (description?: string, maxLength = MAX_ID_LENGTH) =>
+  Type.String({ minLength: 1, ...plain(maxLength, description) });
 /** Free text in requests (names, addresses, comments). */
 export const Text = (description?: string, maxLength = MAX_NAME_LENGTH) => Type.String(plain(maxLength, description));
 /** Identifiers and codes in replies. */
-export const ReplyId = (description?: string) => Type.String({ minLength: 1, maxLength: MAX_REPLY_TEXT_LENGTH, description });
+export const ReplyId = (description?: string) =>
+  Type.String({ minLength: 1, maxLength: MAX_REPLY_TEXT_LENGTH, description });
 /** Free text in replies. */
 export const ReplyText = (description?: string) => Type.String({ maxLength: MAX_REPLY_TEXT_LENGTH, description });
 /** Reply strings the gateway stores (a place-order reply goes into jsonb, which holds no NUL). */
 export const StoredReplyId = (description?: string) =>
   Type.String({ minLength: 1, maxLength: MAX_REPLY_TEXT_LENGTH, pattern: PLAIN_TEXT_PATTERN, description });
-export const StoredReplyText = (description?: string) => Type.String({ maxLength: MAX_REPLY_TEXT_LENGTH, pattern: PLAIN_TEXT_PATTERN, description });
+export const StoredReplyText = (description?: string) =>
+  Type.String({ maxLength: MAX_REPLY_TEXT_LENGTH, pattern: PLAIN_TEXT_PATTERN, description });
 export const Formatted = (format: FormatName, description?: string) => Type.String({ format, description });
 export const CalendarDate = (description?: string) => Formatted('date', description);
 
 /** A key held in an int4 column. */
 export const Key = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_INT4, description });
 /** An integer held in an int4 column that may be zero or negative, e.g. a sort order. */
-export const Int4 = (options: { minimum?: number; description?: string } = {}) => Type.Integer({ minimum: -MAX_INT4 - 1, maximum: MAX_INT4, ...options });
+export const Int4 = (options: { minimum?: number; description?: string } = {}) =>
+  Type.Integer({ minimum: -MAX_INT4 - 1, maximum: MAX_INT4, ...options });
 /** A quantity a buyer orders: above zero, at most MAX_QUANTITY. */
-export const Quantity = (description?: string) => Type.Number({ exclusiveMinimum: 0, maximum: MAX_QUANTITY, description });
+export const Quantity = (description?: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: MAX_QUANTITY, description });
 
 /** Money, weights and quantities that cannot be below zero. */
-export const NonNegativeFloat = (description?: string) => Type.Number({ minimum: 0, maximum: MAX_REPLY_NUMBER, description });
+export const NonNegativeFloat = (description?: string) =>
+  Type.Number({ minimum: 0, maximum: MAX_REPLY_NUMBER, description });
 /** Amounts on invoices and statements: credit memos and returns are negative. */
-export const SignedFloat = (description?: string) => Type.Number({ minimum: -MAX_REPLY_NUMBER, maximum: MAX_REPLY_NUMBER, description });
+export const SignedFloat = (description?: string) =>
+  Type.Number({ minimum: -MAX_REPLY_NUMBER, maximum: MAX_REPLY_NUMBER, description });
 
 /** An integer restricted to one of the code lists in codes.ts. */
-export const CodeOf = (list: Record<string, number>, description?: string) => Type.Integer({ enum: Object.values(list), description });
+export const CodeOf = (list: Record<string, number>, description?: string) =>
+  Type.Integer({ enum: Object.values(list), description });
 
 /** Buyer requests: a typo such as `part_numbr` is an error naming the field. */
 export const Closed = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
   Type.Object(properties, { ...options, additionalProperties: false });
 
 /** Seller replies: sellers may send more; the validator reports extras as notes. */
-export const Open = <T extends TProperties>(properties: T, options: ObjectOptions = {}) => Type.Object(properties, { ...options, additionalProperties: true });
+export const Open = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
+  Type.Object(properties, { ...options, additionalProperties: true });
 
-export const ListOf = <T extends TSchema>(item: T, options: { minItems?: number; description?: string } = {}) => Type.Array(item, options);
+export const ListOf = <T extends TSchema>(item: T, options: { minItems?: number; description?: string } = {}) =>
+  Type.Array(item, options);

@@ -1,5 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CalendarDate, Closed, Id, ListOf, NonNegativeFloat, Open, ReplyId, ReplyText, SignedFloat, Text } from './common';
+import {
+  CalendarDate,
+  Closed,
+  Id,
+  ListOf,
+  NonNegativeFloat,
+  Open,
+  ReplyId,
+  ReplyText,
+  SignedFloat,
+  Text,
+} from './common';
 
 // Invoices: only `member` is required of the buyer; everything else filters.
 

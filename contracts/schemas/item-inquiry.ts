@@ -1,6 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ItemStatus, LocationType, OverallStatus } from '../codes';
-import { Closed, CodeOf, Formatted, Id, Int4, ListOf, MAX_REPLY_NUMBER, NonNegativeFloat, Open, ReplyId, ReplyText, Text } from './common';
+import {
+  Closed,
+  CodeOf,
+  Formatted,
+  Id,
+  Int4,
+  ListOf,
+  MAX_REPLY_NUMBER,
+  NonNegativeFloat,
+  Open,
+  ReplyId,
+  ReplyText,
+  Text,
+} from './common';
 
 // Item inquiry: pricing and availability. Four views of one exchange.
 
@@ -92,8 +105,14 @@ export type SellerItemResult = Static<typeof SellerItemResult>;
 export const BuyerItemResult = Open({ ...itemResultFields, locations: ListOf(BuyerItemLocation) });
 export type BuyerItemResult = Static<typeof BuyerItemResult>;
 
-export const ItemInquirySellerReply = Open({ status_code: CodeOf(OverallStatus), items: ListOf(SellerItemResult) }, { title: 'Item inquiry — seller reply' });
+export const ItemInquirySellerReply = Open(
+  { status_code: CodeOf(OverallStatus), items: ListOf(SellerItemResult) },
+  { title: 'Item inquiry — seller reply' },
+);
 export type ItemInquirySellerReply = Static<typeof ItemInquirySellerReply>;
 
-export const ItemInquiryBuyerReply = Open({ status_code: CodeOf(OverallStatus), items: ListOf(BuyerItemResult) }, { title: 'Item inquiry — buyer reply' });
+export const ItemInquiryBuyerReply = Open(
+  { status_code: CodeOf(OverallStatus), items: ListOf(BuyerItemResult) },
+  { title: 'Item inquiry — buyer reply' },
+);
 export type ItemInquiryBuyerReply = Static<typeof ItemInquiryBuyerReply>;

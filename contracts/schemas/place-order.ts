@@ -1,6 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ItemOrderStatus, OrderType, OverallStatus } from '../codes';
-import { Closed, CodeOf, Formatted, Id, ListOf, MAX_TEXT_LENGTH, NonNegativeFloat, Open, Quantity, StoredReplyId, StoredReplyText, Text } from './common';
+import {
+  Closed,
+  CodeOf,
+  Formatted,
+  Id,
+  ListOf,
+  MAX_TEXT_LENGTH,
+  NonNegativeFloat,
+  Open,
+  Quantity,
+  StoredReplyId,
+  StoredReplyText,
+  Text,
+} from './common';
 
 // Place order: a purchase order from the buyer, forwarded with account and member per item.
 
@@ -42,7 +55,10 @@ const orderFields = {
   ship_via: Type.Optional(Text('Shipping method')),
 };
 
-export const PlaceOrderBuyerRequest = Closed({ ...orderFields, items: ListOf(BuyerOrderItem, { minItems: 1 }) }, { title: 'Place order — buyer request' });
+export const PlaceOrderBuyerRequest = Closed(
+  { ...orderFields, items: ListOf(BuyerOrderItem, { minItems: 1 }) },
+  { title: 'Place order — buyer request' },
+);
 export type PlaceOrderBuyerRequest = Static<typeof PlaceOrderBuyerRequest>;
 
 export const SellerOrderItem = Closed({

@@ -1,6 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LocationType } from '../codes';
-import { CalendarDate, Closed, CodeOf, Id, ListOf, MAX_INT4, MAX_TEXT_LENGTH, NonNegativeFloat, SignedFloat, Text } from './common';
+import {
+  CalendarDate,
+  Closed,
+  CodeOf,
+  Id,
+  ListOf,
+  MAX_INT4,
+  MAX_TEXT_LENGTH,
+  NonNegativeFloat,
+  SignedFloat,
+  Text,
+} from './common';
 import { RouteTime, SellerItemLocation } from './item-inquiry';
 import { InvoiceDetail } from './invoice';
 import { StatementDetail } from './statement';
@@ -34,7 +45,11 @@ export const ScenarioStock = Closed({
 });
 export type ScenarioStock = Static<typeof ScenarioStock>;
 
-export const RelationKind = Type.Union([Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')]);
+export const RelationKind = Type.Union([
+  Type.Literal('alternate'),
+  Type.Literal('superseded'),
+  Type.Literal('equivalent'),
+]);
 export type RelationKind = Static<typeof RelationKind>;
 
 /** Another part of the scenario offered with this one (item status 2, 3 or 4). */
@@ -96,11 +111,19 @@ const MAX_SERVICE_MS = 600_000;
 
 export const ScenarioServiceTime = Closed(
   {
-    distribution: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('uniform'), Type.Literal('log-normal')], { description: 'default fixed' })),
-    ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'fixed: every request takes this long' })),
+    distribution: Type.Optional(
+      Type.Union([Type.Literal('fixed'), Type.Literal('uniform'), Type.Literal('log-normal')], {
+        description: 'default fixed',
+      }),
+    ),
+    ms: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'fixed: every request takes this long' }),
+    ),
     min_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'uniform: lower bound' })),
     max_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'uniform: upper bound' })),
-    median_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'log-normal: the median' })),
+    median_ms: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_SERVICE_MS, description: 'log-normal: the median' }),
+    ),
     sigma: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'log-normal: the spread (default 0.5)' })),
   },
   { description: "How long a worker spends on one request, drawn from the load section's seed" },
@@ -109,11 +132,22 @@ export type ScenarioServiceTime = Static<typeof ScenarioServiceTime>;
 
 export const ScenarioCrossTalk = Closed(
   {
-    above: Type.Integer({ minimum: 1, maximum: MAX_INT4, description: 'Strikes only while more than this many requests are in flight (queued or served)' }),
-    mix: Type.Union([Type.Literal('item-id'), Type.Literal('original-part')], {
-      description: "item-id: an entry's id is taken from another request in flight; original-part: an alternate's original_part is",
+    above: Type.Integer({
+      minimum: 1,
+      maximum: MAX_INT4,
+      description: 'Strikes only while more than this many requests are in flight (queued or served)',
     }),
-    probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Share of the replies it strikes past the threshold (default 1)' })),
+    mix: Type.Union([Type.Literal('item-id'), Type.Literal('original-part')], {
+      description:
+        "item-id: an entry's id is taken from another request in flight; original-part: an alternate's original_part is",
+    }),
+    probability: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'Share of the replies it strikes past the threshold (default 1)',
+      }),
+    ),
   },
   { description: 'A shared-state bug: replies take values from other requests in flight' },
 );
@@ -132,7 +166,9 @@ export const ScenarioStall = Closed(
       description: 'How long each stall lasts (below every_ms); a request arriving in one waits for it to end',
     }),
   },
-  { description: 'The seller stops answering for for_ms at the end of every every_ms (a GC pause, a lock, a failover)' },
+  {
+    description: 'The seller stops answering for for_ms at the end of every every_ms (a GC pause, a lock, a failover)',
+  },
 );
 export type ScenarioStall = Static<typeof ScenarioStall>;
 
@@ -146,7 +182,13 @@ export const ScenarioLoad = Closed(
       }),
     ),
     service_time: Type.Optional(ScenarioServiceTime),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT4, description: 'Seeds the service times and the cross-talk draws (default 0)' })),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_INT4,
+        description: 'Seeds the service times and the cross-talk draws (default 0)',
+      }),
+    ),
     cross_talk: Type.Optional(ScenarioCrossTalk),
     stall: Type.Optional(ScenarioStall),
   },
@@ -157,11 +199,17 @@ export type ScenarioLoad = Static<typeof ScenarioLoad>;
 export const Scenario = Closed(
   {
     $schema: Type.Optional(
-      Text('The JSON Schema of scenario files (contracts/json-schema/mock-seller.scenario.schema.json), for editors; the mock ignores it'),
+      Text(
+        'The JSON Schema of scenario files (contracts/json-schema/mock-seller.scenario.schema.json), for editors; the mock ignores it',
+      ),
     ),
     name: Id(),
     description: Type.Optional(Text(undefined, MAX_TEXT_LENGTH)),
-    recorded_on: Type.Optional(CalendarDate('The day route times were recorded (npm run record): the mock shifts them by the days from it to today')),
+    recorded_on: Type.Optional(
+      CalendarDate(
+        'The day route times were recorded (npm run record): the mock shifts them by the days from it to today',
+      ),
+    ),
     members: ListOf(ScenarioMember, { minItems: 1 }),
     locations: ListOf(ScenarioLocation, { minItems: 1 }),
     parts: ListOf(ScenarioPart),

@@ -1,5 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, Formatted, Id, Key, Int4, ListOf, MAX_ID_LENGTH, MAX_NAME_LENGTH, PLAIN_TEXT_PATTERN, ReplyText, Text } from './common';
+import {
+  Closed,
+  Formatted,
+  Id,
+  Key,
+  Int4,
+  ListOf,
+  MAX_ID_LENGTH,
+  MAX_NAME_LENGTH,
+  PLAIN_TEXT_PATTERN,
+  ReplyText,
+  Text,
+} from './common';
 
 // Internal user creation. Defaults are the specification's; the API applies them.
 

@@ -41,7 +41,12 @@ const routeTimeText = () =>
     .map((d) => d.toISOString().slice(0, 19).replace('T', ' '));
 
 export const routeTime = (): fc.Arbitrary<RouteTime> =>
-  fc.record({ cutoff_time: routeTimeText(), arrival_time: routeTimeText(), pickup_time: routeTimeText(), route_code: code() });
+  fc.record({
+    cutoff_time: routeTimeText(),
+    arrival_time: routeTimeText(),
+    pickup_time: routeTimeText(),
+    route_code: code(),
+  });
 
 export const locationRefs = (): fc.Arbitrary<LocationRef[]> =>
   fc.uniqueArray(
@@ -54,7 +59,11 @@ export const locationRefs = (): fc.Arbitrary<LocationRef[]> =>
   );
 
 export const requestedItems = (): fc.Arbitrary<RequestedItem[]> =>
-  fc.uniqueArray(fc.record({ id: code(), mfr_code: code(), part_number: code() }), { minLength: 1, maxLength: 6, selector: (i) => i.id });
+  fc.uniqueArray(fc.record({ id: code(), mfr_code: code(), part_number: code() }), {
+    minLength: 1,
+    maxLength: 6,
+    selector: (i) => i.id,
+  });
 
 /** A seller's data for one location: required fields always, optional ones sometimes. */
 export const sellerLocation = (id: string): fc.Arbitrary<SellerItemLocation> =>
@@ -75,7 +84,8 @@ export const sellerLocation = (id: string): fc.Arbitrary<SellerItemLocation> =>
   );
 
 /** Some of the forwarded locations (possibly none), each with seller data. */
-const answeredLocations = (forwarded: LocationRef[]) => fc.subarray(forwarded).chain((some) => fc.tuple(...some.map((l) => sellerLocation(l.id))));
+const answeredLocations = (forwarded: LocationRef[]) =>
+  fc.subarray(forwarded).chain((some) => fc.tuple(...some.map((l) => sellerLocation(l.id))));
 
 const descriptive = {
   part_description: fc.string({ maxLength: 30 }),
@@ -119,7 +129,9 @@ const relatedEntry = (asked: RequestedItem, forwarded: LocationRef[]): fc.Arbitr
 export const itemInquiryExchange = (): fc.Arbitrary<ItemInquiryExchange> =>
   fc.tuple(locationRefs(), requestedItems()).chain(([locations, items]) => {
     const entries = items.map((asked) =>
-      fc.tuple(requestedPartEntry(asked, locations), fc.array(relatedEntry(asked, locations), { maxLength: 3 })).map(([own, related]) => [own, ...related]),
+      fc
+        .tuple(requestedPartEntry(asked, locations), fc.array(relatedEntry(asked, locations), { maxLength: 3 }))
+        .map(([own, related]) => [own, ...related]),
     );
     return fc.tuple(fc.tuple(...entries), fc.option(code(), { nil: undefined })).chain(([grouped, integration]) => {
       const flat = grouped.flat();
@@ -140,26 +152,46 @@ export const placeOrderExchange = (): fc.Arbitrary<PlaceOrderExchange> =>
   fc
     .tuple(
       locationRefs(),
-      fc.uniqueArray(fc.record({ id: code(), mfr_code: code(), part_number: code(), quantity_ordered: fc.integer({ min: 1, max: 500 }) }), {
-        minLength: 1,
-        maxLength: 8,
-        selector: (i) => i.id,
-      }),
+      fc.uniqueArray(
+        fc.record({
+          id: code(),
+          mfr_code: code(),
+          part_number: code(),
+          quantity_ordered: fc.integer({ min: 1, max: 500 }),
+        }),
+        {
+          minLength: 1,
+          maxLength: 8,
+          selector: (i) => i.id,
+        },
+      ),
       fc.constantFrom(...Object.values(OrderType)),
       code(),
     )
     .chain(([locations, lines, order_type, po]) =>
-      fc.tuple(...lines.map(() => fc.tuple(fc.nat(locations.length - 1), fc.constantFrom(...Object.values(ItemOrderStatus))))).chain((picks) => {
-        const items: SellerOrderItem[] = lines.map((line, i) => {
-          const at = locations[picks[i][0]];
-          return { ...line, location_id: at.id, account_id: at.account, member_id: at.member };
-        });
-        const answered = lines.map((line, i) => ({ id: line.id, status_code: picks[i][1], quantity_ordered: line.quantity_ordered }));
-        return fc.shuffledSubarray(answered, { minLength: answered.length, maxLength: answered.length }).map((shuffled) => ({
-          request: { service: 'place_order' as const, purchase_order_number: `PO-${po}`, order_type, items },
-          reply: { order_number: `SO-${po}`, status_code: OverallStatus.Success, items: shuffled },
-        }));
-      }),
+      fc
+        .tuple(
+          ...lines.map(() =>
+            fc.tuple(fc.nat(locations.length - 1), fc.constantFrom(...Object.values(ItemOrderStatus))),
+          ),
+        )
+        .chain((picks) => {
+          const items: SellerOrderItem[] = lines.map((line, i) => {
+            const at = locations[picks[i][0]];
+            return { ...line, location_id: at.id, account_id: at.account, member_id: at.member };
+          });
+          const answered = lines.map((line, i) => ({
+            id: line.id,
+            status_code: picks[i][1],
+            quantity_ordered: line.quantity_ordered,
+          }));
+          return fc
+            .shuffledSubarray(answered, { minLength: answered.length, maxLength: answered.length })
+            .map((shuffled) => ({
+              request: { service: 'place_order' as const, purchase_order_number: `PO-${po}`, order_type, items },
+              reply: { order_number: `SO-${po}`, status_code: OverallStatus.Success, items: shuffled },
+            }));
+        }),
     );
 
 /**
@@ -235,7 +267,14 @@ export const ITEM_INQUIRY_MUTATIONS: Mutation<ItemInquiryExchange>[] = [
     applies: (ex) => ex.reply.items.length > 0,
     apply: ({ reply }, pick) => {
       const e = choose(reply.items, pick);
-      e.locations.push({ id: 'not-forwarded', cost: 1, list: 2, pack_code: 'EA', pack_quantity: 1, quantity_available: 3 });
+      e.locations.push({
+        id: 'not-forwarded',
+        cost: 1,
+        list: 2,
+        pack_code: 'EA',
+        pack_quantity: 1,
+        quantity_available: 3,
+      });
       return ['location.not-forwarded'];
     },
   },

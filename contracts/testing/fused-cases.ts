@@ -67,13 +67,30 @@ export const EDGE_TOKENS = [
   `"${'\\ud83d\\ude97'.repeat(32_768)}"`,
 ];
 
-type Edit = { kind: 'set'; at: number; token: number } | { kind: 'delete'; at: number } | { kind: 'extra'; at: number; token: number };
+type Edit =
+  | { kind: 'set'; at: number; token: number }
+  | { kind: 'delete'; at: number }
+  | { kind: 'extra'; at: number; token: number };
 
 const edit = (): fc.Arbitrary<Edit> =>
   fc.oneof(
-    { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), at: fc.nat(), token: fc.nat({ max: EDGE_TOKENS.length - 1 }) }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        kind: fc.constant('set' as const),
+        at: fc.nat(),
+        token: fc.nat({ max: EDGE_TOKENS.length - 1 }),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('extra' as const), at: fc.nat(), token: fc.nat({ max: EDGE_TOKENS.length - 1 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('extra' as const),
+        at: fc.nat(),
+        token: fc.nat({ max: EDGE_TOKENS.length - 1 }),
+      }),
+    },
   );
 
 type Slot = { owner: Record<string, unknown> | unknown[]; key: string | number };
@@ -126,7 +143,11 @@ export const fusedCase = (): fc.Arbitrary<FusedCase> =>
     {
       weight: 20,
       arbitrary: fc
-        .tuple(itemInquiryExchange(), fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }), fc.array(edit(), { maxLength: 3 }))
+        .tuple(
+          itemInquiryExchange(),
+          fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
+          fc.array(edit(), { maxLength: 3 }),
+        )
         .map(([exchange, mutations, edits]) => {
           const ex = structuredClone(exchange);
           for (const [which, pick] of mutations) {
@@ -142,10 +163,17 @@ export const fusedCase = (): fc.Arbitrary<FusedCase> =>
     },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.integer({ min: 20, max: 80 }), fc.boolean(), fc.array(edit(), { maxLength: 2 })).map(([items, distinctRouteTimes, edits]) => {
-        const { request, reply } = buildItemInquiryExchange({ items, alternates: 3, locations: 5, distinctRouteTimes });
-        return { request, replyText: applyEdits(reply, edits) };
-      }),
+      arbitrary: fc
+        .tuple(fc.integer({ min: 20, max: 80 }), fc.boolean(), fc.array(edit(), { maxLength: 2 }))
+        .map(([items, distinctRouteTimes, edits]) => {
+          const { request, reply } = buildItemInquiryExchange({
+            items,
+            alternates: 3,
+            locations: 5,
+            distinctRouteTimes,
+          });
+          return { request, replyText: applyEdits(reply, edits) };
+        }),
     },
   );
 
@@ -155,13 +183,18 @@ export const fusedCase = (): fc.Arbitrary<FusedCase> =>
  * the reply left as it was — and, given the buyer-reply writer (`write`, which lives in the
  * gateway), the same bytes written from the reply after each.
  */
-export function disagreement({ request, replyText }: FusedCase, write?: (reply: unknown) => Uint8Array): string | undefined {
+export function disagreement(
+  { request, replyText }: FusedCase,
+  write?: (reply: unknown) => Uint8Array,
+): string | undefined {
   const referenceReply: unknown = JSON.parse(replyText);
   const fusedReply: unknown = JSON.parse(replyText);
   const reference = checkSellerReply('item-inquiry', request, referenceReply);
   const fused = checkSellerReplyFused('item-inquiry', request, fusedReply);
-  if (!isDeepStrictEqual(fused, reference)) return `findings differ:\n  reference ${JSON.stringify(reference)}\n  fused     ${JSON.stringify(fused)}`;
+  if (!isDeepStrictEqual(fused, reference))
+    return `findings differ:\n  reference ${JSON.stringify(reference)}\n  fused     ${JSON.stringify(fused)}`;
   if (!isDeepStrictEqual(fusedReply, referenceReply)) return 'the fused check changed the reply';
-  if (write !== undefined && Buffer.compare(write(fusedReply), write(referenceReply)) !== 0) return 'the buyer reply bytes differ';
+  if (write !== undefined && Buffer.compare(write(fusedReply), write(referenceReply)) !== 0)
+    return 'the buyer reply bytes differ';
   return undefined;
 }

@@ -1,5 +1,10 @@
 import { ItemStatus, LocationType, OverallStatus } from '../codes';
-import type { ItemInquirySellerReply, ItemInquirySellerRequest, SellerItemLocation, SellerItemResult } from '../schemas/item-inquiry';
+import type {
+  ItemInquirySellerReply,
+  ItemInquirySellerRequest,
+  SellerItemLocation,
+  SellerItemResult,
+} from '../schemas/item-inquiry';
 
 // A deterministic, valid item-inquiry exchange of any size: the benchmark's workload and a
 // large case for the tests. Every entry is filled the way a real seller fills it (all
@@ -30,7 +35,8 @@ function location(id: string, at: number, n: number, routeTimes: number, distinc
   const cost = 10 + (n % 97) + 0.25;
   const hour = 10 + at;
   // ':30:00', ':00:00', ':15:00', or (distinct) minutes and seconds that change with every entry
-  const minuteSecond = (minute: number) => (distinct ? `${twoDigits((minute + n) % 60)}:${twoDigits(Math.floor(n / 60) % 60)}` : `${twoDigits(minute)}:00`);
+  const minuteSecond = (minute: number) =>
+    distinct ? `${twoDigits((minute + n) % 60)}:${twoDigits(Math.floor(n / 60) % 60)}` : `${twoDigits(minute)}:00`;
   return {
     id,
     type: at < 3 ? LocationType.Store : LocationType.Warehouse,
@@ -78,7 +84,9 @@ export function buildItemInquiryExchange(size: ExchangeSize): {
       part_number: item.part_number,
       ...base,
       status_code: ItemStatus.Found,
-      locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1, size.distinctRouteTimes === true)),
+      locations: locations.map((l, at) =>
+        location(l.id, at, n++, size.routeTimes ?? 1, size.distinctRouteTimes === true),
+      ),
     });
     for (let a = 0; a < size.alternates; a++) {
       entries.push({
@@ -90,7 +98,9 @@ export function buildItemInquiryExchange(size: ExchangeSize): {
         ...base,
         comment: 'Fits the same applications',
         status_code: RELATED[a % RELATED.length],
-        locations: locations.map((l, at) => location(l.id, at, n++, size.routeTimes ?? 1, size.distinctRouteTimes === true)),
+        locations: locations.map((l, at) =>
+          location(l.id, at, n++, size.routeTimes ?? 1, size.distinctRouteTimes === true),
+        ),
       });
     }
   }

@@ -31,15 +31,27 @@ export function createRecordingBroker(options: RecordingBrokerOptions = {}): { a
     } catch {
       body = text;
     }
-    calls.push({ method: c.req.method, path: url.pathname, query: decodeURIComponent(url.search), authorization: c.req.header('authorization'), body });
+    calls.push({
+      method: c.req.method,
+      path: url.pathname,
+      query: decodeURIComponent(url.search),
+      authorization: c.req.header('authorization'),
+      body,
+    });
     await next();
   });
 
-  const hal = (data: unknown, status = 200) => new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/hal+json' } });
+  const hal = (data: unknown, status = 200) =>
+    new Response(JSON.stringify(data), { status, headers: { 'content-type': 'application/hal+json' } });
 
   app.get('/', (c) => {
     const base = new URL(c.req.url).origin;
-    return hal({ _links: { self: { href: base }, 'pb:publish-contracts': { href: `${base}/contracts/publish`, title: 'Publish contracts' } } });
+    return hal({
+      _links: {
+        self: { href: base },
+        'pb:publish-contracts': { href: `${base}/contracts/publish`, title: 'Publish contracts' },
+      },
+    });
   });
 
   app.post('/contracts/publish', (c) => {
@@ -56,7 +68,10 @@ export function createRecordingBroker(options: RecordingBrokerOptions = {}): { a
         text: `Pact published for ${contract.consumerName} version ${body.pacticipantVersionNumber} and provider ${contract.providerName}.`,
       })),
       _embedded: {
-        pacticipant: { name: body.pacticipantName, _links: { self: { href: `${base}/pacticipants/${body.pacticipantName}` } } },
+        pacticipant: {
+          name: body.pacticipantName,
+          _links: { self: { href: `${base}/pacticipants/${body.pacticipantName}` } },
+        },
         version: { number: body.pacticipantVersionNumber, _links: { self: { href: version } } },
       },
       _links: {
@@ -86,11 +101,15 @@ export function createRecordingBroker(options: RecordingBrokerOptions = {}): { a
     });
   });
 
-  app.all('*', (c) => hal({ error: `the recording broker has no ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+  app.all('*', (c) =>
+    hal({ error: `the recording broker has no ${c.req.method} ${new URL(c.req.url).pathname}` }, 404),
+  );
   return { app, calls };
 }
 
-export async function startRecordingBroker(options: RecordingBrokerOptions = {}): Promise<{ url: string; calls: RecordedCall[]; close(): Promise<void> }> {
+export async function startRecordingBroker(
+  options: RecordingBrokerOptions = {},
+): Promise<{ url: string; calls: RecordedCall[]; close(): Promise<void> }> {
   const { app, calls } = createRecordingBroker(options);
   const { url, close } = await listen(app.fetch);
   return { url, calls, close };

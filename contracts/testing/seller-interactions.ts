@@ -49,25 +49,35 @@ const ROUTE_TIME = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 const URL_PATTERN = '^https?://\\S+$';
 
 /** A state with its parameters checked against the catalogue at compile time. */
-const state = <S extends StateName>(name: S, params: StateParams<S>): ProviderStateRef => ({ name, params: params as Record<string, string | number> });
+const state = <S extends StateName>(name: S, params: StateParams<S>): ProviderStateRef => ({
+  name,
+  params: params as Record<string, string | number>,
+});
 
 /** `value(param)`: seller data named by the interaction's state, injectable. */
 type Value = (param: string) => unknown;
 
 function interaction(
-  spec: Omit<SellerInteraction, 'request' | 'response'> & { build: (value: Value) => Pick<SellerInteraction, 'request' | 'response'> },
+  spec: Omit<SellerInteraction, 'request' | 'response'> & {
+    build: (value: Value) => Pick<SellerInteraction, 'request' | 'response'>;
+  },
 ): SellerInteraction {
   const { build, ...rest } = spec;
   const value: Value = (param) => {
     const example = spec.state.params[param];
-    if (example === undefined) throw new Error(`${spec.description}: state '${spec.state.name}' has no param '${param}'`);
+    if (example === undefined)
+      throw new Error(`${spec.description}: state '${spec.state.name}' has no param '${param}'`);
     return fromProviderState(`\${${param}}`, example);
   };
   return { ...rest, ...build(value) };
 }
 
 /** An integer field that may take either of two codes (Pact's regex matcher reads numbers as text). */
-const eitherCode = (a: number, b: number, example: number) => ({ 'pact:matcher:type': 'regex', regex: `^(${a}|${b})$`, value: example });
+const eitherCode = (a: number, b: number, example: number) => ({
+  'pact:matcher:type': 'regex',
+  regex: `^(${a}|${b})$`,
+  value: example,
+});
 
 const routeTime = {
   cutoff_time: regex(ROUTE_TIME, '2026-11-23 10:00:00'),
@@ -89,14 +99,23 @@ function stock(id: unknown, withRoutes = false) {
   };
 }
 
-const locationRef = (value: Value, location = 'location_id') => ({ id: value(location), member: value('member'), account: value('account') });
+const locationRef = (value: Value, location = 'location_id') => ({
+  id: value(location),
+  member: value('member'),
+  account: value('account'),
+});
 
 const northside = { member: 'M100', account: 'A-1001' };
 
 const RELATED_STATUS = { 'part has alternate': 2, 'part has superseded': 3, 'part has equivalent': 4 } as const;
 
 /** Requested part plus one related part of the state's kind, at one location. */
-function relatedPartInteraction<S extends keyof typeof RELATED_STATUS>(description: string, name: S, params: StateParams<S>, id: string): SellerInteraction {
+function relatedPartInteraction<S extends keyof typeof RELATED_STATUS>(
+  description: string,
+  name: S,
+  params: StateParams<S>,
+  id: string,
+): SellerInteraction {
   // A superseded part may no longer be stocked: its own entry answers 1 or 0, with or without locations.
   const superseded = name === 'part has superseded';
   return interaction({
@@ -134,7 +153,13 @@ function relatedPartInteraction<S extends keyof typeof RELATED_STATUS>(descripti
   });
 }
 
-function orderInteraction(description: string, order: ProviderStateRef, id: string, po: string, itemStatus: 0 | 1 | 2): SellerInteraction {
+function orderInteraction(
+  description: string,
+  order: ProviderStateRef,
+  id: string,
+  po: string,
+  itemStatus: 0 | 1 | 2,
+): SellerInteraction {
   return interaction({
     description,
     operation: 'place-order',
@@ -191,7 +216,13 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'an item inquiry for a part stocked at two locations',
     operation: 'item-inquiry',
-    state: state('part exists', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', second_location_id: 'L150' }),
+    state: state('part exists', {
+      ...northside,
+      mfr_code: 'WIX',
+      part_number: '49100',
+      location_id: 'L101',
+      second_location_id: 'L150',
+    }),
     build: (value) => ({
       request: {
         service: 'item_inquiry',
@@ -226,7 +257,13 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
       response: {
         status_code: 2000,
         items: [
-          { id: 'routes-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'), true)] },
+          {
+            id: 'routes-1',
+            mfr_code: value('mfr_code'),
+            part_number: value('part_number'),
+            status_code: 1,
+            locations: [stock(value('location_id'), true)],
+          },
         ],
       },
     }),
@@ -234,7 +271,12 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'an item inquiry for an unknown part',
     operation: 'item-inquiry',
-    state: state('part is unknown', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101' }),
+    state: state('part is unknown', {
+      ...northside,
+      mfr_code: 'WIX',
+      part_number: 'NO-SUCH-PART',
+      location_id: 'L101',
+    }),
     build: (value) => ({
       request: {
         service: 'item_inquiry',
@@ -243,27 +285,56 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
       },
       response: {
         status_code: 2000,
-        items: [{ id: 'unknown-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 0, locations: [] }],
+        items: [
+          {
+            id: 'unknown-1',
+            mfr_code: value('mfr_code'),
+            part_number: value('part_number'),
+            status_code: 0,
+            locations: [],
+          },
+        ],
       },
     }),
   }),
   relatedPartInteraction(
     'an item inquiry for a part with an alternate',
     'part has alternate',
-    { ...northside, mfr_code: 'MOT', part_number: 'BRF1478', related_mfr_code: 'BOS', related_part_number: 'BC905', location_id: 'L150' },
+    {
+      ...northside,
+      mfr_code: 'MOT',
+      part_number: 'BRF1478',
+      related_mfr_code: 'BOS',
+      related_part_number: 'BC905',
+      location_id: 'L150',
+    },
     'alternate-1',
   ),
   relatedPartInteraction(
     'an item inquiry for a superseded part',
     'part has superseded',
-    { ...northside, mfr_code: 'BOS', part_number: '0242236562', related_mfr_code: 'BOS', related_part_number: '9652', location_id: 'L150' },
+    {
+      ...northside,
+      mfr_code: 'BOS',
+      part_number: '0242236562',
+      related_mfr_code: 'BOS',
+      related_part_number: '9652',
+      location_id: 'L150',
+    },
     'superseded-1',
   ),
   relatedPartInteraction(
     'an item inquiry for a part with an equivalent',
     // A part of its own: the default scenario's parts with equivalents have two each.
     'part has equivalent',
-    { ...northside, mfr_code: 'ACD', part_number: '41-993', related_mfr_code: 'NGK', related_part_number: 'ILZKR7B11', location_id: 'L150' },
+    {
+      ...northside,
+      mfr_code: 'ACD',
+      part_number: '41-993',
+      related_mfr_code: 'NGK',
+      related_part_number: 'ILZKR7B11',
+      location_id: 'L150',
+    },
     'equivalent-1',
   ),
   interaction({
@@ -292,7 +363,13 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
       response: {
         status_code: 2000,
         items: [
-          { id: 'several-1', mfr_code: value('mfr_code'), part_number: value('part_number'), status_code: 1, locations: [stock(value('location_id'))] },
+          {
+            id: 'several-1',
+            mfr_code: value('mfr_code'),
+            part_number: value('part_number'),
+            status_code: 1,
+            locations: [stock(value('location_id'))],
+          },
           {
             id: 'several-2',
             mfr_code: value('second_mfr_code'),
@@ -300,28 +377,52 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
             status_code: 1,
             locations: [stock(value('location_id'))],
           },
-          { id: 'several-3', mfr_code: value('unknown_mfr_code'), part_number: value('unknown_part_number'), status_code: 0, locations: [] },
+          {
+            id: 'several-3',
+            mfr_code: value('unknown_mfr_code'),
+            part_number: value('unknown_part_number'),
+            status_code: 0,
+            locations: [],
+          },
         ],
       },
     }),
   }),
   orderInteraction(
     'an order for a part in stock, received',
-    state('order can be received', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 2 }),
+    state('order can be received', {
+      ...northside,
+      mfr_code: 'WIX',
+      part_number: '49100',
+      location_id: 'L101',
+      quantity: 2,
+    }),
     'order-received-1',
     'PO-PACT-1',
     1,
   ),
   orderInteraction(
     'an order for more than is in stock, backordered',
-    state('order will be backordered', { ...northside, mfr_code: 'WIX', part_number: '49100', location_id: 'L101', quantity: 5000 }),
+    state('order will be backordered', {
+      ...northside,
+      mfr_code: 'WIX',
+      part_number: '49100',
+      location_id: 'L101',
+      quantity: 5000,
+    }),
     'order-backorder-1',
     'PO-PACT-2',
     2,
   ),
   orderInteraction(
     'an order for an unknown part, failed',
-    state('order will fail', { ...northside, mfr_code: 'WIX', part_number: 'NO-SUCH-PART', location_id: 'L101', quantity: 1 }),
+    state('order will fail', {
+      ...northside,
+      mfr_code: 'WIX',
+      part_number: 'NO-SUCH-PART',
+      location_id: 'L101',
+      quantity: 1,
+    }),
     'order-failure-1',
     'PO-PACT-3',
     0,
@@ -329,7 +430,11 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'invoices by date range',
     operation: 'invoice',
-    state: state('account has invoices', { ...northside, from_invoice_date: '2026-10-01', to_invoice_date: '2026-10-31' }),
+    state: state('account has invoices', {
+      ...northside,
+      from_invoice_date: '2026-10-01',
+      to_invoice_date: '2026-10-31',
+    }),
     build: (value) => ({
       request: {
         service: 'invoice',
@@ -346,7 +451,12 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
     operation: 'invoice',
     state: state('account has invoices', { ...northside, invoice_number: 'INV-100405' }),
     build: (value) => ({
-      request: { service: 'invoice', member: value('member'), account: value('account'), invoice_number: value('invoice_number') },
+      request: {
+        service: 'invoice',
+        member: value('member'),
+        account: value('account'),
+        invoice_number: value('invoice_number'),
+      },
       response: { status: 'success', invoices: eachLike(invoice(value, { invoice_number: value('invoice_number') })) },
     }),
   }),
@@ -355,7 +465,12 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
     operation: 'invoice',
     state: state('account has invoices', { ...northside, po_number: 'PO-7005' }),
     build: (value) => ({
-      request: { service: 'invoice', member: value('member'), account: value('account'), po_number: value('po_number') },
+      request: {
+        service: 'invoice',
+        member: value('member'),
+        account: value('account'),
+        po_number: value('po_number'),
+      },
       response: { status: 'success', invoices: eachLike(invoice(value, { po_number: value('po_number') })) },
     }),
   }),
@@ -365,11 +480,19 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
     optional: { field: 'link_url', of: 'an invoice' },
     state: state('invoice has a downloadable copy', { ...northside, invoice_number: 'INV-100404' }),
     build: (value) => ({
-      request: { service: 'invoice', member: value('member'), account: value('account'), invoice_number: value('invoice_number') },
+      request: {
+        service: 'invoice',
+        member: value('member'),
+        account: value('account'),
+        invoice_number: value('invoice_number'),
+      },
       response: {
         status: 'success',
         invoices: eachLike(
-          invoice(value, { invoice_number: value('invoice_number'), link_url: regex(URL_PATTERN, 'https://seller.example/documents/invoices/INV-100404.pdf') }),
+          invoice(value, {
+            invoice_number: value('invoice_number'),
+            link_url: regex(URL_PATTERN, 'https://seller.example/documents/invoices/INV-100404.pdf'),
+          }),
         ),
       },
     }),
@@ -377,7 +500,11 @@ export const SELLER_INTERACTIONS: SellerInteraction[] = [
   interaction({
     description: 'statements by date range, with their detail lines',
     operation: 'statement',
-    state: state('account has statements', { ...northside, from_statement_date: '2026-09-01', to_statement_date: '2026-10-31' }),
+    state: state('account has statements', {
+      ...northside,
+      from_statement_date: '2026-09-01',
+      to_statement_date: '2026-10-31',
+    }),
     build: (value) => ({
       request: {
         service: 'statement',

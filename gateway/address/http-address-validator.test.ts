@@ -27,11 +27,16 @@ beforeAll(async () => {
     req.on('end', () => {
       const body = JSON.parse(raw) as PostalAddress;
       seen.push({ auth: req.headers.authorization, body });
-      const reply = (status: number, payload: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(payload);
+      const reply = (status: number, payload: string) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(payload);
       if (body.address === 'slow') return setTimeout(() => reply(200, '{"valid":true}'), 1_500);
       if (body.address === 'broken') return reply(500, '{}');
       if (body.address === 'garbled') return reply(200, '{"valid":"yes"}');
-      if (body.address.startsWith('1 ')) return reply(200, JSON.stringify({ valid: true, standardized: { ...body, address: body.address.toUpperCase() } }));
+      if (body.address.startsWith('1 '))
+        return reply(
+          200,
+          JSON.stringify({ valid: true, standardized: { ...body, address: body.address.toUpperCase() } }),
+        );
       reply(200, JSON.stringify({ valid: false, problems: [{ field: 'address', message: 'no such delivery point' }] }));
     });
   });
@@ -46,18 +51,29 @@ afterAll(
     }),
 );
 
-const address = (street: string): PostalAddress => ({ address: street, city: 'Springfield', state: 'IL', zip: '62701' });
+const address = (street: string): PostalAddress => ({
+  address: street,
+  city: 'Springfield',
+  state: 'IL',
+  zip: '62701',
+});
 
 describe('HTTP address provider adapter', () => {
   it("accepts what the provider accepts and keeps the provider's standardized form", async () => {
     const validator = createHttpAddressValidator({ url: base, token: 'provider-secret' });
-    expect(await validator.validate(address('1 Main St'))).toEqual({ valid: true, standardized: { ...address('1 Main St'), address: '1 MAIN ST' } });
+    expect(await validator.validate(address('1 Main St'))).toEqual({
+      valid: true,
+      standardized: { ...address('1 Main St'), address: '1 MAIN ST' },
+    });
     expect(seen.at(-1)).toEqual({ auth: 'Bearer provider-secret', body: address('1 Main St') });
   });
 
   it("refuses what the provider refuses, with the provider's reasons", async () => {
     const validator = createHttpAddressValidator({ url: base });
-    expect(await validator.validate(address('2 Nowhere Rd'))).toEqual({ valid: false, problems: [{ field: 'address', message: 'no such delivery point' }] });
+    expect(await validator.validate(address('2 Nowhere Rd'))).toEqual({
+      valid: false,
+      problems: [{ field: 'address', message: 'no such delivery point' }],
+    });
   });
 
   it('reports the service unavailable on an HTTP error, a malformed reply, a timeout and a closed port', async () => {
@@ -77,7 +93,9 @@ describe('HTTP address provider adapter', () => {
     expect(http.name).toMatch(/^http 127\.0\.0\.1:/);
     expect((await http.validate(address('2 Nowhere Rd'))).valid).toBe(false);
     expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'http' })).toThrow(/ADDRESS_VALIDATOR_URL/);
-    expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'smarty' })).toThrow("ADDRESS_VALIDATOR must be one of local, http, not 'smarty'");
+    expect(() => addressValidatorFromEnv({ ADDRESS_VALIDATOR: 'smarty' })).toThrow(
+      "ADDRESS_VALIDATOR must be one of local, http, not 'smarty'",
+    );
   });
 });
 
@@ -99,7 +117,11 @@ describe('undici timeouts under ADDRESS_VALIDATOR_TIMEOUT_MS', () => {
 
   it(`takes a verdict ${LATE_MS} ms late under a ${DEADLINE_MS} ms timeout, headers or body late`, async () => {
     const checks = await withStandInGlobalDispatcher(() =>
-      Promise.all(LATE_PATHS.map((path) => createHttpAddressValidator({ url: `${late.url}${path}`, timeoutMs: DEADLINE_MS }).validate(good))),
+      Promise.all(
+        LATE_PATHS.map((path) =>
+          createHttpAddressValidator({ url: `${late.url}${path}`, timeoutMs: DEADLINE_MS }).validate(good),
+        ),
+      ),
     );
     expect(checks).toEqual([
       { valid: true, standardized: good },

@@ -2,7 +2,12 @@ import { request } from 'undici';
 import { Type } from '@sinclair/typebox';
 import { compileValidator } from '../../contracts/index';
 import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
-import { AddressServiceUnavailable, type AddressCheck, type AddressValidator, type PostalAddress } from './address-validator';
+import {
+  AddressServiceUnavailable,
+  type AddressCheck,
+  type AddressValidator,
+  type PostalAddress,
+} from './address-validator';
 
 // Adapter for a real address-verification provider behind a small HTTP contract:
 //   POST <url>  {address, city, state, zip}
@@ -63,10 +68,14 @@ export function createHttpAddressValidator(options: HttpAddressValidatorOptions)
       const verdict = checkReply(body);
       if (!verdict.valid || !checkReply.is(body)) {
         const first = verdict.errors[0];
-        throw new AddressServiceUnavailable(`address provider reply broke the contract: ${first?.path} ${first?.message}`);
+        throw new AddressServiceUnavailable(
+          `address provider reply broke the contract: ${first?.path} ${first?.message}`,
+        );
       }
       if (body.valid) return { valid: true, standardized: body.standardized ?? address };
-      const problems = body.problems?.length ? body.problems : [{ field: 'address' as const, message: 'the provider could not verify this address' }];
+      const problems = body.problems?.length
+        ? body.problems
+        : [{ field: 'address' as const, message: 'the provider could not verify this address' }];
       return { valid: false, problems };
     },
   };

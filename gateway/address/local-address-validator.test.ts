@@ -22,8 +22,16 @@ describe('local address validator', () => {
   });
 
   it('standardizes case and spacing of what it accepts', async () => {
-    const check = await validator.validate({ address: ' 9  Lake  Shore Dr ', city: ' Chicago ', state: 'il', zip: ' 60601 ' });
-    expect(check).toEqual({ valid: true, standardized: { address: '9 Lake Shore Dr', city: 'Chicago', state: 'IL', zip: '60601' } });
+    const check = await validator.validate({
+      address: ' 9  Lake  Shore Dr ',
+      city: ' Chicago ',
+      state: 'il',
+      zip: ' 60601 ',
+    });
+    expect(check).toEqual({
+      valid: true,
+      standardized: { address: '9 Lake Shore Dr', city: 'Chicago', state: 'IL', zip: '60601' },
+    });
   });
 
   it('refuses an address without a street number', async () => {
@@ -38,7 +46,9 @@ describe('local address validator', () => {
   });
 
   it('refuses a two-letter state that does not exist', async () => {
-    expect(await problemsOf({ state: 'XX' })).toEqual([{ field: 'state', message: "state 'XX' is not a two-letter US state code" }]);
+    expect(await problemsOf({ state: 'XX' })).toEqual([
+      { field: 'state', message: "state 'XX' is not a two-letter US state code" },
+    ]);
     expect((await problemsOf({ state: 'Illinois' }))[0].field).toBe('state');
   });
 

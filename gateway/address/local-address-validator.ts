@@ -33,16 +33,19 @@ function checkAddress(input: PostalAddress): AddressProblem[] {
   if (streetProblem) problems.push({ field: 'address', message: streetProblem });
 
   const city = collapse(input.city);
-  if (!CITY.test(city) || city.length > 50) problems.push({ field: 'city', message: `city '${input.city}' is not a town name` });
+  if (!CITY.test(city) || city.length > 50)
+    problems.push({ field: 'city', message: `city '${input.city}' is not a town name` });
 
   const state = input.state.trim().toUpperCase();
   const stateExists = /^[A-Z]{2}$/.test(state) && isUsState(state);
-  if (!stateExists) problems.push({ field: 'state', message: `state '${input.state}' is not a two-letter US state code` });
+  if (!stateExists)
+    problems.push({ field: 'state', message: `state '${input.state}' is not a two-letter US state code` });
 
   const zip = ZIP.exec(input.zip.trim());
   if (!zip) problems.push({ field: 'zip', message: `zip '${input.zip}' must be 5 digits or ZIP+4 (12345-6789)` });
   else if (zip[1] === '00000') problems.push({ field: 'zip', message: 'zip 00000 does not exist' });
-  else if (stateExists && !zipMatchesState(zip[1], state)) problems.push({ field: 'zip', message: `zip ${zip[1]} is not in ${state}` });
+  else if (stateExists && !zipMatchesState(zip[1], state))
+    problems.push({ field: 'zip', message: `zip ${zip[1]} is not in ${state}` });
 
   return problems;
 }

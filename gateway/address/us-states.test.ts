@@ -3,7 +3,9 @@ import { isUsState, zipMatchesState, US_STATE_ZIP_PREFIXES } from './us-states';
 
 describe('US states and ZIP prefixes', () => {
   it('knows the 50 states and DC', () => {
-    const states = Object.keys(US_STATE_ZIP_PREFIXES).filter((s) => !['PR', 'VI', 'GU', 'MP', 'AS', 'FM', 'MH', 'PW', 'AA', 'AE', 'AP'].includes(s));
+    const states = Object.keys(US_STATE_ZIP_PREFIXES).filter(
+      (s) => !['PR', 'VI', 'GU', 'MP', 'AS', 'FM', 'MH', 'PW', 'AA', 'AE', 'AP'].includes(s),
+    );
     expect(states).toHaveLength(51);
     expect(isUsState('DC')).toBe(true);
     expect(isUsState('QQ')).toBe(false);

@@ -10,11 +10,13 @@ describe('contracts/openapi/', () => {
   it('holds exactly the buyer and internal documents, up to date (run `npm run schemas` if this fails)', () => {
     const rendered = renderContractApiDocuments();
     expect(readdirSync(packagePath('contracts/openapi')).sort()).toEqual([...rendered.keys()].sort());
-    for (const [name, text] of rendered) expect(readFileSync(packagePath(`contracts/openapi/${name}`), 'utf8'), name).toBe(text);
+    for (const [name, text] of rendered)
+      expect(readFileSync(packagePath(`contracts/openapi/${name}`), 'utf8'), name).toBe(text);
   });
 
   it('are the served documents, under the licence the package states', () => {
-    const packageLicence = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { license: string }).license;
+    const packageLicence = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { license: string })
+      .license;
     expect(packageLicence).toBe('Apache-2.0');
     expect(readFileSync(packagePath('LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004/);
     for (const text of renderContractApiDocuments().values()) {

@@ -12,5 +12,7 @@ export const CONTRACT_API_DOCUMENTS = {
 } as const;
 
 export function renderContractApiDocuments(): Map<string, string> {
-  return new Map(Object.entries(CONTRACT_API_DOCUMENTS).map(([name, build]) => [name, `${JSON.stringify(build(), null, 2)}\n`]));
+  return new Map(
+    Object.entries(CONTRACT_API_DOCUMENTS).map(([name, build]) => [name, `${JSON.stringify(build(), null, 2)}\n`]),
+  );
 }

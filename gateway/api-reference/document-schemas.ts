@@ -29,7 +29,10 @@ export function operationsOf(document: Json): DocumentOperation[] {
   const shared = ((document.components as Json | undefined)?.responses ?? {}) as Record<string, DocumentResponse>;
   const resolved = (responses: Record<string, DocumentResponse & { $ref?: string }>) =>
     Object.fromEntries(
-      Object.entries(responses).map(([status, r]) => [status, r.$ref?.startsWith('#/components/responses/') === true ? shared[r.$ref.split('/').pop()!] : r]),
+      Object.entries(responses).map(([status, r]) => [
+        status,
+        r.$ref?.startsWith('#/components/responses/') === true ? shared[r.$ref.split('/').pop()!] : r,
+      ]),
     );
   return Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
@@ -51,7 +54,8 @@ export function resolveRefs(document: Json, schema: unknown): unknown {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== 'object') return node;
     const ref = (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) return walk(components[ref.slice('#/components/schemas/'.length)]);
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/'))
+      return walk(components[ref.slice('#/components/schemas/'.length)]);
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
   };
   return walk(schema);

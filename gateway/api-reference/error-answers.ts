@@ -11,14 +11,23 @@ const reply = (status_code: OverallStatus, message: string, path = '', detail = 
 });
 
 /** Invoices and statements answer failures in their own envelope, the gateway's fields beside it. */
-export const envelopeExample = (envelope: 'invoices' | 'statements', example: { status_code: number; message: string }) => ({
+export const envelopeExample = (
+  envelope: 'invoices' | 'statements',
+  example: { status_code: number; message: string },
+) => ({
   status: DOCUMENT_STATUS_ERROR,
   error_description: `Validation error: ${example.message}`,
   [envelope]: [],
   ...example,
 });
 
-export function errorAnswer(schema: string, status: number, description: string, example: unknown, retryAfter = false): ErrorAnswer {
+export function errorAnswer(
+  schema: string,
+  status: number,
+  description: string,
+  example: unknown,
+  retryAfter = false,
+): ErrorAnswer {
   return { schema, description: `${description} (HTTP ${status})`, example, retryAfter };
 }
 
@@ -48,7 +57,12 @@ export const GATEWAY_ERRORS = {
       'GatewayErrorReply',
       409,
       'The purchase order number is already used by an order with another body (status_code 4422, naming the first differing field), or its first order is still being placed (status_code 3000)',
-      reply(OverallStatus.GeneralError, "purchase order 'PO-2026-0042' is already being placed", '/purchase_order_number', 'in use'),
+      reply(
+        OverallStatus.GeneralError,
+        "purchase order 'PO-2026-0042' is already being placed",
+        '/purchase_order_number',
+        'in use',
+      ),
     ),
   413: () =>
     errorAnswer(
@@ -67,14 +81,24 @@ export const GATEWAY_ERRORS = {
       'GatewayErrorReply',
       415,
       'The content type is not application/json (status_code 4422)',
-      reply(OverallStatus.ValidationError, "content-type must be application/json, not 'text/plain'", 'header:content-type', 'must be application/json'),
+      reply(
+        OverallStatus.ValidationError,
+        "content-type must be application/json, not 'text/plain'",
+        'header:content-type',
+        'must be application/json',
+      ),
     ),
   422: () =>
     errorAnswer(
       'GatewayErrorReply',
       422,
       'Validation error naming every field at fault (status_code 4422, or 3100 for an unknown location)',
-      reply(OverallStatus.ValidationError, 'the request does not match the contract', '/items/0/part_number', 'must be string'),
+      reply(
+        OverallStatus.ValidationError,
+        'the request does not match the contract',
+        '/items/0/part_number',
+        'must be string',
+      ),
     ),
   429: () =>
     errorAnswer(
@@ -94,14 +118,24 @@ export const GATEWAY_ERRORS = {
       'GatewayErrorReply',
       502,
       "The seller's reply broke the contract (status_code 5500)",
-      reply(OverallStatus.SystemError, "the seller of member 'M100' answered with a reply the contract does not allow", '/items/0/id', 'unknown id'),
+      reply(
+        OverallStatus.SystemError,
+        "the seller of member 'M100' answered with a reply the contract does not allow",
+        '/items/0/id',
+        'unknown id',
+      ),
     ),
   503: () =>
     errorAnswer(
       'GatewayErrorReply',
       503,
       "The seller is offline, its circuit breaker is open or busy, or the gateway's store is down (status_code 5503)",
-      reply(OverallStatus.ServiceOffline, "the seller of member 'M100' cannot be reached", '', 'dependency down: seller'),
+      reply(
+        OverallStatus.ServiceOffline,
+        "the seller of member 'M100' cannot be reached",
+        '',
+        'dependency down: seller',
+      ),
       true,
     ),
   storeDown: () =>

@@ -22,7 +22,9 @@ describe('the OpenAPI document and the gateway', () => {
         .filter((route) => !NOT_API.has(route)),
     );
     const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
-    const documented = new Set(Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`)));
+    const documented = new Set(
+      Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`)),
+    );
     expect(served.size).toBeGreaterThan(20);
     expect([...served].sort()).toEqual([...documented].sort());
   });

@@ -22,13 +22,23 @@ import {
   RevokedKeyReply,
 } from './internal-api-shapes';
 
-const reply = (status_code: OverallStatus, message: string, path = '') => ({ status_code, message, errors: [{ path, message }] });
+const reply = (status_code: OverallStatus, message: string, path = '') => ({
+  status_code,
+  message,
+  errors: [{ path, message }],
+});
 const G = 'GatewayErrorReply';
 
 const E = {
-  400: (example: unknown) => errorAnswer(G, 400, 'Refused: the body breaks a rule; message and errors name it (status_code 4422)', example),
+  400: (example: unknown) =>
+    errorAnswer(G, 400, 'Refused: the body breaks a rule; message and errors name it (status_code 4422)', example),
   401: () =>
-    errorAnswer(G, 401, 'The internal credential is missing or wrong (status_code 4403)', reply(OverallStatus.AccessDenied, 'invalid internal API credential')),
+    errorAnswer(
+      G,
+      401,
+      'The internal credential is missing or wrong (status_code 4403)',
+      reply(OverallStatus.AccessDenied, 'invalid internal API credential'),
+    ),
   403: () =>
     errorAnswer(
       G,
@@ -46,14 +56,30 @@ const E = {
       G,
       415,
       'The content type is not application/json (status_code 4422)',
-      reply(OverallStatus.ValidationError, "content-type must be application/json, not 'text/plain'", 'header:content-type'),
+      reply(
+        OverallStatus.ValidationError,
+        "content-type must be application/json, not 'text/plain'",
+        'header:content-type',
+      ),
     ),
   503: (what: string) =>
-    errorAnswer(G, 503, `${what} (status_code 5503)`, reply(OverallStatus.ServiceOffline, 'address validation is unavailable; try again later'), true),
+    errorAnswer(
+      G,
+      503,
+      `${what} (status_code 5503)`,
+      reply(OverallStatus.ServiceOffline, 'address validation is unavailable; try again later'),
+      true,
+    ),
 };
 const STORE_DOWN = "The internal API's store cannot be reached";
 
-const withBody = (): Record<number, ErrorAnswer> => ({ 401: E[401](), 403: E[403](), 413: E[413](), 415: E[415](), 503: E[503](STORE_DOWN) });
+const withBody = (): Record<number, ErrorAnswer> => ({
+  401: E[401](),
+  403: E[403](),
+  413: E[413](),
+  415: E[415](),
+  503: E[503](STORE_DOWN),
+});
 
 const inspectorError = (status: number, description: string, example: unknown, retryAfter = false) =>
   errorAnswer('InspectorErrorReply', status, description, example, retryAfter);
@@ -104,7 +130,17 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
     reply: {
       status: 200,
       schema: KeyListingReply,
-      example: [{ kid: 'acme-key-1', clientId: 'acme-buyer', algorithm: 'ES256', active: true, createdAt: NOW, revokedAt: null, linkedUsernames: ['demo'] }],
+      example: [
+        {
+          kid: 'acme-key-1',
+          clientId: 'acme-buyer',
+          algorithm: 'ES256',
+          active: true,
+          createdAt: NOW,
+          revokedAt: null,
+          linkedUsernames: ['demo'],
+        },
+      ],
     },
     security: ['internalApi'],
     errors: { 401: E[401](), 503: E[503](STORE_DOWN) },
@@ -119,17 +155,28 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
       status: 201,
       description: 'Registered',
       schema: RegisteredKeyReply,
-      example: { kid: 'acme-key-1', clientId: 'acme-buyer', algorithm: 'ES256', createdClient: true, linkedUsernames: ['demo'] },
+      example: {
+        kid: 'acme-key-1',
+        clientId: 'acme-buyer',
+        algorithm: 'ES256',
+        createdClient: true,
+        linkedUsernames: ['demo'],
+      },
     },
     security: ['internalApi'],
-    errors: { ...withBody(), 400: E[400](reply(OverallStatus.ValidationError, 'kid is required (a non-empty string)', '/kid')) },
+    errors: {
+      ...withBody(),
+      400: E[400](reply(OverallStatus.ValidationError, 'kid is required (a non-empty string)', '/kid')),
+    },
   },
   {
     method: 'post',
     path: '/internal/keys/{kid}/revoke',
     summary: 'Revoke a key: tokens signed with it stop working at once',
     tag: 'Keys',
-    parameters: [{ name: 'kid', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, example: 'acme-key-1' }],
+    parameters: [
+      { name: 'kid', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, example: 'acme-key-1' },
+    ],
     reply: { status: 200, schema: RevokedKeyReply, example: { kid: 'acme-key-1', revokedAt: NOW } },
     security: ['internalApi'],
     errors: {
@@ -148,7 +195,12 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
     summary: 'The welcome-mail outbox: counts by state and the latest messages',
     tag: 'Outbox',
     parameters: [
-      { name: 'state', in: 'query', schema: { type: 'string', enum: ['pending', 'sent', 'failed'] }, example: 'failed' },
+      {
+        name: 'state',
+        in: 'query',
+        schema: { type: 'string', enum: ['pending', 'sent', 'failed'] },
+        example: 'failed',
+      },
       { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 }, example: 20 },
     ],
     reply: {
@@ -174,7 +226,11 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
       },
     },
     security: ['internalApi'],
-    errors: { 400: E[400](reply(OverallStatus.ValidationError, 'state must be pending, sent or failed', '/state')), 401: E[401](), 503: E[503](STORE_DOWN) },
+    errors: {
+      400: E[400](reply(OverallStatus.ValidationError, 'state must be pending, sent or failed', '/state')),
+      401: E[401](),
+      503: E[503](STORE_DOWN),
+    },
   },
   {
     method: 'post',
@@ -182,9 +238,16 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
     summary: 'Make failed messages due now and run a delivery pass',
     tag: 'Outbox',
     request: { schema: OutboxRetryRequest, example: { ids: [4] }, optional: true },
-    reply: { status: 200, schema: OutboxRetryReply, example: { retried: 1, dispatched: { sent: 1, deferred: 0, failed: 0 } } },
+    reply: {
+      status: 200,
+      schema: OutboxRetryReply,
+      example: { retried: 1, dispatched: { sent: 1, deferred: 0, failed: 0 } },
+    },
     security: ['internalApi'],
-    errors: { ...withBody(), 400: E[400](reply(OverallStatus.ValidationError, 'ids must be a list of message ids', '/ids')) },
+    errors: {
+      ...withBody(),
+      400: E[400](reply(OverallStatus.ValidationError, 'ids must be a list of message ids', '/ids')),
+    },
   },
   {
     method: 'get',
@@ -209,15 +272,25 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
     reply: {
       status: 204,
       description: 'Session started (Set-Cookie)',
-      headers: { 'Set-Cookie': { schema: { type: 'string' }, description: 'The inspector session cookie (HttpOnly, SameSite=Strict)' } },
+      headers: {
+        'Set-Cookie': {
+          schema: { type: 'string' },
+          description: 'The inspector session cookie (HttpOnly, SameSite=Strict)',
+        },
+      },
     },
     security: [],
     errors: {
-      400: inspectorError(400, 'The body is not {"token": "<credential>"}', { message: 'token is required (a non-empty string)', path: '/token' }),
+      400: inspectorError(400, 'The body is not {"token": "<credential>"}', {
+        message: 'token is required (a non-empty string)',
+        path: '/token',
+      }),
       401: inspectorError(401, 'Wrong credential', { message: 'wrong credential' }),
       403: inspectorError(403, 'A cross-site request is refused', { message: 'cross-site requests are refused' }),
       413: E[413](),
-      415: inspectorError(415, 'The content type is not application/json', { message: 'content-type must be application/json' }),
+      415: inspectorError(415, 'The content type is not application/json', {
+        message: 'content-type must be application/json',
+      }),
       429: inspectorGuesses(),
     },
   },
@@ -234,8 +307,13 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
     reply: { status: 200, schema: InspectorExchangesReply, example: { limit: 200, count: 0, exchanges: [] } },
     security: ['internalApi', 'inspectorSession'],
     errors: {
-      400: inspectorError(400, 'An unknown verdict', { message: "verdict must be one of ok, broken, error, got 'maybe'", path: 'query:verdict' }),
-      401: inspectorError(401, 'Neither the credential nor a session', { message: 'the inspector needs the internal credential' }),
+      400: inspectorError(400, 'An unknown verdict', {
+        message: "verdict must be one of ok, broken, error, got 'maybe'",
+        path: 'query:verdict',
+      }),
+      401: inspectorError(401, 'Neither the credential nor a session', {
+        message: 'the inspector needs the internal credential',
+      }),
       429: inspectorGuesses(),
     },
   },
@@ -263,7 +341,12 @@ export function internalApiDocument(options: { serverUrl?: string } = {}): Json 
     sharedAnswers: SERVER_ANSWER_RESPONSES,
     securitySchemes: {
       internalApi: { type: 'http', scheme: 'bearer', description: 'The internal API credential (INTERNAL_API_TOKEN)' },
-      inspectorSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie POST /inspector/session sets' },
+      inspectorSession: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: SESSION_COOKIE,
+        description: 'The session cookie POST /inspector/session sets',
+      },
     },
   });
 }

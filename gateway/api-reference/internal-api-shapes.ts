@@ -25,7 +25,13 @@ export const RegisterKeyRequest = Type.Object(
 );
 
 export const RegisteredKeyReply = Type.Object(
-  { kid: Type.String(), clientId: Type.String(), algorithm: Algorithm, createdClient: Type.Boolean(), linkedUsernames: Type.Array(Type.String()) },
+  {
+    kid: Type.String(),
+    clientId: Type.String(),
+    algorithm: Algorithm,
+    createdClient: Type.Boolean(),
+    linkedUsernames: Type.Array(Type.String()),
+  },
   { title: 'Register key — reply', additionalProperties: false },
 );
 
@@ -45,13 +51,19 @@ export const KeyListingReply = Type.Array(
   { title: 'Key listing — reply' },
 );
 
-export const RevokedKeyReply = Type.Object({ kid: Type.String(), revokedAt: Timestamp }, { title: 'Revoke key — reply', additionalProperties: false });
+export const RevokedKeyReply = Type.Object(
+  { kid: Type.String(), revokedAt: Timestamp },
+  { title: 'Revoke key — reply', additionalProperties: false },
+);
 
 const OutboxState = Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('failed')]);
 
 export const OutboxViewReply = Type.Object(
   {
-    counts: Type.Object({ pending: Type.Integer(), sent: Type.Integer(), failed: Type.Integer() }, { additionalProperties: false }),
+    counts: Type.Object(
+      { pending: Type.Integer(), sent: Type.Integer(), failed: Type.Integer() },
+      { additionalProperties: false },
+    ),
     messages: Type.Array(
       Type.Object(
         {
@@ -75,7 +87,11 @@ export const OutboxViewReply = Type.Object(
 );
 
 export const OutboxRetryRequest = Type.Object(
-  { ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { description: 'only these messages; every failed one when omitted' })) },
+  {
+    ids: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1 }), { description: 'only these messages; every failed one when omitted' }),
+    ),
+  },
   { title: 'Outbox retry — request' },
 );
 
@@ -83,7 +99,8 @@ const Dispatched = Type.Object(
   { sent: Type.Integer(), deferred: Type.Integer(), failed: Type.Integer() },
   {
     additionalProperties: false,
-    description: 'what the delivery run right after did: the pass in progress at the call (if any) and a new one, counted together',
+    description:
+      'what the delivery run right after did: the pass in progress at the call (if any) and a new one, counted together',
   },
 );
 export const OutboxRetryReply = Type.Object(
@@ -97,12 +114,19 @@ export const InspectorSessionRequest = Type.Object(
 );
 
 export const InspectorExchangesReply = Type.Object(
-  { limit: Type.Integer(), count: Type.Integer(), exchanges: Type.Array(Type.Object({}, { additionalProperties: true })) },
+  {
+    limit: Type.Integer(),
+    count: Type.Integer(),
+    exchanges: Type.Array(Type.Object({}, { additionalProperties: true })),
+  },
   { title: 'Inspector exchanges — reply' },
 );
 
 /** The inspector's own refusal body (inspector/inspector-app.ts). */
-export const InspectorErrorReply = Type.Object({ message: Type.String(), path: Type.Optional(Type.String()) }, { title: 'Inspector error reply' });
+export const InspectorErrorReply = Type.Object(
+  { message: Type.String(), path: Type.Optional(Type.String()) },
+  { title: 'Inspector error reply' },
+);
 
 // Drift checks, both ways: each schema's static type and the routes' type accept each other.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -106,7 +106,12 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     const success: Json = { description: e.reply.description ?? 'Success' };
     if (e.reply.headers !== undefined) success.headers = e.reply.headers;
     if (e.reply.schema !== undefined) {
-      success.content = { [e.reply.mediaType ?? 'application/json']: { schema: ref(e.reply.schema, `${id} reply`), example: e.reply.example } };
+      success.content = {
+        [e.reply.mediaType ?? 'application/json']: {
+          schema: ref(e.reply.schema, `${id} reply`),
+          example: e.reply.example,
+        },
+      };
     } else if (e.reply.mediaType !== undefined) {
       const schema = e.reply.mediaType.includes('json') ? { type: 'object' } : { type: 'string' };
       success.content = { [e.reply.mediaType]: { schema, example: e.reply.example } };
@@ -115,7 +120,9 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     for (const [status, answer] of Object.entries(e.errors).sort(([a], [b]) => Number(a) - Number(b))) {
       const response: Json = {
         description: answer.description,
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${answer.schema}` }, example: answer.example } },
+        content: {
+          'application/json': { schema: { $ref: `#/components/schemas/${answer.schema}` }, example: answer.example },
+        },
       };
       if (answer.retryAfter === true) response.headers = { 'Retry-After': RETRY_AFTER };
       responses[status] = response;
@@ -125,7 +132,8 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
       if (own === undefined) {
         responses[shared.status] = { $ref: `#/components/responses/${shared.name}` };
         referenced[shared.name] = shared.response;
-      } else own.description = `${String(own.description)}. Or, before the API sees the request: ${String(shared.response.description)}`;
+      } else
+        own.description = `${String(own.description)}. Or, before the API sees the request: ${String(shared.response.description)}`;
     }
     const operation: Json = { operationId: operationIdOf(e.method, e.path), summary: e.summary, tags: [e.tag] };
     if (e.description !== undefined) operation.description = e.description;

@@ -44,7 +44,8 @@ describe('GET /openapi.json', () => {
   });
 
   it("states the contract's version in info.version, on the buyer and the internal document alike", async () => {
-    for (const doc of [await documentServed(), await internalDocumentServed()]) expect((doc.info as Json).version).toBe(CONTRACT_VERSION);
+    for (const doc of [await documentServed(), await internalDocumentServed()])
+      expect((doc.info as Json).version).toBe(CONTRACT_VERSION);
   });
 
   it('covers every endpoint the gateway serves, and not the internal API', async () => {
@@ -82,9 +83,12 @@ describe('GET /openapi.json', () => {
     const doc = await documentServed();
     const paths = doc.paths as Record<string, Record<string, unknown>>;
     const unused = {} as Catalog & CatalogSearch;
-    const routes = catalogRoutes({ catalog: unused, search: unused, auth: async (_c, next) => next() }).routes.filter((r) => r.method !== 'ALL');
+    const routes = catalogRoutes({ catalog: unused, search: unused, auth: async (_c, next) => next() }).routes.filter(
+      (r) => r.method !== 'ALL',
+    );
     expect(routes.length).toBe(8);
-    for (const route of routes) expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    for (const route of routes)
+      expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
   });
 
   it('serves an interactive reference page that embeds the document and loads nothing from elsewhere', async () => {
@@ -102,12 +106,17 @@ describe('GET /openapi.json', () => {
     const doc = await documentServed();
     const op = (id: string) => operationsOf(doc).find((o) => o.operationId === id)!;
     const order = op('postJsonFederatedV32PlaceOrder');
-    for (const status of ['200', '401', '403', '409', '413', '415', '422', '429', '502', '503', '504']) expect(order.responses[status], status).toBeDefined();
+    for (const status of ['200', '401', '403', '409', '413', '415', '422', '429', '502', '503', '504'])
+      expect(order.responses[status], status).toBeDefined();
     expect(order.responses['429'].headers?.['Retry-After']).toBeDefined();
     expect(order.responses['503'].headers?.['Retry-After']).toBeDefined();
     expect(op('postJsonFederatedV32ItemInquiry').responses['409']).toBeUndefined();
-    expect(op('postCatalogProducts').responses['422'].content!['application/json'].schema.$ref).toBe('#/components/schemas/GatewayErrorReply');
-    expect(op('postJsonFederatedV32Invoice').responses['422'].content!['application/json'].schema.$ref).toBe('#/components/schemas/InvoiceErrorReply');
+    expect(op('postCatalogProducts').responses['422'].content!['application/json'].schema.$ref).toBe(
+      '#/components/schemas/GatewayErrorReply',
+    );
+    expect(op('postJsonFederatedV32Invoice').responses['422'].content!['application/json'].schema.$ref).toBe(
+      '#/components/schemas/InvoiceErrorReply',
+    );
     expect(op('getHealth').responses['503'].headers?.['Retry-After']).toBeDefined();
   });
 });
@@ -121,7 +130,8 @@ describe("Node's own answers (shared/http/server-answers.ts)", () => {
           const response = op.responses[String(answer.status)];
           expect(response, `${op.operationId} ${answer.status}`).toBeDefined();
           // Either the shared response itself, or the operation's own that also tells of Node's.
-          if (response['x-answered-by'] === undefined) expect(response.description, `${op.operationId} ${answer.status}`).toContain(answer.description);
+          if (response['x-answered-by'] === undefined)
+            expect(response.description, `${op.operationId} ${answer.status}`).toContain(answer.description);
           else expect(response).toBe(shared[answer.name]);
         }
     }
@@ -129,11 +139,20 @@ describe("Node's own answers (shared/http/server-answers.ts)", () => {
 
   it('say they have no JSON body, and Connection: close where the connection is closed', async () => {
     const doc = await documentServed();
-    const shared = (doc.components as { responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }> }).responses;
-    expect(Object.keys(shared).sort()).toEqual(['ServerBadRequest', 'ServerExpectationFailed', 'ServerHeadersTooLarge', 'ServerRequestTimeout']);
+    const shared = (
+      doc.components as { responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }> }
+    ).responses;
+    expect(Object.keys(shared).sort()).toEqual([
+      'ServerBadRequest',
+      'ServerExpectationFailed',
+      'ServerHeadersTooLarge',
+      'ServerRequestTimeout',
+    ]);
     for (const [name, response] of Object.entries(shared)) {
       expect(response.content, name).toBeUndefined();
-      expect(response.headers?.Connection !== undefined, name).toBe(SERVER_ANSWERS.find((a) => a.name === name)!.closes);
+      expect(response.headers?.Connection !== undefined, name).toBe(
+        SERVER_ANSWERS.find((a) => a.name === name)!.closes,
+      );
     }
   });
 
@@ -141,7 +160,8 @@ describe("Node's own answers (shared/http/server-answers.ts)", () => {
     const doc = await documentServed();
     const op = operationsOf(doc).find((o) => o.operationId === 'postJsonFederatedV32ItemInquiry')!;
     const validatorOf = documentValidators(doc);
-    const answer = (status: number, text: string) => checkReply(op, { status, headers: {}, text, ms: 1 }, { validatorOf }).map((p) => p.check);
+    const answer = (status: number, text: string) =>
+      checkReply(op, { status, headers: {}, text, ms: 1 }, { validatorOf }).map((p) => p.check);
     expect(answer(400, '')).toEqual([]);
     expect(answer(400, '{"status_code":4422}')).toEqual(['undocumented-status']);
     expect(answer(418, '')).toEqual(['undocumented-status']);
@@ -156,7 +176,9 @@ describe('the examples', () => {
       for (const op of operationsOf(doc)) {
         const bodies = [
           ...Object.values(op.requestBody?.content ?? {}).map((c) => ({ where: `${op.operationId} request`, ...c })),
-          ...Object.entries(op.responses).flatMap(([status, r]) => Object.values(r.content ?? {}).map((c) => ({ where: `${op.operationId} ${status}`, ...c }))),
+          ...Object.entries(op.responses).flatMap(([status, r]) =>
+            Object.values(r.content ?? {}).map((c) => ({ where: `${op.operationId} ${status}`, ...c })),
+          ),
         ];
         for (const body of bodies) {
           expect(body.example, body.where).toBeDefined();
@@ -164,7 +186,8 @@ describe('the examples', () => {
           expect(validator(body.schema)(body.example).errors, body.where).toEqual([]);
           checked++;
         }
-        for (const parameter of op.parameters) expect(parameter.example, `${op.operationId} ${String(parameter.name)}`).toBeDefined();
+        for (const parameter of op.parameters)
+          expect(parameter.example, `${op.operationId} ${String(parameter.name)}`).toBeDefined();
       }
     }
     expect(checked).toBeGreaterThan(150);
@@ -190,7 +213,12 @@ describe("the internal API's document", () => {
   it('is served by the internal API itself, without a credential, naming INTERNAL_PUBLIC_URL when it is set', async () => {
     const config = internalApiConfigFromEnv({ INTERNAL_PUBLIC_URL: 'https://internal.example' });
     // The document route touches no store.
-    const api = createInternalApi({ store: {} as Store, addressValidator: createLocalAddressValidator(), config, log: () => {} });
+    const api = createInternalApi({
+      store: {} as Store,
+      addressValidator: createLocalAddressValidator(),
+      config,
+      log: () => {},
+    });
     const response = await api.request('http://127.0.0.1:8081/openapi.json');
     expect(response.status).toBe(200);
     const doc = (await response.json()) as Json;
@@ -200,7 +228,8 @@ describe("the internal API's document", () => {
 
   it('documents the 409 of place order (in flight, or the number reused for another order) on both versions only', async () => {
     const paths = (await documentServed()).paths as Record<string, { post: { responses: Json } }>;
-    for (const version of ['v3_2', 'v3_1']) expect(paths[`/json/federated/${version}/place_order`].post.responses['409']).toBeDefined();
+    for (const version of ['v3_2', 'v3_1'])
+      expect(paths[`/json/federated/${version}/place_order`].post.responses['409']).toBeDefined();
     expect(paths['/json/federated/v3_2/item_inquiry'].post.responses['409']).toBeUndefined();
   });
 });

@@ -49,7 +49,11 @@ const RATE_HEADERS: Record<string, Json> = Object.fromEntries(
   ]),
 );
 
-function transactional(version: 'v3_2' | 'v3_1', operation: 'item-inquiry' | 'place-order' | 'invoice' | 'statement', summary: string): Endpoint {
+function transactional(
+  version: 'v3_2' | 'v3_1',
+  operation: 'item-inquiry' | 'place-order' | 'invoice' | 'statement',
+  summary: string,
+): Endpoint {
   let errors = operationErrors();
   if (operation === 'place-order') errors[409] = E[409]();
   if (operation === 'invoice') errors = inEnvelope(errors, 'invoices');
@@ -60,7 +64,12 @@ function transactional(version: 'v3_2' | 'v3_1', operation: 'item-inquiry' | 'pl
     summary,
     tag: version === 'v3_2' ? 'v3.2 operations' : 'v3.1 operations',
     request: { schema: PAYLOADS[operation]['buyer-request'], example: loadFixture(operation, 'buyer-request') },
-    reply: { status: 200, schema: PAYLOADS[operation]['buyer-reply'], example: loadFixture(operation, 'buyer-reply'), headers: RATE_HEADERS },
+    reply: {
+      status: 200,
+      schema: PAYLOADS[operation]['buyer-reply'],
+      example: loadFixture(operation, 'buyer-reply'),
+      headers: RATE_HEADERS,
+    },
     security: BUYER_JWT,
     errors,
     description: version === 'v3_1' ? 'Same bodies and behaviour as v3.2, served by the same handler.' : undefined,
@@ -68,8 +77,21 @@ function transactional(version: 'v3_2' | 'v3_1', operation: 'item-inquiry' | 'pl
 }
 
 /** Catalog queries: what the seeded catalog answers to the example request. */
-function catalog(path: string, operation: keyof typeof CATALOG_PAYLOADS & `catalog-${string}`, summary: string, example: unknown, notFound?: string): Endpoint {
-  const errors: Errors = { 401: E[401](), 413: E[413](), 415: E[415](), 422: E[422](), 429: E[429](), 503: E.storeDown() };
+function catalog(
+  path: string,
+  operation: keyof typeof CATALOG_PAYLOADS & `catalog-${string}`,
+  summary: string,
+  example: unknown,
+  notFound?: string,
+): Endpoint {
+  const errors: Errors = {
+    401: E[401](),
+    413: E[413](),
+    415: E[415](),
+    422: E[422](),
+    429: E[429](),
+    503: E.storeDown(),
+  };
   if (notFound !== undefined) errors[404] = E[404](notFound);
   return {
     method: 'post',
@@ -116,19 +138,34 @@ function catalogSession(): Endpoint[] {
       path: `${base}/availability`,
       summary: "A product's price and stock at the buyer's locations (an item inquiry)",
       request: { schema: CATALOG_PAYLOADS['product-availability'].request, example: { sku: 10001 } },
-      reply: { status: 200, schema: CATALOG_PAYLOADS['product-availability'].reply, example: seeded[`${base}/availability`] },
+      reply: {
+        status: 200,
+        schema: CATALOG_PAYLOADS['product-availability'].reply,
+        example: seeded[`${base}/availability`],
+      },
       errors: { 401: E[401](), ...body, ...sellerErrors },
     },
-    { ...common, method: 'get', path: `${base}/cart`, summary: "The session's cart", reply: cart, errors: { 401: E[401](), 503: E.storeDown() } },
+    {
+      ...common,
+      method: 'get',
+      path: `${base}/cart`,
+      summary: "The session's cart",
+      reply: cart,
+      errors: { 401: E[401](), 503: E.storeDown() },
+    },
     {
       ...common,
       method: 'post',
       path: `${base}/cart/items`,
       summary: 'Add an item (priced by the seller at that location)',
-      request: { schema: CATALOG_PAYLOADS['cart-add-item'].request, example: { sku: 10001, location_id: 'L150', quantity: 2 } },
+      request: {
+        schema: CATALOG_PAYLOADS['cart-add-item'].request,
+        example: { sku: 10001, location_id: 'L150', quantity: 2 },
+      },
       reply: cart,
       errors: { 401: E[401](), 403: E[403](), ...body, ...sellerErrors },
-      description: "The same SKU at the same location adds to that line. The location must be one of the buyer's where they may order (else 3110).",
+      description:
+        "The same SKU at the same location adds to that line. The location must be one of the buyer's where they may order (else 3110).",
     },
     {
       ...common,
@@ -165,7 +202,12 @@ const searchParameters = (example: string): Json[] => [
   { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, example: 0 },
 ];
 
-const search = (path: string, operation: 'search-products' | 'search-vehicles', summary: string, example: string): Endpoint => ({
+const search = (
+  path: string,
+  operation: 'search-products' | 'search-vehicles',
+  summary: string,
+  example: string,
+): Endpoint => ({
   method: 'get',
   path,
   summary,
@@ -178,7 +220,8 @@ const search = (path: string, operation: 'search-products' | 'search-vehicles', 
 
 const CART_ID = (seeded['/auth/get_catalog_token'] as { cart_id: string }).cart_id;
 
-const withBodyLimit = (endpoints: Endpoint[]): Endpoint[] => endpoints.map((e) => ({ ...e, errors: { 413: E[413](), ...e.errors } }));
+const withBodyLimit = (endpoints: Endpoint[]): Endpoint[] =>
+  endpoints.map((e) => ({ ...e, errors: { 413: E[413](), ...e.errors } }));
 
 // Every route of the gateway bounds its body (the app-wide limit), so even a GET answers 413
 // to a body over the limit: added to every endpoint below.
@@ -197,7 +240,12 @@ export const ENDPOINTS: Endpoint[] = withBodyLimit([
     summary: 'Generate a catalog session token',
     tag: 'Catalog launch and cart',
     request: { schema: CATALOG_PAYLOADS['catalog-token'].request, example: {}, optional: true },
-    reply: { status: 200, schema: CATALOG_PAYLOADS['catalog-token'].reply, example: seeded['/auth/get_catalog_token'], headers: RATE_HEADERS },
+    reply: {
+      status: 200,
+      schema: CATALOG_PAYLOADS['catalog-token'].reply,
+      example: seeded['/auth/get_catalog_token'],
+      headers: RATE_HEADERS,
+    },
     security: BUYER_JWT,
     errors: {
       401: E[401](),
@@ -218,21 +266,39 @@ export const ENDPOINTS: Endpoint[] = withBodyLimit([
     path: '/v2_1/catalog/cart/{cart_id}',
     summary: 'Retrieve a cart from a catalog session',
     tag: 'Catalog launch and cart',
-    parameters: [{ name: 'cart_id', in: 'path', required: true, schema: plain(CartPath.properties.cart_id), example: CART_ID }],
-    reply: { status: 200, schema: CATALOG_PAYLOADS.cart.reply, example: seeded['/catalog-session/api/cart/items'], headers: RATE_HEADERS },
+    parameters: [
+      { name: 'cart_id', in: 'path', required: true, schema: plain(CartPath.properties.cart_id), example: CART_ID },
+    ],
+    reply: {
+      status: 200,
+      schema: CATALOG_PAYLOADS.cart.reply,
+      example: seeded['/catalog-session/api/cart/items'],
+      headers: RATE_HEADERS,
+    },
     security: BUYER_JWT,
     errors: { 401: E[401](), 403: E[403](), 404: E[404]('the cart'), 422: E[422](), 429: E[429](), 503: E.storeDown() },
   },
   ...catalogSession(),
-  catalog('/catalog/vehicles', 'catalog-vehicles', 'Query vehicles, one level at a time', { vehicle_group_type_id: 1, year_id: 2015 }, 'the vehicle'),
-  catalog('/catalog/categories', 'catalog-categories', 'Query categories and part types', { top_category_id: 1, response_items: 'categories' }),
+  catalog(
+    '/catalog/vehicles',
+    'catalog-vehicles',
+    'Query vehicles, one level at a time',
+    { vehicle_group_type_id: 1, year_id: 2015 },
+    'the vehicle',
+  ),
+  catalog('/catalog/categories', 'catalog-categories', 'Query categories and part types', {
+    top_category_id: 1,
+    response_items: 'categories',
+  }),
   catalog('/catalog/products', 'catalog-products', 'Query products and fitment', {
     part_types: [{ id: 1684, name: 'Disc Brake Pad Set' }],
     configuration: { base_vehicle_id: 1002 },
   }),
   catalog('/catalog/products/assets', 'catalog-product-assets', 'Fetch product assets', { catalog_skus: [10001] }),
   catalog('/catalog/product/info', 'catalog-product-info', 'Fetch product info', { sku: 10001 }, 'the SKU'),
-  catalog('/catalog/applications/assets', 'catalog-application-assets', 'Fetch application assets', { application_ids: [1] }),
+  catalog('/catalog/applications/assets', 'catalog-application-assets', 'Fetch application assets', {
+    application_ids: [1],
+  }),
   search('/search/products', 'search-products', 'Product search', 'brake pad'),
   search('/search/vehicles', 'search-vehicles', 'Vehicle search', 'civic'),
   {
@@ -247,7 +313,12 @@ export const ENDPOINTS: Endpoint[] = withBodyLimit([
         schema: 'HealthReply',
         description:
           'The store cannot be reached, or the instance is shutting down (`reason`: `draining`; it still serves, so the balancer can take it out first) (HTTP 503)',
-        example: { status: 'unavailable', down: ['store'], store: 'postgres', message: 'the store (postgres) cannot be reached: no answer within 2000 ms' },
+        example: {
+          status: 'unavailable',
+          down: ['store'],
+          store: 'postgres',
+          message: 'the store (postgres) cannot be reached: no answer within 2000 ms',
+        },
         retryAfter: true,
       },
     },
@@ -257,7 +328,12 @@ export const ENDPOINTS: Endpoint[] = withBodyLimit([
     path: '/openapi.json',
     summary: 'This document',
     tag: 'Operations',
-    reply: { status: 200, mediaType: 'application/json', description: 'The OpenAPI 3.1 document', example: { openapi: '3.1.0' } },
+    reply: {
+      status: 200,
+      mediaType: 'application/json',
+      description: 'The OpenAPI 3.1 document',
+      example: { openapi: '3.1.0' },
+    },
     security: [],
     errors: {},
   },
@@ -303,9 +379,14 @@ export function openApiDocument(options: { serverUrl?: string; version?: string 
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'Self-signed RS256/ES256 JWT of a registered buyer system (kid, iss, aud, iat, exp; sub names the buyer user)',
+        description:
+          'Self-signed RS256/ES256 JWT of a registered buyer system (kid, iss, aud, iat, exp; sub names the buyer user)',
       },
-      catalogSession: { type: 'http', scheme: 'bearer', description: 'Catalog session token from POST /auth/get_catalog_token' },
+      catalogSession: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Catalog session token from POST /auth/get_catalog_token',
+      },
     },
   });
 }

@@ -27,7 +27,9 @@ let internal: ReturnType<typeof createInternalApi>;
 beforeAll(async () => {
   // A rate limit and breaker threshold high enough that the fuzzer's own burst, and the
   // seller faults it asks for, are not what it measures; x-mock-fault reaches the mock seller.
-  gw = await startTestGateway({ config: { forwardHeaders: ['x-mock-fault'], protection: { rateLimit: 1_000_000, breakerFailures: 1_000_000 } } });
+  gw = await startTestGateway({
+    config: { forwardHeaders: ['x-mock-fault'], protection: { rateLimit: 1_000_000, breakerFailures: 1_000_000 } },
+  });
   await seedCatalog(gw.store);
   internal = createInternalApi({
     store: gw.store,
@@ -83,8 +85,11 @@ describe('the served OpenAPI documents, fuzzed', () => {
         timeLimitMs: TIME_LIMIT_MS,
         known: KNOWN_FIXED_ELSEWHERE,
       });
-      if (process.env.FUZZ_VERBOSE === '1') for (const o of report.operations) console.info(`${o.operationId}: ${o.requests} ${JSON.stringify(o.statuses)}`);
-      if (report.known.length > 0) console.info(`known, fixed elsewhere (${report.known.length}):\n${report.known.map(shown).join('\n')}`);
+      if (process.env.FUZZ_VERBOSE === '1')
+        for (const o of report.operations)
+          console.info(`${o.operationId}: ${o.requests} ${JSON.stringify(o.statuses)}`);
+      if (report.known.length > 0)
+        console.info(`known, fixed elsewhere (${report.known.length}):\n${report.known.map(shown).join('\n')}`);
       expect(report.findings.map(shown), `seed ${SEED}`).toEqual([]);
       // Every operation of both documents was tried, most of them many times.
       expect(report.operations.length).toBeGreaterThan(30);

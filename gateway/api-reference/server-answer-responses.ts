@@ -12,7 +12,16 @@ export const SERVER_ANSWER_RESPONSES: SharedAnswer[] = SERVER_ANSWERS.map((a) =>
   name: a.name,
   response: {
     description: a.description,
-    ...(a.closes ? { headers: { Connection: { description: 'The connection is closed after this answer', schema: { type: 'string', const: 'close' } } } } : {}),
+    ...(a.closes
+      ? {
+          headers: {
+            Connection: {
+              description: 'The connection is closed after this answer',
+              schema: { type: 'string', const: 'close' },
+            },
+          },
+        }
+      : {}),
     [ANSWERED_BY_SERVER]: 'node-http-server',
   },
 }));

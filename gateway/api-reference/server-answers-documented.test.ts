@@ -34,8 +34,18 @@ beforeAll(async () => {
     restoreProcessEnv();
   }
   store = await createTestStore({ sellerUrl: `${seller.url}/seller` });
-  gateway = await startGatewayServer({ GATEWAY_DATA_DIR: 'memory', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG: 'off', ...TIMEOUTS }, { port: 0, store });
-  internal = await startInternalApi({ store, port: 0, hostname: '127.0.0.1', env: { ...TIMEOUTS }, log: () => {}, outboxPollMs: 60_000 });
+  gateway = await startGatewayServer(
+    { GATEWAY_DATA_DIR: 'memory', GATEWAY_HOST: '127.0.0.1', GATEWAY_LOG: 'off', ...TIMEOUTS },
+    { port: 0, store },
+  );
+  internal = await startInternalApi({
+    store,
+    port: 0,
+    hostname: '127.0.0.1',
+    env: { ...TIMEOUTS },
+    log: () => {},
+    outboxPollMs: 60_000,
+  });
 });
 function restoreProcessEnv() {
   for (const [k, v] of Object.entries(saved))
@@ -60,7 +70,13 @@ async function probe(port: number, target: Omit<ProbeTarget, 'host'>) {
   for (const p of serverAnswerProbes({ host: `127.0.0.1:${port}`, ...target })) {
     const answer = await rawExchange(port, p.parts, { deadlineMs: 3_000 });
     const post = p.parts[0].startsWith('POST');
-    answers.push({ name: p.name, status: answer.status, expected: p.status, method: post ? 'post' : 'get', path: post ? target.postPath : target.getPath });
+    answers.push({
+      name: p.name,
+      status: answer.status,
+      expected: p.status,
+      method: post ? 'post' : 'get',
+      path: post ? target.postPath : target.getPath,
+    });
   }
   for (const a of answers) expect(a.status, a.name).toBe(a.expected);
   expect([...new Set(answers.map((a) => a.status))].sort()).toEqual([...SERVER_ANSWER_STATUSES].sort());
@@ -101,7 +117,9 @@ describe("Node's own answers, from each server as started", () => {
       await probe(seller.port, { getPath: '/health', postPath: '/seller' });
       // Its reader fails just after Node's 408, when the socket closes: a moment to log it, if it would.
       await new Promise((resolve) => setImmediate(resolve));
-      expect(errors.mock.calls.map((call) => String(call[0]))).not.toContainEqual(expect.stringContaining('unexpected error'));
+      expect(errors.mock.calls.map((call) => String(call[0]))).not.toContainEqual(
+        expect.stringContaining('unexpected error'),
+      );
     } finally {
       errors.mockRestore();
     }

@@ -13,7 +13,10 @@ import { createTokenVerifier } from './token-verifier';
 // Every refusal is HTTP 401 with overall code 4403 and a reason a developer can act on.
 
 const INQUIRY = `${V3_2}/item_inquiry`;
-const BODY = { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] };
+const BODY = {
+  items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }],
+  locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+};
 
 let gw: TestGateway;
 let now = Date.now();
@@ -29,7 +32,10 @@ async function call(authorization: string | undefined, app = gw.app) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (authorization !== undefined) headers.authorization = authorization;
   const response = await app.request(INQUIRY, { method: 'POST', headers, body: JSON.stringify(BODY) });
-  return { status: response.status, body: (await response.json()) as { status_code: number; message: string; items?: unknown[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { status_code: number; message: string; items?: unknown[] },
+  };
 }
 
 async function expectRefused(authorization: string | undefined, reason: RegExp, app = gw.app) {
@@ -75,7 +81,10 @@ describe('authentication', () => {
   });
 
   it('refuses an unknown kid', async () => {
-    await expectRefused(`Bearer ${await gw.token('demo', { kid: 'no-such-key', header: { kid: 'no-such-key' } })}`, /unknown kid 'no-such-key'/);
+    await expectRefused(
+      `Bearer ${await gw.token('demo', { kid: 'no-such-key', header: { kid: 'no-such-key' } })}`,
+      /unknown kid 'no-such-key'/,
+    );
   });
 
   it('refuses alg none', async () => {
@@ -113,7 +122,10 @@ describe('authentication', () => {
   });
 
   it('refuses the wrong audience', async () => {
-    await expectRefused(`Bearer ${await gw.token('demo', { audience: 'someone-else' })}`, /wrong audience: aud must be 'groupvan'/);
+    await expectRefused(
+      `Bearer ${await gw.token('demo', { audience: 'someone-else' })}`,
+      /wrong audience: aud must be 'groupvan'/,
+    );
   });
 
   it('checks aud against the configured value', async () => {
@@ -130,15 +142,24 @@ describe('authentication', () => {
   });
 
   it('refuses an issuer other than the client that registered the key', async () => {
-    await expectRefused(`Bearer ${await gw.token('demo', { issuer: 'dev-other-system' })}`, /wrong issuer: iss must be 'dev-buyer-system'/);
+    await expectRefused(
+      `Bearer ${await gw.token('demo', { issuer: 'dev-other-system' })}`,
+      /wrong issuer: iss must be 'dev-buyer-system'/,
+    );
   });
 
   it('refuses a token without exp', async () => {
-    await expectRefused(`Bearer ${await gw.token('demo', { claims: { exp: undefined } })}`, /exp is required|"exp" claim/);
+    await expectRefused(
+      `Bearer ${await gw.token('demo', { claims: { exp: undefined } })}`,
+      /exp is required|"exp" claim/,
+    );
   });
 
   it('refuses a lifetime above the limit, which is configurable', async () => {
-    await expectRefused(`Bearer ${await gw.token('demo', { ttlSeconds: 7200 })}`, /lifetime 7200 s exceeds the 3600 s limit/);
+    await expectRefused(
+      `Bearer ${await gw.token('demo', { ttlSeconds: 7200 })}`,
+      /lifetime 7200 s exceeds the 3600 s limit/,
+    );
     const app = createGateway({
       store: gw.store,
       directory: gw.directory,
@@ -155,7 +176,10 @@ describe('authentication', () => {
   });
 
   it('refuses a user not linked to the client', async () => {
-    await expectRefused(`Bearer ${await gw.token('demo', { subject: 'other' })}`, /user 'other' is not linked to client 'dev-buyer-system'/);
+    await expectRefused(
+      `Bearer ${await gw.token('demo', { subject: 'other' })}`,
+      /user 'other' is not linked to client 'dev-buyer-system'/,
+    );
   });
 
   it('refuses a cached token once it has expired by the clock', async () => {
@@ -173,7 +197,12 @@ describe('authentication', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     await registerKey(
       gw.store,
-      { clientId: 'dev-buyer-system', kid: 'test-es256', algorithm: 'ES256', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+      {
+        clientId: 'dev-buyer-system',
+        kid: 'test-es256',
+        algorithm: 'ES256',
+        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      },
       gw.directory,
     );
     const token = await gw.token('demo', { privateKey, algorithm: 'ES256', kid: 'test-es256' });
@@ -220,7 +249,12 @@ describe('verifyFromMemory', () => {
     await afterDirectorySignal(gw.store, () =>
       registerKey(
         gw.store,
-        { clientId: 'dev-buyer-system', kid: 'memory-es256', algorithm: 'ES256', publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+        {
+          clientId: 'dev-buyer-system',
+          kid: 'memory-es256',
+          algorithm: 'ES256',
+          publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        },
         gw.directory,
       ),
     );

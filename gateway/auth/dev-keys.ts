@@ -39,7 +39,10 @@ const privateKeys = new Map<string, Promise<string>>();
  * DEVELOPMENT ONLY: a production-style token signed with a seeded dev key, for its user
  * unless `overrides` say otherwise. The one way tests, benches and examples get a token.
  */
-export async function mintDevToken(kid: keyof typeof DEV_KEYS = 'dev-key-1', overrides: Partial<MintOptions> = {}): Promise<string> {
+export async function mintDevToken(
+  kid: keyof typeof DEV_KEYS = 'dev-key-1',
+  overrides: Partial<MintOptions> = {},
+): Promise<string> {
   const key = DEV_KEYS[kid];
   let pem = privateKeys.get(key.kid);
   if (pem === undefined) privateKeys.set(key.kid, (pem = readFile(key.privateKeyFile, 'utf8')));

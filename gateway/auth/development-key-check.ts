@@ -55,7 +55,9 @@ export async function developmentKeysInStore(store: Pick<Store, 'query'>): Promi
   const { rows } = await store.query<{ kid: string; client_id: string; public_key_pem: string }>(
     'SELECT kid, client_id, public_key_pem FROM api_keys WHERE active ORDER BY client_id, kid',
   );
-  return rows.filter((row) => isDevelopmentKey(row.public_key_pem)).map((row) => ({ kid: row.kid, clientId: row.client_id }));
+  return rows
+    .filter((row) => isDevelopmentKey(row.public_key_pem))
+    .map((row) => ({ kid: row.kid, clientId: row.client_id }));
 }
 
 /** The command that takes a development key out of service. */

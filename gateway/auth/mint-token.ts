@@ -26,7 +26,8 @@ export interface MintOptions {
 
 export async function mintToken(options: MintOptions): Promise<string> {
   const algorithm = options.algorithm ?? 'RS256';
-  const key = typeof options.privateKey === 'string' ? await importPKCS8(options.privateKey, algorithm) : options.privateKey;
+  const key =
+    typeof options.privateKey === 'string' ? await importPKCS8(options.privateKey, algorithm) : options.privateKey;
   const iat = options.issuedAt ?? Math.floor(Date.now() / 1000);
   const payload: Record<string, unknown> = {
     iss: options.issuer,
@@ -37,5 +38,7 @@ export async function mintToken(options: MintOptions): Promise<string> {
   };
   if (options.subject !== undefined) payload.sub = options.subject;
   Object.assign(payload, options.claims);
-  return new SignJWT(payload).setProtectedHeader({ alg: algorithm, kid: options.kid, typ: 'JWT', 'gv-ver': 'GV-JWT-V1', ...options.header }).sign(key);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: algorithm, kid: options.kid, typ: 'JWT', 'gv-ver': 'GV-JWT-V1', ...options.header })
+    .sign(key);
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { ApiKey, BuyerUser, Directory } from '../directory/directory';
 import { mintToken, type MintOptions } from './mint-token';
-import { createTokenVerifier, DEFAULT_AUTH_CONFIG, type AuthenticatedBuyer, type TokenVerifier } from './token-verifier';
+import {
+  createTokenVerifier,
+  DEFAULT_AUTH_CONFIG,
+  type AuthenticatedBuyer,
+  type TokenVerifier,
+} from './token-verifier';
 
 // verify() and verifyFromMemory() must judge every token alike: when the directory has all it
 // needs in memory, the fast path answers the same buyer the full path does, and nothing where
@@ -31,7 +36,9 @@ const userNamed = (username: string, id: number): BuyerUser => ({
 
 /** A directory held in maps, every look-up answerable from memory, so the fast path can always answer. */
 function memoryWorld() {
-  const keys = new Map<string, ApiKey>([['k1', { kid: 'k1', clientId: CLIENT, algorithm: 'ES256', publicKeyPem: pemOf(signing.publicKey), active: true }]]);
+  const keys = new Map<string, ApiKey>([
+    ['k1', { kid: 'k1', clientId: CLIENT, algorithm: 'ES256', publicKeyPem: pemOf(signing.publicKey), active: true }],
+  ]);
   const links = new Map<string, string[]>([[CLIENT, ['demo']]]);
   const users = new Map<string, BuyerUser>([
     ['demo', userNamed('demo', 1)],
@@ -83,7 +90,11 @@ const CASES: Case[] = [
     change: (w) => w.keys.set('k1', { ...w.keys.get('k1')!, publicKeyPem: pemOf(stranger.publicKey) }),
     refused: /bad signature/,
   },
-  { name: 'user no longer linked', change: (w) => w.links.set(CLIENT, ['other']), refused: /user 'demo' is not linked/ },
+  {
+    name: 'user no longer linked',
+    change: (w) => w.links.set(CLIENT, ['other']),
+    refused: /user 'demo' is not linked/,
+  },
   { name: 'user removed', change: (w) => w.users.delete('demo'), refused: /unknown user 'demo'/ },
   {
     name: 'no sub and the client now acts for two users',
@@ -94,18 +105,29 @@ const CASES: Case[] = [
   { name: 'sub names a user not linked', token: { subject: 'other' }, refused: /user 'other' is not linked/ },
   { name: 'sub names an unknown user', token: { subject: 'ghost' }, refused: /unknown user 'ghost'/ },
   { name: 'not yet valid (iat in the future)', token: { issuedAt: START_S + SKEW + 10 }, refused: /not yet valid/ },
-  { name: 'not yet valid (nbf in the future)', token: { claims: { nbf: START_S + SKEW + 10 } }, refused: /not yet valid/ },
+  {
+    name: 'not yet valid (nbf in the future)',
+    token: { claims: { nbf: START_S + SKEW + 10 } },
+    refused: /not yet valid/,
+  },
   { name: 'unknown kid', token: { kid: 'nope' }, refused: /unknown kid 'nope'/ },
   { name: 'bad signature', token: { privateKey: stranger.privateKey }, refused: /bad signature/ },
   { name: 'wrong audience', token: { audience: 'elsewhere' }, refused: /wrong audience/ },
   { name: 'wrong issuer', token: { issuer: 'someone-else' }, refused: /wrong issuer/ },
-  { name: 'lifetime over the limit', token: { ttlSeconds: DEFAULT_AUTH_CONFIG.maxLifetimeSeconds + 1 }, refused: /exceeds/ },
+  {
+    name: 'lifetime over the limit',
+    token: { ttlSeconds: DEFAULT_AUTH_CONFIG.maxLifetimeSeconds + 1 },
+    refused: /exceeds/,
+  },
   { name: 'kid claim differs from the header', token: { claims: { kid: 'k2' } }, refused: /kid claim 'k2' differs/ },
   { name: 'malformed token', authorization: 'Bearer a.b.c', refused: /malformed token/ },
   { name: 'not a Bearer header', authorization: 'Basic ZGVtbzpkZW1v', refused: /malformed Authorization header/ },
 ];
 
-async function fullVerdict(verifier: TokenVerifier, authorization: string): Promise<{ buyer?: AuthenticatedBuyer; reason?: string }> {
+async function fullVerdict(
+  verifier: TokenVerifier,
+  authorization: string,
+): Promise<{ buyer?: AuthenticatedBuyer; reason?: string }> {
   return verifier.verify(authorization).then(
     (buyer) => ({ buyer }),
     (error: Error) => ({ reason: error.message }),

@@ -1,4 +1,11 @@
-import { decodeProtectedHeader, errors as joseErrors, importSPKI, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import {
+  decodeProtectedHeader,
+  errors as joseErrors,
+  importSPKI,
+  jwtVerify,
+  type CryptoKey,
+  type JWTPayload,
+} from 'jose';
 import type { ApiKey, BuyerUser, Directory, KeyAlgorithm } from '../directory/directory';
 import type { Clock } from '../clock';
 import { AuthenticationError } from '../errors';
@@ -22,7 +29,11 @@ export interface AuthConfig {
   refuseDevelopmentKeys?: boolean;
 }
 
-export const DEFAULT_AUTH_CONFIG: AuthConfig = { audience: ['groupvan'], maxLifetimeSeconds: 3600, clockSkewSeconds: 60 };
+export const DEFAULT_AUTH_CONFIG: AuthConfig = {
+  audience: ['groupvan'],
+  maxLifetimeSeconds: 3600,
+  clockSkewSeconds: 60,
+};
 
 export interface AuthenticatedBuyer {
   clientId: string;
@@ -72,7 +83,12 @@ function keyRefusal(key: ApiKey | undefined): KeyRefusal | undefined {
 }
 
 /** Why a token verified before no longer passes on its key at `nowMs`; 'key-changed' means verify its signature again. */
-function rememberedRefusal(verified: VerifiedToken, key: ApiKey | undefined, nowMs: number, clockSkewSeconds: number): RememberedRefusal | undefined {
+function rememberedRefusal(
+  verified: VerifiedToken,
+  key: ApiKey | undefined,
+  nowMs: number,
+  clockSkewSeconds: number,
+): RememberedRefusal | undefined {
   const refusal = keyRefusal(key);
   if (refusal !== undefined) return refusal;
   if (verified.exp + clockSkewSeconds <= nowMs / 1000) return 'expired';
@@ -85,7 +101,11 @@ function claimedUsername(verified: VerifiedToken, linked: readonly string[]): st
 }
 
 /** Why the token cannot act for `user` (looked up by claimedUsername); undefined when it may. */
-function userRefusal(username: string | undefined, user: BuyerUser | undefined, linked: readonly string[]): UserRefusal | undefined {
+function userRefusal(
+  username: string | undefined,
+  user: BuyerUser | undefined,
+  linked: readonly string[],
+): UserRefusal | undefined {
   if (username === undefined) return 'ambiguous-user';
   if (user === undefined) return 'unknown-user';
   return linked.includes(username) ? undefined : 'not-linked';
@@ -99,7 +119,12 @@ function keyReason(refusal: KeyRefusal, kid: string): string {
 
 const EXPIRED_REASON = 'token expired: mint a new one (exp is in the past)';
 
-function userReason(refusal: UserRefusal, verified: VerifiedToken, username: string | undefined, linkedCount: number): string {
+function userReason(
+  refusal: UserRefusal,
+  verified: VerifiedToken,
+  username: string | undefined,
+  linkedCount: number,
+): string {
   switch (refusal) {
     case 'ambiguous-user':
       return `token has no sub and client '${verified.clientId}' acts for ${linkedCount} users: name the buyer user in sub`;
@@ -122,7 +147,10 @@ function headerOf(token: string): { alg?: unknown; kid?: unknown } {
 function checkAlgorithm(alg: unknown): KeyAlgorithm {
   if (typeof alg !== 'string') throw refuse('malformed token: the header has no alg');
   if (alg.toLowerCase() === 'none') throw refuse("alg 'none' is refused: tokens must be signed with RS256 or ES256");
-  if (/^HS/i.test(alg)) throw refuse(`alg '${alg}' is refused: HMAC algorithms are not accepted (algorithm confusion); sign with RS256 or ES256`);
+  if (/^HS/i.test(alg))
+    throw refuse(
+      `alg '${alg}' is refused: HMAC algorithms are not accepted (algorithm confusion); sign with RS256 or ES256`,
+    );
   if (!ACCEPTED_ALGORITHMS.has(alg)) throw refuse(`alg '${alg}' is not supported: sign with RS256 or ES256`);
   return alg as KeyAlgorithm;
 }
@@ -145,7 +173,8 @@ function describeJoseError(error: unknown, key: ApiKey, audience: string[]): str
         return `claim ${error.claim} is invalid: ${error.message}`;
     }
   }
-  if (error instanceof joseErrors.JWTInvalid || error instanceof joseErrors.JWSInvalid) return `malformed token: ${error.message}`;
+  if (error instanceof joseErrors.JWTInvalid || error instanceof joseErrors.JWSInvalid)
+    return `malformed token: ${error.message}`;
   return `token could not be verified: ${error instanceof Error ? error.message : String(error)}`;
 }
 
@@ -170,8 +199,15 @@ interface ClaimRules {
 }
 
 /** The token's payload once its signature, alg, iss, aud, exp and nbf hold (jose checks those). */
-async function verifiedPayload(rules: ClaimRules, token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<JWTPayload> {
-  if (alg !== key.algorithm) throw refuse(`alg '${alg}' does not match kid '${key.kid}', which is registered for ${key.algorithm}`);
+async function verifiedPayload(
+  rules: ClaimRules,
+  token: string,
+  key: ApiKey,
+  alg: KeyAlgorithm,
+  nowMs: number,
+): Promise<JWTPayload> {
+  if (alg !== key.algorithm)
+    throw refuse(`alg '${alg}' does not match kid '${key.kid}', which is registered for ${key.algorithm}`);
   try {
     const { payload } = await jwtVerify(token, await rules.publicKey(key), {
       algorithms: [key.algorithm],
@@ -195,35 +231,58 @@ function checkOwnClaims(config: AuthConfig, payload: JWTPayload, key: ApiKey, no
     throw refuse('token not yet valid: iat is in the future (check the caller clock)');
   const issuedAt = payload.iat ?? now;
   if (exp - issuedAt > config.maxLifetimeSeconds) {
-    throw refuse(`token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`);
+    throw refuse(
+      `token lifetime ${Math.round(exp - issuedAt)} s exceeds the ${config.maxLifetimeSeconds} s limit: make exp closer to iat`,
+    );
   }
   const claimedKid = (payload as { kid?: unknown }).kid;
-  if (claimedKid !== undefined && claimedKid !== key.kid) throw refuse(`kid claim '${String(claimedKid)}' differs from the header kid '${key.kid}'`);
-  if (payload.sub !== undefined && (typeof payload.sub !== 'string' || payload.sub === '')) throw refuse('sub must be a buyer username');
+  if (claimedKid !== undefined && claimedKid !== key.kid)
+    throw refuse(`kid claim '${String(claimedKid)}' differs from the header kid '${key.kid}'`);
+  if (payload.sub !== undefined && (typeof payload.sub !== 'string' || payload.sub === ''))
+    throw refuse('sub must be a buyer username');
 }
 
-async function verifySignatureAndClaims(rules: ClaimRules, token: string, key: ApiKey, alg: KeyAlgorithm, nowMs: number): Promise<VerifiedToken> {
+async function verifySignatureAndClaims(
+  rules: ClaimRules,
+  token: string,
+  key: ApiKey,
+  alg: KeyAlgorithm,
+  nowMs: number,
+): Promise<VerifiedToken> {
   const payload = await verifiedPayload(rules, token, key, alg, nowMs);
   checkOwnClaims(rules.config, payload, key, nowMs);
   return { kid: key.kid, clientId: key.clientId, sub: payload.sub, exp: payload.exp as number, pem: key.publicKeyPem };
 }
 
-export function createTokenVerifier(deps: { directory: Directory; clock: Clock; config?: Partial<AuthConfig> }): TokenVerifier {
+export function createTokenVerifier(deps: {
+  directory: Directory;
+  clock: Clock;
+  config?: Partial<AuthConfig>;
+}): TokenVerifier {
   const { directory, clock } = deps;
   const config = { ...DEFAULT_AUTH_CONFIG, ...deps.config };
-  const rules: ClaimRules = { config, audience: Array.isArray(config.audience) ? config.audience : [config.audience], publicKey: keyImporter() };
+  const rules: ClaimRules = {
+    config,
+    audience: Array.isArray(config.audience) ? config.audience : [config.audience],
+    publicKey: keyImporter(),
+  };
   const verifiedTokens = new Map<string, VerifiedToken>();
 
   async function activeKey(kid: unknown): Promise<ApiKey> {
-    if (typeof kid !== 'string' || kid === '') throw refuse('token header has no kid: set kid to your registered key id');
+    if (typeof kid !== 'string' || kid === '')
+      throw refuse('token header has no kid: set kid to your registered key id');
     const key = await directory.findKey(kid);
     const refusal = keyRefusal(key);
     if (refusal !== undefined) throw refuse(keyReason(refusal, kid));
     // The caller is told no more than that; the log says which key and why.
     if (config.refuseDevelopmentKeys === true && isDevelopmentKey(key!.publicKeyPem)) {
-      throw new AuthenticationError(`kid '${kid}' is not accepted: sign with a key registered for production`, undefined, {
-        logReason: `kid '${kid}' of client '${key!.clientId}' is a development key (its private half is public, seeds/dev-keys/): refused in production; revoke it with ${revokeCommand(kid)}`,
-      });
+      throw new AuthenticationError(
+        `kid '${kid}' is not accepted: sign with a key registered for production`,
+        undefined,
+        {
+          logReason: `kid '${kid}' of client '${key!.clientId}' is a development key (its private half is public, seeds/dev-keys/): refused in production; revoke it with ${revokeCommand(kid)}`,
+        },
+      );
     }
     return key!;
   }
@@ -249,7 +308,8 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
     const verified = token === undefined ? undefined : verifiedTokens.get(token);
     if (cached === undefined || verified === undefined) return undefined;
     const key = cached.key(verified.kid);
-    if (key === undefined || rememberedRefusal(verified, key.value, clock(), config.clockSkewSeconds) !== undefined) return undefined;
+    if (key === undefined || rememberedRefusal(verified, key.value, clock(), config.clockSkewSeconds) !== undefined)
+      return undefined;
     const linked = cached.linkedUsernames(verified.clientId)?.value;
     if (linked === undefined) return undefined;
     const username = claimedUsername(verified, linked);
@@ -260,7 +320,8 @@ export function createTokenVerifier(deps: { directory: Directory; clock: Clock; 
   }
 
   async function verify(authorization: string | undefined): Promise<AuthenticatedBuyer> {
-    if (authorization === undefined || authorization === '') throw refuse('missing Authorization header: send Authorization: Bearer <JWT>');
+    if (authorization === undefined || authorization === '')
+      throw refuse('missing Authorization header: send Authorization: Bearer <JWT>');
     const match = BEARER.exec(authorization);
     if (match === null) throw refuse('malformed Authorization header: expected Bearer <JWT>');
     const token = match[1];

@@ -60,16 +60,18 @@ const touch = (tx: Queryable, cartId: string, now: Date) =>
 export function createCartStore(store: Store): CartStore {
   return {
     async owner(cartId) {
-      const { rows } = await store.query<{ cart_id: string; username: string }>('SELECT cart_id::text, username FROM carts WHERE cart_id = $1', [cartId]);
+      const { rows } = await store.query<{ cart_id: string; username: string }>(
+        'SELECT cart_id::text, username FROM carts WHERE cart_id = $1',
+        [cartId],
+      );
       return rows[0] && { cartId: rows[0].cart_id, username: rows[0].username };
     },
 
     async create(cartId, username, now) {
-      await store.query('INSERT INTO carts (cart_id, username, created_at, updated_at) VALUES ($1, $2, $3::timestamptz, $3::timestamptz)', [
-        cartId,
-        username,
-        now.toISOString(),
-      ]);
+      await store.query(
+        'INSERT INTO carts (cart_id, username, created_at, updated_at) VALUES ($1, $2, $3::timestamptz, $3::timestamptz)',
+        [cartId, username, now.toISOString()],
+      );
     },
 
     read: (cartId) => readCart(store, cartId),
@@ -78,20 +80,19 @@ export function createCartStore(store: Store): CartStore {
 
     async line(cartId, lineId) {
       if (!isLineId(lineId)) return undefined;
-      const { rows } = await store.query<CartItem>(`SELECT ${ITEM_COLUMNS} FROM cart_items WHERE cart_id = $1 AND id = $2::bigint`, [cartId, lineId]);
+      const { rows } = await store.query<CartItem>(
+        `SELECT ${ITEM_COLUMNS} FROM cart_items WHERE cart_id = $1 AND id = $2::bigint`,
+        [cartId, lineId],
+      );
       return rows[0];
     },
 
     async changeLine(cartId, lineId, change, now) {
       await store.transaction(async (tx) => {
-        await tx.query('UPDATE cart_items SET quantity = $3, location_id = $4, location_description = $5, price = $6 WHERE cart_id = $1 AND id = $2::bigint', [
-          cartId,
-          lineId,
-          change.quantity,
-          change.locationId,
-          change.locationDescription,
-          change.price,
-        ]);
+        await tx.query(
+          'UPDATE cart_items SET quantity = $3, location_id = $4, location_description = $5, price = $6 WHERE cart_id = $1 AND id = $2::bigint',
+          [cartId, lineId, change.quantity, change.locationId, change.locationDescription, change.price],
+        );
         await touch(tx, cartId, now);
       });
     },
@@ -99,7 +100,10 @@ export function createCartStore(store: Store): CartStore {
     async removeLine(cartId, lineId, now) {
       if (!isLineId(lineId)) return false;
       return store.transaction(async (tx) => {
-        const { rows } = await tx.query('DELETE FROM cart_items WHERE cart_id = $1 AND id = $2::bigint RETURNING id', [cartId, lineId]);
+        const { rows } = await tx.query('DELETE FROM cart_items WHERE cart_id = $1 AND id = $2::bigint RETURNING id', [
+          cartId,
+          lineId,
+        ]);
         if (rows.length > 0) await touch(tx, cartId, now);
         return rows.length > 0;
       });
@@ -108,9 +112,15 @@ export function createCartStore(store: Store): CartStore {
 }
 
 async function readCart(store: Store, cartId: string): Promise<Cart | undefined> {
-  const carts = await store.query<CartRow>('SELECT cart_id::text, created_at, updated_at FROM carts WHERE cart_id = $1', [cartId]);
+  const carts = await store.query<CartRow>(
+    'SELECT cart_id::text, created_at, updated_at FROM carts WHERE cart_id = $1',
+    [cartId],
+  );
   if (carts.rows.length === 0) return undefined;
-  const { rows } = await store.query<CartItem>(`SELECT ${ITEM_COLUMNS} FROM cart_items WHERE cart_id = $1 ORDER BY id`, [cartId]);
+  const { rows } = await store.query<CartItem>(
+    `SELECT ${ITEM_COLUMNS} FROM cart_items WHERE cart_id = $1 ORDER BY id`,
+    [cartId],
+  );
   const cart = carts.rows[0];
   return {
     cart_id: cart.cart_id,

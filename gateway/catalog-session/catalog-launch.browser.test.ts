@@ -4,7 +4,12 @@ import type { Cart, CatalogTokenReply } from '../../contracts/schemas/catalog';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { seedCatalog } from '../catalog/catalog-seed';
 import { listen, type Listening } from '../../shared/http/listen';
-import { browserSuiteTitle, chromiumAvailable, launchHeadlessChromium, type HeadlessChromium } from '../../shared/testing/headless-chromium';
+import {
+  browserSuiteTitle,
+  chromiumAvailable,
+  launchHeadlessChromium,
+  type HeadlessChromium,
+} from '../../shared/testing/headless-chromium';
 
 // The whole catalog launch in a real browser: the buyer system asks for a catalog token, a
 // person opens the launch URL in (headless) Chromium, searches, picks a location, adds items,
@@ -76,7 +81,9 @@ describe.skipIf(!chromiumAvailable)(title, () => {
     const other = page.locator('[data-testid=search-result]', { hasText: 'BRF1478' });
     await other.getByRole('button', { name: 'Prices' }).click();
     await expect.poll(() => page.locator('#offer-title').textContent()).toContain('BRF1478');
-    const offered = await page.locator('#offer-location option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+    const offered = await page
+      .locator('#offer-location option')
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
     const where = offered.includes('L201') ? 'L201' : offered[0];
     await page.selectOption('#offer-location', where);
     await page.click('#offer-add');

@@ -22,14 +22,25 @@ export interface CatalogSessionAuthDeps {
   clock: Clock;
 }
 
-export function catalogSessionAuth({ sessions, directory, clock }: CatalogSessionAuthDeps): MiddlewareHandler<CatalogSessionEnv> {
+export function catalogSessionAuth({
+  sessions,
+  directory,
+  clock,
+}: CatalogSessionAuthDeps): MiddlewareHandler<CatalogSessionEnv> {
   return async (c, next) => {
     const token = bearerOf(c.req.header('authorization'));
-    if (token === undefined) throw new AuthenticationError('missing catalog session token: send Authorization: Bearer <token from /auth/get_catalog_token>');
+    if (token === undefined)
+      throw new AuthenticationError(
+        'missing catalog session token: send Authorization: Bearer <token from /auth/get_catalog_token>',
+      );
     const session = await sessions.find(token, new Date(clock()));
-    if (session === undefined) throw new AuthenticationError('the catalog session token is unknown or has expired: ask the buyer system for a new one');
+    if (session === undefined)
+      throw new AuthenticationError(
+        'the catalog session token is unknown or has expired: ask the buyer system for a new one',
+      );
     const user = await directory.findUser(session.username);
-    if (user === undefined) throw new AuthenticationError(`the catalog session's user '${session.username}' no longer exists`);
+    if (user === undefined)
+      throw new AuthenticationError(`the catalog session's user '${session.username}' no longer exists`);
     c.set('session', session);
     c.set('buyer', { clientId: session.clientId ?? 'catalog-session', kid: session.kid ?? '', user });
     c.get('log').user = user.username;
@@ -38,11 +49,15 @@ export function catalogSessionAuth({ sessions, directory, clock }: CatalogSessio
 }
 
 /** Catalog and search: the buyer system's JWT, or a catalog session token (the catalog page). */
-export function buyerOrCatalogSession(buyer: MiddlewareHandler<GatewayEnv>, session: MiddlewareHandler<CatalogSessionEnv>): MiddlewareHandler<GatewayEnv> {
+export function buyerOrCatalogSession(
+  buyer: MiddlewareHandler<GatewayEnv>,
+  session: MiddlewareHandler<CatalogSessionEnv>,
+): MiddlewareHandler<GatewayEnv> {
   return (c, next) => {
     const token = bearerOf(c.req.header('authorization'));
     // A JWT has dots; a session token never does, so the shape decides without a look-up.
-    if (token !== undefined && isCatalogSessionToken(token)) return (session as unknown as MiddlewareHandler<GatewayEnv>)(c, next);
+    if (token !== undefined && isCatalogSessionToken(token))
+      return (session as unknown as MiddlewareHandler<GatewayEnv>)(c, next);
     return buyer(c, next);
   };
 }

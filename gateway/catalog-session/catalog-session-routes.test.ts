@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileValidator } from '../../contracts/index';
-import { Cart, CatalogSessionReply, CatalogTokenReply, ProductAvailabilityReply } from '../../contracts/schemas/catalog';
+import {
+  Cart,
+  CatalogSessionReply,
+  CatalogTokenReply,
+  ProductAvailabilityReply,
+} from '../../contracts/schemas/catalog';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { readDefaultScenario } from '../../mock-seller/index';
 import { seedCatalog } from '../catalog/catalog-seed';
@@ -10,7 +15,8 @@ import { DEFAULT_CATALOG_TOKEN_TTL_SECONDS } from './catalog-session-routes';
 // and a real mock seller; time is a clock the tests move.
 
 const scenario = readDefaultScenario();
-const costOf = (part: string, location: string) => scenario.parts.find((p) => p.part_number === part)!.stock.find((s) => s.location_id === location)!.cost;
+const costOf = (part: string, location: string) =>
+  scenario.parts.find((p) => p.part_number === part)!.stock.find((s) => s.location_id === location)!.cost;
 
 // BOS BC905 (catalog SKU 10001): stocked at L150, L201 and L250, not at L101.
 const BC905 = 10001;
@@ -39,14 +45,19 @@ async function catalogToken(user: 'demo' | 'other' = 'demo', body?: unknown): Pr
 async function session(token: string, method: string, path: string, body?: unknown): Promise<Response> {
   return gw.app.request(`/catalog-session/api${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     // A string is sent as written: 1e400 has no JSON.stringify form.
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
 
 async function buyerCart(cartId: string, user: 'demo' | 'other' = 'demo'): Promise<Response> {
-  return gw.app.request(`/v2_1/catalog/cart/${cartId}`, { headers: { authorization: `Bearer ${await gw.token(user)}` } });
+  return gw.app.request(`/v2_1/catalog/cart/${cartId}`, {
+    headers: { authorization: `Bearer ${await gw.token(user)}` },
+  });
 }
 
 describe('POST /auth/get_catalog_token', () => {
@@ -97,16 +108,23 @@ describe('POST /auth/get_catalog_token', () => {
   });
 
   it('takes no body at all as a fresh cart (the body is optional), but refuses one that is not application/json', async () => {
-    const bare = await gw.app.request('/auth/get_catalog_token', { method: 'POST', headers: { authorization: `Bearer ${await gw.token()}` } });
+    const bare = await gw.app.request('/auth/get_catalog_token', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await gw.token()}` },
+    });
     expect(bare.status).toBe(200);
     expect(valid.token(await bare.json()).errors).toEqual([]);
     const plain = await gw.post('/auth/get_catalog_token', '{}', { headers: { 'content-type': 'text/plain' } });
     expect(plain.status).toBe(415);
-    expect(await plain.json()).toMatchObject({ status_code: 4422, errors: [{ path: 'header:content-type', rule: 'request.content-type' }] });
+    expect(await plain.json()).toMatchObject({
+      status_code: 4422,
+      errors: [{ path: 'header:content-type', rule: 'request.content-type' }],
+    });
   });
 
   it('builds the launch URL from a loopback Host only: any other is refused (422 naming GATEWAY_PUBLIC_URL), with no cart left behind', async () => {
-    const carts = async () => Number((await gw.store.query<{ n: string }>('SELECT count(*) AS n FROM carts')).rows[0].n);
+    const carts = async () =>
+      Number((await gw.store.query<{ n: string }>('SELECT count(*) AS n FROM carts')).rows[0].n);
     const before = await carts();
     const evil = await gw.post('http://evil.example/auth/get_catalog_token', '');
     expect(evil.status).toBe(422);
@@ -138,8 +156,12 @@ describe('POST /auth/get_catalog_token', () => {
 describe('GET /v2_1/catalog/cart/{cart_id}', () => {
   it('returns the items added in the catalog session, with seller prices', async () => {
     const { token, cart_id } = await catalogToken();
-    expect((await session(token, 'POST', '/cart/items', { sku: BC905, location_id: 'L150', quantity: 2 })).status).toBe(200);
-    expect((await session(token, 'POST', '/cart/items', { sku: BC905, location_id: 'L201', quantity: 1 })).status).toBe(200);
+    expect((await session(token, 'POST', '/cart/items', { sku: BC905, location_id: 'L150', quantity: 2 })).status).toBe(
+      200,
+    );
+    expect((await session(token, 'POST', '/cart/items', { sku: BC905, location_id: 'L201', quantity: 1 })).status).toBe(
+      200,
+    );
     const response = await buyerCart(cart_id);
     expect(response.status).toBe(200);
     const cart = (await response.json()) as Cart;
@@ -154,7 +176,14 @@ describe('GET /v2_1/catalog/cart/{cart_id}', () => {
         location_description: 'Northside Distribution Center',
         price: costOf('BC905', 'L150'),
       },
-      { mfr_code: 'BOS', part_number: 'BC905', quantity: 1, location_id: 'L201', location_description: 'Lakeshore Harbor', price: costOf('BC905', 'L201') },
+      {
+        mfr_code: 'BOS',
+        part_number: 'BC905',
+        quantity: 1,
+        location_id: 'L201',
+        location_description: 'Lakeshore Harbor',
+        price: costOf('BC905', 'L201'),
+      },
     ]);
     expect(cart.total).toBeCloseTo(2 * costOf('BC905', 'L150') + costOf('BC905', 'L201'), 2);
   });
@@ -201,7 +230,9 @@ describe('catalog session API', () => {
   it('adds to the line of the same SKU and location, changes and removes items', async () => {
     const { token } = await catalogToken();
     await session(token, 'POST', '/cart/items', { sku: BC905, location_id: 'L150', quantity: 1 });
-    let cart = (await (await session(token, 'POST', '/cart/items', { sku: BC905, location_id: 'L150', quantity: 3 })).json()) as Cart;
+    let cart = (await (
+      await session(token, 'POST', '/cart/items', { sku: BC905, location_id: 'L150', quantity: 3 })
+    ).json()) as Cart;
     expect(cart.items).toHaveLength(1);
     expect(cart.items[0].quantity).toBe(4);
     const id = cart.items[0].id;
@@ -219,7 +250,12 @@ describe('catalog session API', () => {
     // Not a line id at all (or past a bigint): the path parameter is refused, naming it.
     for (const bad of ['abc', '0', '1'.repeat(19), '%00']) {
       for (const method of ['DELETE', 'PATCH']) {
-        const response = await session(token, method, `/cart/items/${bad}`, method === 'PATCH' ? { quantity: 1 } : undefined);
+        const response = await session(
+          token,
+          method,
+          `/cart/items/${bad}`,
+          method === 'PATCH' ? { quantity: 1 } : undefined,
+        );
         expect(response.status, `${method} ${bad}`).toBe(422);
         expect(await response.json()).toMatchObject({ status_code: 4422, errors: [{ path: '/item_id' }] });
       }
@@ -266,13 +302,19 @@ describe('catalog session API', () => {
       body: JSON.stringify({ sku: BC905 }),
     });
     expect(plain.status).toBe(415);
-    expect(await plain.json()).toMatchObject({ status_code: 4422, errors: [{ path: 'header:content-type', rule: 'request.content-type' }] });
+    expect(await plain.json()).toMatchObject({
+      status_code: 4422,
+      errors: [{ path: 'header:content-type', rule: 'request.content-type' }],
+    });
     const empty = await gw.app.request('/catalog-session/api/cart/items', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     });
     expect(empty.status).toBe(422);
-    expect(await empty.json()).toMatchObject({ message: 'the body is empty; this endpoint requires a JSON body', errors: [{ path: '', message: 'required' }] });
+    expect(await empty.json()).toMatchObject({
+      message: 'the body is empty; this endpoint requires a JSON body',
+      errors: [{ path: '', message: 'required' }],
+    });
   });
 
   it('refuses an unknown, malformed or expired catalog token, and a buyer JWT', async () => {
@@ -299,11 +341,17 @@ describe('catalog session API', () => {
 
   it('lets the catalog token search products, like the buyer JWT', async () => {
     const { token } = await catalogToken();
-    const bySession = await gw.app.request('/search/products?query=brake%20pad', { headers: { authorization: `Bearer ${token}` } });
+    const bySession = await gw.app.request('/search/products?query=brake%20pad', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(bySession.status).toBe(200);
-    const byJwt = await gw.app.request('/search/products?query=brake%20pad', { headers: { authorization: `Bearer ${await gw.token()}` } });
+    const byJwt = await gw.app.request('/search/products?query=brake%20pad', {
+      headers: { authorization: `Bearer ${await gw.token()}` },
+    });
     expect(await bySession.json()).toEqual(await byJwt.json());
-    const refused = await gw.app.request('/search/products?query=brake', { headers: { authorization: `Bearer ${'B'.repeat(43)}` } });
+    const refused = await gw.app.request('/search/products?query=brake', {
+      headers: { authorization: `Bearer ${'B'.repeat(43)}` },
+    });
     expect(refused.status).toBe(401);
   });
 

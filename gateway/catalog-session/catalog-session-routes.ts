@@ -115,7 +115,10 @@ async function issueCatalogToken(work: CartWork, c: Context<GatewayEnv>): Promis
   }
   const issued = work.now();
   const expiresAt = new Date(issued.getTime() + work.ttl * 1000);
-  const token = await work.sessions.open({ cartId, username: buyer.user.username, clientId: buyer.clientId, kid: buyer.kid, expiresAt }, issued);
+  const token = await work.sessions.open(
+    { cartId, username: buyer.user.username, clientId: buyer.clientId, kid: buyer.kid, expiresAt },
+    issued,
+  );
   // The token travels in the fragment: browsers never send it to a server or in a Referer.
   const reply: CatalogTokenReply = {
     token,
@@ -150,7 +153,12 @@ function sessionReply(c: SessionContext): CatalogSessionReply {
     cart_id: cartId,
     username: user.username,
     expires_at: expiresAt.toISOString(),
-    locations: user.locations.map((l) => ({ id: l.locationId, description: l.description, can_order: l.canOrder, sort_order: l.sortOrder })),
+    locations: user.locations.map((l) => ({
+      id: l.locationId,
+      description: l.description,
+      can_order: l.canOrder,
+      sort_order: l.sortOrder,
+    })),
   };
 }
 
@@ -205,7 +213,12 @@ async function changeCartItem(work: CartWork, c: SessionContext): Promise<Respon
     locationId = location.locationId;
     locationDescription = location.description;
   }
-  await work.carts.changeLine(cartId, line.id, { quantity: request.quantity ?? line.quantity, locationId, locationDescription, price }, work.now());
+  await work.carts.changeLine(
+    cartId,
+    line.id,
+    { quantity: request.quantity ?? line.quantity, locationId, locationDescription, price },
+    work.now(),
+  );
   return c.json(await cartReply(work, cartId));
 }
 
@@ -223,9 +236,12 @@ async function removeCartItem(work: CartWork, c: SessionContext): Promise<Respon
 /** The cart, once its owner is known to be this user: 404 unknown, 4403 someone else's. */
 async function ownCart(work: CartWork, cartId: string, user: BuyerUser): Promise<void> {
   const owner = await work.carts.owner(cartId);
-  if (owner === undefined) throw new NotFoundError(`cart '${cartId}' does not exist`, [{ path: '/cart_id', message: 'no such cart' }]);
+  if (owner === undefined)
+    throw new NotFoundError(`cart '${cartId}' does not exist`, [{ path: '/cart_id', message: 'no such cart' }]);
   if (owner.username !== user.username)
-    throw new AccessDeniedError(`cart '${cartId}' belongs to another buyer`, [{ path: '/cart_id', message: 'not your cart' }]);
+    throw new AccessDeniedError(`cart '${cartId}' belongs to another buyer`, [
+      { path: '/cart_id', message: 'not your cart' },
+    ]);
 }
 
 async function cartReply(work: CartWork, cartId: string): Promise<Cart> {
@@ -247,18 +263,31 @@ async function orderableLocation(work: CartWork, user: BuyerUser, locationId: st
   if (location === undefined) {
     const detail = [{ path: '/location_id', message: `location '${locationId}' is not one of your locations` }];
     if ((await work.deps.directory.findLocation(locationId)) === undefined)
-      throw new InvalidLocationError(`location '${locationId}' does not exist`, [{ path: '/location_id', message: 'no such location' }]);
+      throw new InvalidLocationError(`location '${locationId}' does not exist`, [
+        { path: '/location_id', message: 'no such location' },
+      ]);
     throw new LocationNotAllowedError(detail[0].message, detail);
   }
   if (!location.canOrder)
-    throw new LocationNotAllowedError(`you cannot order at location '${locationId}'`, [{ path: '/location_id', message: 'ordering not allowed there' }]);
+    throw new LocationNotAllowedError(`you cannot order at location '${locationId}'`, [
+      { path: '/location_id', message: 'ordering not allowed there' },
+    ]);
   return location;
 }
 
 /** The seller's price for this buyer at this location, or a 4422 when it does not offer the part there. */
-async function priceAt(work: CartWork, c: SessionContext, part: { mfr_code: string; part_number: string }, location: UserLocation): Promise<number> {
+async function priceAt(
+  work: CartWork,
+  c: SessionContext,
+  part: { mfr_code: string; part_number: string },
+  location: UserLocation,
+): Promise<number> {
   const quotes = await quoteProduct(work.deps.itemInquiry, c.get('buyer'), part, c.get('requestId'), location);
   const quote = quotes.find((q) => q.id === location.locationId);
-  if (quote === undefined) throw invalidField('/location_id', `location '${location.locationId}' does not offer ${part.mfr_code} ${part.part_number}`);
+  if (quote === undefined)
+    throw invalidField(
+      '/location_id',
+      `location '${location.locationId}' does not offer ${part.mfr_code} ${part.part_number}`,
+    );
   return quote.price;
 }

@@ -31,20 +31,42 @@ export function createCatalogSessions(db: Queryable): CatalogSessions {
       await db.query(
         `INSERT INTO catalog_sessions (token_sha256, cart_id, username, client_id, kid, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)`,
-        [sha256(token), session.cartId, session.username, session.clientId, session.kid, now.toISOString(), session.expiresAt.toISOString()],
+        [
+          sha256(token),
+          session.cartId,
+          session.username,
+          session.clientId,
+          session.kid,
+          now.toISOString(),
+          session.expiresAt.toISOString(),
+        ],
       );
       return token;
     },
 
     async find(token, now) {
       if (!TOKEN_SHAPE.test(token)) return undefined;
-      const { rows } = await db.query<{ cart_id: string; username: string; client_id: string | null; kid: string | null; expires_at: Date | string }>(
+      const { rows } = await db.query<{
+        cart_id: string;
+        username: string;
+        client_id: string | null;
+        kid: string | null;
+        expires_at: Date | string;
+      }>(
         `SELECT cart_id::text, username, client_id, kid, expires_at FROM catalog_sessions
          WHERE token_sha256 = $1 AND expires_at > $2::timestamptz`,
         [sha256(token), now.toISOString()],
       );
       const row = rows[0];
-      return row && { cartId: row.cart_id, username: row.username, clientId: row.client_id, kid: row.kid, expiresAt: new Date(row.expires_at) };
+      return (
+        row && {
+          cartId: row.cart_id,
+          username: row.username,
+          clientId: row.client_id,
+          kid: row.kid,
+          expiresAt: new Date(row.expires_at),
+        }
+      );
     },
   };
 }

@@ -8,7 +8,8 @@ import { RequestValidationError } from '../errors';
 const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 /** localhost, 127.0.0.0/8 or [::1], as the WHATWG URL parser normalises them (127.1 → 127.0.0.1). */
-export const isLoopbackHost = (hostname: string): boolean => hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
+export const isLoopbackHost = (hostname: string): boolean =>
+  hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
 
 /** The base of launch links for this request; throws a 422 naming GATEWAY_PUBLIC_URL when there is none to trust. */
 export function launchBase(publicUrl: string | undefined, requestUrl: string): string {

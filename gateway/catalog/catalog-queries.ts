@@ -150,11 +150,16 @@ async function vehicleLevel(rows: Rows, request: CatalogVehiclesRequest): Promis
   requireParents(request);
   const { vehicle_group_type_id: group, year_id: year, make_id: make, model_id: model } = request;
   if (group === undefined) {
-    const items = await rows<{ id: number; name: string }>('SELECT id, name FROM catalog_vehicle_group_types ORDER BY id');
+    const items = await rows<{ id: number; name: string }>(
+      'SELECT id, name FROM catalog_vehicle_group_types ORDER BY id',
+    );
     return { level: 'vehicle_group_types', items };
   }
   if (year === undefined) {
-    const years = await rows<{ id: number }>(`SELECT DISTINCT v.year_id AS id FROM ${VEHICLES} WHERE md.vehicle_group_type_id = $1 ORDER BY id DESC`, [group]);
+    const years = await rows<{ id: number }>(
+      `SELECT DISTINCT v.year_id AS id FROM ${VEHICLES} WHERE md.vehicle_group_type_id = $1 ORDER BY id DESC`,
+      [group],
+    );
     return { level: 'years', items: years.map(({ id }) => ({ id, name: String(id) })) };
   }
   if (make === undefined) {
@@ -177,12 +182,19 @@ async function vehicleLevel(rows: Rows, request: CatalogVehiclesRequest): Promis
 }
 
 /** The one base vehicle the four narrowing fields name, with its engines. */
-async function engineLevel(rows: Rows, group: number, year: number, make: number, model: number): Promise<Extract<CatalogVehiclesReply, { level: 'engines' }>> {
+async function engineLevel(
+  rows: Rows,
+  group: number,
+  year: number,
+  make: number,
+  model: number,
+): Promise<Extract<CatalogVehiclesReply, { level: 'engines' }>> {
   const [found] = await rows<{ id: number }>(
     `SELECT v.id FROM ${VEHICLES} WHERE md.vehicle_group_type_id = $1 AND v.year_id = $2 AND v.make_id = $3 AND v.model_id = $4`,
     [group, year, make, model],
   );
-  if (!found) throw new NotFoundError(`no base vehicle for year ${year}, make ${make}, model ${model} in vehicle group ${group}`);
+  if (!found)
+    throw new NotFoundError(`no base vehicle for year ${year}, make ${make}, model ${model} in vehicle group ${group}`);
   const vehicle = (await baseVehicle(rows, found.id))!;
   return { level: 'engines', base_vehicle: vehicle, items: await enginesOf(rows, found.id) };
 }
@@ -228,14 +240,22 @@ function categoriesLeadingTo(all: CategoryRow[], inScope: CategoryRow[], partTyp
   const keep = new Set<number>();
   const byId = new Map(all.map((c) => [c.id, c]));
   for (const pt of partTypes) {
-    for (let c = byId.get(pt.category_id); c && !keep.has(c.id); c = c.parent_id === null ? undefined : byId.get(c.parent_id)) keep.add(c.id);
+    for (
+      let c = byId.get(pt.category_id);
+      c && !keep.has(c.id);
+      c = c.parent_id === null ? undefined : byId.get(c.parent_id)
+    )
+      keep.add(c.id);
   }
   return inScope.filter((c) => keep.has(c.id));
 }
 
 async function categoriesOf(rows: Rows, request: CatalogCategoriesRequest): Promise<CatalogCategoriesReply> {
   const taxonomy = request.taxonomy ?? DEFAULT_TAXONOMY;
-  const all = await rows<CategoryRow>('SELECT id, name, parent_id FROM catalog_categories WHERE taxonomy = $1 ORDER BY name', [taxonomy]);
+  const all = await rows<CategoryRow>(
+    'SELECT id, name, parent_id FROM catalog_categories WHERE taxonomy = $1 ORDER BY name',
+    [taxonomy],
+  );
   if (all.length === 0) throw invalidField('/taxonomy', `'${taxonomy}' is not a taxonomy of the catalog`);
   if (request.engine_key_id !== undefined && request.base_vehicle_id === undefined) {
     throw invalidField('/base_vehicle_id', 'is required when engine_key_id is given');
@@ -248,12 +268,17 @@ async function categoriesOf(rows: Rows, request: CatalogCategoriesRequest): Prom
     partTypes = await partTypesFitting(rows, scopeIds, request.base_vehicle_id, request.engine_key_id);
     inScope = categoriesLeadingTo(all, inScope, partTypes);
   } else {
-    partTypes = await rows<PartType>('SELECT id, name, category_id FROM catalog_part_types WHERE category_id = ANY($1::int[]) ORDER BY name', [scopeIds]);
+    partTypes = await rows<PartType>(
+      'SELECT id, name, category_id FROM catalog_part_types WHERE category_id = ANY($1::int[]) ORDER BY name',
+      [scopeIds],
+    );
   }
   const what = request.response_items ?? 'all';
   if (what === 'part_types') return { taxonomy, part_types: partTypes };
   const byCategory = groupBy(partTypes, (pt) => pt.category_id);
-  const categories: Category[] = inScope.map((c) => (what === 'all' ? { ...c, part_types: byCategory.get(c.id) ?? [] } : { ...c }));
+  const categories: Category[] = inScope.map((c) =>
+    what === 'all' ? { ...c, part_types: byCategory.get(c.id) ?? [] } : { ...c },
+  );
   return { taxonomy, categories };
 }
 
@@ -267,7 +292,10 @@ async function fitmentFor(rows: Rows, skus: number[], vehicle?: { baseVehicleId:
     params.push(vehicle.baseVehicleId, vehicle.engineKey ?? null);
     where += ' AND a.base_vehicle_id = $2 AND ($3::text IS NULL OR a.engine_key IS NULL OR a.engine_key = $3)';
   }
-  const found = await rows<FitmentRow>(`${FITMENT_SELECT} WHERE ${where} ORDER BY a.sku, v.name, a.position NULLS FIRST, a.id`, params);
+  const found = await rows<FitmentRow>(
+    `${FITMENT_SELECT} WHERE ${where} ORDER BY a.sku, v.name, a.position NULLS FIRST, a.id`,
+    params,
+  );
   const bySku = groupBy(found, (r) => r.sku);
   return new Map([...bySku].map(([sku, list]) => [sku, list.map(fitmentOf)]));
 }
@@ -285,16 +313,20 @@ const assetOf = ({ owner: _owner, ...asset }: AssetRow): Asset => asset;
 
 /** Every asked part type must exist: the first unknown one is named by its index. */
 async function checkPartTypes(rows: Rows, ids: number[]) {
-  const known = new Set((await rows<{ id: number }>('SELECT id FROM catalog_part_types WHERE id = ANY($1::int[])', [ids])).map((r) => r.id));
+  const known = new Set(
+    (await rows<{ id: number }>('SELECT id FROM catalog_part_types WHERE id = ANY($1::int[])', [ids])).map((r) => r.id),
+  );
   const unknown = ids.findIndex((id) => !known.has(id));
-  if (unknown >= 0) throw invalidField(`/part_types/${unknown}/id`, `${ids[unknown]} is not a part type of the catalog`);
+  if (unknown >= 0)
+    throw invalidField(`/part_types/${unknown}/id`, `${ids[unknown]} is not a part type of the catalog`);
 }
 
 async function productsOf(rows: Rows, request: CatalogProductsRequest): Promise<CatalogProductsReply> {
   const ids = request.part_types.map((pt) => pt.id);
   await checkPartTypes(rows, ids);
   const configuration = request.configuration;
-  if (configuration) await checkVehicle(rows, configuration.base_vehicle_id, configuration.engine_key_id, '/configuration');
+  if (configuration)
+    await checkVehicle(rows, configuration.base_vehicle_id, configuration.engine_key_id, '/configuration');
 
   const products = await rows<ProductRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCT_FROM} WHERE p.part_type_id = ANY($1::int[]) ORDER BY pt.name, p.brand, p.part_number`,
@@ -306,18 +338,29 @@ async function productsOf(rows: Rows, request: CatalogProductsRequest): Promise<
     return { products: products.map((p) => ({ ...productOf(p), fitment: fitment.get(p.sku) ?? [] })) };
   }
   // With a vehicle, fitment lists the applications to that vehicle: the ones that matter.
-  const fitting = await fitmentFor(rows, skus, { baseVehicleId: configuration.base_vehicle_id, engineKey: configuration.engine_key_id });
+  const fitting = await fitmentFor(rows, skus, {
+    baseVehicleId: configuration.base_vehicle_id,
+    engineKey: configuration.engine_key_id,
+  });
   const showAll = request.show_all === 1;
   return {
     products: products
       .filter((p) => showAll || fitting.has(p.sku))
-      .map((p) => ({ ...productOf(p), fitment: fitting.get(p.sku) ?? [], ...(showAll ? { fits: fitting.has(p.sku) } : {}) })),
+      .map((p) => ({
+        ...productOf(p),
+        fitment: fitting.get(p.sku) ?? [],
+        ...(showAll ? { fits: fitting.has(p.sku) } : {}),
+      })),
   };
 }
 
 async function productAssetsOf(rows: Rows, request: CatalogProductAssetsRequest): Promise<CatalogProductAssetsReply> {
   const skus = [...new Set(request.catalog_skus)];
-  const known = new Set((await rows<{ sku: number }>('SELECT sku FROM catalog_products WHERE sku = ANY($1::int[])', [skus])).map((r) => r.sku));
+  const known = new Set(
+    (await rows<{ sku: number }>('SELECT sku FROM catalog_products WHERE sku = ANY($1::int[])', [skus])).map(
+      (r) => r.sku,
+    ),
+  );
   const assets = await assetsFor(rows, 'sku', [...known], request.show_all !== true);
   return {
     products: skus.filter((s) => known.has(s)).map((sku) => ({ sku, assets: (assets.get(sku) ?? []).map(assetOf) })),
@@ -329,16 +372,27 @@ async function productInfoOf(rows: Rows, sku: number): Promise<CatalogProductInf
   const [product] = await rows<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCT_FROM} WHERE p.sku = $1`, [sku]);
   if (!product) throw new NotFoundError(`SKU ${sku} is not in the catalog`);
   const [attributes, fitment, assets] = await Promise.all([
-    rows<{ name: string; value: string }>('SELECT name, value FROM catalog_product_attributes WHERE sku = $1 ORDER BY sort_order', [sku]),
+    rows<{ name: string; value: string }>(
+      'SELECT name, value FROM catalog_product_attributes WHERE sku = $1 ORDER BY sort_order',
+      [sku],
+    ),
     fitmentFor(rows, [sku]),
     assetsFor(rows, 'sku', [sku]),
   ]);
   return {
-    product: { ...productOf(product), attributes, fitment: fitment.get(sku) ?? [], assets: (assets.get(sku) ?? []).map(assetOf) },
+    product: {
+      ...productOf(product),
+      attributes,
+      fitment: fitment.get(sku) ?? [],
+      assets: (assets.get(sku) ?? []).map(assetOf),
+    },
   };
 }
 
-async function applicationAssetsOf(rows: Rows, request: CatalogApplicationAssetsRequest): Promise<CatalogApplicationAssetsReply> {
+async function applicationAssetsOf(
+  rows: Rows,
+  request: CatalogApplicationAssetsRequest,
+): Promise<CatalogApplicationAssetsReply> {
   const ids = [...new Set(request.application_ids)];
   const found = await rows<FitmentRow>(`${FITMENT_SELECT} WHERE a.id = ANY($1::int[])`, [ids]);
   const byId = new Map(found.map((r) => [r.application_id, r]));
@@ -348,13 +402,20 @@ async function applicationAssetsOf(rows: Rows, request: CatalogApplicationAssets
       .filter((id) => byId.has(id))
       .map((id) => {
         const row = byId.get(id)!;
-        return { application_id: id, sku: row.sku, fitment: fitmentOf(row), assets: (assets.get(id) ?? []).map(assetOf) };
+        return {
+          application_id: id,
+          sku: row.sku,
+          fitment: fitmentOf(row),
+          assets: (assets.get(id) ?? []).map(assetOf),
+        };
       }),
     missing_application_ids: ids.filter((id) => !byId.has(id)),
   };
 }
 
 async function productsBySku(rows: Rows, skus: number[]) {
-  const found = await rows<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCT_FROM} WHERE p.sku = ANY($1::int[])`, [skus]);
+  const found = await rows<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCT_FROM} WHERE p.sku = ANY($1::int[])`, [
+    skus,
+  ]);
   return found.map(productOf);
 }

@@ -51,16 +51,25 @@ describe('POST /catalog/vehicles narrows group → years → makes → models �
     expect(body.items.map((y: { id: number }) => y.id)).toContain(2015);
   });
   it('lists the makes of a year', async () => {
-    const body = await ok(await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2015 }), 'catalog-vehicles');
+    const body = await ok(
+      await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2015 }),
+      'catalog-vehicles',
+    );
     expect(body.level).toBe('makes');
     expect(body.items.map((m: { name: string }) => m.name)).toEqual(['Chevrolet', 'Ford', 'Honda', 'Toyota']);
   });
   it('lists the models of a make in a year', async () => {
-    const body = await ok(await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2015, make_id: 1 }), 'catalog-vehicles');
+    const body = await ok(
+      await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2015, make_id: 1 }),
+      'catalog-vehicles',
+    );
     expect(body.items.map((m: { name: string }) => m.name)).toEqual(['Accord', 'CR-V', 'Civic']);
   });
   it('gives the base vehicle and its engines for a model', async () => {
-    const body = await ok(await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2016, make_id: 1, model_id: 1 }), 'catalog-vehicles');
+    const body = await ok(
+      await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2016, make_id: 1, model_id: 1 }),
+      'catalog-vehicles',
+    );
     expect(body.level).toBe('engines');
     expect(body.base_vehicle).toMatchObject({ id: 1003, name: '2016 Honda Civic', year_id: 2016 });
     expect(body.items.map((e: { id: string }) => e.id).sort()).toEqual(['HON-K20C2', 'HON-L15B7']);
@@ -79,7 +88,12 @@ describe('POST /catalog/vehicles narrows group → years → makes → models �
     expect(paths).toEqual(['/make_id', '/year']);
   });
   it('answers 404 for a year/make/model with no base vehicle', async () => {
-    const response = await post('/catalog/vehicles', { vehicle_group_type_id: 1, year_id: 2018, make_id: 3, model_id: 6 });
+    const response = await post('/catalog/vehicles', {
+      vehicle_group_type_id: 1,
+      year_id: 2018,
+      make_id: 3,
+      model_id: 6,
+    });
     expect(response.status).toBe(404);
   });
 });
@@ -93,13 +107,20 @@ describe('POST /catalog/categories', () => {
     expect(disc.part_types.map((p: { name: string }) => p.name)).toContain('Disc Brake Pad Set');
   });
   it('limits to one top category and its sub-categories', async () => {
-    const body = await ok(await post('/catalog/categories', { top_category_id: 1, response_items: 'categories' }), 'catalog-categories');
+    const body = await ok(
+      await post('/catalog/categories', { top_category_id: 1, response_items: 'categories' }),
+      'catalog-categories',
+    );
     expect(body.categories.map((c: { id: number }) => c.id).sort()).toEqual([1, 101, 102]);
     expect(body.categories[0].part_types).toBeUndefined();
   });
   it('lists only part types with a product fitting the vehicle', async () => {
     const body = await ok(
-      await post('/catalog/categories', { response_items: 'part_types', base_vehicle_id: 1002, engine_key_id: 'HON-R18Z1' }),
+      await post('/catalog/categories', {
+        response_items: 'part_types',
+        base_vehicle_id: 1002,
+        engine_key_id: 'HON-R18Z1',
+      }),
       'catalog-categories',
     );
     const names = body.part_types.map((p: { name: string }) => p.name);
@@ -119,18 +140,29 @@ describe('POST /catalog/categories', () => {
 describe('POST /catalog/products', () => {
   it('returns only products fitting the configuration, with that fitment', async () => {
     const body = await ok(
-      await post('/catalog/products', { part_types: [{ id: 1684, name: 'Disc Brake Pad Set' }], configuration: { base_vehicle_id: 1002 } }),
+      await post('/catalog/products', {
+        part_types: [{ id: 1684, name: 'Disc Brake Pad Set' }],
+        configuration: { base_vehicle_id: 1002 },
+      }),
       'catalog-products',
     );
     expect(body.products.map((p: { part_number: string }) => p.part_number)).toEqual(['BC905']);
-    expect(body.products[0].fitment).toEqual([expect.objectContaining({ base_vehicle_id: 1002, vehicle: '2015 Honda Civic', position: 'Front' })]);
+    expect(body.products[0].fitment).toEqual([
+      expect.objectContaining({ base_vehicle_id: 1002, vehicle: '2015 Honda Civic', position: 'Front' }),
+    ]);
   });
   it('with show_all 1 returns every product of the part types, marking which fit', async () => {
     const body = await ok(
-      await post('/catalog/products', { part_types: [{ id: 1684 }], configuration: { base_vehicle_id: 1002 }, show_all: 1 }),
+      await post('/catalog/products', {
+        part_types: [{ id: 1684 }],
+        configuration: { base_vehicle_id: 1002 },
+        show_all: 1,
+      }),
       'catalog-products',
     );
-    const fits = Object.fromEntries(body.products.map((p: { part_number: string; fits: boolean }) => [p.part_number, p.fits]));
+    const fits = Object.fromEntries(
+      body.products.map((p: { part_number: string; fits: boolean }) => [p.part_number, p.fits]),
+    );
     expect(fits).toEqual({ BC905: true, BRF1478: false });
   });
   it('names an unknown part type by its position', async () => {
@@ -147,13 +179,19 @@ describe('POST /catalog/products', () => {
 
 describe('assets and product info', () => {
   it('gives the primary asset per SKU, or all with show_all, and lists unknown SKUs', async () => {
-    const primary = await ok(await post('/catalog/products/assets', { catalog_skus: [10001, 424242] }), 'catalog-product-assets');
+    const primary = await ok(
+      await post('/catalog/products/assets', { catalog_skus: [10001, 424242] }),
+      'catalog-product-assets',
+    );
     expect(primary.products).toHaveLength(1);
     expect(primary.products[0].assets).toHaveLength(1);
     expect(primary.products[0].assets[0]).toMatchObject({ kind: 'image', primary: true });
     expect(primary.products[0].assets[0].url).toMatch(/^https:\/\//);
     expect(primary.missing_skus).toEqual([424242]);
-    const all = await ok(await post('/catalog/products/assets', { catalog_skus: [10001], show_all: true }), 'catalog-product-assets');
+    const all = await ok(
+      await post('/catalog/products/assets', { catalog_skus: [10001], show_all: true }),
+      'catalog-product-assets',
+    );
     expect(all.products[0].assets.length).toBeGreaterThan(1);
   });
   it('gives a product with attributes, fitment and assets, and 404 for an unknown SKU', async () => {
@@ -166,7 +204,10 @@ describe('assets and product info', () => {
   it('gives the assets of applications found through product info', async () => {
     const info = await json(await post('/catalog/product/info', { sku: 10001 }));
     const civic = info.product.fitment.find((f: { base_vehicle_id: number }) => f.base_vehicle_id === 1002);
-    const body = await ok(await post('/catalog/applications/assets', { application_ids: [civic.application_id, 999999] }), 'catalog-application-assets');
+    const body = await ok(
+      await post('/catalog/applications/assets', { application_ids: [civic.application_id, 999999] }),
+      'catalog-application-assets',
+    );
     expect(body.applications[0].sku).toBe(10001);
     expect(body.applications[0].assets.map((a: { kind: string }) => a.kind)).toContain('installation');
     expect(body.missing_application_ids).toEqual([999999]);
@@ -186,7 +227,11 @@ describe('values beyond what the store holds are a 4422 naming the field, never 
     ['/catalog/categories', (n) => ({ top_category_id: n }), '/top_category_id'],
     ['/catalog/categories', (n) => ({ base_vehicle_id: n }), '/base_vehicle_id'],
     ['/catalog/products', (n) => ({ part_types: [{ id: n }] }), '/part_types/0/id'],
-    ['/catalog/products', (n) => ({ part_types: [{ id: 1 }], configuration: { base_vehicle_id: n } }), '/configuration/base_vehicle_id'],
+    [
+      '/catalog/products',
+      (n) => ({ part_types: [{ id: 1 }], configuration: { base_vehicle_id: n } }),
+      '/configuration/base_vehicle_id',
+    ],
     ['/catalog/products/assets', (n) => ({ catalog_skus: [n] }), '/catalog_skus/0'],
     ['/catalog/product/info', (n) => ({ sku: n }), '/sku'],
     ['/catalog/applications/assets', (n) => ({ application_ids: [n] }), '/application_ids/0'],
@@ -205,7 +250,10 @@ describe('values beyond what the store holds are a 4422 naming the field, never 
   it('refuses 1e400 (Infinity once parsed) as a key', async () => {
     const response = await post('/catalog/product/info', '{"sku":1e400}');
     expect(response.status).toBe(422);
-    expect(await json(response)).toMatchObject({ status_code: 4422, errors: [{ path: '/sku', message: 'must be a finite integer' }] });
+    expect(await json(response)).toMatchObject({
+      status_code: 4422,
+      errors: [{ path: '/sku', message: 'must be a finite integer' }],
+    });
   });
 
   it('refuses a NUL or a lone surrogate in a string, and an overlong one', async () => {
@@ -214,7 +262,10 @@ describe('values beyond what the store holds are a 4422 naming the field, never 
       expect(response.status).toBe(422);
       expect((await json(response)).errors.map((e: { path: string }) => e.path)).toEqual(['/taxonomy']);
     }
-    const engine = await post('/catalog/products', `{"part_types":[{"id":1}],"configuration":{"base_vehicle_id":1003,"engine_key_id":"K\\ud800"}}`);
+    const engine = await post(
+      '/catalog/products',
+      `{"part_types":[{"id":1}],"configuration":{"base_vehicle_id":1003,"engine_key_id":"K\\ud800"}}`,
+    );
     expect(engine.status).toBe(422);
     expect((await json(engine)).errors.map((e: { path: string }) => e.path)).toEqual(['/configuration/engine_key_id']);
   });

@@ -27,13 +27,25 @@ export function catalogRoutes({ catalog, search, auth }: CatalogRoutesDeps): Hon
   app.use('/search/*', auth);
 
   app.post('/catalog/vehicles', async (c) => c.json(await catalog.vehicles(await readBody(c, CatalogVehiclesRequest))));
-  app.post('/catalog/categories', async (c) => c.json(await catalog.categories(await readBody(c, CatalogCategoriesRequest))));
+  app.post('/catalog/categories', async (c) =>
+    c.json(await catalog.categories(await readBody(c, CatalogCategoriesRequest))),
+  );
   app.post('/catalog/products', async (c) => c.json(await catalog.products(await readBody(c, CatalogProductsRequest))));
-  app.post('/catalog/products/assets', async (c) => c.json(await catalog.productAssets(await readBody(c, CatalogProductAssetsRequest))));
-  app.post('/catalog/product/info', async (c) => c.json(await catalog.productInfo((await readBody(c, CatalogProductInfoRequest)).sku)));
-  app.post('/catalog/applications/assets', async (c) => c.json(await catalog.applicationAssets(await readBody(c, CatalogApplicationAssetsRequest))));
+  app.post('/catalog/products/assets', async (c) =>
+    c.json(await catalog.productAssets(await readBody(c, CatalogProductAssetsRequest))),
+  );
+  app.post('/catalog/product/info', async (c) =>
+    c.json(await catalog.productInfo((await readBody(c, CatalogProductInfoRequest)).sku)),
+  );
+  app.post('/catalog/applications/assets', async (c) =>
+    c.json(await catalog.applicationAssets(await readBody(c, CatalogApplicationAssetsRequest))),
+  );
 
-  app.get('/search/products', async (c) => c.json(await search.products(readQuery(c, SearchQuery, ['limit', 'offset']))));
-  app.get('/search/vehicles', async (c) => c.json(await search.vehicles(readQuery(c, SearchQuery, ['limit', 'offset']))));
+  app.get('/search/products', async (c) =>
+    c.json(await search.products(readQuery(c, SearchQuery, ['limit', 'offset']))),
+  );
+  app.get('/search/vehicles', async (c) =>
+    c.json(await search.vehicles(readQuery(c, SearchQuery, ['limit', 'offset']))),
+  );
   return app;
 }

@@ -41,11 +41,14 @@ describe('GET /search/products ranks the seed catalog', () => {
     expect(productKey(body.results[0])).toBe(expected);
   });
 
-  it.each(['brake pad', 'brak pads', 'brkae pads'])('"%s" finds both brake pad sets and nothing else', async (query) => {
-    const body = await search('products', query);
-    expect(body.results.map(productKey).sort()).toEqual(['BOS BC905', 'MOT BRF1478']);
-    expect(body.total).toBe(2);
-  });
+  it.each(['brake pad', 'brak pads', 'brkae pads'])(
+    '"%s" finds both brake pad sets and nothing else',
+    async (query) => {
+      const body = await search('products', query);
+      expect(body.results.map(productKey).sort()).toEqual(['BOS BC905', 'MOT BRF1478']);
+      expect(body.total).toBe(2);
+    },
+  );
 
   it('corrects a misspelt word that is one transposition away ("sprak plug")', async () => {
     const body = await search('products', 'sprak plug');
@@ -85,13 +88,19 @@ describe('GET /search/vehicles', () => {
   it('"civic 2015" finds the 2015 Civic with its engine and ids to query the catalog with', async () => {
     const body = await search('vehicles', 'civic 2015');
     expect(body.total).toBe(1);
-    expect(body.results[0].base_vehicle).toMatchObject({ id: 1002, make: { id: 1, name: 'Honda' }, model: { id: 1, name: 'Civic' } });
+    expect(body.results[0].base_vehicle).toMatchObject({
+      id: 1002,
+      make: { id: 1, name: 'Honda' },
+      model: { id: 1, name: 'Civic' },
+    });
     expect(body.results[0].engines).toEqual([{ id: 'HON-R18Z1', name: '1.8L L4 DOHC i-VTEC (R18Z1)' }]);
   });
 
   it('lists every year of a model, newest first', async () => {
     const body = await search('vehicles', 'honda civic');
-    expect(body.results.map((r: { base_vehicle: { year_id: number } }) => r.base_vehicle.year_id)).toEqual([2018, 2017, 2016, 2015, 2014]);
+    expect(body.results.map((r: { base_vehicle: { year_id: number } }) => r.base_vehicle.year_id)).toEqual([
+      2018, 2017, 2016, 2015, 2014,
+    ]);
   });
 });
 

@@ -88,7 +88,12 @@ export function createCatalogSearch(db: Queryable): CatalogSearch {
  * word. With pg_trgm the trigram index proposes candidates (scales to large catalogs);
  * without it every catalog word of the kind is a candidate (fine for small catalogs).
  */
-async function correctSpelling(db: Queryable, typoTolerant: () => Promise<boolean>, words: string[], kind: WordKind): Promise<string[]> {
+async function correctSpelling(
+  db: Queryable,
+  typoTolerant: () => Promise<boolean>,
+  words: string[],
+  kind: WordKind,
+): Promise<string[]> {
   const unknown = await unknownWords(db, words, kind);
   if (unknown.length === 0) return words;
   const candidates = await spellingCandidates(db, await typoTolerant(), unknown, kind);
@@ -113,7 +118,12 @@ async function unknownWords(db: Queryable, words: string[], kind: WordKind): Pro
 }
 
 /** Catalog words that may be what was meant: per unknown word by trigram distance, or (query null) every word of the kind. */
-async function spellingCandidates(db: Queryable, trigram: boolean, unknown: string[], kind: WordKind): Promise<{ query: string | null; word: string }[]> {
+async function spellingCandidates(
+  db: Queryable,
+  trigram: boolean,
+  unknown: string[],
+  kind: WordKind,
+): Promise<{ query: string | null; word: string }[]> {
   const { rows } = trigram
     ? await db.query<{ query: string; word: string }>(
         `SELECT q.word AS query, c.word FROM unnest($1::text[]) AS q(word)
@@ -121,7 +131,10 @@ async function spellingCandidates(db: Queryable, trigram: boolean, unknown: stri
                                 ORDER BY w.word <-> q.word LIMIT ${TRIGRAM_CANDIDATES}) c`,
         [unknown, kind],
       )
-    : await db.query<{ query: string | null; word: string }>('SELECT NULL AS query, word FROM catalog_search_words WHERE kind = $1', [kind]);
+    : await db.query<{ query: string | null; word: string }>(
+        'SELECT NULL AS query, word FROM catalog_search_words WHERE kind = $1',
+        [kind],
+      );
   return rows;
 }
 
@@ -130,7 +143,10 @@ function paging(query: SearchQuery) {
 }
 
 /** Every word as a prefix: all required (`every`), or any (`any`, for ranking). */
-const prefixQueries = (words: string[]) => [words.map((w) => `${w}:*`).join(' & '), words.map((w) => `${w}:*`).join(' | ')];
+const prefixQueries = (words: string[]) => [
+  words.map((w) => `${w}:*`).join(' & '),
+  words.map((w) => `${w}:*`).join(' | '),
+];
 
 async function searchProducts(db: Queryable, correct: Corrector, query: SearchQuery): Promise<ProductSearchReply> {
   const { limit, offset } = paging(query);
@@ -151,6 +167,10 @@ async function searchVehicles(db: Queryable, correct: Corrector, query: SearchQu
   const typed = searchWords(query.query);
   if (typed.length === 0) return { query: query.query, total: 0, limit, offset, results: [] };
   const words = await correct(typed, 'vehicle');
-  const { rows } = await db.query<{ total: number; results: VehicleSearchReply['results'] }>(VEHICLE_SEARCH_SQL, [...prefixQueries(words), limit, offset]);
+  const { rows } = await db.query<{ total: number; results: VehicleSearchReply['results'] }>(VEHICLE_SEARCH_SQL, [
+    ...prefixQueries(words),
+    limit,
+    offset,
+  ]);
   return { query: query.query, total: rows[0].total, limit, offset, results: rows[0].results };
 }

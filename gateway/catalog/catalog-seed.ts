@@ -64,7 +64,10 @@ async function upsert(tx: Queryable, table: string, columns: Record<string, stri
   );
 }
 
-export async function seedCatalog(store: Store, seed?: CatalogSeed): Promise<{ products: number; baseVehicles: number }> {
+export async function seedCatalog(
+  store: Store,
+  seed?: CatalogSeed,
+): Promise<{ products: number; baseVehicles: number }> {
   const catalog = seed ?? (await readCatalogSeed());
   await store.transaction(async (tx) => {
     await upsertVehicles(tx, catalog);
@@ -79,7 +82,13 @@ export async function seedCatalog(store: Store, seed?: CatalogSeed): Promise<{ p
 async function upsertVehicles(tx: Queryable, catalog: CatalogSeed): Promise<void> {
   await upsert(tx, 'catalog_vehicle_group_types', { id: 'int', name: 'text' }, ['id'], catalog.vehicle_group_types);
   await upsert(tx, 'catalog_makes', { id: 'int', name: 'text' }, ['id'], catalog.makes);
-  await upsert(tx, 'catalog_models', { id: 'int', make_id: 'int', vehicle_group_type_id: 'int', name: 'text' }, ['id'], catalog.models);
+  await upsert(
+    tx,
+    'catalog_models',
+    { id: 'int', make_id: 'int', vehicle_group_type_id: 'int', name: 'text' },
+    ['id'],
+    catalog.models,
+  );
   await upsert(tx, 'catalog_engines', { key: 'text', name: 'text' }, ['key'], catalog.engines);
   await upsert(
     tx,
@@ -113,9 +122,13 @@ async function upsertCategories(tx: Queryable, catalog: CatalogSeed): Promise<vo
 
 /** Products with their attributes, applications (fitment) and assets. */
 async function upsertProducts(tx: Queryable, catalog: CatalogSeed): Promise<void> {
-  const productAssets = catalog.products.flatMap((p) => p.assets.map((a) => ({ ...a, sku: p.sku, is_primary: a.primary })));
+  const productAssets = catalog.products.flatMap((p) =>
+    p.assets.map((a) => ({ ...a, sku: p.sku, is_primary: a.primary })),
+  );
   const applications = catalog.products.flatMap((p) => p.applications.map((a) => ({ ...a, sku: p.sku })));
-  const applicationAssets = applications.flatMap((a) => a.assets.map((asset) => ({ ...asset, application_id: a.id, is_primary: asset.primary })));
+  const applicationAssets = applications.flatMap((a) =>
+    a.assets.map((asset) => ({ ...asset, application_id: a.id, is_primary: asset.primary })),
+  );
   await upsert(
     tx,
     'catalog_products',
@@ -146,7 +159,15 @@ async function upsertProducts(tx: Queryable, catalog: CatalogSeed): Promise<void
     ['id'],
     applications,
   );
-  const assetColumns = { id: 'int', sku: 'int', application_id: 'int', kind: 'text', url: 'text', description: 'text', is_primary: 'boolean' };
+  const assetColumns = {
+    id: 'int',
+    sku: 'int',
+    application_id: 'int',
+    kind: 'text',
+    url: 'text',
+    description: 'text',
+    is_primary: 'boolean',
+  };
   await upsert(tx, 'catalog_assets', assetColumns, ['id'], [...productAssets, ...applicationAssets]);
 }
 

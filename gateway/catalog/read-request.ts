@@ -27,7 +27,11 @@ export function checked<T extends TSchema>(schema: T, data: unknown, what: strin
 }
 
 /** The body read as JSON (an empty one standing for `emptyAs` when given) and checked against `schema`. */
-export async function readBody<T extends TSchema>(c: Context, schema: T, options: JsonBodyOptions = {}): Promise<Static<T>> {
+export async function readBody<T extends TSchema>(
+  c: Context,
+  schema: T,
+  options: JsonBodyOptions = {},
+): Promise<Static<T>> {
   return checked(schema, await readJsonBody(c, bodyNotJson, options), 'the body');
 }
 

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
 import { mintDevToken } from '../auth/dev-keys';
 import { startNodeChild, killAllNodeChildren, type NodeChild } from '../testing/node-child';
-import { startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../testing/throwaway-postgres';
+import {
+  startThrowawayPostgres,
+  throwawayPostgresUnavailable,
+  type ThrowawayPostgres,
+} from '../testing/throwaway-postgres';
 
 // GATEWAY_WORKERS: several gateway processes on one port over PostgreSQL, refused on the
 // embedded store; a worker that dies is replaced while the others go on serving.
@@ -59,7 +63,12 @@ describe('GATEWAY_WORKERS', () => {
       pg = await startThrowawayPostgres();
       seller = await startMockSeller();
       // No balancer here to wait for: a short drain keeps the SIGTERM test short.
-      gateway = await startGateway({ GATEWAY_WORKERS: '2', GATEWAY_DRAIN_MS: '300', DATABASE_URL: pg.url, MOCK_SELLER_URL: `${seller.url}/seller` });
+      gateway = await startGateway({
+        GATEWAY_WORKERS: '2',
+        GATEWAY_DRAIN_MS: '300',
+        DATABASE_URL: pg.url,
+        MOCK_SELLER_URL: `${seller.url}/seller`,
+      });
       gateway.process.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     }, 120_000);
     afterAll(async () => {
@@ -84,7 +93,8 @@ describe('GATEWAY_WORKERS', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
-    const listeningLines = () => [...(gateway.output() + stderr).matchAll(/gateway: listening on (http:\/\/[^\s,]+)/g)].map((m) => m[1]);
+    const listeningLines = () =>
+      [...(gateway.output() + stderr).matchAll(/gateway: listening on (http:\/\/[^\s,]+)/g)].map((m) => m[1]);
 
     it('runs two worker processes on one port, both serving', async () => {
       await until('both workers to listen', () => listeningLines().length >= 2);
@@ -99,7 +109,9 @@ describe('GATEWAY_WORKERS', () => {
       const workers = childrenOf(gateway.pid);
       expect(workers).toHaveLength(2);
       process.kill(workers[0], 'SIGKILL');
-      await until('the primary to notice', () => (gateway.output() + stderr).includes(`worker ${workers[0]} exited (SIGKILL); starting another`));
+      await until('the primary to notice', () =>
+        (gateway.output() + stderr).includes(`worker ${workers[0]} exited (SIGKILL); starting another`),
+      );
       expect(await inquire()).toBe(200);
       await until('a new worker to listen', () => listeningLines().length > before);
       expect(workerPids()).toContain(workers[0]);

@@ -46,7 +46,9 @@ export function runGatewayCluster(options: ClusterOptions): void {
   for (let i = 0; i < options.workers; i++) cluster.fork();
   primary.log(`gateway: primary ${process.pid} started ${options.workers} workers`);
 
-  cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => replaceDeadWorker(primary, worker, code, signal));
+  cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) =>
+    replaceDeadWorker(primary, worker, code, signal),
+  );
   process.on('SIGINT', () => onStopSignal(primary, 'SIGINT'));
   process.on('SIGTERM', () => onStopSignal(primary, 'SIGTERM'));
   process.on('SIGHUP', () => reload(primary));
@@ -64,9 +66,11 @@ interface Primary {
   recentDeaths: number[];
 }
 
-const liveWorkers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+const liveWorkers = () =>
+  Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
 
-const exited = (worker: Worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve())));
+const exited = (worker: Worker) =>
+  new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve())));
 
 /** A worker that exited unasked is replaced, unless workers keep dying: then the cluster stops. */
 function replaceDeadWorker(primary: Primary, worker: Worker, code: number | null, signal: string | null): void {
@@ -76,7 +80,9 @@ function replaceDeadWorker(primary: Primary, worker: Worker, code: number | null
   recentDeaths.push(now);
   while (recentDeaths.length > 0 && recentDeaths[0] < now - 60_000) recentDeaths.shift();
   if (recentDeaths.length > options.workers * 3) {
-    log(`gateway: workers keep dying (${recentDeaths.length} in a minute; last: worker ${worker.process.pid}, ${signal ?? `code ${code}`}); stopping`);
+    log(
+      `gateway: workers keep dying (${recentDeaths.length} in a minute; last: worker ${worker.process.pid}, ${signal ?? `code ${code}`}); stopping`,
+    );
     void stop(primary, 'repeated worker deaths', 1, 'SIGTERM');
     return;
   }
@@ -116,20 +122,26 @@ function onStopSignal(primary: Primary, signal: 'SIGTERM' | 'SIGINT'): void {
 /** SIGHUP: every worker replaced by a new one, one at a time (rolling-reload.ts). */
 function reload(primary: Primary): void {
   const { log } = primary;
-  if (primary.stopping || primary.reloading) return log(`gateway: SIGHUP ignored: ${primary.stopping ? 'stopping' : 'a reload is under way'}`);
+  if (primary.stopping || primary.reloading)
+    return log(`gateway: SIGHUP ignored: ${primary.stopping ? 'stopping' : 'a reload is under way'}`);
   primary.reloading = true;
   const old = liveWorkers();
   log(`gateway: SIGHUP, replacing ${old.length} workers one at a time`);
-  void replaceOneAtATime(old, { start: () => startWorker(primary), retire: (worker) => retireWorker(primary, worker), log }).finally(
-    () => (primary.reloading = false),
-  );
+  void replaceOneAtATime(old, {
+    start: () => startWorker(primary),
+    retire: (worker) => retireWorker(primary, worker),
+    log,
+  }).finally(() => (primary.reloading = false));
 }
 
 /** A new worker of a reload, once it listens. */
 function startWorker(primary: Primary): Promise<Worker> {
   return new Promise<Worker>((resolve, reject) => {
     const worker = cluster.fork();
-    const timer = setTimeout(() => reject(new Error(`not listening within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`not listening within ${WORKER_START_TIMEOUT_MS} ms`)),
+      WORKER_START_TIMEOUT_MS,
+    );
     worker.once('listening', () => {
       clearTimeout(timer);
       primary.log(`gateway: reload: worker ${worker.process.pid} listening`);

@@ -43,14 +43,19 @@ export interface RollingReloadSteps<W> {
  * Replaces `old` one worker at a time: start one, then retire one. A new worker that fails to
  * start stops the reload, the old workers left serving (a bad deploy does not take the machine down).
  */
-export async function replaceOneAtATime<W>(old: readonly W[], steps: RollingReloadSteps<W>): Promise<{ replaced: number; failure?: string }> {
+export async function replaceOneAtATime<W>(
+  old: readonly W[],
+  steps: RollingReloadSteps<W>,
+): Promise<{ replaced: number; failure?: string }> {
   let replaced = 0;
   for (const worker of old) {
     try {
       await steps.start();
     } catch (error) {
       const failure = (error as Error).message;
-      steps.log(`gateway: reload stopped after ${replaced} of ${old.length} workers: a new worker did not start (${failure}); the others serve on`);
+      steps.log(
+        `gateway: reload stopped after ${replaced} of ${old.length} workers: a new worker did not start (${failure}); the others serve on`,
+      );
       return { replaced, failure };
     }
     await steps.retire(worker);

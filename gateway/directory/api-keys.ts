@@ -17,7 +17,9 @@ const MIN_RSA_BITS = 2048;
 /** Parses a public key PEM and checks it suits `algorithm`; returns it as SPKI PEM. */
 export function normalizePublicKey(pem: string, algorithm: KeyAlgorithm): string {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) {
-    throw new KeyCommandError('that file holds a PRIVATE key: register only the public half (-----BEGIN PUBLIC KEY-----)');
+    throw new KeyCommandError(
+      'that file holds a PRIVATE key: register only the public half (-----BEGIN PUBLIC KEY-----)',
+    );
   }
   let key: KeyObject;
   try {
@@ -30,11 +32,14 @@ export function normalizePublicKey(pem: string, algorithm: KeyAlgorithm): string
       throw new KeyCommandError(`RS256 needs an RSA public key; this one is ${key.asymmetricKeyType}`);
     }
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-    if (bits < MIN_RSA_BITS) throw new KeyCommandError(`RSA key is ${bits} bits; RS256 keys must have at least ${MIN_RSA_BITS}`);
+    if (bits < MIN_RSA_BITS)
+      throw new KeyCommandError(`RSA key is ${bits} bits; RS256 keys must have at least ${MIN_RSA_BITS}`);
   } else {
     if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
       const curve = key.asymmetricKeyDetails?.namedCurve;
-      throw new KeyCommandError(`ES256 needs an EC P-256 public key; this one is ${key.asymmetricKeyType}${curve ? ` on ${curve}` : ''}`);
+      throw new KeyCommandError(
+        `ES256 needs an EC P-256 public key; this one is ${key.asymmetricKeyType}${curve ? ` on ${curve}` : ''}`,
+      );
     }
   }
   return key.export({ type: 'spki', format: 'pem' }).toString();
@@ -59,18 +64,27 @@ export interface RegisteredKey {
   linkedUsernames: string[];
 }
 
-export async function registerKey(store: Store, input: RegisterKeyInput, directory?: Directory): Promise<RegisteredKey> {
+export async function registerKey(
+  store: Store,
+  input: RegisterKeyInput,
+  directory?: Directory,
+): Promise<RegisteredKey> {
   const algorithm = input.algorithm ?? 'RS256';
-  if (!KEY_ALGORITHMS.includes(algorithm)) throw new KeyCommandError(`algorithm must be RS256 or ES256, not ${algorithm}`);
+  if (!KEY_ALGORITHMS.includes(algorithm))
+    throw new KeyCommandError(`algorithm must be RS256 or ES256, not ${algorithm}`);
   if (!input.clientId.trim()) throw new KeyCommandError('client id must not be empty');
   if (!input.kid.trim()) throw new KeyCommandError('kid must not be empty');
   const publicKeyPem = normalizePublicKey(input.publicKeyPem, algorithm);
   const usernames = [...new Set(input.usernames ?? [])];
 
   const result = await store.transaction(async (tx) => {
-    const existingKey = await tx.query<{ client_id: string }>('SELECT client_id FROM api_keys WHERE kid = $1', [input.kid]);
+    const existingKey = await tx.query<{ client_id: string }>('SELECT client_id FROM api_keys WHERE kid = $1', [
+      input.kid,
+    ]);
     if (existingKey.rows[0]) {
-      throw new KeyCommandError(`kid ${input.kid} is already registered (client ${existingKey.rows[0].client_id}); kids are never reused — choose another`);
+      throw new KeyCommandError(
+        `kid ${input.kid} is already registered (client ${existingKey.rows[0].client_id}); kids are never reused — choose another`,
+      );
     }
     const created = await tx.query('INSERT INTO api_clients (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
       input.clientId,
@@ -83,10 +97,10 @@ export async function registerKey(store: Store, input: RegisterKeyInput, directo
     for (const username of usernames) {
       const user = await tx.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [username]);
       if (!user.rows[0]) throw new KeyCommandError(`unknown user ${username}`);
-      await tx.query('INSERT INTO api_client_users (client_id, user_id) VALUES ($1, $2) ON CONFLICT (client_id, user_id) DO NOTHING', [
-        input.clientId,
-        user.rows[0].id,
-      ]);
+      await tx.query(
+        'INSERT INTO api_client_users (client_id, user_id) VALUES ($1, $2) ON CONFLICT (client_id, user_id) DO NOTHING',
+        [input.clientId, user.rows[0].id],
+      );
     }
     await tx.query('INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ($1, $2, $3, $4)', [
       input.kid,
@@ -100,7 +114,13 @@ export async function registerKey(store: Store, input: RegisterKeyInput, directo
        WHERE cu.client_id = $1 ORDER BY u.username`,
       [input.clientId],
     );
-    return { kid: input.kid, clientId: input.clientId, algorithm, createdClient, linkedUsernames: linked.rows.map((r) => r.username) };
+    return {
+      kid: input.kid,
+      clientId: input.clientId,
+      algorithm,
+      createdClient,
+      linkedUsernames: linked.rows.map((r) => r.username),
+    };
   });
   directory?.invalidate();
   return result;
@@ -143,7 +163,11 @@ export async function listKeys(store: Store): Promise<KeyListing[]> {
   }));
 }
 
-export async function revokeKey(store: Store, kid: string, directory?: Directory): Promise<{ kid: string; revokedAt: Date }> {
+export async function revokeKey(
+  store: Store,
+  kid: string,
+  directory?: Directory,
+): Promise<{ kid: string; revokedAt: Date }> {
   const result = await store.transaction(async (tx) => {
     const revoked = await tx.query<{ revoked_at: Date }>(
       'UPDATE api_keys SET active = false, revoked_at = now() WHERE kid = $1 AND active RETURNING revoked_at',
@@ -154,7 +178,8 @@ export async function revokeKey(store: Store, kid: string, directory?: Directory
       return { kid, revokedAt: revoked.rows[0].revoked_at };
     }
     const existing = await tx.query<{ revoked_at: Date }>('SELECT revoked_at FROM api_keys WHERE kid = $1', [kid]);
-    if (existing.rows[0]) throw new KeyCommandError(`kid ${kid} was already revoked at ${existing.rows[0].revoked_at.toISOString()}`);
+    if (existing.rows[0])
+      throw new KeyCommandError(`kid ${kid} was already revoked at ${existing.rows[0].revoked_at.toISOString()}`);
     throw new KeyCommandError(`unknown kid ${kid}`);
   });
   directory?.invalidate();

@@ -13,7 +13,12 @@ import type { OperationDeps } from '../operations/operation-deps';
 
 describe('TtlCache: peek() answers exactly when get() would answer from memory', () => {
   const TTL = 1_000;
-  const cases: { name: string; at: number; prepare?: (cache: TtlCache<string>) => Promise<void> | void; fromMemory: boolean }[] = [
+  const cases: {
+    name: string;
+    at: number;
+    prepare?: (cache: TtlCache<string>) => Promise<void> | void;
+    fromMemory: boolean;
+  }[] = [
     { name: 'just loaded', at: 0, fromMemory: true },
     { name: 'one ms before the ttl ends', at: TTL - 1, fromMemory: true },
     { name: 'when the ttl ends', at: TTL, fromMemory: false },

@@ -49,10 +49,42 @@ describe.each(availableTestBackends())('directory on %s', (backend) => {
       terminalPin: 'T-DEMO-1',
       accountId: 'A-1001',
       locations: [
-        { locationId: 'L101', memberId: 'M100', accountId: 'A-1001', description: 'Northside Main St', type: 1, canOrder: true, sortOrder: 1 },
-        { locationId: 'L150', memberId: 'M100', accountId: 'A-1001', description: 'Northside Distribution Center', type: 2, canOrder: true, sortOrder: 2 },
-        { locationId: 'L201', memberId: 'M200', accountId: 'A-2001', description: 'Lakeshore Harbor', type: 1, canOrder: true, sortOrder: 3 },
-        { locationId: 'L250', memberId: 'M200', accountId: 'A-2001', description: 'Lakeshore Distribution Center', type: 2, canOrder: false, sortOrder: 4 },
+        {
+          locationId: 'L101',
+          memberId: 'M100',
+          accountId: 'A-1001',
+          description: 'Northside Main St',
+          type: 1,
+          canOrder: true,
+          sortOrder: 1,
+        },
+        {
+          locationId: 'L150',
+          memberId: 'M100',
+          accountId: 'A-1001',
+          description: 'Northside Distribution Center',
+          type: 2,
+          canOrder: true,
+          sortOrder: 2,
+        },
+        {
+          locationId: 'L201',
+          memberId: 'M200',
+          accountId: 'A-2001',
+          description: 'Lakeshore Harbor',
+          type: 1,
+          canOrder: true,
+          sortOrder: 3,
+        },
+        {
+          locationId: 'L250',
+          memberId: 'M200',
+          accountId: 'A-2001',
+          description: 'Lakeshore Distribution Center',
+          type: 2,
+          canOrder: false,
+          sortOrder: 4,
+        },
       ],
     });
   });
@@ -106,7 +138,10 @@ describe.each(availableTestBackends())('directory on %s', (backend) => {
        VALUES ('MBA', 'Basic', 'http://b/seller', 'basic', 'u', 'p', 'lenient')`,
     );
     const directory = createDirectory(store);
-    expect(await directory.findMember('MB')).toMatchObject({ sellerAuth: { kind: 'bearer', token: 'tok' }, integration: null });
+    expect(await directory.findMember('MB')).toMatchObject({
+      sellerAuth: { kind: 'bearer', token: 'tok' },
+      integration: null,
+    });
     expect(await directory.findMember('MBA')).toMatchObject({
       sellerAuth: { kind: 'basic', username: 'u', password: 'p' },
       replyMode: 'lenient',
@@ -126,7 +161,8 @@ describe('directory cache', () => {
     let signalled = false;
     const stop = store.onDirectoryChanged?.(() => (signalled = true));
     await store.notifyDirectoryChanged?.();
-    for (let waited = 0; stop && !signalled && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    for (let waited = 0; stop && !signalled && waited < 5_000; waited += 20)
+      await new Promise((r) => setTimeout(r, 20));
     stop?.();
     expect(signalled || !stop).toBe(true);
   });
@@ -156,7 +192,11 @@ describe('directory cache', () => {
   it('shares one query between concurrent misses for the same key', async () => {
     const directory = createDirectory(counted);
     counted.reset();
-    const users = await Promise.all([directory.findUser('demo'), directory.findUser('demo'), directory.findUser('demo')]);
+    const users = await Promise.all([
+      directory.findUser('demo'),
+      directory.findUser('demo'),
+      directory.findUser('demo'),
+    ]);
     expect(counted.count).toBe(1);
     expect(users[1]).toBe(users[0]);
   });
@@ -184,7 +224,10 @@ describe('directory cache', () => {
     expect(directory.cached.member('M100')?.value).toBe(first);
     expect(counted.count).toBe(2); // the reload ahead, started by that read
     // The reload's answer is a new (frozen) object, in place once it has settled.
-    for (const deadline = Date.now() + 5_000; directory.cached.member('M100')?.value === first && Date.now() < deadline;) {
+    for (
+      const deadline = Date.now() + 5_000;
+      directory.cached.member('M100')?.value === first && Date.now() < deadline;
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(directory.cached.member('M100')?.value).not.toBe(first);

@@ -36,7 +36,10 @@ export interface CachedDirectory extends Directory {
   close(): void;
 }
 
-export function createDirectory(store: Queryable & Partial<Pick<Store, 'onDirectoryChanged'>>, options: DirectoryOptions = {}): CachedDirectory {
+export function createDirectory(
+  store: Queryable & Partial<Pick<Store, 'onDirectoryChanged'>>,
+  options: DirectoryOptions = {},
+): CachedDirectory {
   const reader = storeDirectory(store);
   const cacheOptions = {
     ttlMs: options.ttlMs ?? DEFAULT_DIRECTORY_TTL_MS,
@@ -62,7 +65,8 @@ export function createDirectory(store: Queryable & Partial<Pick<Store, 'onDirect
     findLocation: (id) => locations.get(id, () => reader.findLocation(id).then(deepFreeze)),
     findMember: (id) => members.get(id, () => reader.findMember(id).then(deepFreeze)),
     // \u0000 cannot occur in either id, so the pair maps to one key unambiguously.
-    findAccount: (memberId, accountId) => accounts.get(`${memberId}\u0000${accountId}`, () => reader.findAccount(memberId, accountId).then(deepFreeze)),
+    findAccount: (memberId, accountId) =>
+      accounts.get(`${memberId}\u0000${accountId}`, () => reader.findAccount(memberId, accountId).then(deepFreeze)),
     invalidate,
     cached: {
       key: (kid) => keys.peek(kid),

@@ -12,7 +12,9 @@ afterEach(async () => {
 
 const urls = async (store: Store) =>
   Object.fromEntries(
-    (await store.query<{ id: string; seller_url: string }>('SELECT id, seller_url FROM members ORDER BY id')).rows.map((r) => [r.id, r.seller_url]),
+    (await store.query<{ id: string; seller_url: string }>('SELECT id, seller_url FROM members ORDER BY id')).rows.map(
+      (r) => [r.id, r.seller_url],
+    ),
   );
 
 describe('demoSellerUrl', () => {

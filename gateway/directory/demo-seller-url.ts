@@ -20,10 +20,21 @@ export function demoSellerUrl(listening: string, publicUrl?: string): string {
 }
 
 /** Points the seeded members still on a local mock seller at `sellerUrl`; the ids moved and where from. */
-export async function pointSeededMembersAt(store: Store, sellerUrl: string, seed?: DirectorySeed): Promise<{ id: string; was: string }[]> {
+export async function pointSeededMembersAt(
+  store: Store,
+  sellerUrl: string,
+  seed?: DirectorySeed,
+): Promise<{ id: string; was: string }[]> {
   const ids = (seed ?? (await readDirectorySeed())).members.map((m) => m.id);
-  const { rows } = await store.query<{ id: string; seller_url: string }>('SELECT id, seller_url FROM members WHERE id = ANY($1::text[]) ORDER BY id', [ids]);
+  const { rows } = await store.query<{ id: string; seller_url: string }>(
+    'SELECT id, seller_url FROM members WHERE id = ANY($1::text[]) ORDER BY id',
+    [ids],
+  );
   const moved = rows.filter((r) => r.seller_url !== sellerUrl && LOCAL_MOCK_SELLER.test(r.seller_url));
-  if (moved.length > 0) await store.query('UPDATE members SET seller_url = $1 WHERE id = ANY($2::text[])', [sellerUrl, moved.map((r) => r.id)]);
+  if (moved.length > 0)
+    await store.query('UPDATE members SET seller_url = $1 WHERE id = ANY($2::text[])', [
+      sellerUrl,
+      moved.map((r) => r.id),
+    ]);
   return moved.map((r) => ({ id: r.id, was: r.seller_url }));
 }

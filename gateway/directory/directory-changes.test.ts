@@ -24,7 +24,9 @@ async function msUntil(check: () => Promise<boolean>): Promise<number> {
 }
 
 function es256PublicKey(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .publicKey.export({ type: 'spki', format: 'pem' })
+    .toString();
 }
 
 /** Two stores ("gateway instances") on one database, plus how to let go of them. */
@@ -169,36 +171,39 @@ describe.each(availableTestBackends())('directory change signals on %s', (backen
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL?.trim())('directory change signals on postgres, listening connection lost (needs DATABASE_URL)', () => {
-  let pair: Pair;
-  beforeAll(async () => {
-    pair = await openPair('postgres');
-  });
-  afterAll(async () => {
-    await pair?.close();
-  });
+describe.skipIf(!process.env.DATABASE_URL?.trim())(
+  'directory change signals on postgres, listening connection lost (needs DATABASE_URL)',
+  () => {
+    let pair: Pair;
+    beforeAll(async () => {
+      pair = await openPair('postgres');
+    });
+    afterAll(async () => {
+      await pair?.close();
+    });
 
-  it('reconnects, invalidates on reconnecting (signals may have been missed), then hears signals again', async () => {
-    let count = 0;
-    const stop = pair.reader.onDirectoryChanged!(() => count++);
-    await msUntil(async () => count === 1);
-    const elsewhere = createDirectory(pair.reader, { ttlMs: TTL_MS });
-    expect((await elsewhere.findKey('dev-key-2'))?.active).toBe(true);
-    // Drop the listening session from the server side, then write while it is gone.
-    const { rows } = await pair.writer.query<{ dropped: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity
+    it('reconnects, invalidates on reconnecting (signals may have been missed), then hears signals again', async () => {
+      let count = 0;
+      const stop = pair.reader.onDirectoryChanged!(() => count++);
+      await msUntil(async () => count === 1);
+      const elsewhere = createDirectory(pair.reader, { ttlMs: TTL_MS });
+      expect((await elsewhere.findKey('dev-key-2'))?.active).toBe(true);
+      // Drop the listening session from the server side, then write while it is gone.
+      const { rows } = await pair.writer.query<{ dropped: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity
         WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
-    );
-    expect(rows).toEqual([{ dropped: true }]);
-    await pair.writer.query("UPDATE api_keys SET active = false, revoked_at = now() WHERE kid = 'dev-key-2'");
-    // No NOTIFY was sent for that write: only the reconnection's invalidation reveals it.
-    await msUntil(async () => (await elsewhere.findKey('dev-key-2'))?.active === false);
-    expect(count).toBeGreaterThanOrEqual(2);
-    const afterReconnect = count;
-    await revokeKey(pair.writer, 'dev-key-1');
-    await msUntil(async () => count > afterReconnect);
-    await msUntil(async () => (await elsewhere.findKey('dev-key-1'))?.active === false);
-    elsewhere.close();
-    stop();
-  });
-});
+      );
+      expect(rows).toEqual([{ dropped: true }]);
+      await pair.writer.query("UPDATE api_keys SET active = false, revoked_at = now() WHERE kid = 'dev-key-2'");
+      // No NOTIFY was sent for that write: only the reconnection's invalidation reveals it.
+      await msUntil(async () => (await elsewhere.findKey('dev-key-2'))?.active === false);
+      expect(count).toBeGreaterThanOrEqual(2);
+      const afterReconnect = count;
+      await revokeKey(pair.writer, 'dev-key-1');
+      await msUntil(async () => count > afterReconnect);
+      await msUntil(async () => (await elsewhere.findKey('dev-key-1'))?.active === false);
+      elsewhere.close();
+      stop();
+    });
+  },
+);

@@ -66,9 +66,10 @@ describe.each(availableTestBackends())('directory seeds on %s', (backend) => {
 
   it('register the public half of each committed dev key pair', async () => {
     for (const key of Object.values(DEV_KEYS)) {
-      const { rows } = await store.query<{ public_key_pem: string; client_id: string }>('SELECT public_key_pem, client_id FROM api_keys WHERE kid = $1', [
-        key.kid,
-      ]);
+      const { rows } = await store.query<{ public_key_pem: string; client_id: string }>(
+        'SELECT public_key_pem, client_id FROM api_keys WHERE kid = $1',
+        [key.kid],
+      );
       expect(rows[0].client_id).toBe(key.clientId);
       const privateKey = createPrivateKey(await readFile(key.privateKeyFile, 'utf8'));
       const signature = sign('sha256', Buffer.from('proof'), privateKey);
@@ -93,7 +94,10 @@ describe.each(availableTestBackends())('concurrent seeding on %s', (backend) => 
 
 describe('seller URL at seed time', () => {
   it('comes from MOCK_SELLER_URL when the store is opened with it set', async () => {
-    const store = await openGatewayStore({ GATEWAY_DATA_DIR: 'memory', MOCK_SELLER_URL: 'http://127.0.0.1:19999/seller' });
+    const store = await openGatewayStore({
+      GATEWAY_DATA_DIR: 'memory',
+      MOCK_SELLER_URL: 'http://127.0.0.1:19999/seller',
+    });
     try {
       const { rows } = await store.query<{ seller_url: string }>('SELECT DISTINCT seller_url FROM members');
       expect(rows).toEqual([{ seller_url: 'http://127.0.0.1:19999/seller' }]);

@@ -84,11 +84,13 @@ export async function seedDirectory(store: Store, options: SeedOptions = {}): Pr
   const sellerUrl = options.sellerUrl ?? DEFAULT_SELLER_URL;
   const seed = options.seed ?? (await readDirectorySeed());
   const refusal = await options.sellerUrlRefusal?.(sellerUrl);
-  if (refusal !== undefined) throw new DirectoryWriteRefused('members[].seller_url', `'${sellerUrl}' refused: ${refusal}`);
+  if (refusal !== undefined)
+    throw new DirectoryWriteRefused('members[].seller_url', `'${sellerUrl}' refused: ${refusal}`);
   const withKeys = options.developmentKeys ?? true;
   const publicKeys = new Map<string, string>();
   for (const client of withKeys ? seed.apiClients : []) {
-    for (const key of client.keys) publicKeys.set(key.kid, await readFile(packagePath('seeds', key.publicKeyFile), 'utf8'));
+    for (const key of client.keys)
+      publicKeys.set(key.kid, await readFile(packagePath('seeds', key.publicKeyFile), 'utf8'));
   }
   return store.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
@@ -135,7 +137,12 @@ async function insertMembers(tx: Queryable, seed: DirectorySeed, sellerUrl: stri
 
 async function insertLocationsAndAccounts(tx: Queryable, seed: DirectorySeed) {
   for (const l of seed.locations) {
-    await tx.query('INSERT INTO locations (id, member_id, description, type) VALUES ($1, $2, $3, $4)', [l.id, l.memberId, l.description, l.type]);
+    await tx.query('INSERT INTO locations (id, member_id, description, type) VALUES ($1, $2, $3, $4)', [
+      l.id,
+      l.memberId,
+      l.description,
+      l.type,
+    ]);
   }
   for (const a of seed.accounts) {
     await tx.query('INSERT INTO accounts (member_id, account_id, description, standing) VALUES ($1, $2, $3, $4)', [
@@ -181,14 +188,20 @@ async function insertUsers(tx: Queryable, seed: DirectorySeed): Promise<Map<stri
          SELECT $1, id, member_id, $3, $4, $5 FROM locations WHERE id = $2`,
         [rows[0].id, ul.locationId, ul.accountId, ul.canOrder, ul.sortOrder],
       );
-      if (inserted.affectedRows !== 1) throw new Error(`seed: user ${u.username} lists unknown location ${ul.locationId}`);
+      if (inserted.affectedRows !== 1)
+        throw new Error(`seed: user ${u.username} lists unknown location ${ul.locationId}`);
     }
   }
   return userIds;
 }
 
 /** The API clients, the users they act for, and the keys to register (publicKeys: none in production). */
-async function insertApiClients(tx: Queryable, seed: DirectorySeed, userIds: Map<string, number>, publicKeys: Map<string, string>) {
+async function insertApiClients(
+  tx: Queryable,
+  seed: DirectorySeed,
+  userIds: Map<string, number>,
+  publicKeys: Map<string, string>,
+) {
   for (const c of seed.apiClients) {
     await tx.query('INSERT INTO api_clients (id, name) VALUES ($1, $2)', [c.id, c.name]);
     for (const username of c.users) {

@@ -3,7 +3,8 @@
 // cache can always be rebuilt from the store, so several gateway instances may share one
 // PostgreSQL). Implemented by createDirectory(store) in this folder.
 
-export type SellerAuth = { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'basic'; username: string; password: string };
+export type SellerAuth =
+  { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'basic'; username: string; password: string };
 
 export interface Member {
   id: string;

@@ -1,7 +1,16 @@
 // The directory read straight from the store, one query per look-up, no caching.
 // createDirectory wraps it in a cache; this is what the cache loads from.
 import type { Queryable } from '../store/store';
-import type { Account, AccountStanding, ApiKey, BuyerUser, KeyAlgorithm, Location, Member, SellerAuth } from './directory';
+import type {
+  Account,
+  AccountStanding,
+  ApiKey,
+  BuyerUser,
+  KeyAlgorithm,
+  Location,
+  Member,
+  SellerAuth,
+} from './directory';
 
 export type DirectoryReader = Omit<import('./directory').Directory, 'invalidate'>;
 
@@ -49,7 +58,15 @@ async function findKey(db: Queryable, kid: string): Promise<ApiKey | undefined> 
     active: boolean;
   }>('SELECT kid, client_id, algorithm, public_key_pem, active FROM api_keys WHERE kid = $1', [kid]);
   const row = rows[0];
-  return row ? { kid: row.kid, clientId: row.client_id, algorithm: row.algorithm, publicKeyPem: row.public_key_pem, active: row.active } : undefined;
+  return row
+    ? {
+        kid: row.kid,
+        clientId: row.client_id,
+        algorithm: row.algorithm,
+        publicKeyPem: row.public_key_pem,
+        active: row.active,
+      }
+    : undefined;
 }
 
 async function linkedUsernames(db: Queryable, clientId: string): Promise<string[]> {
@@ -122,7 +139,9 @@ async function findLocation(db: Queryable, id: string): Promise<Location | undef
     [id],
   );
   const row = rows[0];
-  return row ? { id: row.id, memberId: row.member_id, description: row.description, type: Number(row.type) } : undefined;
+  return row
+    ? { id: row.id, memberId: row.member_id, description: row.description, type: Number(row.type) }
+    : undefined;
 }
 
 async function findMember(db: Queryable, id: string): Promise<Member | undefined> {
@@ -147,10 +166,17 @@ async function findMember(db: Queryable, id: string): Promise<Member | undefined
 }
 
 async function findAccount(db: Queryable, memberId: string, accountId: string): Promise<Account | undefined> {
-  const { rows } = await db.query<{ member_id: string; account_id: string; description: string; standing: AccountStanding }>(
-    'SELECT member_id, account_id, description, standing FROM accounts WHERE member_id = $1 AND account_id = $2',
-    [memberId, accountId],
-  );
+  const { rows } = await db.query<{
+    member_id: string;
+    account_id: string;
+    description: string;
+    standing: AccountStanding;
+  }>('SELECT member_id, account_id, description, standing FROM accounts WHERE member_id = $1 AND account_id = $2', [
+    memberId,
+    accountId,
+  ]);
   const row = rows[0];
-  return row ? { memberId: row.member_id, accountId: row.account_id, description: row.description, standing: row.standing } : undefined;
+  return row
+    ? { memberId: row.member_id, accountId: row.account_id, description: row.description, standing: row.standing }
+    : undefined;
 }

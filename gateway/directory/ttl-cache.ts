@@ -95,7 +95,12 @@ export class TtlCache<V> {
       (resolved) => {
         // Only over the entry it reloads: after a clear() (a directory change) or a new load, what was read before is not cached.
         if (this.entries.get(key) !== entry) return;
-        this.entries.set(key, { value, expiresAt: now + this.options.ttlMs, settled: { value: resolved }, load: entry.load });
+        this.entries.set(key, {
+          value,
+          expiresAt: now + this.options.ttlMs,
+          settled: { value: resolved },
+          load: entry.load,
+        });
       },
       () => undefined,
     );

@@ -7,7 +7,10 @@ import { buyerReplyJson, type BuyerReplyOperation } from './buyer-reply-json';
 
 /** The writers write UTF-8 bytes; most assertions read them back as text. */
 const replyText = Object.fromEntries(
-  Object.entries(buyerReplyJson).map(([operation, write]) => [operation, (value: unknown) => write(value).toString('utf8')]),
+  Object.entries(buyerReplyJson).map(([operation, write]) => [
+    operation,
+    (value: unknown) => write(value).toString('utf8'),
+  ]),
 ) as Record<BuyerReplyOperation, (value: unknown) => string>;
 
 describe('float JSON serializer', () => {
@@ -23,7 +26,18 @@ describe('float JSON serializer', () => {
           weight: 2,
           fee: 0,
           locations: [
-            { id: 'L101', cost: 12, list: 19.99, core: 0, pack_code: 'EA', pack_quantity: 1, quantity_available: 7, sort_order: 1, type: 1, can_order: true },
+            {
+              id: 'L101',
+              cost: 12,
+              list: 19.99,
+              core: 0,
+              pack_code: 'EA',
+              pack_quantity: 1,
+              quantity_available: 7,
+              sort_order: 1,
+              type: 1,
+              can_order: true,
+            },
           ],
         },
       ],
@@ -41,9 +55,13 @@ describe('float JSON serializer', () => {
   });
 
   it('writes order quantities and document amounts as floats', () => {
-    expect(replyText['place-order']({ order_number: 'O1', status_code: 2000, items: [{ id: '1', status_code: 1, quantity_ordered: 3 }] })).toBe(
-      '{"order_number":"O1","status_code":2000,"items":[{"id":"1","status_code":1,"quantity_ordered":3.0}]}',
-    );
+    expect(
+      replyText['place-order']({
+        order_number: 'O1',
+        status_code: 2000,
+        items: [{ id: '1', status_code: 1, quantity_ordered: 3 }],
+      }),
+    ).toBe('{"order_number":"O1","status_code":2000,"items":[{"id":"1","status_code":1,"quantity_ordered":3.0}]}');
     const invoice = replyText.invoice({
       status: 'success',
       error_description: '',
@@ -61,9 +79,13 @@ describe('float JSON serializer', () => {
     expect(
       replyText.statement({
         status: 'success',
-        statements: [{ total_cost: 100, statement_detail: [{ invoice_date: '2026-01-01', original_amount: 5, paid_amount: 0 }] }],
+        statements: [
+          { total_cost: 100, statement_detail: [{ invoice_date: '2026-01-01', original_amount: 5, paid_amount: 0 }] },
+        ],
       }),
-    ).toContain('"total_cost":100.0,"statement_detail":[{"invoice_date":"2026-01-01","original_amount":5.0,"paid_amount":0.0}]');
+    ).toContain(
+      '"total_cost":100.0,"statement_detail":[{"invoice_date":"2026-01-01","original_amount":5.0,"paid_amount":0.0}]',
+    );
   });
 
   it('passes extra seller fields through untouched', () => {
@@ -107,7 +129,10 @@ describe('float JSON serializer', () => {
 });
 
 describe('float JSON fast writer', () => {
-  const schema = Type.Object({ n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), i: Type.Integer() })) });
+  const schema = Type.Object({
+    n: Type.Number(),
+    list: Type.Array(Type.Object({ q: Type.Number(), i: Type.Integer() })),
+  });
   const bytes = compileFloatJson(schema);
   const fast = (value: unknown) => bytes(value).toString('utf8');
   const walking = compileFloatJsonByWalking(schema);
@@ -148,7 +173,11 @@ describe('float JSON fast writer', () => {
 /** Values shaped like the schema, with wrong types, escapes, lone surrogates and extra keys mixed in. */
 function shapedLike(schema: TSchema, depth = 0): fc.Arbitrary<unknown> {
   const s = schema as { type?: string; items?: TSchema; properties?: Record<string, TSchema> };
-  const odd = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'binary' }), fc.constantFrom(-0, 1e21, 2 ** 53, Number.NaN, Infinity, null, undefined));
+  const odd = fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom(-0, 1e21, 2 ** 53, Number.NaN, Infinity, null, undefined),
+  );
   const right = (() => {
     switch (s.type) {
       case 'number':
@@ -156,7 +185,11 @@ function shapedLike(schema: TSchema, depth = 0): fc.Arbitrary<unknown> {
       case 'integer':
         return fc.oneof(fc.integer(), fc.constantFrom(-0, 2 ** 53));
       case 'string':
-        return fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('a"b', 'back\\slash', 'line\nbreak', '\ud800', '\u2028'));
+        return fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.constantFrom('a"b', 'back\\slash', 'line\nbreak', '\ud800', '\u2028'),
+        );
       case 'boolean':
         return fc.boolean();
       case 'array':
@@ -165,7 +198,12 @@ function shapedLike(schema: TSchema, depth = 0): fc.Arbitrary<unknown> {
         if (depth > 4) return fc.constant({});
         return fc
           .tuple(
-            fc.record(Object.fromEntries(Object.entries(s.properties ?? {}).map(([key, value]) => [key, shapedLike(value, depth + 1)])), { requiredKeys: [] }),
+            fc.record(
+              Object.fromEntries(
+                Object.entries(s.properties ?? {}).map(([key, value]) => [key, shapedLike(value, depth + 1)]),
+              ),
+              { requiredKeys: [] },
+            ),
             fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
           )
           .map(([known, extra]) => ({ ...extra, ...known }));
@@ -177,23 +215,30 @@ function shapedLike(schema: TSchema, depth = 0): fc.Arbitrary<unknown> {
 }
 
 describe('generated writer', () => {
-  it.each(['item-inquiry', 'place-order', 'invoice', 'statement'] as const)('%s buyer reply: byte for byte what the walking writer writes', (operation) => {
-    const schema = PAYLOADS[operation]['buyer-reply'];
-    const walking = compileFloatJsonByWalking(schema);
-    fc.assert(
-      fc.property(shapedLike(schema), (value) => {
-        const written = buyerReplyJson[operation](value);
-        expect(written.toString('utf8')).toBe(walking(value));
-        expect(written.equals(Buffer.from(walking(value), 'utf8'))).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it.each(['item-inquiry', 'place-order', 'invoice', 'statement'] as const)(
+    '%s buyer reply: byte for byte what the walking writer writes',
+    (operation) => {
+      const schema = PAYLOADS[operation]['buyer-reply'];
+      const walking = compileFloatJsonByWalking(schema);
+      fc.assert(
+        fc.property(shapedLike(schema), (value) => {
+          const written = buyerReplyJson[operation](value);
+          expect(written.toString('utf8')).toBe(walking(value));
+          expect(written.equals(Buffer.from(walking(value), 'utf8'))).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 });
 
 describe('generated writer output', () => {
   const write = compileFloatJson(
-    Type.Object({ name: Type.String(), n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), note: Type.String() })) }),
+    Type.Object({
+      name: Type.String(),
+      n: Type.Number(),
+      list: Type.Array(Type.Object({ q: Type.Number(), note: Type.String() })),
+    }),
   );
 
   it('gives each reply its own bytes: writing the next ones does not change the last, across slabs', () => {
@@ -238,14 +283,22 @@ describe('generated writer output', () => {
     expect(JSON.parse(large.toString('utf8'))).toEqual({ name: 'large', n: 0.5, list });
     expect(large.toString('utf8')).toBe(
       compileFloatJsonByWalking(
-        Type.Object({ name: Type.String(), n: Type.Number(), list: Type.Array(Type.Object({ q: Type.Number(), note: Type.String() })) }),
+        Type.Object({
+          name: Type.String(),
+          n: Type.Number(),
+          list: Type.Array(Type.Object({ q: Type.Number(), note: Type.String() })),
+        }),
       )({ name: 'large', n: 0.5, list }),
     );
     expect(write({ name: 'small', n: 7, list: [] }).toString('utf8')).toBe('{"name":"small","n":7.0,"list":[]}');
   });
 
   it('writes non-ASCII text and escapes as UTF-8 JSON', () => {
-    const value = { name: 'Motorenöl 5W-30 \u2028 "tab\t" \ud83d\ude97 \ud800', n: -12, list: [{ q: 1e-7, note: 'back\\slash' }] };
+    const value = {
+      name: 'Motorenöl 5W-30 \u2028 "tab\t" \ud83d\ude97 \ud800',
+      n: -12,
+      list: [{ q: 1e-7, note: 'back\\slash' }],
+    };
     const written = write(value);
     expect(written.equals(Buffer.from(JSON.stringify(value).replace('"n":-12', '"n":-12.0'), 'utf8'))).toBe(true);
   });

@@ -7,7 +7,11 @@ import { generateFloatJsonWriter } from './generated-writer';
 // below is the plain reference it is tested against: the schema walked once into a plan,
 // serializing follows the plan, any subtree with no float in it handed to JSON.stringify whole.
 
-type Plan = { kind: 'float' } | { kind: 'plain' } | { kind: 'array'; item: Plan } | { kind: 'object'; properties: Map<string, Plan> };
+type Plan =
+  | { kind: 'float' }
+  | { kind: 'plain' }
+  | { kind: 'array'; item: Plan }
+  | { kind: 'object'; properties: Map<string, Plan> };
 
 /** Object keys are quoted once, when planned, not on every reply. */
 const quotedKeys = new Map<string, string>();
@@ -33,7 +37,9 @@ function planOf(schema: TSchema): Plan {
   }
   if (type === 'object') {
     const properties = new Map<string, Plan>();
-    for (const [name, property] of Object.entries((schema as { properties?: Record<string, TSchema> }).properties ?? {})) {
+    for (const [name, property] of Object.entries(
+      (schema as { properties?: Record<string, TSchema> }).properties ?? {},
+    )) {
       const plan = planOf(property);
       if (plan !== PLAIN) properties.set(name, plan);
     }

@@ -17,7 +17,9 @@ import type { TSchema } from '@sinclair/typebox';
 // writes; float-json.test.ts checks that on random values.
 
 type Shape =
-  { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' } | { kind: 'array'; item: Shape } | { kind: 'object'; properties: [string, Shape][] };
+  | { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' }
+  | { kind: 'array'; item: Shape }
+  | { kind: 'object'; properties: [string, Shape][] };
 
 function shapeOf(schema: TSchema): Shape {
   switch ((schema as { type?: unknown }).type) {
@@ -34,7 +36,9 @@ function shapeOf(schema: TSchema): Shape {
     case 'object':
       return {
         kind: 'object',
-        properties: Object.entries((schema as { properties?: Record<string, TSchema> }).properties ?? {}).map(([name, property]) => [name, shapeOf(property)]),
+        properties: Object.entries((schema as { properties?: Record<string, TSchema> }).properties ?? {}).map(
+          ([name, property]) => [name, shapeOf(property)],
+        ),
       };
     default:
       // Unions, unknowns: whatever the value is, as JSON writes it.
@@ -114,7 +118,8 @@ function runtimeFor(o: Output) {
   };
   // Finite numbers: `${n}` is what JSON writes (-0 as 0 included); NaN and ±Infinity become null.
   const integer = (value: unknown): void => {
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < SMALL_INTEGER) return digits(value);
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < SMALL_INTEGER)
+      return digits(value);
     if (typeof value === 'number' && Number.isFinite(value)) return ascii(`${value}`);
     stringify(value);
   };
@@ -131,7 +136,8 @@ function runtimeFor(o: Output) {
     if (typeof value === 'number' && Number.isFinite(value)) return ascii(`${value}`);
     stringify(value);
   };
-  const boolean = (value: unknown): void => (value === true ? ascii('true') : value === false ? ascii('false') : stringify(value));
+  const boolean = (value: unknown): void =>
+    value === true ? ascii('true') : value === false ? ascii('false') : stringify(value);
   return { room, text, ascii, stringify, string, integer, float, boolean };
 }
 
@@ -164,7 +170,10 @@ function generate(shape: Shape, functions: string[]): string {
 }`;
   } else if (shape.kind === 'object') {
     const cases = shape.properties
-      .map(([key, property]) => `      case ${JSON.stringify(key)}: ${literal(`${JSON.stringify(key)}:`)} ${valueStatement(property, 'f', functions)}; break;`)
+      .map(
+        ([key, property]) =>
+          `      case ${JSON.stringify(key)}: ${literal(`${JSON.stringify(key)}:`)} ${valueStatement(property, 'f', functions)}; break;`,
+      )
       .join('\n');
     body = `function ${name}(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof v.toJSON === 'function') return stringify(v);
@@ -210,7 +219,17 @@ export function generateFloatJsonWriter(schema: TSchema): (value: unknown) => Bu
   const source = `${functions.join('\n')}\nreturn (v) => { o.start = o.p; ${write}(v); };`;
   const factory = new Function(...HELPERS, source) as (...helpers: unknown[]) => (value: unknown) => void;
   const runtime = runtimeFor(o);
-  const fill = factory(o, runtime.room, runtime.text, runtime.ascii, runtime.stringify, runtime.string, runtime.integer, runtime.float, runtime.boolean);
+  const fill = factory(
+    o,
+    runtime.room,
+    runtime.text,
+    runtime.ascii,
+    runtime.stringify,
+    runtime.string,
+    runtime.integer,
+    runtime.float,
+    runtime.boolean,
+  );
   return (value) => {
     try {
       fill(value);

@@ -27,7 +27,9 @@ describe('errorResponse', () => {
   });
 
   it('keeps a gateway error restated with more context: same kind, status, Retry-After and details', async () => {
-    const open = SellerCircuitOpenError.after(7, 'member M100 is resting', [{ path: '', message: 'breaker open', member: 'M100' }]);
+    const open = SellerCircuitOpenError.after(7, 'member M100 is resting', [
+      { path: '', message: 'breaker open', member: 'M100' },
+    ]);
     const restated = open.restated('member M100 is resting; try M200');
     expect(restated).toBeInstanceOf(SellerCircuitOpenError);
     expect(restated.stack).toBe(open.stack);

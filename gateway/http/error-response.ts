@@ -8,9 +8,10 @@ import type { GatewayEnv } from './gateway-env';
 import { isStoreUnreachable } from '../store/store-outage';
 
 const storeUnavailable = () =>
-  new StoreUnavailableError('the gateway cannot reach its database, so the request was not carried out; retry shortly', [
-    { path: '', message: 'dependency down: store' },
-  ]);
+  new StoreUnavailableError(
+    'the gateway cannot reach its database, so the request was not carried out; retry shortly',
+    [{ path: '', message: 'dependency down: store' }],
+  );
 
 // The one place failures become responses. Item inquiry and place order answer with the
 // contract's GatewayErrorReply; invoice and statement keep their own envelope (status other
@@ -19,7 +20,8 @@ const storeUnavailable = () =>
 /** What a thrown value means to the caller: our own errors as they are, Hono's refusals with their status, the rest a 500. */
 export function knownError(error: unknown, unexpected: string): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (error instanceof HTTPException) return new HttpRefusalError(error.status, error.message || `the request was refused (HTTP ${error.status})`);
+  if (error instanceof HTTPException)
+    return new HttpRefusalError(error.status, error.message || `the request was refused (HTTP ${error.status})`);
   if (isStoreUnreachable(error)) return storeUnavailable();
   return new InternalError(unexpected);
 }
@@ -31,7 +33,8 @@ export function errorResponse(error: unknown, c: Context<GatewayEnv>): Response 
     log.status_code = known.code;
     log.error = known.message;
     if (known.logReason !== undefined) log.reason = known.logReason;
-    if (!(error instanceof GatewayError)) log.cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    if (!(error instanceof GatewayError))
+      log.cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
   const reply = errorReply(known);
   const retryAfter = retryAfterOf(known);

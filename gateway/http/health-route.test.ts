@@ -20,9 +20,16 @@ describe('health while draining', () => {
     const health = await gw.app.request('/health');
     const body = await health.json();
     expect([health.status, health.headers.get('retry-after')]).toEqual([503, '1']);
-    expect(body).toEqual({ status: 'unavailable', reason: 'draining', store: gw.store.kind, message: DRAINING_MESSAGE });
+    expect(body).toEqual({
+      status: 'unavailable',
+      reason: 'draining',
+      store: gw.store.kind,
+      message: DRAINING_MESSAGE,
+    });
     expect(Value.Check(HealthReply, body)).toBe(true);
-    const inquiry = await gw.post('/json/federated/v3_2/item_inquiry', { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }] });
+    const inquiry = await gw.post('/json/federated/v3_2/item_inquiry', {
+      items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }],
+    });
     expect(inquiry.status).toBe(200);
     await drain.skip();
   });

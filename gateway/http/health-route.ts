@@ -15,21 +15,37 @@ export function healthRoute(store: Store, draining: () => boolean = () => false)
   return async (c) => {
     if (draining()) {
       c.header('Retry-After', '1');
-      return c.json({ status: 'unavailable', reason: 'draining', store: store.kind, message: DRAINING_MESSAGE } satisfies HealthReply, 503);
+      return c.json(
+        {
+          status: 'unavailable',
+          reason: 'draining',
+          store: store.kind,
+          message: DRAINING_MESSAGE,
+        } satisfies HealthReply,
+        503,
+      );
     }
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         store.query('SELECT 1'),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PROBE_TIMEOUT_MS} ms`)), STORE_PROBE_TIMEOUT_MS);
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${STORE_PROBE_TIMEOUT_MS} ms`)),
+            STORE_PROBE_TIMEOUT_MS,
+          );
         }),
       ]);
       return c.json({ status: 'ok', store: store.kind });
     } catch (error) {
       c.header('Retry-After', '5');
       return c.json(
-        { status: 'unavailable', down: ['store'], store: store.kind, message: `the store (${store.kind}) cannot be reached: ${(error as Error).message}` },
+        {
+          status: 'unavailable',
+          down: ['store'],
+          store: store.kind,
+          message: `the store (${store.kind}) cannot be reached: ${(error as Error).message}`,
+        },
         503,
       );
     } finally {

@@ -37,7 +37,12 @@ function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, 
 }
 
 /** Invoices and statements answer failures in their own envelope; the others in the gateway's. */
-export function operationRoute(name: BuyerReplyOperation, operation: Operation, edge: OperationEdge, envelope: ErrorEnvelope = 'gateway'): Handler<GatewayEnv> {
+export function operationRoute(
+  name: BuyerReplyOperation,
+  operation: Operation,
+  edge: OperationEdge,
+  envelope: ErrorEnvelope = 'gateway',
+): Handler<GatewayEnv> {
   const write = buyerReplyJson[name];
 
   const inputOf = (c: Context<GatewayEnv>, body: unknown): OperationInput => ({

@@ -35,13 +35,23 @@ export interface Answer {
 }
 
 export function answerIn(only: Stage<undefined, Response>): Answer;
-export function answerIn<A, B, C>(first: Stage<undefined, A>, second: Stage<A, B>, third: Stage<B, C>, last: Stage<C, Response>): Answer;
+export function answerIn<A, B, C>(
+  first: Stage<undefined, A>,
+  second: Stage<A, B>,
+  third: Stage<B, C>,
+  last: Stage<C, Response>,
+): Answer;
 export function answerIn(...stages: Stage<never, unknown>[]): Answer {
   return { stages };
 }
 
 /** The steps' `enter`s in order, the answer if all passed, every entered step's `leave` in reverse; a failure through the error mapper. */
-async function runSteps(steps: readonly PipelineStep[], c: Context<GatewayEnv>, answer: Answer, route: RouteOf): Promise<Response> {
+async function runSteps(
+  steps: readonly PipelineStep[],
+  c: Context<GatewayEnv>,
+  answer: Answer,
+  route: RouteOf,
+): Promise<Response> {
   let entered = 0;
   let response: Response;
   try {

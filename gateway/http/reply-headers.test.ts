@@ -20,7 +20,9 @@ function appWith(route: (c: Context<GatewayEnv>) => Response | Promise<Response>
 
 describe('reply headers', () => {
   it('a reply built from them carries them with its own, once', async () => {
-    const response = await appWith((c) => replyWithHeaders(c, '{}', 201, { 'content-type': 'application/json' })).request('/');
+    const response = await appWith((c) =>
+      replyWithHeaders(c, '{}', 201, { 'content-type': 'application/json' }),
+    ).request('/');
     expect(response.status).toBe(201);
     expect(response.headers.get('x-ratelimit-limit')).toBe('10');
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

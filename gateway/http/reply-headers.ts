@@ -14,7 +14,12 @@ export function setReplyHeader(c: Context<GatewayEnv>, name: string, value: stri
 }
 
 /** The reply with the gathered headers and `own` (content type and the like), in a plain object. */
-export function replyWithHeaders(c: Context<GatewayEnv>, body: string | Uint8Array, status: number, own: Record<string, string>): Response {
+export function replyWithHeaders(
+  c: Context<GatewayEnv>,
+  body: string | Uint8Array,
+  status: number,
+  own: Record<string, string>,
+): Response {
   c.set('replyHeadersApplied', true);
   // The gathered object is this request's own: it takes `own` and goes out as it is.
   const headers = c.get('replyHeaders');

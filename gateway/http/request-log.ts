@@ -16,7 +16,11 @@ export type LineWriter = ((line: string) => void) & { flush(): void };
  * A line waits at most one turn; a server that stops flushes after its last request (server.ts),
  * and any line still pending when the process exits is written synchronously then.
  */
-export function batchedLineWriter(write: (text: string) => void, writeAtExit: (text: string) => void = write, maxPending = 65_536): LineWriter {
+export function batchedLineWriter(
+  write: (text: string) => void,
+  writeAtExit: (text: string) => void = write,
+  maxPending = 65_536,
+): LineWriter {
   let pending = '';
   let scheduled = false;
   const flush = () => {

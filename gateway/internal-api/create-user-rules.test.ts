@@ -15,7 +15,12 @@ let app: ReturnType<typeof createInternalApi>;
 const logs: string[] = [];
 beforeAll(async () => {
   store = await createTestStore();
-  app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, log: (l) => logs.push(l) });
+  app = createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: TOKEN },
+    log: (l) => logs.push(l),
+  });
 });
 afterAll(() => store.close());
 
@@ -43,7 +48,8 @@ async function refused(change: Record<string, unknown>, omit: string[] = []): Pr
   return (await res.json()) as ErrorReply;
 }
 
-const locations = (...entries: [string, boolean, number][]) => entries.map(([id, can_order, sort_order]) => ({ id, can_order, sort_order }));
+const locations = (...entries: [string, boolean, number][]) =>
+  entries.map(([id, can_order, sort_order]) => ({ id, can_order, sort_order }));
 
 describe('create user: uniqueness', () => {
   it('refuses a username in use: "Username already exists"', async () => {
@@ -71,7 +77,12 @@ describe('create user: fields', () => {
   it('refuses an address the validator cannot accept: "Invalid address"', async () => {
     const reply = await refused({ address: 'Elm Street' });
     expect(reply.message).toBe('Invalid address');
-    expect(reply.errors).toEqual([{ path: '/address', message: 'Invalid address: address must start with a street number followed by the street name' }]);
+    expect(reply.errors).toEqual([
+      {
+        path: '/address',
+        message: 'Invalid address: address must start with a street number followed by the street name',
+      },
+    ]);
   });
 
   it('refuses a state that does not exist and a ZIP of another state: "Invalid address"', async () => {
@@ -88,16 +99,24 @@ describe('create user: fields', () => {
         throw new AddressServiceUnavailable('provider unreachable: ECONNREFUSED');
       },
     };
-    const res = await post(validCreateUserRequest(), createInternalApi({ store, addressValidator: down, config: { token: TOKEN }, log: (l) => logs.push(l) }));
+    const res = await post(
+      validCreateUserRequest(),
+      createInternalApi({ store, addressValidator: down, config: { token: TOKEN }, log: (l) => logs.push(l) }),
+    );
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status_code: 5503, message: 'address validation is unavailable; try again later' });
+    expect(await res.json()).toEqual({
+      status_code: 5503,
+      message: 'address validation is unavailable; try again later',
+    });
     expect(logs.at(-1)).toMatch(/ECONNREFUSED/);
   });
 
   it('refuses an unknown catalog region: "Invalid catalog region id"', async () => {
     const reply = await refused({ catalog_region_id: 'CR-MOON' });
     expect(reply.message).toBe('Invalid catalog region id');
-    expect(reply.errors).toEqual([{ path: '/catalog_region_id', message: "Invalid catalog region id: no catalog region 'CR-MOON'" }]);
+    expect(reply.errors).toEqual([
+      { path: '/catalog_region_id', message: "Invalid catalog region id: no catalog region 'CR-MOON'" },
+    ]);
   });
 
   it('refuses a phone number not matching +?1?\\d{10}', async () => {
@@ -126,7 +145,9 @@ describe('create user: fields', () => {
     expect(reply.errors.map((e) => e.path).sort()).toEqual(['/employee_id', '/first_name', '/terminal_pin']);
     expect(reply.errors.find((e) => e.path === '/first_name')?.message).toBe('/first_name must be a string');
     expect(reply.errors.find((e) => e.path === '/employee_id')?.message).toBe('/employee_id is required');
-    expect(reply.errors.find((e) => e.path === '/terminal_pin')?.message).toBe('/terminal_pin must be a string or null');
+    expect(reply.errors.find((e) => e.path === '/terminal_pin')?.message).toBe(
+      '/terminal_pin must be a string or null',
+    );
   });
 
   it('refuses a body that is not JSON, or not an object', async () => {
@@ -148,7 +169,12 @@ describe('create user: locations', () => {
   it('needs a primary location (sort_order 1): "Invalid user locations"', async () => {
     const reply = await refused({ locations: locations(['L101', true, 2], ['L150', true, 3]) });
     expect(reply.message).toBe('Invalid user locations');
-    expect(reply.errors).toEqual([{ path: '/locations', message: 'Invalid user locations: one location must have sort_order 1 (the primary location)' }]);
+    expect(reply.errors).toEqual([
+      {
+        path: '/locations',
+        message: 'Invalid user locations: one location must have sort_order 1 (the primary location)',
+      },
+    ]);
   });
 
   it('needs the primary location to have can_order true', async () => {
@@ -165,7 +191,9 @@ describe('create user: locations', () => {
 
   it('needs sort_order values greater than 0', async () => {
     const reply = await refused({ locations: locations(['L101', true, 1], ['L150', true, 0]) });
-    expect(reply.errors).toEqual([{ path: '/locations/1/sort_order', message: '/locations/1/sort_order must be >= 1' }]);
+    expect(reply.errors).toEqual([
+      { path: '/locations/1/sort_order', message: '/locations/1/sort_order must be >= 1' },
+    ]);
   });
 
   it('refuses a location of another member than the account\'s: "Invalid user locations"', async () => {
@@ -174,7 +202,8 @@ describe('create user: locations', () => {
     expect(reply.errors).toEqual([
       {
         path: '/locations/1/id',
-        message: "Invalid user locations: location 'L201' belongs to member M200, not M100 (the member of account 'A-1001')",
+        message:
+          "Invalid user locations: location 'L201' belongs to member M200, not M100 (the member of account 'A-1001')",
       },
     ]);
   });
@@ -189,7 +218,12 @@ describe('create user: locations', () => {
 
   it("accepts a member M200 account with M200's locations", async () => {
     const res = await post(
-      validCreateUserRequest({ username: 'lake', email: 'lake@x.example', account_id: 'A-2001', locations: locations(['L201', true, 1], ['L250', false, 2]) }),
+      validCreateUserRequest({
+        username: 'lake',
+        email: 'lake@x.example',
+        account_id: 'A-2001',
+        locations: locations(['L201', true, 1], ['L250', false, 2]),
+      }),
     );
     expect(res.status).toBe(200);
   });
@@ -206,7 +240,14 @@ describe('create user: several problems at once', () => {
       locations: locations(['L101', true, 1], ['L201', true, 2]),
     });
     expect(reply.message).toBe('Invalid catalog region id');
-    expect(reply.errors.map((e) => e.path).sort()).toEqual(['/catalog_region_id', '/locations/1/id', '/nickname', '/phone_number', '/username', '/zip']);
+    expect(reply.errors.map((e) => e.path).sort()).toEqual([
+      '/catalog_region_id',
+      '/locations/1/id',
+      '/nickname',
+      '/phone_number',
+      '/username',
+      '/zip',
+    ]);
   });
 });
 
@@ -224,12 +265,17 @@ describe('create user: what the store can carry', () => {
   });
 
   it('refuses a username over 150 characters and a sort_order past int4', async () => {
-    const reply = await refused({ username: 'u'.repeat(151), locations: locations(['L101', true, 1], ['L150', true, 2 ** 31]) });
+    const reply = await refused({
+      username: 'u'.repeat(151),
+      locations: locations(['L101', true, 1], ['L150', true, 2 ** 31]),
+    });
     expect(reply.errors.map((e) => e.path).sort()).toEqual(['/locations/1/sort_order', '/username']);
   });
 
   it('accepts a name with a surrogate pair and one of exactly 150 characters', async () => {
-    const res = await post(validCreateUserRequest({ username: 'b'.repeat(150), email: 'bounds@x.example', first_name: 'Zoë \u{1F600}' }));
+    const res = await post(
+      validCreateUserRequest({ username: 'b'.repeat(150), email: 'bounds@x.example', first_name: 'Zoë \u{1F600}' }),
+    );
     expect(res.status).toBe(200);
   });
 });

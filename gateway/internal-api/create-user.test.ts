@@ -24,7 +24,14 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const api = (extra: Partial<Parameters<typeof createInternalApi>[0]> = {}) =>
-  createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => NOW, log: () => {}, ...extra });
+  createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: TOKEN },
+    clock: () => NOW,
+    log: () => {},
+    ...extra,
+  });
 const post = (app: ReturnType<typeof api>, body: unknown) =>
   app.request('/internal/users/create', {
     method: 'POST',
@@ -33,15 +40,26 @@ const post = (app: ReturnType<typeof api>, body: unknown) =>
   });
 
 async function traces() {
-  const count = async (table: string) => (await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
-  return { users: await count('users'), user_locations: await count('user_locations'), mail_outbox: await count('mail_outbox') };
+  const count = async (table: string) =>
+    (await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
+  return {
+    users: await count('users'),
+    user_locations: await count('user_locations'),
+    mail_outbox: await count('mail_outbox'),
+  };
 }
 
 describe('create user: success', () => {
   it('answers {username, user_id} and writes the user, its locations and a pending welcome message', async () => {
     const res = await post(
       api(),
-      validCreateUserRequest({ phone_number: '+15555550123', company_name: 'New Garage', terminal_pin: 'T-9', address: ' 12  Elm St ', state: 'mi' }),
+      validCreateUserRequest({
+        phone_number: '+15555550123',
+        company_name: 'New Garage',
+        terminal_pin: 'T-9',
+        address: ' 12  Elm St ',
+        state: 'mi',
+      }),
     );
     expect(res.status).toBe(200);
     const reply = (await res.json()) as { username: string; user_id: number };
@@ -79,7 +97,13 @@ describe('create user: success', () => {
     ]);
     const mail = await listMail(store);
     expect(mail).toEqual([
-      expect.objectContaining({ kind: 'welcome', recipient: 'nina@new-garage.example', userId: reply.user_id, state: 'pending', attempts: 0 }),
+      expect.objectContaining({
+        kind: 'welcome',
+        recipient: 'nina@new-garage.example',
+        userId: reply.user_id,
+        state: 'pending',
+        attempts: 0,
+      }),
     ]);
     // The queued message holds no password: it is made when the mail is sent.
     expect(mail[0].payload).toEqual({ username: 'nina', first_name: 'Nina' });
@@ -88,14 +112,20 @@ describe('create user: success', () => {
   it('applies the defaults: phone_number "", company_name "", terminal_pin null', async () => {
     const res = await post(api(), validCreateUserRequest());
     expect(res.status).toBe(200);
-    const { rows } = await store.query('SELECT phone_number, company_name, terminal_pin FROM users WHERE username = $1', ['nina']);
+    const { rows } = await store.query(
+      'SELECT phone_number, company_name, terminal_pin FROM users WHERE username = $1',
+      ['nina'],
+    );
     expect(rows).toEqual([{ phone_number: '', company_name: '', terminal_pin: null }]);
   });
 
   it('accepts the phone forms the pattern allows', async () => {
     const app = api();
     for (const [i, phone_number] of ['5555550100', '15555550100', '+5555550100', ''].entries()) {
-      const res = await post(app, validCreateUserRequest({ username: `p${i}`, email: `p${i}@x.example`, phone_number }));
+      const res = await post(
+        app,
+        validCreateUserRequest({ username: `p${i}`, email: `p${i}@x.example`, phone_number }),
+      );
       expect(res.status, phone_number).toBe(200);
     }
   });
@@ -118,11 +148,21 @@ describe('create user: success', () => {
     const key = DEV_KEYS['dev-key-1'];
     await registerKey(
       store,
-      { clientId: 'nina-system', kid: 'nina-key-1', publicKeyPem: await readFile(key.publicKeyFile, 'utf8'), usernames: ['nina'] },
+      {
+        clientId: 'nina-system',
+        kid: 'nina-key-1',
+        publicKeyPem: await readFile(key.publicKeyFile, 'utf8'),
+        usernames: ['nina'],
+      },
       directory,
     );
     expect(await directory.linkedUsernames('nina-system')).toEqual(['nina']);
-    const token = await mintToken({ privateKey: await readFile(key.privateKeyFile, 'utf8'), kid: 'nina-key-1', issuer: 'nina-system', subject: 'nina' });
+    const token = await mintToken({
+      privateKey: await readFile(key.privateKeyFile, 'utf8'),
+      kid: 'nina-key-1',
+      issuer: 'nina-system',
+      subject: 'nina',
+    });
     const buyer = await createTokenVerifier({ directory, clock: () => Date.now() }).verify(`Bearer ${token}`);
     expect(buyer.user.username).toBe('nina');
     expect(buyer.user.locations.map((l) => l.locationId)).toEqual(['L101', 'L150']);
@@ -131,7 +171,10 @@ describe('create user: success', () => {
 
 describe('create user: nothing half-made', () => {
   it('leaves no trace when a location in the middle fails inside the transaction', async () => {
-    const checked = await checkCreateUser(validCreateUserRequest(), { db: store, addressValidator: createLocalAddressValidator() });
+    const checked = await checkCreateUser(validCreateUserRequest(), {
+      db: store,
+      addressValidator: createLocalAddressValidator(),
+    });
     // A location that vanished (or never was) between the checks and the write.
     checked.request.locations = [
       { id: 'L101', can_order: true, sort_order: 1 },
@@ -147,11 +190,17 @@ describe('create user: nothing half-made', () => {
   });
 
   it('maps a unique violation at insert time to the specification message (no check in between)', async () => {
-    const checked = await checkCreateUser(validCreateUserRequest(), { db: store, addressValidator: createLocalAddressValidator() });
+    const checked = await checkCreateUser(validCreateUserRequest(), {
+      db: store,
+      addressValidator: createLocalAddressValidator(),
+    });
     await insertUser(store, checked, new Date(NOW));
     const before = await traces();
     await expect(insertUser(store, checked, new Date(NOW))).rejects.toThrow('Username already exists');
-    const otherName = { ...checked, request: { ...checked.request, username: 'nina2', email: 'NINA@new-garage.example' } };
+    const otherName = {
+      ...checked,
+      request: { ...checked.request, username: 'nina2', email: 'NINA@new-garage.example' },
+    };
     await expect(insertUser(store, otherName, new Date(NOW))).rejects.toThrow('Email already exists');
     expect(await traces()).toEqual(before);
   });
@@ -160,10 +209,14 @@ describe('create user: nothing half-made', () => {
 describe('create user: concurrency', () => {
   it('of the same username, exactly one succeeds and the others get "Username already exists"', async () => {
     const app = api();
-    const replies = await Promise.all([0, 1, 2, 3, 4].map((i) => post(app, validCreateUserRequest({ email: `nina${i}@new-garage.example` }))));
+    const replies = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) => post(app, validCreateUserRequest({ email: `nina${i}@new-garage.example` }))),
+    );
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 400, 400, 400, 400]);
-    const messages = await Promise.all(replies.filter((r) => r.status === 400).map(async (r) => ((await r.json()) as { message: string }).message));
+    const messages = await Promise.all(
+      replies.filter((r) => r.status === 400).map(async (r) => ((await r.json()) as { message: string }).message),
+    );
     expect(new Set(messages)).toEqual(new Set(['Username already exists']));
     expect((await traces()).users).toBe(3); // demo, other, and one nina
     expect((await traces()).mail_outbox).toBe(1);
@@ -172,9 +225,14 @@ describe('create user: concurrency', () => {
   it('of the same e-mail in different cases, exactly one succeeds and the others get "Email already exists"', async () => {
     const app = api();
     const emails = ['sam@x.example', 'SAM@x.example', 'Sam@X.example', 'sam@X.EXAMPLE'];
-    const replies = await Promise.all(emails.map((email, i) => post(app, validCreateUserRequest({ username: `sam${i}`, email }))));
+    const replies = await Promise.all(
+      emails.map((email, i) => post(app, validCreateUserRequest({ username: `sam${i}`, email }))),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
-    for (const r of replies.filter((x) => x.status === 400)) expect(((await r.json()) as { message: string }).message).toBe('Email already exists');
-    expect((await store.query("SELECT count(*)::int AS n FROM users WHERE lower(email) = 'sam@x.example'")).rows).toEqual([{ n: 1 }]);
+    for (const r of replies.filter((x) => x.status === 400))
+      expect(((await r.json()) as { message: string }).message).toBe('Email already exists');
+    expect(
+      (await store.query("SELECT count(*)::int AS n FROM users WHERE lower(email) = 'sam@x.example'")).rows,
+    ).toEqual([{ n: 1 }]);
   });
 });

@@ -41,12 +41,26 @@ describe('a user created through the internal API', () => {
     const key = DEV_KEYS['dev-key-1'];
     await registerKey(
       gw.store,
-      { clientId: 'jdoe-system', kid: 'jdoe-key-1', publicKeyPem: await readFile(key.publicKeyFile, 'utf8'), usernames: ['jdoe'] },
+      {
+        clientId: 'jdoe-system',
+        kid: 'jdoe-key-1',
+        publicKeyPem: await readFile(key.publicKeyFile, 'utf8'),
+        usernames: ['jdoe'],
+      },
       gw.directory,
     );
-    const token = await mintToken({ privateKey: await readFile(key.privateKeyFile, 'utf8'), kid: 'jdoe-key-1', issuer: 'jdoe-system', subject: 'jdoe' });
+    const token = await mintToken({
+      privateKey: await readFile(key.privateKeyFile, 'utf8'),
+      kid: 'jdoe-key-1',
+      issuer: 'jdoe-system',
+      subject: 'jdoe',
+    });
 
-    const res = await gw.post(`${V3_2}/item_inquiry`, { items: [{ id: 'item-1', mfr_code: 'WIX', part_number: '51515' }] }, { token });
+    const res = await gw.post(
+      `${V3_2}/item_inquiry`,
+      { items: [{ id: 'item-1', mfr_code: 'WIX', part_number: '51515' }] },
+      { token },
+    );
     expect(res.status).toBe(200);
     const reply = (await res.json()) as {
       status_code: number;

@@ -23,7 +23,13 @@ function internalApi() {
     duration_ms: 1,
     faults: [],
   });
-  const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token }, log: () => {}, inspector: { feed } });
+  const app = createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token },
+    log: () => {},
+    inspector: { feed },
+  });
   return app;
 }
 
@@ -34,13 +40,17 @@ describe('the inspector on the internal port', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('id="login"');
     expect((await app.request('/inspector/exchanges')).status).toBe(401);
-    expect((await app.request('/inspector/exchanges', { headers: { authorization: 'Bearer not-the-token' } })).status).toBe(401);
+    expect(
+      (await app.request('/inspector/exchanges', { headers: { authorization: 'Bearer not-the-token' } })).status,
+    ).toBe(401);
   });
 
   it('lists the forwarded exchanges with the internal credential, as a header or a session', async () => {
     const app = internalApi();
     const withHeader = await app.request('/inspector/exchanges', { headers: { authorization: `Bearer ${token}` } });
-    expect(((await withHeader.json()) as { exchanges: { member: string }[] }).exchanges.map((s) => s.member)).toEqual(['M100']);
+    expect(((await withHeader.json()) as { exchanges: { member: string }[] }).exchanges.map((s) => s.member)).toEqual([
+      'M100',
+    ]);
     const session = await app.request('/inspector/session', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -54,7 +64,12 @@ describe('the inspector on the internal port', () => {
   });
 
   it('is absent when no exchanges are handed over', async () => {
-    const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token }, log: () => {} });
+    const app = createInternalApi({
+      store,
+      addressValidator: createLocalAddressValidator(),
+      config: { token },
+      log: () => {},
+    });
     expect((await app.request('/inspector')).status).toBe(404);
   });
 
@@ -68,11 +83,16 @@ describe('the inspector on the internal port', () => {
       outboxPollMs: 600_000,
       exchanges: createExchangeLog(),
     });
-    const response = await fetch(`${running.url}/inspector/events`, { headers: { authorization: `Bearer dev-internal-token-not-for-production` } });
+    const response = await fetch(`${running.url}/inspector/events`, {
+      headers: { authorization: `Bearer dev-internal-token-not-for-production` },
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     await reader.read(); // the history
-    const closed = await Promise.race([running.close().then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3_000))]);
+    const closed = await Promise.race([
+      running.close().then(() => 'closed'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3_000)),
+    ]);
     expect(closed).toBe('closed');
   });
 });

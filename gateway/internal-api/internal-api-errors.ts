@@ -66,7 +66,9 @@ export class InternalRequestRejected extends GatewayError {
 
 /** How the internal API refuses a body that is not JSON (readJsonBody's NotJson). */
 export const internalBodyNotJson = (reason: string): InternalRequestRejected =>
-  new InternalRequestRejected(notJsonMessage(reason), [{ path: '', message: reason === EMPTY_BODY ? 'required' : 'not valid JSON' }]);
+  new InternalRequestRejected(notJsonMessage(reason), [
+    { path: '', message: reason === EMPTY_BODY ? 'required' : 'not valid JSON' },
+  ]);
 
 /** The address provider gave no verdict: not the caller's fault, worth retrying later. */
 export class AddressValidationUnavailableError extends GatewayError {
@@ -82,7 +84,9 @@ export function internalErrorResponse(error: unknown, c: Context, log: (line: st
   } else {
     known = knownError(error, 'the internal API failed unexpectedly; see its log');
     if (known instanceof InternalError)
-      log(`internal-api: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log(
+        `internal-api: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
   }
   const reply = errorReply(known);
   const retryAfter = retryAfterOf(known);

@@ -54,10 +54,14 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   // the credential is looked at; then the credential, the body's size and its content type.
   app.use('/internal/*', guardedBy([sameOriginOnly({ methods: 'all' })], refusalError));
   app.use('/internal/*', requireInternalToken(deps.config.token));
-  if (deps.metrics !== undefined) app.get('/metrics', requireInternalToken(deps.config.token), metricsRoute(deps.metrics.registry));
+  if (deps.metrics !== undefined)
+    app.get('/metrics', requireInternalToken(deps.config.token), metricsRoute(deps.metrics.registry));
   const bodyLimit = bodyLimitCheck(
     MAX_BODY_BYTES,
-    () => new PayloadTooLargeError(`request body larger than ${MAX_BODY_BYTES} bytes`, [{ path: '', message: `body larger than ${MAX_BODY_BYTES} bytes` }]),
+    () =>
+      new PayloadTooLargeError(`request body larger than ${MAX_BODY_BYTES} bytes`, [
+        { path: '', message: `body larger than ${MAX_BODY_BYTES} bytes` },
+      ]),
   );
   app.use('/internal/*', async (c, next) => {
     await bodyLimit(c);
@@ -67,7 +71,10 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
 
   app.post('/internal/users/create', async (c) => {
     // The specification's create-user errors are 400 with its own message shape.
-    const body = await readJsonBody(c, (reason) => new CreateUserRejected([{ path: '', detail: `is not valid JSON (${reason})` }]));
+    const body = await readJsonBody(
+      c,
+      (reason) => new CreateUserRejected([{ path: '', detail: `is not valid JSON (${reason})` }]),
+    );
     const reply = await createUser(body, {
       store: deps.store,
       addressValidator: deps.addressValidator,
@@ -81,13 +88,24 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   if (deps.inspector !== undefined) {
     // Outside /internal/*: a browser cannot send the bearer header, so the inspector takes the
     // credential once and keeps a session cookie (inspector/inspector-access.ts).
-    app.route('/inspector', createInspector({ ...deps.inspector, credential: deps.config.token, title: 'Gateway — forwarded exchanges' }).app);
+    app.route(
+      '/inspector',
+      createInspector({ ...deps.inspector, credential: deps.config.token, title: 'Gateway — forwarded exchanges' }).app,
+    );
   }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
   app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
   app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 
-  app.notFound((c) => c.json({ status_code: OverallStatus.GeneralError, message: `no route ${c.req.method} ${c.req.path}` } satisfies GatewayErrorReply, 404));
+  app.notFound((c) =>
+    c.json(
+      {
+        status_code: OverallStatus.GeneralError,
+        message: `no route ${c.req.method} ${c.req.path}`,
+      } satisfies GatewayErrorReply,
+      404,
+    ),
+  );
   app.onError((error, c) => internalErrorResponse(error, c, log));
   return app;
 }

@@ -13,7 +13,12 @@ let store: Store;
 let app: ReturnType<typeof createInternalApi>;
 beforeAll(async () => {
   store = await createTestStore();
-  app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: 'a-long-internal-service-token' }, log: () => {} });
+  app = createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: 'a-long-internal-service-token' },
+    log: () => {},
+  });
 });
 afterAll(() => store.close());
 
@@ -29,7 +34,10 @@ describe('internal API credential', () => {
     const res = await create();
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="internal"');
-    expect(await res.json()).toEqual({ status_code: 4403, message: 'internal API credential required: Authorization: Bearer <INTERNAL_API_TOKEN>' });
+    expect(await res.json()).toEqual({
+      status_code: 4403,
+      message: 'internal API credential required: Authorization: Bearer <INTERNAL_API_TOKEN>',
+    });
   });
 
   it('refuses a wrong token, and one that differs only in its last character', async () => {
@@ -66,7 +74,9 @@ describe('internal API configuration', () => {
   });
 
   it('takes INTERNAL_API_TOKEN, INTERNAL_PORT and INTERNAL_HOST', () => {
-    expect(internalApiConfigFromEnv({ INTERNAL_API_TOKEN: 'x'.repeat(32), INTERNAL_PORT: '9181', INTERNAL_HOST: '0.0.0.0' })).toEqual({
+    expect(
+      internalApiConfigFromEnv({ INTERNAL_API_TOKEN: 'x'.repeat(32), INTERNAL_PORT: '9181', INTERNAL_HOST: '0.0.0.0' }),
+    ).toEqual({
       token: 'x'.repeat(32),
       port: 9181,
       hostname: '0.0.0.0',

@@ -13,11 +13,14 @@ export function requireInternalToken(token: string): MiddlewareHandler {
   const expected = digest(token);
   return async (c, next) => {
     const m = BEARER.exec(c.req.header('authorization') ?? '');
-    if (!m) throw new AuthenticationError('internal API credential required: Authorization: Bearer <INTERNAL_API_TOKEN>');
+    if (!m)
+      throw new AuthenticationError('internal API credential required: Authorization: Bearer <INTERNAL_API_TOKEN>');
     if (!timingSafeEqual(digest(m[1]), expected)) {
       // Say why a buyer's JWT fails, so nobody hunts for a bug in their token.
       throw new AuthenticationError(
-        JWT_SHAPE.test(m[1]) ? 'buyer tokens are not accepted by the internal API; use the internal service credential' : 'invalid internal API credential',
+        JWT_SHAPE.test(m[1])
+          ? 'buyer tokens are not accepted by the internal API; use the internal service credential'
+          : 'invalid internal API credential',
       );
     }
     await next();

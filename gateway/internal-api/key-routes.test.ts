@@ -14,7 +14,10 @@ import { keyRoutes } from './key-routes';
 // says it will be. Each field, one past its bound: the route answers 400 naming it, the schema
 // refuses it; at its bound both accept it.
 
-const publicKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+const publicKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+  type: 'spki',
+  format: 'pem',
+}) as string;
 const valid = () => ({
   clientId: 'bounds-client',
   kid: `kid-${Math.random().toString(36).slice(2)}`,
@@ -29,11 +32,14 @@ let store: Store;
 let app: Hono;
 beforeAll(async () => {
   store = await createTestStore();
-  app = new Hono().route('/keys', keyRoutes({ store })).onError((error, c) => internalErrorResponse(error, c, () => {}));
+  app = new Hono()
+    .route('/keys', keyRoutes({ store }))
+    .onError((error, c) => internalErrorResponse(error, c, () => {}));
 });
 afterAll(() => store.close());
 
-const register = (body: unknown) => app.request('/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const register = (body: unknown) =>
+  app.request('/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const FIELDS: { path: string; max: number; set: (body: Record<string, unknown>, value: string) => void }[] = [
   { path: '/clientId', max: MAX_ID_LENGTH, set: (b, v) => (b.clientId = v) },
@@ -62,7 +68,8 @@ describe('POST /internal/keys and its documented schema', () => {
 
   it('accept every identifier and name at its bound', async () => {
     const body = valid();
-    for (const field of FIELDS.filter((f) => f.path !== '/publicKeyPem' && f.path !== '/usernames/0')) field.set(body, 'k'.repeat(field.max - 1) + '1');
+    for (const field of FIELDS.filter((f) => f.path !== '/publicKeyPem' && f.path !== '/usernames/0'))
+      field.set(body, 'k'.repeat(field.max - 1) + '1');
     expect(schemaCheck(body).valid).toBe(true);
     const reply = await register(body);
     expect(reply.status).toBe(201);

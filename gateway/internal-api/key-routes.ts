@@ -4,7 +4,15 @@ import type { Directory } from '../directory/directory';
 import { readJsonBody } from '../../shared/http/json-body';
 import { InternalRequestRejected as KeyRequestRejected, internalBodyNotJson } from './internal-api-errors';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_PEM_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
-import { KEY_ALGORITHMS, KeyCommandError, listKeys, registerKey, revokeKey, type KeyListing, type RegisterKeyInput } from '../directory/api-keys';
+import {
+  KEY_ALGORITHMS,
+  KeyCommandError,
+  listKeys,
+  registerKey,
+  revokeKey,
+  type KeyListing,
+  type RegisterKeyInput,
+} from '../directory/api-keys';
 import type { KeyAlgorithm } from '../directory/directory';
 
 // Buyer systems' keys through the running server, for `npm run keys` beside a running
@@ -13,16 +21,23 @@ import type { KeyAlgorithm } from '../directory/directory';
 // invalidated, so a new key works and a revoked one stops at once.
 
 /** A listing as JSON carries its dates as ISO strings. */
-export type KeyListingJson = Omit<KeyListing, 'createdAt' | 'revokedAt'> & { createdAt: string; revokedAt: string | null };
+export type KeyListingJson = Omit<KeyListing, 'createdAt' | 'revokedAt'> & {
+  createdAt: string;
+  revokedAt: string | null;
+};
 
 const PLAIN_TEXT = new RegExp(PLAIN_TEXT_PATTERN, 'u');
 
 /** A string the store can hold (no NUL, no lone surrogate) and of a sane length, or a 400 naming it. */
 function storable(path: string, value: string, max = MAX_ID_LENGTH): string {
   if (!PLAIN_TEXT.test(value))
-    throw new KeyRequestRejected(`${path.slice(1)} must not contain NUL (U+0000) or an unpaired surrogate`, [{ path, message: 'plain text' }]);
+    throw new KeyRequestRejected(`${path.slice(1)} must not contain NUL (U+0000) or an unpaired surrogate`, [
+      { path, message: 'plain text' },
+    ]);
   if ([...value].length > max)
-    throw new KeyRequestRejected(`${path.slice(1)} must have at most ${max} characters`, [{ path, message: `at most ${max} characters` }]);
+    throw new KeyRequestRejected(`${path.slice(1)} must have at most ${max} characters`, [
+      { path, message: `at most ${max} characters` },
+    ]);
   return value;
 }
 
@@ -34,15 +49,21 @@ function registerInput(body: unknown): RegisterKeyInput {
   const b = (body ?? {}) as Record<string, unknown>;
   const text = (name: string) => {
     if (typeof b[name] !== 'string' || (b[name] as string).trim() === '')
-      throw new KeyRequestRejected(`${name} is required (a non-empty string)`, [{ path: `/${name}`, message: 'required' }]);
+      throw new KeyRequestRejected(`${name} is required (a non-empty string)`, [
+        { path: `/${name}`, message: 'required' },
+      ]);
     return storable(`/${name}`, (b[name] as string).trim(), name === 'publicKeyPem' ? MAX_PEM_LENGTH : MAX_ID_LENGTH);
   };
   const algorithm = (b.algorithm ?? 'RS256') as KeyAlgorithm;
   if (!KEY_ALGORITHMS.includes(algorithm))
-    throw new KeyRequestRejected('algorithm must be RS256 or ES256', [{ path: '/algorithm', message: 'RS256 or ES256' }]);
+    throw new KeyRequestRejected('algorithm must be RS256 or ES256', [
+      { path: '/algorithm', message: 'RS256 or ES256' },
+    ]);
   const usernames = b.usernames;
   if (usernames !== undefined && !(Array.isArray(usernames) && usernames.every((u) => typeof u === 'string'))) {
-    throw new KeyRequestRejected('usernames must be a list of usernames', [{ path: '/usernames', message: 'list of strings' }]);
+    throw new KeyRequestRejected('usernames must be a list of usernames', [
+      { path: '/usernames', message: 'list of strings' },
+    ]);
   }
   if (b.clientName !== undefined && typeof b.clientName !== 'string')
     throw new KeyRequestRejected('clientName must be a string', [{ path: '/clientName', message: 'string' }]);
@@ -64,7 +85,13 @@ export function keyRoutes(deps: { store: Store; directory?: Pick<Directory, 'inv
 
   app.get('/', async (c) => {
     const keys = await listKeys(deps.store);
-    return c.json(keys.map((k): KeyListingJson => ({ ...k, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null })));
+    return c.json(
+      keys.map((k): KeyListingJson => ({
+        ...k,
+        createdAt: k.createdAt.toISOString(),
+        revokedAt: k.revokedAt?.toISOString() ?? null,
+      })),
+    );
   });
 
   app.post('/', async (c) => {

@@ -13,7 +13,13 @@ let app: ReturnType<typeof createInternalApi>;
 beforeAll(async () => {
   store = await createTestStore();
   // No dispatcher: messages stay pending, retry only makes them due.
-  app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => NOW, log: () => {} });
+  app = createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: TOKEN },
+    clock: () => NOW,
+    log: () => {},
+  });
   const res = await app.request('/internal/users/create', {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
@@ -24,7 +30,10 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 const call = (path: string, init: RequestInit = {}) =>
-  app.request(`/internal/outbox${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+  app.request(`/internal/outbox${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+  });
 
 describe('outbox routes', () => {
   it('list the messages with their state and attempts, without their payload', async () => {

@@ -29,7 +29,12 @@ const STATES: readonly string[] = ['pending', 'sent', 'failed'];
 
 export const outboxView = (entry: OutboxEntry): OutboxView['messages'][number] => {
   const { payload: _payload, ...rest } = entry;
-  return { ...rest, nextAttemptAt: entry.nextAttemptAt.toISOString(), createdAt: entry.createdAt.toISOString(), sentAt: entry.sentAt?.toISOString() ?? null };
+  return {
+    ...rest,
+    nextAttemptAt: entry.nextAttemptAt.toISOString(),
+    createdAt: entry.createdAt.toISOString(),
+    sentAt: entry.sentAt?.toISOString() ?? null,
+  };
 };
 
 export function outboxRoutes(deps: { store: Store; clock: Clock; dispatcher?: OutboxDispatcher }): Hono {
@@ -38,7 +43,9 @@ export function outboxRoutes(deps: { store: Store; clock: Clock; dispatcher?: Ou
   app.get('/', async (c) => {
     const state = c.req.query('state');
     if (state !== undefined && !STATES.includes(state))
-      throw new InternalRequestRejected('state must be pending, sent or failed', [{ path: '/state', message: 'must be pending, sent or failed' }]);
+      throw new InternalRequestRejected('state must be pending, sent or failed', [
+        { path: '/state', message: 'must be pending, sent or failed' },
+      ]);
     const limit = Math.min(1_000, Math.max(1, Number(c.req.query('limit') ?? 50) || 50));
     const view: OutboxView = {
       counts: await countMailByState(deps.store),
@@ -51,11 +58,19 @@ export function outboxRoutes(deps: { store: Store; clock: Clock; dispatcher?: Ou
     // No body retries every failed message; a body must be JSON.
     const body = (await readJsonBody(c, internalBodyNotJson, { emptyAs: {} })) as { ids?: unknown } | null;
     const ids = body?.ids;
-    if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0))) {
-      throw new InternalRequestRejected('ids must be a list of message ids', [{ path: '/ids', message: 'must be a list of message ids' }]);
+    if (
+      ids !== undefined &&
+      !(Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0))
+    ) {
+      throw new InternalRequestRejected('ids must be a list of message ids', [
+        { path: '/ids', message: 'must be a list of message ids' },
+      ]);
     }
     const retried = await retryMailNow(deps.store, (ids as number[] | undefined) ?? 'all', new Date(deps.clock()));
-    const outcome: RetryOutcome = { retried, dispatched: deps.dispatcher ? await deps.dispatcher.deliverDueNow() : null };
+    const outcome: RetryOutcome = {
+      retried,
+      dispatched: deps.dispatcher ? await deps.dispatcher.deliverDueNow() : null,
+    };
     return c.json(outcome);
   });
 

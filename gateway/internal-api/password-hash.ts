@@ -7,10 +7,17 @@ const COST = { N: 32_768, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const FORMAT = /^scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
 
-function derive(password: string, salt: Buffer, length: number, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  length: number,
+  cost: { N: number; r: number; p: number },
+): Promise<Buffer> {
   // 128·N·r bytes of memory; the default 32 MiB cap is exactly too small for N=32768, r=8.
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

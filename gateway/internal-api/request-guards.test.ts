@@ -14,7 +14,12 @@ let store: Store;
 let app: ReturnType<typeof createInternalApi>;
 beforeAll(async () => {
   store = await createTestStore();
-  app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, log: () => {} });
+  app = createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: TOKEN },
+    log: () => {},
+  });
 });
 afterAll(() => store.close());
 
@@ -56,14 +61,26 @@ describe('internal API cross-site requests', () => {
   it('refuses a request a browser sent from another site, before the credential, with 403 and 4403', async () => {
     const res = await app.request('/internal/outbox', { headers: { 'sec-fetch-site': 'cross-site' } });
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ status_code: 4403, errors: [{ path: 'header:sec-fetch-site', rule: 'request.cross-site' }] });
+    expect(await res.json()).toMatchObject({
+      status_code: 4403,
+      errors: [{ path: 'header:sec-fetch-site', rule: 'request.cross-site' }],
+    });
     const foreign = await addKey({ 'content-type': 'application/json', origin: 'http://127.0.0.1:1' });
     expect(foreign.status).toBe(403);
-    expect(await foreign.json()).toMatchObject({ status_code: 4403, errors: [{ path: 'header:origin', rule: 'request.cross-site' }] });
+    expect(await foreign.json()).toMatchObject({
+      status_code: 4403,
+      errors: [{ path: 'header:origin', rule: 'request.cross-site' }],
+    });
   });
 
   it('serves its own origin and clients that send neither header', async () => {
-    expect((await app.request('/internal/outbox', { headers: { ...bearer, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    expect(
+      (
+        await app.request('/internal/outbox', {
+          headers: { ...bearer, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await app.request('/internal/outbox', { headers: bearer })).status).toBe(200);
   });
 });
@@ -88,7 +105,8 @@ describe('internal API body limit over a keep-alive connection', () => {
     socket.on('error', () => {});
     const waitFor = async (count: number) => {
       const deadline = Date.now() + 5_000;
-      while (answers().length < count && Date.now() < deadline && !socket.destroyed) await new Promise((r) => setTimeout(r, 10));
+      while (answers().length < count && Date.now() < deadline && !socket.destroyed)
+        await new Promise((r) => setTimeout(r, 10));
     };
     try {
       // One megabyte: more than the server reads ahead, so it is on the wire when the 413 goes out.

@@ -35,7 +35,12 @@ async function createOver(url: string, body: Record<string, unknown>, token = DE
 describe('startInternalApi', () => {
   it('listens on loopback with the development token and, by default, writes the welcome mail as .eml into the outbox folder', async () => {
     const logs: string[] = [];
-    const running = await startInternalApi({ store, port: 0, env: { MAIL_OUTBOX_DIR: outboxDir.path }, log: (l) => logs.push(l) });
+    const running = await startInternalApi({
+      store,
+      port: 0,
+      env: { MAIL_OUTBOX_DIR: outboxDir.path },
+      log: (l) => logs.push(l),
+    });
     try {
       expect(running.url).toBe(`http://127.0.0.1:${running.port}`);
       expect(logs[0]).toMatch(/development token .*address validator: local; mail: file /);
@@ -57,10 +62,21 @@ describe('startInternalApi', () => {
   it('delivers over SMTP when MAIL_TRANSPORT=smtp, and takes its token from INTERNAL_API_TOKEN', async () => {
     const smtp = await startLoopbackSmtpServer();
     const token = 'configured-internal-token-1234';
-    const running = await startInternalApi({ store, port: 0, env: { MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, INTERNAL_API_TOKEN: token }, log: () => {} });
+    const running = await startInternalApi({
+      store,
+      port: 0,
+      env: { MAIL_TRANSPORT: 'smtp', SMTP_URL: smtp.url, INTERNAL_API_TOKEN: token },
+      log: () => {},
+    });
     try {
-      expect((await createOver(running.url, validCreateUserRequest({ username: 'ola', email: 'ola@x.example' }))).status).toBe(401);
-      const created = await createOver(running.url, validCreateUserRequest({ username: 'ola', email: 'ola@x.example' }), token);
+      expect(
+        (await createOver(running.url, validCreateUserRequest({ username: 'ola', email: 'ola@x.example' }))).status,
+      ).toBe(401);
+      const created = await createOver(
+        running.url,
+        validCreateUserRequest({ username: 'ola', email: 'ola@x.example' }),
+        token,
+      );
       expect(created.status).toBe(200);
       await waitFor(async () => smtp.received.length > 0);
       expect(smtp.received.map((m) => m.to)).toEqual([['ola@x.example']]);

@@ -67,7 +67,14 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   const config = internalApiConfigFromEnv(env);
   const addressValidator = addressValidatorFromEnv(env);
   const mailer = mailerFromEnv(env);
-  const dispatcher = createOutboxDispatcher({ store: options.store, mailer, clock, from: mailFromEnv(env), composers: userMailComposers, log });
+  const dispatcher = createOutboxDispatcher({
+    store: options.store,
+    mailer,
+    clock,
+    from: mailFromEnv(env),
+    composers: userMailComposers,
+    log,
+  });
   // Ends the inspector's event streams on close, which server.close() would otherwise wait for.
   const closing = new AbortController();
   const inspector = options.exchanges === undefined ? undefined : { feed: options.exchanges, signal: closing.signal };
@@ -84,10 +91,17 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
   });
 
   const hostname = options.hostname ?? config.hostname;
-  const { url, port, drain } = await listen(app.fetch, { port: options.port ?? config.port, host: hostname, connections: connectionTimeouts(env) });
+  const { url, port, drain } = await listen(app.fetch, {
+    port: options.port ?? config.port,
+    host: hostname,
+    connections: connectionTimeouts(env),
+  });
   dispatcher.start(options.outboxPollMs ?? 5_000);
-  const credential = config.token === DEV_INTERNAL_API_TOKEN ? 'the development token (see docs/internal-api.md)' : 'INTERNAL_API_TOKEN';
-  log(`internal API on ${url}/internal/users/create (credential: ${credential}; address validator: ${addressValidator.name}; mail: ${mailer.description})`);
+  const credential =
+    config.token === DEV_INTERNAL_API_TOKEN ? 'the development token (see docs/internal-api.md)' : 'INTERNAL_API_TOKEN';
+  log(
+    `internal API on ${url}/internal/users/create (credential: ${credential}; address validator: ${addressValidator.name}; mail: ${mailer.description})`,
+  );
 
   return {
     url,

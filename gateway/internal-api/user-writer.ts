@@ -14,7 +14,11 @@ import { welcomeMail } from './welcome-email';
 const CONSTRAINT_PROBLEMS: Record<string, RequestProblem> = {
   users_username_key: { path: '/username', spec: CreateUserMessage.UsernameTaken },
   users_email_lower_key: { path: '/email', spec: CreateUserMessage.EmailTaken },
-  users_catalog_region_id_fkey: { path: '/catalog_region_id', spec: CreateUserMessage.InvalidCatalogRegion, detail: 'the region was removed meanwhile' },
+  users_catalog_region_id_fkey: {
+    path: '/catalog_region_id',
+    spec: CreateUserMessage.InvalidCatalogRegion,
+    detail: 'the region was removed meanwhile',
+  },
   users_member_id_account_id_fkey: { path: '/account_id', detail: 'the account was removed meanwhile' },
   user_locations_location_id_member_id_fkey: {
     path: '/locations',
@@ -26,8 +30,16 @@ const CONSTRAINT_PROBLEMS: Record<string, RequestProblem> = {
     spec: CreateUserMessage.InvalidLocations,
     detail: "the account is not held at the location's member",
   },
-  user_locations_pkey: { path: '/locations', spec: CreateUserMessage.InvalidLocations, detail: 'a location is listed twice' },
-  user_locations_user_id_sort_order_key: { path: '/locations', spec: CreateUserMessage.InvalidLocations, detail: 'a sort_order is used twice' },
+  user_locations_pkey: {
+    path: '/locations',
+    spec: CreateUserMessage.InvalidLocations,
+    detail: 'a location is listed twice',
+  },
+  user_locations_user_id_sort_order_key: {
+    path: '/locations',
+    spec: CreateUserMessage.InvalidLocations,
+    detail: 'a sort_order is used twice',
+  },
 };
 
 export function constraintProblem(error: unknown): RequestProblem | undefined {

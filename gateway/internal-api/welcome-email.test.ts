@@ -44,7 +44,14 @@ function setup() {
     log,
     mailer: createSmtpMailer({ url: smtp.url, timeoutMs: 2_000 }),
   });
-  const app = createInternalApi({ store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, clock: () => time, dispatcher, log });
+  const app = createInternalApi({
+    store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: TOKEN },
+    clock: () => time,
+    dispatcher,
+    log,
+  });
   const create = () =>
     app.request('/internal/users/create', {
       method: 'POST',
@@ -55,7 +62,8 @@ function setup() {
 }
 
 const passwordHash = async () =>
-  (await store.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE username = $1', ['nina'])).rows[0].password_hash;
+  (await store.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE username = $1', ['nina']))
+    .rows[0].password_hash;
 const passwordIn = (raw: string) => /Temporary password: +(\S+)/.exec(raw)?.[1];
 
 describe('welcome e-mail', () => {
@@ -117,7 +125,11 @@ describe('welcome e-mail', () => {
     dispatcher.start(60_000);
     try {
       // The pass start() begins at once is over before the user exists: only the creation's wake can send the mail.
-      await expect.poll(() => dispatcherStore.statements.some((sql) => sql.includes('UPDATE mail_outbox SET attempts')), { interval: 5 }).toBe(true);
+      await expect
+        .poll(() => dispatcherStore.statements.some((sql) => sql.includes('UPDATE mail_outbox SET attempts')), {
+          interval: 5,
+        })
+        .toBe(true);
       await dispatcher.runOnce(); // the pass in flight, if it still is
       expect((await create()).status).toBe(200);
       await expect.poll(() => smtp.received.length, { interval: 10, timeout: 5_000 }).toBeGreaterThan(0);

@@ -19,7 +19,13 @@ export interface WelcomePayload {
 
 export function welcomeMail(user: { id: number; email: string; username: string; first_name: string }): NewMail {
   const payload: WelcomePayload = { username: user.username, first_name: user.first_name };
-  return { kind: WELCOME_KIND, recipient: user.email, subject: WELCOME_SUBJECT, payload: { ...payload }, userId: user.id };
+  return {
+    kind: WELCOME_KIND,
+    recipient: user.email,
+    subject: WELCOME_SUBJECT,
+    payload: { ...payload },
+    userId: user.id,
+  };
 }
 
 export function welcomeText(payload: WelcomePayload, temporaryPassword: string): string {

@@ -7,7 +7,12 @@ import { mailerFromEnv, mailFromEnv, DEFAULT_MAIL_FROM } from './mailer-from-env
 import { startLoopbackSmtpServer } from '../testing/loopback-smtp-server';
 import { temporaryDirectory } from '../../shared/testing/temporary-directory';
 
-const message = { from: 'Gateway <no-reply@gateway.test>', to: 'ann@example.com', subject: 'Hello Ann', text: 'Line one\r\nLine two' };
+const message = {
+  from: 'Gateway <no-reply@gateway.test>',
+  to: 'ann@example.com',
+  subject: 'Hello Ann',
+  text: 'Line one\r\nLine two',
+};
 
 describe('mailers', () => {
   it('delivers over SMTP to a real server on loopback', async () => {
@@ -53,9 +58,13 @@ describe('mailers', () => {
   it('defaults to .eml files under var/outbox and switches to SMTP with MAIL_TRANSPORT=smtp', () => {
     expect(mailerFromEnv({}).description).toMatch(/^file .*var[\\/]outbox$/);
     expect(mailerFromEnv({ MAIL_OUTBOX_DIR: '/tmp/x' }).description).toBe('file /tmp/x');
-    expect(mailerFromEnv({ MAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://mail.example.com:2525' }).description).toBe('smtp mail.example.com:2525');
+    expect(mailerFromEnv({ MAIL_TRANSPORT: 'smtp', SMTP_URL: 'smtp://mail.example.com:2525' }).description).toBe(
+      'smtp mail.example.com:2525',
+    );
     expect(() => mailerFromEnv({ MAIL_TRANSPORT: 'smtp' })).toThrow(/SMTP_URL/);
-    expect(() => mailerFromEnv({ MAIL_TRANSPORT: 'pigeon' })).toThrow("MAIL_TRANSPORT must be one of file, smtp, not 'pigeon'");
+    expect(() => mailerFromEnv({ MAIL_TRANSPORT: 'pigeon' })).toThrow(
+      "MAIL_TRANSPORT must be one of file, smtp, not 'pigeon'",
+    );
     expect(mailFromEnv({})).toBe(DEFAULT_MAIL_FROM);
   });
 });

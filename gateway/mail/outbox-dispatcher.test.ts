@@ -37,10 +37,23 @@ afterEach(async () => {
 
 function dispatcher(backoff = DEFAULT_BACKOFF, on: Store = store) {
   const mailer = createSmtpMailer({ url: smtp.url, timeoutMs: 2_000 });
-  return createOutboxDispatcher({ store: on, mailer, clock, from: 'no-reply@gateway.test', composers, backoff, log: (l) => logs.push(l) });
+  return createOutboxDispatcher({
+    store: on,
+    mailer,
+    clock,
+    from: 'no-reply@gateway.test',
+    composers,
+    backoff,
+    log: (l) => logs.push(l),
+  });
 }
 
-const note = (body: string) => enqueueMail(store, { kind: 'note', recipient: 'ann@example.com', subject: 'A note', payload: { body } }, new Date(time));
+const note = (body: string) =>
+  enqueueMail(
+    store,
+    { kind: 'note', recipient: 'ann@example.com', subject: 'A note', payload: { body } },
+    new Date(time),
+  );
 
 describe('outbox dispatcher', () => {
   it('delivers a pending message over SMTP and marks it sent', async () => {
@@ -118,7 +131,10 @@ describe('outbox dispatcher', () => {
   it('fails a message of a kind nobody can render at once, without retrying it', async () => {
     await enqueueMail(store, { kind: 'mystery', recipient: 'ann@example.com', subject: '?' }, new Date(time));
     expect(await dispatcher().runOnce()).toEqual({ sent: 0, deferred: 0, failed: 1 });
-    expect((await listMail(store))[0]).toMatchObject({ state: 'failed', lastError: "no composer for mail kind 'mystery'" });
+    expect((await listMail(store))[0]).toMatchObject({
+      state: 'failed',
+      lastError: "no composer for mail kind 'mystery'",
+    });
   });
 
   it('leases a claimed message so a second dispatcher skips it until the lease ends', async () => {
@@ -152,7 +168,14 @@ describe('outbox dispatcher', () => {
         return { messageId: String(sent.length) };
       },
     };
-    const d = createOutboxDispatcher({ store, mailer, clock, from: 'no-reply@gateway.test', composers, log: (l) => logs.push(l) });
+    const d = createOutboxDispatcher({
+      store,
+      mailer,
+      clock,
+      from: 'no-reply@gateway.test',
+      composers,
+      log: (l) => logs.push(l),
+    });
     const inFlight = d.runOnce();
     await expect.poll(() => sent.length, { interval: 5 }).toBe(1);
     await note('second');
@@ -171,7 +194,9 @@ describe('outbox dispatcher', () => {
     d.start(60_000);
     try {
       // The pass start() begins at once is over before the message exists: only wake() can send it.
-      await expect.poll(() => counted.statements.some((sql) => sql.includes('UPDATE mail_outbox SET attempts')), { interval: 5 }).toBe(true);
+      await expect
+        .poll(() => counted.statements.some((sql) => sql.includes('UPDATE mail_outbox SET attempts')), { interval: 5 })
+        .toBe(true);
       await d.runOnce(); // the pass in flight, if it still is
       await note('woken');
       d.wake();

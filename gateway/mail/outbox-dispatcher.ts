@@ -162,7 +162,13 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
     async deliverDueNow() {
       const inFlight = await running?.catch(() => undefined);
       const next = await runOnce();
-      return inFlight ? { sent: inFlight.sent + next.sent, deferred: inFlight.deferred + next.deferred, failed: inFlight.failed + next.failed } : next;
+      return inFlight
+        ? {
+            sent: inFlight.sent + next.sent,
+            deferred: inFlight.deferred + next.deferred,
+            failed: inFlight.failed + next.failed,
+          }
+        : next;
     },
     start(intervalMs = 5_000) {
       interval = intervalMs;

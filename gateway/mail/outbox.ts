@@ -96,7 +96,10 @@ export async function claimDueMail(db: Queryable, now: Date, leaseMs: number, li
 }
 
 export async function recordSent(tx: Queryable, id: number, now: Date): Promise<void> {
-  await tx.query(`UPDATE mail_outbox SET state = 'sent', sent_at = $2, claimed_until = NULL, last_error = NULL WHERE id = $1`, [id, now]);
+  await tx.query(
+    `UPDATE mail_outbox SET state = 'sent', sent_at = $2, claimed_until = NULL, last_error = NULL WHERE id = $1`,
+    [id, now],
+  );
 }
 
 /** A failed attempt: pending again at `retryAt`, or failed for good when `retryAt` is null. */
@@ -110,16 +113,21 @@ export async function recordFailure(db: Queryable, id: number, error: string, re
   );
 }
 
-export async function listMail(db: Queryable, filter: { state?: OutboxState; limit?: number } = {}): Promise<OutboxEntry[]> {
-  const { rows } = await db.query<Row>(`SELECT * FROM mail_outbox WHERE ($1::text IS NULL OR state = $1) ORDER BY id DESC LIMIT $2`, [
-    filter.state ?? null,
-    filter.limit ?? 100,
-  ]);
+export async function listMail(
+  db: Queryable,
+  filter: { state?: OutboxState; limit?: number } = {},
+): Promise<OutboxEntry[]> {
+  const { rows } = await db.query<Row>(
+    `SELECT * FROM mail_outbox WHERE ($1::text IS NULL OR state = $1) ORDER BY id DESC LIMIT $2`,
+    [filter.state ?? null, filter.limit ?? 100],
+  );
   return rows.map(entry);
 }
 
 export async function countMailByState(db: Queryable): Promise<Record<OutboxState, number>> {
-  const { rows } = await db.query<{ state: OutboxState; n: number | string }>(`SELECT state, count(*) AS n FROM mail_outbox GROUP BY state`);
+  const { rows } = await db.query<{ state: OutboxState; n: number | string }>(
+    `SELECT state, count(*) AS n FROM mail_outbox GROUP BY state`,
+  );
   const counts: Record<OutboxState, number> = { pending: 0, sent: 0, failed: 0 };
   for (const row of rows) counts[row.state] = Number(row.n);
   return counts;

@@ -25,9 +25,18 @@ beforeAll(async () => {
     sellerClient: gw.sellerClient,
     logger: false,
     metrics,
-    config: gatewayConfig({ forwardHeaders: ['x-mock-fault'], protection: { breakerFailures: 2, breakerCooldownMs: 60_000 } }),
+    config: gatewayConfig({
+      forwardHeaders: ['x-mock-fault'],
+      protection: { breakerFailures: 2, breakerCooldownMs: 60_000 },
+    }),
   });
-  internal = createInternalApi({ store: gw.store, addressValidator: createLocalAddressValidator(), config: { token: TOKEN }, metrics, log: () => {} });
+  internal = createInternalApi({
+    store: gw.store,
+    addressValidator: createLocalAddressValidator(),
+    config: { token: TOKEN },
+    metrics,
+    log: () => {},
+  });
 });
 afterAll(() => gw.close());
 
@@ -37,7 +46,11 @@ const inquire = async (locations: typeof AT_A, fault?: string) =>
   (
     await app.request(`${V3_2}/item_inquiry`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}`, ...(fault ? { 'x-mock-fault': fault } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${await gw.token()}`,
+        ...(fault ? { 'x-mock-fault': fault } : {}),
+      },
       body: JSON.stringify({ items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations }),
     })
   ).status;
@@ -52,7 +65,9 @@ const scrape = async () => {
 describe('GET /metrics on the internal API', () => {
   it('needs the internal credential', async () => {
     expect((await internal.request('/metrics')).status).toBe(401);
-    expect((await internal.request('/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    expect(
+      (await internal.request('/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status,
+    ).toBe(401);
   });
 
   it('shows requests, latency, seller outcomes, violations, breaker states and the outbox', async () => {
@@ -61,17 +76,27 @@ describe('GET /metrics on the internal API', () => {
     expect(await inquire(AT_A, 'http-status;status=500')).toBe(503);
     expect(await inquire(AT_A, 'http-status;status=500')).toBe(503);
     expect(await inquire(AT_A)).toBe(503); // breaker open: refused, not called
-    expect((await app.request('/v2_1/catalog/cart/some-cart-id', { headers: { authorization: `Bearer ${await gw.token()}` } })).status).toBeGreaterThanOrEqual(
-      400,
-    );
+    expect(
+      (
+        await app.request('/v2_1/catalog/cart/some-cart-id', {
+          headers: { authorization: `Bearer ${await gw.token()}` },
+        })
+      ).status,
+    ).toBeGreaterThanOrEqual(400);
     expect((await app.request('/no/such/path')).status).toBe(404);
 
     const text = await scrape();
-    expect(text).toContain('gateway_http_requests_total{route="/json/federated/v3_2/item_inquiry",method="POST",status="200"} 1');
-    expect(text).toContain('gateway_http_requests_total{route="/json/federated/v3_2/item_inquiry",method="POST",status="503"} 3');
+    expect(text).toContain(
+      'gateway_http_requests_total{route="/json/federated/v3_2/item_inquiry",method="POST",status="200"} 1',
+    );
+    expect(text).toContain(
+      'gateway_http_requests_total{route="/json/federated/v3_2/item_inquiry",method="POST",status="503"} 3',
+    );
     expect(text).toContain('route="/v2_1/catalog/cart/:cart_id"');
     expect(text).toContain('gateway_http_requests_total{route="unmatched",method="GET",status="404"} 1');
-    expect(text).toMatch(/gateway_http_request_duration_seconds_count\{route="\/json\/federated\/v3_2\/item_inquiry",method="POST"\} 5/);
+    expect(text).toMatch(
+      /gateway_http_request_duration_seconds_count\{route="\/json\/federated\/v3_2\/item_inquiry",method="POST"\} 5/,
+    );
     expect(text).toContain('gateway_seller_call_duration_seconds_count{member="M200",outcome="reply"} 2');
     expect(text).toContain('gateway_seller_call_duration_seconds_count{member="M100",outcome="http-error"} 2');
     expect(text).toContain('gateway_seller_calls_refused_total{member="M100",reason="circuit-open"} 1');

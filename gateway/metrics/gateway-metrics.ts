@@ -115,7 +115,8 @@ function breakerGauge(registry: Registry, watched: readonly CircuitBreakers[]): 
     registers: [registry],
     collect() {
       this.reset();
-      for (const breakers of watched) for (const [member, state] of breakers.states()) this.set({ member }, BREAKER_VALUE[state]);
+      for (const breakers of watched)
+        for (const [member, state] of breakers.states()) this.set({ member }, BREAKER_VALUE[state]);
     },
   });
 }

@@ -6,7 +6,13 @@ import type { GatewayMetrics } from './gateway-metrics';
 // each cart id); a path no route matched is 'unmatched', so strangers cannot grow the labels.
 
 /** One finished request, counted and timed under `route` (a pattern from routePath). */
-export function recordRequest(metrics: GatewayMetrics, c: Context, route: string, status: number, seconds: number): void {
+export function recordRequest(
+  metrics: GatewayMetrics,
+  c: Context,
+  route: string,
+  status: number,
+  seconds: number,
+): void {
   metrics.request(route === '' || route.endsWith('*') ? 'unmatched' : route, c.req.method, status, seconds);
 }
 

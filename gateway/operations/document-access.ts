@@ -34,16 +34,21 @@ export async function resolveDocumentAccess(
     // Statements may leave the member out: the account tells which one.
     const holding = await membersHolding(deps, user, asked.account as string);
     if (holding.length === 0)
-      throw new AccessDeniedError(`account '${asked.account}' is not one of your accounts`, [{ path: '/account', message: 'not one of your accounts' }]);
-    if (holding.length > 1) {
-      throw new RequestValidationError(`account '${asked.account}' is held at several members (${holding.join(', ')}): name the member`, [
-        { path: '/member', message: `one of ${holding.join(', ')}` },
+      throw new AccessDeniedError(`account '${asked.account}' is not one of your accounts`, [
+        { path: '/account', message: 'not one of your accounts' },
       ]);
+    if (holding.length > 1) {
+      throw new RequestValidationError(
+        `account '${asked.account}' is held at several members (${holding.join(', ')}): name the member`,
+        [{ path: '/member', message: `one of ${holding.join(', ')}` }],
+      );
     }
     memberId = holding[0];
   }
   if (!user.locations.some((l) => l.memberId === memberId)) {
-    throw new AccessDeniedError(`member '${memberId}' is not one of your members`, [{ path: '/member', message: 'you hold no location at this member' }]);
+    throw new AccessDeniedError(`member '${memberId}' is not one of your members`, [
+      { path: '/member', message: 'you hold no location at this member' },
+    ]);
   }
   const accounts = accountsAt(user, memberId, await primaryHeldAt(deps, user, memberId));
   // The default account: the one at the buyer's first location there (locations are in sort order).
@@ -53,7 +58,10 @@ export async function resolveDocumentAccess(
       { path: '/account', message: `your accounts there: ${[...accounts].join(', ')}` },
     ]);
   }
-  if (asked.locationId !== undefined && !user.locations.some((l) => l.locationId === asked.locationId && l.memberId === memberId)) {
+  if (
+    asked.locationId !== undefined &&
+    !user.locations.some((l) => l.locationId === asked.locationId && l.memberId === memberId)
+  ) {
     throw new AccessDeniedError(`location '${asked.locationId}' is not one of your locations at member '${memberId}'`, [
       { path: '/location_id', message: 'not one of your locations at this member' },
     ]);

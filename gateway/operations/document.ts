@@ -23,8 +23,18 @@ import type { OperationDeps, OperationInput, OperationResult } from './operation
 // filters as given, answer with the seller's checked reply.
 
 interface DocumentKinds {
-  invoice: { request: InvoiceBuyerRequest; forwarded: InvoiceSellerRequest; sellerReply: InvoiceSellerReply; reply: InvoiceBuyerReply };
-  statement: { request: StatementBuyerRequest; forwarded: StatementSellerRequest; sellerReply: StatementSellerReply; reply: StatementBuyerReply };
+  invoice: {
+    request: InvoiceBuyerRequest;
+    forwarded: InvoiceSellerRequest;
+    sellerReply: InvoiceSellerReply;
+    reply: InvoiceBuyerReply;
+  };
+  statement: {
+    request: StatementBuyerRequest;
+    forwarded: StatementSellerRequest;
+    sellerReply: StatementSellerReply;
+    reply: StatementBuyerReply;
+  };
 }
 export type DocumentKind = keyof DocumentKinds;
 

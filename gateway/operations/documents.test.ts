@@ -24,11 +24,16 @@ async function ask(operation: 'invoice' | 'statement', body: unknown, user: 'dem
   return { status: response.status, text: await response.clone().text(), body: (await response.json()) as Envelope };
 }
 
-const lastForwarded = (service: string) => gw.seller.seller.journal.entries({ service, limit: 1 })[0]?.request as Record<string, unknown>;
+const lastForwarded = (service: string) =>
+  gw.seller.seller.journal.entries({ service, limit: 1 })[0]?.request as Record<string, unknown>;
 
 describe('invoice', () => {
   it("defaults the account to the buyer's account at the member and forwards the filters", async () => {
-    const { status, body, text } = await ask('invoice', { member: 'M100', from_invoice_date: '2026-09-01', to_invoice_date: '2026-09-30' });
+    const { status, body, text } = await ask('invoice', {
+      member: 'M100',
+      from_invoice_date: '2026-09-01',
+      to_invoice_date: '2026-09-30',
+    });
     expect(status).toBe(200);
     expect(body.status).toBe('success');
     expect(body.invoices!.length).toBeGreaterThan(0);
@@ -80,7 +85,11 @@ describe('invoice', () => {
 
 describe('statement', () => {
   it('resolves the member from the account when absent', async () => {
-    const { status, body } = await ask('statement', { account: 'A-2001', from_statement_date: '2026-08-01', to_statement_date: '2026-12-31' });
+    const { status, body } = await ask('statement', {
+      account: 'A-2001',
+      from_statement_date: '2026-08-01',
+      to_statement_date: '2026-12-31',
+    });
     expect(status).toBe(200);
     expect(body.status).toBe('success');
     expect(body.statements!.length).toBeGreaterThan(0);
@@ -93,18 +102,36 @@ describe('statement', () => {
     expect(missing.body).toMatchObject({ status: 'error', status_code: 4422, statements: [] });
     expect(missing.body.error_description).toContain('/account is required');
     expect(missing.body.error_description).toContain('/to_statement_date is required');
-    const unreal = await ask('statement', { account: 'A-1001', from_statement_date: '2026-02-30', to_statement_date: '2026-03-01' });
+    const unreal = await ask('statement', {
+      account: 'A-1001',
+      from_statement_date: '2026-02-30',
+      to_statement_date: '2026-03-01',
+    });
     expect(unreal.body.status_code).toBe(4422);
-    const backwards = await ask('statement', { account: 'A-1001', from_statement_date: '2026-03-01', to_statement_date: '2026-02-01' });
+    const backwards = await ask('statement', {
+      account: 'A-1001',
+      from_statement_date: '2026-03-01',
+      to_statement_date: '2026-02-01',
+    });
     expect(backwards.body.status_code).toBe(4422);
-    expect(backwards.body.error_description).toContain('from_statement_date 2026-03-01 is after to_statement_date 2026-02-01');
+    expect(backwards.body.error_description).toContain(
+      'from_statement_date 2026-03-01 is after to_statement_date 2026-02-01',
+    );
   });
 
   it("refuses another buyer's account with 4403", async () => {
-    const { status, body } = await ask('statement', { account: 'A-1002', from_statement_date: '2026-08-01', to_statement_date: '2026-12-31' });
+    const { status, body } = await ask('statement', {
+      account: 'A-1002',
+      from_statement_date: '2026-08-01',
+      to_statement_date: '2026-12-31',
+    });
     expect(status).toBe(403);
     expect(body).toMatchObject({ status: 'error', status_code: 4403, statements: [] });
-    const other = await ask('statement', { account: 'A-1001', member: 'M100', from_statement_date: '2026-08-01', to_statement_date: '2026-12-31' }, 'other');
+    const other = await ask(
+      'statement',
+      { account: 'A-1001', member: 'M100', from_statement_date: '2026-08-01', to_statement_date: '2026-12-31' },
+      'other',
+    );
     expect(other.body.status_code).toBe(4403);
   });
 });

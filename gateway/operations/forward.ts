@@ -27,7 +27,10 @@ export interface CheckedReply<T> {
 
 /** Lenient members are named in config or marked so in the directory (members.reply_mode). */
 export function isLenient(deps: OperationDeps, member: Member): boolean {
-  return (member as Member & { replyMode?: string }).replyMode === 'lenient' || deps.config.lenientMembers.includes(member.id);
+  return (
+    (member as Member & { replyMode?: string }).replyMode === 'lenient' ||
+    deps.config.lenientMembers.includes(member.id)
+  );
 }
 
 /** The gateway error for a seller outcome that is not a usable reply. */
@@ -37,14 +40,18 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
       return new SellerTimeoutError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
     case 'unreachable': {
       const detail = [{ path: '', message: outcome.message, member: member.id }];
-      return outcome.sent ? new SellerUnavailableError(outcome.message, detail) : new SellerNotReachedError(outcome.message, detail);
+      return outcome.sent
+        ? new SellerUnavailableError(outcome.message, detail)
+        : new SellerNotReachedError(outcome.message, detail);
     }
     case 'http-error':
       // 5xx: the seller system is down or failing. 4xx: it refused what we sent, a contract
       // mismatch between gateway and seller, so a system error rather than "offline". Any
       // other status (a 3xx: a 303 may follow an action taken) is a reply we cannot use.
-      if (outcome.status === 503) return new SellerDeclinedError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
-      if (outcome.status >= 500) return new SellerUnavailableError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
+      if (outcome.status === 503)
+        return new SellerDeclinedError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
+      if (outcome.status >= 500)
+        return new SellerUnavailableError(outcome.message, [{ path: '', message: outcome.message, member: member.id }]);
       if (outcome.status >= 400) {
         return new SellerRefusedError(`${outcome.message}: the seller refused the forwarded request`, [
           { path: '', message: outcome.body ?? '', member: member.id },
@@ -54,12 +61,20 @@ export function sellerFault(member: Member, outcome: Exclude<SellerOutcome, { ki
         { path: '', message: outcome.body ?? '', member: member.id },
       ]);
     case 'malformed':
-      return new SellerReplyError(outcome.message, [{ path: '', message: 'the reply body is not valid JSON', member: member.id }]);
+      return new SellerReplyError(outcome.message, [
+        { path: '', message: 'the reply body is not valid JSON', member: member.id },
+      ]);
     case 'refused-address':
-      return new SellerAddressRefusedError(outcome.message, [{ path: '', message: 'seller address refused: no request was sent', member: member.id }]);
+      return new SellerAddressRefusedError(outcome.message, [
+        { path: '', message: 'seller address refused: no request was sent', member: member.id },
+      ]);
     case 'too-large':
       return new SellerReplyError(outcome.message, [
-        { path: '', message: `the reply body is larger than ${outcome.limitBytes} bytes (GATEWAY_MAX_SELLER_REPLY_BYTES)`, member: member.id },
+        {
+          path: '',
+          message: `the reply body is larger than ${outcome.limitBytes} bytes (GATEWAY_MAX_SELLER_REPLY_BYTES)`,
+          member: member.id,
+        },
       ]);
   }
 }
@@ -85,7 +100,13 @@ export function forwardToSeller<T>(
 }
 
 /** The seller's outcome as a reply the buyer may see, or the gateway error it amounts to. */
-function checkedReply<T>(deps: OperationDeps, operation: ForwardedOperation, member: Member, body: object, outcome: SellerOutcome): CheckedReply<T> {
+function checkedReply<T>(
+  deps: OperationDeps,
+  operation: ForwardedOperation,
+  member: Member,
+  body: object,
+  outcome: SellerOutcome,
+): CheckedReply<T> {
   if (outcome.kind !== 'reply') throw sellerFault(member, outcome);
   const check = (deps.replyCheck ?? checkSellerReplyFused)(operation, body, outcome.body);
   if (check.errors.length > 0) {
@@ -108,5 +129,7 @@ function checkedReply<T>(deps: OperationDeps, operation: ForwardedOperation, mem
 
 /** One header-safe line per broken rule passed on in lenient mode. */
 export function warningLines(member: Member, violations: Violation[]): string[] {
-  return violations.map((v) => `${member.id} ${v.rule} at ${v.path}${v.id === undefined ? '' : ` (id ${v.id})`}`.replace(/[^\x20-\x7e]/g, '?'));
+  return violations.map((v) =>
+    `${member.id} ${v.rule} at ${v.path}${v.id === undefined ? '' : ` (id ${v.id})`}`.replace(/[^\x20-\x7e]/g, '?'),
+  );
 }

@@ -45,7 +45,9 @@ describe('fused reply check in the gateway', () => {
     ];
     const statuses: number[] = [];
     for (const fault of faults) {
-      const response = await gw.post(`${V3_2}/item_inquiry`, INQUIRY, { headers: fault === undefined ? {} : { 'x-mock-fault': fault } });
+      const response = await gw.post(`${V3_2}/item_inquiry`, INQUIRY, {
+        headers: fault === undefined ? {} : { 'x-mock-fault': fault },
+      });
       statuses.push(response.status);
     }
     expect(statuses[0]).toBe(200);

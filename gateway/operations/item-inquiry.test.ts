@@ -73,12 +73,26 @@ describe('item inquiry', () => {
     expect(requested.locations.map((l) => l.id)).toEqual(['L101', 'L150', 'L201', 'L250']);
     expect(requested.locations.map((l) => l.sort_order)).toEqual([1, 2, 3, 4]);
     expect(requested.locations[0]).toMatchObject({ description: 'Northside Main St', can_order: true, type: 1 });
-    expect(requested.locations[1]).toMatchObject({ description: 'Northside Distribution Center', can_order: true, type: 2 });
-    expect(requested.locations[3]).toMatchObject({ description: 'Lakeshore Distribution Center', can_order: false, sort_order: 4, type: 2 });
+    expect(requested.locations[1]).toMatchObject({
+      description: 'Northside Distribution Center',
+      can_order: true,
+      type: 2,
+    });
+    expect(requested.locations[3]).toMatchObject({
+      description: 'Lakeshore Distribution Center',
+      can_order: false,
+      sort_order: 4,
+      type: 2,
+    });
     // Both members' seller systems were asked, each with only its own locations and the user's account there.
-    const asked = gw.seller.seller.journal
-      .entries({ service: 'item_inquiry', limit: 2 })
-      .map((e) => e.request as { locations: { id: string; member: string; account: string }[]; terminal_id?: string; integration?: string });
+    const asked = gw.seller.seller.journal.entries({ service: 'item_inquiry', limit: 2 }).map(
+      (e) =>
+        e.request as {
+          locations: { id: string; member: string; account: string }[];
+          terminal_id?: string;
+          integration?: string;
+        },
+    );
     const byMember = Object.fromEntries(asked.map((r) => [r.locations[0].member, r]));
     expect(byMember.M100.locations).toEqual([
       { id: 'L101', member: 'M100', account: 'A-1001' },
@@ -88,7 +102,11 @@ describe('item inquiry', () => {
       { id: 'L201', member: 'M200', account: 'A-2001' },
       { id: 'L250', member: 'M200', account: 'A-2001' },
     ]);
-    expect(byMember.M100).toMatchObject({ service: 'item_inquiry', integration: 'northside-dev', terminal_id: 'T-DEMO-1' });
+    expect(byMember.M100).toMatchObject({
+      service: 'item_inquiry',
+      integration: 'northside-dev',
+      terminal_id: 'T-DEMO-1',
+    });
   });
 
   it('keeps alternates and equivalents as extra entries with the requested id, after the requested part', async () => {
@@ -101,12 +119,17 @@ describe('item inquiry', () => {
         [4, 'FL400S'],
       ]),
     );
-    for (const item of related) expect(item).toMatchObject({ id: 'item-1', original_part: '51515', original_mfr: 'WIX' });
+    for (const item of related)
+      expect(item).toMatchObject({ id: 'item-1', original_part: '51515', original_mfr: 'WIX' });
   });
 
   it('answers each of several items, an unknown part with status 0', async () => {
     const { body } = await inquire({
-      items: [OIL_FILTER, { id: 'item-2', mfr_code: 'NGK', part_number: 'BKR5E' }, { id: 'item-3', mfr_code: 'ZZZ', part_number: 'NO-SUCH-PART' }],
+      items: [
+        OIL_FILTER,
+        { id: 'item-2', mfr_code: 'NGK', part_number: 'BKR5E' },
+        { id: 'item-3', mfr_code: 'ZZZ', part_number: 'NO-SUCH-PART' },
+      ],
       locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
     });
     const requested = body.items.filter((i) => i.status_code <= 1);
@@ -120,18 +143,30 @@ describe('item inquiry', () => {
 
   it('returns only the listed locations when the buyer names a subset', async () => {
     const before = gw.seller.seller.journal.size;
-    const { status, body } = await inquire({ items: [OIL_FILTER], locations: [{ id: 'L201', member: 'M200', account: 'A-2001' }] });
+    const { status, body } = await inquire({
+      items: [OIL_FILTER],
+      locations: [{ id: 'L201', member: 'M200', account: 'A-2001' }],
+    });
     expect(status).toBe(200);
     for (const item of body.items) expect(item.locations.every((l) => l.id === 'L201')).toBe(true);
-    expect(body.items[0].locations[0]).toMatchObject({ description: 'Lakeshore Harbor', sort_order: 3, can_order: true });
+    expect(body.items[0].locations[0]).toMatchObject({
+      description: 'Lakeshore Harbor',
+      sort_order: 3,
+      can_order: true,
+    });
     // Only M200's seller was asked.
     const entries = gw.seller.seller.journal.entries({ service: 'item_inquiry' });
     expect(gw.seller.seller.journal.size - before).toBe(1);
-    expect((entries.at(-1)!.request as { locations: unknown[] }).locations).toEqual([{ id: 'L201', member: 'M200', account: 'A-2001' }]);
+    expect((entries.at(-1)!.request as { locations: unknown[] }).locations).toEqual([
+      { id: 'L201', member: 'M200', account: 'A-2001' },
+    ]);
   });
 
   it('writes money and quantities as floats', async () => {
-    const { text } = await inquire({ items: [OIL_FILTER], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] });
+    const { text } = await inquire({
+      items: [OIL_FILTER],
+      locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+    });
     // 24 in stock at L101: a float field, so 24.0.
     expect(text).toContain('"quantity_available":24.0');
     expect(text).toMatch(/"pack_quantity":1[,}]/);
@@ -139,24 +174,36 @@ describe('item inquiry', () => {
   });
 
   it('refuses a location that does not exist with 3100', async () => {
-    const { status, body } = await inquire({ items: [OIL_FILTER], locations: [{ id: 'L999', member: 'M100', account: 'A-1001' }] });
+    const { status, body } = await inquire({
+      items: [OIL_FILTER],
+      locations: [{ id: 'L999', member: 'M100', account: 'A-1001' }],
+    });
     expect(status).toBe(422);
     expect(body.status_code).toBe(3100);
     expect(body.errors).toEqual([{ path: '/locations/0/id', message: "location 'L999' does not exist" }]);
   });
 
   it("refuses another buyer's location with 3110", async () => {
-    const { status, body } = await inquire({ items: [OIL_FILTER], locations: [{ id: 'L102', member: 'M100', account: 'A-1002' }] });
+    const { status, body } = await inquire({
+      items: [OIL_FILTER],
+      locations: [{ id: 'L102', member: 'M100', account: 'A-1002' }],
+    });
     expect(status).toBe(403);
     expect(body.status_code).toBe(3110);
     expect(body.message).toContain("location 'L102' is not one of your locations");
   });
 
   it('refuses a location listed with the wrong member or account with 3110, naming the field', async () => {
-    const wrongMember = await inquire({ items: [OIL_FILTER], locations: [{ id: 'L101', member: 'M200', account: 'A-1001' }] });
+    const wrongMember = await inquire({
+      items: [OIL_FILTER],
+      locations: [{ id: 'L101', member: 'M200', account: 'A-1001' }],
+    });
     expect(wrongMember.body.status_code).toBe(3110);
     expect(wrongMember.body.errors?.[0].path).toBe('/locations/0/member');
-    const wrongAccount = await inquire({ items: [OIL_FILTER], locations: [{ id: 'L101', member: 'M100', account: 'A-1002' }] });
+    const wrongAccount = await inquire({
+      items: [OIL_FILTER],
+      locations: [{ id: 'L101', member: 'M100', account: 'A-1002' }],
+    });
     expect(wrongAccount.body.status_code).toBe(3110);
     expect(wrongAccount.body.errors?.[0].path).toBe('/locations/0/account');
   });
@@ -165,7 +212,10 @@ describe('item inquiry', () => {
     const { body } = await inquire({ items: [OIL_FILTER] }, 'other');
     const ids = new Set(body.items.flatMap((i) => i.locations.map((l) => l.id)));
     expect([...ids].sort()).toEqual(['L102', 'L201']);
-    const refused = await inquire({ items: [OIL_FILTER], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] }, 'other');
+    const refused = await inquire(
+      { items: [OIL_FILTER], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] },
+      'other',
+    );
     expect(refused.body.status_code).toBe(3110);
   });
 
@@ -180,7 +230,12 @@ describe('item inquiry', () => {
     expect(status).toBe(422);
     expect(body.status_code).toBe(4422);
     const paths = body.errors!.map((e) => e.path).sort();
-    expect(paths).toEqual(['/items/0/part_number', '/items/1/part_numbr', '/locations/0/account', '/locations/0/member']);
+    expect(paths).toEqual([
+      '/items/0/part_number',
+      '/items/1/part_numbr',
+      '/locations/0/account',
+      '/locations/0/member',
+    ]);
   });
 
   it('refuses an empty locations list with 4422 rather than answering nothing', async () => {

@@ -26,24 +26,32 @@ import type { OperationDeps, OperationInput, OperationResult } from './operation
 type SellerItem = ItemInquirySellerReply['items'][number];
 
 /** The locations to ask about: all of the user's (without waiting), or exactly the listed ones, each checked. */
-function resolveLocations(deps: OperationDeps, input: OperationInput, request: ItemInquiryBuyerRequest): UserLocation[] | Promise<UserLocation[]> {
+function resolveLocations(
+  deps: OperationDeps,
+  input: OperationInput,
+  request: ItemInquiryBuyerRequest,
+): UserLocation[] | Promise<UserLocation[]> {
   const user = input.buyer.user;
   if (request.locations === undefined) {
-    if (user.locations.length === 0) throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
+    if (user.locations.length === 0)
+      throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
     return user.locations;
   }
   if (request.locations.length === 0) {
     // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
-    throw new RequestValidationError('locations is empty: leave it out to ask about all your locations, or list at least one', [
-      { path: '/locations', message: 'must not be empty when present' },
-    ]);
+    throw new RequestValidationError(
+      'locations is empty: leave it out to ask about all your locations, or list at least one',
+      [{ path: '/locations', message: 'must not be empty when present' }],
+    );
   }
   return ownListedLocations(user, request.locations) ?? listedLocations(deps.directory, user, request.locations);
 }
 
 const isRequestedPart = (item: SellerItem) => REQUESTED_PART_STATUSES.includes(item.status_code);
 const mergeKey = (item: SellerItem) =>
-  isRequestedPart(item) ? `${item.id}\u0000` : `${item.id}\u0000${item.status_code}\u0000${item.mfr_code}\u0000${item.part_number}`;
+  isRequestedPart(item)
+    ? `${item.id}\u0000`
+    : `${item.id}\u0000${item.status_code}\u0000${item.mfr_code}\u0000${item.part_number}`;
 
 /**
  * One entry per requested part (and per alternate), with the locations of every member
@@ -79,7 +87,9 @@ function merge(
   // Request order; within one id the requested part first, alternates after (stable sort).
   return sortUnlessInOrder(
     merged,
-    (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) || Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)),
+    (a, b) =>
+      (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) ||
+      Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)),
   );
 }
 
@@ -148,15 +158,21 @@ export function createItemInquiry(deps: OperationDeps) {
       const [memberId, group] = groups.entries().next().value!;
       replies = [await askMember(deps, input, request, memberId, group)];
     } else {
-      const settled = await Promise.allSettled([...groups].map(([memberId, group]) => askMember(deps, input, request, memberId, group)));
+      const settled = await Promise.allSettled(
+        [...groups].map(([memberId, group]) => askMember(deps, input, request, memberId, group)),
+      );
       const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
       if (failures.length > 0) throw firstFailure(failures);
       replies = settled.map((s) => (s as PromiseFulfilledResult<CheckedReply<ItemInquirySellerReply>>).value);
     }
 
     const asked = new Set(locations.map((l) => l.locationId));
-    const status = replies.find((r) => r.reply.status_code !== OverallStatus.Success)?.reply.status_code ?? OverallStatus.Success;
-    const reply: ItemInquiryBuyerReply = { status_code: status, items: merge(request, replies, userLocationIndex(user), asked) };
+    const status =
+      replies.find((r) => r.reply.status_code !== OverallStatus.Success)?.reply.status_code ?? OverallStatus.Success;
+    const reply: ItemInquiryBuyerReply = {
+      status_code: status,
+      items: merge(request, replies, userLocationIndex(user), asked),
+    };
     return {
       httpStatus: 200,
       reply,
@@ -173,6 +189,8 @@ export function createItemInquiry(deps: OperationDeps) {
 function firstFailure(failures: unknown[]): unknown {
   const [first, ...rest] = failures;
   if (!(first instanceof GatewayError) || rest.length === 0) return first;
-  const extra: Detail[] = rest.flatMap((f) => (f instanceof GatewayError ? (f.details ?? [{ path: '', message: f.message }]) : []));
+  const extra: Detail[] = rest.flatMap((f) =>
+    f instanceof GatewayError ? (f.details ?? [{ path: '', message: f.message }]) : [],
+  );
   return first.restated(first.message, { details: [...(first.details ?? []), ...extra] });
 }

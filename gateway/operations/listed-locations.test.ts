@@ -25,7 +25,9 @@ const USER: BuyerUser = {
   locations: [at('L1', 'M1', 'A1', 1), at('L2', 'M1', 'A1', 2), at('L3', 'M2', 'A2', 3)],
 };
 
-const KNOWN = new Map<string, Location>(['L1', 'L2', 'L3', 'L9'].map((id) => [id, { id, memberId: 'M1', description: id, type: 1 }]));
+const KNOWN = new Map<string, Location>(
+  ['L1', 'L2', 'L3', 'L9'].map((id) => [id, { id, memberId: 'M1', description: id, type: 1 }]),
+);
 const directory = { findLocation: async (id: string) => KNOWN.get(id) };
 
 const ref = (id: string, member: string, account: string) => ({ id, member, account });
@@ -34,11 +36,31 @@ const CASES: { name: string; listed: ListedLocations; refused?: RegExp }[] = [
   { name: 'one own location', listed: [ref('L1', 'M1', 'A1')] },
   { name: 'own locations at two members', listed: [ref('L3', 'M2', 'A2'), ref('L1', 'M1', 'A1')] },
   { name: 'the same location twice', listed: [ref('L2', 'M1', 'A1'), ref('L2', 'M1', 'A1')] },
-  { name: 'another member than the location is at', listed: [ref('L1', 'M2', 'A1')], refused: /belongs to member 'M1', not 'M2'/ },
-  { name: 'another account than the user holds there', listed: [ref('L1', 'M1', 'A2')], refused: /your account at location 'L1' is 'A1', not 'A2'/ },
-  { name: 'a location that is not the user’s', listed: [ref('L9', 'M1', 'A1')], refused: /location 'L9' is not one of your locations/ },
-  { name: 'a location that does not exist', listed: [ref('L404', 'M1', 'A1')], refused: /location 'L404' does not exist/ },
-  { name: 'one good, one bad', listed: [ref('L1', 'M1', 'A1'), ref('L3', 'M2', 'A1')], refused: /your account at location 'L3'/ },
+  {
+    name: 'another member than the location is at',
+    listed: [ref('L1', 'M2', 'A1')],
+    refused: /belongs to member 'M1', not 'M2'/,
+  },
+  {
+    name: 'another account than the user holds there',
+    listed: [ref('L1', 'M1', 'A2')],
+    refused: /your account at location 'L1' is 'A1', not 'A2'/,
+  },
+  {
+    name: 'a location that is not the user’s',
+    listed: [ref('L9', 'M1', 'A1')],
+    refused: /location 'L9' is not one of your locations/,
+  },
+  {
+    name: 'a location that does not exist',
+    listed: [ref('L404', 'M1', 'A1')],
+    refused: /location 'L404' does not exist/,
+  },
+  {
+    name: 'one good, one bad',
+    listed: [ref('L1', 'M1', 'A1'), ref('L3', 'M2', 'A1')],
+    refused: /your account at location 'L3'/,
+  },
 ];
 
 describe('ownListedLocations and listedLocations give the same verdict', () => {

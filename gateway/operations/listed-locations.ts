@@ -14,7 +14,10 @@ type ListedLocation = ListedLocations[number];
 type ListedLocationRefusal = 'not-yours' | 'other-member' | 'other-account';
 
 /** Why a listed location cannot be asked about as listed (`mine` is the user's location under its id); undefined when it can. */
-export function listedLocationRefusal(mine: UserLocation | undefined, listed: ListedLocation): ListedLocationRefusal | undefined {
+export function listedLocationRefusal(
+  mine: UserLocation | undefined,
+  listed: ListedLocation,
+): ListedLocationRefusal | undefined {
   if (mine === undefined) return 'not-yours';
   if (mine.memberId !== listed.member) return 'other-member';
   return mine.accountId === listed.account ? undefined : 'other-account';
@@ -33,7 +36,11 @@ export function ownListedLocations(user: BuyerUser, listed: ListedLocations): Us
 }
 
 /** The listed locations, each checked, every problem reported: a location that does not exist, or is not the user's as listed. */
-export async function listedLocations(directory: Pick<Directory, 'findLocation'>, user: BuyerUser, listed: ListedLocations): Promise<UserLocation[]> {
+export async function listedLocations(
+  directory: Pick<Directory, 'findLocation'>,
+  user: BuyerUser,
+  listed: ListedLocations,
+): Promise<UserLocation[]> {
   const index = userLocationIndex(user);
   const chosen = new Map<string, UserLocation>();
   const notFound: Detail[] = [];
@@ -42,8 +49,10 @@ export async function listedLocations(directory: Pick<Directory, 'findLocation'>
     const mine = index.get(ref.id);
     switch (listedLocationRefusal(mine, ref)) {
       case 'not-yours':
-        if ((await directory.findLocation(ref.id)) === undefined) notFound.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' does not exist` });
-        else notAllowed.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' is not one of your locations` });
+        if ((await directory.findLocation(ref.id)) === undefined)
+          notFound.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' does not exist` });
+        else
+          notAllowed.push({ path: `/locations/${i}/id`, message: `location '${ref.id}' is not one of your locations` });
         break;
       case 'other-member':
         notAllowed.push({
@@ -65,7 +74,8 @@ export async function listedLocations(directory: Pick<Directory, 'findLocation'>
         chosen.set(mine!.locationId, mine!);
     }
   }
-  if (notFound.length > 0) throw new InvalidLocationError(notFound.map((d) => d.message).join('; '), [...notFound, ...notAllowed]);
+  if (notFound.length > 0)
+    throw new InvalidLocationError(notFound.map((d) => d.message).join('; '), [...notFound, ...notAllowed]);
   if (notAllowed.length > 0) throw new LocationNotAllowedError(notAllowed.map((d) => d.message).join('; '), notAllowed);
   return [...chosen.values()];
 }

@@ -37,9 +37,17 @@ const order = (
   items,
 });
 
-async function place(body: unknown, options: { user?: 'demo' | 'other'; headers?: Record<string, string>; path?: string } = {}) {
+async function place(
+  body: unknown,
+  options: { user?: 'demo' | 'other'; headers?: Record<string, string>; path?: string } = {},
+) {
   const response = await gw.post(options.path ?? PATH, body, options);
-  return { status: response.status, headers: response.headers, text: await response.clone().text(), body: (await response.json()) as Reply };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text: await response.clone().text(),
+    body: (await response.json()) as Reply,
+  };
 }
 
 const sellerOrdersFor = (purchaseOrderNumber: string) =>
@@ -54,7 +62,10 @@ async function orderRow(purchaseOrderNumber: string) {
     forwarded_request: { items: { account_id: string; member_id: string }[] };
     seller_reply: unknown;
     member_id: string;
-  }>('SELECT status, attempts, forwarded_request, seller_reply, member_id FROM orders WHERE purchase_order_number = $1', [purchaseOrderNumber]);
+  }>(
+    'SELECT status, attempts, forwarded_request, seller_reply, member_id FROM orders WHERE purchase_order_number = $1',
+    [purchaseOrderNumber],
+  );
   return rows;
 }
 
@@ -98,7 +109,9 @@ describe('place order', () => {
     expect(sellerOrdersFor(number)).toHaveLength(1);
     const reused = await place(order(nextPo()), { headers });
     expect(reused.status).toBe(422);
-    expect(reused.body.message).toContain(`Idempotency-Key 'key-${number}' was already used for purchase order '${number}'`);
+    expect(reused.body.message).toContain(
+      `Idempotency-Key 'key-${number}' was already used for purchase order '${number}'`,
+    );
   });
 
   it('places exactly one order at the seller when duplicates arrive concurrently', async () => {
@@ -113,15 +126,22 @@ describe('place order', () => {
   });
 
   it('refuses a location that cannot order with 3110', async () => {
-    const { status, body } = await place(order(nextPo(), [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L250', quantity_ordered: 1 }]));
+    const { status, body } = await place(
+      order(nextPo(), [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L250', quantity_ordered: 1 }]),
+    );
     expect(status).toBe(403);
     expect(body.status_code).toBe(3110);
-    expect(body.errors?.[0]).toEqual({ path: '/items/0/location_id', message: "you cannot order from location 'L250' (can_order is false)" });
+    expect(body.errors?.[0]).toEqual({
+      path: '/items/0/location_id',
+      message: "you cannot order from location 'L250' (can_order is false)",
+    });
   });
 
   it("refuses another buyer's location with 3110 and records nothing", async () => {
     const number = nextPo();
-    const { body } = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]));
+    const { body } = await place(
+      order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]),
+    );
     expect(body.status_code).toBe(3110);
     expect(await orderRow(number)).toHaveLength(0);
   });
@@ -145,7 +165,11 @@ describe('place order', () => {
       items: [{ id: 'x', mfr_code: 'WIX', part_number: '1', location_id: 'L101', quantity_ordered: 0 }],
     });
     expect(body.status_code).toBe(4422);
-    expect(body.errors!.map((e) => e.path).sort()).toEqual(['/items/0/quantity_ordered', '/order_type', '/purchase_order_number']);
+    expect(body.errors!.map((e) => e.path).sort()).toEqual([
+      '/items/0/quantity_ordered',
+      '/order_type',
+      '/purchase_order_number',
+    ]);
   });
 
   it('records a timed-out order as unknown and never sends it again', async () => {
@@ -214,7 +238,8 @@ describe('place order', () => {
 
   it('records an order whose seller refused the connection as failed, and places it on retry', async () => {
     const number = nextPo();
-    const sellerUrl = (await gw.store.query<{ seller_url: string }>(`SELECT seller_url FROM members WHERE id = 'M100'`)).rows[0].seller_url;
+    const sellerUrl = (await gw.store.query<{ seller_url: string }>(`SELECT seller_url FROM members WHERE id = 'M100'`))
+      .rows[0].seller_url;
     // Port 9 (discard) on the loopback: nothing listens, so the connection is refused.
     await gw.store.query(`UPDATE members SET seller_url = 'http://127.0.0.1:9/seller' WHERE id = 'M100'`);
     gw.directory.invalidate();
@@ -243,7 +268,11 @@ describe('place order', () => {
     expect(refused.body.status_code).toBe(5500);
     expect(refused.body.message).toContain(`the order was not placed, so purchase order '${number}' may be sent again`);
     expect((await orderRow(number))[0].status).toBe('failed');
-    const corrected = await place(order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }]));
+    const corrected = await place(
+      order(number, [
+        { id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 },
+      ]),
+    );
     expect(corrected.status).toBe(200);
     expect(corrected.body.status_code).toBe(2000);
     const sent = sellerOrdersFor(number);
@@ -259,14 +288,20 @@ describe('place order', () => {
     const refused = await place(raw);
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.body.status_code).not.toBe(2000);
-    const corrected = await place(order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 }]));
+    const corrected = await place(
+      order(number, [
+        { id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 1 },
+      ]),
+    );
     expect(corrected.status).toBe(200);
     expect(sellerOrdersFor(number).filter((e) => e.http_status === 200)).toHaveLength(1);
   });
 
   it('records nothing for an order refused before forwarding, so the number stays free', async () => {
     const number = nextPo();
-    const notOrderable = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L250', quantity_ordered: 1 }]));
+    const notOrderable = await place(
+      order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L250', quantity_ordered: 1 }]),
+    );
     expect(notOrderable.status).toBe(403);
     const invalid = await place({ ...order(number), order_type: 9 });
     expect(invalid.status).toBe(422);
@@ -280,14 +315,20 @@ describe('place order', () => {
     const number = nextPo();
     const first = await place(order(number));
     expect(first.status).toBe(200);
-    const other = await place(order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 3 }]));
+    const other = await place(
+      order(number, [
+        { id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 3 },
+      ]),
+    );
     expect(other.status).toBe(409);
     expect(other.body.status_code).toBe(4422);
     expect(other.body.order_number).toBeUndefined();
     expect(other.body.message).toContain(
       `purchase order '${number}' names another order, which was placed; this one differs from it at /items/0/quantity_ordered`,
     );
-    expect(other.body.errors).toEqual([{ path: '/items/0/quantity_ordered', message: `differs from the order first sent as purchase order '${number}'` }]);
+    expect(other.body.errors).toEqual([
+      { path: '/items/0/quantity_ordered', message: `differs from the order first sent as purchase order '${number}'` },
+    ]);
     // Through the v3.1 path too (same handler), and for a field the first order lacked.
     const v31 = await place({ ...order(number), ship_via: 'UPS' }, { path: `${V3_1}/place_order` });
     expect(v31.status).toBe(409);
@@ -335,7 +376,9 @@ describe('place order', () => {
     // The seller takes a moment, so the second arrives while the first is in flight.
     gw.seller.seller.faults.add({ service: 'place_order', fault: { kind: 'latency', ms: 150 } });
     const bodies = [1, 4].map((quantity) =>
-      order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: quantity }]),
+      order(number, [
+        { id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: quantity },
+      ]),
     );
     const answers = await Promise.all(bodies.map((body) => place(body)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
@@ -351,9 +394,12 @@ describe('place order', () => {
   it("keeps one buyer's purchase order numbers apart from another's", async () => {
     const number = nextPo();
     await place(order(number));
-    const other = await place(order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]), {
-      user: 'other',
-    });
+    const other = await place(
+      order(number, [{ id: 'l1', mfr_code: 'WIX', part_number: '51515', location_id: 'L102', quantity_ordered: 1 }]),
+      {
+        user: 'other',
+      },
+    );
     expect(other.status).toBe(200);
     expect(sellerOrdersFor(number)).toHaveLength(2);
   });
@@ -364,7 +410,14 @@ describe('place order', () => {
 describe('place order refuses values beyond the contract bounds', () => {
   /** One order line as JSON text; `over` replaces fields with JSON written as is. */
   const line = (over: Record<string, string> = {}) => {
-    const fields = { id: '"line-1"', mfr_code: '"WIX"', part_number: '"51515"', location_id: '"L101"', quantity_ordered: '2', ...over };
+    const fields = {
+      id: '"line-1"',
+      mfr_code: '"WIX"',
+      part_number: '"51515"',
+      location_id: '"L101"',
+      quantity_ordered: '2',
+      ...over,
+    };
     return `{${Object.entries(fields)
       .map(([name, json]) => `"${name}":${json}`)
       .join(',')}}`;
@@ -381,18 +434,25 @@ describe('place order refuses values beyond the contract bounds', () => {
     return reply;
   }
 
-  it.each([V3_2, V3_1])('%s: quantity 1e400 is 4422 at its path, nothing forwarded or recorded; the number then places', async (version) => {
-    const number = nextPo();
-    const reply = await refused(`${version}/place_order`, raw(number, { item: line({ quantity_ordered: '1e400' }) }), '/items/0/quantity_ordered');
-    expect(reply.errors![0].message).toBe('must be a finite number');
-    expect(sellerOrdersFor(number)).toHaveLength(0);
-    expect(await orderRow(number)).toEqual([]);
+  it.each([V3_2, V3_1])(
+    '%s: quantity 1e400 is 4422 at its path, nothing forwarded or recorded; the number then places',
+    async (version) => {
+      const number = nextPo();
+      const reply = await refused(
+        `${version}/place_order`,
+        raw(number, { item: line({ quantity_ordered: '1e400' }) }),
+        '/items/0/quantity_ordered',
+      );
+      expect(reply.errors![0].message).toBe('must be a finite number');
+      expect(sellerOrdersFor(number)).toHaveLength(0);
+      expect(await orderRow(number)).toEqual([]);
 
-    const placed = await place(order(number));
-    expect(placed.status).toBe(200);
-    expect(sellerOrdersFor(number)).toHaveLength(1);
-    expect(sellerOrdersFor(number)[0].request).toMatchObject({ items: [{ quantity_ordered: 2 }] });
-  });
+      const placed = await place(order(number));
+      expect(placed.status).toBe(200);
+      expect(sellerOrdersFor(number)).toHaveLength(1);
+      expect(sellerOrdersFor(number)[0].request).toMatchObject({ items: [{ quantity_ordered: 2 }] });
+    },
+  );
 
   it('refuses a NUL or a lone surrogate in the PO number, an item id, a mfr code, a location id and the comment', async () => {
     for (const bad of ['\\u0000', '\\ud800', '\\udfff']) {
@@ -427,7 +487,8 @@ describe('place order refuses values beyond the contract bounds', () => {
 describe('place order with a seller that answers a NUL', () => {
   let seller: Server;
   let own: TestGateway;
-  let replyBody = '{"order_number":"SO-1\\u0000","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}';
+  let replyBody =
+    '{"order_number":"SO-1\\u0000","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}';
   let replyStatus = 200;
   beforeAll(async () => {
     seller = createServer((_, res) => {
@@ -449,19 +510,26 @@ describe('place order with a seller that answers a NUL', () => {
     const first = await own.post(PATH, order(number));
     expect(first.status).toBe(502);
     expect(await first.json()).toMatchObject({ status_code: 5500, errors: [{ path: '/order_number' }] });
-    const { rows } = await own.store.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1', [number]);
+    const { rows } = await own.store.query<{ status: string }>(
+      'SELECT status FROM orders WHERE purchase_order_number = $1',
+      [number],
+    );
     expect(rows).toEqual([{ status: 'unknown' }]);
     const repeat = await own.post(PATH, order(number));
     expect(repeat.status).toBe(502);
   });
 
   it('refuses the same way a NUL in a field the seller adds beyond the contract (stored with the rest)', async () => {
-    replyBody = '{"order_number":"SO-2","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0,"bin\\u0000":"x"}],"note":"n"}';
+    replyBody =
+      '{"order_number":"SO-2","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0,"bin\\u0000":"x"}],"note":"n"}';
     const number = nextPo();
     const first = await own.post(PATH, order(number));
     expect(first.status).toBe(502);
     expect(await first.json()).toMatchObject({ status_code: 5500, errors: [{ path: '/items/0/bin\u0000' }] });
-    const { rows } = await own.store.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1', [number]);
+    const { rows } = await own.store.query<{ status: string }>(
+      'SELECT status FROM orders WHERE purchase_order_number = $1',
+      [number],
+    );
     expect(rows).toEqual([{ status: 'unknown' }]);
   });
 
@@ -471,10 +539,14 @@ describe('place order with a seller that answers a NUL', () => {
     const number = nextPo();
     const first = await own.post(PATH, order(number));
     expect(first.status).toBe(502);
-    const { rows } = await own.store.query<{ status: string; error: string }>('SELECT status, error FROM orders WHERE purchase_order_number = $1', [number]);
+    const { rows } = await own.store.query<{ status: string; error: string }>(
+      'SELECT status, error FROM orders WHERE purchase_order_number = $1',
+      [number],
+    );
     expect(rows.map((r) => r.status)).toEqual(['failed']);
     replyStatus = 200;
-    replyBody = '{"order_number":"SO-3","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}';
+    replyBody =
+      '{"order_number":"SO-3","status_code":2000,"items":[{"id":"line-1","status_code":1,"quantity_ordered":2.0}]}';
     expect((await own.post(PATH, order(number))).status).toBe(200);
   });
 });
@@ -499,7 +571,11 @@ describe('place order left in flight by a stopped gateway instance', () => {
 
   const post = async (body: unknown) => {
     const response = await crashed.post(PATH, body);
-    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Reply };
+    return {
+      status: response.status,
+      replayed: response.headers.get('idempotent-replayed'),
+      body: (await response.json()) as Reply,
+    };
   };
   const sentFor = (purchaseOrderNumber: string) =>
     crashed.seller.seller.journal
@@ -514,7 +590,11 @@ describe('place order left in flight by a stopped gateway instance', () => {
     ).rows;
 
   /** The row a crashed instance leaves behind: claimed (and perhaps sent), never finished. */
-  async function leaveInFlight(purchaseOrderNumber: string, status: 'received' | 'forwarded', buyerRequest: object | null = null) {
+  async function leaveInFlight(
+    purchaseOrderNumber: string,
+    status: 'received' | 'forwarded',
+    buyerRequest: object | null = null,
+  ) {
     await crashed.store.query(
       `INSERT INTO orders (user_id, username, purchase_order_number, member_id, status, request_id, forwarded_request, created_at, updated_at, buyer_request)
        SELECT id, username, $1, 'M100', $2, 'crashed-request', $3, $4, $4, $5 FROM users WHERE username = 'demo'`,
@@ -561,7 +641,9 @@ describe('place order left in flight by a stopped gateway instance', () => {
   it('places a different order under the number of a stale received one (never sent); refuses it while the claim is fresh', async () => {
     const number = nextPo();
     await leaveInFlight(number, 'received', order(number));
-    const corrected = order(number, [{ id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 5 }]);
+    const corrected = order(number, [
+      { id: 'line-1', mfr_code: 'WIX', part_number: '51515', location_id: 'L101', quantity_ordered: 5 },
+    ]);
     const fresh = await post(corrected);
     expect(fresh.status).toBe(409);
     expect(fresh.body.errors?.[0].path).toBe('/items/0/quantity_ordered');
@@ -646,7 +728,10 @@ describe('place order left in flight by a stopped gateway instance', () => {
     const repeat = waiting.post(order(number));
     await expect.poll(waiting.rereads, { interval: 5, timeout: 5_000 }).toBeGreaterThan(0);
     const answer = { http_status: 200, body: { order_number: 'FIRST-1', status_code: 2000 } };
-    await crashed.store.query(`UPDATE orders SET status = 'confirmed', answer = $2 WHERE purchase_order_number = $1`, [number, JSON.stringify(answer)]);
+    await crashed.store.query(`UPDATE orders SET status = 'confirmed', answer = $2 WHERE purchase_order_number = $1`, [
+      number,
+      JSON.stringify(answer),
+    ]);
     const { status, body } = await repeat;
     expect(status).toBe(200);
     expect(body).toMatchObject({ order_number: 'FIRST-1', status_code: 2000 });

@@ -23,7 +23,13 @@ import {
   SellerTimeoutError,
 } from '../errors';
 import { firstDifference } from '../orders/order-difference';
-import { orderRecords, type OrderRecord, type OrderRecords, type OrderStatus, type StoredAnswer } from '../orders/order-records';
+import {
+  orderRecords,
+  type OrderRecord,
+  type OrderRecords,
+  type OrderStatus,
+  type StoredAnswer,
+} from '../orders/order-records';
 import { validBuyerRequest } from './buyer-request';
 import { userLocationIndex } from './buyer-locations';
 import { forwardToSeller, warningLines } from './forward';
@@ -42,7 +48,11 @@ import { orderNotPlaced, orderStateUnknown } from '../orders/order-store-outage'
 const MAX_IDEMPOTENCY_KEY = 255;
 const POLL_MS = 25;
 
-async function resolveItems(deps: OperationDeps, input: OperationInput, request: PlaceOrderBuyerRequest): Promise<UserLocation[]> {
+async function resolveItems(
+  deps: OperationDeps,
+  input: OperationInput,
+  request: PlaceOrderBuyerRequest,
+): Promise<UserLocation[]> {
   const index = userLocationIndex(input.buyer.user);
   const notFound: Detail[] = [];
   const notAllowed: Detail[] = [];
@@ -60,13 +70,17 @@ async function resolveItems(deps: OperationDeps, input: OperationInput, request:
       resolved.push(mine);
     }
   }
-  if (notFound.length > 0) throw new InvalidLocationError(notFound.map((d) => d.message).join('; '), [...notFound, ...notAllowed]);
+  if (notFound.length > 0)
+    throw new InvalidLocationError(notFound.map((d) => d.message).join('; '), [...notFound, ...notAllowed]);
   if (notAllowed.length > 0) throw new LocationNotAllowedError(notAllowed.map((d) => d.message).join('; '), notAllowed);
   const members = new Set(resolved.map((l) => l.memberId));
   if (members.size > 1) {
     throw new RequestValidationError(
       `the items span ${members.size} sellers (${[...members].join(', ')}): one order goes to one seller, so send one place_order per member`,
-      resolved.map((l, i) => ({ path: `/items/${i}/location_id`, message: `location '${l.locationId}' is served by member ${l.memberId}` })),
+      resolved.map((l, i) => ({
+        path: `/items/${i}/location_id`,
+        message: `location '${l.locationId}' is served by member ${l.memberId}`,
+      })),
     );
   }
   return resolved;
@@ -101,14 +115,20 @@ function statusAfter(error: GatewayError): Extract<OrderStatus, 'failed' | 'unkn
 }
 
 /** The buyer's answer for a fault, saying whether the purchase order number may be sent again. */
-function restatedFor(error: GatewayError, status: Extract<OrderStatus, 'failed' | 'unknown'>, purchaseOrderNumber: string): GatewayError {
+function restatedFor(
+  error: GatewayError,
+  status: Extract<OrderStatus, 'failed' | 'unknown'>,
+  purchaseOrderNumber: string,
+): GatewayError {
   if (status === 'unknown') {
     return error.restated(
       `${error.message}; the seller may have placed the order, so purchase order '${purchaseOrderNumber}' will not be sent again: check with the seller`,
     );
   }
   const again = error instanceof SellerRefusedError ? 'may be sent again, corrected' : 'may be sent again';
-  return error.restated(`${error.message}; the order was not placed, so purchase order '${purchaseOrderNumber}' ${again}`);
+  return error.restated(
+    `${error.message}; the order was not placed, so purchase order '${purchaseOrderNumber}' ${again}`,
+  );
 }
 
 /** What this request would send, should it place the order itself, and what it is compared by. */
@@ -144,7 +164,12 @@ function conflictWith(first: OrderRecord, path: string): OrderConflictError {
   );
 }
 
-const replay = (answer: StoredAnswer): OperationResult => ({ httpStatus: answer.http_status, reply: answer.body, warnings: [], replayed: true });
+const replay = (answer: StoredAnswer): OperationResult => ({
+  httpStatus: answer.http_status,
+  reply: answer.body,
+  warnings: [],
+  replayed: true,
+});
 
 /** What every step of placing an order works with: the operation's deps, the order records, the time. */
 interface OrderDesk {
@@ -158,7 +183,9 @@ export function createPlaceOrder(deps: OperationDeps) {
   // Before the forward, losing the store means the order was certainly not placed.
   return async function placeOrder(input: OperationInput): Promise<OperationResult> {
     return placeOrderOnce(desk, input).catch((error: unknown) => {
-      throw isStoreUnreachable(error) ? orderNotPlaced((input.body as { purchase_order_number?: unknown } | null)?.purchase_order_number) : error;
+      throw isStoreUnreachable(error)
+        ? orderNotPlaced((input.body as { purchase_order_number?: unknown } | null)?.purchase_order_number)
+        : error;
     });
   };
 }
@@ -182,10 +209,20 @@ async function attemptOf(deps: OperationDeps, input: OperationInput): Promise<At
 /** An Idempotency-Key names one purchase order: reusing it for another is a 4422 on the header. */
 function refuseKeyReuse(existing: OrderRecord, attempt: Attempt): void {
   const { key, request } = attempt;
-  if (key !== null && existing.idempotencyKey === key && existing.purchaseOrderNumber !== request.purchase_order_number) {
-    throw new RequestValidationError(`Idempotency-Key '${key}' was already used for purchase order '${existing.purchaseOrderNumber}'`, [
-      { path: 'header:Idempotency-Key', message: `already used for purchase order '${existing.purchaseOrderNumber}'` },
-    ]);
+  if (
+    key !== null &&
+    existing.idempotencyKey === key &&
+    existing.purchaseOrderNumber !== request.purchase_order_number
+  ) {
+    throw new RequestValidationError(
+      `Idempotency-Key '${key}' was already used for purchase order '${existing.purchaseOrderNumber}'`,
+      [
+        {
+          path: 'header:Idempotency-Key',
+          message: `already used for purchase order '${existing.purchaseOrderNumber}'`,
+        },
+      ],
+    );
   }
 }
 
@@ -208,7 +245,8 @@ async function placeOrderOnce(desk: OrderDesk, input: OperationInput): Promise<O
   if (claimed !== undefined) return forward(desk, claimed, attempt);
 
   const existing = await desk.records.findExisting(user.id, request.purchase_order_number, key);
-  if (existing === undefined) throw new InternalError('the order collided with an earlier one that could not be read back');
+  if (existing === undefined)
+    throw new InternalError('the order collided with an earlier one that could not be read back');
   refuseKeyReuse(existing, attempt);
   // Certainly not placed the first time (whatever its body was): this attempt may place it.
   if (existing.status === 'failed') return retake(desk, existing, attempt);
@@ -227,12 +265,20 @@ async function staleBefore(desk: OrderDesk, record: OrderRecord): Promise<Date> 
  * first). Forwarded: it may have reached the seller, so it becomes unknown and is answered
  * as every unknown order is, never sent again. Undefined when the order was not stale after all.
  */
-async function settleStale(desk: OrderDesk, record: OrderRecord, attempt: Attempt): Promise<OperationResult | undefined> {
+async function settleStale(
+  desk: OrderDesk,
+  record: OrderRecord,
+  attempt: Attempt,
+): Promise<OperationResult | undefined> {
   const { records, now } = desk;
   const before = await staleBefore(desk, record);
   if (record.updatedAt >= before) return undefined;
   if (record.status === 'received') {
-    const taken = await records.takeOverStaleReceived(record.id, { ...takeoverBy(attempt, now()), memberId: attempt.member.id, staleBefore: before });
+    const taken = await records.takeOverStaleReceived(record.id, {
+      ...takeoverBy(attempt, now()),
+      memberId: attempt.member.id,
+      staleBefore: before,
+    });
     return taken === undefined ? undefined : forward(desk, taken, attempt);
   }
   if (record.status === 'forwarded') {
@@ -241,7 +287,12 @@ async function settleStale(desk: OrderDesk, record: OrderRecord, attempt: Attemp
         `answer was recorded; the seller may have placed the order, so it will not be sent again: check with the seller`,
     );
     const answer = { http_status: lost.httpStatus, body: errorReply(lost) };
-    const marked = await records.markStaleForwardedUnknown(record.id, { answer, error: lost.message, staleBefore: before, at: now() });
+    const marked = await records.markStaleForwardedUnknown(record.id, {
+      answer,
+      error: lost.message,
+      staleBefore: before,
+      at: now(),
+    });
     return marked?.answer == null ? undefined : replay(marked.answer);
   }
   return undefined;
@@ -277,7 +328,12 @@ async function answerOf(desk: OrderDesk, first: OrderRecord, attempt: Attempt): 
  * placed (failed) is no longer standing, and one claimed but left stale by a stopped
  * instance was never sent: this request may take either over and place its own order.
  */
-async function anotherOrder(desk: OrderDesk, first: OrderRecord, difference: string, attempt: Attempt): Promise<OperationResult> {
+async function anotherOrder(
+  desk: OrderDesk,
+  first: OrderRecord,
+  difference: string,
+  attempt: Attempt,
+): Promise<OperationResult> {
   if (first.status === 'failed') return retake(desk, first, attempt);
   if (first.status === 'received') {
     const settled = await settleStale(desk, first, attempt);
@@ -298,7 +354,8 @@ async function forward(desk: OrderDesk, record: OrderRecord, attempt: Attempt): 
   const { forwarded } = attempt;
   // Only the attempt still holding the claim sends: if this one was so slow that a retry
   // took the order over as stale, it answers with that retry's result instead.
-  if (!(await desk.records.markForwarded(record.id, record.attempts, desk.now()))) return answerOf(desk, record, attempt);
+  if (!(await desk.records.markForwarded(record.id, record.attempts, desk.now())))
+    return answerOf(desk, record, attempt);
   // From here on the order may be at the seller: losing the store leaves its state unknown.
   return sendForwarded(desk, record, attempt).catch((error: unknown) => {
     throw isStoreUnreachable(error) ? orderStateUnknown(forwarded.purchase_order_number) : error;
@@ -313,7 +370,11 @@ async function sendForwarded(desk: OrderDesk, record: OrderRecord, attempt: Atte
     const confirmed = checked.reply.status_code === OverallStatus.Success;
     await records.finish(
       record.id,
-      { status: confirmed ? 'confirmed' : 'failed', sellerReply: checked.reply, answer: { http_status: 200, body: checked.reply } },
+      {
+        status: confirmed ? 'confirmed' : 'failed',
+        sellerReply: checked.reply,
+        answer: { http_status: 200, body: checked.reply },
+      },
       now(),
     );
     return {
@@ -326,7 +387,11 @@ async function sendForwarded(desk: OrderDesk, record: OrderRecord, attempt: Atte
     if (!(error instanceof GatewayError)) throw error;
     const status = statusAfter(error);
     const recorded = restatedFor(error, status, forwarded.purchase_order_number);
-    await records.finish(record.id, { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message }, now());
+    await records.finish(
+      record.id,
+      { status, answer: { http_status: recorded.httpStatus, body: errorReply(recorded) }, error: recorded.message },
+      now(),
+    );
     throw recorded;
   }
 }

@@ -28,7 +28,10 @@ interface Reply {
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway({ setupSql: ['UPDATE members SET timeout_ms = 400'], config: { forwardHeaders: ['x-mock-fault'] } });
+  gw = await startTestGateway({
+    setupSql: ['UPDATE members SET timeout_ms = 400'],
+    config: { forwardHeaders: ['x-mock-fault'] },
+  });
 });
 afterEach(() => gw.seller.seller.releaseHanging());
 afterAll(() => gw.close());
@@ -44,12 +47,20 @@ const INQUIRY = {
 
 type Fault = FaultRuleInput['fault'];
 /** The mock seller's header syntax: kind;param=value;… */
-const faultHeader = ({ kind, ...params }: Fault) => [kind, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)].join(';');
+const faultHeader = ({ kind, ...params }: Fault) =>
+  [kind, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)].join(';');
 
 async function inquire(fault?: Fault, app = gw.app) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}` };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${await gw.token()}`,
+  };
   if (fault !== undefined) headers['x-mock-fault'] = faultHeader(fault);
-  const response = await app.request(`${V3_2}/item_inquiry`, { method: 'POST', headers, body: JSON.stringify(INQUIRY) });
+  const response = await app.request(`${V3_2}/item_inquiry`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(INQUIRY),
+  });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Reply };
 }
 
@@ -109,11 +120,17 @@ describe('seller faults', () => {
     const { body } = await inquire({ kind: 'missing-field', field: '/items/0/locations' });
     expect(body.status_code).toBe(5500);
     expect(body.message).toContain('does not match the contract');
-    expect(body.errors).toContainEqual(expect.objectContaining({ path: '/items/0/locations', message: 'is required', member: 'M100' }));
+    expect(body.errors).toContainEqual(
+      expect.objectContaining({ path: '/items/0/locations', message: 'is required', member: 'M100' }),
+    );
   });
 
   it('invoice faults answer in the invoice envelope', async () => {
-    const response = await gw.post(`${V3_2}/invoice`, { member: 'M100' }, { headers: { 'x-mock-fault': 'http-status;status=500' } });
+    const response = await gw.post(
+      `${V3_2}/invoice`,
+      { member: 'M100' },
+      { headers: { 'x-mock-fault': 'http-status;status=500' } },
+    );
     const body = (await response.json()) as Reply;
     expect(response.status).toBe(503);
     expect(body).toMatchObject({ status: 'error', status_code: 5503, invoices: [] });
@@ -133,7 +150,12 @@ describe('seller faults', () => {
 
 describe('passing headers on', () => {
   it('passes no buyer header to the seller unless configured to', async () => {
-    const plain = createGateway({ store: gw.store, directory: gw.directory, sellerClient: gw.sellerClient, logger: false });
+    const plain = createGateway({
+      store: gw.store,
+      directory: gw.directory,
+      sellerClient: gw.sellerClient,
+      logger: false,
+    });
     // The fault header would fail the reply; without forwarding the seller never sees it.
     const { status } = await inquire({ kind: 'malformed-json' }, plain);
     expect(status).toBe(200);
@@ -221,6 +243,8 @@ describe('reply rules (lenient mode)', () => {
       config: gatewayConfig({ lenientMembers: ['M100'], forwardHeaders: ['x-mock-fault'] }),
       logger: () => {},
     });
-    expect((await inquire({ kind: 'missing-field', field: '/items/0/status_code' }, lenient)).body.status_code).toBe(5500);
+    expect((await inquire({ kind: 'missing-field', field: '/items/0/status_code' }, lenient)).body.status_code).toBe(
+      5500,
+    );
   });
 });

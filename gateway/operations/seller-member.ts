@@ -4,7 +4,8 @@ import type { OperationDeps } from './operation-deps';
 
 /** The one rule for both look-ups below: a referenced member must be configured. */
 function configured(memberId: string, member: Member | undefined): Member {
-  if (member === undefined) throw new InternalError(`member ${memberId} is referenced by the directory but not configured`);
+  if (member === undefined)
+    throw new InternalError(`member ${memberId} is referenced by the directory but not configured`);
   return member;
 }
 
@@ -19,7 +20,10 @@ export function memberOf(deps: Pick<OperationDeps, 'directory'>, memberId: strin
 }
 
 /** Fields every forwarded request carries besides the operation's own. */
-export function forwardedCommon(member: Member, terminalPin: string | null): { integration?: string; terminal_id?: string } {
+export function forwardedCommon(
+  member: Member,
+  terminalPin: string | null,
+): { integration?: string; terminal_id?: string } {
   const common: { integration?: string; terminal_id?: string } = {};
   if (member.integration !== null && member.integration !== '') common.integration = member.integration;
   if (terminalPin !== null && terminalPin !== '') common.terminal_id = terminalPin;

@@ -6,7 +6,11 @@ import { seedDirectory } from '../directory/directory-seed';
 import { V3_2 } from '../app';
 import { createStore } from '../store/create-store';
 import type { Store } from '../store/store';
-import { startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../testing/throwaway-postgres';
+import {
+  startThrowawayPostgres,
+  throwawayPostgresUnavailable,
+  type ThrowawayPostgres,
+} from '../testing/throwaway-postgres';
 import { killAllGatewayProcesses, startGatewayProcess, type GatewayProcess } from '../testing/gateway-process';
 
 // Crash safety: a real gateway process (`node --import tsx gateway/server.ts`) over a PostgreSQL
@@ -85,7 +89,10 @@ describe.skipIf(unavailable !== undefined)(
       const exit = await gateway!.kill('SIGKILL');
       expect(exit.signal).toBe('SIGKILL');
       gateway = undefined;
-      if (options.endSessions) await store.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [appName]);
+      if (options.endSessions)
+        await store.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+          appName,
+        ]);
     }
 
     async function locker(): Promise<pg.Client> {
@@ -95,7 +102,11 @@ describe.skipIf(unavailable !== undefined)(
       return client;
     }
 
-    async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+    async function waitFor<T>(
+      what: string,
+      probe: () => Promise<T | undefined | false>,
+      timeoutMs = 30_000,
+    ): Promise<T> {
       const giveUpAt = Date.now() + timeoutMs;
       for (;;) {
         const value = await probe();
@@ -116,22 +127,32 @@ describe.skipIf(unavailable !== undefined)(
       });
     const waitingOnLock = (pid: number) =>
       waitFor(`session ${pid} to wait on a lock`, async () => {
-        const { rows } = await store.query<{ waiting: boolean }>(`SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`, [pid]);
+        const { rows } = await store.query<{ waiting: boolean }>(
+          `SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`,
+          [pid],
+        );
         return rows[0]?.waiting === true;
       });
 
     const orderStatus = async (po: string) =>
-      (await store.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1', [po])).rows.map((r) => r.status);
+      (
+        await store.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1', [po])
+      ).rows.map((r) => r.status);
     const sellerJournal = async (po: string) =>
-      ((await (await fetch(`${seller.url}/__admin/journal?service=place_order`)).json()) as { entries: JournalEntry[] }).entries.filter(
-        (e) => e.request.purchase_order_number === po,
-      );
+      (
+        (await (await fetch(`${seller.url}/__admin/journal?service=place_order`)).json()) as { entries: JournalEntry[] }
+      ).entries.filter((e) => e.request.purchase_order_number === po);
 
     async function placeOrder(po: string, headers: Record<string, string> = {}) {
       const token = await mintDevToken();
       const response = await fetch(`${gateway!.url}${V3_2}/place_order`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `key-${po}`, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+          'idempotency-key': `key-${po}`,
+          ...headers,
+        },
         body: JSON.stringify({
           purchase_order_number: po,
           order_type: 1,
@@ -241,7 +262,10 @@ describe.skipIf(unavailable !== undefined)(
       // Lock the order's row while the seller still waits; its answer then cannot be recorded.
       const lock = await locker();
       await lock.query('BEGIN');
-      const locked = await lock.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1 FOR UPDATE', [po]);
+      const locked = await lock.query<{ status: string }>(
+        'SELECT status FROM orders WHERE purchase_order_number = $1 FOR UPDATE',
+        [po],
+      );
       expect(locked.rows[0].status).toBe('forwarded');
       await waitFor('the seller to answer', async () => (await sellerJournal(po))[0]?.http_status === 200);
       await blockedGatewayStatement('UPDATE orders SET status = $2');
@@ -268,7 +292,10 @@ describe.skipIf(unavailable !== undefined)(
       await waitFor('the order to be forwarded', async () => (await orderStatus(po))[0] === 'forwarded');
       const lock = await locker();
       await lock.query('BEGIN');
-      const locked = await lock.query<{ status: string }>('SELECT status FROM orders WHERE purchase_order_number = $1 FOR UPDATE', [po]);
+      const locked = await lock.query<{ status: string }>(
+        'SELECT status FROM orders WHERE purchase_order_number = $1 FOR UPDATE',
+        [po],
+      );
       expect(locked.rows[0].status).toBe('forwarded');
       await waitFor('the seller to answer', async () => (await sellerJournal(po))[0]?.http_status === 200);
       const orphan = await blockedGatewayStatement('UPDATE orders SET status = $2');
@@ -277,7 +304,9 @@ describe.skipIf(unavailable !== undefined)(
       expect(await inFlight).toHaveProperty('failed');
       await waitFor(
         "the dead gateway's statement to finish",
-        async () => (await store.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [orphan])).rows.length === 0,
+        async () =>
+          (await store.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [orphan])).rows
+            .length === 0,
       );
       expect(await orderStatus(po)).toEqual(['confirmed']);
 

@@ -32,7 +32,9 @@ describe('firstDifference', () => {
   });
 
   it('reports the first difference in sorted key order, and escapes pointer characters', () => {
-    expect(firstDifference(order(2, { ship_via: 'UPS' }), order(3, { ship_via: 'FedEx' }))).toBe('/items/1/quantity_ordered');
+    expect(firstDifference(order(2, { ship_via: 'UPS' }), order(3, { ship_via: 'FedEx' }))).toBe(
+      '/items/1/quantity_ordered',
+    );
     expect(firstDifference({ 'a/b~c': 1 }, { 'a/b~c': 2 })).toBe('/a~1b~0c');
   });
 

@@ -4,7 +4,8 @@
 
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first path at which the two parsed JSON values differ ('' for the whole value), or undefined when they are equal. */
 export function firstDifference(first: unknown, second: unknown, path = ''): string | undefined {

@@ -44,7 +44,9 @@ describe('order records: stale claims', () => {
   it('lets exactly one of several concurrent takeovers claim a stale received order', async () => {
     const records = orderRecords(store);
     const first = (await records.claim(newOrder()))!;
-    const taken = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((id) => records.takeOverStaleReceived(first.id, takeover(id, later(30_000)))));
+    const taken = await Promise.all(
+      ['r1', 'r2', 'r3', 'r4'].map((id) => records.takeOverStaleReceived(first.id, takeover(id, later(30_000)))),
+    );
     const winners = taken.filter((t) => t !== undefined);
     expect(winners).toHaveLength(1);
     expect(winners[0]).toMatchObject({ status: 'received', attempts: 2 });
@@ -69,7 +71,12 @@ describe('order records: stale claims', () => {
     const records = orderRecords(store);
     const first = (await records.claim(newOrder()))!;
     expect(await records.markForwarded(first.id, first.attempts, T0)).toBe(true);
-    const outcome = (staleBefore: Date) => ({ answer: { http_status: 504, body: { status_code: 4408 } }, error: 'lost', staleBefore, at: later(60_000) });
+    const outcome = (staleBefore: Date) => ({
+      answer: { http_status: 504, body: { status_code: 4408 } },
+      error: 'lost',
+      staleBefore,
+      at: later(60_000),
+    });
     expect(await records.markStaleForwardedUnknown(first.id, outcome(T0))).toBeUndefined();
     const marked = await Promise.all([
       records.markStaleForwardedUnknown(first.id, outcome(later(30_000))),
@@ -86,16 +93,32 @@ describe('order records: the buyer request a repeat is compared with', () => {
     const first = (await records.claim(order))!;
     const read = (await records.find(first.id))!;
     expect(read.buyerRequest).toEqual(order.buyerRequest);
-    const reordered = { items: [{ quantity_ordered: 2.0, id: '1' }], order_type: 1, purchase_order_number: order.purchaseOrderNumber };
+    const reordered = {
+      items: [{ quantity_ordered: 2.0, id: '1' }],
+      order_type: 1,
+      purchase_order_number: order.purchaseOrderNumber,
+    };
     expect(firstDifference(read.buyerRequest, reordered)).toBeUndefined();
-    expect(firstDifference(read.buyerRequest, { ...reordered, items: [{ id: '1', quantity_ordered: 1 }] })).toBe('/items/0/quantity_ordered');
+    expect(firstDifference(read.buyerRequest, { ...reordered, items: [{ id: '1', quantity_ordered: 1 }] })).toBe(
+      '/items/0/quantity_ordered',
+    );
   });
 
   it('lets exactly one of several concurrent retries retake a failed order, with its own corrected request', async () => {
     const records = orderRecords(store);
     const first = (await records.claim(newOrder()))!;
-    await records.finish(first.id, { status: 'failed', answer: { http_status: 502, body: { status_code: 5500 } } }, later(1_000));
-    const retake = (n: number) => ({ requestId: `r${n}`, buyerRequest: { corrected: n }, forwardedRequest: { n }, idempotencyKey: null, at: later(2_000) });
+    await records.finish(
+      first.id,
+      { status: 'failed', answer: { http_status: 502, body: { status_code: 5500 } } },
+      later(1_000),
+    );
+    const retake = (n: number) => ({
+      requestId: `r${n}`,
+      buyerRequest: { corrected: n },
+      forwardedRequest: { n },
+      idempotencyKey: null,
+      at: later(2_000),
+    });
     const taken = await Promise.all([1, 2, 3].map((n) => records.retakeFailed(first.id, retake(n))));
     const winners = taken.filter((t) => t !== undefined);
     expect(winners).toHaveLength(1);

@@ -62,7 +62,8 @@ interface Row {
   buyer_request: unknown;
 }
 
-const COLUMNS = 'id, purchase_order_number, idempotency_key, status, answer, attempts, member_id, updated_at, buyer_request';
+const COLUMNS =
+  'id, purchase_order_number, idempotency_key, status, answer, attempts, member_id, updated_at, buyer_request';
 
 // pg and PGlite both parse jsonb; a string would mean a driver configured otherwise.
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
@@ -122,7 +123,12 @@ async function claim(db: Queryable, order: NewOrder): Promise<OrderRecord | unde
 }
 
 /** The earlier order a repeat collides with: same PO number, or same Idempotency-Key. */
-async function findExisting(db: Queryable, userId: number, purchaseOrderNumber: string, idempotencyKey: string | null): Promise<OrderRecord | undefined> {
+async function findExisting(
+  db: Queryable,
+  userId: number,
+  purchaseOrderNumber: string,
+  idempotencyKey: string | null,
+): Promise<OrderRecord | undefined> {
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM orders
       WHERE user_id = $1 AND (purchase_order_number = $2 OR ($3::text IS NOT NULL AND idempotency_key = $3))
@@ -150,7 +156,14 @@ async function retakeFailed(db: Queryable, id: number, takeover: Takeover): Prom
             idempotency_key = COALESCE(idempotency_key, $4), seller_reply = NULL, answer = NULL, error = NULL, updated_at = $5
       WHERE id = $1 AND status = 'failed'
       RETURNING ${COLUMNS}`,
-    [id, takeover.requestId, storableJson(takeover.forwardedRequest), takeover.idempotencyKey, takeover.at.toISOString(), storableJson(takeover.buyerRequest)],
+    [
+      id,
+      takeover.requestId,
+      storableJson(takeover.forwardedRequest),
+      takeover.idempotencyKey,
+      takeover.at.toISOString(),
+      storableJson(takeover.buyerRequest),
+    ],
   );
   return firstRecord(rows);
 }
@@ -199,7 +212,13 @@ async function markStaleForwardedUnknown(
     `UPDATE orders SET status = 'unknown', answer = $2, error = $3, updated_at = $5
       WHERE id = $1 AND status = 'forwarded' AND updated_at < $4
       RETURNING ${COLUMNS}`,
-    [id, storableJson(outcome.answer), storableText(outcome.error), outcome.staleBefore.toISOString(), outcome.at.toISOString()],
+    [
+      id,
+      storableJson(outcome.answer),
+      storableText(outcome.error),
+      outcome.staleBefore.toISOString(),
+      outcome.at.toISOString(),
+    ],
   );
   return firstRecord(rows);
 }
@@ -219,19 +238,27 @@ async function markForwarded(db: Queryable, id: number, attempt: number, at: Dat
 async function finish(
   db: Queryable,
   id: number,
-  outcome: { status: Exclude<OrderStatus, 'received' | 'forwarded'>; sellerReply?: unknown; answer: StoredAnswer; error?: string },
+  outcome: {
+    status: Exclude<OrderStatus, 'received' | 'forwarded'>;
+    sellerReply?: unknown;
+    answer: StoredAnswer;
+    error?: string;
+  },
   at: Date,
 ): Promise<void> {
   // Not conditional: an attempt that outlived its staleness bound and was marked unknown
   // still records what the seller actually answered, which is better than unknown.
-  await db.query(`UPDATE orders SET status = $2, seller_reply = $3, answer = $4, error = $5, updated_at = $6 WHERE id = $1`, [
-    id,
-    outcome.status,
-    outcome.sellerReply === undefined ? null : storableJson(outcome.sellerReply),
-    storableJson(outcome.answer),
-    outcome.error === undefined ? null : storableText(outcome.error),
-    at.toISOString(),
-  ]);
+  await db.query(
+    `UPDATE orders SET status = $2, seller_reply = $3, answer = $4, error = $5, updated_at = $6 WHERE id = $1`,
+    [
+      id,
+      outcome.status,
+      outcome.sellerReply === undefined ? null : storableJson(outcome.sellerReply),
+      storableJson(outcome.answer),
+      outcome.error === undefined ? null : storableText(outcome.error),
+      at.toISOString(),
+    ],
+  );
 }
 
 export type OrderRecords = ReturnType<typeof orderRecords>;

@@ -9,7 +9,13 @@ describe('storableJson', () => {
   });
 
   it('leaves everything else as JSON.stringify writes it: pairs, escaped backslashes, other escapes', () => {
-    for (const value of [{ a: 'emoji \u{1F600}' }, { a: 'a literal \\u0000 stays' }, { a: '\\\\u0000' }, { a: 'tab\tnew\nline\u0001' }, [1, null, true]]) {
+    for (const value of [
+      { a: 'emoji \u{1F600}' },
+      { a: 'a literal \\u0000 stays' },
+      { a: '\\\\u0000' },
+      { a: 'tab\tnew\nline\u0001' },
+      [1, null, true],
+    ]) {
       expect(storableJson(value)).toBe(JSON.stringify(value));
     }
   });

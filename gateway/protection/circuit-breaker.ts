@@ -16,7 +16,8 @@ export interface BreakerOptions {
 }
 
 /** May the call go ahead? If not, how long until the breaker lets a probe through. */
-export type Admission = { admitted: true; probe: boolean } | { admitted: false; retryAfterMs: number; state: 'open' | 'half-open' };
+export type Admission =
+  { admitted: true; probe: boolean } | { admitted: false; retryAfterMs: number; state: 'open' | 'half-open' };
 
 interface Circuit {
   state: BreakerState;
@@ -38,7 +39,8 @@ export function createCircuitBreakers(options: BreakerOptions): CircuitBreakers 
   const circuits = new Map<string, Circuit>();
   const circuitOf = (key: string): Circuit => {
     let circuit = circuits.get(key);
-    if (circuit === undefined) circuits.set(key, (circuit = { state: 'closed', consecutiveFailures: 0, openedAt: 0, probeInFlight: false }));
+    if (circuit === undefined)
+      circuits.set(key, (circuit = { state: 'closed', consecutiveFailures: 0, openedAt: 0, probeInFlight: false }));
     return circuit;
   };
   const change = (key: string, circuit: Circuit, state: BreakerState) => {

@@ -28,7 +28,9 @@ beforeAll(async () => {
     query<Row>(sql: string, params?: unknown[]) {
       const result = counted.query<Row>(sql, params);
       if (!down) return result;
-      return result.then(() => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })));
+      return result.then(() =>
+        Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+      );
     },
   };
 });

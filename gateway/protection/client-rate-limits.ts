@@ -32,7 +32,10 @@ export function clientRateLimits(store: Queryable, options: ClientRateLimitsOpti
   // What to serve while a refresh runs or the store is down; bounded like the cache.
   const lastKnown = new Map<string, number>();
   const load = async (clientId: string) => {
-    const { rows } = await store.query<{ rate_limit: number | null }>('SELECT rate_limit FROM api_clients WHERE id = $1', [clientId]);
+    const { rows } = await store.query<{ rate_limit: number | null }>(
+      'SELECT rate_limit FROM api_clients WHERE id = $1',
+      [clientId],
+    );
     const limit = rows[0]?.rate_limit ?? options.defaultLimit;
     if (!lastKnown.has(clientId) && lastKnown.size >= maxEntries) lastKnown.clear();
     lastKnown.set(clientId, limit);

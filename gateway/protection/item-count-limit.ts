@@ -16,9 +16,10 @@ export function itemCountLimit(operation: Operation, { limit, rule, noun }: Item
   return (input) => {
     const items = (input.body as { items?: unknown } | null)?.items;
     if (Array.isArray(items) && items.length > limit) {
-      throw new TooManyItemsError(`too many items: ${items.length} ${noun}, the limit is ${limit} (${rule}); split the request`, [
-        { path: '/items', message: `at most ${limit} ${noun}, found ${items.length}`, rule },
-      ]);
+      throw new TooManyItemsError(
+        `too many items: ${items.length} ${noun}, the limit is ${limit} (${rule}); split the request`,
+        [{ path: '/items', message: `at most ${limit} ${noun}, found ${items.length}`, rule }],
+      );
     }
     return operation(input);
   };

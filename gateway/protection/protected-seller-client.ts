@@ -43,9 +43,13 @@ export interface ProtectedSellerClient extends SellerClient {
  * answer it could read does not.
  */
 export const isSellerFailure = (outcome: SellerOutcome): boolean =>
-  outcome.kind === 'timeout' || outcome.kind === 'unreachable' || outcome.kind === 'too-large' || (outcome.kind === 'http-error' && outcome.status >= 500);
+  outcome.kind === 'timeout' ||
+  outcome.kind === 'unreachable' ||
+  outcome.kind === 'too-large' ||
+  (outcome.kind === 'http-error' && outcome.status >= 500);
 
-const release = (inFlight: Map<string, number>, memberId: string) => inFlight.set(memberId, (inFlight.get(memberId) ?? 1) - 1);
+const release = (inFlight: Map<string, number>, memberId: string) =>
+  inFlight.set(memberId, (inFlight.get(memberId) ?? 1) - 1);
 
 export function protectSellerClient(inner: SellerClient, options: SellerProtectionOptions): ProtectedSellerClient {
   const breakers = createCircuitBreakers({
@@ -72,7 +76,13 @@ export function protectSellerClient(inner: SellerClient, options: SellerProtecti
       options.onRefused?.(memberId, 'busy');
       throw new SellerBusyError(
         `the seller of member ${memberId} already has ${busy} requests from this gateway in flight, the most it is sent at once; retry shortly`,
-        [{ path: '', message: `member ${memberId}: ${busy} calls in flight (limit ${options.memberConcurrency})`, member: memberId }],
+        [
+          {
+            path: '',
+            message: `member ${memberId}: ${busy} calls in flight (limit ${options.memberConcurrency})`,
+            member: memberId,
+          },
+        ],
       );
     }
     const admission = breakers.admit(memberId);

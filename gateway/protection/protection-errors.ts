@@ -30,6 +30,8 @@ export class RateLimitedError extends GatewayError {
   readonly code = OverallStatus.GeneralError;
   readonly httpStatus = 429;
   static after(retryAfterSeconds: number, message: string): RateLimitedError {
-    return new RateLimitedError(message, [{ path: 'header:Authorization', message: 'request rate over the limit' }], { retryAfterSeconds });
+    return new RateLimitedError(message, [{ path: 'header:Authorization', message: 'request rate over the limit' }], {
+      retryAfterSeconds,
+    });
   }
 }

@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-const INQUIRY = { items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] };
+const INQUIRY = {
+  items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }],
+  locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+};
 const headersOf = (r: Response) => ({
   limit: r.headers.get('x-ratelimit-limit'),
   remaining: r.headers.get('x-ratelimit-remaining'),
@@ -105,7 +108,11 @@ describe('requests failing authentication, per client address', () => {
     const call = (token: string, address: string) =>
       app.request(
         `${V3_2}/item_inquiry`,
-        { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(INQUIRY) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify(INQUIRY),
+        },
         { incoming: { socket: { remoteAddress: address }, readableDidRead: true } },
       );
     const good = await gw.token();

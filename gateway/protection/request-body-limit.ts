@@ -8,8 +8,9 @@ export function requestBodyLimit(maxBytes: number): RequestCheck {
   return bodyLimitCheck(
     maxBytes,
     () =>
-      new PayloadTooLargeError(`the request body is larger than ${maxBytes} bytes, the most this gateway accepts; send fewer items per request`, [
-        { path: '', message: `body larger than ${maxBytes} bytes` },
-      ]),
+      new PayloadTooLargeError(
+        `the request body is larger than ${maxBytes} bytes, the most this gateway accepts; send fewer items per request`,
+        [{ path: '', message: `body larger than ${maxBytes} bytes` }],
+      ),
   );
 }

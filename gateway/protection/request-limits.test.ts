@@ -14,7 +14,9 @@ interface Reply {
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway({ config: { protection: { maxBodyBytes: 64 * 1024, maxInquiryItems: 20, maxOrderLines: 10 } } });
+  gw = await startTestGateway({
+    config: { protection: { maxBodyBytes: 64 * 1024, maxInquiryItems: 20, maxOrderLines: 10 } },
+  });
 });
 afterAll(() => gw.close());
 
@@ -55,7 +57,11 @@ describe('request body size', () => {
   });
 
   it('refuses before authentication: no token needed to be told the body is too large', async () => {
-    const response = await gw.app.request(`${V3_2}/item_inquiry`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big(70 * 1024) });
+    const response = await gw.app.request(`${V3_2}/item_inquiry`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big(70 * 1024),
+    });
     expect(response.status).toBe(413);
   });
 
@@ -69,7 +75,11 @@ describe('request body size', () => {
     });
     const response = await gw.app.request(`${V3_2}/item_inquiry`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}`, 'transfer-encoding': 'chunked' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${await gw.token()}`,
+        'transfer-encoding': 'chunked',
+      },
       body: stream,
       duplex: 'half',
     } as RequestInit);
@@ -77,7 +87,10 @@ describe('request body size', () => {
   });
 
   it('a body just under the limit is read as usual', async () => {
-    const response = await gw.post(`${V3_2}/item_inquiry`, { items: [item(1)], locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }] });
+    const response = await gw.post(`${V3_2}/item_inquiry`, {
+      items: [item(1)],
+      locations: [{ id: 'L101', member: 'M100', account: 'A-1001' }],
+    });
     expect(response.status).toBe(200);
   });
 });

@@ -64,14 +64,27 @@ const AT_B = [{ id: 'L201', member: 'M200', account: 'A-2001' }];
 const items = [{ id: '1', mfr_code: 'WIX', part_number: '51515' }];
 
 async function inquire(app: ReturnType<typeof gatewayWith>, locations: typeof AT_A, fault?: string) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${await gw.token()}` };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${await gw.token()}`,
+  };
   if (fault !== undefined) headers['x-mock-fault'] = fault;
   const started = performance.now();
-  const response = await app.request(`${V3_2}/item_inquiry`, { method: 'POST', headers, body: JSON.stringify({ items, locations }) });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Reply, ms: performance.now() - started };
+  const response = await app.request(`${V3_2}/item_inquiry`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ items, locations }),
+  });
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as Reply,
+    ms: performance.now() - started,
+  };
 }
 
-const journalCount = async () => ((await (await fetch(`${gw.seller.url}/__admin/journal?limit=1000`)).json()) as { count: number }).count;
+const journalCount = async () =>
+  ((await (await fetch(`${gw.seller.url}/__admin/journal?limit=1000`)).json()) as { count: number }).count;
 /** Polls until `condition` holds (every 5 ms, for up to 10 s). */
 const until = (condition: () => boolean) => expect.poll(condition, { interval: 5, timeout: 10_000 }).toBe(true);
 

@@ -5,7 +5,15 @@ import { isIPv4, isIPv6 } from 'node:net';
 // IPv4 address (mapped, compatible, NAT64, 6to4) is judged by the IPv4 address inside it.
 
 export type RefusedAddressClass =
-  'cloud-metadata' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'cgnat' | 'multicast' | 'reserved' | 'not-an-address';
+  | 'cloud-metadata'
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'unspecified'
+  | 'cgnat'
+  | 'multicast'
+  | 'reserved'
+  | 'not-an-address';
 
 /** Never reachable, whatever GATEWAY_ALLOWED_SELLER_HOSTS says: no seller lives on a metadata service. */
 const CLOUD_METADATA_V4 = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', '192.0.0.192']);
@@ -29,7 +37,8 @@ const V4_RANGES: V4Range[] = [
   [v4('240.0.0.0'), 4, 'reserved'],
 ];
 
-const inV4Range = (address: number, [base, bits]: V4Range): boolean => Math.floor(address / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits));
+const inV4Range = (address: number, [base, bits]: V4Range): boolean =>
+  Math.floor(address / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits));
 
 function ipv4Class(text: string): RefusedAddressClass | undefined {
   if (CLOUD_METADATA_V4.has(text)) return 'cloud-metadata';
@@ -42,7 +51,8 @@ function ipv6Groups(text: string): number[] {
   // The URL parser writes every IPv6 address in one canonical form, without a dotted tail.
   const canonical = new URL(`http://[${text}]/`).hostname.slice(1, -1);
   const [head, tail] = canonical.includes('::') ? canonical.split('::') : [canonical, undefined];
-  const parse = (part: string | undefined) => (part === undefined || part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const parse = (part: string | undefined) =>
+    part === undefined || part === '' ? [] : part.split(':').map((g) => parseInt(g, 16));
   const left = parse(head);
   const right = parse(tail);
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
@@ -77,4 +87,5 @@ export function refusedAddressClass(address: string): RefusedAddressClass | unde
 }
 
 /** Whether `host` (a URL's hostname) is an IP address literal rather than a name. */
-export const isAddressLiteral = (host: string): boolean => isIPv4(host) || (host.startsWith('[') && isIPv6(host.slice(1, -1)));
+export const isAddressLiteral = (host: string): boolean =>
+  isIPv4(host) || (host.startsWith('[') && isIPv6(host.slice(1, -1)));

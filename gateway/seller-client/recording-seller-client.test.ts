@@ -59,7 +59,11 @@ describe('recordingSellerClient', () => {
     } finally {
       await client.close();
     }
-    expect(log.recent()[0]).toMatchObject({ http_status: null, verdict: 'error', problem: expect.stringMatching(/not usable|ECONNREFUSED|refused|reach/i) });
+    expect(log.recent()[0]).toMatchObject({
+      http_status: null,
+      verdict: 'error',
+      problem: expect.stringMatching(/not usable|ECONNREFUSED|refused|reach/i),
+    });
   });
 });
 
@@ -88,7 +92,9 @@ describe('recordingSellerClient behind the gateway', () => {
   }
 
   const locationsOf = (reply: unknown) =>
-    (reply as { items: { locations: { id: string; description?: string }[] }[] }).items.flatMap((i) => i.locations.map((l) => l.id));
+    (reply as { items: { locations: { id: string; description?: string }[] }[] }).items.flatMap((i) =>
+      i.locations.map((l) => l.id),
+    );
 
   it("keeps each member's own reply, not the merged buyer reply, so an honest inquiry over two members is ok throughout", async () => {
     const { status, log } = await inquireThroughGateway();

@@ -24,7 +24,8 @@ function replyOf(outcome: SellerOutcome): unknown {
  * copies on the hot path), so a kept reference would later show the merged buyer reply, and
  * the verdict, worked out lazily, would judge that instead of what this seller sent.
  */
-const snapshot = (value: unknown): unknown => (value === null || typeof value !== 'object' ? value : structuredClone(value));
+const snapshot = (value: unknown): unknown =>
+  value === null || typeof value !== 'object' ? value : structuredClone(value);
 
 export function recordingSellerClient(inner: SellerClient, log: Pick<ExchangeLog, 'add'>): SellerClient {
   return {

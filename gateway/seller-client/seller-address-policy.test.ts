@@ -19,7 +19,9 @@ const resolvesTo =
 
 describe('a seller URL written to the directory', () => {
   it('must be https in production', () => {
-    expect(sellerUrlRefusal(production, 'http://seller.example/seller')).toMatch(/http: is refused in production: a seller URL must be https/);
+    expect(sellerUrlRefusal(production, 'http://seller.example/seller')).toMatch(
+      /http: is refused in production: a seller URL must be https/,
+    );
     expect(sellerUrlRefusal(production, 'https://seller.example/seller')).toBeUndefined();
   });
 
@@ -55,22 +57,38 @@ describe('a seller URL written to the directory', () => {
     ['169.254.169.254', 'cloud-metadata'],
     ['fd00:ec2::254', 'cloud-metadata'],
   ])('refuses a name that resolves to %s (%s), naming both', async (address, refused) => {
-    const refusal = await resolvedSellerUrlRefusal(production, 'https://seller.example/seller', resolvesTo('93.184.216.34', address));
+    const refusal = await resolvedSellerUrlRefusal(
+      production,
+      'https://seller.example/seller',
+      resolvesTo('93.184.216.34', address),
+    );
     expect(refusal).toContain(`seller.example resolves to ${address}`);
     expect(refusal).toContain(`is a ${refused} address`);
   });
 
   it('admits a name that resolves only to public addresses', async () => {
-    expect(await resolvedSellerUrlRefusal(production, 'https://seller.example/seller', resolvesTo('93.184.216.34', '2606:4700::1111'))).toBeUndefined();
+    expect(
+      await resolvedSellerUrlRefusal(
+        production,
+        'https://seller.example/seller',
+        resolvesTo('93.184.216.34', '2606:4700::1111'),
+      ),
+    ).toBeUndefined();
   });
 
   it('admits an internal address for a host on GATEWAY_ALLOWED_SELLER_HOSTS, but never a cloud metadata address', async () => {
     const allowing = productionSellerAddresses(['Seller.Internal', '10.0.0.5', '169.254.169.254']);
-    expect(await resolvedSellerUrlRefusal(allowing, 'https://seller.internal/seller', resolvesTo('10.1.2.3'))).toBeUndefined();
+    expect(
+      await resolvedSellerUrlRefusal(allowing, 'https://seller.internal/seller', resolvesTo('10.1.2.3')),
+    ).toBeUndefined();
     expect(sellerUrlRefusal(allowing, 'https://10.0.0.5/seller')).toBeUndefined();
-    expect(sellerUrlRefusal(allowing, 'https://10.0.0.6/seller')).toContain('list 10.0.0.6 in GATEWAY_ALLOWED_SELLER_HOSTS');
+    expect(sellerUrlRefusal(allowing, 'https://10.0.0.6/seller')).toContain(
+      'list 10.0.0.6 in GATEWAY_ALLOWED_SELLER_HOSTS',
+    );
     expect(sellerUrlRefusal(allowing, 'https://169.254.169.254/')).toContain('never allowed');
-    expect(await resolvedSellerUrlRefusal(allowing, 'https://seller.internal/seller', resolvesTo('169.254.169.254'))).toContain('never allowed');
+    expect(
+      await resolvedSellerUrlRefusal(allowing, 'https://seller.internal/seller', resolvesTo('169.254.169.254')),
+    ).toContain('never allowed');
     expect(sellerUrlRefusal(allowing, 'http://seller.internal/seller')).toContain('must be https');
   });
 
@@ -81,7 +99,13 @@ describe('a seller URL written to the directory', () => {
 
   it('judges nothing in development (the demo calls http://127.0.0.1:9090)', async () => {
     expect(sellerUrlRefusal(UNRESTRICTED_SELLER_ADDRESSES, 'http://127.0.0.1:9090/seller')).toBeUndefined();
-    expect(await resolvedSellerUrlRefusal(UNRESTRICTED_SELLER_ADDRESSES, 'http://localhost:9090/seller', resolvesTo('127.0.0.1'))).toBeUndefined();
+    expect(
+      await resolvedSellerUrlRefusal(
+        UNRESTRICTED_SELLER_ADDRESSES,
+        'http://localhost:9090/seller',
+        resolvesTo('127.0.0.1'),
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -101,8 +125,16 @@ describe('a seller call at connect time', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   // http here only because the test server has no certificate: the connect-time check is about addresses.
-  const httpAllowed = (allowedHosts: string[] = []): SellerAddressPolicy => ({ ...productionSellerAddresses(allowedHosts), requireHttps: false });
-  const member = (sellerUrl: string) => ({ id: 'M900', sellerUrl, sellerAuth: { kind: 'none' as const }, timeoutMs: 2_000 });
+  const httpAllowed = (allowedHosts: string[] = []): SellerAddressPolicy => ({
+    ...productionSellerAddresses(allowedHosts),
+    requireHttps: false,
+  });
+  const member = (sellerUrl: string) => ({
+    id: 'M900',
+    sellerUrl,
+    sellerAuth: { kind: 'none' as const },
+    timeoutMs: 2_000,
+  });
 
   it('refuses a name that resolved to a public address when written and to loopback at connect (DNS rebinding): nothing is sent', async () => {
     const answers = ['93.184.216.34', '127.0.0.1'];
@@ -122,9 +154,15 @@ describe('a seller call at connect time', () => {
   });
 
   it('connects to the address its resolver gave for an allowed host (the same lookup the refusal comes from)', async () => {
-    const client = createSellerClient({ addressPolicy: httpAllowed(['rebind.example']), resolver: resolvesTo('127.0.0.1') });
+    const client = createSellerClient({
+      addressPolicy: httpAllowed(['rebind.example']),
+      resolver: resolvesTo('127.0.0.1'),
+    });
     const before = requests;
-    const outcome = await client.call({ member: member(`http://rebind.example:${port}/seller`), body: { service: 'item_inquiry' } });
+    const outcome = await client.call({
+      member: member(`http://rebind.example:${port}/seller`),
+      body: { service: 'item_inquiry' },
+    });
     await client.close();
     expect(outcome).toMatchObject({ kind: 'reply', body: { ok: true } });
     expect(requests).toBe(before + 1);

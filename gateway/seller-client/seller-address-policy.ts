@@ -17,7 +17,11 @@ export interface SellerAddressPolicy {
   allowedHosts: readonly string[];
 }
 
-export const UNRESTRICTED_SELLER_ADDRESSES: SellerAddressPolicy = { enforce: false, requireHttps: false, allowedHosts: [] };
+export const UNRESTRICTED_SELLER_ADDRESSES: SellerAddressPolicy = {
+  enforce: false,
+  requireHttps: false,
+  allowedHosts: [],
+};
 
 export const productionSellerAddresses = (allowedHosts: readonly string[]): SellerAddressPolicy => ({
   enforce: true,
@@ -29,7 +33,9 @@ export const productionSellerAddresses = (allowedHosts: readonly string[]): Sell
 export type SellerResolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolver: SellerResolver = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 /** A refused seller address, as the error code a connect fails with (the seller client maps it to an outcome). */
 export const SELLER_ADDRESS_REFUSED = 'ERR_SELLER_ADDRESS_REFUSED';
@@ -51,7 +57,10 @@ function addressRefusal(policy: SellerAddressPolicy, host: string, address: stri
   const refused: RefusedAddressClass | undefined = refusedAddressClass(address);
   if (refused === undefined || (refused !== 'cloud-metadata' && isAllowed(policy, host))) return undefined;
   const via = normalHost(host) === normalHost(address) ? '' : ` (${host} resolves to ${address})`;
-  const unless = refused === 'cloud-metadata' ? 'never allowed' : `list ${normalHost(host)} in GATEWAY_ALLOWED_SELLER_HOSTS if it is meant`;
+  const unless =
+    refused === 'cloud-metadata'
+      ? 'never allowed'
+      : `list ${normalHost(host)} in GATEWAY_ALLOWED_SELLER_HOSTS if it is meant`;
   return `${address} is a ${refused} address${via}: refused in production, ${unless}`;
 }
 
@@ -70,7 +79,11 @@ export function sellerUrlRefusal(policy: SellerAddressPolicy, sellerUrl: string)
 }
 
 /** The whole check of a URL being written to the directory: the URL itself, then every address its name resolves to now. */
-export async function resolvedSellerUrlRefusal(policy: SellerAddressPolicy, sellerUrl: string, resolve: SellerResolver): Promise<string | undefined> {
+export async function resolvedSellerUrlRefusal(
+  policy: SellerAddressPolicy,
+  sellerUrl: string,
+  resolve: SellerResolver,
+): Promise<string | undefined> {
   const refusal = sellerUrlRefusal(policy, sellerUrl);
   if (refusal !== undefined || !policy.enforce) return refusal;
   const host = new URL(sellerUrl).hostname;
@@ -101,8 +114,14 @@ export function guardedLookup(policy: SellerAddressPolicy, resolve: SellerResolv
           const refused = addressRefusal(policy, hostname, address);
           if (refused !== undefined) return callback(new SellerAddressRefusal(refused), '', 0);
         }
-        const usable = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
-        if (usable.length === 0) return callback(Object.assign(new Error(`${hostname}: no address of family ${options.family}`), { code: 'ENOTFOUND' }), '', 0);
+        const usable =
+          options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
+        if (usable.length === 0)
+          return callback(
+            Object.assign(new Error(`${hostname}: no address of family ${options.family}`), { code: 'ENOTFOUND' }),
+            '',
+            0,
+          );
         if (options.all === true) return (callback as unknown as (e: null, a: typeof usable) => void)(null, usable);
         callback(null, usable[0].address, usable[0].family);
       },

@@ -3,7 +3,15 @@ import { Hono } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { Pool } from 'undici';
 import { createSellerClient } from './seller-client';
-import { bothLeftToStandIn, DEADLINE_MS, LATE_MS, LATE_PATHS, listenLate, STAND_IN_DEFAULTS, STAND_IN_FAILURES } from '../../shared/testing/late-replies';
+import {
+  bothLeftToStandIn,
+  DEADLINE_MS,
+  LATE_MS,
+  LATE_PATHS,
+  listenLate,
+  STAND_IN_DEFAULTS,
+  STAND_IN_FAILURES,
+} from '../../shared/testing/late-replies';
 import type { SellerCall } from './seller-client.types';
 import { listen, unusedPort, type Listening } from '../../shared/http/listen';
 
@@ -80,7 +88,11 @@ describe('seller client', () => {
 
   it('sends extra headers the call names, without letting them replace its own', async () => {
     seen.length = 0;
-    await client.call({ member: member('/seller'), body: { a: 1 }, headers: { 'x-mock-fault': 'drop-id', 'content-type': 'text/plain' } });
+    await client.call({
+      member: member('/seller'),
+      body: { a: 1 },
+      headers: { 'x-mock-fault': 'drop-id', 'content-type': 'text/plain' },
+    });
     expect(seen[0].fault).toBe('drop-id');
     expect(seen[0].body).toEqual({ a: 1 });
   });
@@ -93,7 +105,10 @@ describe('seller client', () => {
 
   it('sends basic credentials when the member uses basic auth', async () => {
     seen.length = 0;
-    await client.call({ member: member('/seller', { sellerAuth: { kind: 'basic', username: 'gw', password: 'pa:ss' } }), body: {} });
+    await client.call({
+      member: member('/seller', { sellerAuth: { kind: 'basic', username: 'gw', password: 'pa:ss' } }),
+      body: {},
+    });
     expect(seen[0].authorization).toBe(`Basic ${Buffer.from('gw:pa:ss').toString('base64')}`);
   });
 
@@ -121,7 +136,10 @@ describe('seller client', () => {
 
   it('classifies a refused connection as unreachable', async () => {
     const port = await unusedPort();
-    const outcome = await client.call({ member: { ...member('/seller'), sellerUrl: `http://127.0.0.1:${port}/seller` }, body: {} });
+    const outcome = await client.call({
+      member: { ...member('/seller'), sellerUrl: `http://127.0.0.1:${port}/seller` },
+      body: {},
+    });
     expect(outcome.kind).toBe('unreachable');
     if (outcome.kind === 'unreachable') expect(outcome.message).toContain('ECONNREFUSED');
     expect(outcome).toMatchObject({ sent: false });
@@ -142,7 +160,8 @@ describe('seller client', () => {
   it('keeps the connection alive across sequential calls to one seller', async () => {
     const fresh = createSellerClient();
     seen.length = 0;
-    for (let i = 0; i < 10; i++) expect((await fresh.call({ member: member('/seller'), body: { n: i } })).kind).toBe('reply');
+    for (let i = 0; i < 10; i++)
+      expect((await fresh.call({ member: member('/seller'), body: { n: i } })).kind).toBe('reply');
     await fresh.close();
     expect(seen).toHaveLength(10);
     // Sequential calls need no more than a couple of pooled sockets, not one each.
@@ -155,7 +174,9 @@ describe('seller client', () => {
 // own per-call options must override them, as they override undici's real ones.
 describe('undici timeouts under the member timeout', () => {
   const lateReply = { status_code: 2000, items: [{ id: 'late', note: 'x'.repeat(200) }] };
-  const client = createSellerClient({ poolFor: (origin, options) => new Pool(origin, { ...STAND_IN_DEFAULTS, ...options }) });
+  const client = createSellerClient({
+    poolFor: (origin, options) => new Pool(origin, { ...STAND_IN_DEFAULTS, ...options }),
+  });
   let late: Listening;
   beforeAll(async () => {
     late = await listenLate(JSON.stringify(lateReply));

@@ -9,7 +9,13 @@ import {
   systemResolver,
   UNRESTRICTED_SELLER_ADDRESSES,
 } from './seller-address-policy';
-import { DEFAULT_MAX_SELLER_REPLY_BYTES, type SellerCall, type SellerClient, type SellerClientOptions, type SellerOutcome } from './seller-client.types';
+import {
+  DEFAULT_MAX_SELLER_REPLY_BYTES,
+  type SellerCall,
+  type SellerClient,
+  type SellerClientOptions,
+  type SellerOutcome,
+} from './seller-client.types';
 
 // undici on a keep-alive Pool per member and seller origin, dispatched with our own handler:
 // cheaper per forwarded call than the global fetch or undici's request() (docs/performance.md,
@@ -33,7 +39,14 @@ const UNREACHABLE_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 /** Failures to connect at all: the request was certainly never sent. A reset or closed socket may come after it was. */
-const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function authHeader(auth: SellerAuth): string | undefined {
   switch (auth.kind) {
@@ -85,7 +98,13 @@ function bodyText(chunks: Buffer[]): string {
 function answer(member: SellerCall['member'], status: number, chunks: Buffer[], elapsedMs: number): SellerOutcome {
   const text = bodyText(chunks);
   if (status < 200 || status > 299) {
-    return { kind: 'http-error', status, message: `seller of member ${member.id} answered HTTP ${status}`, body: text.slice(0, ERROR_BODY_LIMIT), elapsedMs };
+    return {
+      kind: 'http-error',
+      status,
+      message: `seller of member ${member.id} answered HTTP ${status}`,
+      body: text.slice(0, ERROR_BODY_LIMIT),
+      elapsedMs,
+    };
   }
   try {
     return { kind: 'reply', status, body: JSON.parse(text), elapsedMs };
@@ -133,7 +152,11 @@ class SellerCallHandler {
   }
 
   passDeadline(): void {
-    this.finish({ kind: 'timeout', message: `seller of member ${this.member.id} did not answer within ${this.deadline} ms`, elapsedMs: msSince(this.started) });
+    this.finish({
+      kind: 'timeout',
+      message: `seller of member ${this.member.id} did not answer within ${this.deadline} ms`,
+      elapsedMs: msSince(this.started),
+    });
     this.abort?.(new Error('deadline passed'));
   }
 
@@ -164,7 +187,8 @@ class SellerCallHandler {
   /** The reply is larger than the gateway reads: stop reading, drop what came, close the connection. */
   private refuseSize(declared: number | undefined): void {
     this.chunks.length = 0;
-    const said = declared === undefined ? `more than ${this.maxReplyBytes} bytes` : `${declared} bytes (content-length)`;
+    const said =
+      declared === undefined ? `more than ${this.maxReplyBytes} bytes` : `${declared} bytes (content-length)`;
     this.finish({
       kind: 'too-large',
       status: this.status,
@@ -193,7 +217,11 @@ class SellerCallHandler {
 
 /** The production address policy stopped the call before a connection was made. */
 function refusedAddress(member: SellerCall['member'], reason: string, started: number): SellerOutcome {
-  return { kind: 'refused-address', message: `seller of member ${member.id} at ${member.sellerUrl} was not called: ${reason}`, elapsedMs: msSince(started) };
+  return {
+    kind: 'refused-address',
+    message: `seller of member ${member.id} at ${member.sellerUrl} was not called: ${reason}`,
+    elapsedMs: msSince(started),
+  };
 }
 
 const onDeadline = (handler: SellerCallHandler) => handler.passDeadline();
@@ -232,7 +260,9 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
   const poolFor = options.poolFor ?? newPool;
   const addressPolicy = options.addressPolicy ?? UNRESTRICTED_SELLER_ADDRESSES;
   // In production every connection's address is judged as it is resolved (DNS rebinding); in development undici's defaults stand.
-  const connect = addressPolicy.enforce ? { connect: { lookup: guardedLookup(addressPolicy, options.resolver ?? systemResolver) } } : {};
+  const connect = addressPolicy.enforce
+    ? { connect: { lookup: guardedLookup(addressPolicy, options.resolver ?? systemResolver) } }
+    : {};
   /** Keyed by member id, then origin: each member's calls have connections of their own. */
   const pools = new Map<string, Dispatcher>();
   /** Keyed by member id, then seller URL. */
@@ -287,7 +317,10 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
       try {
         // Per call, as the deadline is: the handler's timer is the one deadline, and undici's own 300 s ones must not end a longer timeout_ms first.
         const { headersTimeout, bodyTimeout } = undiciTimeoutsFor(deadline);
-        target.pool.dispatch({ method: 'POST', path: target.path, headers, body: JSON.stringify(body), headersTimeout, bodyTimeout }, handler);
+        target.pool.dispatch(
+          { method: 'POST', path: target.path, headers, body: JSON.stringify(body), headersTimeout, bodyTimeout },
+          handler,
+        );
       } catch (error) {
         handler.onError(error as Error);
       }

@@ -58,7 +58,12 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const member = (path: string): SellerCall['member'] => ({ id: 'M900', sellerUrl: `${base}${path}`, sellerAuth: { kind: 'none' }, timeoutMs: 20_000 });
+const member = (path: string): SellerCall['member'] => ({
+  id: 'M900',
+  sellerUrl: `${base}${path}`,
+  sellerAuth: { kind: 'none' },
+  timeoutMs: 20_000,
+});
 
 /** A full collection (--expose-gc is not given to vitest's workers; V8 lets it be switched on here). */
 function collectGarbage(): void {
@@ -73,7 +78,9 @@ describe('seller reply size limit', () => {
     await client.close();
     expect(outcome).toMatchObject({ kind: 'too-large', status: 200, limitBytes: MB });
     if (outcome.kind === 'too-large')
-      expect(outcome.message).toContain(`member M900 sent a reply of ${50 * MB} bytes (content-length), over the gateway's limit of ${MB} bytes`);
+      expect(outcome.message).toContain(
+        `member M900 sent a reply of ${50 * MB} bytes (content-length), over the gateway's limit of ${MB} bytes`,
+      );
   });
 
   it('cuts a streamed reply off at the limit and closes the connection', async () => {
@@ -98,13 +105,21 @@ describe('seller reply size limit', () => {
     // Sampled while the replies arrive: without the limit each would be held whole (300 MB).
     let peakRss = start.rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 5);
-    const outcomes = await Promise.all(Array.from({ length: 6 }, () => client.call({ member: member('/streamed'), body: {} })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () => client.call({ member: member('/streamed'), body: {} })),
+    );
     clearInterval(sampler);
     expect(outcomes.map((o) => o.kind)).toEqual(Array(6).fill('too-large'));
     collectGarbage();
     const end = process.memoryUsage();
-    const grown = { peakRss: (peakRss - start.rss) / MB, rss: (end.rss - start.rss) / MB, heap: (end.heapUsed - start.heapUsed) / MB };
-    console.info(`six 50 MB replies: peak rss +${grown.peakRss.toFixed(1)} MB, after: rss +${grown.rss.toFixed(1)} MB, heap +${grown.heap.toFixed(1)} MB`);
+    const grown = {
+      peakRss: (peakRss - start.rss) / MB,
+      rss: (end.rss - start.rss) / MB,
+      heap: (end.heapUsed - start.heapUsed) / MB,
+    };
+    console.info(
+      `six 50 MB replies: peak rss +${grown.peakRss.toFixed(1)} MB, after: rss +${grown.rss.toFixed(1)} MB, heap +${grown.heap.toFixed(1)} MB`,
+    );
     expect(grown.peakRss).toBeLessThan(100); // 6 × 8 MiB read at most, plus the local seller's own buffers
     expect(grown.rss).toBeLessThan(100);
     expect(grown.heap).toBeLessThan(100);
@@ -113,7 +128,10 @@ describe('seller reply size limit', () => {
 
   it('passes a normal reply under the limit', async () => {
     const client = createSellerClient({ maxReplyBytes: SMALL.length });
-    expect(await client.call({ member: member('/small'), body: {} })).toMatchObject({ kind: 'reply', body: { status_code: 2000 } });
+    expect(await client.call({ member: member('/small'), body: {} })).toMatchObject({
+      kind: 'reply',
+      body: { status_code: 2000 },
+    });
     await client.close();
   });
 });

@@ -28,7 +28,8 @@ async function matchRecorded(pact: PactV4, port: number): Promise<void> {
   if (typeof core?.mockServerMatchedSuccessfully !== 'function')
     throw new Error("PactV4's core pact is not where this test looks for it: update matchRecorded");
   const deadline = Date.now() + 2_000;
-  while (!core.mockServerMatchedSuccessfully(port) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (!core.mockServerMatchedSuccessfully(port) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 const scratch = useTemporaryDirectory('pact-consumer');
@@ -46,7 +47,9 @@ describe('gateway → seller contract (consumer side)', () => {
       let builder = pact.addInteraction().given(interaction.state.name, interaction.state.params);
       // Interactions for optional fields say so in the pact, for every verifier's user.
       if (interaction.optional !== undefined)
-        builder = builder.comment(optionalCommentText(interaction.optional)).comment({ key: OPTIONAL_COMMENT_KEY, value: interaction.optional.field });
+        builder = builder
+          .comment(optionalCommentText(interaction.optional))
+          .comment({ key: OPTIONAL_COMMENT_KEY, value: interaction.optional.field });
       await builder
         .uponReceiving(interaction.description)
         .withRequest('POST', SELLER_PATH, (request) => request.jsonBody(interaction.request))
@@ -56,7 +59,12 @@ describe('gateway → seller contract (consumer side)', () => {
           // and a pooled keep-alive socket to the closed one would then fail the call.
           const client = createSellerClient({ connections: 1 });
           const outcome = await client.call({
-            member: { id: 'M100', sellerUrl: `${server.url}${SELLER_PATH}`, sellerAuth: { kind: 'none' }, timeoutMs: 5_000 },
+            member: {
+              id: 'M100',
+              sellerUrl: `${server.url}${SELLER_PATH}`,
+              sellerAuth: { kind: 'none' },
+              timeoutMs: 5_000,
+            },
             body,
             requestId: 'pact-consumer-test',
           });

@@ -40,7 +40,9 @@ export async function prepareDataDir(dataDir: string, options: PrepareDataDirOpt
       await rm(dataDir, { recursive: true });
     } else {
       const aside = `${dataDir}.incomplete-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      log(`store: ${dataDir} is not a complete data directory (no PG_VERSION); moved to ${aside}, starting a fresh one`);
+      log(
+        `store: ${dataDir} is not a complete data directory (no PG_VERSION); moved to ${aside}, starting a fresh one`,
+      );
       await rename(dataDir, aside);
     }
   }

@@ -59,7 +59,10 @@ export async function runMigrations(session: SqlSession, dir: string = MIGRATION
       await session.exec('BEGIN');
       try {
         await session.exec(migration.sql);
-        await session.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await session.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          migration.version,
+          migration.name,
+        ]);
         await session.exec('COMMIT');
       } catch (error) {
         await session.exec('ROLLBACK').catch(() => {});

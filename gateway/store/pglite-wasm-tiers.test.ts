@@ -31,7 +31,15 @@ describe('WebAssembly tiers with the embedded store open', () => {
   it('keeps PGlite on Liftoff: no TurboFan copies of its hot functions (Node 24 too)', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--trace-wasm-compilation-times', '--wasm-tiering-budget=20000', '--import', 'tsx', '--input-type=module', '--eval', CHILD],
+      [
+        '--trace-wasm-compilation-times',
+        '--wasm-tiering-budget=20000',
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '--eval',
+        CHILD,
+      ],
       { cwd: PACKAGE_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
     );
     // PGlite's module is the one with most functions compiled: ~1,000–2,000 (lazily, so it varies); the others, tens.

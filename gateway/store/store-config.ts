@@ -17,7 +17,12 @@ export const STORE_ENVIRONMENT = Type.Object({
       description: 'PostgreSQL server (postgres://user:pass@host:5432/db); when unset, the embedded PGlite store',
     }),
   ),
-  GATEWAY_DATA_DIR: Optional(EnvString({ defaultText: 'var/pglite', description: "the embedded store's directory ('memory': in memory, gone on exit)" })),
+  GATEWAY_DATA_DIR: Optional(
+    EnvString({
+      defaultText: 'var/pglite',
+      description: "the embedded store's directory ('memory': in memory, gone on exit)",
+    }),
+  ),
   GATEWAY_SEED: Optional(
     EnvFlag({
       defaultText: 'on; off when NODE_ENV=production',

@@ -7,7 +7,14 @@ import { createStore } from './create-store';
 import { openGatewayStore } from '../open-gateway-store';
 import { prepareDataDir } from './data-dir-restore';
 import { loadMigrations } from './migrations';
-import { buildStoreImageInChild, imageFits, imageInfoPath, loadStoreImage, SHIPPED_STORE_IMAGE, type StoreImageInfo } from './store-image';
+import {
+  buildStoreImageInChild,
+  imageFits,
+  imageInfoPath,
+  loadStoreImage,
+  SHIPPED_STORE_IMAGE,
+  type StoreImageInfo,
+} from './store-image';
 import { extractTar, TarArchiveError } from './tar-archive';
 import type { Store } from './store';
 import { createTestStore } from '../testing/test-store';
@@ -42,14 +49,27 @@ describe('a new data directory', () => {
     const dataDir = join(dir.path, 'fresh');
     const store = await openGatewayStore({ GATEWAY_DATA_DIR: dataDir, DATABASE_URL: '' });
     try {
-      const migrations = await store.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
+      const migrations = await store.query<{ version: string }>(
+        'SELECT version FROM schema_migrations ORDER BY version',
+      );
       expect(migrations.rows.map((r) => r.version)).toEqual((await loadMigrations()).map((m) => m.version));
       // The test store is built by a fresh initdb in memory, then migrated and seeded.
       const fresh = await createTestStore();
       try {
-        for (const table of ['members', 'locations', 'accounts', 'users', 'user_locations', 'api_clients', 'api_keys']) {
+        for (const table of [
+          'members',
+          'locations',
+          'accounts',
+          'users',
+          'user_locations',
+          'api_clients',
+          'api_keys',
+        ]) {
           // Every column but the time a row was written.
-          const rows = (s: Store) => s.query(`SELECT to_jsonb(t) - 'created_at' - 'updated_at' AS row FROM ${table} t ORDER BY 1`).then((r) => r.rows);
+          const rows = (s: Store) =>
+            s
+              .query(`SELECT to_jsonb(t) - 'created_at' - 'updated_at' AS row FROM ${table} t ORDER BY 1`)
+              .then((r) => r.rows);
           const restored = await rows(store);
           expect(restored.length, table).toBeGreaterThan(0);
           expect(restored, table).toEqual(await rows(fresh));
@@ -62,7 +82,9 @@ describe('a new data directory', () => {
     }
     // The directory appeared whole: no partial left beside it, and a reopen finds it as it is.
     expect((await readdir(dir.path)).filter((e) => e.includes('.partial-'))).toEqual([]);
-    expect(await prepareDataDir(dataDir, { image: () => Promise.reject(new Error('must not be asked')) })).toBe('existing');
+    expect(await prepareDataDir(dataDir, { image: () => Promise.reject(new Error('must not be asked')) })).toBe(
+      'existing',
+    );
   });
 
   it('removes what an interrupted first start left and restores it again', async () => {
@@ -95,7 +117,9 @@ describe('a new data directory', () => {
 
   it('is never half-restored from a truncated image: the data directory does not appear', async () => {
     const dataDir = join(dir.path, 'truncated');
-    await expect(prepareDataDir(dataDir, { image: async () => image.subarray(0, image.length - 10_000) })).rejects.toBeInstanceOf(TarArchiveError);
+    await expect(
+      prepareDataDir(dataDir, { image: async () => image.subarray(0, image.length - 10_000) }),
+    ).rejects.toBeInstanceOf(TarArchiveError);
     expect(await exists(dataDir)).toBe(false);
   });
 });
@@ -109,10 +133,14 @@ describe('an image built by a child process', () => {
     expect(info.migrations).toEqual((await loadMigrations()).map((m) => m.version));
     expect((await readdir(join(dir.path, 'child'))).filter((e) => e.endsWith('.partial'))).toEqual([]);
     const dataDir = join(dir.path, 'from-child');
-    await prepareDataDir(dataDir, { image: () => loadStoreImage({ sources: [file], buildTo: join(dir.path, 'never-built.tar.gz') }) });
+    await prepareDataDir(dataDir, {
+      image: () => loadStoreImage({ sources: [file], buildTo: join(dir.path, 'never-built.tar.gz') }),
+    });
     const store = await createStore({ dataDir });
     try {
-      expect((await store.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations')).rows[0].n).toBe(info.migrations.length);
+      expect((await store.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations')).rows[0].n).toBe(
+        info.migrations.length,
+      );
     } finally {
       await store.close();
     }
@@ -124,7 +152,10 @@ describe('an image that does not fit the installed PGlite', () => {
     const stale = join(dir.path, 'stale.tar.gz');
     await writeFile(stale, 'not even gzip');
     await writeFile(imageInfoPath(stale), JSON.stringify({ pglite: '0.0.1', sharedBuffers: '16MB', migrations: [] }));
-    const loaded = await loadStoreImage({ sources: [stale, SHIPPED_STORE_IMAGE], buildTo: join(dir.path, 'never-built.tar.gz') });
+    const loaded = await loadStoreImage({
+      sources: [stale, SHIPPED_STORE_IMAGE],
+      buildTo: join(dir.path, 'never-built.tar.gz'),
+    });
     expect(loaded.length).toBe(image.length);
     expect(await exists(join(dir.path, 'never-built.tar.gz'))).toBe(false);
   });

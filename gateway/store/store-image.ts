@@ -90,7 +90,11 @@ const run = promisify(execFile);
 export async function buildStoreImageInChild(file: string): Promise<void> {
   console.error('store: no prepared image for this PGlite; building one in a child process (initdb, once)');
   try {
-    await run(process.execPath, ['--import', 'tsx', BUILDER, file], { cwd: PACKAGE_ROOT, timeout: 300_000, maxBuffer: 4 << 20 });
+    await run(process.execPath, ['--import', 'tsx', BUILDER, file], {
+      cwd: PACKAGE_ROOT,
+      timeout: 300_000,
+      maxBuffer: 4 << 20,
+    });
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
     throw new Error(`building the store image failed: ${stderr || (error as Error).message}`, { cause: error });
@@ -111,7 +115,11 @@ export async function buildStoreImage(file: string): Promise<StoreImageInfo> {
   } finally {
     await store.close();
   }
-  const info: StoreImageInfo = { pglite: await installedPgliteVersion(), sharedBuffers: PGLITE_SHARED_BUFFERS, migrations };
+  const info: StoreImageInfo = {
+    pglite: await installedPgliteVersion(),
+    sharedBuffers: PGLITE_SHARED_BUFFERS,
+    migrations,
+  };
   await mkdir(join(file, '..'), { recursive: true });
   const suffix = `.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
   // Info first, image last: a reader trusts an image only once both are in place.

@@ -10,7 +10,11 @@ import type { SellerClient } from '../seller-client/seller-client.types';
 import { createStore } from './create-store';
 import type { Store } from './store';
 import { isStoreUnreachable } from './store-outage';
-import { startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../testing/throwaway-postgres';
+import {
+  startThrowawayPostgres,
+  throwawayPostgresUnavailable,
+  type ThrowawayPostgres,
+} from '../testing/throwaway-postgres';
 
 // The store going away under a running gateway is a dependency failing, not a bug: a real
 // PostgreSQL server of this test's own is stopped (pg_ctl -m fast) and started again. Orders
@@ -75,7 +79,11 @@ describe.skipIf(unavailable !== undefined)(
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
         body: JSON.stringify(body),
       });
-      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Reply };
+      return {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: (await response.json()) as Reply,
+      };
     };
     const order = (po: string) => ({
       purchase_order_number: po,
@@ -84,7 +92,9 @@ describe.skipIf(unavailable !== undefined)(
     });
     const sellerOrders = async (po: string) =>
       (
-        (await (await fetch(`${seller.url}/__admin/journal?service=place_order`)).json()) as { entries: { request: { purchase_order_number: string } }[] }
+        (await (await fetch(`${seller.url}/__admin/journal?service=place_order`)).json()) as {
+          entries: { request: { purchase_order_number: string } }[];
+        }
       ).entries.filter((e) => e.request.purchase_order_number === po).length;
 
     it('answers 503 with a code, Retry-After and what became of the order, and recovers', async () => {
@@ -124,7 +134,9 @@ describe.skipIf(unavailable !== undefined)(
       expect(placed.status).toBe(200);
       expect(placed.body.status_code).toBe(2000);
       expect(await sellerOrders('PO-OUT-2')).toBe(1);
-      const { rows } = await store.query<{ status: string }>(`SELECT status FROM orders WHERE purchase_order_number = 'PO-OUT-1'`);
+      const { rows } = await store.query<{ status: string }>(
+        `SELECT status FROM orders WHERE purchase_order_number = 'PO-OUT-1'`,
+      );
       expect(rows[0].status).toBe('forwarded'); // left for the stale rule to settle as unknown
     }, 60_000);
   },
@@ -132,10 +144,18 @@ describe.skipIf(unavailable !== undefined)(
 
 describe('isStoreUnreachable', () => {
   it('recognises connection failures and shutdown codes, not query errors', () => {
-    expect(isStoreUnreachable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isStoreUnreachable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(
+      isStoreUnreachable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
+    expect(
+      isStoreUnreachable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
     expect(isStoreUnreachable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isStoreUnreachable(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]))).toBe(true);
+    expect(isStoreUnreachable(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]))).toBe(
+      true,
+    );
     expect(isStoreUnreachable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isStoreUnreachable(Object.assign(new Error('syntax error'), { code: '42601' }))).toBe(false);
   });

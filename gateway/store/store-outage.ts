@@ -3,7 +3,16 @@
 // Retry-After, a dependency failing, not 500. Recognised on `pg` errors (system codes,
 // SQLSTATE class 08 and the shutdown codes, the pool's own messages).
 
-const SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 /** admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
 const SQL_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const MESSAGES = [
@@ -15,8 +24,14 @@ const MESSAGES = [
 
 export function isStoreUnreachable(error: unknown, depth = 0): boolean {
   if (error === null || typeof error !== 'object' || depth > 3) return false;
-  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
-  if (typeof code === 'string' && (SYSTEM_CODES.has(code) || SQL_STATES.has(code) || code.startsWith('08'))) return true;
+  const { code, message, errors, cause } = error as {
+    code?: unknown;
+    message?: unknown;
+    errors?: unknown;
+    cause?: unknown;
+  };
+  if (typeof code === 'string' && (SYSTEM_CODES.has(code) || SQL_STATES.has(code) || code.startsWith('08')))
+    return true;
   if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
   // Node's happy-eyeballs connect reports an AggregateError of each address tried.
   if (Array.isArray(errors) && errors.some((e) => isStoreUnreachable(e, depth + 1))) return true;

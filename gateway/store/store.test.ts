@@ -26,7 +26,9 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
 
   it('has applied and recorded every migration file', async () => {
     const files = await loadMigrations();
-    const { rows } = await store.query<{ version: string; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
+    const { rows } = await store.query<{ version: string; name: string }>(
+      'SELECT version, name FROM schema_migrations ORDER BY version',
+    );
     expect(rows).toEqual(files.map((m) => ({ version: m.version, name: m.name })));
     expect(rows[0]).toEqual({ version: '001', name: 'directory' });
   });
@@ -70,7 +72,9 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
   it('counts affected rows and returns the same JavaScript types on both backends', async () => {
     const update = await store.query("UPDATE accounts SET description = description WHERE member_id = 'M100'");
     expect(update.affectedRows).toBe(2);
-    const { rows } = await store.query<{ n: unknown; b: unknown; t: unknown; i: unknown }>('SELECT count(*) AS n, true AS b, now() AS t, 7::integer AS i');
+    const { rows } = await store.query<{ n: unknown; b: unknown; t: unknown; i: unknown }>(
+      'SELECT count(*) AS n, true AS b, now() AS t, 7::integer AS i',
+    );
     expect(rows[0]).toEqual({ n: expect.any(Number), b: true, t: expect.any(Date), i: 7 });
   });
 
@@ -79,11 +83,15 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
       await expect(store.query(sql, params)).rejects.toMatchObject({ code: expect.stringMatching(/^23/) });
     };
     // bearer auth without its token
-    await refused("INSERT INTO members (id, name, seller_url, seller_auth_kind) VALUES ('MX', 'x', 'http://x/seller', 'bearer')");
+    await refused(
+      "INSERT INTO members (id, name, seller_url, seller_auth_kind) VALUES ('MX', 'x', 'http://x/seller', 'bearer')",
+    );
     // a location type outside 1/2
     await refused("INSERT INTO locations (id, member_id, description, type) VALUES ('LX', 'M100', 'x', 3)");
     // an account standing outside the list
-    await refused("INSERT INTO accounts (member_id, account_id, description, standing) VALUES ('M100', 'AX', 'x', 'vip')");
+    await refused(
+      "INSERT INTO accounts (member_id, account_id, description, standing) VALUES ('M100', 'AX', 'x', 'vip')",
+    );
     // an e-mail that differs from a seeded one only by case
     await refused(
       `INSERT INTO users (username, email, first_name, last_name, address, city, state, zip, employee_id,
@@ -101,7 +109,9 @@ describe.each(availableTestBackends())('store on %s', (backend) => {
        SELECT id, 'L102', 'M100', 'A-1001', true, 1 FROM users WHERE username = 'demo'`,
     );
     // a key algorithm outside RS256/ES256
-    await refused("INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ('kx', 'dev-buyer-system', 'HS256', '-----BEGIN PUBLIC KEY-----')");
+    await refused(
+      "INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem) VALUES ('kx', 'dev-buyer-system', 'HS256', '-----BEGIN PUBLIC KEY-----')",
+    );
     // revoked but still active
     await refused(
       "INSERT INTO api_keys (kid, client_id, algorithm, public_key_pem, revoked_at) VALUES ('ky', 'dev-buyer-system', 'RS256', '-----BEGIN PUBLIC KEY-----', now())",
@@ -142,7 +152,9 @@ describe('migrations', () => {
       await expect(runMigrations(store.session, dir)).rejects.toThrow(/901_broken\.sql failed/);
       const half = await store.query("SELECT to_regclass('half') AS t");
       expect(half.rows).toEqual([{ t: null }]);
-      const recorded = await store.query<{ version: string }>("SELECT version FROM schema_migrations WHERE version >= '900'");
+      const recorded = await store.query<{ version: string }>(
+        "SELECT version FROM schema_migrations WHERE version >= '900'",
+      );
       expect(recorded.rows.map((r) => r.version)).toEqual(['900']);
     } finally {
       await store.close();
@@ -155,23 +167,29 @@ describe('migrations', () => {
     await expect(loadMigrations(dir)).rejects.toThrow(/NNN_name\.sql/);
   });
 
-  it.skipIf(!process.env.DATABASE_URL?.trim())('two processes migrating one PostgreSQL at once apply each migration once (needs DATABASE_URL)', async () => {
-    // A database with nothing applied yet.
-    const name = `gw_test_race_${Date.now().toString(36)}`;
-    const admin = await openPostgresStore({ databaseUrl: process.env.DATABASE_URL! });
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${name}`;
-    try {
-      const [a, b] = await Promise.all([createStore({ databaseUrl: url.toString() }), createStore({ databaseUrl: url.toString() })]);
-      const { rows } = await a.query<{ n: number }>('SELECT count(*) AS n FROM schema_migrations');
-      expect(rows[0].n).toBe((await loadMigrations()).length);
-      await Promise.all([a.close(), b.close()]);
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    }
-  });
+  it.skipIf(!process.env.DATABASE_URL?.trim())(
+    'two processes migrating one PostgreSQL at once apply each migration once (needs DATABASE_URL)',
+    async () => {
+      // A database with nothing applied yet.
+      const name = `gw_test_race_${Date.now().toString(36)}`;
+      const admin = await openPostgresStore({ databaseUrl: process.env.DATABASE_URL! });
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/${name}`;
+      try {
+        const [a, b] = await Promise.all([
+          createStore({ databaseUrl: url.toString() }),
+          createStore({ databaseUrl: url.toString() }),
+        ]);
+        const { rows } = await a.query<{ n: number }>('SELECT count(*) AS n FROM schema_migrations');
+        expect(rows[0].n).toBe((await loadMigrations()).length);
+        await Promise.all([a.close(), b.close()]);
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.close();
+      }
+    },
+  );
 });
 
 describe('persisted PGlite', () => {

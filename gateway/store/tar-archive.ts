@@ -68,7 +68,8 @@ async function extractEntries(tar: Uint8Array, dir: string, writing: Set<Promise
     const mode = octal(header, 100, 8, 'mode') & 0o777;
     const type = String.fromCharCode(header[156] || 0x30);
     const relative = normalize(name.replace(/^\/+/, ''));
-    if (relative === '.' || relative.startsWith(`..${sep}`) || relative === '..') throw new TarArchiveError(`tar entry '${name}' is outside the directory`);
+    if (relative === '.' || relative.startsWith(`..${sep}`) || relative === '..')
+      throw new TarArchiveError(`tar entry '${name}' is outside the directory`);
     const target = join(dir, relative);
     const body = offset + BLOCK;
     if (body + size > tar.length) throw new TarArchiveError(`tar entry '${name}' is cut short (archive truncated)`);
@@ -84,7 +85,9 @@ async function extractEntries(tar: Uint8Array, dir: string, writing: Set<Promise
       if (failed !== undefined) await settle();
       files++;
     } else {
-      throw new TarArchiveError(`tar entry '${name}' has type '${type}': only files and directories are expected in a store image`);
+      throw new TarArchiveError(
+        `tar entry '${name}' has type '${type}': only files and directories are expected in a store image`,
+      );
     }
     offset = body + Math.ceil(size / BLOCK) * BLOCK;
   }

@@ -14,7 +14,8 @@ export async function afterDirectorySignal<T>(store: Store, write: () => Promise
     const result = await write();
     const deadline = Date.now() + timeoutMs;
     while (heard === 0) {
-      if (Date.now() > deadline) throw new Error(`the directory change signal did not come back within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`the directory change signal did not come back within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return result;

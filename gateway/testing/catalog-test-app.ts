@@ -41,6 +41,13 @@ export async function catalogTestApp(): Promise<CatalogTestApp> {
   await seedCatalog(store);
   const verifier = createTokenVerifier({ directory: createDirectory(store), clock: Date.now });
   const app = testShell();
-  app.route('/', catalogRoutes({ catalog: createCatalog(store), search: createCatalogSearch(store), auth: checkMiddleware(authenticate(verifier)) }));
+  app.route(
+    '/',
+    catalogRoutes({
+      catalog: createCatalog(store),
+      search: createCatalogSearch(store),
+      auth: checkMiddleware(authenticate(verifier)),
+    }),
+  );
   return { app, store, token: mintDevToken, close: () => store.close() };
 }

@@ -35,7 +35,8 @@ export async function startBalancer(gateways: [string, string]): Promise<Balance
   const url = `http://127.0.0.1:${port}`;
   const giveUp = Date.now() + 10_000;
   while ((await fetch(`${url}/health`).catch(() => undefined)) === undefined) {
-    if (Date.now() > giveUp || haproxy.exitCode !== null) throw new Error(`HAProxy did not listen within 10 s:\n${output}`);
+    if (Date.now() > giveUp || haproxy.exitCode !== null)
+      throw new Error(`HAProxy did not listen within 10 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
@@ -59,7 +60,10 @@ export async function untilBalancedOver(balancer: Balancer, servers: string[], t
       if (answer?.status === 200) served.add(answer.headers.get('x-served-by') ?? '');
     }
     if (servers.every((s) => served.has(s))) return;
-    if (Date.now() > giveUp) throw new Error(`HAProxy did not balance over ${servers.join(', ')} within ${timeoutMs} ms:\n${balancer.output()}`);
+    if (Date.now() > giveUp)
+      throw new Error(
+        `HAProxy did not balance over ${servers.join(', ')} within ${timeoutMs} ms:\n${balancer.output()}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

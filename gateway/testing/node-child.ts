@@ -59,11 +59,15 @@ export async function startNodeChild(options: NodeChildOptions): Promise<NodeChi
     });
   }
   const typescript = options.args[0]?.endsWith('.ts') ?? false;
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...(typescript ? ['--import', 'tsx'] : []), ...options.args], {
-    cwd: PACKAGE_ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeFlags ?? []), ...(typescript ? ['--import', 'tsx'] : []), ...options.args],
+    {
+      cwd: PACKAGE_ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   live.add(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {

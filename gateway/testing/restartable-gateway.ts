@@ -45,7 +45,8 @@ export async function startRestartableGateway(env: Record<string, string>): Prom
     async restart(downMs = 0) {
       const begin = performance.now();
       const exit = await child.kill('SIGTERM');
-      if (exit.code !== 0) throw new Error(`gateway on port ${port} exited ${exit.signal ?? `code ${exit.code}`} on SIGTERM:\n${stderr}`);
+      if (exit.code !== 0)
+        throw new Error(`gateway on port ${port} exited ${exit.signal ?? `code ${exit.code}`} on SIGTERM:\n${stderr}`);
       const stopped = performance.now();
       await new Promise((resolve) => setTimeout(resolve, downMs));
       child = await start();

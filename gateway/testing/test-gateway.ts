@@ -26,12 +26,19 @@ export interface TestGateway {
   /** A production-style token for a seeded dev user (demo → dev-key-1, other → dev-key-2). */
   token(user?: 'demo' | 'other', overrides?: Partial<MintOptions>): Promise<string>;
   /** POST a JSON body with a token; returns the response. */
-  post(path: string, body: unknown, options?: { user?: 'demo' | 'other'; token?: string; headers?: Record<string, string> }): Promise<Response>;
+  post(
+    path: string,
+    body: unknown,
+    options?: { user?: 'demo' | 'other'; token?: string; headers?: Record<string, string> },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
 export interface TestGatewayOptions {
-  config?: Partial<Omit<GatewayConfig, 'auth' | 'protection'>> & { auth?: Partial<GatewayConfig['auth']>; protection?: Partial<GatewayConfig['protection']> };
+  config?: Partial<Omit<GatewayConfig, 'auth' | 'protection'>> & {
+    auth?: Partial<GatewayConfig['auth']>;
+    protection?: Partial<GatewayConfig['protection']>;
+  };
   clock?: Clock;
   /** SQL run on the seeded store before the directory is built (e.g. shorter member timeouts). */
   setupSql?: string[];

@@ -52,8 +52,12 @@ export const TEST_STORE_CACHE_DIR = join(PACKAGE_ROOT, 'var', 'cache', 'test-sto
 export async function createTestStore(options: TestStoreOptions = {}): Promise<Store> {
   const databaseUrl = process.env.DATABASE_URL?.trim();
   const backend = options.backend ?? (databaseUrl ? 'postgres' : 'pglite');
-  if (backend === 'postgres' && !databaseUrl) throw new Error('createTestStore: the postgres backend needs DATABASE_URL');
-  const store = backend === 'postgres' ? await createPostgresTestStore(databaseUrl!, options) : await createPgliteTestStore(options);
+  if (backend === 'postgres' && !databaseUrl)
+    throw new Error('createTestStore: the postgres backend needs DATABASE_URL');
+  const store =
+    backend === 'postgres'
+      ? await createPostgresTestStore(databaseUrl!, options)
+      : await createPgliteTestStore(options);
   if (options.sellerUrl && !options.empty) {
     await store.query('UPDATE members SET seller_url = $1', [options.sellerUrl]);
   }

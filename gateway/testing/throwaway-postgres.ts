@@ -30,7 +30,8 @@ async function which(name: string): Promise<string | undefined> {
 
 /** undefined when a throwaway server can start here, else the reason it cannot. */
 export async function throwawayPostgresUnavailable(): Promise<string | undefined> {
-  if ((await which('initdb')) === undefined || (await which('pg_ctl')) === undefined) return 'initdb/pg_ctl not on PATH';
+  if ((await which('initdb')) === undefined || (await which('pg_ctl')) === undefined)
+    return 'initdb/pg_ctl not on PATH';
   if (process.getuid?.() === 0) {
     try {
       await run('id', ['postgres']);

@@ -7,13 +7,24 @@ import { createRecordingLearner, NOT_JSON } from './recording-learner';
 // two inquiries and an invoice, then an order whose forwarded body carried extra top-level
 // fields (and its lines no member_id).
 
-const at = (id: string, quantity_available: number) => ({ id, type: 1, cost: 5, list: 9, pack_code: 'EA', pack_quantity: 1, quantity_available });
+const at = (id: string, quantity_available: number) => ({
+  id,
+  type: 1,
+  cost: 5,
+  list: 9,
+  pack_code: 'EA',
+  pack_quantity: 1,
+  quantity_available,
+});
 const inquiry = (part_number: string) => ({
   service: 'item_inquiry',
   locations: [{ id: 'V1', member: 'M9', account: 'A9' }],
   items: [{ id: 'a', mfr_code: 'ACME', part_number }],
 });
-const found = (part_number: string) => ({ status_code: 2000, items: [{ id: 'a', mfr_code: 'ACME', part_number, status_code: 1, locations: [at('V1', 4)] }] });
+const found = (part_number: string) => ({
+  status_code: 2000,
+  items: [{ id: 'a', mfr_code: 'ACME', part_number, status_code: 1, locations: [at('V1', 4)] }],
+});
 const invoice = { service: 'invoice', member: 'M9', account: 'A9' };
 const invoices = {
   status: 'success',
@@ -40,7 +51,11 @@ const oddOrder = {
   account_id: 'A9',
   items: [{ id: 'o', mfr_code: 'ACME', part_number: 'P1', location_id: 'V1', quantity_ordered: 1, account_id: 'A9' }],
 };
-const orderReceived = { order_number: 'SO-1', status_code: 2000, items: [{ id: 'o', status_code: 1, quantity_ordered: 1 }] };
+const orderReceived = {
+  order_number: 'SO-1',
+  status_code: 2000,
+  items: [{ id: 'o', status_code: 1, quantity_ordered: 1 }],
+};
 
 const SEQUENCE: [unknown, number, unknown][] = [
   [inquiry('P1'), 200, found('P1')],
@@ -67,7 +82,11 @@ describe('createRecordingLearner', () => {
     expect(scenario.parts.map((p) => p.part_number)).toEqual(['P1', 'P2']);
     expect(scenario.accounts[0].invoices.map((inv) => inv.invoice_number)).toEqual(['INV-1']);
     expect(learner.leftOut).toEqual([
-      { exchange: 4, service: 'place_order', why: expect.stringMatching(/seller-request schema at \/(member_id|account_id|items\/0)/) },
+      {
+        exchange: 4,
+        service: 'place_order',
+        why: expect.stringMatching(/seller-request schema at \/(member_id|account_id|items\/0)/),
+      },
     ]);
   });
 
@@ -78,7 +97,10 @@ describe('createRecordingLearner', () => {
       kind: 'left-out',
       why: /seller-reply schema at \/items/,
     });
-    expect(learner.learn(3, NOT_JSON, 200, found('P1'))).toMatchObject({ kind: 'left-out', why: /request is not JSON/ });
+    expect(learner.learn(3, NOT_JSON, 200, found('P1'))).toMatchObject({
+      kind: 'left-out',
+      why: /request is not JSON/,
+    });
     expect(learner.learn(4, inquiry('P1'), 503, NOT_JSON)).toEqual({ kind: 'nothing-to-learn' });
     expect(learner.scenario()).toBeUndefined();
     expect(learner.leftOut.map((l) => l.exchange)).toEqual([1, 2, 3]);
@@ -91,10 +113,27 @@ describe('createRecordingLearner', () => {
       service: 'place_order',
       purchase_order_number: `PO-${id}`,
       order_type: 1,
-      items: [{ id, mfr_code: 'ACME', part_number: 'P1', location_id: 'V1', quantity_ordered: 100_000, account_id: 'A9', member_id: 'M9' }],
+      items: [
+        {
+          id,
+          mfr_code: 'ACME',
+          part_number: 'P1',
+          location_id: 'V1',
+          quantity_ordered: 100_000,
+          account_id: 'A9',
+          member_id: 'M9',
+        },
+      ],
     });
-    const received = (id: string) => ({ order_number: `SO-${id}`, status_code: 2000, items: [{ id, status_code: 1, quantity_ordered: 100_000 }] });
-    const nearTheBound = { status_code: 2000, items: [{ id: 'a', mfr_code: 'ACME', part_number: 'P1', status_code: 1, locations: [at('V1', 1e15 - 1)] }] };
+    const received = (id: string) => ({
+      order_number: `SO-${id}`,
+      status_code: 2000,
+      items: [{ id, status_code: 1, quantity_ordered: 100_000 }],
+    });
+    const nearTheBound = {
+      status_code: 2000,
+      items: [{ id: 'a', mfr_code: 'ACME', part_number: 'P1', status_code: 1, locations: [at('V1', 1e15 - 1)] }],
+    };
     const learner = createRecordingLearner({ recordedOn: '2026-11-23' });
     learner.learn(1, inquiry('P2'), 200, found('P2'));
     learner.learn(2, order('x'), 200, received('x'));
@@ -103,6 +142,8 @@ describe('createRecordingLearner', () => {
     const scenario = checkScenario(JSON.parse(JSON.stringify(learner.scenario())));
     expect(scenario.parts.map((p) => p.part_number).sort()).toEqual(['P1', 'P2']);
     expect(scenario.accounts).toHaveLength(1);
-    expect(learner.leftOut).toEqual([{ exchange: 3, service: 'item_inquiry', why: expect.stringMatching(/with what came before it/) }]);
+    expect(learner.leftOut).toEqual([
+      { exchange: 3, service: 'item_inquiry', why: expect.stringMatching(/with what came before it/) },
+    ]);
   });
 });

@@ -20,7 +20,8 @@ export interface LeftOutExchange {
   why: string;
 }
 
-export type LearnOutcome = { kind: 'learned' } | { kind: 'nothing-to-learn' } | ({ kind: 'left-out' } & LeftOutExchange);
+export type LearnOutcome =
+  { kind: 'learned' } | { kind: 'nothing-to-learn' } | ({ kind: 'left-out' } & LeftOutExchange);
 
 export interface RecordingLearner {
   /** One exchange, in the order the seller answered; `request`/`reply` parsed, or NOT_JSON. */
@@ -41,7 +42,8 @@ interface Kept {
   service: string;
 }
 
-const firstIssue = (issues: ValidationIssue[]) => (issues.length === 0 ? '' : `${issues[0].path || '/'}: ${issues[0].message}`);
+const firstIssue = (issues: ValidationIssue[]) =>
+  issues.length === 0 ? '' : `${issues[0].path || '/'}: ${issues[0].message}`;
 
 /** The first problem of the scenario as it will be written: JSON turns a sum that overflowed to Infinity into null. */
 const problemOf = (scenario: Scenario | undefined): string | undefined => {
@@ -56,18 +58,27 @@ const problemOf = (scenario: Scenario | undefined): string | undefined => {
 };
 
 /** Why the exchange cannot be learned from; no `why` when it can (or, not being a 200, simply teaches nothing). */
-function screenExchange(request: unknown, httpStatus: number | null, reply: unknown): { why?: string; service: string | null } {
+function screenExchange(
+  request: unknown,
+  httpStatus: number | null,
+  reply: unknown,
+): { why?: string; service: string | null } {
   if (request === NOT_JSON) return { why: 'the forwarded request is not JSON', service: null };
   const named = (request as { service?: unknown } | null)?.service;
   const service = typeof named === 'string' ? named : null;
   const operation = service === null ? undefined : operationOfService(service);
   if (operation === undefined) return { why: 'the forwarded request names no service the contract knows', service };
   const sent = validators[operation]['seller-request'](request);
-  if (!sent.valid) return { why: `the forwarded request breaks the ${service} seller-request schema at ${firstIssue(sent.errors)}`, service };
+  if (!sent.valid)
+    return {
+      why: `the forwarded request breaks the ${service} seller-request schema at ${firstIssue(sent.errors)}`,
+      service,
+    };
   if (httpStatus !== 200) return { service };
   if (reply === NOT_JSON) return { why: 'the seller answered 200 with a body that is not JSON', service };
   const answered = validators[operation]['seller-reply'](reply);
-  if (!answered.valid) return { why: `the reply breaks the ${service} seller-reply schema at ${firstIssue(answered.errors)}`, service };
+  if (!answered.valid)
+    return { why: `the reply breaks the ${service} seller-reply schema at ${firstIssue(answered.errors)}`, service };
   return { service };
 }
 
@@ -79,7 +90,11 @@ function replayed(options: ScenarioLearnerOptions, exchanges: readonly Kept[]): 
 }
 
 /** Bisects for the shortest prefix of `kept` whose scenario is invalid, given one of length `valid` that is valid. */
-function firstBrokenPrefix(options: ScenarioLearnerOptions, kept: readonly Kept[], valid: number): { valid: number; broken: number } {
+function firstBrokenPrefix(
+  options: ScenarioLearnerOptions,
+  kept: readonly Kept[],
+  valid: number,
+): { valid: number; broken: number } {
   let broken = kept.length;
   while (broken - valid > 1) {
     const middle = (valid + broken) >> 1;
@@ -132,7 +147,11 @@ export function createRecordingLearner(options: ScenarioLearnerOptions): Recordi
         valid = prefix.valid;
         const culprit = kept[broken - 1];
         const why = problemOf(replayed(options, kept.slice(0, broken)).scenario()) ?? problem;
-        leftOut.push({ exchange: culprit.exchange, service: culprit.service, why: `with what came before it, it would make the scenario invalid (${why})` });
+        leftOut.push({
+          exchange: culprit.exchange,
+          service: culprit.service,
+          why: `with what came before it, it would make the scenario invalid (${why})`,
+        });
         kept = [...kept.slice(0, broken - 1), ...kept.slice(broken)];
         learner = replayed(options, kept);
         scenario = learner.scenario();

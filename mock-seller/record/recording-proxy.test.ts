@@ -31,7 +31,11 @@ it(`passes on and records upstream replies ${LATE_MS} ms late under a ${DEADLINE
   const answers = await withStandInGlobalDispatcher(() =>
     Promise.all(
       LATE_PATHS.map(async (path) => {
-        const proxy = createRecordingProxy({ upstream: `${late.url}${path}`, timeoutMs: DEADLINE_MS, onExchange: (e) => recorded.push(e) });
+        const proxy = createRecordingProxy({
+          upstream: `${late.url}${path}`,
+          timeoutMs: DEADLINE_MS,
+          onExchange: (e) => recorded.push(e),
+        });
         const response = await proxy.request('/seller', { method: 'POST', body: '{"service":"item_inquiry"}' });
         return { status: response.status, text: await response.text() };
       }),

@@ -78,7 +78,9 @@ export function createRecordingProxy(options: RecordingProxyOptions): Hono {
       return c.json({ message: `record: the upstream seller ${upstream.href} did not answer: ${why}` }, 502);
     }
     options.onExchange({ requestText, http_status: response.status, replyText, elapsed_ms: elapsed() });
-    return c.body(replyText, response.status as 200, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
+    return c.body(replyText, response.status as 200, {
+      'content-type': response.headers.get('content-type') ?? 'application/json',
+    });
   });
 
   app.get('*', async (c) => {
@@ -93,7 +95,10 @@ export function createRecordingProxy(options: RecordingProxyOptions): Hono {
         'content-type': response.headers.get('content-type') ?? 'application/octet-stream',
       });
     } catch (error) {
-      return c.json({ message: `record: the upstream seller ${upstream.origin} did not answer: ${describe(error)}` }, 502);
+      return c.json(
+        { message: `record: the upstream seller ${upstream.origin} did not answer: ${describe(error)}` },
+        502,
+      );
     }
   });
 

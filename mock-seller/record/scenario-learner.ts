@@ -24,7 +24,14 @@ import type {
   ScenarioStatement,
 } from '../../contracts/schemas/scenario';
 import { partKey } from '../scenario-file';
-import { newStock, observeQuantity, observeReceived, stockRecord, type LearnedStock, type StockPrices } from './learned-stock';
+import {
+  newStock,
+  observeQuantity,
+  observeReceived,
+  stockRecord,
+  type LearnedStock,
+  type StockPrices,
+} from './learned-stock';
 import { mergeInOrder } from './merge-in-order';
 
 // What a seller holds, learned from its answers: members, locations (type, route times),
@@ -54,7 +61,18 @@ const ENTRY_FIELDS = new Set([
   'status_code',
   'locations',
 ]);
-const LOCATION_FIELDS = new Set(['id', 'type', 'cost', 'list', 'core', 'bundle_cost', 'pack_code', 'pack_quantity', 'quantity_available', 'route_times']);
+const LOCATION_FIELDS = new Set([
+  'id',
+  'type',
+  'cost',
+  'list',
+  'core',
+  'bundle_cost',
+  'pack_code',
+  'pack_quantity',
+  'quantity_available',
+  'route_times',
+]);
 const INVOICE_FIELDS = new Set([
   'invoice_number',
   'invoice_date',
@@ -67,7 +85,15 @@ const INVOICE_FIELDS = new Set([
   'invoice_detail',
   'link_url',
 ]);
-const STATEMENT_FIELDS = new Set(['statement_date', 'account_id', 'location_id', 'account_description', 'total_cost', 'link_url', 'statement_detail']);
+const STATEMENT_FIELDS = new Set([
+  'statement_date',
+  'account_id',
+  'location_id',
+  'account_description',
+  'total_cost',
+  'link_url',
+  'statement_detail',
+]);
 
 interface LearnedLocation {
   id: string;
@@ -113,7 +139,8 @@ export interface ScenarioLearnerOptions {
   recordedOn: string;
 }
 
-const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 const byKey =
   <T>(key: (item: T) => string) =>
   (a: T, b: T) =>
@@ -129,7 +156,13 @@ interface LearnedSeller {
 }
 
 export function createScenarioLearner(options: ScenarioLearnerOptions): ScenarioLearner {
-  const seller: LearnedSeller = { members: new Set(), locations: new Map(), parts: new Map(), accounts: new Map(), dropped: new Map() };
+  const seller: LearnedSeller = {
+    members: new Set(),
+    locations: new Map(),
+    parts: new Map(),
+    accounts: new Map(),
+    dropped: new Map(),
+  };
   let learned = 0;
   return {
     learn(request, httpStatus, reply) {
@@ -146,7 +179,14 @@ export function createScenarioLearner(options: ScenarioLearnerOptions): Scenario
 
 /** Learns from one exchange; false when it teaches nothing (not a 200 JSON answer, or a service the scenario does not hold). */
 function learnExchange(seller: LearnedSeller, request: unknown, httpStatus: number | null, reply: unknown): boolean {
-  if (httpStatus !== 200 || reply === null || typeof reply !== 'object' || request === null || typeof request !== 'object') return false;
+  if (
+    httpStatus !== 200 ||
+    reply === null ||
+    typeof reply !== 'object' ||
+    request === null ||
+    typeof request !== 'object'
+  )
+    return false;
   switch ((request as { service?: unknown }).service) {
     case 'item_inquiry':
       learnItemInquiry(seller, request as ItemInquirySellerRequest, reply as ItemInquirySellerReply);
@@ -169,7 +209,8 @@ function learnExchange(seller: LearnedSeller, request: unknown, httpStatus: numb
 
 /** Counts the fields of `value` the scenario cannot hold. */
 function countDropped(seller: LearnedSeller, where: string, fields: Set<string>, value: object): void {
-  for (const field of Object.keys(value)) if (!fields.has(field)) seller.dropped.set(`${where}/${field}`, (seller.dropped.get(`${where}/${field}`) ?? 0) + 1);
+  for (const field of Object.keys(value))
+    if (!fields.has(field)) seller.dropped.set(`${where}/${field}`, (seller.dropped.get(`${where}/${field}`) ?? 0) + 1);
 }
 
 function knownLocation(seller: LearnedSeller, id: string, member: string): LearnedLocation {
@@ -182,7 +223,11 @@ function knownLocation(seller: LearnedSeller, id: string, member: string): Learn
 function knownPart(seller: LearnedSeller, mfrCode: string, partNumber: string): LearnedPart {
   const key = partKey(mfrCode, partNumber);
   let known = seller.parts.get(key);
-  if (known === undefined) seller.parts.set(key, (known = { mfr_code: mfrCode, part_number: partNumber, fields: {}, stock: new Map(), related: [] }));
+  if (known === undefined)
+    seller.parts.set(
+      key,
+      (known = { mfr_code: mfrCode, part_number: partNumber, fields: {}, stock: new Map(), related: [] }),
+    );
   return known;
 }
 
@@ -216,19 +261,31 @@ function learnEntry(seller: LearnedSeller, entry: SellerItemResult, memberOf: Ma
     place.type ??= at.type;
     place.route_times ??= at.route_times;
     const { cost, list, core, bundle_cost, pack_code, pack_quantity } = at;
-    observeQuantity(stockAt(p, at.id), defined({ cost, list, core, bundle_cost, pack_code, pack_quantity }) as StockPrices, at.quantity_available);
+    observeQuantity(
+      stockAt(p, at.id),
+      defined({ cost, list, core, bundle_cost, pack_code, pack_quantity }) as StockPrices,
+      at.quantity_available,
+    );
   }
   return p;
 }
 
-function learnItemInquiry(seller: LearnedSeller, request: ItemInquirySellerRequest, reply: ItemInquirySellerReply): void {
+function learnItemInquiry(
+  seller: LearnedSeller,
+  request: ItemInquirySellerRequest,
+  reply: ItemInquirySellerReply,
+): void {
   const memberOf = new Map(request.locations.map((l) => [l.id, l.member]));
   for (const asked of request.items) {
     const entries = reply.items.filter((e) => e.id === asked.id);
-    const own = entries.find((e) => e.status_code === ItemStatus.Found && e.mfr_code === asked.mfr_code && e.part_number === asked.part_number);
+    const own = entries.find(
+      (e) => e.status_code === ItemStatus.Found && e.mfr_code === asked.mfr_code && e.part_number === asked.part_number,
+    );
     if (own === undefined) continue; // unknown to the seller: the replay says so too
     const p = learnEntry(seller, own, memberOf);
-    mergeInOrder(p.related, learnRelations(seller, asked, entries, memberOf), (r) => partKey(r.mfr_code, r.part_number));
+    mergeInOrder(p.related, learnRelations(seller, asked, entries, memberOf), (r) =>
+      partKey(r.mfr_code, r.part_number),
+    );
   }
 }
 
@@ -268,7 +325,16 @@ function learnInvoices(seller: LearnedSeller, request: InvoiceSellerRequest, rep
     knownLocation(seller, inv.location_id, request.member).description ??= inv.location_description || undefined;
     const { invoice_number, invoice_date, location_id, po_number, item_count, total_cost, invoice_detail } = inv;
     // A type filter that let the invoice through is the invoice's type.
-    return defined({ invoice_number, invoice_date, location_id, po_number, invoice_type: request.invoice_type, item_count, total_cost, invoice_detail });
+    return defined({
+      invoice_number,
+      invoice_date,
+      location_id,
+      po_number,
+      invoice_type: request.invoice_type,
+      item_count,
+      total_cost,
+      invoice_detail,
+    });
   });
   mergeInOrder(acc.invoices, seen, (inv) => inv.invoice_number);
   for (const inv of seen) {
@@ -287,7 +353,13 @@ function learnStatements(seller: LearnedSeller, request: StatementSellerRequest,
     acc.description ??= st.account_description || undefined;
     if (st.location_id) knownLocation(seller, st.location_id, request.member);
     const { statement_date, location_id, total_cost, statement_detail } = st;
-    return defined({ statement_date, location_id: location_id || undefined, statement_type: request.statement_type, total_cost, statement_detail });
+    return defined({
+      statement_date,
+      location_id: location_id || undefined,
+      statement_type: request.statement_type,
+      total_cost,
+      statement_detail,
+    });
   });
   mergeInOrder(acc.statements, seen, statementKey);
   for (const st of seen) {
@@ -305,13 +377,23 @@ function scenarioOf(seller: LearnedSeller, options: ScenarioLearnerOptions): Sce
     ...(options.description === undefined ? {} : { description: options.description }),
     recorded_on: options.recordedOn,
     members: [...seller.members].sort().map((id) => ({ id, name: id })),
-    locations: [...seller.locations.values()]
-      .sort(byKey((l) => l.id))
-      .map((l) => defined({ id: l.id, member: l.member, description: l.description ?? l.id, type: l.type ?? LocationType.Store, route_times: l.route_times })),
+    locations: [...seller.locations.values()].sort(byKey((l) => l.id)).map((l) =>
+      defined({
+        id: l.id,
+        member: l.member,
+        description: l.description ?? l.id,
+        type: l.type ?? LocationType.Store,
+        route_times: l.route_times,
+      }),
+    ),
     parts: [...seller.parts.values()].sort(byKey((p) => partKey(p.mfr_code, p.part_number))).map(scenarioPartOf),
-    accounts: [...seller.accounts.values()]
-      .sort(byKey((a) => `${a.member}\u0000${a.id}`))
-      .map((a) => ({ member: a.member, id: a.id, description: a.description ?? a.id, invoices: a.invoices, statements: a.statements })),
+    accounts: [...seller.accounts.values()].sort(byKey((a) => `${a.member}\u0000${a.id}`)).map((a) => ({
+      member: a.member,
+      id: a.id,
+      description: a.description ?? a.id,
+      invoices: a.invoices,
+      statements: a.statements,
+    })),
   };
 }
 

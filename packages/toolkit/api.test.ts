@@ -56,7 +56,10 @@ async function silently<T>(call: () => Promise<T>): Promise<T> {
   return result;
 }
 
-const mockStates = (seller: RunningMockSeller) => ({ sellerUrl: `${seller.url}/seller`, statesUrl: `${seller.url}/__admin/provider-state` });
+const mockStates = (seller: RunningMockSeller) => ({
+  sellerUrl: `${seller.url}/seller`,
+  statesUrl: `${seller.url}/__admin/provider-state`,
+});
 
 describe('the declared types', () => {
   it('are the options and reports of each function', () => {
@@ -93,7 +96,9 @@ describe('the declared types', () => {
 describe('verifySeller', () => {
   it('passes the honest mock seller: ok, every interaction passed, a progress event per interaction', async () => {
     const events: string[] = [];
-    const report = await silently(() => verifySeller({ ...mockStates(honest), onProgress: (e) => events.push(e.kind) }));
+    const report = await silently(() =>
+      verifySeller({ ...mockStates(honest), onProgress: (e) => events.push(e.kind) }),
+    );
     expect(report.rules).toEqual([]);
     expect(report.ok).toBe(true);
     expect(events.filter((k) => k === 'interaction')).toHaveLength(report.interactions.length);
@@ -113,16 +118,24 @@ describe('verifySeller', () => {
       );
     const bad = await option({ sellerUrl: 'not a url' });
     expect(bad).toBeInstanceOf(KitInputError);
-    expect(bad).toMatchObject({ option: 'sellerUrl', message: expect.stringMatching(/^sellerUrl: must be an http\(s\) URL/) });
+    expect(bad).toMatchObject({
+      option: 'sellerUrl',
+      message: expect.stringMatching(/^sellerUrl: must be an http\(s\) URL/),
+    });
     expect(await option({ ...mockStates(honest), statesUrl: undefined, stateMap: 'no-such-map.json' })).toMatchObject({
       option: 'stateMap',
       message: expect.stringContaining('no-such-map.json'),
     });
     expect(await option({ ...mockStates(honest), timeoutMs: -1 })).toMatchObject({ option: 'timeoutMs' });
-    expect(await option({ ...mockStates(honest), notOffered: ['part exists'] })).toMatchObject({ option: 'notOffered' });
+    expect(await option({ ...mockStates(honest), notOffered: ['part exists'] })).toMatchObject({
+      option: 'notOffered',
+    });
     const down = await option({ sellerUrl: 'http://127.0.0.1:1/seller' });
     expect(down).toBeInstanceOf(SellerUnreachableError);
-    expect(down).toMatchObject({ sellerUrl: 'http://127.0.0.1:1/seller', reason: expect.stringContaining('ECONNREFUSED') });
+    expect(down).toMatchObject({
+      sellerUrl: 'http://127.0.0.1:1/seller',
+      reason: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   it('returns a report that says it stopped when its signal is aborted, with nothing run', async () => {
@@ -135,7 +148,9 @@ describe('verifySeller', () => {
 
 describe('exploreSeller and loadSeller', () => {
   it('explore: a small seeded run on the honest seller, the conformance report the command prints', async () => {
-    const report = await silently(() => exploreSeller({ sellerUrl: `${honest.url}/seller`, stateMap: STATE_MAP, runs: 30, seed: 7, concurrency: 2 }));
+    const report = await silently(() =>
+      exploreSeller({ sellerUrl: `${honest.url}/seller`, stateMap: STATE_MAP, runs: 30, seed: 7, concurrency: 2 }),
+    );
     expect(report.runs).toEqual({ planned: 30, done: 30 });
     expect(report.failures).toEqual([]);
     expect(report.ok).toBe(true);
@@ -145,10 +160,15 @@ describe('exploreSeller and loadSeller', () => {
     const map = JSON.parse(readFileSync(packagePath(STATE_MAP), 'utf8')) as StateMapFile;
     const report = await exploreSeller({ sellerUrl: `${honest.url}/seller`, stateMap: map, runs: 5, seed: 1 });
     expect(report.catalogue).toBe('state map (given as an object)');
-    const lacking = await exploreSeller({ sellerUrl: `${honest.url}/seller`, stateMap: 'fixtures/state-maps/mock-seller.json', runs: 5 }).catch(
-      (e: unknown) => e,
-    );
-    expect(lacking).toMatchObject({ option: 'stateMap', message: expect.stringContaining('your system does not have') });
+    const lacking = await exploreSeller({
+      sellerUrl: `${honest.url}/seller`,
+      stateMap: 'fixtures/state-maps/mock-seller.json',
+      runs: 5,
+    }).catch((e: unknown) => e);
+    expect(lacking).toMatchObject({
+      option: 'stateMap',
+      message: expect.stringContaining('your system does not have'),
+    });
   });
 
   it('load: two short closed steps on the honest seller, the verdict and every step', async () => {
@@ -168,14 +188,21 @@ describe('exploreSeller and loadSeller', () => {
     expect(steps).toEqual(report.steps.map((s) => s.exchanges));
     expect(report.verdict.rules_broken).toEqual([]);
     expect(report.verdict.ok).toBe(true);
-    await expect(loadSeller({ sellerUrl: `${honest.url}/seller`, stateMap: STATE_MAP, concurrency: [4, 2] })).rejects.toMatchObject({ option: 'concurrency' });
+    await expect(
+      loadSeller({ sellerUrl: `${honest.url}/seller`, stateMap: STATE_MAP, concurrency: [4, 2] }),
+    ).rejects.toMatchObject({ option: 'concurrency' });
   });
 });
 
 describe('the servers', () => {
   it('startStateServer answers a state change from the map; startRulesProxy relays and judges through its options', async () => {
     const states = await startStateServer({ stateMap: STATE_MAP });
-    const proxy = await startRulesProxy({ sellerUrl: `${broken.url}/seller`, rejectBroken: true, host: '127.0.0.1', port: 0 });
+    const proxy = await startRulesProxy({
+      sellerUrl: `${broken.url}/seller`,
+      rejectBroken: true,
+      host: '127.0.0.1',
+      port: 0,
+    });
     try {
       const answer = await fetch(`${states.url}/states`, {
         method: 'POST',
@@ -198,7 +225,9 @@ describe('the servers', () => {
     } finally {
       await Promise.all([states.close(), proxy.close()]);
     }
-    await expect(startStateServer({ stateMap: { states: { 'no such state': {} } } as unknown as StateMapFile })).rejects.toMatchObject({ option: 'stateMap' });
+    await expect(
+      startStateServer({ stateMap: { states: { 'no such state': {} } } as unknown as StateMapFile }),
+    ).rejects.toMatchObject({ option: 'stateMap' });
   });
 });
 
@@ -207,7 +236,9 @@ describe('the vendor guide', () => {
   const example = (name: string) => readFileSync(packagePath('packages/toolkit/examples', name), 'utf8');
 
   it("shows the examples exactly as they run here (the vitest one importing the package's name)", () => {
-    expect(guide).toContain(example('seller-contract.test.ts').replace("from '../index'", "from '@federated-gateway/toolkit'"));
+    expect(guide).toContain(
+      example('seller-contract.test.ts').replace("from '../index'", "from '@federated-gateway/toolkit'"),
+    );
     expect(guide).toContain(example('verify-seller.mjs'));
   });
 
@@ -222,14 +253,21 @@ describe('the vendor guide', () => {
       const file = join(temporaryDirectory('toolkit-script'), 'verify-seller.mjs');
       writeFileSync(
         file,
-        example('verify-seller.mjs').replace("'@federated-gateway/toolkit'", `'${pathToFileURL(packagePath('packages/toolkit/index.ts')).href}'`),
+        example('verify-seller.mjs').replace(
+          "'@federated-gateway/toolkit'",
+          `'${pathToFileURL(packagePath('packages/toolkit/index.ts')).href}'`,
+        ),
       );
       Object.assign(process.env, settings);
       const log = vi.spyOn(console, 'log').mockImplementation(() => {});
       const error = vi.spyOn(console, 'error').mockImplementation(() => {});
       try {
         await import(/* @vite-ignore */ pathToFileURL(file).href);
-        return { out: log.mock.calls.flat().join('\n'), err: error.mock.calls.flat().join('\n'), code: process.exitCode };
+        return {
+          out: log.mock.calls.flat().join('\n'),
+          err: error.mock.calls.flat().join('\n'),
+          code: process.exitCode,
+        };
       } finally {
         log.mockRestore();
         error.mockRestore();
@@ -237,12 +275,18 @@ describe('the vendor guide', () => {
     }
 
     it('exits 1 naming the broken rule, 2 for a seller that cannot be reached', async () => {
-      const failed = await runScript({ SELLER_URL: `${broken.url}/seller`, STATES_URL: `${broken.url}/__admin/provider-state` });
+      const failed = await runScript({
+        SELLER_URL: `${broken.url}/seller`,
+        STATES_URL: `${broken.url}/__admin/provider-state`,
+      });
       expect(failed.out).toContain(`broken: ${ALTERNATE_RULE}`);
       expect(failed.out).toMatch(/FAILED$/);
       expect(failed.err).toMatch(/^\[1\/\d+\] /);
       expect(failed.code).toBe(1);
-      const down = await runScript({ SELLER_URL: 'http://127.0.0.1:1/seller', STATES_URL: 'http://127.0.0.1:1/states' });
+      const down = await runScript({
+        SELLER_URL: 'http://127.0.0.1:1/seller',
+        STATES_URL: 'http://127.0.0.1:1/states',
+      });
       expect(down.err).toContain('cannot be reached');
       expect(down.code).toBe(2);
     });

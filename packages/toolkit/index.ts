@@ -4,14 +4,32 @@
 // else in the repository is the toolkit's inside.
 
 // Verify, explore, load: the three runs against a seller system.
-export { verifySeller, ExampleValuesError, type VerifySellerOptions, type VerifyProgress, type BrokerPacts } from '../../verification/verify-seller';
-export { exploreSeller, type ExploreSellerOptions, type ExploreSellerProgress } from '../../verification/explore/explore-seller';
+export {
+  verifySeller,
+  ExampleValuesError,
+  type VerifySellerOptions,
+  type VerifyProgress,
+  type BrokerPacts,
+} from '../../verification/verify-seller';
+export {
+  exploreSeller,
+  type ExploreSellerOptions,
+  type ExploreSellerProgress,
+} from '../../verification/explore/explore-seller';
 export { loadSeller, type LoadSellerOptions, type LoadSellerProgress } from '../../verification/load/load-seller';
 
 // The servers: a mock seller, the rules proxy for any Pact verifier, the provider-state server.
-export { startMockSeller, type StartOptions as StartMockSellerOptions, type RunningMockSeller } from '../../mock-seller/start-mock-seller';
+export {
+  startMockSeller,
+  type StartOptions as StartMockSellerOptions,
+  type RunningMockSeller,
+} from '../../mock-seller/start-mock-seller';
 export { startRulesProxy, type StartRulesProxyOptions, type RunningRulesProxy } from '../../verification/rules-proxy';
-export { startStateServer, type StateServerOptions, type RunningStateServer } from '../../verification/start-state-server';
+export {
+  startStateServer,
+  type StateServerOptions,
+  type RunningStateServer,
+} from '../../verification/start-state-server';
 
 // What they throw.
 export { KitInputError, SellerUnreachableError } from '../../verification/kit-errors';
@@ -23,7 +41,12 @@ export type { StateEvent } from '../../verification/state-handlers';
 export type { FaultRuleInput } from '../../mock-seller/fault-registry';
 export type { Publication } from '../../verification/verifier-options';
 export type { Exchange } from '../../verification/proxied-exchange';
-export type { VerificationReport, InteractionReport, RuleSummary, RuleBreach } from '../../verification/verification-report';
+export type {
+  VerificationReport,
+  InteractionReport,
+  RuleSummary,
+  RuleBreach,
+} from '../../verification/verification-report';
 export type { ConformanceReport, ConformanceRow } from '../../verification/explore/conformance';
 export type { LoadReport, LoadStep, LoadVerdict } from '../../verification/load/load-report';
 export type { LoadMix } from '../../verification/load/load-mix';

@@ -45,7 +45,10 @@ export function perRequestCounts(dir: string, pid: number): CountsOfProcess | un
     return undefined;
   }
   const steady = written.steady;
-  return { whole: perRequest(written), steady: steady === undefined ? undefined : { from: steady.from, ...perRequest(steady) } };
+  return {
+    whole: perRequest(written),
+    steady: steady === undefined ? undefined : { from: steady.from, ...perRequest(steady) },
+  };
 }
 
 function perRequest(window: Window): PerRequestCounts {

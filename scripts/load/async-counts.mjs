@@ -49,8 +49,12 @@ if (dir) {
     let steady;
     if (opened !== undefined) {
       const collections = profiler.stop()?.statistics ?? [];
-      const freed = collections.reduce((sum, s) => sum + s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize, 0);
-      const since = (now, then) => Object.fromEntries(Object.entries(now).map(([key, n]) => [key, n - (then[key] ?? 0)]));
+      const freed = collections.reduce(
+        (sum, s) => sum + s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize,
+        0,
+      );
+      const since = (now, then) =>
+        Object.fromEntries(Object.entries(now).map(([key, n]) => [key, n - (then[key] ?? 0)]));
       steady = {
         from,
         requests: requests - opened.requests,

@@ -55,7 +55,9 @@ while (opened < size && performance.now() < deadline) await new Promise((resolve
 for (let round = 0; round < 3; round++) {
   const answers: string[] = [];
   for (const base of [target, ...others]) answers.push(`${base}/health ${await timed(new URL('/health', base))}`);
-  console.log(`flood: ${open.size} open, ${opened} opened, ${closedByServer} closed by the server; ${answers.join('; ')}`);
+  console.log(
+    `flood: ${open.size} open, ${opened} opened, ${closedByServer} closed by the server; ${answers.join('; ')}`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 2_000));
 }
 stopped = true;

@@ -34,7 +34,10 @@ export function cpuSplit(): CpuSplit | string {
   if (platform() !== 'linux') return 'not on Linux';
   let output: string;
   try {
-    output = execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    output = execFileSync('taskset', ['-p', '-c', String(process.pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return 'taskset (util-linux) is not on the PATH';
   }

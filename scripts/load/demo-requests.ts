@@ -25,7 +25,11 @@ export const placeOrderBody = (purchaseOrderNumber: string) => ({
 
 export const invoiceBody = () => ({ member: 'M100', from_invoice_date: '2026-09-01', to_invoice_date: '2026-09-30' });
 
-export const statementBody = () => ({ account: 'A-1001', from_statement_date: '2026-08-01', to_statement_date: '2026-11-30' });
+export const statementBody = () => ({
+  account: 'A-1001',
+  from_statement_date: '2026-08-01',
+  to_statement_date: '2026-11-30',
+});
 
 export type DemoOperation = 'item_inquiry' | 'place_order' | 'invoice' | 'statement';
 

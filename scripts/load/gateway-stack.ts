@@ -1,4 +1,8 @@
-import { startThrowawayPostgres, throwawayPostgresUnavailable, type ThrowawayPostgres } from '../../gateway/testing/throwaway-postgres';
+import {
+  startThrowawayPostgres,
+  throwawayPostgresUnavailable,
+  type ThrowawayPostgres,
+} from '../../gateway/testing/throwaway-postgres';
 import { startGatewayProcess } from '../../gateway/testing/gateway-process';
 import { killAllNodeChildren, startNodeChild, type NodeChild } from '../../gateway/testing/node-child';
 
@@ -32,7 +36,12 @@ export interface GatewayStackOptions {
 
 export async function startGatewayStack(options: GatewayStackOptions = {}): Promise<GatewayStack> {
   const requested = options.store ?? process.env.BENCH_STORE;
-  const store = requested === 'postgres' || requested === 'pglite' ? requested : (await throwawayPostgresUnavailable()) === undefined ? 'postgres' : 'pglite';
+  const store =
+    requested === 'postgres' || requested === 'pglite'
+      ? requested
+      : (await throwawayPostgresUnavailable()) === undefined
+        ? 'postgres'
+        : 'pglite';
   let postgres: ThrowawayPostgres | undefined;
   let stopped: Promise<void> | undefined;
   const stop = () =>
@@ -45,7 +54,11 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
     options.log?.(
       `starting the mock seller and the gateway (store: ${postgres ? `throwaway PostgreSQL ${postgres.url}` : 'PGlite in memory'}) in their own processes…`,
     );
-    const seller = await startNodeChild({ name: 'mock seller', args: ['scripts/mock-seller.ts', '--port', '0'], ready: /listening on (http:\/\/[^\s]+)/ });
+    const seller = await startNodeChild({
+      name: 'mock seller',
+      args: ['scripts/mock-seller.ts', '--port', '0'],
+      ready: /listening on (http:\/\/[^\s]+)/,
+    });
     const startGateway = (env: Record<string, string> = {}) =>
       startGatewayProcess({
         env: {

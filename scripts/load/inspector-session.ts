@@ -22,7 +22,9 @@ export async function openInspectorSession(url: string): Promise<InspectorSessio
   const socket = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('error', () => reject(new Error(`cannot open the inspector session at ${url}`)), { once: true });
+    socket.addEventListener('error', () => reject(new Error(`cannot open the inspector session at ${url}`)), {
+      once: true,
+    });
   });
   let nextId = 0;
   const pending = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
@@ -45,7 +47,10 @@ export async function openInspectorSession(url: string): Promise<InspectorSessio
       await call('HeapProfiler.collectGarbage');
     },
     async memoryUsage() {
-      const result = (await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as {
+      const result = (await call('Runtime.evaluate', {
+        expression: 'JSON.stringify(process.memoryUsage())',
+        returnByValue: true,
+      })) as {
         result: { value: string };
       };
       return JSON.parse(result.result.value) as NodeJS.MemoryUsage;

@@ -17,7 +17,12 @@ export async function servedAsMockSellerChild(): Promise<boolean> {
 
 /** In the parent: forks `scriptUrl` (the bench's import.meta.url) with --serve; disconnect the child to stop it. */
 export async function forkMockSeller(scriptUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(fileURLToPath(scriptUrl), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
+  const child = fork(fileURLToPath(scriptUrl), ['--serve'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { url } = await new Promise<{ url: string }>((resolve) =>
+    child.once('message', (m) => resolve(m as { url: string })),
+  );
   return { url, child };
 }

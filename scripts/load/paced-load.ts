@@ -41,7 +41,12 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
   const send = (request: LoadRequest) => {
     const started = process.hrtime.bigint();
     const pending = pool
-      .request({ method: 'POST', path: request.path, headers: { 'content-type': 'application/json', ...request.headers }, body: request.body })
+      .request({
+        method: 'POST',
+        path: request.path,
+        headers: { 'content-type': 'application/json', ...request.headers },
+        body: request.body,
+      })
       .then(async (response) => {
         const body = await response.body.text();
         const contentType = response.headers['content-type'];

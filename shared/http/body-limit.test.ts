@@ -34,7 +34,8 @@ async function exchange(requests: string[]): Promise<{ answers: string[]; text: 
       if (socket.destroyed) break;
       socket.write(request);
       const deadline = Date.now() + 5_000;
-      while (answers().length <= i && !socket.destroyed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (answers().length <= i && !socket.destroyed && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
     }
     return { answers: answers(), text };
   } finally {
@@ -43,7 +44,8 @@ async function exchange(requests: string[]): Promise<{ answers: string[]; text: 
   }
 }
 
-const declared = (body: string) => `POST /read HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const declared = (body: string) =>
+  `POST /read HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 const chunked = (body: string) =>
   `POST /read HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
 
@@ -61,6 +63,9 @@ describe('bodyLimitCheck', () => {
   });
 
   it('lets bodies within the limit through, declared or chunked', async () => {
-    expect((await exchange([declared('x'.repeat(1024)), chunked('abc')])).answers).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    expect((await exchange([declared('x'.repeat(1024)), chunked('abc')])).answers).toEqual([
+      'HTTP/1.1 200',
+      'HTTP/1.1 200',
+    ]);
   });
 });

@@ -21,17 +21,20 @@ export const CONNECTION_ENVIRONMENT = Type.Object({
   HTTP_HEADERS_TIMEOUT_MS: EnvInteger({
     default: 10_000,
     minimum: 100,
-    description: "how long a client may take to send a request's headers; then it gets 408 and the connection is closed",
+    description:
+      "how long a client may take to send a request's headers; then it gets 408 and the connection is closed",
   }),
   HTTP_REQUEST_TIMEOUT_MS: EnvInteger({
     default: 30_000,
     minimum: 100,
-    description: 'how long a client may take to send a whole request, headers and body (at least HTTP_HEADERS_TIMEOUT_MS); then 408 and closed',
+    description:
+      'how long a client may take to send a whole request, headers and body (at least HTTP_HEADERS_TIMEOUT_MS); then 408 and closed',
   }),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: EnvInteger({
     default: 65_000,
     minimum: 100,
-    description: 'how long an idle keep-alive connection stays open; longer than a load balancer idle timeout (60 s is common)',
+    description:
+      'how long an idle keep-alive connection stays open; longer than a load balancer idle timeout (60 s is common)',
   }),
 });
 

@@ -112,7 +112,9 @@ function health(url: URL, timeoutMs: number): Promise<{ status: number; body: He
     const req = request(new URL('/health', url), { agent: false, timeout: timeoutMs }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as Health, ms: performance.now() - started }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body: JSON.parse(text) as Health, ms: performance.now() - started }),
+      );
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
@@ -127,7 +129,8 @@ async function until(condition: () => boolean, deadlineMs: number): Promise<void
 
 /** One child with short timeouts for both slow-client cases: a process start costs seconds under load. */
 let shortTimeouts: Promise<Child> | undefined;
-const shortTimeoutServer = () => (shortTimeouts ??= startHealthServer({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' }));
+const shortTimeoutServer = () =>
+  (shortTimeouts ??= startHealthServer({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' }));
 
 let stopFlood: (() => void) | undefined;
 afterEach(() => stopFlood?.());
@@ -150,7 +153,9 @@ describe('a connection flood', () => {
     expect(served.body.shed).toBeGreaterThan(0);
     // Still held: the flood keeps about the cap's worth of connections open.
     expect(f.open).toBeGreaterThan(served.body.cap / 2);
-    console.info(`/health beside a flood of ${f.open} open connections: ${served.ms.toFixed(0)} ms; ${served.body.shed} shed so far`);
+    console.info(
+      `/health beside a flood of ${f.open} open connections: ${served.ms.toFixed(0)} ms; ${served.body.shed} shed so far`,
+    );
     expect(child.process.exitCode).toBeNull();
   });
 

@@ -15,7 +15,8 @@ interface Connection {
 }
 
 /** Whether a connection is answering a request now (judged when room is needed, so a request costs no listeners). */
-const answering = (c: Connection): c is Connection & { request: IncomingMessage } => c.request !== undefined && c.response?.writableFinished === false;
+const answering = (c: Connection): c is Connection & { request: IncomingMessage } =>
+  c.request !== undefined && c.response?.writableFinished === false;
 
 export interface ConnectionGuard {
   /** Counts `server`'s connections against the cap. */

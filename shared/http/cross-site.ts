@@ -19,7 +19,13 @@ export interface SameOriginOptions {
   alsoOwn?: string[];
 }
 
-const refused = (field: string, detail: string, message: string): RequestRefusal => ({ status: 403, rule: CROSS_SITE_RULE, field, detail, message });
+const refused = (field: string, detail: string, message: string): RequestRefusal => ({
+  status: 403,
+  rule: CROSS_SITE_RULE,
+  field,
+  detail,
+  message,
+});
 
 /** 403 for a request a browser sent from another origin. */
 export function sameOriginOnly(options: SameOriginOptions = {}): RequestGuard {

@@ -15,6 +15,7 @@ const agents = new Map<number, FetchDispatcher>();
 export function agentForDeadline(deadlineMs: number): FetchDispatcher {
   let agent = agents.get(deadlineMs);
   // Our undici's Agent drives Node's fetch (tested in deadline-agent.test.ts); only the two type packages differ (FormData's typing).
-  if (agent === undefined) agents.set(deadlineMs, (agent = new Agent(undiciTimeoutsFor(deadlineMs)) as unknown as FetchDispatcher));
+  if (agent === undefined)
+    agents.set(deadlineMs, (agent = new Agent(undiciTimeoutsFor(deadlineMs)) as unknown as FetchDispatcher));
   return agent;
 }

@@ -27,4 +27,5 @@ export function descriptorLimit(limitsFile = '/proc/self/limits'): number {
 export const reservedDescriptors = (limit: number): number => Math.max(64, Math.ceil(limit / 4));
 
 /** The default cap on client connections, all servers of the process together. */
-export const defaultMaxConnections = (limit = descriptorLimit()): number => Math.max(1, limit - reservedDescriptors(limit));
+export const defaultMaxConnections = (limit = descriptorLimit()): number =>
+  Math.max(1, limit - reservedDescriptors(limit));

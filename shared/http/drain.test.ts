@@ -100,7 +100,11 @@ describe('stop signals', () => {
       send('SIGTERM');
       send(second);
       await settle();
-      expect(events.slice(1)).toEqual([`gateway: ${second} while draining, skipping the rest of the drain`, 'stop in stopping', 'exit 0']);
+      expect(events.slice(1)).toEqual([
+        `gateway: ${second} while draining, skipping the rest of the drain`,
+        'stop in stopping',
+        'exit 0',
+      ]);
       send('SIGTERM');
       expect(events.at(-1)).toBe('gateway: SIGTERM, already stopping (in-flight requests are finishing)');
       await settle();

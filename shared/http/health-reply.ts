@@ -9,7 +9,11 @@ export const HealthReply = Type.Object(
     status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
     store: Type.String({ description: 'pglite or postgres' }),
     down: Type.Optional(Type.Array(Type.String(), { description: 'the dependencies that are down' })),
-    reason: Type.Optional(Type.Literal('draining', { description: 'why it answers 503 when no dependency is down: the instance is shutting down' })),
+    reason: Type.Optional(
+      Type.Literal('draining', {
+        description: 'why it answers 503 when no dependency is down: the instance is shutting down',
+      }),
+    ),
     message: Type.Optional(Type.String()),
   },
   { title: 'Health reply', additionalProperties: false },

@@ -8,7 +8,9 @@ import { readJsonBody } from './json-body';
 // the length is declared) and in-process (app.request: Hono's own Request).
 
 const app = new Hono();
-app.post('/read', async (c) => c.json({ got: await readJsonBody(c, (reason) => new Error(`not JSON: ${reason}`), { emptyAs: 'EMPTY' }) }));
+app.post('/read', async (c) =>
+  c.json({ got: await readJsonBody(c, (reason) => new Error(`not JSON: ${reason}`), { emptyAs: 'EMPTY' }) }),
+);
 app.post('/touched', async (c) => {
   // Something before the reader made Hono build its Request: the (empty) Node stream is
   // consumed and has ended by the time the reader asks.
@@ -31,7 +33,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A raw request, so the test decides on Content-Length versus chunked. */
-function send(path: string, body: Buffer | undefined, headers: Record<string, string | number>): Promise<{ status: number; text: string }> {
+function send(
+  path: string,
+  body: Buffer | undefined,
+  headers: Record<string, string | number>,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}${path}`, { method: 'POST', headers }, (res) => {
       let text = '';
@@ -59,7 +65,9 @@ describe('readJsonBody', () => {
   });
 
   it('reads a chunked body through Hono (no declared length)', async () => {
-    expect((await send('/read', Buffer.from('{"a":2}'), { 'transfer-encoding': 'chunked' })).text).toBe('{"got":{"a":2}}');
+    expect((await send('/read', Buffer.from('{"a":2}'), { 'transfer-encoding': 'chunked' })).text).toBe(
+      '{"got":{"a":2}}',
+    );
   });
 
   it('answers an empty body whose stream has already ended, instead of waiting for it forever', async () => {
@@ -79,7 +87,11 @@ describe('readJsonBody', () => {
   });
 
   it('reads in-process requests (app.request) through Hono', async () => {
-    const res = await app.request('/read', { method: 'POST', body: '{"b":3}', headers: { 'content-type': 'application/json' } });
+    const res = await app.request('/read', {
+      method: 'POST',
+      body: '{"b":3}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await res.json()).toEqual({ got: { b: 3 } });
   });
 });

@@ -76,4 +76,5 @@ export function readJsonBody(c: Context, notJson: NotJson, options: JsonBodyOpti
 }
 
 /** The message every app gives for a body that is not JSON. */
-export const notJsonMessage = (reason: string): string => (reason === EMPTY_BODY ? EMPTY_BODY : `the body is not valid JSON: ${reason}`);
+export const notJsonMessage = (reason: string): string =>
+  reason === EMPTY_BODY ? EMPTY_BODY : `the body is not valid JSON: ${reason}`;

@@ -35,7 +35,9 @@ const refused = (message: string): RequestRefusal => ({
 export const jsonContentType: RequestGuard = (c) => {
   const type = c.req.header('content-type');
   if (type === undefined) {
-    return hasBody(c) ? refused('content-type is missing; a request body must be sent as content-type: application/json') : undefined;
+    return hasBody(c)
+      ? refused('content-type is missing; a request body must be sent as content-type: application/json')
+      : undefined;
   }
   // The hot path (every buyer operation): one header and one regex.
   if (JSON_MEDIA_TYPE.test(type)) return undefined;

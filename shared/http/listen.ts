@@ -65,10 +65,14 @@ export async function listen(fetch: FetchHandler, options: ListenOptions = {}): 
     connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(settings.headersTimeoutMs / 4))),
   };
   let stopped: Promise<void> | undefined;
-  const guard = options.connections?.maxConnections === undefined ? sharedGuard(settings.maxConnections) : createConnectionGuard(settings.maxConnections);
+  const guard =
+    options.connections?.maxConnections === undefined
+      ? sharedGuard(settings.maxConnections)
+      : createConnectionGuard(settings.maxConnections);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: fetch as (request: Request) => Response | Promise<Response>, port, hostname: host, serverOptions }, () =>
-      resolve(s as Server),
+    const s = serve(
+      { fetch: fetch as (request: Request) => Response | Promise<Response>, port, hostname: host, serverOptions },
+      () => resolve(s as Server),
     ) as Server;
     guard.watch(s);
     // Before the app's listener, so the header is set whatever the app answers.
@@ -86,7 +90,11 @@ export async function listen(fetch: FetchHandler, options: ListenOptions = {}): 
         if (idleGraceMs > 0) NetServer.prototype.close.call(server, () => resolve());
         else server.close(() => resolve());
       });
-      if (idleGraceMs > 0) await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, Math.min(idleGraceMs, graceMs)).unref())]);
+      if (idleGraceMs > 0)
+        await Promise.race([
+          closed,
+          new Promise<void>((resolve) => setTimeout(resolve, Math.min(idleGraceMs, graceMs)).unref()),
+        ]);
       server.closeIdleConnections();
       // A keep-alive connection that finishes its request becomes idle: sweep until the grace ends.
       const sweep = setInterval(() => server.closeIdleConnections(), 100);

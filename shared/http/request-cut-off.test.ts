@@ -26,7 +26,9 @@ app.onError((error, c) => {
 
 let server: Listening;
 beforeAll(async () => {
-  server = await listen(app.fetch, { connections: { headersTimeoutMs: 150, requestTimeoutMs: 300, maxConnections: 16 } });
+  server = await listen(app.fetch, {
+    connections: { headersTimeoutMs: 150, requestTimeoutMs: 300, maxConnections: 16 },
+  });
 });
 afterAll(() => server.close());
 
@@ -44,7 +46,10 @@ describe('a request body cut off by the request timeout', () => {
     ['chunked, counted by the body limit first', '/limited', 'Transfer-Encoding: chunked\r\n\r\n9\r\n{"items":\r\n'],
   ])('%s fails the app’s read with a 408 HTTPException', async (_name, path, rest) => {
     failures.length = 0;
-    const answer = await rawExchange(server.port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${rest}`);
+    const answer = await rawExchange(
+      server.port,
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${rest}`,
+    );
     expect(answer.status).toBe(408);
     const error = await failure();
     expect(error).toBeInstanceOf(HTTPException);
@@ -54,7 +59,10 @@ describe('a request body cut off by the request timeout', () => {
 
   it('leaves a body that arrived whole to the parser', async () => {
     failures.length = 0;
-    const answer = await rawExchange(server.port, 'POST /read HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: 9\r\n\r\n{"items":');
+    const answer = await rawExchange(
+      server.port,
+      'POST /read HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: 9\r\n\r\n{"items":',
+    );
     expect(answer.status).toBe(500);
     expect(((await failure()) as Error).message).toMatch(/JSON/);
   });

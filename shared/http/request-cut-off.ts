@@ -8,7 +8,8 @@ import type { IncomingMessage } from 'node:http';
 // 503 in its log) and the mock seller for a bug of its own (a 500): it is the client's doing,
 // a 408, in every app's own error type through the HTTPException each already maps.
 
-export const REQUEST_CUT_OFF = 'the request body stopped before its end: the client went away or was too slow (HTTP_REQUEST_TIMEOUT_MS)';
+export const REQUEST_CUT_OFF =
+  'the request body stopped before its end: the client went away or was too slow (HTTP_REQUEST_TIMEOUT_MS)';
 
 /** The error a body read failed with, or a 408 HTTPException when the request itself was cut off. */
 export function requestCutOff(c: Context, error: unknown): unknown {

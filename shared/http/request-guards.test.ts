@@ -24,11 +24,17 @@ app.use(
 );
 app.all('*', (c) => c.json({ passed: c.req.method }));
 
-const post = (path: string, headers: Record<string, string>, body: string | null = '{}') => app.request(path, { method: 'POST', headers, body });
+const post = (path: string, headers: Record<string, string>, body: string | null = '{}') =>
+  app.request(path, { method: 'POST', headers, body });
 
 describe('jsonContentType', () => {
   it('lets application/json through, with or without parameters, in any case', async () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/json ; foo=bar']) {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON;charset=UTF-8',
+      'application/json ; foo=bar',
+    ]) {
       expect((await post('/json/x', { 'content-type': type })).status, type).toBe(200);
     }
   });
@@ -62,7 +68,9 @@ describe('jsonContentType', () => {
   it('refuses a declared non-JSON type on an empty POST (a form with no fields), but not on a bodiless GET or DELETE', async () => {
     expect((await post('/json/reset', { 'content-type': 'text/plain' }, null)).status).toBe(415);
     expect((await app.request('/json/x', { headers: { 'content-type': 'text/plain' } })).status).toBe(200);
-    expect((await app.request('/json/x', { method: 'DELETE', headers: { 'content-type': 'text/plain' } })).status).toBe(200);
+    expect((await app.request('/json/x', { method: 'DELETE', headers: { 'content-type': 'text/plain' } })).status).toBe(
+      200,
+    );
   });
 
   it('lets a request without a body through: POST with nothing, GET', async () => {
@@ -126,11 +134,19 @@ describe('sameOriginOnly', () => {
 
   it('takes the origins it is told are also its own (a public URL behind a proxy)', async () => {
     const proxied = new Hono();
-    proxied.use(guardedBy([sameOriginOnly({ alsoOwn: ['https://mock.example/base/'] })], (r, c) => c.json({ rule: r.rule }, r.status)));
+    proxied.use(
+      guardedBy([sameOriginOnly({ alsoOwn: ['https://mock.example/base/'] })], (r, c) =>
+        c.json({ rule: r.rule }, r.status),
+      ),
+    );
     proxied.post('*', (c) => c.text('ok'));
-    expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'https://mock.example' } })).status).toBe(200);
+    expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'https://mock.example' } })).status).toBe(
+      200,
+    );
     expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'http://localhost' } })).status).toBe(200);
-    expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'https://other.example' } })).status).toBe(403);
+    expect((await proxied.request('/x', { method: 'POST', headers: { origin: 'https://other.example' } })).status).toBe(
+      403,
+    );
   });
 
   it('leaves GET alone by default (a link from another page), and refuses it with methods: all', async () => {

@@ -22,28 +22,33 @@ beforeAll(async () => {
     seen.push('POST /echo');
     return c.json({ bytes: (await c.req.text()).length });
   });
-  server = await listen(app.fetch, { connections: { headersTimeoutMs: 200, requestTimeoutMs: 400, maxConnections: 64 } });
+  server = await listen(app.fetch, {
+    connections: { headersTimeoutMs: 200, requestTimeoutMs: 400, maxConnections: 64 },
+  });
 });
 afterAll(() => server?.close());
 
 const probes = () => serverAnswerProbes({ host: `127.0.0.1:${server.port}`, getPath: '/health', postPath: '/echo' });
 
 describe("listen()'s servers, before the app", () => {
-  it.each(serverAnswerProbes({ host: 'h', getPath: '/health', postPath: '/echo' }).map((p) => p.name))('%s', async (name) => {
-    const probe = probes().find((p) => p.name === name)!;
-    seen.length = 0;
-    const answer = await rawExchange(server.port, probe.parts, { deadlineMs: 3_000 });
-    expect(answer.status, answer.raw.slice(0, 200)).toBe(probe.status);
-    const documented = SERVER_ANSWERS.find((a) => a.status === probe.status)!;
-    expect(documented).toBeDefined();
-    // Nothing the API would put there: no body (an empty chunked one at most), no content type.
-    expect(answer.body === '' || answer.body === '0\r\n\r\n', answer.body).toBe(true);
-    expect(answer.headers['content-type']).toBeUndefined();
-    expect(answer.headers.connection).toBe(probe.closes ? 'close' : 'keep-alive');
-    expect(answer.closed).toBe(probe.closes);
-    if (documented.closes) expect(probe.closes).toBe(true);
-    expect(seen).toEqual(probe.reachesApp === true ? ['POST /echo'] : []);
-  });
+  it.each(serverAnswerProbes({ host: 'h', getPath: '/health', postPath: '/echo' }).map((p) => p.name))(
+    '%s',
+    async (name) => {
+      const probe = probes().find((p) => p.name === name)!;
+      seen.length = 0;
+      const answer = await rawExchange(server.port, probe.parts, { deadlineMs: 3_000 });
+      expect(answer.status, answer.raw.slice(0, 200)).toBe(probe.status);
+      const documented = SERVER_ANSWERS.find((a) => a.status === probe.status)!;
+      expect(documented).toBeDefined();
+      // Nothing the API would put there: no body (an empty chunked one at most), no content type.
+      expect(answer.body === '' || answer.body === '0\r\n\r\n', answer.body).toBe(true);
+      expect(answer.headers['content-type']).toBeUndefined();
+      expect(answer.headers.connection).toBe(probe.closes ? 'close' : 'keep-alive');
+      expect(answer.closed).toBe(probe.closes);
+      if (documented.closes) expect(probe.closes).toBe(true);
+      expect(seen).toEqual(probe.reachesApp === true ? ['POST /echo'] : []);
+    },
+  );
 
   it('draws every documented status, and only those', () => {
     const drawn = new Set(probes().map((p) => p.status));

@@ -42,7 +42,9 @@ export function stopOnSignals(options: StopSignalsOptions): void {
     switch (phase) {
       case 'serving':
         if (signal === 'SIGTERM' && options.drainMs > 0) {
-          log(`${name}: SIGTERM, draining for ${options.drainMs} ms (/health answers 503, answers close their connections), then finishing in-flight requests`);
+          log(
+            `${name}: SIGTERM, draining for ${options.drainMs} ms (/health answers 503, answers close their connections), then finishing in-flight requests`,
+          );
           void stopAfter(drain.begin());
         } else {
           log(`${name}: ${signal}, finishing in-flight requests (no drain)`);

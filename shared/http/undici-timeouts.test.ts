@@ -11,7 +11,8 @@ const DEADLINES = [1, 900, UNDICI_DEFAULT_MS - 1, UNDICI_DEFAULT_MS, 400_000, 60
 
 it.each(DEADLINES)('no undici timeout fires before a deadline of %i ms', (deadlineMs) => {
   const timeouts = undiciTimeoutsFor(deadlineMs);
-  for (const value of [timeouts.headersTimeout, timeouts.bodyTimeout]) expect(value === 0 || value >= deadlineMs, `${value}`).toBe(true);
+  for (const value of [timeouts.headersTimeout, timeouts.bodyTimeout])
+    expect(value === 0 || value >= deadlineMs, `${value}`).toBe(true);
 });
 
 it('gives options undici takes as they are (integers, 0 = off)', async () => {
@@ -19,6 +20,9 @@ it('gives options undici takes as they are (integers, 0 = off)', async () => {
   await pool.close();
 });
 
-it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses a deadline of %s: undici keeps its clocks when the caller has none', (deadlineMs) => {
-  expect(() => undiciTimeoutsFor(deadlineMs)).toThrow(RangeError);
-});
+it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])(
+  'refuses a deadline of %s: undici keeps its clocks when the caller has none',
+  (deadlineMs) => {
+    expect(() => undiciTimeoutsFor(deadlineMs)).toThrow(RangeError);
+  },
+);

@@ -4,7 +4,9 @@ import { connect } from 'node:net';
 // now beats a 502 on every exchange later.
 
 /** Why a TCP connection did not open: refused or failed (the error's code), or no answer in time. */
-export type ProbeFailure = { host: string; port: number } & ({ kind: 'failed'; code: string } | { kind: 'timeout'; timeoutMs: number });
+export type ProbeFailure = { host: string; port: number } & (
+  { kind: 'failed'; code: string } | { kind: 'timeout'; timeoutMs: number }
+);
 
 /** Whether a TCP connection to the URL's host and port opens within `timeoutMs`: undefined when it does. */
 export function probeTcp(url: string | URL, timeoutMs = 3_000): Promise<ProbeFailure | undefined> {
@@ -19,7 +21,9 @@ export function probeTcp(url: string | URL, timeoutMs = 3_000): Promise<ProbeFai
     };
     socket.setTimeout(timeoutMs, () => done({ host, port, kind: 'timeout', timeoutMs }));
     socket.once('connect', () => done(undefined));
-    socket.once('error', (error: NodeJS.ErrnoException) => done({ host, port, kind: 'failed', code: error.code ?? error.message }));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done({ host, port, kind: 'failed', code: error.code ?? error.message }),
+    );
   });
 }
 
@@ -28,5 +32,7 @@ export async function probeUpstream(url: string, timeoutMs = 3_000): Promise<str
   const failure = await probeTcp(url, timeoutMs);
   if (failure === undefined) return undefined;
   const { host, port } = failure;
-  return failure.kind === 'timeout' ? `no connection to ${host}:${port} within ${failure.timeoutMs} ms` : `${host}:${port} cannot be reached (${failure.code})`;
+  return failure.kind === 'timeout'
+    ? `no connection to ${host}:${port} within ${failure.timeoutMs} ms`
+    : `${host}:${port} cannot be reached (${failure.code})`;
 }

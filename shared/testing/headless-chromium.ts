@@ -24,7 +24,9 @@ export interface HeadlessChromium {
   close(): Promise<void>;
 }
 
-export async function launchHeadlessChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<HeadlessChromium> {
+export async function launchHeadlessChromium(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<HeadlessChromium> {
   const profile = await mkdtemp(join(tmpdir(), 'fgw-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(profile, {

@@ -7,7 +7,8 @@ import { listen } from '../http/listen';
 
 const served = await listen(async (request) => {
   const path = new URL(request.url).pathname;
-  if (path === '/upload' && request.method === 'POST') return Response.json({ bytes: (await request.arrayBuffer()).byteLength });
+  if (path === '/upload' && request.method === 'POST')
+    return Response.json({ bytes: (await request.arrayBuffer()).byteLength });
   if (path !== '/health') return new Response('not found', { status: 404 });
   const { open, cap, shed } = served.connections;
   return Response.json({ status: 'ok', open, cap, shed });

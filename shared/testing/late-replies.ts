@@ -54,9 +54,13 @@ export async function withStandInGlobalDispatcher<T>(run: () => Promise<T>): Pro
 /** What fetch() left to the stand-in defaults makes of both late replies: undici's error codes, or 'answered'. */
 export async function bothLeftToStandIn(url: string): Promise<string[]> {
   const settled = await withStandInGlobalDispatcher(() =>
-    Promise.allSettled(LATE_PATHS.map(async (path) => (await fetch(`${url}${path}`, { method: 'POST', body: '{}' })).text())),
+    Promise.allSettled(
+      LATE_PATHS.map(async (path) => (await fetch(`${url}${path}`, { method: 'POST', body: '{}' })).text()),
+    ),
   );
-  return settled.map((s) => (s.status === 'fulfilled' ? 'answered' : String((s.reason as { cause?: { code?: string } }).cause?.code)));
+  return settled.map((s) =>
+    s.status === 'fulfilled' ? 'answered' : String((s.reason as { cause?: { code?: string } }).cause?.code),
+  );
 }
 
 /** bothLeftToStandIn's answer when the stand-in works: each late reply ended by its own undici timeout. */

@@ -25,7 +25,11 @@ export interface RawExchangeOptions {
   deadlineMs?: number;
 }
 
-export function rawExchange(port: number, parts: string | string[], options: RawExchangeOptions = {}): Promise<RawAnswer> {
+export function rawExchange(
+  port: number,
+  parts: string | string[],
+  options: RawExchangeOptions = {},
+): Promise<RawAnswer> {
   const { host = '127.0.0.1', deadlineMs = 5_000 } = options;
   return new Promise((resolve, reject) => {
     const socket = connect(port, host);
@@ -76,5 +80,12 @@ function parse(raw: string, closed: boolean): RawAnswer {
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
-  return { status: match === null ? undefined : Number(match[1]), statusLine, headers, body: end === -1 ? '' : raw.slice(end + 4), closed, raw };
+  return {
+    status: match === null ? undefined : Number(match[1]),
+    statusLine,
+    headers,
+    body: end === -1 ? '' : raw.slice(end + 4),
+    closed,
+    raw,
+  };
 }

@@ -31,7 +31,12 @@ export function serverAnswerProbes(target: ProbeTarget): ServerAnswerProbe[] {
   const post = `POST ${target.postPath} HTTP/1.1\r\n${host}${extra}Content-Type: application/json\r\n`;
   const get = (path: string, headers = host) => `GET ${path} HTTP/1.1\r\n${headers}`;
   return [
-    { name: 'a header name with a space', parts: [`${get(target.getPath)}Bad Header: x\r\n\r\n`], status: 400, closes: true },
+    {
+      name: 'a header name with a space',
+      parts: [`${get(target.getPath)}Bad Header: x\r\n\r\n`],
+      status: 400,
+      closes: true,
+    },
     {
       name: 'Content-Length beside Transfer-Encoding',
       parts: [`${post}Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
@@ -40,11 +45,27 @@ export function serverAnswerProbes(target: ProbeTarget): ServerAnswerProbe[] {
     },
     { name: 'not HTTP at all', parts: ['HELLO\r\n\r\n'], status: 400, closes: true },
     { name: 'HTTP/1.1 without Host', parts: [`${get(target.getPath, '')}\r\n`], status: 400, closes: true },
-    { name: 'a backslash in the path', parts: [`${get(target.getPath.replace('/', '/\\'))}\r\n`], status: 400, closes: false },
-    { name: 'a Host that is not a host', parts: [`GET ${target.getPath} HTTP/1.1\r\nHost: a b\r\n\r\n`], status: 400, closes: false },
+    {
+      name: 'a backslash in the path',
+      parts: [`${get(target.getPath.replace('/', '/\\'))}\r\n`],
+      status: 400,
+      closes: false,
+    },
+    {
+      name: 'a Host that is not a host',
+      parts: [`GET ${target.getPath} HTTP/1.1\r\nHost: a b\r\n\r\n`],
+      status: 400,
+      closes: false,
+    },
     { name: 'headers that stop halfway', parts: [`${get(target.getPath)}X-Slow: `], status: 408, closes: true },
     // Headers complete, the body promised and never finished: the app is reading it when the request timeout ends it.
-    { name: 'a body that stops halfway', parts: [`${post}Content-Length: 100\r\n\r\n{"items":`], status: 408, closes: true, reachesApp: true },
+    {
+      name: 'a body that stops halfway',
+      parts: [`${post}Content-Length: 100\r\n\r\n{"items":`],
+      status: 408,
+      closes: true,
+      reachesApp: true,
+    },
     {
       name: 'chunk extensions over 16 KiB',
       parts: [`${post}Transfer-Encoding: chunked\r\n\r\n1;${'e'.repeat(17_000)}\r\n{\r\n0\r\n\r\n`],
@@ -52,8 +73,23 @@ export function serverAnswerProbes(target: ProbeTarget): ServerAnswerProbe[] {
       closes: true,
       reachesApp: true,
     },
-    { name: 'Expect other than 100-continue', parts: [`${get(target.getPath)}Expect: something-else\r\n\r\n`], status: 417, closes: false },
-    { name: 'a header over 16 KiB', parts: [`${get(target.getPath)}X-Big: ${'b'.repeat(17_000)}\r\n\r\n`], status: 431, closes: true },
-    { name: 'a URL over 16 KiB', parts: [`${get(`${target.getPath}?q=${'u'.repeat(17_000)}`)}\r\n`], status: 431, closes: true },
+    {
+      name: 'Expect other than 100-continue',
+      parts: [`${get(target.getPath)}Expect: something-else\r\n\r\n`],
+      status: 417,
+      closes: false,
+    },
+    {
+      name: 'a header over 16 KiB',
+      parts: [`${get(target.getPath)}X-Big: ${'b'.repeat(17_000)}\r\n\r\n`],
+      status: 431,
+      closes: true,
+    },
+    {
+      name: 'a URL over 16 KiB',
+      parts: [`${get(`${target.getPath}?q=${'u'.repeat(17_000)}`)}\r\n`],
+      status: 431,
+      closes: true,
+    },
   ];
 }

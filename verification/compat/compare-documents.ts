@@ -27,6 +27,9 @@ export function compareDocuments(base: ContractDocument, head: ContractDocument)
       compareOpenApiDocuments(base.document, head.document),
     );
   }
-  const name = (d: ContractDocument) => (d.kind === 'pact' ? `${d.contract.source} is a pact` : `${d.source} is an OpenAPI document`);
-  throw new CompatInputError(`${name(base)} and ${name(head)}: compare a pact with a pact, an OpenAPI document with an OpenAPI document`);
+  const name = (d: ContractDocument) =>
+    d.kind === 'pact' ? `${d.contract.source} is a pact` : `${d.source} is an OpenAPI document`;
+  throw new CompatInputError(
+    `${name(base)} and ${name(head)}: compare a pact with a pact, an OpenAPI document with an OpenAPI document`,
+  );
 }

@@ -13,7 +13,8 @@ export function changelogEntry(version: string, report: CompatReport): string {
     const findings = report.findings.filter((f) => f.class === cls);
     if (findings.length === 0) continue;
     lines.push('', `### ${CLASS_TITLES[cls]}`, '');
-    for (const f of findings) lines.push(`- \`${f.policy}\` — ${f.where}${f.pointer === '' ? '' : ` (\`${f.pointer}\`)`}: ${f.message}`);
+    for (const f of findings)
+      lines.push(`- \`${f.policy}\` — ${f.where}${f.pointer === '' ? '' : ` (\`${f.pointer}\`)`}: ${f.message}`);
   }
   if (report.findings.length === 0) lines.push('', 'No change for seller systems.');
   return `${lines.join('\n')}\n`;

@@ -19,7 +19,13 @@ export function compatAsMarkdown(report: CompatReport): string {
   for (const cls of CLASS_ORDER) {
     const findings = report.findings.filter((f) => f.class === cls);
     if (findings.length === 0) continue;
-    lines.push('', `#### ${CLASS_TITLES[cls]} (${findings.length})`, '', '| interaction | pointer | base | head | rule | what |', '|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      `#### ${CLASS_TITLES[cls]} (${findings.length})`,
+      '',
+      '| interaction | pointer | base | head | rule | what |',
+      '|---|---|---|---|---|---|',
+    );
     for (const f of findings)
       lines.push(
         `| ${cell(f.where)} | ${cell(code(f.pointer))} | ${cell(code(shortValue(f.base, 60)))} | ${cell(code(shortValue(f.head, 60)))} | \`${f.policy}\` | ${cell(f.message)} |`,

@@ -17,8 +17,15 @@ export interface CompatReport {
   notes: string[];
 }
 
-export function compatReport(base: CompatSideInfo, head: CompatSideInfo, findings: CompatFinding[], notes: string[] = []): CompatReport {
-  const counts = Object.fromEntries(COMPAT_CLASSES.map((c) => [c, findings.filter((f) => f.class === c).length])) as Record<CompatClass, number>;
+export function compatReport(
+  base: CompatSideInfo,
+  head: CompatSideInfo,
+  findings: CompatFinding[],
+  notes: string[] = [],
+): CompatReport {
+  const counts = Object.fromEntries(
+    COMPAT_CLASSES.map((c) => [c, findings.filter((f) => f.class === c).length]),
+  ) as Record<CompatClass, number>;
   const verdict = findings.length === 0 ? 'unchanged' : counts.breaking + counts['new-work'] > 0 ? 'breaking' : 'safe';
   return { base, head, findings, summary: { ...counts, verdict }, notes };
 }
@@ -36,7 +43,8 @@ export const CLASS_TITLES = {
   safe: 'Safe',
 } as const satisfies Record<CompatClass, string>;
 
-export const sideLabel = (side: CompatSideInfo): string => `${side.source}${side.version === undefined ? '' : ` (contract ${side.version})`}`;
+export const sideLabel = (side: CompatSideInfo): string =>
+  `${side.source}${side.version === undefined ? '' : ` (contract ${side.version})`}`;
 
 /** The one-line summary every form opens with. */
 export function summaryLine(report: CompatReport): string {

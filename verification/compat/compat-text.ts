@@ -9,7 +9,8 @@ export function compatAsText(report: CompatReport, palette: Palette = PLAIN): st
   for (const cls of CLASS_ORDER) {
     const findings = report.findings.filter((f) => f.class === cls);
     if (findings.length === 0) continue;
-    const paint = cls === 'breaking' || cls === 'new-work' ? palette.fail : cls === 'safe' ? palette.pass : (text: string) => text;
+    const paint =
+      cls === 'breaking' || cls === 'new-work' ? palette.fail : cls === 'safe' ? palette.pass : (text: string) => text;
     lines.push(paint(`${CLASS_TITLES[cls]} (${findings.length})`));
     for (const f of findings) {
       lines.push(`  ${paint('●')} ${f.where}${f.pointer === '' ? '' : ` ${palette.dim(f.pointer)}`}`);

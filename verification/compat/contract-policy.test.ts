@@ -15,7 +15,11 @@ const breaking = sellerFinding(
 );
 const safe = sellerFinding('interaction-removed', 'an order', '', {}, 'removed');
 const report = (baseVersion: string | undefined, headVersion: string, findings = [breaking]) =>
-  compatReport({ source: 'contract-v3.2.0', version: baseVersion }, { source: 'working tree', version: headVersion }, findings);
+  compatReport(
+    { source: 'contract-v3.2.0', version: baseVersion },
+    { source: 'working tree', version: headVersion },
+    findings,
+  );
 
 describe('the contract release policy', () => {
   it('needs nothing when nothing changed', () => {
@@ -23,18 +27,23 @@ describe('the contract release policy', () => {
   });
 
   it('refuses a breaking change without a major bump, or without an entry naming it', () => {
-    expect(checkContractPolicy(report('3.2.0', '3.3.0'), changelogEntry('3.3.0', report('3.2.0', '3.3.0'))).lines).toEqual([
-      'breaking changes need a major version bump: 3.2.0 → 3.3.0 is not one',
-    ]);
+    expect(
+      checkContractPolicy(report('3.2.0', '3.3.0'), changelogEntry('3.3.0', report('3.2.0', '3.3.0'))).lines,
+    ).toEqual(['breaking changes need a major version bump: 3.2.0 → 3.3.0 is not one']);
     expect(checkContractPolicy(report('3.2.0', '4.0.0'), '## 3.2.0\n').lines[0]).toMatch(/need an entry '## 4\.0\.0'/);
     expect(
-      checkContractPolicy(report('3.2.0', '4.0.0'), '## 4.0.0\n\nSomething else.\n## 3.2.0\n- `reply-field-newly-required` — an invoice by invoice number').ok,
+      checkContractPolicy(
+        report('3.2.0', '4.0.0'),
+        '## 4.0.0\n\nSomething else.\n## 3.2.0\n- `reply-field-newly-required` — an invoice by invoice number',
+      ).ok,
     ).toBe(false);
   });
 
   it('passes a breaking change with a major bump and the generated entry', () => {
     const r = report('3.2.0', '4.0.0');
-    expect(checkContractPolicy(r, `# Contract changelog\n\n${changelogEntry('4.0.0', r)}\n## 3.2.0\n`)).toMatchObject({ ok: true });
+    expect(checkContractPolicy(r, `# Contract changelog\n\n${changelogEntry('4.0.0', r)}\n## 3.2.0\n`)).toMatchObject({
+      ok: true,
+    });
   });
 
   it('treats new work as breaking: a new required interaction waits for a major release', () => {

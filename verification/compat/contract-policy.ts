@@ -30,7 +30,8 @@ export function checkContractPolicy(report: CompatReport, changelog: string): Po
   const headVersion = report.head.version;
   if (headVersion === undefined || parse(headVersion) === undefined)
     return { ok: false, lines: [`the head states no semantic contract version (${String(headVersion)})`] };
-  if (report.summary.verdict === 'unchanged') return { ok: true, lines: ['no change to the contract: no version bump needed'] };
+  if (report.summary.verdict === 'unchanged')
+    return { ok: true, lines: ['no change to the contract: no version bump needed'] };
   if (baseVersion === undefined)
     return {
       ok: changelogSection(changelog, headVersion) !== undefined,
@@ -40,24 +41,39 @@ export function checkContractPolicy(report: CompatReport, changelog: string): Po
     };
   const base = parse(baseVersion);
   const head = parse(headVersion)!;
-  if (base === undefined) return { ok: false, lines: [`the base's contract version ${baseVersion} is not a semantic version`] };
+  if (base === undefined)
+    return { ok: false, lines: [`the base's contract version ${baseVersion} is not a semantic version`] };
   if (report.summary.verdict === 'breaking') {
     const lines: string[] = [];
-    if (head[0] <= base[0]) lines.push(`breaking changes need a major version bump: ${baseVersion} → ${headVersion} is not one`);
+    if (head[0] <= base[0])
+      lines.push(`breaking changes need a major version bump: ${baseVersion} → ${headVersion} is not one`);
     const section = changelogSection(changelog, headVersion);
     if (section === undefined)
-      lines.push(`breaking changes need an entry '## ${headVersion}' in contracts/CHANGELOG.md (npm run contract:compat -- --changelog)`);
+      lines.push(
+        `breaking changes need an entry '## ${headVersion}' in contracts/CHANGELOG.md (npm run contract:compat -- --changelog)`,
+      );
     else {
       const unnamed = report.findings.filter(
-        (f) => (f.class === 'breaking' || f.class === 'new-work') && !(section.includes(f.policy) && section.includes(f.where)),
+        (f) =>
+          (f.class === 'breaking' || f.class === 'new-work') &&
+          !(section.includes(f.policy) && section.includes(f.where)),
       );
-      for (const f of unnamed) lines.push(`the changelog entry for ${headVersion} does not name ${f.policy} of '${f.where}'`);
+      for (const f of unnamed)
+        lines.push(`the changelog entry for ${headVersion} does not name ${f.policy} of '${f.where}'`);
     }
     return lines.length === 0
-      ? { ok: true, lines: [`breaking changes with a major bump (${baseVersion} → ${headVersion}) and a changelog entry naming them`] }
+      ? {
+          ok: true,
+          lines: [
+            `breaking changes with a major bump (${baseVersion} → ${headVersion}) and a changelog entry naming them`,
+          ],
+        }
       : { ok: false, lines };
   }
   return compare(head, base) > 0
     ? { ok: true, lines: [`safe changes with a version bump (${baseVersion} → ${headVersion})`] }
-    : { ok: false, lines: [`safe changes need a minor or patch bump: the version is still ${headVersion} (base ${baseVersion})`] };
+    : {
+        ok: false,
+        lines: [`safe changes need a minor or patch bump: the version is still ${headVersion} (base ${baseVersion})`],
+      };
 }

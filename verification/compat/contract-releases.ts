@@ -6,7 +6,10 @@ import { CONTRACT_PATHS, gitShow, versionFromSource } from './contract-source';
 // from HEAD; in a clone without tags (CI's fresh checkout), the newest commit whose contract
 // version differs from the working tree's, found with `git log`; else nothing, said so.
 
-export type BaseRelease = { kind: 'tag'; ref: string; why: string } | { kind: 'commit'; ref: string; why: string } | { kind: 'none'; why: string };
+export type BaseRelease =
+  | { kind: 'tag'; ref: string; why: string }
+  | { kind: 'commit'; ref: string; why: string }
+  | { kind: 'none'; why: string };
 
 const git = (repo: string, args: string[]): string | undefined => {
   try {
@@ -30,7 +33,9 @@ export function baseRelease(repo: string, headVersion: string | undefined): Base
   if (tag !== undefined) return { kind: 'tag', ref: tag, why: `the last contract tag, ${tag}` };
   // The commits that set the version, newest first: the oldest of the run stating headVersion
   // introduced it, and its parent is the newest commit at another version.
-  const commits = (git(repo, ['log', '--format=%H', '--', CONTRACT_PATHS.version]) ?? '').split('\n').filter((line) => line !== '');
+  const commits = (git(repo, ['log', '--format=%H', '--', CONTRACT_PATHS.version]) ?? '')
+    .split('\n')
+    .filter((line) => line !== '');
   let introduced: string | undefined;
   for (const commit of commits) {
     const text = gitShow(repo, commit, CONTRACT_PATHS.version);
@@ -38,12 +43,19 @@ export function baseRelease(repo: string, headVersion: string | undefined): Base
     introduced = commit;
   }
   if (introduced === undefined)
-    return { kind: 'commit', ref: 'HEAD', why: `no contract tag here; HEAD, whose contract version differs from the working tree's ${headVersion}` };
+    return {
+      kind: 'commit',
+      ref: 'HEAD',
+      why: `no contract tag here; HEAD, whose contract version differs from the working tree's ${headVersion}`,
+    };
   if (git(repo, ['rev-parse', '--verify', '--quiet', `${introduced}^`]) !== undefined)
     return {
       kind: 'commit',
       ref: `${introduced}^`,
       why: `no contract tag here; ${introduced.slice(0, 12)}^, the newest commit whose contract version differs from ${headVersion} (found with git log)`,
     };
-  return { kind: 'none', why: 'no contract tag and no earlier contract version in this history: no contract release to compare against' };
+  return {
+    kind: 'none',
+    why: 'no contract tag and no earlier contract version in this history: no contract release to compare against',
+  };
 }

@@ -9,7 +9,8 @@ import { sellerContractOf, type SellerContract } from './seller-contract';
 // clone, an unpacked release) or a git ref of this repository. Told apart by what exists: a file,
 // a directory, else a ref (or `<ref>:<path>`). An OpenAPI document is recognised by its content.
 
-export type ContractDocument = { kind: 'pact'; contract: SellerContract } | { kind: 'openapi'; source: string; document: unknown };
+export type ContractDocument =
+  { kind: 'pact'; contract: SellerContract } | { kind: 'openapi'; source: string; document: unknown };
 
 /** Input that cannot be compared; the message names the file or ref. The command exits 2. */
 export class CompatInputError extends Error {
@@ -34,29 +35,44 @@ export function replyRulesFromSource(text: string): Record<string, string> | und
   const block = text.match(/export const RULES = \{([\s\S]*?)\n\}/)?.[1];
   if (block === undefined) return undefined;
   const rules: Record<string, string> = {};
-  for (const m of block.matchAll(/^\s*'([^']+)':\s*(['"])((?:\\.|(?!\2).)*)\2,?\s*$/gm)) rules[m[1]] = m[3].replace(/\\(.)/g, '$1');
+  for (const m of block.matchAll(/^\s*'([^']+)':\s*(['"])((?:\\.|(?!\2).)*)\2,?\s*$/gm))
+    rules[m[1]] = m[3].replace(/\\(.)/g, '$1');
   return Object.keys(rules).length === 0 ? undefined : rules;
 }
 
 /** The version a release's contract-version.ts states. */
-export const versionFromSource = (text: string): string | undefined => text.match(/CONTRACT_VERSION\s*=\s*'([^']+)'/)?.[1];
+export const versionFromSource = (text: string): string | undefined =>
+  text.match(/CONTRACT_VERSION\s*=\s*'([^']+)'/)?.[1];
 
 /** A parsed document: an OpenAPI document, or a V4 pact; anything else is refused naming `source`. */
-export function documentOf(text: string, source: string, fallback: () => { version?: string; replyRules?: Record<string, string> }): ContractDocument {
+export function documentOf(
+  text: string,
+  source: string,
+  fallback: () => { version?: string; replyRules?: Record<string, string> },
+): ContractDocument {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new CompatInputError(`${source} is not JSON: ${(error as Error).message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CompatInputError(`${source} is neither a pact nor an OpenAPI document`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new CompatInputError(`${source} is neither a pact nor an OpenAPI document`);
   if ('openapi' in value) return { kind: 'openapi', source, document: value };
   const pact = value as PactDocument;
   const spec = (pact.metadata?.pactSpecification as { version?: unknown } | undefined)?.version;
-  if (!Array.isArray(pact.interactions) || typeof pact.consumer?.name !== 'string' || typeof pact.provider?.name !== 'string')
-    throw new CompatInputError(`${source} is neither a pact (consumer, provider, interactions) nor an OpenAPI document (an openapi key)`);
+  if (
+    !Array.isArray(pact.interactions) ||
+    typeof pact.consumer?.name !== 'string' ||
+    typeof pact.provider?.name !== 'string'
+  )
+    throw new CompatInputError(
+      `${source} is neither a pact (consumer, provider, interactions) nor an OpenAPI document (an openapi key)`,
+    );
   if (typeof spec !== 'string' || !spec.startsWith('4.'))
-    throw new CompatInputError(`${source} is not a Pact specification V4 file (metadata.pactSpecification.version is ${JSON.stringify(spec ?? null)})`);
+    throw new CompatInputError(
+      `${source} is not a Pact specification V4 file (metadata.pactSpecification.version is ${JSON.stringify(spec ?? null)})`,
+    );
   return { kind: 'pact', contract: sellerContractOf(pact, source, fallback()) };
 }
 
@@ -67,7 +83,9 @@ function fromDirectory(dir: string, label: string): ContractDocument {
   let file = candidates.find((candidate) => existsSync(candidate));
   if (file === undefined) {
     // An unpacked release may hold its pact under another name: one pact-looking JSON file.
-    const pacts = readdirSync(dir).filter((name) => name.endsWith('.json') && /"interactions"\s*:/.test(readFileSync(join(dir, name), 'utf8')));
+    const pacts = readdirSync(dir).filter(
+      (name) => name.endsWith('.json') && /"interactions"\s*:/.test(readFileSync(join(dir, name), 'utf8')),
+    );
     if (pacts.length === 1) file = join(dir, pacts[0]);
     else
       throw new CompatInputError(
@@ -87,7 +105,11 @@ function fromDirectory(dir: string, label: string): ContractDocument {
 /** `git show <ref>:<path>` in `repo`; undefined when that path is not in the ref. */
 export function gitShow(repo: string, ref: string, path: string): string | undefined {
   try {
-    return execFileSync('git', ['-C', repo, 'show', `${ref}:${path}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync('git', ['-C', repo, 'show', `${ref}:${path}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch {
     return undefined;
   }
@@ -104,8 +126,10 @@ export function isCommit(repo: string, ref: string): boolean {
 
 function fromGitRef(repo: string, spec: string): ContractDocument {
   const colon = spec.indexOf(':');
-  const [ref, path] = colon > 0 && !isCommit(repo, spec) ? [spec.slice(0, colon), spec.slice(colon + 1)] : [spec, CONTRACT_PATHS.pact];
-  if (!isCommit(repo, ref)) throw new CompatInputError(`${spec} is neither a file, a directory nor a git ref of ${repo}`);
+  const [ref, path] =
+    colon > 0 && !isCommit(repo, spec) ? [spec.slice(0, colon), spec.slice(colon + 1)] : [spec, CONTRACT_PATHS.pact];
+  if (!isCommit(repo, ref))
+    throw new CompatInputError(`${spec} is neither a file, a directory nor a git ref of ${repo}`);
   const text = gitShow(repo, ref, path);
   if (text === undefined) throw new CompatInputError(`git ref ${ref} has no ${path}`);
   return documentOf(text, `${ref}:${path}`, () => {
@@ -126,7 +150,9 @@ export function loadContract(spec: string, repo: string): ContractDocument {
     try {
       text = readFileSync(spec, 'utf8');
     } catch (error) {
-      throw new CompatInputError(`cannot read ${spec}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new CompatInputError(
+        `cannot read ${spec}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     // A lone pact file of before 3.2.0 states neither version nor rules: they stay unknown.
     return documentOf(text, spec, () => ({}));

@@ -14,7 +14,8 @@ import { sellerFinding } from './seller-policy';
 type Json = Record<string, unknown>;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const obj = (value: unknown): Json => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const obj = (value: unknown): Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 
 /** Whether an interaction counts against a seller: not optional, not pending. */
 const counts = (i: PactInteraction) => optionalFieldOf(i) === undefined && i.pending !== true;
@@ -61,7 +62,12 @@ function compareStates(where: string, base: PactInteraction, head: PactInteracti
 function compareCounting(where: string, base: PactInteraction, head: PactInteraction): CompatFinding[] {
   const findings: CompatFinding[] = [];
   if (counts(base) !== counts(head)) {
-    const why = (i: PactInteraction) => (optionalFieldOf(i) !== undefined ? `optional (${optionalFieldOf(i)})` : i.pending === true ? 'pending' : 'required');
+    const why = (i: PactInteraction) =>
+      optionalFieldOf(i) !== undefined
+        ? `optional (${optionalFieldOf(i)})`
+        : i.pending === true
+          ? 'pending'
+          : 'required';
     findings.push(
       sellerFinding(
         counts(head) ? 'interaction-made-required' : 'interaction-made-optional',
@@ -88,12 +94,21 @@ function compareCounting(where: string, base: PactInteraction, head: PactInterac
     return rest;
   };
   if (!same(words(base), words(head)))
-    findings.push(sellerFinding('wording-changed', where, '/comments', { base: words(base), head: words(head) }, 'the comments changed'));
+    findings.push(
+      sellerFinding(
+        'wording-changed',
+        where,
+        '/comments',
+        { base: words(base), head: words(head) },
+        'the comments changed',
+      ),
+    );
   return findings;
 }
 
 function compareHeaders(where: string, side: 'request' | 'response', base: unknown, head: unknown): CompatFinding[] {
-  const lower = (headers: unknown) => Object.fromEntries(Object.entries(obj(headers)).map(([k, v]) => [k.toLowerCase(), v]));
+  const lower = (headers: unknown) =>
+    Object.fromEntries(Object.entries(obj(headers)).map(([k, v]) => [k.toLowerCase(), v]));
   const b = lower(base);
   const h = lower(head);
   const findings: CompatFinding[] = [];
@@ -107,24 +122,56 @@ function compareHeaders(where: string, side: 'request' | 'response', base: unkno
           ? sellerFinding('request-changed', where, pointer, sides, `request header ${name} is no longer sent`)
           : b[name] === undefined
             ? sellerFinding('request-header-added', where, pointer, sides, `request header ${name} is newly sent`)
-            : sellerFinding('request-changed', where, pointer, sides, `request header ${name} is now ${JSON.stringify(h[name])}`),
+            : sellerFinding(
+                'request-changed',
+                where,
+                pointer,
+                sides,
+                `request header ${name} is now ${JSON.stringify(h[name])}`,
+              ),
       );
     else
       findings.push(
         h[name] === undefined
-          ? sellerFinding('reply-header-no-longer-required', where, pointer, sides, `reply header ${name} is no longer expected`)
-          : sellerFinding('reply-header-newly-required', where, pointer, sides, `reply header ${name} is now expected as ${JSON.stringify(h[name])}`),
+          ? sellerFinding(
+              'reply-header-no-longer-required',
+              where,
+              pointer,
+              sides,
+              `reply header ${name} is no longer expected`,
+            )
+          : sellerFinding(
+              'reply-header-newly-required',
+              where,
+              pointer,
+              sides,
+              `reply header ${name} is now expected as ${JSON.stringify(h[name])}`,
+            ),
       );
   }
   return findings;
 }
 
 /** The parts of `base` and `head` outside `known` that differ: each an unclassified change. */
-function unknownParts(where: string, prefix: string, base: Json, head: Json, known: readonly string[]): CompatFinding[] {
+function unknownParts(
+  where: string,
+  prefix: string,
+  base: Json,
+  head: Json,
+  known: readonly string[],
+): CompatFinding[] {
   return [...new Set([...Object.keys(base), ...Object.keys(head)])]
     .filter((key) => !known.includes(key) && !same(base[key], head[key]))
     .sort()
-    .map((key) => sellerFinding('unclassified-change', where, `${prefix}/${escape(key)}`, { base: base[key], head: head[key] }, `${prefix}/${key} changed`));
+    .map((key) =>
+      sellerFinding(
+        'unclassified-change',
+        where,
+        `${prefix}/${escape(key)}`,
+        { base: base[key], head: head[key] },
+        `${prefix}/${key} changed`,
+      ),
+    );
 }
 
 function compareRequest(where: string, base: Json, head: Json): CompatFinding[] {
@@ -158,21 +205,44 @@ function compareRequest(where: string, base: Json, head: Json): CompatFinding[] 
   }
   const bg = obj(base.generators);
   const hg = obj(head.generators);
-  findings.push(...compareRequestBodies(where, { body: bb.content, generators: obj(bg.body) }, { body: hb.content, generators: obj(hg.body) }));
+  findings.push(
+    ...compareRequestBodies(
+      where,
+      { body: bb.content, generators: obj(bg.body) },
+      { body: hb.content, generators: obj(hg.body) },
+    ),
+  );
   findings.push(...compareRequestGenerators(where, obj(bg.body), obj(hg.body)));
   findings.push(...unknownParts(where, '/request/generators', bg, hg, ['body']));
   findings.push(...compareRequestMatchers(where, obj(base.matchingRules), obj(head.matchingRules)));
   findings.push(...unknownParts(where, '/request/body', bb, hb, ['content', 'contentType', 'encoded']));
-  findings.push(...unknownParts(where, '/request', base, head, ['method', 'path', 'query', 'headers', 'body', 'generators', 'matchingRules']));
+  findings.push(
+    ...unknownParts(where, '/request', base, head, [
+      'method',
+      'path',
+      'query',
+      'headers',
+      'body',
+      'generators',
+      'matchingRules',
+    ]),
+  );
   return findings;
 }
 
 /** A reply generator only supplies the example; it matters where the value must equal it. */
-function compareReplyGenerators(where: string, base: Json, head: Json, headRules: Record<string, MatchingRule>): CompatFinding[] {
+function compareReplyGenerators(
+  where: string,
+  base: Json,
+  head: Json,
+  headRules: Record<string, MatchingRule>,
+): CompatFinding[] {
   const findings: CompatFinding[] = [];
   for (const path of [...new Set([...Object.keys(base), ...Object.keys(head)])].sort()) {
     if (same(base[path], head[path])) continue;
-    const concrete = (parseRulePath(path) ?? []).map((token) => ('field' in token ? token.field : 'index' in token ? token.index : 0));
+    const concrete = (parseRulePath(path) ?? []).map((token) =>
+      'field' in token ? token.field : 'index' in token ? token.index : 0,
+    );
     const exact = expectationAt(headRules, concrete).checks.length === 0;
     findings.push(
       sellerFinding(
@@ -218,7 +288,11 @@ function compareResponse(where: string, base: Json, head: Json): CompatFinding[]
   const hr = obj(head.matchingRules);
   const headBodyRules = obj(hr.body) as Record<string, MatchingRule>;
   findings.push(
-    ...compareReplyBodies(where, { body: bb.content, rules: obj(br.body) as Record<string, MatchingRule> }, { body: hb.content, rules: headBodyRules }),
+    ...compareReplyBodies(
+      where,
+      { body: bb.content, rules: obj(br.body) as Record<string, MatchingRule> },
+      { body: hb.content, rules: headBodyRules },
+    ),
   );
   const bg = obj(base.generators);
   const hg = obj(head.generators);
@@ -226,7 +300,9 @@ function compareResponse(where: string, base: Json, head: Json): CompatFinding[]
   findings.push(...unknownParts(where, '/response/generators', bg, hg, ['body']));
   findings.push(...unknownParts(where, '/response/matchingRules', br, hr, ['body']));
   findings.push(...unknownParts(where, '/response/body', bb, hb, ['content', 'contentType', 'encoded']));
-  findings.push(...unknownParts(where, '/response', base, head, ['status', 'headers', 'body', 'generators', 'matchingRules']));
+  findings.push(
+    ...unknownParts(where, '/response', base, head, ['status', 'headers', 'body', 'generators', 'matchingRules']),
+  );
   return findings;
 }
 
@@ -246,12 +322,28 @@ export function compareInteractions(base: PactInteraction, head: PactInteraction
     );
   if (base.type !== head.type)
     findings.push(
-      sellerFinding('interaction-type-changed', where, '/type', { base: base.type, head: head.type }, `the interaction is now ${String(head.type)}`),
+      sellerFinding(
+        'interaction-type-changed',
+        where,
+        '/type',
+        { base: base.type, head: head.type },
+        `the interaction is now ${String(head.type)}`,
+      ),
     );
   findings.push(...compareStates(where, base, head));
   findings.push(...compareCounting(where, base, head));
   findings.push(...compareRequest(where, obj(base.request), obj(head.request)));
   findings.push(...compareResponse(where, obj(base.response), obj(head.response)));
-  findings.push(...unknownParts(where, '', base, head, ['description', 'type', 'providerStates', 'comments', 'pending', 'request', 'response']));
+  findings.push(
+    ...unknownParts(where, '', base, head, [
+      'description',
+      'type',
+      'providerStates',
+      'comments',
+      'pending',
+      'request',
+      'response',
+    ]),
+  );
   return findings;
 }

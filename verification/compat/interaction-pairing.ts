@@ -25,7 +25,12 @@ const withoutDescription = (i: PactInteraction) => canonical({ ...i, description
 const statesOf = (i: PactInteraction) => canonical(i.providerStates ?? []);
 
 /** Pairs what is left of `base` and `head` whose `key` is unique on both sides. */
-function pairByUniqueKey(base: PactInteraction[], head: PactInteraction[], key: (i: PactInteraction) => string, pairs: InteractionPairs['pairs']) {
+function pairByUniqueKey(
+  base: PactInteraction[],
+  head: PactInteraction[],
+  key: (i: PactInteraction) => string,
+  pairs: InteractionPairs['pairs'],
+) {
   const count = (list: PactInteraction[]) => {
     const counts = new Map<string, number>();
     for (const i of list) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);

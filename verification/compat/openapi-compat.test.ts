@@ -52,7 +52,14 @@ describe('compareOpenApiDocuments on the real documents', () => {
   });
 
   it('finds nothing when a component is renamed and every reference follows it', () => {
-    const head = served(JSON.parse(JSON.stringify(BUYER).replaceAll('#/components/schemas/ItemInquiryBuyerReply', '#/components/schemas/ItemReply')));
+    const head = served(
+      JSON.parse(
+        JSON.stringify(BUYER).replaceAll(
+          '#/components/schemas/ItemInquiryBuyerReply',
+          '#/components/schemas/ItemReply',
+        ),
+      ),
+    );
     head.components.schemas.ItemReply = head.components.schemas.ItemInquiryBuyerReply;
     delete head.components.schemas.ItemInquiryBuyerReply;
     expect(compareOpenApiDocuments(BUYER, head)).toEqual([]);
@@ -103,21 +110,37 @@ const MUTATIONS: Mutation[] = [
   {
     name: 'an operation removed',
     change: (d) => delete d.paths['/catalog-session/api/cart/items/{item_id}'].delete,
-    expected: [b('operation-removed', '/paths/~1catalog-session~1api~1cart~1items~1{item_id}/delete', 'DELETE /catalog-session/api/cart/items/{item_id}')],
+    expected: [
+      b(
+        'operation-removed',
+        '/paths/~1catalog-session~1api~1cart~1items~1{item_id}/delete',
+        'DELETE /catalog-session/api/cart/items/{item_id}',
+      ),
+    ],
   },
   {
     name: 'a path added',
     change: (d) => (d.paths['/json/federated/v3_3/item_inquiry'] = d.paths['/json/federated/v3_2/item_inquiry']),
-    expected: [s('path-added', '/paths/~1json~1federated~1v3_3~1item_inquiry/post', 'POST /json/federated/v3_3/item_inquiry')],
+    expected: [
+      s('path-added', '/paths/~1json~1federated~1v3_3~1item_inquiry/post', 'POST /json/federated/v3_3/item_inquiry'),
+    ],
   },
   {
     name: 'a response status removed',
     change: (d) => delete d.paths['/json/federated/v3_2/place_order'].post.responses['409'],
-    expected: [b('response-status-removed', '/paths/~1json~1federated~1v3_2~1place_order/post/responses/409', 'POST /json/federated/v3_2/place_order')],
+    expected: [
+      b(
+        'response-status-removed',
+        '/paths/~1json~1federated~1v3_2~1place_order/post/responses/409',
+        'POST /json/federated/v3_2/place_order',
+      ),
+    ],
   },
   {
     name: 'a response status added',
-    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.responses['404'] = d.paths['/json/federated/v3_2/item_inquiry'].post.responses['422']),
+    change: (d) =>
+      (d.paths['/json/federated/v3_2/item_inquiry'].post.responses['404'] =
+        d.paths['/json/federated/v3_2/item_inquiry'].post.responses['422']),
     expected: [s('response-status-added', `${IIP}/responses/404`)],
   },
   {
@@ -182,13 +205,21 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: 'a new required query parameter',
-    change: (d) => d.paths['/search/products'].get.parameters.push({ name: 'region', in: 'query', required: true, schema: { type: 'string' } }),
+    change: (d) =>
+      d.paths['/search/products'].get.parameters.push({
+        name: 'region',
+        in: 'query',
+        required: true,
+        schema: { type: 'string' },
+      }),
     expected: [b('request-parameter-newly-required', `${SEARCHP}/parameters/3`, SEARCH)],
   },
   {
     name: 'a new required header',
     change: (d) =>
-      (d.paths['/json/federated/v3_2/item_inquiry'].post.parameters = [{ name: 'X-Buyer-Region', in: 'header', required: true, schema: { type: 'string' } }]),
+      (d.paths['/json/federated/v3_2/item_inquiry'].post.parameters = [
+        { name: 'X-Buyer-Region', in: 'header', required: true, schema: { type: 'string' } },
+      ]),
     expected: [b('request-parameter-newly-required', `${IIP}/parameters/0`)],
   },
   {
@@ -198,13 +229,26 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: 'a request enum narrowed',
-    change: (d) => (d.components.schemas.CatalogCategoriesRequest.properties.response_items.enum = ['all', 'categories']),
-    expected: [b('request-enum-narrowed', `${S}/CatalogCategoriesRequest/properties/response_items/enum`, 'POST /catalog/categories')],
+    change: (d) =>
+      (d.components.schemas.CatalogCategoriesRequest.properties.response_items.enum = ['all', 'categories']),
+    expected: [
+      b(
+        'request-enum-narrowed',
+        `${S}/CatalogCategoriesRequest/properties/response_items/enum`,
+        'POST /catalog/categories',
+      ),
+    ],
   },
   {
     name: 'a request enum widened',
     change: (d) => d.components.schemas.CatalogCategoriesRequest.properties.response_items.enum.push('brands'),
-    expected: [s('request-enum-widened', `${S}/CatalogCategoriesRequest/properties/response_items/enum`, 'POST /catalog/categories')],
+    expected: [
+      s(
+        'request-enum-widened',
+        `${S}/CatalogCategoriesRequest/properties/response_items/enum`,
+        'POST /catalog/categories',
+      ),
+    ],
   },
   {
     name: 'a request maxLength lowered',
@@ -228,7 +272,13 @@ const MUTATIONS: Mutation[] = [
       delete sku.minimum;
       sku.exclusiveMinimum = 1;
     },
-    expected: [b('request-range-narrowed', `${S}/ProductAvailabilityRequest/properties/sku/exclusiveMinimum`, 'POST /catalog-session/api/availability')],
+    expected: [
+      b(
+        'request-range-narrowed',
+        `${S}/ProductAvailabilityRequest/properties/sku/exclusiveMinimum`,
+        'POST /catalog-session/api/availability',
+      ),
+    ],
   },
   {
     name: 'a request pattern changed',
@@ -260,7 +310,13 @@ const MUTATIONS: Mutation[] = [
     name: 'a request type narrowed (number to integer)',
     change: (d) => (d.components.schemas.ProductAvailabilityRequest.properties.sku.type = 'number'),
     onBase: true,
-    expected: [b('request-type-narrowed', `${S}/ProductAvailabilityRequest/properties/sku/type`, 'POST /catalog-session/api/availability')],
+    expected: [
+      b(
+        'request-type-narrowed',
+        `${S}/ProductAvailabilityRequest/properties/sku/type`,
+        'POST /catalog-session/api/availability',
+      ),
+    ],
   },
   {
     name: 'a request body content type removed',
@@ -278,12 +334,22 @@ const MUTATIONS: Mutation[] = [
     name: 'additionalProperties: false newly set on a request',
     change: (d) => delete d.components.schemas.ProductAvailabilityRequest.additionalProperties,
     onBase: true,
-    expected: [b('request-additional-properties-closed', `${S}/ProductAvailabilityRequest/additionalProperties`, 'POST /catalog-session/api/availability')],
+    expected: [
+      b(
+        'request-additional-properties-closed',
+        `${S}/ProductAvailabilityRequest/additionalProperties`,
+        'POST /catalog-session/api/availability',
+      ),
+    ],
   },
   {
     name: 'a branch added to a reply anyOf',
     change: (d) =>
-      d.components.schemas.CatalogVehiclesReply.anyOf.push({ type: 'object', required: ['level'], properties: { level: { const: 'trims', type: 'string' } } }),
+      d.components.schemas.CatalogVehiclesReply.anyOf.push({
+        type: 'object',
+        required: ['level'],
+        properties: { level: { const: 'trims', type: 'string' } },
+      }),
     expected: [b('reply-union-widened', `${S}/CatalogVehiclesReply/anyOf/5`, 'POST /catalog/vehicles')],
   },
   {
@@ -301,7 +367,13 @@ const MUTATIONS: Mutation[] = [
       item.required = item.required.filter((n: string) => n !== 'name');
     },
     // A removal points into base, where the branch is still the fifth.
-    expected: [b('reply-field-removed', `${S}/CatalogVehiclesReply/anyOf/4/properties/items/items/properties/name`, 'POST /catalog/vehicles')],
+    expected: [
+      b(
+        'reply-field-removed',
+        `${S}/CatalogVehiclesReply/anyOf/4/properties/items/items/properties/name`,
+        'POST /catalog/vehicles',
+      ),
+    ],
   },
   {
     name: 'a reply field made nullable',
@@ -325,22 +397,37 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: 'a request example changed',
-    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.requestBody.content['application/json'].example = { items: [] }),
+    change: (d) =>
+      (d.paths['/json/federated/v3_2/item_inquiry'].post.requestBody.content['application/json'].example = {
+        items: [],
+      }),
     expected: [s('example-changed', `${IIP}/requestBody/content/application~1json/example`)],
   },
   {
     name: 'an operation added',
-    change: (d) => (d.paths['/catalog-session/api/cart/items/{item_id}'].put = d.paths['/catalog-session/api/cart/items/{item_id}'].patch),
-    expected: [s('operation-added', '/paths/~1catalog-session~1api~1cart~1items~1{item_id}/put', 'PUT /catalog-session/api/cart/items/{item_id}')],
+    change: (d) =>
+      (d.paths['/catalog-session/api/cart/items/{item_id}'].put =
+        d.paths['/catalog-session/api/cart/items/{item_id}'].patch),
+    expected: [
+      s(
+        'operation-added',
+        '/paths/~1catalog-session~1api~1cart~1items~1{item_id}/put',
+        'PUT /catalog-session/api/cart/items/{item_id}',
+      ),
+    ],
   },
   {
     name: 'a reply header removed',
-    change: (d) => delete d.paths['/json/federated/v3_2/item_inquiry'].post.responses['200'].headers['X-RateLimit-Reset'],
+    change: (d) =>
+      delete d.paths['/json/federated/v3_2/item_inquiry'].post.responses['200'].headers['X-RateLimit-Reset'],
     expected: [b('reply-header-removed', `${IIP}/responses/200/headers/X-RateLimit-Reset`)],
   },
   {
     name: 'a reply header added',
-    change: (d) => (d.paths['/json/federated/v3_2/item_inquiry'].post.responses['200'].headers['X-Request-Id'] = { schema: { type: 'string' } }),
+    change: (d) =>
+      (d.paths['/json/federated/v3_2/item_inquiry'].post.responses['200'].headers['X-Request-Id'] = {
+        schema: { type: 'string' },
+      }),
     expected: [s('reply-header-added', `${IIP}/responses/200/headers/X-Request-Id`)],
   },
   {
@@ -352,13 +439,23 @@ const MUTATIONS: Mutation[] = [
     },
     expected: [
       b('response-content-type-removed', '/paths/~1health/get/responses/200/content/application~1json', 'GET /health'),
-      s('response-content-type-added', '/paths/~1health/get/responses/200/content/application~1health+json', 'GET /health'),
+      s(
+        'response-content-type-added',
+        '/paths/~1health/get/responses/200/content/application~1health+json',
+        'GET /health',
+      ),
     ],
   },
   {
     name: 'an optional request body made required',
     change: (d) => (d.paths['/auth/get_catalog_token'].post.requestBody.required = true),
-    expected: [b('request-body-newly-required', '/paths/~1auth~1get_catalog_token/post/requestBody/required', 'POST /auth/get_catalog_token')],
+    expected: [
+      b(
+        'request-body-newly-required',
+        '/paths/~1auth~1get_catalog_token/post/requestBody/required',
+        'POST /auth/get_catalog_token',
+      ),
+    ],
   },
   {
     name: 'a request body made optional',
@@ -382,7 +479,8 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: 'an optional query parameter added',
-    change: (d) => d.paths['/search/products'].get.parameters.push({ name: 'sort', in: 'query', schema: { type: 'string' } }),
+    change: (d) =>
+      d.paths['/search/products'].get.parameters.push({ name: 'sort', in: 'query', schema: { type: 'string' } }),
     expected: [s('request-parameter-added', `${SEARCHP}/parameters/3`, SEARCH)],
   },
   {
@@ -413,8 +511,14 @@ const MUTATIONS: Mutation[] = [
   },
   {
     name: 'a reply format dropped',
-    change: (d) => delete itemReply(d).properties.locations.items.properties.route_times.items.properties.cutoff_time.format,
-    expected: [b('reply-format-changed', `${ITEM_REPLY}/properties/locations/items/properties/route_times/items/properties/cutoff_time/format`)],
+    change: (d) =>
+      delete itemReply(d).properties.locations.items.properties.route_times.items.properties.cutoff_time.format,
+    expected: [
+      b(
+        'reply-format-changed',
+        `${ITEM_REPLY}/properties/locations/items/properties/route_times/items/properties/cutoff_time/format`,
+      ),
+    ],
   },
   {
     name: 'a reply format added',
@@ -450,7 +554,13 @@ const MUTATIONS: Mutation[] = [
   {
     name: 'a request object opened',
     change: (d) => delete d.components.schemas.ProductAvailabilityRequest.additionalProperties,
-    expected: [s('request-additional-properties-opened', `${S}/ProductAvailabilityRequest/additionalProperties`, 'POST /catalog-session/api/availability')],
+    expected: [
+      s(
+        'request-additional-properties-opened',
+        `${S}/ProductAvailabilityRequest/additionalProperties`,
+        'POST /catalog-session/api/availability',
+      ),
+    ],
   },
   {
     name: 'a `not` added to a request field',
@@ -470,7 +580,13 @@ const MUTATIONS: Mutation[] = [
   {
     name: 'a request type widened (integer to number)',
     change: (d) => (d.components.schemas.ProductAvailabilityRequest.properties.sku.type = 'number'),
-    expected: [s('request-type-widened', `${S}/ProductAvailabilityRequest/properties/sku/type`, 'POST /catalog-session/api/availability')],
+    expected: [
+      s(
+        'request-type-widened',
+        `${S}/ProductAvailabilityRequest/properties/sku/type`,
+        'POST /catalog-session/api/availability',
+      ),
+    ],
   },
   {
     name: 'a reply type narrowed (number to integer)',
@@ -512,7 +628,9 @@ describe('the internal API document gets the same check', () => {
   it('a request field no longer nullable: breaking (request-union-narrowed, at the branch in base)', () => {
     const head = structuredClone(INTERNAL);
     head.components.schemas.CreateUserRequest.properties.terminal_pin.anyOf.pop();
-    expect(compareOpenApiDocuments(INTERNAL, head).map(brief)).toEqual([b('request-union-narrowed', `${pin}/anyOf/1`, CREATE)]);
+    expect(compareOpenApiDocuments(INTERNAL, head).map(brief)).toEqual([
+      b('request-union-narrowed', `${pin}/anyOf/1`, CREATE),
+    ]);
   });
 
   it('a request enum written as anyOf of consts narrowed: breaking (request-enum-narrowed)', () => {

@@ -14,7 +14,8 @@ export type { DocumentOperation } from './openapi-operations';
 const pathShape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
 
 function pathsOf(document: unknown, side: 'base' | 'head'): JsonObject {
-  if (!isObject(document) || typeof document.openapi !== 'string') throw new TypeError(`${side} is not an OpenAPI document (it has no "openapi" field)`);
+  if (!isObject(document) || typeof document.openapi !== 'string')
+    throw new TypeError(`${side} is not an OpenAPI document (it has no "openapi" field)`);
   return isObject(document.paths) ? document.paths : {};
 }
 
@@ -32,21 +33,38 @@ export function compareOpenApiDocuments(base: unknown, head: unknown): CompatFin
     for (const method of methodsOf(baseItem)) {
       const sink: FindingSink = { where: whereOf({ method, path: basePath }), findings };
       if (headPath === undefined) {
-        report(sink, { policy: 'path-removed', pointer: operationPointer(basePath, method), base: sink.where, message: `${basePath} removed` });
+        report(sink, {
+          policy: 'path-removed',
+          pointer: operationPointer(basePath, method),
+          base: sink.where,
+          message: `${basePath} removed`,
+        });
       } else if (!methodsOf(headPaths[headPath]).includes(method)) {
-        report(sink, { policy: 'operation-removed', pointer: operationPointer(basePath, method), base: sink.where, message: `${sink.where} removed` });
+        report(sink, {
+          policy: 'operation-removed',
+          pointer: operationPointer(basePath, method),
+          base: sink.where,
+          message: `${sink.where} removed`,
+        });
       } else {
         findings.push(...compareOperations(base, { method, path: basePath }, { method, path: headPath }, head));
       }
     }
   }
   for (const [headPath, headItem] of Object.entries(headPaths)) {
-    const baseItem = baseShapes.has(pathShape(headPath)) ? basePaths[Object.keys(basePaths).find((p) => pathShape(p) === pathShape(headPath))!] : undefined;
+    const baseItem = baseShapes.has(pathShape(headPath))
+      ? basePaths[Object.keys(basePaths).find((p) => pathShape(p) === pathShape(headPath))!]
+      : undefined;
     for (const method of methodsOf(headItem)) {
       if (baseItem !== undefined && methodsOf(baseItem).includes(method)) continue;
       const sink: FindingSink = { where: whereOf({ method, path: headPath }), findings };
       const policy = baseItem === undefined ? 'path-added' : 'operation-added';
-      report(sink, { policy, pointer: operationPointer(headPath, method), head: sink.where, message: `${sink.where} added` });
+      report(sink, {
+        policy,
+        pointer: operationPointer(headPath, method),
+        head: sink.where,
+        message: `${sink.where} added`,
+      });
     }
   }
   return withoutRepeats(findings);
@@ -64,12 +82,17 @@ export function compareOperations(
   headDocument: unknown = document,
 ): CompatFinding[] {
   const baseOperation: DocumentOperation = { document, method: baseOp.method.toLowerCase(), path: baseOp.path };
-  const headOperation: DocumentOperation = { document: headDocument, method: headOp.method.toLowerCase(), path: headOp.path };
+  const headOperation: DocumentOperation = {
+    document: headDocument,
+    method: headOp.method.toLowerCase(),
+    path: headOp.path,
+  };
   for (const [side, o] of [
     ['base', baseOperation],
     ['head', headOperation],
   ] as const) {
-    if (!methodsOf(pathsOf(o.document, side)[o.path]).some((m) => m === o.method)) throw new RangeError(`${side} has no operation ${whereOf(o)}`);
+    if (!methodsOf(pathsOf(o.document, side)[o.path]).some((m) => m === o.method))
+      throw new RangeError(`${side} has no operation ${whereOf(o)}`);
   }
   const sink: FindingSink = { where: whereOf(headOperation), findings: [] };
   diffOperation(sink, baseOperation, headOperation);

@@ -11,7 +11,13 @@ const CONTENT_POLICY = {
   reply: { removed: 'response-content-type-removed', added: 'response-content-type-added' },
 } as const satisfies Record<Direction, Record<'removed' | 'added', OpenApiPolicy>>;
 
-export function diffContent(sink: FindingSink, b: Located, h: Located, direction: Direction, diffSchema: SchemaDiff): void {
+export function diffContent(
+  sink: FindingSink,
+  b: Located,
+  h: Located,
+  direction: Direction,
+  diffSchema: SchemaDiff,
+): void {
   const bc = (b.node as JsonObject).content;
   const hc = (h.node as JsonObject).content;
   const bm = isObject(bc) ? bc : {};
@@ -32,9 +38,16 @@ export function diffContent(sink: FindingSink, b: Located, h: Located, direction
     const hMedia = isObject(hm[type]) ? hm[type] : {};
     for (const key of ['example', 'examples']) {
       if (JSON.stringify(bMedia[key]) !== JSON.stringify(hMedia[key]))
-        report(sink, { policy: 'example-changed', pointer: pointerChild(key in hMedia ? hAt : bAt, key), message: `${type} ${key} changed` });
+        report(sink, {
+          policy: 'example-changed',
+          pointer: pointerChild(key in hMedia ? hAt : bAt, key),
+          message: `${type} ${key} changed`,
+        });
     }
-    diffSchema({ node: bMedia.schema ?? {}, at: pointerChild(bAt, 'schema') }, { node: hMedia.schema ?? {}, at: pointerChild(hAt, 'schema') });
+    diffSchema(
+      { node: bMedia.schema ?? {}, at: pointerChild(bAt, 'schema') },
+      { node: hMedia.schema ?? {}, at: pointerChild(hAt, 'schema') },
+    );
   }
   for (const type of Object.keys(hm)) {
     if (!(type in bm))

@@ -9,7 +9,13 @@ import { canonical, propertyAt } from './openapi-schema-shape';
 
 type DiffField = (base: Located, head: Located) => void;
 
-export function diffObject(c: SchemaComparison, b: Located, h: Located, direction: Direction, diffField: DiffField): void {
+export function diffObject(
+  c: SchemaComparison,
+  b: Located,
+  h: Located,
+  direction: Direction,
+  diffField: DiffField,
+): void {
   const bs = b.node as JsonObject;
   const hs = h.node as JsonObject;
   const bp = isObject(bs.properties) ? bs.properties : {};
@@ -36,8 +42,18 @@ export function diffObject(c: SchemaComparison, b: Located, h: Located, directio
     }
     if (!inBase) {
       const required = hr.has(name);
-      const policy: OpenApiPolicy = direction === 'request' ? (required ? 'request-field-newly-required' : 'request-field-added') : 'reply-field-added';
-      report(c, { policy, pointer: hAt, head: name, message: `${direction} field \`${name}\` added${required ? ' (required)' : ' (optional)'}` });
+      const policy: OpenApiPolicy =
+        direction === 'request'
+          ? required
+            ? 'request-field-newly-required'
+            : 'request-field-added'
+          : 'reply-field-added';
+      report(c, {
+        policy,
+        pointer: hAt,
+        head: name,
+        message: `${direction} field \`${name}\` added${required ? ' (required)' : ' (optional)'}`,
+      });
       continue;
     }
     if (name in bp || name in hp) diffField({ node: bp[name] ?? {}, at: bAt }, { node: hp[name] ?? {}, at: hAt });
@@ -68,12 +84,17 @@ function diffAdditional(c: SchemaComparison, b: Located, h: Located, direction: 
   const bv = (b.node as JsonObject).additionalProperties;
   const hv = (h.node as JsonObject).additionalProperties;
   const open = (v: unknown) => v === undefined || v === true;
-  if (isObject(bv) && isObject(hv)) return diffField({ node: bv, at: at(b, 'additionalProperties') }, { node: hv, at: at(h, 'additionalProperties') });
+  if (isObject(bv) && isObject(hv))
+    return diffField({ node: bv, at: at(b, 'additionalProperties') }, { node: hv, at: at(h, 'additionalProperties') });
   if (open(bv) && open(hv)) return;
   if (canonical(c.base, bv) === canonical(c.head, hv)) return;
   const closed = hv === false || (open(bv) && isObject(hv));
   const policy: OpenApiPolicy =
-    direction === 'reply' ? 'reply-additional-properties-changed' : closed ? 'request-additional-properties-closed' : 'request-additional-properties-opened';
+    direction === 'reply'
+      ? 'reply-additional-properties-changed'
+      : closed
+        ? 'request-additional-properties-closed'
+        : 'request-additional-properties-opened';
   report(c, {
     policy,
     pointer: placeOf(b, h, 'additionalProperties'),

@@ -41,7 +41,13 @@ function diffWording(sink: FindingSink, b: OperationSide, h: OperationSide): voi
       });
   }
   if (JSON.stringify(b.op.tags) !== JSON.stringify(h.op.tags))
-    report(sink, { policy: 'wording-changed', pointer: pointerChild(h.at, 'tags'), base: b.op.tags, head: h.op.tags, message: 'tags changed' });
+    report(sink, {
+      policy: 'wording-changed',
+      pointer: pointerChild(h.at, 'tags'),
+      base: b.op.tags,
+      head: h.op.tags,
+      message: 'tags changed',
+    });
   if (b.op.operationId !== h.op.operationId) {
     report(sink, {
       policy: 'operation-id-changed',
@@ -52,7 +58,11 @@ function diffWording(sink: FindingSink, b: OperationSide, h: OperationSide): voi
     });
   }
   if (h.op.deprecated === true && b.op.deprecated !== true)
-    report(sink, { policy: 'deprecated', pointer: pointerChild(h.at, 'deprecated'), message: 'operation marked deprecated' });
+    report(sink, {
+      policy: 'deprecated',
+      pointer: pointerChild(h.at, 'deprecated'),
+      message: 'operation marked deprecated',
+    });
 }
 
 /** Each alternative of the security requirement by one canonical text (scopes as a set), with where it stands. */
@@ -73,21 +83,49 @@ function securityAlternatives(o: DocumentOperation, side: OperationSide): Map<st
   );
 }
 
-function diffSecurity(sink: FindingSink, base: DocumentOperation, head: DocumentOperation, b: OperationSide, h: OperationSide): void {
+function diffSecurity(
+  sink: FindingSink,
+  base: DocumentOperation,
+  head: DocumentOperation,
+  b: OperationSide,
+  h: OperationSide,
+): void {
   const bs = securityAlternatives(base, b);
   const hs = securityAlternatives(head, h);
   for (const [key, { alt, at }] of bs)
-    if (!hs.has(key)) report(sink, { policy: 'security-changed', pointer: at, base: alt, message: `the credentials ${key} no longer admit the buyer` });
+    if (!hs.has(key))
+      report(sink, {
+        policy: 'security-changed',
+        pointer: at,
+        base: alt,
+        message: `the credentials ${key} no longer admit the buyer`,
+      });
   for (const [key, { alt, at }] of hs)
-    if (!bs.has(key)) report(sink, { policy: 'security-alternative-added', pointer: at, head: alt, message: `the credentials ${key} now admit the buyer too` });
+    if (!bs.has(key))
+      report(sink, {
+        policy: 'security-alternative-added',
+        pointer: at,
+        head: alt,
+        message: `the credentials ${key} now admit the buyer too`,
+      });
 }
 
 function diffRequestBody(sink: FindingSink, b: OperationSide, h: OperationSide, diffSchema: SchemaDiff): void {
-  const bb = b.op.requestBody === undefined ? undefined : follow(b.document, { node: b.op.requestBody, at: pointerChild(b.at, 'requestBody') });
-  const hb = h.op.requestBody === undefined ? undefined : follow(h.document, { node: h.op.requestBody, at: pointerChild(h.at, 'requestBody') });
+  const bb =
+    b.op.requestBody === undefined
+      ? undefined
+      : follow(b.document, { node: b.op.requestBody, at: pointerChild(b.at, 'requestBody') });
+  const hb =
+    h.op.requestBody === undefined
+      ? undefined
+      : follow(h.document, { node: h.op.requestBody, at: pointerChild(h.at, 'requestBody') });
   if (bb === undefined && hb === undefined) return;
   if (hb === undefined)
-    return report(sink, { policy: 'request-body-removed', pointer: bb!.at, message: 'request body removed: the buyer sends one that is no longer read' });
+    return report(sink, {
+      policy: 'request-body-removed',
+      pointer: bb!.at,
+      message: 'request body removed: the buyer sends one that is no longer read',
+    });
   const hn = hb.node as JsonObject;
   if (bb === undefined) {
     const required = hn.required === true;
@@ -99,9 +137,17 @@ function diffRequestBody(sink: FindingSink, b: OperationSide, h: OperationSide, 
   }
   const bn = bb.node as JsonObject;
   if (bn.required === true && hn.required !== true)
-    report(sink, { policy: 'request-body-made-optional', pointer: pointerChild(hb.at, 'required'), message: 'request body no longer required' });
+    report(sink, {
+      policy: 'request-body-made-optional',
+      pointer: pointerChild(hb.at, 'required'),
+      message: 'request body no longer required',
+    });
   if (bn.required !== true && hn.required === true)
-    report(sink, { policy: 'request-body-newly-required', pointer: pointerChild(hb.at, 'required'), message: 'request body now required' });
+    report(sink, {
+      policy: 'request-body-newly-required',
+      pointer: pointerChild(hb.at, 'required'),
+      message: 'request body now required',
+    });
   if (bn.description !== hn.description)
     report(sink, {
       policy: 'wording-changed',

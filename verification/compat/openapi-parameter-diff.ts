@@ -20,14 +20,22 @@ function parametersOf(o: DocumentOperation): Map<string, Located> {
       const name = String(p.node.name);
       const where = String(p.node.in);
       // A path variable is the n-th segment variable whatever it is called; a header's name has no case.
-      const key = where === 'path' ? `path:#${variables.indexOf(name)}` : `${where}:${where === 'header' ? name.toLowerCase() : name}`;
+      const key =
+        where === 'path'
+          ? `path:#${variables.indexOf(name)}`
+          : `${where}:${where === 'header' ? name.toLowerCase() : name}`;
       out.set(key, p);
     });
   }
   return out;
 }
 
-export function diffParameters(sink: FindingSink, base: DocumentOperation, head: DocumentOperation, diffSchema: SchemaDiff): void {
+export function diffParameters(
+  sink: FindingSink,
+  base: DocumentOperation,
+  head: DocumentOperation,
+  diffSchema: SchemaDiff,
+): void {
   const bp = parametersOf(base);
   const hp = parametersOf(head);
   for (const [key, b] of bp) {
@@ -68,10 +76,21 @@ export function diffParameters(sink: FindingSink, base: DocumentOperation, head:
         message: 'parameter description reworded',
       });
     if (JSON.stringify(bn.example) !== JSON.stringify(hn.example))
-      report(sink, { policy: 'example-changed', pointer: pointerChild(h.at, 'example'), message: 'parameter example changed' });
+      report(sink, {
+        policy: 'example-changed',
+        pointer: pointerChild(h.at, 'example'),
+        message: 'parameter example changed',
+      });
     if (hn.deprecated === true && bn.deprecated !== true)
-      report(sink, { policy: 'deprecated', pointer: pointerChild(h.at, 'deprecated'), message: `parameter ${key} marked deprecated` });
-    diffSchema({ node: bn.schema ?? {}, at: pointerChild(b.at, 'schema') }, { node: hn.schema ?? {}, at: pointerChild(h.at, 'schema') });
+      report(sink, {
+        policy: 'deprecated',
+        pointer: pointerChild(h.at, 'deprecated'),
+        message: `parameter ${key} marked deprecated`,
+      });
+    diffSchema(
+      { node: bn.schema ?? {}, at: pointerChild(b.at, 'schema') },
+      { node: hn.schema ?? {}, at: pointerChild(h.at, 'schema') },
+    );
   }
   for (const [key, h] of hp) {
     if (bp.has(key)) continue;

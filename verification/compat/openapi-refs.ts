@@ -10,12 +10,14 @@ export interface Located {
   at: string;
 }
 
-export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const escapeToken = (token: string | number) => String(token).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** `at` extended by each token, escaped (`/json/x` → `~1json~1x`). */
-export const pointerChild = (at: string, ...tokens: (string | number)[]) => at + tokens.map((t) => `/${escapeToken(t)}`).join('');
+export const pointerChild = (at: string, ...tokens: (string | number)[]) =>
+  at + tokens.map((t) => `/${escapeToken(t)}`).join('');
 
 /** The node at a local reference (`#/components/schemas/X`), or undefined. */
 export function resolvePointer(document: unknown, ref: string): unknown {

@@ -12,7 +12,12 @@ export interface OperationSide {
   op: JsonObject;
 }
 
-export function diffResponses(sink: FindingSink, b: OperationSide, h: OperationSide, diffSchema: (x: Located, y: Located, direction: Direction) => void): void {
+export function diffResponses(
+  sink: FindingSink,
+  b: OperationSide,
+  h: OperationSide,
+  diffSchema: (x: Located, y: Located, direction: Direction) => void,
+): void {
   const br = isObject(b.op.responses) ? b.op.responses : {};
   const hr = isObject(h.op.responses) ? h.op.responses : {};
   for (const status of Object.keys(br)) {
@@ -53,11 +58,21 @@ export function diffResponses(sink: FindingSink, b: OperationSide, h: OperationS
   }
 }
 
-function diffHeaders(sink: FindingSink, baseDoc: unknown, headDoc: unknown, b: Located, h: Located, diffSchema: SchemaDiff): void {
+function diffHeaders(
+  sink: FindingSink,
+  baseDoc: unknown,
+  headDoc: unknown,
+  b: Located,
+  h: Located,
+  diffSchema: SchemaDiff,
+): void {
   const byName = (l: Located) => {
     const headers = (l.node as JsonObject).headers;
     return new Map(
-      Object.entries(isObject(headers) ? headers : {}).map(([name, node]) => [name.toLowerCase(), { name, node, at: pointerChild(l.at, 'headers', name) }]),
+      Object.entries(isObject(headers) ? headers : {}).map(([name, node]) => [
+        name.toLowerCase(),
+        { name, node, at: pointerChild(l.at, 'headers', name) },
+      ]),
     );
   };
   const bh = byName(b);
@@ -65,7 +80,12 @@ function diffHeaders(sink: FindingSink, baseDoc: unknown, headDoc: unknown, b: L
   for (const [key, bx] of bh) {
     const hx = hh.get(key);
     if (hx === undefined) {
-      report(sink, { policy: 'reply-header-removed', pointer: bx.at, base: bx.name, message: `reply header ${bx.name} no longer sent` });
+      report(sink, {
+        policy: 'reply-header-removed',
+        pointer: bx.at,
+        base: bx.name,
+        message: `reply header ${bx.name} no longer sent`,
+      });
       continue;
     }
     const bHeader = follow(baseDoc, bx);
@@ -80,8 +100,17 @@ function diffHeaders(sink: FindingSink, baseDoc: unknown, headDoc: unknown, b: L
         head: hn.description,
         message: `header ${hx.name} description reworded`,
       });
-    diffSchema({ node: bn.schema ?? {}, at: pointerChild(bHeader.at, 'schema') }, { node: hn.schema ?? {}, at: pointerChild(hHeader.at, 'schema') });
+    diffSchema(
+      { node: bn.schema ?? {}, at: pointerChild(bHeader.at, 'schema') },
+      { node: hn.schema ?? {}, at: pointerChild(hHeader.at, 'schema') },
+    );
   }
   for (const [key, hx] of hh)
-    if (!bh.has(key)) report(sink, { policy: 'reply-header-added', pointer: hx.at, head: hx.name, message: `reply header ${hx.name} now sent` });
+    if (!bh.has(key))
+      report(sink, {
+        policy: 'reply-header-added',
+        pointer: hx.at,
+        head: hx.name,
+        message: `reply header ${hx.name} now sent`,
+      });
 }

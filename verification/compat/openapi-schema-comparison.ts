@@ -38,4 +38,5 @@ export const MOVES = {
 
 export const at = (l: Located, key: string) => pointerChild(l.at, key);
 /** The head's place when the head has the keyword, else the base's (a keyword removed). */
-export const placeOf = (b: Located, h: Located, key: string) => ((h.node as JsonObject)[key] !== undefined ? at(h, key) : at(b, key));
+export const placeOf = (b: Located, h: Located, key: string) =>
+  (h.node as JsonObject)[key] !== undefined ? at(h, key) : at(b, key);

@@ -27,14 +27,25 @@ const REQUEST = '/paths/~1parts/post/requestBody/content/application~1json/schem
 const part = (maxLength: number, name = 'Part') => ({
   type: 'object',
   required: ['number'],
-  properties: { number: { type: 'string', maxLength }, alternates: { type: 'array', items: { $ref: `#/components/schemas/${name}` } } },
+  properties: {
+    number: { type: 'string', maxLength },
+    alternates: { type: 'array', items: { $ref: `#/components/schemas/${name}` } },
+  },
 });
 
 describe('comparing schemas', () => {
   it('ends on a recursive schema, finds nothing against itself, and finds a change once', () => {
-    const base = documentWith({ $ref: '#/components/schemas/Part' }, { $ref: '#/components/schemas/Part' }, { Part: part(20) });
+    const base = documentWith(
+      { $ref: '#/components/schemas/Part' },
+      { $ref: '#/components/schemas/Part' },
+      { Part: part(20) },
+    );
     expect(compareOpenApiDocuments(base, structuredClone(base))).toEqual([]);
-    const head = documentWith({ $ref: '#/components/schemas/Part' }, { $ref: '#/components/schemas/Part' }, { Part: part(40) });
+    const head = documentWith(
+      { $ref: '#/components/schemas/Part' },
+      { $ref: '#/components/schemas/Part' },
+      { Part: part(40) },
+    );
     expect(compareOpenApiDocuments(base, head).map(brief)).toEqual([
       ['safe', 'request-range-loosened', '/components/schemas/Part/properties/number/maxLength'],
       ['breaking', 'reply-range-widened', '/components/schemas/Part/properties/number/maxLength'],
@@ -43,44 +54,84 @@ describe('comparing schemas', () => {
 
   it('finds nothing between a recursive schema and the same unrolled one level under another name', () => {
     const base = documentWith({ type: 'string' }, { $ref: '#/components/schemas/Part' }, { Part: part(20) });
-    const unrolled = { ...part(20), properties: { ...part(20).properties, alternates: { type: 'array', items: part(20, 'Item') } } };
+    const unrolled = {
+      ...part(20),
+      properties: { ...part(20).properties, alternates: { type: 'array', items: part(20, 'Item') } },
+    };
     const head = documentWith({ type: 'string' }, unrolled, { Item: part(20, 'Item') });
     expect(compareOpenApiDocuments(base, head)).toEqual([]);
   });
 
   it('treats identical pattern strings as equal wherever they stand, and a one-character change as a change', () => {
     const pattern = '^[^\\u0000\\uD800-\\uDFFF]*$';
-    const base = documentWith({ $ref: '#/components/schemas/Id' }, { type: 'string', pattern }, { Id: { type: 'string', pattern } });
-    const head = documentWith({ type: 'string', pattern }, { $ref: '#/components/schemas/Id' }, { Id: { type: 'string', pattern } });
+    const base = documentWith(
+      { $ref: '#/components/schemas/Id' },
+      { type: 'string', pattern },
+      { Id: { type: 'string', pattern } },
+    );
+    const head = documentWith(
+      { type: 'string', pattern },
+      { $ref: '#/components/schemas/Id' },
+      { Id: { type: 'string', pattern } },
+    );
     expect(compareOpenApiDocuments(base, head)).toEqual([]);
     const changed = documentWith({ type: 'string', pattern: pattern.replace('*', '+') }, { type: 'string', pattern });
-    expect(compareOpenApiDocuments(base, changed).map(brief)).toEqual([['breaking', 'request-pattern-changed', `${REQUEST}/pattern`]]);
+    expect(compareOpenApiDocuments(base, changed).map(brief)).toEqual([
+      ['breaking', 'request-pattern-changed', `${REQUEST}/pattern`],
+    ]);
   });
 
   it('reads an allOf of parts as the one schema they make', () => {
-    const whole = { type: 'object', required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'integer' } } };
-    const parts = { allOf: [{ $ref: '#/components/schemas/A' }, { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } }] };
+    const whole = {
+      type: 'object',
+      required: ['a', 'b'],
+      properties: { a: { type: 'string' }, b: { type: 'integer' } },
+    };
+    const parts = {
+      allOf: [
+        { $ref: '#/components/schemas/A' },
+        { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } },
+      ],
+    };
     const A = { type: 'object', required: ['a'], properties: { a: { type: 'string' } } };
     expect(compareOpenApiDocuments(documentWith(whole, whole), documentWith(parts, parts, { A }))).toEqual([]);
     const loosened = { ...A, required: [] };
-    expect(compareOpenApiDocuments(documentWith(whole, whole), documentWith(parts, parts, { A: loosened })).map(brief)).toEqual([
+    expect(
+      compareOpenApiDocuments(documentWith(whole, whole), documentWith(parts, parts, { A: loosened })).map(brief),
+    ).toEqual([
       ['safe', 'request-field-made-optional', '/components/schemas/A/properties/a'],
       ['breaking', 'reply-field-made-optional', '/components/schemas/A/properties/a'],
     ]);
   });
 
   it('compares a union branch by branch: reordered is nothing, added widens, changed is compared inside', () => {
-    const card = { type: 'object', title: 'card', required: ['number'], properties: { number: { type: 'string', maxLength: 19 } } };
+    const card = {
+      type: 'object',
+      title: 'card',
+      required: ['number'],
+      properties: { number: { type: 'string', maxLength: 19 } },
+    };
     const account = { type: 'object', title: 'account', required: ['iban'], properties: { iban: { type: 'string' } } };
     const cash = { type: 'object', title: 'cash', properties: { currency: { type: 'string' } } };
     const base = documentWith({ anyOf: [card, account] }, { oneOf: [card, account] });
-    expect(compareOpenApiDocuments(base, documentWith({ anyOf: [account, card] }, { oneOf: [account, card] }))).toEqual([]);
-    expect(compareOpenApiDocuments(base, documentWith({ anyOf: [account, cash, card] }, { oneOf: [cash, card, account] })).map(brief)).toEqual([
+    expect(compareOpenApiDocuments(base, documentWith({ anyOf: [account, card] }, { oneOf: [account, card] }))).toEqual(
+      [],
+    );
+    expect(
+      compareOpenApiDocuments(
+        base,
+        documentWith({ anyOf: [account, cash, card] }, { oneOf: [cash, card, account] }),
+      ).map(brief),
+    ).toEqual([
       ['safe', 'request-union-widened', `${REQUEST}/anyOf/1`],
       ['breaking', 'reply-union-widened', `${REPLY}/oneOf/0`],
     ]);
     const shorter = { ...card, properties: { number: { type: 'string', maxLength: 16 } } };
-    expect(compareOpenApiDocuments(base, documentWith({ anyOf: [account, shorter] }, { oneOf: [shorter, account] })).map(brief)).toEqual([
+    expect(
+      compareOpenApiDocuments(base, documentWith({ anyOf: [account, shorter] }, { oneOf: [shorter, account] })).map(
+        brief,
+      ),
+    ).toEqual([
       ['breaking', 'request-range-narrowed', `${REQUEST}/anyOf/1/properties/number/maxLength`],
       ['safe', 'reply-range-narrowed', `${REPLY}/oneOf/0/properties/number/maxLength`],
     ]);
@@ -103,7 +154,9 @@ describe('comparing schemas', () => {
   });
 
   it('refuses what is not an OpenAPI document, naming the side', () => {
-    expect(() => compareOpenApiDocuments({ consumer: { name: 'x' } }, documentWith({}, {}))).toThrow(/base is not an OpenAPI document/);
+    expect(() => compareOpenApiDocuments({ consumer: { name: 'x' } }, documentWith({}, {}))).toThrow(
+      /base is not an OpenAPI document/,
+    );
     expect(() => compareOpenApiDocuments(documentWith({}, {}), 'nope')).toThrow(/head is not an OpenAPI document/);
   });
 });

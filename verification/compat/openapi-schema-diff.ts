@@ -8,7 +8,16 @@ import { report } from './openapi-finding';
 import { follow, isObject, pointerChild, type JsonObject, type Located } from './openapi-refs';
 import { diffObject } from './openapi-object-diff';
 import { at, placeOf, type SchemaComparison } from './openapi-schema-comparison';
-import { ANNOTATIONS, asObjectSchema, branchesOf, canonical, enumValues, isValueBranch, mergeAllOf, typeSet } from './openapi-schema-shape';
+import {
+  ANNOTATIONS,
+  asObjectSchema,
+  branchesOf,
+  canonical,
+  enumValues,
+  isValueBranch,
+  mergeAllOf,
+  typeSet,
+} from './openapi-schema-shape';
 import { diffUnion } from './openapi-union-diff';
 import { diffValueRules, markFolded } from './openapi-value-rules';
 
@@ -41,9 +50,10 @@ function diffResolved(c: SchemaComparison, b: Located, h: Located, direction: Di
   // One side a union, the other not: the plain side is a union of one branch (made nullable, say).
   const [bRest, bBranches] = baseUnion === undefined ? liftToBranch(b) : [withoutUnion(b), baseUnion];
   const [hRest, hBranches] = headUnion === undefined ? liftToBranch(h) : [withoutUnion(h), headUnion];
-  const onlyValues = [...bBranches.map((x) => [c.base, x] as const), ...hBranches.map((x) => [c.head, x] as const)].every(([doc, x]) =>
-    isValueBranch(doc, x.node),
-  );
+  const onlyValues = [
+    ...bBranches.map((x) => [c.base, x] as const),
+    ...hBranches.map((x) => [c.head, x] as const),
+  ].every(([doc, x]) => isValueBranch(doc, x.node));
   if (onlyValues) {
     // A union of literals is an enum: compared as one, so a value added is an enum widened.
     const bEnum = asEnum(c.base, bRest, bBranches, valuesAt(b, baseUnion));
@@ -119,8 +129,10 @@ function diffKeywords(c: SchemaComparison, b: Located, h: Located, direction: Di
   const hs = h.node as JsonObject;
   const diffChild = (x: Located, y: Located) => diffSchemas(c, x, y, direction);
   diffValueRules(c, b, h, direction);
-  if (['properties', 'required', 'additionalProperties'].some((k) => k in bs || k in hs)) diffObject(c, b, h, direction, diffChild);
-  if ('items' in bs || 'items' in hs) diffChild({ node: bs.items ?? {}, at: at(b, 'items') }, { node: hs.items ?? {}, at: at(h, 'items') });
+  if (['properties', 'required', 'additionalProperties'].some((k) => k in bs || k in hs))
+    diffObject(c, b, h, direction, diffChild);
+  if ('items' in bs || 'items' in hs)
+    diffChild({ node: bs.items ?? {}, at: at(b, 'items') }, { node: hs.items ?? {}, at: at(h, 'items') });
   for (const key of new Set([...Object.keys(bs), ...Object.keys(hs)])) {
     if (READ.has(key) || ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
     if (canonical(c.base, bs[key]) !== canonical(c.head, hs[key])) {

@@ -56,7 +56,8 @@ export function canonical(document: unknown, node: unknown, expanding: ReadonlyS
 }
 
 /** JSON Schema's boolean schemas as objects: true accepts anything, false nothing. */
-export const asObjectSchema = (node: unknown): JsonObject => (node === true ? {} : node === false ? { not: {} } : isObject(node) ? node : {});
+export const asObjectSchema = (node: unknown): JsonObject =>
+  node === true ? {} : node === false ? { not: {} } : isObject(node) ? node : {};
 
 /** The types a schema admits; undefined is any type. OpenAPI 3.0's nullable adds null. */
 export function typeSet(schema: JsonObject): Set<string> | undefined {
@@ -98,22 +99,31 @@ function numberBound(schema: JsonObject, inclusive: string, exclusive: string): 
 }
 
 function tighter(side: 'lower' | 'upper', bounds: Bound[]): Bound | undefined {
-  return bounds.reduce<Bound | undefined>((best, b) => (best === undefined || compareBounds(side, b, best) === 'narrower' ? b : best), undefined);
+  return bounds.reduce<Bound | undefined>(
+    (best, b) => (best === undefined || compareBounds(side, b, best) === 'narrower' ? b : best),
+    undefined,
+  );
 }
 
 /** Whether head's bound admits fewer values than base's (undefined: unbounded), more, or the same. */
-export function compareBounds(side: 'lower' | 'upper', head: Bound | undefined, base: Bound | undefined): 'narrower' | 'wider' | 'same' {
+export function compareBounds(
+  side: 'lower' | 'upper',
+  head: Bound | undefined,
+  base: Bound | undefined,
+): 'narrower' | 'wider' | 'same' {
   if (head === undefined && base === undefined) return 'same';
   if (head === undefined) return 'wider';
   if (base === undefined) return 'narrower';
-  if (head.value === base.value) return head.exclusive === base.exclusive ? 'same' : head.exclusive ? 'narrower' : 'wider';
+  if (head.value === base.value)
+    return head.exclusive === base.exclusive ? 'same' : head.exclusive ? 'narrower' : 'wider';
   return (side === 'lower') === head.value > base.value ? 'narrower' : 'wider';
 }
 
 /** Where each property of a merged allOf really stands in the document. */
 const PROPERTY_ORIGINS = new WeakMap<object, Map<string, string>>();
 
-export const propertyAt = (schema: JsonObject, at: string, name: string) => PROPERTY_ORIGINS.get(schema)?.get(name) ?? pointerChild(at, 'properties', name);
+export const propertyAt = (schema: JsonObject, at: string, name: string) =>
+  PROPERTY_ORIGINS.get(schema)?.get(name) ?? pointerChild(at, 'properties', name);
 
 /**
  * allOf merged into one schema: properties joined (a property in two branches is the allOf of
@@ -126,7 +136,9 @@ export function mergeAllOf(document: unknown, located: Located): Located {
   const { allOf, ...own } = schema;
   const merged: JsonObject = { ...own };
   const properties: JsonObject = isObject(own.properties) ? { ...own.properties } : {};
-  const origins = new Map<string, string>(Object.keys(properties).map((p) => [p, pointerChild(located.at, 'properties', p)]));
+  const origins = new Map<string, string>(
+    Object.keys(properties).map((p) => [p, pointerChild(located.at, 'properties', p)]),
+  );
   const required = new Set<string>(Array.isArray(own.required) ? (own.required as string[]) : []);
   (allOf as unknown[]).forEach((branch, i) => {
     const part = mergeAllOf(document, follow(document, { node: branch, at: pointerChild(located.at, 'allOf', i) }));
@@ -139,7 +151,8 @@ export function mergeAllOf(document: unknown, located: Located): Located {
       }
     }
     for (const name of Array.isArray(partSchema.required) ? (partSchema.required as string[]) : []) required.add(name);
-    for (const [key, value] of Object.entries(partSchema)) if (!(key in merged) && key !== 'properties' && key !== 'required') merged[key] = value;
+    for (const [key, value] of Object.entries(partSchema))
+      if (!(key in merged) && key !== 'properties' && key !== 'required') merged[key] = value;
   });
   if (Object.keys(properties).length > 0) merged.properties = properties;
   if (required.size > 0) merged.required = [...required];
@@ -167,5 +180,8 @@ export function enumValues(schema: JsonObject): unknown[] | undefined {
 /** A branch that is only a value list (TypeBox writes a union of literals as anyOf of consts). */
 export function isValueBranch(document: unknown, node: unknown): boolean {
   const schema = asObjectSchema(follow(document, { node, at: '' }).node);
-  return enumValues(schema) !== undefined && Object.keys(schema).every((k) => k === 'enum' || k === 'const' || k === 'type' || ANNOTATIONS.has(k));
+  return (
+    enumValues(schema) !== undefined &&
+    Object.keys(schema).every((k) => k === 'enum' || k === 'const' || k === 'type' || ANNOTATIONS.has(k))
+  );
 }

@@ -18,7 +18,9 @@ function likeness(b: JsonObject, h: JsonObject): number {
   const ht = typeSet(h);
   let score = 0;
   if (bt !== undefined && ht !== undefined) {
-    const shared = [...ht].filter((t) => bt.has(t) || (t === 'integer' && bt.has('number')) || (t === 'number' && bt.has('integer')));
+    const shared = [...ht].filter(
+      (t) => bt.has(t) || (t === 'integer' && bt.has('number')) || (t === 'number' && bt.has('integer')),
+    );
     if (shared.length === 0) return 0;
     score += shared.length === bt.size && shared.length === ht.size ? 3 : 1;
   } else score += 1;
@@ -31,7 +33,13 @@ function likeness(b: JsonObject, h: JsonObject): number {
   return score;
 }
 
-export function diffUnion(c: UnionComparison, base: Located[], head: Located[], direction: Direction, diffBranch: (b: Located, h: Located) => void): void {
+export function diffUnion(
+  c: UnionComparison,
+  base: Located[],
+  head: Located[],
+  direction: Direction,
+  diffBranch: (b: Located, h: Located) => void,
+): void {
   const bl = base.map((l) => follow(c.base, l));
   const hl = head.map((l) => follow(c.head, l));
   const bText = bl.map((l) => canonical(c.base, l.node));
@@ -47,7 +55,9 @@ export function diffUnion(c: UnionComparison, base: Located[], head: Located[], 
     freeHead.delete(j);
   }
   const candidates = [...freeBase]
-    .flatMap((i) => [...freeHead].map((j) => ({ i, j, score: likeness(asObjectSchema(bl[i].node), asObjectSchema(hl[j].node)) })))
+    .flatMap((i) =>
+      [...freeHead].map((j) => ({ i, j, score: likeness(asObjectSchema(bl[i].node), asObjectSchema(hl[j].node)) })),
+    )
     .filter((x) => x.score > 0)
     .sort((x, y) => y.score - x.score || x.i - y.i || x.j - y.j);
   for (const { i, j } of candidates) {

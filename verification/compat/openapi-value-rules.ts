@@ -5,7 +5,15 @@ import type { Direction, OpenApiPolicy } from './openapi-compat-policy';
 import { report } from './openapi-finding';
 import { pointerChild, type JsonObject, type Located } from './openapi-refs';
 import { at, MOVES, placeOf, type Move, type SchemaComparison } from './openapi-schema-comparison';
-import { compareBounds, enumValues, lowerBound, typeSet, typesWithin, upperBound, type Bound } from './openapi-schema-shape';
+import {
+  compareBounds,
+  enumValues,
+  lowerBound,
+  typeSet,
+  typesWithin,
+  upperBound,
+  type Bound,
+} from './openapi-schema-shape';
 
 /** Value lists folded from unions, with the pointer of their list. */
 const FOLDED = new WeakMap<object, string>();
@@ -31,7 +39,8 @@ export function diffValueRules(c: SchemaComparison, b: Located, h: Located, dire
   diffBound(c, b, h, direction, 'minimum', 'lower', lowerBound(bs), lowerBound(hs));
   diffBound(c, b, h, direction, 'maximum', 'upper', upperBound(bs), upperBound(hs));
   for (const [key, side] of COUNTS) {
-    const bound = (s: JsonObject): Bound | undefined => (typeof s[key] === 'number' ? { value: s[key], exclusive: false } : undefined);
+    const bound = (s: JsonObject): Bound | undefined =>
+      typeof s[key] === 'number' ? { value: s[key], exclusive: false } : undefined;
     diffBound(c, b, h, direction, key, side, bound(bs), bound(hs));
   }
   diffMultipleOf(c, b, h, direction);
@@ -46,12 +55,21 @@ function diffAnnotations(c: SchemaComparison, b: Located, h: Located, direction:
   const bs = b.node as JsonObject;
   const hs = h.node as JsonObject;
   for (const key of ['title', 'description']) {
-    if (bs[key] !== hs[key]) report(c, { policy: 'wording-changed', pointer: placeOf(b, h, key), base: bs[key], head: hs[key], message: `${key} reworded` });
+    if (bs[key] !== hs[key])
+      report(c, {
+        policy: 'wording-changed',
+        pointer: placeOf(b, h, key),
+        base: bs[key],
+        head: hs[key],
+        message: `${key} reworded`,
+      });
   }
   for (const key of ['example', 'examples']) {
-    if (JSON.stringify(bs[key]) !== JSON.stringify(hs[key])) report(c, { policy: 'example-changed', pointer: placeOf(b, h, key), message: `${key} changed` });
+    if (JSON.stringify(bs[key]) !== JSON.stringify(hs[key]))
+      report(c, { policy: 'example-changed', pointer: placeOf(b, h, key), message: `${key} changed` });
   }
-  if (hs.deprecated === true && bs.deprecated !== true) report(c, { policy: 'deprecated', pointer: at(h, 'deprecated'), message: 'marked deprecated' });
+  if (hs.deprecated === true && bs.deprecated !== true)
+    report(c, { policy: 'deprecated', pointer: at(h, 'deprecated'), message: 'marked deprecated' });
   if (JSON.stringify(bs.default) !== JSON.stringify(hs.default)) {
     report(c, {
       policy: direction === 'request' ? 'request-default-changed' : 'reply-default-changed',
@@ -106,10 +124,17 @@ function diffEnums(c: SchemaComparison, b: Located, h: Located, direction: Direc
   ].filter(Boolean);
   report(c, {
     policy: MOVES.enum[direction][move],
-    pointer: FOLDED.get(keyword.node as JsonObject) ?? pointerChild(keyword.at, (keyword.node as JsonObject).enum !== undefined ? 'enum' : 'const'),
+    pointer:
+      FOLDED.get(keyword.node as JsonObject) ??
+      pointerChild(keyword.at, (keyword.node as JsonObject).enum !== undefined ? 'enum' : 'const'),
     base: be,
     head: he,
-    message: bk === undefined ? 'values now limited to a list' : hk === undefined ? 'value list dropped' : `value list ${words.join(' and ')}`,
+    message:
+      bk === undefined
+        ? 'values now limited to a list'
+        : hk === undefined
+          ? 'value list dropped'
+          : `value list ${words.join(' and ')}`,
   });
 }
 
@@ -125,13 +150,28 @@ function rangeMove(c: SchemaComparison, b: Located, h: Located, direction: Direc
   });
 }
 
-function diffBound(c: SchemaComparison, b: Located, h: Located, direction: Direction, key: string, side: 'lower' | 'upper', base?: Bound, head?: Bound): void {
+function diffBound(
+  c: SchemaComparison,
+  b: Located,
+  h: Located,
+  direction: Direction,
+  key: string,
+  side: 'lower' | 'upper',
+  base?: Bound,
+  head?: Bound,
+): void {
   const move = compareBounds(side, head, base);
   if (move === 'same') return;
   // Point at the keyword that sets the bound: head's if it has one, else base's.
   const keys = key === 'minimum' ? [key, 'exclusiveMinimum'] : key === 'maximum' ? [key, 'exclusiveMaximum'] : [key];
-  const shown = keys.find((k) => (h.node as JsonObject)[k] !== undefined) ?? keys.find((k) => (b.node as JsonObject)[k] !== undefined) ?? key;
-  const show = (x?: Bound) => (x === undefined ? 'none' : `${x.exclusive ? (side === 'lower' ? '>' : '<') : side === 'lower' ? '≥' : '≤'} ${x.value}`);
+  const shown =
+    keys.find((k) => (h.node as JsonObject)[k] !== undefined) ??
+    keys.find((k) => (b.node as JsonObject)[k] !== undefined) ??
+    key;
+  const show = (x?: Bound) =>
+    x === undefined
+      ? 'none'
+      : `${x.exclusive ? (side === 'lower' ? '>' : '<') : side === 'lower' ? '≥' : '≤'} ${x.value}`;
   report(c, {
     policy: MOVES.range[direction][move],
     pointer: placeOf(b, h, shown),
@@ -147,18 +187,35 @@ function diffMultipleOf(c: SchemaComparison, b: Located, h: Located, direction: 
   if (bm === hm) return;
   const divides = (x: unknown, y: unknown) => typeof x === 'number' && typeof y === 'number' && Number.isInteger(y / x);
   // Head's multiples are a subset of base's when base's step divides head's.
-  const move: Move = typeof bm !== 'number' || divides(bm, hm) ? 'narrower' : typeof hm !== 'number' || divides(hm, bm) ? 'wider' : 'other';
+  const move: Move =
+    typeof bm !== 'number' || divides(bm, hm)
+      ? 'narrower'
+      : typeof hm !== 'number' || divides(hm, bm)
+        ? 'wider'
+        : 'other';
   rangeMove(c, b, h, direction, 'multipleOf', move);
 }
 
 /** pattern and format: equal strings are equal; which change breaks depends on the direction. */
-function diffStringRule(c: SchemaComparison, b: Located, h: Located, direction: Direction, key: 'pattern' | 'format'): void {
+function diffStringRule(
+  c: SchemaComparison,
+  b: Located,
+  h: Located,
+  direction: Direction,
+  key: 'pattern' | 'format',
+): void {
   const bv = (b.node as JsonObject)[key];
   const hv = (h.node as JsonObject)[key];
   if (bv === hv) return;
   const policies = {
-    pattern: { request: ['request-pattern-changed', 'request-pattern-removed'], reply: ['reply-pattern-changed', 'reply-pattern-added'] },
-    format: { request: ['request-format-changed', 'request-format-removed'], reply: ['reply-format-changed', 'reply-format-added'] },
+    pattern: {
+      request: ['request-pattern-changed', 'request-pattern-removed'],
+      reply: ['reply-pattern-changed', 'reply-pattern-added'],
+    },
+    format: {
+      request: ['request-format-changed', 'request-format-removed'],
+      reply: ['reply-format-changed', 'reply-format-added'],
+    },
   } as const satisfies Record<string, Record<Direction, readonly [OpenApiPolicy, OpenApiPolicy]>>;
   const [breaking, safe] = policies[key][direction];
   // A request loses nothing when a rule goes; a reply gives nothing new when one comes. Two

@@ -17,7 +17,12 @@ describe('a v3.1 buyer program moved to v3.2 (the served buyer document)', () =>
       ['safe', 'wording-changed', 'POST /json/federated/v3_2/item_inquiry', P('v3_2', 'item_inquiry', '/summary')],
       ['safe', 'wording-changed', 'POST /json/federated/v3_2/item_inquiry', P('v3_1', 'item_inquiry', '/description')],
       ['safe', 'wording-changed', 'POST /json/federated/v3_2/item_inquiry', P('v3_2', 'item_inquiry', '/tags')],
-      ['safe', 'operation-id-changed', 'POST /json/federated/v3_2/item_inquiry', P('v3_2', 'item_inquiry', '/operationId')],
+      [
+        'safe',
+        'operation-id-changed',
+        'POST /json/federated/v3_2/item_inquiry',
+        P('v3_2', 'item_inquiry', '/operationId'),
+      ],
     ]);
   });
 
@@ -46,10 +51,16 @@ describe('a v3.1 buyer program moved to v3.2 (the served buyer document)', () =>
 
   it('sees the bodies across paths: were v3.2 to add an item status, the move would break a v3.1 program', () => {
     const diverged = structuredClone(BUYER);
-    diverged.components.schemas.ItemInquiryV32Reply = structuredClone(diverged.components.schemas.ItemInquiryBuyerReply);
+    diverged.components.schemas.ItemInquiryV32Reply = structuredClone(
+      diverged.components.schemas.ItemInquiryBuyerReply,
+    );
     diverged.components.schemas.ItemInquiryV32Reply.properties.items.items.properties.status_code.enum.push(5);
-    diverged.paths[`${V32}item_inquiry`].post.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/ItemInquiryV32Reply' };
-    const breaking = compareOperations(diverged, op(V31, 'item_inquiry'), op(V32, 'item_inquiry')).filter((f) => f.class === 'breaking');
+    diverged.paths[`${V32}item_inquiry`].post.responses['200'].content['application/json'].schema = {
+      $ref: '#/components/schemas/ItemInquiryV32Reply',
+    };
+    const breaking = compareOperations(diverged, op(V31, 'item_inquiry'), op(V32, 'item_inquiry')).filter(
+      (f) => f.class === 'breaking',
+    );
     expect(breaking.map(brief)).toEqual([
       [
         'breaking',
@@ -61,6 +72,8 @@ describe('a v3.1 buyer program moved to v3.2 (the served buyer document)', () =>
   });
 
   it('names an operation that does not exist', () => {
-    expect(() => compareOperations(BUYER, op(V31, 'invoice'), op(V32, 'invoice'))).toThrow('base has no operation POST /json/federated/v3_1/invoice');
+    expect(() => compareOperations(BUYER, op(V31, 'invoice'), op(V32, 'invoice'))).toThrow(
+      'base has no operation POST /json/federated/v3_1/invoice',
+    );
   });
 });

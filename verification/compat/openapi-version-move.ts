@@ -13,7 +13,8 @@ function operationsUnder(document: unknown, prefix: string): Map<string, { metho
   const out = new Map<string, { method: string; path: string }>();
   for (const [path, item] of Object.entries(paths)) {
     if (!path.startsWith(prefix) || !isObject(item)) continue;
-    for (const method of HTTP_METHODS.filter((m) => isObject(item[m]))) out.set(`${method} ${path.slice(prefix.length)}`, { method, path });
+    for (const method of HTTP_METHODS.filter((m) => isObject(item[m])))
+      out.set(`${method} ${path.slice(prefix.length)}`, { method, path });
   }
   return out;
 }

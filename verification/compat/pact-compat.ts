@@ -9,21 +9,45 @@ import { sellerFinding } from './seller-policy';
 // rule of the policy (seller-policy.ts). Pure: contracts in, findings out; no file, no git.
 
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const specOf = (c: SellerContract) => (c.pact.metadata?.pactSpecification as { version?: unknown } | undefined)?.version;
+const specOf = (c: SellerContract) =>
+  (c.pact.metadata?.pactSpecification as { version?: unknown } | undefined)?.version;
 
 function compareReplyRules(base: Record<string, string>, head: Record<string, string>): CompatFinding[] {
   const where = 'reply-rule catalogue';
   const findings: CompatFinding[] = [];
   for (const name of Object.keys(head).sort()) {
     const pointer = `/metadata/replyRules/${escape(name)}`;
-    if (!(name in base)) findings.push(sellerFinding('reply-rule-added', where, pointer, { head: head[name] }, `new reply rule ${name}: ${head[name]}`));
+    if (!(name in base))
+      findings.push(
+        sellerFinding(
+          'reply-rule-added',
+          where,
+          pointer,
+          { head: head[name] },
+          `new reply rule ${name}: ${head[name]}`,
+        ),
+      );
     else if (base[name] !== head[name])
-      findings.push(sellerFinding('reply-rule-reworded', where, pointer, { base: base[name], head: head[name] }, `reply rule ${name} is described anew`));
+      findings.push(
+        sellerFinding(
+          'reply-rule-reworded',
+          where,
+          pointer,
+          { base: base[name], head: head[name] },
+          `reply rule ${name} is described anew`,
+        ),
+      );
   }
   for (const name of Object.keys(base).sort()) {
     if (!(name in head))
       findings.push(
-        sellerFinding('reply-rule-removed', where, `/metadata/replyRules/${escape(name)}`, { base: base[name] }, `reply rule ${name} is no longer enforced`),
+        sellerFinding(
+          'reply-rule-removed',
+          where,
+          `/metadata/replyRules/${escape(name)}`,
+          { base: base[name] },
+          `reply rule ${name} is no longer enforced`,
+        ),
       );
   }
   return findings;
@@ -45,17 +69,31 @@ export function compareSellerContracts(base: SellerContract, head: SellerContrac
   const byDescription = (a: { description: string }, b: { description: string }) =>
     a.description < b.description ? -1 : a.description > b.description ? 1 : 0;
   const { pairs, removed, added } = pairInteractions(base.pact.interactions, head.pact.interactions);
-  for (const pair of [...pairs].sort((a, b) => byDescription(a.head, b.head))) findings.push(...compareInteractions(pair.base, pair.head));
+  for (const pair of [...pairs].sort((a, b) => byDescription(a.head, b.head)))
+    findings.push(...compareInteractions(pair.base, pair.head));
   for (const interaction of [...added].sort(byDescription)) {
     const optional = optionalFieldOf(interaction);
-    const rule = optional !== undefined ? 'interaction-added-optional' : interaction.pending === true ? 'interaction-added-pending' : 'interaction-added';
+    const rule =
+      optional !== undefined
+        ? 'interaction-added-optional'
+        : interaction.pending === true
+          ? 'interaction-added-pending'
+          : 'interaction-added';
     const message =
       optional !== undefined
         ? `a new optional interaction (for '${optional}'): a seller that does not offer it leaves it out`
         : interaction.pending === true
           ? 'a new pending interaction: reported, never failing, until a later release requires it'
           : 'a new required interaction: every seller must implement it';
-    findings.push(sellerFinding(rule, interaction.description, '', { head: interaction.providerStates?.map((s) => s.name) }, message));
+    findings.push(
+      sellerFinding(
+        rule,
+        interaction.description,
+        '',
+        { head: interaction.providerStates?.map((s) => s.name) },
+        message,
+      ),
+    );
   }
   for (const interaction of [...removed].sort(byDescription))
     findings.push(
@@ -67,7 +105,8 @@ export function compareSellerContracts(base: SellerContract, head: SellerContrac
         'the interaction is no longer in the pact',
       ),
     );
-  if (base.replyRules !== undefined && head.replyRules !== undefined) findings.push(...compareReplyRules(base.replyRules, head.replyRules));
+  if (base.replyRules !== undefined && head.replyRules !== undefined)
+    findings.push(...compareReplyRules(base.replyRules, head.replyRules));
   return findings;
 }
 
@@ -78,8 +117,10 @@ export function comparisonNotes(base: SellerContract, head: SellerContract): str
     ['base', base],
     ['head', head],
   ] as const) {
-    if (c.replyRules === undefined) notes.push(`${side} (${c.source}) names no reply-rule catalogue: reply rules were not compared`);
-    if (c.version === undefined) notes.push(`${side} (${c.source}) states no contract version (a pact from before 3.2.0)`);
+    if (c.replyRules === undefined)
+      notes.push(`${side} (${c.source}) names no reply-rule catalogue: reply rules were not compared`);
+    if (c.version === undefined)
+      notes.push(`${side} (${c.source}) states no contract version (a pact from before 3.2.0)`);
   }
   return notes;
 }

@@ -21,7 +21,10 @@ export interface PendingPact {
 /** `head` with `pending` set on every interaction from the comparison of base and head. */
 export function markPending(head: PactDocument, report: CompatReport): PendingPact {
   const byInteraction = findingsByInteraction(report, head.interactions);
-  const interactions = head.interactions.map((i) => ({ ...i, pending: needsPending(byInteraction.get(i.description) ?? []) }));
+  const interactions = head.interactions.map((i) => ({
+    ...i,
+    pending: needsPending(byInteraction.get(i.description) ?? []),
+  }));
   const pending = interactions
     .filter((i) => i.pending)
     .map((i) => i.description)
@@ -34,13 +37,16 @@ export function writePendingPact(options: { base: string; head: string; out: str
   const base = loadContract(options.base, options.repo);
   const head = loadContract(options.head, options.repo);
   const report = compareDocuments(base, head);
-  if (head.kind !== 'pact') throw new CompatInputError(`${options.head} is not a pact: only a pact's interactions can be marked pending`);
+  if (head.kind !== 'pact')
+    throw new CompatInputError(`${options.head} is not a pact: only a pact's interactions can be marked pending`);
   const marked = markPending(head.contract.pact, report);
   try {
     mkdirSync(dirname(options.out), { recursive: true });
     writeFileSync(options.out, normalisePact(marked.pact));
   } catch (error) {
-    throw new CompatInputError(`cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CompatInputError(
+      `cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return marked;
 }

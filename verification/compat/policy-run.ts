@@ -24,7 +24,8 @@ export function runContractPolicy(repo: string, headVersion: string = CONTRACT_V
   try {
     report = compareReleases(base.ref, repo, repo);
   } catch (error) {
-    if (error instanceof CompatInputError) return { code: 2, stdout: '', stderr: `contract policy: ${error.message}\n` };
+    if (error instanceof CompatInputError)
+      return { code: 2, stdout: '', stderr: `contract policy: ${error.message}\n` };
     throw error;
   }
   let changelog = '';

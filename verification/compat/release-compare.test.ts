@@ -12,9 +12,15 @@ import { compareReleases, isRelease } from './release-compare';
 const scratch = useTemporaryDirectory('release-compare');
 
 /** A release directory holding today's contract files, `edit` applied to the buyer document. */
-function release(name: string, options: { withApis?: boolean; editBuyer?: (doc: { paths: Record<string, unknown> }) => void } = {}): string {
+function release(
+  name: string,
+  options: { withApis?: boolean; editBuyer?: (doc: { paths: Record<string, unknown> }) => void } = {},
+): string {
   const dir = join(scratch.path, name);
-  const files = options.withApis === false ? [CONTRACT_PATHS.pact] : [CONTRACT_PATHS.pact, CONTRACT_PATHS.buyerApi, CONTRACT_PATHS.internalApi];
+  const files =
+    options.withApis === false
+      ? [CONTRACT_PATHS.pact]
+      : [CONTRACT_PATHS.pact, CONTRACT_PATHS.buyerApi, CONTRACT_PATHS.internalApi];
   for (const path of files) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     cpSync(packagePath(path), join(dir, path));
@@ -49,7 +55,9 @@ describe('compareReleases', () => {
     const report = compareReleases(release('old', { withApis: false }), release('new'), scratch.path);
     expect(report.summary.verdict).toBe('unchanged');
     expect(report.notes).toEqual([
-      expect.stringMatching(/^the buyer API document \(contracts\/openapi\/buyer\.openapi\.json\) is not in base \(.*old\): not compared$/),
+      expect.stringMatching(
+        /^the buyer API document \(contracts\/openapi\/buyer\.openapi\.json\) is not in base \(.*old\): not compared$/,
+      ),
       expect.stringMatching(/^the internal API document .* is not in base/),
     ]);
   });

@@ -38,9 +38,10 @@ export function compareReleases(baseSpec: string, headSpec: string, repo: string
     const base = releaseFile(baseSpec, repo, path);
     const head = releaseFile(headSpec, repo, path);
     if (base === undefined || head === undefined) {
-      const missing = [base === undefined ? `base (${baseSpec})` : undefined, head === undefined ? `head (${headSpec})` : undefined].filter(
-        (m) => m !== undefined,
-      );
+      const missing = [
+        base === undefined ? `base (${baseSpec})` : undefined,
+        head === undefined ? `head (${headSpec})` : undefined,
+      ].filter((m) => m !== undefined);
       notes.push(`${name} (${path}) is not in ${missing.join(' nor ')}: not compared`);
       continue;
     }

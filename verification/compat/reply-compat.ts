@@ -1,6 +1,14 @@
 import type { CompatFinding } from './compat-finding';
 import { pointerOf, type PathSegment } from './pact-rule-paths';
-import { accepts, arrayBounds, expectationAt, jsonKind, loosensOrKeeps, type Expectation, type MatchingRule } from './reply-expectation';
+import {
+  accepts,
+  arrayBounds,
+  expectationAt,
+  jsonKind,
+  loosensOrKeeps,
+  type Expectation,
+  type MatchingRule,
+} from './reply-expectation';
 import { sellerFinding } from './seller-policy';
 
 // The reply side of one interaction: what a seller must send back. A seller passed base when its
@@ -14,11 +22,14 @@ export interface ReplySide {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const bodyPointer = (path: readonly PathSegment[]) => `/response/body/content${pointerOf(path)}`;
-const shown = (path: readonly PathSegment[]) => (path.length === 0 ? 'the reply body' : `reply field ${pointerOf(path)}`);
+const shown = (path: readonly PathSegment[]) =>
+  path.length === 0 ? 'the reply body' : `reply field ${pointerOf(path)}`;
 
 function describeExpectation(e: Expectation, example: unknown): string {
   if (e.checks.length === 0) return `equal to ${JSON.stringify(example)}`;
-  return e.checks.map((c) => ('regex' in c ? `regex ${c.regex}` : 'value' in c ? `include '${c.value}'` : c.kind)).join(' and ');
+  return e.checks
+    .map((c) => ('regex' in c ? `regex ${c.regex}` : 'value' in c ? `include '${c.value}'` : c.kind))
+    .join(' and ');
 }
 
 /** One comparison under way: where it is, both sides, and what it found so far. */
@@ -42,7 +53,15 @@ function walk(w: ReplyWalk, path: PathSegment[], b: unknown, h: unknown): void {
   const kb = jsonKind(b);
   const kh = jsonKind(h);
   if (kb !== kh) {
-    w.findings.push(sellerFinding('reply-value-changed', w.where, bodyPointer(path), { base: b, head: h }, `${shown(path)} must now be ${kh}, not ${kb}`));
+    w.findings.push(
+      sellerFinding(
+        'reply-value-changed',
+        w.where,
+        bodyPointer(path),
+        { base: b, head: h },
+        `${shown(path)} must now be ${kh}, not ${kb}`,
+      ),
+    );
     return;
   }
   if (kb === 'object' || kb === 'array') compareContainerMatchers(w, path, b, h, eb, eh);
@@ -51,7 +70,12 @@ function walk(w: ReplyWalk, path: PathSegment[], b: unknown, h: unknown): void {
   else compareLeaf(w, path, b, h, eb, eh);
 }
 
-function compareObject(w: ReplyWalk, path: PathSegment[], bo: Record<string, unknown>, ho: Record<string, unknown>): void {
+function compareObject(
+  w: ReplyWalk,
+  path: PathSegment[],
+  bo: Record<string, unknown>,
+  ho: Record<string, unknown>,
+): void {
   for (const key of Object.keys(ho)) {
     if (!(key in bo))
       w.findings.push(
@@ -80,7 +104,14 @@ function compareObject(w: ReplyWalk, path: PathSegment[], bo: Record<string, unk
 }
 
 /** A container's own matchers beyond type and bounds (eachKey, values, arrayContains…). */
-function compareContainerMatchers(w: ReplyWalk, path: PathSegment[], b: unknown, h: unknown, eb: Expectation, eh: Expectation): void {
+function compareContainerMatchers(
+  w: ReplyWalk,
+  path: PathSegment[],
+  b: unknown,
+  h: unknown,
+  eb: Expectation,
+  eh: Expectation,
+): void {
   const beyondType = (e: Expectation) => e.checks.filter((c) => c.kind !== 'type');
   if (same(beyondType(eb), beyondType(eh)) && eb.anyOf === eh.anyOf) return;
   const looser = beyondType(eh).length === 0 && !eh.anyOf;
@@ -95,15 +126,27 @@ function compareContainerMatchers(w: ReplyWalk, path: PathSegment[], b: unknown,
   );
 }
 
-function compareArray(w: ReplyWalk, path: PathSegment[], b: unknown[], h: unknown[], eb: Expectation, eh: Expectation): void {
+function compareArray(
+  w: ReplyWalk,
+  path: PathSegment[],
+  b: unknown[],
+  h: unknown[],
+  eb: Expectation,
+  eh: Expectation,
+): void {
   const rb = arrayBounds(eb, b);
   const rh = arrayBounds(eh, h);
   if (rb.min !== rh.min || rb.max !== rh.max) {
-    const text = (r: { min: number; max: number }) => (r.min === r.max ? `exactly ${r.min}` : `${r.min}..${r.max === Number.POSITIVE_INFINITY ? '' : r.max}`);
+    const text = (r: { min: number; max: number }) =>
+      r.min === r.max ? `exactly ${r.min}` : `${r.min}..${r.max === Number.POSITIVE_INFINITY ? '' : r.max}`;
     const widened = rh.min <= rb.min && rh.max >= rb.max;
     w.findings.push(
       sellerFinding(
-        eb.checks.length === 0 && eh.checks.length === 0 ? 'reply-value-changed' : widened ? 'reply-range-widened' : 'reply-range-narrowed',
+        eb.checks.length === 0 && eh.checks.length === 0
+          ? 'reply-value-changed'
+          : widened
+            ? 'reply-range-widened'
+            : 'reply-range-narrowed',
         w.where,
         bodyPointer(path),
         { base: text(rb), head: text(rh) },
@@ -117,7 +160,14 @@ function compareArray(w: ReplyWalk, path: PathSegment[], b: unknown[], h: unknow
   for (let i = 0; i < h.length; i++) walk(w, [...path, i], b[Math.min(i, b.length - 1)], h[i]);
 }
 
-function compareLeaf(w: ReplyWalk, path: PathSegment[], b: unknown, h: unknown, eb: Expectation, eh: Expectation): void {
+function compareLeaf(
+  w: ReplyWalk,
+  path: PathSegment[],
+  b: unknown,
+  h: unknown,
+  eb: Expectation,
+  eh: Expectation,
+): void {
   if (same(eb.checks, eh.checks) && eb.anyOf === eh.anyOf) {
     if (same(b, h)) return;
     const ok = eh.checks.length > 0 && accepts(eh, h, b) === true;

@@ -62,20 +62,31 @@ function expectationOf(rule: MatchingRule, cascaded: boolean): Expectation {
   const bound = (key: 'min' | 'max') => matchers.map((m) => m[key]).find((v): v is number => typeof v === 'number');
   // `equality` checks nothing beyond the example, as no matcher does.
   const checks = matchers.filter((m) => m.match !== 'equality').map(checkOf);
-  return { checks, min: bound('min'), max: bound('max'), cascaded, anyOf: rule.combine === 'OR' && matchers.length > 1 };
+  return {
+    checks,
+    min: bound('min'),
+    max: bound('max'),
+    cascaded,
+    anyOf: rule.combine === 'OR' && matchers.length > 1,
+  };
 }
 
 const EQUALITY: Expectation = { checks: [], cascaded: false, anyOf: false };
 
 /** The expectation on `path` of a reply body under `rules` (matchingRules.body). */
-export function expectationAt(rules: Record<string, MatchingRule> | undefined, path: readonly PathSegment[]): Expectation {
+export function expectationAt(
+  rules: Record<string, MatchingRule> | undefined,
+  path: readonly PathSegment[],
+): Expectation {
   const own = entryFor(rules, path);
   if (own !== undefined) return expectationOf(own, false);
   for (let length = path.length - 1; length >= 0; length--) {
     const ancestor = entryFor(rules, path.slice(0, length));
     if (ancestor !== undefined) {
       // Only a type matcher reaches its descendants; anything else leaves them to equality.
-      return (ancestor.matchers ?? []).some((m) => m.match === 'type') ? { checks: [{ kind: 'type' }], cascaded: true, anyOf: false } : EQUALITY;
+      return (ancestor.matchers ?? []).some((m) => m.match === 'type')
+        ? { checks: [{ kind: 'type' }], cascaded: true, anyOf: false }
+        : EQUALITY;
     }
   }
   return EQUALITY;
@@ -83,7 +94,11 @@ export function expectationAt(rules: Record<string, MatchingRule> | undefined, p
 
 export type JsonKind = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 export const jsonKind = (value: unknown): JsonKind =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as 'boolean' | 'number' | 'string' | 'object');
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : (typeof value as 'boolean' | 'number' | 'string' | 'object');
 
 function passes(check: Check, example: unknown, value: unknown): boolean | undefined {
   switch (check.kind) {
@@ -100,7 +115,10 @@ function passes(check: Check, example: unknown, value: unknown): boolean | undef
     case 'regex':
       // Pact's regex matcher wants the whole value to match (as Java's String.matches), not a part of it.
       try {
-        return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && new RegExp(`^(?:${check.regex})$`).test(String(value));
+        return (
+          (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+          new RegExp(`^(?:${check.regex})$`).test(String(value))
+        );
       } catch {
         return undefined;
       }
@@ -150,7 +168,10 @@ const sameCheck = (a: Check, b: Check) => JSON.stringify(a) === JSON.stringify(b
 /** Whether every value `base` accepts passes the head check `h` (false when we cannot tell: conservative). */
 function headCheckHolds(h: Check, base: Expectation, baseExample: unknown, headExample: unknown): boolean {
   if (base.checks.length === 0) return passes(h, headExample, baseExample) === true;
-  if (base.checks.some((b) => sameCheck(b, h) && (h.kind !== 'type' || jsonKind(baseExample) === jsonKind(headExample)))) return true;
+  if (
+    base.checks.some((b) => sameCheck(b, h) && (h.kind !== 'type' || jsonKind(baseExample) === jsonKind(headExample)))
+  )
+    return true;
   switch (h.kind) {
     case 'type':
     case 'number':
@@ -172,9 +193,16 @@ function headCheckHolds(h: Check, base: Expectation, baseExample: unknown, headE
 }
 
 /** Whether `head` accepts every leaf value `base` accepts. */
-export function loosensOrKeeps(base: Expectation, baseExample: unknown, head: Expectation, headExample: unknown): boolean {
-  if (base.anyOf || head.anyOf) return JSON.stringify(base) === JSON.stringify(head) && JSON.stringify(baseExample) === JSON.stringify(headExample);
-  if (head.checks.length === 0) return base.checks.length === 0 && JSON.stringify(baseExample) === JSON.stringify(headExample);
+export function loosensOrKeeps(
+  base: Expectation,
+  baseExample: unknown,
+  head: Expectation,
+  headExample: unknown,
+): boolean {
+  if (base.anyOf || head.anyOf)
+    return JSON.stringify(base) === JSON.stringify(head) && JSON.stringify(baseExample) === JSON.stringify(headExample);
+  if (head.checks.length === 0)
+    return base.checks.length === 0 && JSON.stringify(baseExample) === JSON.stringify(headExample);
   return head.checks.every((h) => headCheckHolds(h, base, baseExample, headExample));
 }
 

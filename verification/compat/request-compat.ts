@@ -15,7 +15,8 @@ export interface RequestSide {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const bodyPointer = (path: readonly PathSegment[]) => `/request/body/content${pointerOf(path)}`;
-const shown = (path: readonly PathSegment[]) => (path.length === 0 ? 'the request body' : `request field ${pointerOf(path)}`);
+const shown = (path: readonly PathSegment[]) =>
+  path.length === 0 ? 'the request body' : `request field ${pointerOf(path)}`;
 
 /** Every change of the request body the seller receives. */
 export function compareRequestBodies(where: string, base: RequestSide, head: RequestSide): CompatFinding[] {
@@ -24,7 +25,15 @@ export function compareRequestBodies(where: string, base: RequestSide, head: Req
     const kb = jsonKind(b);
     const kh = jsonKind(h);
     if (kb !== kh) {
-      findings.push(sellerFinding('request-value-changed', where, bodyPointer(path), { base: b, head: h }, `${shown(path)} is now sent as ${kh}, not ${kb}`));
+      findings.push(
+        sellerFinding(
+          'request-value-changed',
+          where,
+          bodyPointer(path),
+          { base: b, head: h },
+          `${shown(path)} is now sent as ${kh}, not ${kb}`,
+        ),
+      );
       return;
     }
     if (kb === 'object') {
@@ -32,11 +41,25 @@ export function compareRequestBodies(where: string, base: RequestSide, head: Req
       const ho = h as Record<string, unknown>;
       for (const key of Object.keys(ho))
         if (!(key in bo))
-          findings.push(sellerFinding('request-field-added', where, bodyPointer([...path, key]), { head: ho[key] }, `${shown([...path, key])} is newly sent`));
+          findings.push(
+            sellerFinding(
+              'request-field-added',
+              where,
+              bodyPointer([...path, key]),
+              { head: ho[key] },
+              `${shown([...path, key])} is newly sent`,
+            ),
+          );
       for (const key of Object.keys(bo)) {
         if (!(key in ho))
           findings.push(
-            sellerFinding('request-field-removed', where, bodyPointer([...path, key]), { base: bo[key] }, `${shown([...path, key])} is no longer sent`),
+            sellerFinding(
+              'request-field-removed',
+              where,
+              bodyPointer([...path, key]),
+              { base: bo[key] },
+              `${shown([...path, key])} is no longer sent`,
+            ),
           );
         else walk([...path, key], bo[key], ho[key]);
       }
@@ -84,7 +107,11 @@ export function compareRequestBodies(where: string, base: RequestSide, head: Req
 }
 
 /** Where injected request values come from: a generator added, removed or changed changes what the seller receives. */
-export function compareRequestGenerators(where: string, base: Record<string, unknown> | undefined, head: Record<string, unknown> | undefined): CompatFinding[] {
+export function compareRequestGenerators(
+  where: string,
+  base: Record<string, unknown> | undefined,
+  head: Record<string, unknown> | undefined,
+): CompatFinding[] {
   const paths = new Set([...Object.keys(base ?? {}), ...Object.keys(head ?? {})]);
   const findings: CompatFinding[] = [];
   for (const path of [...paths].sort()) {
@@ -105,7 +132,11 @@ export function compareRequestGenerators(where: string, base: Record<string, unk
 }
 
 /** Request matchers bind the gateway only: each changed path is listed, safe for a seller. */
-export function compareRequestMatchers(where: string, base: Record<string, unknown> | undefined, head: Record<string, unknown> | undefined): CompatFinding[] {
+export function compareRequestMatchers(
+  where: string,
+  base: Record<string, unknown> | undefined,
+  head: Record<string, unknown> | undefined,
+): CompatFinding[] {
   const findings: CompatFinding[] = [];
   for (const category of [...new Set([...Object.keys(base ?? {}), ...Object.keys(head ?? {})])].sort()) {
     const b = (base?.[category] ?? {}) as Record<string, unknown>;

@@ -17,8 +17,17 @@ export interface SellerContract {
 }
 
 /** The seller contract of `pact`, its version and rules from the pact's metadata, else from `fallback`. */
-export function sellerContractOf(pact: PactDocument, source: string, fallback: { version?: string; replyRules?: Record<string, string> } = {}): SellerContract {
-  return { source, pact, version: contractVersionOf(pact) ?? fallback.version, replyRules: replyRulesOf(pact) ?? fallback.replyRules };
+export function sellerContractOf(
+  pact: PactDocument,
+  source: string,
+  fallback: { version?: string; replyRules?: Record<string, string> } = {},
+): SellerContract {
+  return {
+    source,
+    pact,
+    version: contractVersionOf(pact) ?? fallback.version,
+    replyRules: replyRulesOf(pact) ?? fallback.replyRules,
+  };
 }
 
 /** Why two contracts cannot be compared (another consumer or provider), or undefined. */

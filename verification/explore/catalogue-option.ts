@@ -18,11 +18,16 @@ type CatalogueOption = { option: 'stateMap' | 'statesUrl'; source: CatalogueSour
 
 function catalogueOption(options: CatalogueOptions): CatalogueOption {
   const { stateMap, statesUrl } = options;
-  if (stateMap !== undefined && statesUrl !== undefined) throw new KitInputError('stateMap', 'give stateMap or statesUrl, not both');
+  if (stateMap !== undefined && statesUrl !== undefined)
+    throw new KitInputError('stateMap', 'give stateMap or statesUrl, not both');
   if (typeof stateMap === 'string') return { option: 'stateMap', source: { kind: 'map', file: stateMap } };
   if (stateMap !== undefined) return { option: 'stateMap', source: { kind: 'map-object', map: stateMap } };
-  if (statesUrl !== undefined) return { option: 'statesUrl', source: { kind: 'url', url: httpUrlOption('statesUrl', statesUrl) } };
-  throw new KitInputError('stateMap', 'your catalogue is needed: stateMap (a state map), or statesUrl pointing at our mock seller');
+  if (statesUrl !== undefined)
+    return { option: 'statesUrl', source: { kind: 'url', url: httpUrlOption('statesUrl', statesUrl) } };
+  throw new KitInputError(
+    'stateMap',
+    'your catalogue is needed: stateMap (a state map), or statesUrl pointing at our mock seller',
+  );
 }
 
 /** Checks the options (before anything is sent); `read` loads the catalogue, naming the option on failure. */

@@ -17,7 +17,8 @@ export class CatalogueError extends Error {
 const validScenario = compileValidator(Scenario);
 
 /** A state map's file, a state map given as an object, or a mock seller's provider-state URL. */
-export type CatalogueSource = { kind: 'map'; file: string } | { kind: 'map-object'; map: unknown } | { kind: 'url'; url: string };
+export type CatalogueSource =
+  { kind: 'map'; file: string } | { kind: 'map-object'; map: unknown } | { kind: 'url'; url: string };
 
 async function catalogueOfMapFile(file: string): Promise<Catalogue> {
   try {
@@ -38,23 +39,35 @@ function catalogueOfMapObject(map: unknown): Catalogue {
 }
 
 /** Our mock seller's scenario, read through its admin API beside the provider-state URL. */
-async function catalogueOfMockSeller(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Catalogue> {
+async function catalogueOfMockSeller(
+  url: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Catalogue> {
   const scenarioUrl = new URL('scenario', url).toString();
   const hint = `--states-url with --explore reads our mock seller's scenario from ${scenarioUrl}; for your own system give --state-map with your catalogue`;
   let data: unknown;
   try {
     const timeout = AbortSignal.timeout(10_000);
-    const response = await fetch(scenarioUrl, { headers, signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]) });
+    const response = await fetch(scenarioUrl, {
+      headers,
+      signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
+    });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     data = await response.json();
   } catch (error) {
     throw new CatalogueError(`cannot read the catalogue: ${(error as Error).message}. ${hint}`);
   }
-  if (!validScenario(data).valid) throw new CatalogueError(`${scenarioUrl} did not answer a mock-seller scenario. ${hint}`);
+  if (!validScenario(data).valid)
+    throw new CatalogueError(`${scenarioUrl} did not answer a mock-seller scenario. ${hint}`);
   return catalogueOfScenario(data as Scenario, `mock seller scenario ${scenarioUrl}`);
 }
 
-export async function loadCatalogue(source: CatalogueSource, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Catalogue> {
+export async function loadCatalogue(
+  source: CatalogueSource,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Catalogue> {
   const catalogue =
     source.kind === 'map'
       ? await catalogueOfMapFile(source.file)

@@ -45,7 +45,11 @@ export interface Catalogue {
 const key = (p: { mfr_code: string; part_number: string }) => `${p.mfr_code}\u0000${p.part_number}`;
 
 function addPart(into: CataloguePart[], part: { mfr_code?: unknown; part_number?: unknown }, source: string) {
-  if (typeof part.mfr_code !== 'string' || (typeof part.part_number !== 'string' && typeof part.part_number !== 'number')) return;
+  if (
+    typeof part.mfr_code !== 'string' ||
+    (typeof part.part_number !== 'string' && typeof part.part_number !== 'number')
+  )
+    return;
   const p = { mfr_code: part.mfr_code, part_number: String(part.part_number), source };
   if (!into.some((q) => key(q) === key(p))) into.push(p);
 }
@@ -63,7 +67,8 @@ type CatalogueDraft = Omit<Catalogue, 'origin'>;
 
 function addLocation(draft: CatalogueDraft, id: unknown, member: unknown, account: unknown): void {
   if (id === undefined || member === undefined || account === undefined) return;
-  if (!draft.locations.some((l) => l.id === String(id))) draft.locations.push({ id: String(id), member: String(member), account: String(account) });
+  if (!draft.locations.some((l) => l.id === String(id)))
+    draft.locations.push({ id: String(id), member: String(member), account: String(account) });
 }
 
 /** The parts one state's values name, by what the state says of them. */
@@ -82,7 +87,12 @@ function addStateParts(draft: CatalogueDraft, state: string, v: Record<string, s
 
 /** Every state's values: parts, locations, and the one account the states name with its documents. */
 function addStateValues(draft: CatalogueDraft, map: StateMapFile, file: string, today: string): void {
-  const invoice = { numbers: [] as string[], pos: [] as string[], from: undefined as string | undefined, to: undefined as string | undefined };
+  const invoice = {
+    numbers: [] as string[],
+    pos: [] as string[],
+    from: undefined as string | undefined,
+    to: undefined as string | undefined,
+  };
   const statement = { from: undefined as string | undefined, to: undefined as string | undefined };
   let member: string | undefined;
   let account: string | undefined;
@@ -144,8 +154,19 @@ function addExploreSection(draft: CatalogueDraft, extra: StateMapFile['explore']
 }
 
 /** The catalogue a state map describes: every state's values, then its `explore` section. */
-export function catalogueOfStateMap(map: StateMapFile, file: string, today = new Date().toISOString().slice(0, 10)): Catalogue {
-  const draft: CatalogueDraft = { locations: [], parts: [], relatedParts: [], unknownParts: [], orderLocations: [], accounts: [] };
+export function catalogueOfStateMap(
+  map: StateMapFile,
+  file: string,
+  today = new Date().toISOString().slice(0, 10),
+): Catalogue {
+  const draft: CatalogueDraft = {
+    locations: [],
+    parts: [],
+    relatedParts: [],
+    unknownParts: [],
+    orderLocations: [],
+    accounts: [],
+  };
   addStateValues(draft, map, file, today);
   addExploreSection(draft, map.explore, file, today);
   // A part the vendor lists as unknown is one their seller does not have, wherever else it is named.
@@ -168,11 +189,19 @@ export function catalogueOfScenario(scenario: Scenario, origin: string): Catalog
   const locations = scenario.locations
     .filter((l) => firstAccount.has(l.member))
     .map((l) => ({ id: l.id, member: l.member, account: firstAccount.get(l.member)! }));
-  const parts = scenario.parts.map((p, i) => ({ mfr_code: p.mfr_code, part_number: p.part_number, source: `scenario /parts/${i}` }));
+  const parts = scenario.parts.map((p, i) => ({
+    mfr_code: p.mfr_code,
+    part_number: p.part_number,
+    source: `scenario /parts/${i}`,
+  }));
   const relatedParts = parts.filter((_, i) => (scenario.parts[i].related ?? []).length > 0);
   // Unknown parts: the scenario's own manufacturer codes with part numbers it does not hold.
   const mfrs = uniq(scenario.parts.map((p) => p.mfr_code)).slice(0, 3);
-  const unknownParts = (mfrs.length > 0 ? mfrs : ['ZZZ']).map((m, i) => ({ mfr_code: m, part_number: `NO-SUCH-PART-${i + 1}`, source: 'generated' }));
+  const unknownParts = (mfrs.length > 0 ? mfrs : ['ZZZ']).map((m, i) => ({
+    mfr_code: m,
+    part_number: `NO-SUCH-PART-${i + 1}`,
+    source: 'generated',
+  }));
   const today = new Date().toISOString().slice(0, 10);
   const accounts = scenario.accounts.map((a) => {
     const invoiceDates = a.invoices.map((i) => i.invoice_date).sort();
@@ -195,7 +224,10 @@ export function catalogueOfScenario(scenario: Scenario, origin: string): Catalog
 export function catalogueGaps(catalogue: Catalogue): string[] {
   const gaps: string[] = [];
   if (catalogue.locations.length === 0)
-    gaps.push('no location with member and account (give location_id, member and account in a state, or explore.locations)');
-  if (catalogue.parts.length === 0 && catalogue.unknownParts.length === 0) gaps.push('no part (give the part states, or explore.parts)');
+    gaps.push(
+      'no location with member and account (give location_id, member and account in a state, or explore.locations)',
+    );
+  if (catalogue.parts.length === 0 && catalogue.unknownParts.length === 0)
+    gaps.push('no part (give the part states, or explore.parts)');
   return gaps;
 }

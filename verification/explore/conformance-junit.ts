@@ -5,5 +5,10 @@ import { renderTestCasesJunit } from '../test-cases-junit';
 // JUnit XML of an exploration: one testsuite per operation (and one for a stopped run), drawn
 // from its test cases (conformance-test-cases.ts).
 export function renderConformanceJunit(report: ConformanceReport): string {
-  return renderTestCasesJunit(`seller-system exploration (seed ${report.seed})`, conformanceTestCases(report), report.elapsedMs / 1000, (c) => c.classname);
+  return renderTestCasesJunit(
+    `seller-system exploration (seed ${report.seed})`,
+    conformanceTestCases(report),
+    report.elapsedMs / 1000,
+    (c) => c.classname,
+  );
 }

@@ -13,7 +13,12 @@ export function conformanceTestCases(report: ConformanceReport): TestCase[] {
   const cases: TestCase[] = report.rows.map((r) => {
     const base = { classname: `explore.${r.operation}`, name: r.rule, seconds: 0 };
     const stats = `exercised ${r.exercised}, broken ${r.broken}, score ${percent(r.score)}`;
-    if (r.score === null) return { ...base, status: 'skipped', message: `not exercised: no generated exchange gave ${r.rule} anything to check` };
+    if (r.score === null)
+      return {
+        ...base,
+        status: 'skipped',
+        message: `not exercised: no generated exchange gave ${r.rule} anything to check`,
+      };
     if (r.passed) return { ...base, status: 'passed', detail: stats };
     const f = report.failures.find((x) => x.operation === r.operation && x.rule === r.rule);
     const detail =

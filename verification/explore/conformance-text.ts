@@ -8,7 +8,8 @@ import { ANSWER_RULE } from './rule-coverage';
 // The exploration for the terminal: each shrunk failure (rule, item id, path, expected,
 // found, the curl command), then the table of operation × rule, then one verdict line.
 
-export const percent = (score: number | null) => (score === null ? '—' : `${(Math.floor(score * 1000) / 10).toFixed(1)}%`);
+export const percent = (score: number | null) =>
+  score === null ? '—' : `${(Math.floor(score * 1000) / 10).toFixed(1)}%`;
 
 export function progressText(p: ExploreProgress): string {
   const rate = p.elapsedMs > 0 ? Math.round((p.done * 1000) / p.elapsedMs) : 0;
@@ -22,9 +23,19 @@ function statusOf(row: ConformanceRow, colours: Palette): string {
 
 export function renderTable(rows: ConformanceRow[], colours: Palette): string {
   const head = ['operation', 'rule', 'exercised', 'broken', 'score', ''];
-  const body = rows.map((r) => [r.operation, r.rule, String(r.exercised), String(r.broken), percent(r.score), statusOf(r, colours)]);
+  const body = rows.map((r) => [
+    r.operation,
+    r.rule,
+    String(r.exercised),
+    String(r.broken),
+    percent(r.score),
+    statusOf(r, colours),
+  ]);
   // Widths from the plain text: colour codes take no room on the screen.
-  const plain = [head, ...rows.map((r) => [r.operation, r.rule, String(r.exercised), String(r.broken), percent(r.score), ''])];
+  const plain = [
+    head,
+    ...rows.map((r) => [r.operation, r.rule, String(r.exercised), String(r.broken), percent(r.score), '']),
+  ];
   const widths = head.map((_, i) => Math.max(...plain.map((line) => line[i].length)));
   const line = (cells: string[]) =>
     cells
@@ -45,7 +56,9 @@ export function failedBecause(broken: ConformanceRow[], gate: string): string {
           `reply rules broken — ${rules.map((r) => `${r.operation} ${r.rule} ${percent(r.score)}`).join(', ')} (a broken reply rule fails the run whatever --min-score)`,
         ]
       : []),
-    ...(answers.length > 0 ? [`answered below --min-score${gate} — ${answers.map((r) => `${r.operation} ${percent(r.score)}`).join(', ')}`] : []),
+    ...(answers.length > 0
+      ? [`answered below --min-score${gate} — ${answers.map((r) => `${r.operation} ${percent(r.score)}`).join(', ')}`]
+      : []),
   ].join('; ');
 }
 
@@ -89,7 +102,8 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
   const broken = report.rows.filter((r) => r.score !== null && !r.passed);
   const unexercised = report.rows.filter((r) => r.score === null).length;
   const gate = report.minScore < 1 ? ` (--min-score ${percent(report.minScore)})` : '';
-  const limited = report.stopped === 'time limit' ? ` (time limit: ${report.runs.done} of ${report.runs.planned} exchanges ran)` : '';
+  const limited =
+    report.stopped === 'time limit' ? ` (time limit: ${report.runs.done} of ${report.runs.planned} exchanges ran)` : '';
   if (report.stopped !== undefined && limited === '')
     out.push(
       colours.fail(

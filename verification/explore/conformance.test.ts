@@ -71,7 +71,12 @@ describe('the conformance report', () => {
   it('scores each operation × rule and names what was never exercised', () => {
     const report = conformanceReport(result());
     const row = (op: string, rule: string) => report.rows.find((r) => r.operation === op && r.rule === rule)!;
-    expect(row('item-inquiry', 'alternate.original-part')).toMatchObject({ exercised: 80, broken: 2, score: 78 / 80, passed: false });
+    expect(row('item-inquiry', 'alternate.original-part')).toMatchObject({
+      exercised: 80,
+      broken: 2,
+      score: 78 / 80,
+      passed: false,
+    });
     expect(row('item-inquiry', 'item.id-echo')).toMatchObject({ exercised: 120, broken: 0, score: 1, passed: true });
     expect(row('item-inquiry', 'location.duplicate')).toMatchObject({ exercised: 0, score: null, passed: false });
     expect(row('statement', 'statement.date-range').score).toBeNull();
@@ -104,12 +109,16 @@ describe('the conformance report', () => {
     const text = renderConformance(conformanceReport(unanswered, 0.97), PLAIN);
     expect(text).toMatch(/item-inquiry\s+reply\.answer\s+120\s+3\s+97\.5%\s+ok \(above --min-score\)/);
     expect(text).toContain('PASSED: 200 exchanges, lowest score 97.5% (--min-score 97.0%)');
-    expect(renderConformance(conformanceReport(unanswered), PLAIN)).toContain('FAILED: answered below --min-score — item-inquiry 97.5%');
+    expect(renderConformance(conformanceReport(unanswered), PLAIN)).toContain(
+      'FAILED: answered below --min-score — item-inquiry 97.5%',
+    );
   });
 
   it('prints each failure with rule, item id, path, expected, found and the curl command', () => {
     const text = renderConformance(conformanceReport(result()), PLAIN);
-    expect(text).toContain('alternate.original-part — item-inquiry: broken in 2 exchanges; first at run 3 (seed 7), shrunk to 1 item in 4 tries');
+    expect(text).toContain(
+      'alternate.original-part — item-inquiry: broken in 2 exchanges; first at run 3 (seed 7), shrunk to 1 item in 4 tries',
+    );
     expect(text).toContain(`item id: "a <&> \\"b\\""   path: /items/1/original_part`);
     expect(text).toContain("expected: 'BRF1478'   found: 'X'");
     expect(text).toContain("reproduce: curl -sS -X POST 'http://seller.example/federated'");
@@ -122,27 +131,44 @@ describe('the conformance report', () => {
     expect(cases).toContain('explore.statement statement.location');
     expect(new Set(cases).size).toBe(cases.length);
     expect(cases).toHaveLength(conformanceReport(result()).rows.length);
-    expect(xml).toContain('<failure type="alternate.original-part" message="alternate.original-part: exercised 80, broken 2, score 97.5%">');
+    expect(xml).toContain(
+      '<failure type="alternate.original-part" message="alternate.original-part: exercised 80, broken 2, score 97.5%">',
+    );
     expect(xml).toContain('a &lt;&amp;&gt; \\&quot;b\\&quot;');
     expect(xml).toMatch(/name="location\.duplicate" time="0">\n\s+<skipped message="not exercised/);
     // The same rule names whatever the run found: a seller's history stays on one test case.
     const other = renderConformanceJunit(
-      conformanceReport(result({ seed: 8, failures: [], tally: { ...result().tally, 'item-inquiry': { 'reply.answer': { exercised: 5, broken: 0 } } } })),
+      conformanceReport(
+        result({
+          seed: 8,
+          failures: [],
+          tally: { ...result().tally, 'item-inquiry': { 'reply.answer': { exercised: 5, broken: 0 } } },
+        }),
+      ),
     );
-    expect([...other.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual(cases);
+    expect([...other.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual(
+      cases,
+    );
   });
 
-  it.skipIf(!hasXmllint)("is valid against the CI parsers' JUnit schema (xmllint; .ci/run installs libxml2-utils)", () => {
-    for (const report of [conformanceReport(result()), conformanceReport(result(), 0.5), conformanceReport(result({ stopped: 'SIGINT', done: 10 }))]) {
-      const check = validateJunit(renderConformanceJunit(report));
-      expect(check.output).not.toContain('fails to validate');
-      expect(check.ok, check.output).toBe(true);
-    }
-    // The schema has teeth: a testcase without a name is refused.
-    expect(
-      validateJunit(
-        '<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c"/></testsuite></testsuites>\n',
-      ).ok,
-    ).toBe(false);
-  });
+  it.skipIf(!hasXmllint)(
+    "is valid against the CI parsers' JUnit schema (xmllint; .ci/run installs libxml2-utils)",
+    () => {
+      for (const report of [
+        conformanceReport(result()),
+        conformanceReport(result(), 0.5),
+        conformanceReport(result({ stopped: 'SIGINT', done: 10 })),
+      ]) {
+        const check = validateJunit(renderConformanceJunit(report));
+        expect(check.output).not.toContain('fails to validate');
+        expect(check.ok, check.output).toBe(true);
+      }
+      // The schema has teeth: a testcase without a name is refused.
+      expect(
+        validateJunit(
+          '<?xml version="1.0"?>\n<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c"/></testsuite></testsuites>\n',
+        ).ok,
+      ).toBe(false);
+    },
+  );
 });

@@ -74,7 +74,10 @@ export function conformanceReport(result: ExploreResult, minScore = 1): Conforma
     failures: result.failures,
     lowestScore,
     // A time limit is a planned end; a signal is not.
-    ok: (result.stopped === undefined || result.stopped === TIME_LIMIT) && result.done > 0 && rows.every((r) => r.score === null || r.passed),
+    ok:
+      (result.stopped === undefined || result.stopped === TIME_LIMIT) &&
+      result.done > 0 &&
+      rows.every((r) => r.score === null || r.passed),
     ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
   };
 }

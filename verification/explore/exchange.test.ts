@@ -55,13 +55,17 @@ describe('an explored exchange with a reply that is not JSON, or too large', () 
   it('says HTTP 500 and reply.not-json for an HTML error page', async () => {
     const outcome = await exchange(target('/html-500'), inquiry);
     expect(outcome.httpStatus).toBe(500);
-    expect(outcome.findings[0].message).toMatch(/^HTTP 500: reply\.not-json: the seller answered HTTP 500 with content-type 'text\/html; charset=utf-8'/);
+    expect(outcome.findings[0].message).toMatch(
+      /^HTTP 500: reply\.not-json: the seller answered HTTP 500 with content-type 'text\/html; charset=utf-8'/,
+    );
     expect(outcome.findings[0].message).not.toContain('<');
   });
 
   it('names reply.not-json for HTML under a JSON content type', async () => {
     const outcome = await exchange(target('/html-as-json'), inquiry);
-    expect(outcome.findings[0].message).toMatch(/^reply\.not-json: the seller answered HTTP 200 with a body that is not JSON/);
+    expect(outcome.findings[0].message).toMatch(
+      /^reply\.not-json: the seller answered HTTP 200 with a body that is not JSON/,
+    );
   });
 
   it('stops an endless reply at the limit: reply.too-large, and the seller sees the reader hang up', async () => {
@@ -69,7 +73,9 @@ describe('an explored exchange with a reply that is not JSON, or too large', () 
     expect(outcome.findings).toEqual([
       expect.objectContaining({
         rule: 'reply.answer',
-        message: expect.stringMatching(/^reply\.too-large: the seller's reply \(HTTP 200\) passed the limit of 32 KiB \(32768 bytes\) \(--max-reply-bytes\)/),
+        message: expect.stringMatching(
+          /^reply\.too-large: the seller's reply \(HTTP 200\) passed the limit of 32 KiB \(32768 bytes\) \(--max-reply-bytes\)/,
+        ),
       }),
     ]);
     const stream = seller.streams[seller.streams.length - 1];
@@ -83,7 +89,10 @@ describe('an explored exchange with a reply that is not JSON, or too large', () 
 // at 300 ms, late replies under the deadline are still answered only if the exchange does not
 // leave its timeouts to it.
 describe('undici timeouts under --timeout', () => {
-  const inquiryOfFixture = { operation: 'item-inquiry', request: loadFixture('item-inquiry', 'seller-request') } as ExploreCase;
+  const inquiryOfFixture = {
+    operation: 'item-inquiry',
+    request: loadFixture('item-inquiry', 'seller-request'),
+  } as ExploreCase;
   let late: Listening;
   beforeAll(async () => {
     late = await listenLate(JSON.stringify(loadFixture('item-inquiry', 'seller-reply')));
@@ -96,7 +105,11 @@ describe('undici timeouts under --timeout', () => {
 
   it(`answers replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms --timeout, headers or body late`, async () => {
     const outcomes = await withStandInGlobalDispatcher(() =>
-      Promise.all(LATE_PATHS.map((path) => exchange({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, inquiryOfFixture))),
+      Promise.all(
+        LATE_PATHS.map((path) =>
+          exchange({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, inquiryOfFixture),
+        ),
+      ),
     );
     for (const outcome of outcomes) {
       expect(outcome).toMatchObject({ httpStatus: 200, findings: [] });

@@ -67,7 +67,13 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
       (error as Error).name === 'TimeoutError'
         ? `no answer within ${target.timeoutMs} ms (the limit, --timeout)`
         : `the request failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
-    return { httpStatus: null, waitMs, checkMs: 0, exercised: [ANSWER_RULE], findings: [{ rule: ANSWER_RULE, path: '', message: why }] };
+    return {
+      httpStatus: null,
+      waitMs,
+      checkMs: 0,
+      exercised: [ANSWER_RULE],
+      findings: [{ rule: ANSWER_RULE, path: '', message: why }],
+    };
   }
   const t1 = performance.now();
   const waitMs = t1 - t0;
@@ -81,18 +87,40 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
   if (tooLarge !== undefined)
     return done(
       [ANSWER_RULE],
-      [{ rule: ANSWER_RULE, path: '', message: tooLarge.message, found: { limit_bytes: tooLarge.limit_bytes, bytes_read: tooLarge.bytes_read } }],
+      [
+        {
+          rule: ANSWER_RULE,
+          path: '',
+          message: tooLarge.message,
+          found: { limit_bytes: tooLarge.limit_bytes, bytes_read: tooLarge.bytes_read },
+        },
+      ],
     );
   const notJson = notJsonFinding(status, contentType, text);
   if (status !== 200)
     return done(
       [ANSWER_RULE],
-      [{ rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${notJson?.message ?? escapedStart(text, 200)}`, expected: 200, found: status }],
+      [
+        {
+          rule: ANSWER_RULE,
+          path: '',
+          message: `HTTP ${status}: ${notJson?.message ?? escapedStart(text, 200)}`,
+          expected: 200,
+          found: status,
+        },
+      ],
     );
   if (notJson !== undefined)
     return done(
       [ANSWER_RULE],
-      [{ rule: ANSWER_RULE, path: '', message: notJson.message, found: { content_type: notJson.content_type, first_bytes: notJson.first_bytes } }],
+      [
+        {
+          rule: ANSWER_RULE,
+          path: '',
+          message: notJson.message,
+          found: { content_type: notJson.content_type, first_bytes: notJson.first_bytes },
+        },
+      ],
     );
   const reply: unknown = JSON.parse(text);
   const check = checkSellerReply(c.operation, c.request, reply);

@@ -60,7 +60,9 @@ function checkOptions(options: ExploreSellerOptions) {
     seed: wholeNumberOption('seed', options.seed, 0, 2 ** 31 - 1, Math.floor(Math.random() * 2 ** 31)),
     concurrency: wholeNumberOption('concurrency', options.concurrency, 1, 256, DEFAULT_EXPLORE_CONCURRENCY),
     minScore: numberOption('minScore', options.minScore, 0, 1, 1),
-    ...(options.timeLimitMs !== undefined ? { timeLimitMs: numberOption('timeLimitMs', options.timeLimitMs, 1, Number.MAX_SAFE_INTEGER, 0) } : {}),
+    ...(options.timeLimitMs !== undefined
+      ? { timeLimitMs: numberOption('timeLimitMs', options.timeLimitMs, 1, Number.MAX_SAFE_INTEGER, 0) }
+      : {}),
   };
 }
 
@@ -95,7 +97,14 @@ export async function exploreSeller(options: ExploreSellerOptions): Promise<Conf
   const catalogue = await checked.catalogue.read(target.headers, signal);
   // A stop ends the pre-flight at once; the exploration below then reports the run as stopped.
   await ensureSellerHasParts(target, catalogue, checked.catalogue.option, signal);
-  tell({ kind: 'started', sellerUrl: target.sellerUrl, runs: checked.runs, catalogue: catalogue.origin, seed: checked.seed, concurrency: checked.concurrency });
+  tell({
+    kind: 'started',
+    sellerUrl: target.sellerUrl,
+    runs: checked.runs,
+    catalogue: catalogue.origin,
+    seed: checked.seed,
+    concurrency: checked.concurrency,
+  });
   const result = await runExploration({
     target,
     catalogue,

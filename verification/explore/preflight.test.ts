@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partsTheSellerLacks } from './preflight';
 import { catalogueOfStateMap } from './catalogue';
 import { checkStateMap, type StateMapFile } from '../state-map';
-import { SPEC_FAITHFUL_STATE_MAP, startSpecFaithfulSeller, type RunningPythonSeller } from '../../fixtures/sellers/spec-faithful-seller';
+import {
+  SPEC_FAITHFUL_STATE_MAP,
+  startSpecFaithfulSeller,
+  type RunningPythonSeller,
+} from '../../fixtures/sellers/spec-faithful-seller';
 
 // The pre-flight against a seller written from the specification (Python, its own catalogue):
 // it agrees with the guide (a superseded part's own entry may answer 0), and each fix its
@@ -16,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => seller?.close());
 
 const vendorMap = (): StateMapFile => checkStateMap(JSON.parse(readFileSync(SPEC_FAITHFUL_STATE_MAP, 'utf8')));
-const lacks = (map: StateMapFile) => partsTheSellerLacks({ sellerUrl: seller.url, timeoutMs: 10_000 }, catalogueOfStateMap(map, 'vendor.json'));
+const lacks = (map: StateMapFile) =>
+  partsTheSellerLacks({ sellerUrl: seller.url, timeoutMs: 10_000 }, catalogueOfStateMap(map, 'vendor.json'));
 
 /** The vendor's map with a typo in the part of 'part exists'. */
 function withTypo(): StateMapFile {
@@ -33,7 +38,9 @@ describe('explore pre-flight', () => {
   });
 
   it('names a part the seller answers 0 for, with where the catalogue names it', async () => {
-    expect(await lacks(withTypo())).toEqual(['FRA PH3641 (named in vendor.json /states/part exists) — your system answered status 0, not found']);
+    expect(await lacks(withTypo())).toEqual([
+      'FRA PH3641 (named in vendor.json /states/part exists) — your system answered status 0, not found',
+    ]);
   });
 
   it("suggested fix 'correct the catalogue' makes the message go away", async () => {

@@ -15,19 +15,30 @@ import { KitInputError } from '../kit-errors';
 const CHUNK = 20;
 
 /** `signal` (the run's stop) ends the check at once: it returns what it found so far. */
-export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catalogue, signal?: AbortSignal): Promise<string[]> {
+export async function partsTheSellerLacks(
+  target: SellerTarget,
+  catalogue: Catalogue,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const location = catalogue.locations[0];
   const problems: string[] = [];
   for (let start = 0; start < catalogue.parts.length && signal?.aborted !== true; start += CHUNK) {
     const parts = catalogue.parts.slice(start, start + CHUNK);
-    const items = parts.map((p, i) => ({ id: `preflight-${start + i}`, mfr_code: p.mfr_code, part_number: p.part_number }));
+    const items = parts.map((p, i) => ({
+      id: `preflight-${start + i}`,
+      mfr_code: p.mfr_code,
+      part_number: p.part_number,
+    }));
     let reply: ItemInquirySellerReply;
     try {
       const response = await fetch(target.sellerUrl, {
         method: 'POST',
         headers: { ...target.headers, 'content-type': 'application/json' },
         body: JSON.stringify({ service: 'item_inquiry', locations: [location], items }),
-        signal: signal === undefined ? AbortSignal.timeout(target.timeoutMs) : AbortSignal.any([AbortSignal.timeout(target.timeoutMs), signal]),
+        signal:
+          signal === undefined
+            ? AbortSignal.timeout(target.timeoutMs)
+            : AbortSignal.any([AbortSignal.timeout(target.timeoutMs), signal]),
         dispatcher: agentForDeadline(target.timeoutMs),
       });
       const body = await readReplyWithin(response.body, target.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
@@ -41,14 +52,21 @@ export async function partsTheSellerLacks(target: SellerTarget, catalogue: Catal
       const own = reply.items.find((e) => e?.id === item.id && (e.status_code === 0 || e.status_code === 1));
       const superseded = reply.items.some((e) => e?.id === item.id && e.status_code === ItemStatus.Superseded);
       if (own?.status_code === 0 && !superseded)
-        problems.push(`${item.mfr_code} ${item.part_number} (named in ${parts[i].source}) — your system answered status 0, not found`);
+        problems.push(
+          `${item.mfr_code} ${item.part_number} (named in ${parts[i].source}) — your system answered status 0, not found`,
+        );
     });
   }
   return problems;
 }
 
 /** Throws a KitInputError naming `option` (the catalogue's) when the seller lacks parts the catalogue names. */
-export async function ensureSellerHasParts(target: SellerTarget, catalogue: Catalogue, option: string, signal?: AbortSignal): Promise<void> {
+export async function ensureSellerHasParts(
+  target: SellerTarget,
+  catalogue: Catalogue,
+  option: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const lacking = await partsTheSellerLacks(target, catalogue, signal);
   if (lacking.length === 0 || signal?.aborted === true) return;
   throw new KitInputError(

@@ -32,7 +32,15 @@ export const RULES_OF: Record<ForwardedOperation, readonly ExploreRule[]> = {
     'location.duplicate',
     'location.type-code',
   ],
-  'place-order': [ANSWER_RULE, SCHEMA_RULE, 'reply.status-code', 'order.id-echo', 'order.unknown-id', 'order.duplicate-id', 'order.item-status'],
+  'place-order': [
+    ANSWER_RULE,
+    SCHEMA_RULE,
+    'reply.status-code',
+    'order.id-echo',
+    'order.unknown-id',
+    'order.duplicate-id',
+    'order.item-status',
+  ],
   invoice: [
     ANSWER_RULE,
     SCHEMA_RULE,
@@ -50,7 +58,8 @@ function itemInquiryRules(reply: ItemInquirySellerReply): ExploreRule[] {
   const out: ExploreRule[] = ['reply.status-code', 'item.id-echo', 'item.unknown-id', 'item.status-code'];
   const entries = reply.items;
   if (entries.length > 0) out.push('item.requested-part-missing', 'item.requested-part-duplicate');
-  if (entries.some((e) => e.status_code === 0 || e.status_code === 1)) out.push('item.requested-part-mismatch', 'item.original-mismatch');
+  if (entries.some((e) => e.status_code === 0 || e.status_code === 1))
+    out.push('item.requested-part-mismatch', 'item.original-mismatch');
   if (entries.some((e) => e.status_code >= 2)) out.push('alternate.original-part', 'alternate.original-mfr');
   const locations = entries.flatMap((e) => e.locations);
   if (locations.length > 0) out.push('location.not-forwarded', 'location.duplicate');
@@ -72,7 +81,8 @@ function invoiceRules(request: InvoiceSellerRequest, reply: InvoiceSellerReply):
 function statementRules(request: StatementSellerRequest, reply: StatementSellerReply): ExploreRule[] {
   if (reply.statements.length === 0) return [];
   const out: ExploreRule[] = ['statement.date-range', 'statement.account'];
-  if (request.location_id !== undefined && reply.statements.some((s) => s.location_id !== undefined)) out.push('statement.location');
+  if (request.location_id !== undefined && reply.statements.some((s) => s.location_id !== undefined))
+    out.push('statement.location');
   return out;
 }
 

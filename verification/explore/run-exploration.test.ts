@@ -3,7 +3,12 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from '../../mock-seller/index';
 import { checkSellerReply } from '../../contracts/reply-check';
-import { invoiceRequestRules, itemInquiryRequestRules, placeOrderRequestRules, statementRequestRules } from '../../contracts/request-rules';
+import {
+  invoiceRequestRules,
+  itemInquiryRequestRules,
+  placeOrderRequestRules,
+  statementRequestRules,
+} from '../../contracts/request-rules';
 import { validators } from '../../contracts/validator';
 import { readStateMap } from '../state-map';
 import { catalogueOfScenario, catalogueOfStateMap, type Catalogue } from './catalogue';
@@ -51,15 +56,21 @@ describe('generated requests', () => {
     const inquiries = cases.flatMap((c) => (c.operation === 'item-inquiry' ? [c.request] : []));
     // Shapes the pact's examples never show: many items, one part under two ids, odd ids.
     expect(inquiries.some((r) => r.items.length >= 10)).toBe(true);
-    expect(inquiries.some((r) => new Set(r.items.map((i) => `${i.mfr_code} ${i.part_number}`)).size < r.items.length)).toBe(true);
+    expect(
+      inquiries.some((r) => new Set(r.items.map((i) => `${i.mfr_code} ${i.part_number}`)).size < r.items.length),
+    ).toBe(true);
     expect(inquiries.some((r) => r.items.some((i) => !/^[\w-]+$/.test(i.id)))).toBe(true);
   });
 
   it('come from a state map: its states and its explore section', async () => {
     const map = await readStateMap('fixtures/state-maps/mock-seller-explore.json');
     const fromMap = catalogueOfStateMap(map, 'explore.json');
-    expect(fromMap.parts.map((p) => `${p.mfr_code} ${p.part_number}`)).toEqual(expect.arrayContaining(['GAT 22433', 'DAY 5060882', 'WIX 51515', 'MOT FL400S']));
-    expect(fromMap.relatedParts.map((p) => p.part_number)).toEqual(expect.arrayContaining(['K060882', '51515', 'BRF1478']));
+    expect(fromMap.parts.map((p) => `${p.mfr_code} ${p.part_number}`)).toEqual(
+      expect.arrayContaining(['GAT 22433', 'DAY 5060882', 'WIX 51515', 'MOT FL400S']),
+    );
+    expect(fromMap.relatedParts.map((p) => p.part_number)).toEqual(
+      expect.arrayContaining(['K060882', '51515', 'BRF1478']),
+    );
     expect(fromMap.locations.map((l) => l.id).sort()).toEqual(['L101', 'L102', 'L150']);
     expect(fromMap.accounts.map((a) => a.account)).toContain('A-1002');
   });
@@ -80,7 +91,14 @@ describe('exploring the mock seller', () => {
 
   // Each domain fault on a few percent of what it can spoil (seeded: the same items on every
   // replay, so shrinking and the curl command meet it again).
-  const FAULTS: { name: string; service: string; fault: Record<string, unknown>; probability: number; operation: ExploreCase['operation']; rule: string }[] = [
+  const FAULTS: {
+    name: string;
+    service: string;
+    fault: Record<string, unknown>;
+    probability: number;
+    operation: ExploreCase['operation'];
+    rule: string;
+  }[] = [
     {
       name: 'a wrong original_part on 3% of alternates',
       service: 'item_inquiry',
@@ -139,7 +157,14 @@ describe('exploring the mock seller', () => {
         body: JSON.stringify({ service: f.service, fault: f.fault, probability: f.probability, seed: 2026 }),
       });
       expect(added.status).toBe(201);
-      const result = await runExploration({ target: target(), catalogue, runs: 300, seed: 99, concurrency: 4, operations: [f.operation] });
+      const result = await runExploration({
+        target: target(),
+        catalogue,
+        runs: 300,
+        seed: 99,
+        concurrency: 4,
+        operations: [f.operation],
+      });
       const failure = result.failures.find((x) => x.rule === f.rule);
       expect(failure, JSON.stringify(result.failures.map((x) => x.rule))).toBeDefined();
       expect(failure!.operation).toBe(f.operation);
@@ -150,8 +175,14 @@ describe('exploring the mock seller', () => {
       expect(failure!.finding.rule).toBe(f.rule);
       expect(failure!.finding.path).not.toBe('');
       // The journal says which exchange got which fault: the shrunk item's id is named.
-      const journal = (await (await fetch(`${mock.url}/__admin/journal`)).json()) as { entries: { faults: string[] }[] };
-      expect(journal.entries.some((e) => e.faults.some((x) => x.startsWith(`${f.fault.kind};id=${shrunk.items[0].id};scheduled=`)))).toBe(true);
+      const journal = (await (await fetch(`${mock.url}/__admin/journal`)).json()) as {
+        entries: { faults: string[] }[];
+      };
+      expect(
+        journal.entries.some((e) =>
+          e.faults.some((x) => x.startsWith(`${f.fault.kind};id=${shrunk.items[0].id};scheduled=`)),
+        ),
+      ).toBe(true);
       // The printed command, run by a shell, gets a reply breaking the same rule (asynchronously:
       // the mock seller answers from this very process).
       const reply = JSON.parse((await promisify(execFile)('sh', ['-c', failure!.curl], { encoding: 'utf8' })).stdout);
@@ -167,15 +198,35 @@ describe('exploration results', () => {
       fetch(`${mock.url}/__admin/faults`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ service: 'item_inquiry', fault: { kind: 'extra-location' }, probability: 0.02, seed: 5 }),
+        body: JSON.stringify({
+          service: 'item_inquiry',
+          fault: { kind: 'extra-location' },
+          probability: 0.02,
+          seed: 5,
+        }),
       });
     await add();
-    const one = await runExploration({ target: target(), catalogue, runs: 200, seed: 31, concurrency: 1, operations: ['item-inquiry'] });
+    const one = await runExploration({
+      target: target(),
+      catalogue,
+      runs: 200,
+      seed: 31,
+      concurrency: 1,
+      operations: ['item-inquiry'],
+    });
     await fetch(`${mock.url}/__admin/reset`, { method: 'POST' });
     await add();
-    const eight = await runExploration({ target: target(), catalogue, runs: 200, seed: 31, concurrency: 8, operations: ['item-inquiry'] });
+    const eight = await runExploration({
+      target: target(),
+      catalogue,
+      runs: 200,
+      seed: 31,
+      concurrency: 8,
+      operations: ['item-inquiry'],
+    });
     expect(one.failures.length).toBeGreaterThan(0);
-    const summary = (r: typeof one) => r.failures.map((f) => ({ rule: f.rule, index: f.index, count: f.count, shrunk: f.shrunk, curl: f.curl }));
+    const summary = (r: typeof one) =>
+      r.failures.map((f) => ({ rule: f.rule, index: f.index, count: f.count, shrunk: f.shrunk, curl: f.curl }));
     expect(summary(eight)).toEqual(summary(one));
     expect(eight.tally).toEqual(one.tally);
   });

@@ -140,12 +140,19 @@ function flightLog(concurrency: number) {
       recent.push(flight);
       if (recent.length > 4 * concurrency) recent.shift();
     },
-    companionsOf: (flight: Flight) => [...inFlight, ...recent.filter((r) => r !== flight && r.end > flight.start)].slice(0, 64).map((r) => r.c),
+    companionsOf: (flight: Flight) =>
+      [...inFlight, ...recent.filter((r) => r !== flight && r.end > flight.start)].slice(0, 64).map((r) => r.c),
   };
 }
 
 /** Counts an exchange's rules in the tally and keeps the first break of each; whether anything broke. */
-function tallyOutcome(sent: Sent, c: ExploreCase, index: number, outcome: ExchangeOutcome, companions: () => ExploreCase[]): boolean {
+function tallyOutcome(
+  sent: Sent,
+  c: ExploreCase,
+  index: number,
+  outcome: ExchangeOutcome,
+  companions: () => ExploreCase[],
+): boolean {
   const rules = (sent.tally[c.operation] ??= {});
   for (const rule of outcome.exercised) (rules[rule] ??= { exercised: 0, broken: 0 }).exercised++;
   const brokenHere = new Set<ExploreRule>();
@@ -156,7 +163,15 @@ function tallyOutcome(sent: Sent, c: ExploreCase, index: number, outcome: Exchan
     const key = `${c.operation} ${f.rule}`;
     const seen = sent.first.get(key);
     // The lowest index wins, so the shrunk failure does not depend on the concurrency.
-    if (seen === undefined) sent.first.set(key, { operation: c.operation, rule: f.rule, index, count: 1, finding: f, companions: companions() });
+    if (seen === undefined)
+      sent.first.set(key, {
+        operation: c.operation,
+        rule: f.rule,
+        index,
+        count: 1,
+        finding: f,
+        companions: companions(),
+      });
     else {
       seen.count++;
       if (index < seen.index) Object.assign(seen, { index, finding: f, companions: companions() });
@@ -201,7 +216,12 @@ async function sendAll(options: ExploreOptions, cases: ExploreCase[]): Promise<S
 }
 
 /** A first break sent alone (does it need company?), then shrunk with a curl command, or reported as first sent. */
-async function settleFailure(options: ExploreOptions, arbitrary: fc.Arbitrary<ExploreCase>, original: ExploreCase, first: FirstBreak): Promise<ExploreFailure> {
+async function settleFailure(
+  options: ExploreOptions,
+  arbitrary: fc.Arbitrary<ExploreCase>,
+  original: ExploreCase,
+  first: FirstBreak,
+): Promise<ExploreFailure> {
   const { companions, ...f } = first;
   // Sent alone first: a failure that needs company is not shrunk (alone it passes) nor given a lone curl.
   const alone =

@@ -19,7 +19,12 @@ const DEFAULT_BUDGET = 400;
 /** A slow seller must not hold the report back for long: shrinking stops accepting after this. */
 const DEFAULT_SHRINK_MS = 60_000;
 
-async function breaking(target: SellerTarget, c: ExploreCase, rule: ExploreRule, signal?: AbortSignal): Promise<Finding | undefined> {
+async function breaking(
+  target: SellerTarget,
+  c: ExploreCase,
+  rule: ExploreRule,
+  signal?: AbortSignal,
+): Promise<Finding | undefined> {
   const outcome = await exchange(target, c, signal);
   if (signal?.aborted) return undefined;
   return outcome.findings.find((f) => f.rule === rule);
@@ -27,8 +32,10 @@ async function breaking(target: SellerTarget, c: ExploreCase, rule: ExploreRule,
 
 /** Each item (order line) alone, when there are several: the smallest requests of all. */
 function singleItems(c: ExploreCase): ExploreCase[] {
-  if (c.operation === 'item-inquiry' && c.request.items.length > 1) return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
-  if (c.operation === 'place-order' && c.request.items.length > 1) return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
+  if (c.operation === 'item-inquiry' && c.request.items.length > 1)
+    return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
+  if (c.operation === 'place-order' && c.request.items.length > 1)
+    return c.request.items.map((item) => ({ ...c, request: { ...c.request, items: [item] } }));
   return [];
 }
 

@@ -8,7 +8,9 @@ import { conformanceReport, PAYLOAD } from './testing/sample-reports';
 const cells = (page: string) =>
   Object.fromEntries(
     [
-      ...page.matchAll(/<td class="num" style="background: ([^"]+)" data-testid="score" data-operation="([\w-]+)" data-rule="([\w.-]+)" data-band="([\w-]+)"/g),
+      ...page.matchAll(
+        /<td class="num" style="background: ([^"]+)" data-testid="score" data-operation="([\w-]+)" data-rule="([\w.-]+)" data-band="([\w-]+)"/g,
+      ),
     ].map((m) => [`${m[2]} ${m[3]}`, { background: m[1], band: m[4] }]),
   );
 
@@ -28,7 +30,9 @@ describe('renderConformanceHtml', () => {
     expect(byCell['place-order order.id-echo'].background).toMatch(/^hsl\(0,/);
     expect(byCell['item-inquiry item.unknown-id'].background).toMatch(/^hsl\(32,/); // 80% of a 100% gate
     // A rule an operation does not have is a blank cell, not a score.
-    expect(page).toMatch(/<th title="what order.id-echo guards"><code>order.id-echo<\/code><\/th><td class="n-a" data-band="not-applicable"><\/td>/);
+    expect(page).toMatch(
+      /<th title="what order.id-echo guards"><code>order.id-echo<\/code><\/th><td class="n-a" data-band="not-applicable"><\/td>/,
+    );
   });
 
   it('bands scores: kept, passing at or above the gate, broken below it, not exercised', () => {
@@ -45,8 +49,12 @@ describe('renderConformanceHtml', () => {
     expect(failure).toContain('broken in 30 exchanges');
     expect(failure).toContain('shrunk to 1 item in 12 tries');
     expect(failure).toContain('at <code>/items/0/id</code> of the reply');
-    expect(failure).toMatch(/<h3>Shrunk request<\/h3><pre class="json">[\s\S]*&quot;part_number&quot;: &quot;51515&quot;/);
-    expect(failure).toMatch(/<details data-testid="original-request"><summary>The first failing request, as generated \(run 7\)<\/summary><pre class="json">/);
+    expect(failure).toMatch(
+      /<h3>Shrunk request<\/h3><pre class="json">[\s\S]*&quot;part_number&quot;: &quot;51515&quot;/,
+    );
+    expect(failure).toMatch(
+      /<details data-testid="original-request"><summary>The first failing request, as generated \(run 7\)<\/summary><pre class="json">/,
+    );
     expect(failure).toMatch(/<pre data-testid="curl">curl -sS -X POST &#39;http:\/\/127.0.0.1:9999\/seller&#39;/);
     expect(page).toContain(
       'FAILED: 200 of 200 exchanges; reply rules broken — item-inquiry item.unknown-id 80.0%, place-order order.id-echo 0.0% (a broken reply rule fails the run whatever --min-score)',

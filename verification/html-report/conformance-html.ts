@@ -39,11 +39,16 @@ function matrix(report: ConformanceReport): Markup {
     const { band, background } = scoreColour(row.score, row.rule === ANSWER_RULE ? report.minScore : 1);
     const text = row.score === null ? 'not exercised' : percent(row.score);
     const title = `${operation} × ${rule}: exercised ${row.exercised}, broken ${row.broken}`;
-    const inner = failed.has(`${operation} ${rule}`) ? markup`<a href="#${anchorOf(operation, rule)}">${text}</a>` : text;
+    const inner = failed.has(`${operation} ${rule}`)
+      ? markup`<a href="#${anchorOf(operation, rule)}">${text}</a>`
+      : text;
     return markup`<td class="num" style="background: ${background}" data-testid="score" data-operation="${operation}" data-rule="${rule}" data-band="${band}" title="${title}">${inner}<br><span class="note">${row.broken}/${row.exercised}</span></td>`;
   };
   const head = operations.map((o) => markup`<th class="num">${o}</th>`);
-  const body = rules.map((rule) => markup`<tr><th title="${meaningOf.get(rule) ?? ''}"><code>${rule}</code></th>${operations.map((o) => cell(o, rule))}</tr>`);
+  const body = rules.map(
+    (rule) =>
+      markup`<tr><th title="${meaningOf.get(rule) ?? ''}"><code>${rule}</code></th>${operations.map((o) => cell(o, rule))}</tr>`,
+  );
   return markup`<table data-testid="conformance-matrix"><thead><tr><th>rule</th>${head}</tr></thead><tbody>${body}</tbody></table>
 <p class="note">Each cell: the share of the exchanges that exercised the rule and kept it (broken/exercised below). Green: kept every time; yellow-green: ${ANSWER_RULE} missed at times but at or above --min-score (${percent(
     report.minScore,
@@ -52,7 +57,8 @@ function matrix(report: ConformanceReport): Markup {
 
 function failure(f: ExploreFailure, seed: number): Markup {
   const items = 'items' in f.shrunk.request ? f.shrunk.request.items.length : 0;
-  const size = items > 0 ? `${items} ${f.operation === 'place-order' ? 'line' : 'item'}${items === 1 ? '' : 's'}` : 'this request';
+  const size =
+    items > 0 ? `${items} ${f.operation === 'place-order' ? 'line' : 'item'}${items === 1 ? '' : 's'}` : 'this request';
   const summary = `${f.operation}: broken in ${f.count} exchange${f.count === 1 ? '' : 's'}`;
   return markup`<details open id="${anchorOf(f.operation, f.rule)}" data-testid="failure" data-rule="${f.rule}"><summary><code>${f.rule}</code> — ${summary}</summary>
 <p class="note">First at run ${f.index} (seed ${seed}), shrunk to ${size} in ${f.shrinkTries} tries.</p>

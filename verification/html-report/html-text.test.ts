@@ -13,7 +13,9 @@ describe('markup', () => {
 
   it('keeps markup made by markup as it is, joins arrays, prints booleans, and drops null and undefined', () => {
     const items = ['<a>', 'b'].map((t) => markup`<li>${t}</li>`);
-    expect(markupText(markup`<ul>${items}${null}${undefined}${false}${0}</ul>`)).toBe('<ul><li>&lt;a&gt;</li><li>b</li>false0</ul>');
+    expect(markupText(markup`<ul>${items}${null}${undefined}${false}${0}</ul>`)).toBe(
+      '<ul><li>&lt;a&gt;</li><li>b</li>false0</ul>',
+    );
     expect(markupText(trustedMarkup('<br>'))).toBe('<br>');
     // A string that merely looks like markup is still text.
     expect(markupText(markup`${'<br>'}`)).toBe('&lt;br&gt;');
@@ -24,7 +26,9 @@ describe('markup', () => {
 describe('the page shell', () => {
   it('carries the strict CSP and loads nothing', () => {
     const page = htmlPage({ title: '<t>', kind: 'load', body: markup`<p>x</p>` });
-    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY.replace(/'/g, '&#39;')}">`);
+    expect(page).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY.replace(/'/g, '&#39;')}">`,
+    );
     expect(CONTENT_SECURITY_POLICY).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
     expect(page).toContain('<title>&lt;t&gt;</title>');
     expect(page).not.toMatch(/<script|<link|src=|@import|url\(/i);
@@ -40,7 +44,9 @@ describe('jsonView', () => {
   };
 
   it('marks the part a pointer names, with the finding on hover', () => {
-    const out = markupText(jsonView(reply, [{ path: '/items/1/original_part', label: 'alternate.original-part: differs' }]));
+    const out = markupText(
+      jsonView(reply, [{ path: '/items/1/original_part', label: 'alternate.original-part: differs' }]),
+    );
     expect(out).toContain(
       '<mark class="broken" data-path="/items/1/original_part" title="alternate.original-part: differs">&quot;original_part&quot;: &quot;Y&quot;</mark>',
     );
@@ -51,8 +57,12 @@ describe('jsonView', () => {
     expect(nearestPresent(reply, '/items/5/id')).toBe('/items');
     expect(nearestPresent(reply, '/items/1/original_mfr')).toBe('/items/1');
     expect(nearestPresent(reply, '')).toBe('');
-    expect(markupText(jsonView(reply, [{ path: '/items/1/original_mfr', label: 'missing' }]))).toContain('<mark class="broken" data-path="/items/1"');
-    expect(markupText(jsonView(reply, [{ path: '/', label: 'not an object' }]))).toMatch(/^<pre class="json"><mark class="broken" data-path="\/"/);
+    expect(markupText(jsonView(reply, [{ path: '/items/1/original_mfr', label: 'missing' }]))).toContain(
+      '<mark class="broken" data-path="/items/1"',
+    );
+    expect(markupText(jsonView(reply, [{ path: '/', label: 'not an object' }]))).toMatch(
+      /^<pre class="json"><mark class="broken" data-path="\/"/,
+    );
   });
 
   it('prints the JSON itself, escaped, so it reads back as the same value', () => {

@@ -12,7 +12,12 @@ export interface Markup {
 export type MarkupValue = Markup | string | number | boolean | null | undefined | readonly MarkupValue[];
 
 export const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 const isMarkup = (value: unknown): value is Markup => typeof value === 'object' && value !== null && MARKUP in value;
 

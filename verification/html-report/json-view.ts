@@ -40,12 +40,16 @@ export function jsonView(value: unknown, marks: readonly MarkedPath[] = []): Mar
   }
   const marked = (pointer: string, inner: Markup): Markup => {
     const label = labels.get(pointer);
-    return label === undefined ? inner : markup`<mark class="broken" data-path="${pointer || '/'}" title="${label.join('\n')}">${inner}</mark>`;
+    return label === undefined
+      ? inner
+      : markup`<mark class="broken" data-path="${pointer || '/'}" title="${label.join('\n')}">${inner}</mark>`;
   };
   const render = (node: unknown, pointer: string, indent: string): Markup => {
     if (typeof node !== 'object' || node === null) return markup`${JSON.stringify(node) ?? 'undefined'}`;
     const inner = indent + '  ';
-    const entries: [string, unknown][] = Array.isArray(node) ? node.map((v, i) => [String(i), v]) : Object.entries(node);
+    const entries: [string, unknown][] = Array.isArray(node)
+      ? node.map((v, i) => [String(i), v])
+      : Object.entries(node);
     if (entries.length === 0) return markup`${Array.isArray(node) ? '[]' : '{}'}`;
     const lines = entries.map(([key, child], i) => {
       const at = pointer + segmentText(key);

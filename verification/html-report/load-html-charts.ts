@@ -14,7 +14,13 @@ const SLO_BREACHED = '#bc4c00';
 function sloMarks(view: LoadReportView, chart: 'latency' | 'throughput'): HorizontalMark[] {
   return view.slo
     .filter((s) => sloChart(s.metric) === chart)
-    .map((s) => ({ value: s.value, label: s.expression, mark: 'slo', colour: s.breached ? SLO_BREACHED : SLO_KEPT, dash: '2 3' }));
+    .map((s) => ({
+      value: s.value,
+      label: s.expression,
+      mark: 'slo',
+      colour: s.breached ? SLO_BREACHED : SLO_KEPT,
+      dash: '2 3',
+    }));
 }
 
 export function loadCharts(view: LoadReportView): Markup {
@@ -42,7 +48,13 @@ export function loadCharts(view: LoadReportView): Markup {
       { name: 'max', colour: '#57606a', values: [...view.steps.map((s) => s.latency_ms.max), ...none], dashed: true },
     ],
     horizontal: [
-      { value: view.deadline_ms, label: `deadline ${view.deadline_ms} ms`, mark: 'deadline', colour: DEADLINE_COLOUR, dash: '6 4' },
+      {
+        value: view.deadline_ms,
+        label: `deadline ${view.deadline_ms} ms`,
+        mark: 'deadline',
+        colour: DEADLINE_COLOUR,
+        dash: '6 4',
+      },
       ...sloMarks(view, 'latency'),
     ],
   });
@@ -50,7 +62,9 @@ export function loadCharts(view: LoadReportView): Markup {
     ...common,
     title: `Throughput against ${words.against}`,
     yLabel: 'exchanges per second',
-    series: [{ name: 'throughput', colour: '#0969da', values: [...view.steps.map((s) => s.throughput_per_s), ...none] }],
+    series: [
+      { name: 'throughput', colour: '#0969da', values: [...view.steps.map((s) => s.throughput_per_s), ...none] },
+    ],
     horizontal: sloMarks(view, 'throughput'),
   });
   return markup`<figure data-testid="latency-chart"><figcaption>Latency percentiles (p50, p90, p95, p99, max)</figcaption>${latency}</figure>

@@ -9,14 +9,17 @@ import type { LoadReportView, RuleBrokenView } from './load-view';
 
 function ruleSection(view: LoadReportView, r: RuleBrokenView): Markup {
   const words = modelWords(view.model);
-  const where = r.path !== undefined ? markup`<br><span class="where">at <code>${r.path}</code> of the reply</span>` : '';
+  const where =
+    r.path !== undefined ? markup`<br><span class="where">at <code>${r.path}</code> of the reply</span>` : '';
   const finding = r.message !== undefined ? markup`<div class="finding">${r.message}${where}</div>` : '';
   const only = r.only_under_concurrency ? markup` ${badge('fail', 'only under concurrency')}` : '';
   const alone = r.only_under_concurrency
     ? markup`<h3>The first failing request, alone (sent alone its reply was correct: a lone curl passes)</h3>`
     : markup`<h3>The first failing request</h3>`;
   const replay =
-    r.replay !== undefined ? markup`<h3>Replay it with the requests that were in flight beside it</h3><pre data-testid="replay">${r.replay}</pre>` : '';
+    r.replay !== undefined
+      ? markup`<h3>Replay it with the requests that were in flight beside it</h3><pre data-testid="replay">${r.replay}</pre>`
+      : '';
   return markup`<details open data-testid="rule-broken" data-rule="${r.rule}" data-only-under-concurrency="${r.only_under_concurrency}"><summary><code>${
     r.rule
   }</code> — first broken at ${words.level(r.first_level)}, ${r.exchanges} exchange${r.exchanges === 1 ? '' : 's'}${only}</summary>${finding}${alone}<pre data-testid="curl">${

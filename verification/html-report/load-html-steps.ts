@@ -26,7 +26,9 @@ function stepRow(view: LoadReportView, s: LoadStepView, rules: string[]): Markup
   const label = `${s.level}${isKnee ? (view.knee_is_lower_bound ? ' (knee, at least)' : ' (knee)') : ''}${s.partial === true ? ' (partial)' : ''}`;
   const breaks = rules.map((r) => num(s.rule_breaks[r] ?? 0, (s.rule_breaks[r] ?? 0) > 0));
   const schedule = s.schedule_kept === undefined ? '' : s.schedule_kept ? 'kept' : 'not kept';
-  const openCells = open ? [num(s.dropped ?? 0, (s.dropped ?? 0) > 0), markup`<td${flag(s.schedule_kept === false)}>${schedule}</td>`] : [];
+  const openCells = open
+    ? [num(s.dropped ?? 0, (s.dropped ?? 0) > 0), markup`<td${flag(s.schedule_kept === false)}>${schedule}</td>`]
+    : [];
   const breaches = (s.slo_breaches ?? []).map((e) => markup`<code data-testid="slo-breach">${e}</code> `);
   return markup`<tr data-testid="step" data-level="${s.level}" data-healthy="${s.healthy}" data-correct="${s.correct}"${
     isKnee ? markup` style="outline: 2px solid #8250df"` : ''
@@ -41,9 +43,19 @@ export function stepsTable(view: LoadReportView): Markup {
   const words = modelWords(view.model);
   const open = view.model === 'open';
   const rules = [...new Set(view.steps.flatMap((s) => Object.keys(s.rule_breaks)))].sort();
-  const heads = [words.column, 'exchanges', 'per s', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms', 'timeouts', 'errors', ...(open ? ['dropped'] : [])].map(
-    (h) => markup`<th class="num">${h}</th>`,
-  );
+  const heads = [
+    words.column,
+    'exchanges',
+    'per s',
+    'p50 ms',
+    'p90 ms',
+    'p95 ms',
+    'p99 ms',
+    'max ms',
+    'timeouts',
+    'errors',
+    ...(open ? ['dropped'] : []),
+  ].map((h) => markup`<th class="num">${h}</th>`);
   const ruleHeads = rules.map((r) => markup`<th class="num" data-testid="rule-column"><code>${r}</code></th>`);
   const columns = heads.length + (open ? 1 : 0) + rules.length + 3;
   const notRun = view.not_run.map(

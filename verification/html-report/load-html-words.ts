@@ -67,7 +67,11 @@ export function sloChart(metric: SloLineView['metric']): 'latency' | 'throughput
 
 /** The knee's label on the charts; null when there is no knee. */
 export const kneeLabel = (view: Pick<LoadReportView, 'knee' | 'knee_is_lower_bound'>): string | null =>
-  view.knee === null ? null : view.knee_is_lower_bound ? `knee: ≥ ${view.knee} (not measured beyond)` : `knee: ${view.knee}`;
+  view.knee === null
+    ? null
+    : view.knee_is_lower_bound
+      ? `knee: ≥ ${view.knee} (not measured beyond)`
+      : `knee: ${view.knee}`;
 
 /** Milliseconds as the tables show them: whole from 100 on, one decimal below. */
 export const ms = (n: number): string => (n >= 100 || Number.isInteger(n) ? String(Math.round(n)) : n.toFixed(1));

@@ -26,17 +26,28 @@ function geometry(page: string, chart: string) {
   const svg = chartOf(page, chart);
   const kneeX = Number(/data-mark="knee"><line x1="([\d.]+)"/.exec(svg)?.[1]);
   const marks = Object.fromEntries(
-    [...svg.matchAll(/data-mark="(\w+)" data-label="([^"]*)"><line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"/g)].map((m) => [
-      unescape(m[2]),
-      { mark: m[1], y: Number(m[3]) },
-    ]),
+    [...svg.matchAll(/data-mark="(\w+)" data-label="([^"]*)"><line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"/g)].map(
+      (m) => [unescape(m[2]), { mark: m[1], y: Number(m[3]) }],
+    ),
   );
-  const labels = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle"(?: fill="[^"]*")?>(\d+)<\/text>/g)].map((m) => ({
+  const labels = [
+    ...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle"(?: fill="[^"]*")?>(\d+)<\/text>/g),
+  ].map((m) => ({
     x: Number(m[1]),
     c: Number(m[2]),
   }));
-  const ticks = [...svg.matchAll(/<text x="[\d.]+" y="([\d.]+)" text-anchor="end">([\d.]+)<\/text>/g)].map((m) => ({ y: Number(m[1]) - 4, v: Number(m[2]) }));
-  return { svg, kneeX, marks, deadlineY: marks[Object.keys(marks).find((k) => k.startsWith('deadline'))!]?.y, labels, ticks };
+  const ticks = [...svg.matchAll(/<text x="[\d.]+" y="([\d.]+)" text-anchor="end">([\d.]+)<\/text>/g)].map((m) => ({
+    y: Number(m[1]) - 4,
+    v: Number(m[2]),
+  }));
+  return {
+    svg,
+    kneeX,
+    marks,
+    deadlineY: marks[Object.keys(marks).find((k) => k.startsWith('deadline'))!]?.y,
+    labels,
+    ticks,
+  };
 }
 
 /** Every <text> of one chart as the box its estimated width and the font's height give it (rotated text included). */
@@ -96,11 +107,9 @@ describe('renderLoadReportHtml', () => {
     const latency = chartOf(page, 'latency-chart');
     expect(latency).toMatch(/data-label="p99&lt;200ms"><line [^>]*stroke="#bc4c00"/);
     expect(latency).toMatch(/data-label="p95&lt;300ms"><line [^>]*stroke="#1a7f37"/);
-    const slos = [...page.matchAll(/<tr data-testid="slo" data-breached="(\w+)"><td><code>([^<]*)<\/code><\/td><td>([^<]*)<\/td>/g)].map((m) => [
-      m[2],
-      m[3],
-      m[1],
-    ]);
+    const slos = [
+      ...page.matchAll(/<tr data-testid="slo" data-breached="(\w+)"><td><code>([^<]*)<\/code><\/td><td>([^<]*)<\/td>/g),
+    ].map((m) => [m[2], m[3], m[1]]);
     expect(slos).toEqual([
       ['p95&lt;300ms', 'latency chart', 'false'],
       ['p99&lt;200ms', 'latency chart', 'true'],
@@ -110,10 +119,16 @@ describe('renderLoadReportHtml', () => {
   });
 
   it('shows the verdict sentence as the run wrote it, and the outcome', () => {
-    expect(page).toContain(`<p class="verdict fail" data-testid="verdict-block"><span data-testid="outcome">FAILED</span>`);
-    expect(page).toContain('<span data-testid="verdict">FAIL: item.unknown-id broke from concurrency 16 (only under concurrency); the knee is concurrency 4');
+    expect(page).toContain(
+      `<p class="verdict fail" data-testid="verdict-block"><span data-testid="outcome">FAILED</span>`,
+    );
+    expect(page).toContain(
+      '<span data-testid="verdict">FAIL: item.unknown-id broke from concurrency 16 (only under concurrency); the knee is concurrency 4',
+    );
     const passed = renderLoadReportHtml(loadViewCrowded);
-    expect(passed).toContain('<span data-testid="outcome">PASSED</span> — <span data-testid="verdict">PASS: the knee is concurrency 8</span>');
+    expect(passed).toContain(
+      '<span data-testid="outcome">PASSED</span> — <span data-testid="verdict">PASS: the knee is concurrency 8</span>',
+    );
   });
 
   it('draws no knee when there is none', () => {
@@ -123,11 +138,9 @@ describe('renderLoadReportHtml', () => {
   });
 
   it('lists each step with p90, correctness and capacity as the run judged them, the knee row marked, the SLOs each step breached', () => {
-    const steps = [...page.matchAll(/<tr data-testid="step" data-level="(\d+)" data-healthy="(\w+)" data-correct="(\w+)"/g)].map((m) => [
-      Number(m[1]),
-      m[2],
-      m[3],
-    ]);
+    const steps = [
+      ...page.matchAll(/<tr data-testid="step" data-level="(\d+)" data-healthy="(\w+)" data-correct="(\w+)"/g),
+    ].map((m) => [Number(m[1]), m[2], m[3]]);
     expect(steps).toEqual([
       [1, 'true', 'true'],
       [2, 'true', 'true'],
@@ -142,7 +155,11 @@ describe('renderLoadReportHtml', () => {
     const row16 = /<tr data-testid="step" data-level="16"[\s\S]*?<\/tr>/.exec(page)![0];
     expect(row16).toContain('<td class="num">240</td>'); // its p90
     expect(row16).toContain('rules broken');
-    expect([...row16.matchAll(/<code data-testid="slo-breach">([^<]*)<\/code>/g)].map((m) => m[1])).toEqual(['p99&lt;200ms', 'errors&lt;0.1%', 'timeouts=0']);
+    expect([...row16.matchAll(/<code data-testid="slo-breach">([^<]*)<\/code>/g)].map((m) => m[1])).toEqual([
+      'p99&lt;200ms',
+      'errors&lt;0.1%',
+      'timeouts=0',
+    ]);
     expect(row16).toContain('≈ 2400 corrected');
     expect(page).toContain('4 (knee)');
     expect(page).toMatch(/<th class="num" data-testid="rule-column"><code>item.unknown-id<\/code><\/th>/);
@@ -166,13 +183,24 @@ describe('renderLoadReportHtml', () => {
   it('shows every broken rule in its own section, only-under-concurrency ones with their replay', () => {
     expect(page).toContain('<h2 data-testid="rules-broken">Reply rules broken — the run fails whatever the knee</h2>');
     const sections = [
-      ...page.matchAll(/<details open data-testid="rule-broken" data-rule="([^"]*)" data-only-under-concurrency="(\w+)">([\s\S]*?)<\/details>/g),
+      ...page.matchAll(
+        /<details open data-testid="rule-broken" data-rule="([^"]*)" data-only-under-concurrency="(\w+)">([\s\S]*?)<\/details>/g,
+      ),
     ];
     expect(sections.map((m) => [m[1], m[2]])).toEqual([
       ['item.unknown-id', 'true'],
-      [PAYLOAD.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'), 'false'],
+      [
+        PAYLOAD.replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;')
+          .replace(/"/g, '&quot;')
+          .replace(/'/g, '&#39;'),
+        'false',
+      ],
     ]);
-    expect(sections[0][3]).toContain('— first broken at concurrency 16, 37 exchanges <span class="badge fail">only under concurrency</span>');
+    expect(sections[0][3]).toContain(
+      '— first broken at concurrency 16, 37 exchanges <span class="badge fail">only under concurrency</span>',
+    );
     expect(sections[0][3]).toContain('<pre data-testid="replay">verify --replay failing-16.json');
     expect(sections[0][3]).toContain('<pre data-testid="curl">curl -sS -X POST');
     expect(sections[1][3]).toContain('first broken at concurrency 16, 1 exchange</summary>');
@@ -195,7 +223,9 @@ describe('renderLoadReportHtml', () => {
       const dots = [...g.svg.matchAll(/<circle cx="([\d.]+)"/g)].map((m) => Number(m[1]));
       expect(Math.max(...dots)).toBe(g.labels.find((l) => l.c === 2)!.x);
     }
-    expect([...cut.matchAll(/<tr data-testid="step-not-run" data-level="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([4, 8]);
+    expect([...cut.matchAll(/<tr data-testid="step-not-run" data-level="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([
+      4, 8,
+    ]);
     expect(cut).toContain('2 (knee, at least) (partial)');
     expect(cut).toContain(
       '<li data-testid="cut-short">The ramp was cut short: the request budget (10,000 requests) was spent during the step at concurrency 2. Not run: concurrency 4, concurrency 8.</li>',
@@ -217,7 +247,12 @@ describe('renderLoadReportHtml', () => {
   });
 
   it('keeps labels apart however many marks share a height, and the legend on its own rows', () => {
-    const marks = Array.from({ length: 5 }, (_, i) => ({ expression: `p99<${200 + i}ms`, metric: 'p99' as const, value: 200 + i, breached: i % 2 === 0 }));
+    const marks = Array.from({ length: 5 }, (_, i) => ({
+      expression: `p99<${200 + i}ms`,
+      metric: 'p99' as const,
+      value: 200 + i,
+      breached: i % 2 === 0,
+    }));
     const many: LoadReportView = { ...loadViewCrowded, slo: marks };
     const { labels, frame } = labelBoxes(chartOf(renderLoadReportHtml(many), 'latency-chart'));
     expect(labels.filter((l) => l.text.startsWith('p99<'))).toHaveLength(5);
@@ -261,7 +296,9 @@ describe('renderLoadReportHtml', () => {
     const [t4, t5] = [g.ticks.find((t) => t.v === 10000)!, g.ticks.find((t) => t.v === 100000)!];
     expect(g.deadlineY).toBeCloseTo(t4.y + (t5.y - t4.y) * Math.log10(3), 0);
     // p50 from 5 to 80 ms spans more than a decade's height, not a sliver at the bottom.
-    const p50 = [.../data-series="p50">([\s\S]*?)<\/g>/.exec(g.svg)![1].matchAll(/<circle cx="[\d.]+" cy="([\d.]+)"/g)].map((m) => Number(m[1]));
+    const p50 = [
+      .../data-series="p50">([\s\S]*?)<\/g>/.exec(g.svg)![1].matchAll(/<circle cx="[\d.]+" cy="([\d.]+)"/g),
+    ].map((m) => Number(m[1]));
     expect(p50[0] - p50[p50.length - 1]).toBeGreaterThan(Math.abs(t5.y - t4.y));
     expect(geometry(page, 'latency-chart').svg).toContain('data-scale="linear"');
   });

@@ -24,7 +24,9 @@ function warningsOf(view: LoadReportView): Markup | string {
   const cut =
     view.not_run.length > 0 || view.cut_short !== undefined
       ? markup`<li data-testid="cut-short">The ramp was cut short${view.cut_short !== undefined ? markup`: ${view.cut_short}` : '.'}${
-          view.not_run.length > 0 ? markup` Not run: ${view.not_run.map((l) => modelWords(view.model).level(l)).join(', ')}.` : ''
+          view.not_run.length > 0
+            ? markup` Not run: ${view.not_run.map((l) => modelWords(view.model).level(l)).join(', ')}.`
+            : ''
         }</li>`
       : '';
   const items = view.warnings.map((w) => markup`<li data-testid="warning">${w}</li>`);

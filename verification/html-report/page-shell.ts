@@ -67,6 +67,8 @@ ${parts.body}
 }
 
 /** PASSED/FAILED as a coloured block. */
-export const verdictBlock = (ok: boolean, text: string): Markup => markup`<p class="verdict ${ok ? 'pass' : 'fail'}" data-testid="verdict">${text}</p>`;
+export const verdictBlock = (ok: boolean, text: string): Markup =>
+  markup`<p class="verdict ${ok ? 'pass' : 'fail'}" data-testid="verdict">${text}</p>`;
 
-export const badge = (kind: 'pass' | 'fail' | 'dim', text: string): Markup => markup`<span class="badge ${kind}">${text}</span>`;
+export const badge = (kind: 'pass' | 'fail' | 'dim', text: string): Markup =>
+  markup`<span class="badge ${kind}">${text}</span>`;

@@ -48,7 +48,8 @@ export const baselineBounds = (top: number, bottom: number): { min: number; max:
   max: bottom - DESCENT_EM * FONT_PX - 1,
 });
 
-export const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+export const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
  * Baselines for labels that each want to sit at `wanted`, in the same order: as near as they
@@ -61,7 +62,8 @@ export function spreadBaselines(wanted: number[], min: number, max: number): num
     for (let k = 0; k < placed.length; k++) placed[k] = Math.max(placed[k], k === 0 ? min : placed[k - 1] + LINE_PX);
   };
   down();
-  for (let k = placed.length - 1; k >= 0; k--) placed[k] = Math.min(placed[k], k === placed.length - 1 ? max : placed[k + 1] - LINE_PX);
+  for (let k = placed.length - 1; k >= 0; k--)
+    placed[k] = Math.min(placed[k], k === placed.length - 1 ? max : placed[k + 1] - LINE_PX);
   down();
   const out: number[] = [];
   order.forEach((o, k) => (out[o.i] = placed[k]));

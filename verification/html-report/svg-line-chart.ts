@@ -1,5 +1,14 @@
 import { markup, type Markup } from './html-text';
-import { baselineBounds, centredBaseline, LEGEND, legendPositions, spreadBaselines, textBox, textWidth, type Box } from './svg-label-layout';
+import {
+  baselineBounds,
+  centredBaseline,
+  LEGEND,
+  legendPositions,
+  spreadBaselines,
+  textBox,
+  textWidth,
+  type Box,
+} from './svg-label-layout';
 
 // A small line chart drawn as inline SVG (no chart library, nothing loaded): categories along
 // x (the load steps, evenly spaced whatever their values), a linear y axis from 0 with round
@@ -111,7 +120,17 @@ function frameOf(o: LineChartOptions): Frame {
   const aboveBaseline = 14 + rows * LEGEND.rowPx;
   // Under the x labels: the note on muted categories (when any), then the axis title.
   const bottom = height - ((o.muted?.categories.length ?? 0) > 0 ? 52 : 38);
-  return { width, height, left, right, top: aboveBaseline + 10, bottom, legend, legendBaseline: (row) => 12 + row * LEGEND.rowPx, aboveBaseline };
+  return {
+    width,
+    height,
+    left,
+    right,
+    top: aboveBaseline + 10,
+    bottom,
+    legend,
+    legendBaseline: (row) => 12 + row * LEGEND.rowPx,
+    aboveBaseline,
+  };
 }
 
 /** The y of a value, and the axis ticks, on a linear or log scale from the values and marks. */
@@ -126,7 +145,8 @@ function yAxis(o: LineChartOptions, f: Frame): { scale: 'linear' | 'log'; y: (v:
     const lo = Math.floor(Math.log10(Math.min(...positive)));
     const hi = Math.ceil(Math.log10(top));
     // Zero has no place on a log axis: it sits on the bottom line.
-    const y = (v: number) => round(f.bottom - ((Math.log10(Math.max(v, 10 ** lo)) - lo) / Math.max(1, hi - lo)) * plotH);
+    const y = (v: number) =>
+      round(f.bottom - ((Math.log10(Math.max(v, 10 ** lo)) - lo) / Math.max(1, hi - lo)) * plotH);
     return { scale, y, ticks: logTicks(lo, Math.max(hi, lo + 1)) };
   }
   const step = tickStep(top);
@@ -166,7 +186,12 @@ function verticalMark(v: NonNullable<LineChartOptions['vertical']>, atX: number,
 }
 
 /** Muted categories: a grey band over them from halfway to the last measured one, and one note under their labels. */
-function mutedBand(muted: NonNullable<LineChartOptions['muted']>, categories: number[], x: (i: number) => number, f: Frame): Markup | string {
+function mutedBand(
+  muted: NonNullable<LineChartOptions['muted']>,
+  categories: number[],
+  x: (i: number) => number,
+  f: Frame,
+): Markup | string {
   const at = categories.map((c, i) => (muted.categories.includes(c) ? i : -1)).filter((i) => i >= 0);
   if (at.length === 0) return '';
   const first = at[0];
@@ -190,8 +215,13 @@ function seriesLine(s: ChartSeries, x: (i: number) => number, y: (v: number) => 
   const dash = s.dashed === true ? '5 3' : 'none';
   const polylines = runs
     .filter((r) => r.length > 0)
-    .map((r) => markup`<polyline points="${r.join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2" stroke-dasharray="${dash}"/>`);
-  const dots = points.map((p) => (p === null ? '' : markup`<circle cx="${p.x}" cy="${p.y}" r="3" fill="${s.colour}"/>`));
+    .map(
+      (r) =>
+        markup`<polyline points="${r.join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2" stroke-dasharray="${dash}"/>`,
+    );
+  const dots = points.map((p) =>
+    p === null ? '' : markup`<circle cx="${p.x}" cy="${p.y}" r="3" fill="${s.colour}"/>`,
+  );
   return markup`<g data-series="${s.name}">${polylines}${dots}</g>`;
 }
 

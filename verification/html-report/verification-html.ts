@@ -1,5 +1,10 @@
 import { exchangeOutcomeText } from '../exchange-words';
-import { interactionPassed, SCHEMA_RULE, type InteractionReport, type VerificationReport } from '../verification-report';
+import {
+  interactionPassed,
+  SCHEMA_RULE,
+  type InteractionReport,
+  type VerificationReport,
+} from '../verification-report';
 import { changedSinceText } from '../interaction-marks';
 import { sideLabel } from '../compat/compat-report';
 import { valueText, summaryLine } from '../report-as-text';
@@ -19,10 +24,15 @@ export interface ExchangeBodies {
   reply?: unknown;
 }
 
-const httpStatus = (status: number | null | undefined) => (status === undefined || status === null || status === 0 ? '—' : String(status));
+const httpStatus = (status: number | null | undefined) =>
+  status === undefined || status === null || status === 0 ? '—' : String(status);
 
 const pactBadge = (i: InteractionReport): Markup =>
-  i.pact === 'passed' ? badge('pass', 'passed') : i.pact === 'failed' ? badge('fail', 'FAILED') : badge('dim', 'not run');
+  i.pact === 'passed'
+    ? badge('pass', 'passed')
+    : i.pact === 'failed'
+      ? badge('fail', 'FAILED')
+      : badge('dim', 'not run');
 
 function rulesBadge(i: InteractionReport): Markup {
   if (i.rules === 'passed') return badge('pass', 'passed');
@@ -67,12 +77,15 @@ function findings(i: InteractionReport): Markup {
         : '';
     return markup`<div class="finding" data-rule="${v.rule}"><strong>${v.rule}</strong> <span class="where">item id <code>${v.id ?? '—'}</code> at <code>${v.path}</code></span><br>${v.message}${values}</div>`;
   });
-  const problems = i.problems.map((p) => markup`<div class="finding" data-rule="problem"><strong>problem</strong><br>${p}</div>`);
+  const problems = i.problems.map(
+    (p) => markup`<div class="finding" data-rule="problem"><strong>problem</strong><br>${p}</div>`,
+  );
   return markup`${pact}${schema}${rules}${problems}`;
 }
 
 function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined): Markup {
-  if (exchange === undefined) return markup`<p class="note">No request of this interaction reached your system through the kit.</p>`;
+  if (exchange === undefined)
+    return markup`<p class="note">No request of this interaction reached your system through the kit.</p>`;
   const marks: MarkedPath[] = [
     ...i.pactMismatches.flatMap((m) => {
       const pointer = pactPathPointer(m.path);
@@ -82,18 +95,27 @@ function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined):
     ...i.violations.map((v) => ({ path: v.path, label: `${v.rule}: ${v.message}` })),
   ];
   const reply =
-    exchange.reply === undefined ? markup`<p class="note">No JSON reply (HTTP ${httpStatus(exchange.status)}).</p>` : jsonView(exchange.reply, marks);
+    exchange.reply === undefined
+      ? markup`<p class="note">No JSON reply (HTTP ${httpStatus(exchange.status)}).</p>`
+      : jsonView(exchange.reply, marks);
   const heading = `Reply (HTTP ${httpStatus(exchange.status)}${marks.length > 0 ? ', broken paths marked' : ''})`;
   return markup`<div class="side-by-side" data-testid="exchange"><div><h3>Request (as sent to your system)</h3>${jsonView(exchange.request)}</div><div><h3>${heading}</h3>${reply}</div></div>`;
 }
 
 /** PENDING beside the verdict: reported, never failing the run. */
-const pendingBadge = (i: InteractionReport): Markup => (i.pending === true ? markup` ${badge('dim', 'PENDING')}` : markup``);
+const pendingBadge = (i: InteractionReport): Markup =>
+  i.pending === true ? markup` ${badge('dim', 'PENDING')}` : markup``;
 
 /** The interaction's notes: why it is pending, what changed in it since --since. */
 function marksNote(i: InteractionReport): Markup {
-  const pending = i.pending === true ? markup`<br><span class="note" data-testid="pending">pending: ${i.pendingReason ?? ''} — never fails the run</span>` : '';
-  const changed = i.changedSince !== undefined ? markup`<br><span class="note" data-testid="changed-since">${changedSinceText(i.changedSince)}</span>` : '';
+  const pending =
+    i.pending === true
+      ? markup`<br><span class="note" data-testid="pending">pending: ${i.pendingReason ?? ''} — never fails the run</span>`
+      : '';
+  const changed =
+    i.changedSince !== undefined
+      ? markup`<br><span class="note" data-testid="changed-since">${changedSinceText(i.changedSince)}</span>`
+      : '';
   return markup`${pending}${changed}`;
 }
 
@@ -101,7 +123,8 @@ function interactionRow(i: InteractionReport, index: number): Markup {
   const ok = interactionPassed(i);
   const verdict = i.pact === 'not-run' ? 'not-run' : ok ? 'pass' : i.pending === true ? 'pending-fail' : 'fail';
   const label = i.pact === 'not-run' ? badge('dim', 'NOT RUN') : ok ? badge('pass', 'PASS') : badge('fail', 'FAIL');
-  const name = !ok && i.pact !== 'not-run' ? markup`<a href="#${anchorOf(index)}">${i.description}</a>` : markup`${i.description}`;
+  const name =
+    !ok && i.pact !== 'not-run' ? markup`<a href="#${anchorOf(index)}">${i.description}</a>` : markup`${i.description}`;
   const given = markup`${i.states.length > 0 ? markup`<br><span class="note">given ${i.states.join(', ')}</span>` : ''}${marksNote(i)}`;
   // A timeout reads as one (no answer within the limit), never as a status the seller did not send.
   const exchange = i.exchange === undefined ? '—' : exchangeOutcomeText(i.exchange);
@@ -110,7 +133,10 @@ function interactionRow(i: InteractionReport, index: number): Markup {
   )}</td><td class="num">${exchange}</td></tr>`;
 }
 
-export function renderVerificationHtml(report: VerificationReport, exchanges: readonly (ExchangeBodies | undefined)[] = []): string {
+export function renderVerificationHtml(
+  report: VerificationReport,
+  exchanges: readonly (ExchangeBodies | undefined)[] = [],
+): string {
   const failed = report.interactions.flatMap((i, index) =>
     interactionPassed(i) || i.pact === 'not-run'
       ? []
@@ -121,7 +147,8 @@ export function renderVerificationHtml(report: VerificationReport, exchanges: re
         ],
   );
   const broken = report.rules.map(
-    (r) => markup`<tr data-testid="broken-rule"><td><code>${r.rule}</code></td><td>${r.description}</td><td class="num">${r.breaches.length}</td></tr>`,
+    (r) =>
+      markup`<tr data-testid="broken-rule"><td><code>${r.rule}</code></td><td>${r.description}</td><td class="num">${r.breaches.length}</td></tr>`,
   );
   const body = markup`<h1>Seller verification</h1>
 <p class="meta">${report.sellerUrl}</p>

@@ -42,7 +42,13 @@ export function correctedQuantile(latencies: ArrayLike<number>, intervalMs: numb
  * twentieth of the deadline (at least 10 ms): a stall worth sizing for, not scheduler noise.
  * The expected interval is the step's median latency: a closed worker sends about that often.
  */
-export function coordinatedOmission(latencies: ArrayLike<number>, p50: number, p99: number, max: number, deadlineMs: number): CoordinatedOmission | undefined {
+export function coordinatedOmission(
+  latencies: ArrayLike<number>,
+  p50: number,
+  p99: number,
+  max: number,
+  deadlineMs: number,
+): CoordinatedOmission | undefined {
   if (latencies.length === 0 || max <= p99) return undefined;
   const corrected = correctedQuantile(latencies, p50, 0.99);
   if (corrected <= 2 * p99 || corrected - p99 < Math.max(10, deadlineMs / 20)) return undefined;

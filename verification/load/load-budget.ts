@@ -12,7 +12,10 @@ const CLOSED_CEILING_PER_S = 30_000;
 export function defaultMaxRequests(model: LoadModel, levels: number[], stepSeconds: number): number {
   let total = 0;
   for (const level of levels)
-    total += model === 'open' ? Math.ceil(level * stepSeconds) : Math.ceil(Math.min(level * CLOSED_PER_CONNECTION_PER_S, CLOSED_CEILING_PER_S) * stepSeconds);
+    total +=
+      model === 'open'
+        ? Math.ceil(level * stepSeconds)
+        : Math.ceil(Math.min(level * CLOSED_PER_CONNECTION_PER_S, CLOSED_CEILING_PER_S) * stepSeconds);
   return total;
 }
 

@@ -1,7 +1,15 @@
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
-import { bothLeftToStandIn, DEADLINE_MS, LATE_MS, LATE_PATHS, listenLate, STAND_IN_DEFAULTS, STAND_IN_FAILURES } from '../../shared/testing/late-replies';
+import {
+  bothLeftToStandIn,
+  DEADLINE_MS,
+  LATE_MS,
+  LATE_PATHS,
+  listenLate,
+  STAND_IN_DEFAULTS,
+  STAND_IN_FAILURES,
+} from '../../shared/testing/late-replies';
 import { listen, type Listening } from '../../shared/http/listen';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import type { ExploreCase } from '../explore/generators';
@@ -83,7 +91,9 @@ describe('undici timeouts under the deadline', () => {
   });
 
   it(`counts replies ${LATE_MS} ms late under a ${DEADLINE_MS} ms deadline as answered, headers or body late`, async () => {
-    const clients = LATE_PATHS.map((path) => createLoadClient({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, 1, poolWithStandInDefaults));
+    const clients = LATE_PATHS.map((path) =>
+      createLoadClient({ sellerUrl: `${late.url}${path}`, timeoutMs: DEADLINE_MS }, 1, poolWithStandInDefaults),
+    );
     try {
       expect(given).toHaveLength(2);
       for (const options of given) expect(options).toMatchObject(undiciTimeoutsFor(DEADLINE_MS));

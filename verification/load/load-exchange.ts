@@ -34,15 +34,26 @@ export interface LoadClient {
 }
 
 export function judgeReply(c: ExploreCase, status: number, text: string): Finding[] {
-  if (status !== 200) return [{ rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${text.slice(0, 200)}`, expected: 200, found: status }];
+  if (status !== 200)
+    return [
+      { rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${text.slice(0, 200)}`, expected: 200, found: status },
+    ];
   let reply: unknown;
   try {
     reply = JSON.parse(text);
   } catch (error) {
-    return [{ rule: ANSWER_RULE, path: '', message: `the body is not JSON: ${(error as Error).message}`, found: text.slice(0, 200) }];
+    return [
+      {
+        rule: ANSWER_RULE,
+        path: '',
+        message: `the body is not JSON: ${(error as Error).message}`,
+        found: text.slice(0, 200),
+      },
+    ];
   }
   const check = checkSellerReply(c.operation, c.request, reply);
-  if (check.errors.length > 0) return check.errors.map((e) => ({ rule: SCHEMA_RULE, path: e.path || '/', message: e.message }));
+  if (check.errors.length > 0)
+    return check.errors.map((e) => ({ rule: SCHEMA_RULE, path: e.path || '/', message: e.message }));
   return check.violations.map((v) => ({ ...v, rule: v.rule as Finding['rule'] }));
 }
 
@@ -115,7 +126,8 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     const waitMs = performance.now() - this.t0;
     // Later than the deadline is a timeout even if the sweep has not come round yet: the gateway would have given up.
-    if (waitMs >= this.shared.timeoutMs) return this.settle({ httpStatus: null, timedOut: true, waitMs, findings: this.shared.timedOut });
+    if (waitMs >= this.shared.timeoutMs)
+      return this.settle({ httpStatus: null, timedOut: true, waitMs, findings: this.shared.timedOut });
     const reply = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
     const { memo, status } = this;
     if (status === 200 && memo.lastReply !== undefined && reply.equals(memo.lastReply))
@@ -130,14 +142,24 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     const cause = (error as { cause?: Error }).cause;
     const message = `the request failed: ${error.message}${cause ? ` (${cause.message})` : ''}`;
-    this.settle({ httpStatus: null, timedOut: false, waitMs: performance.now() - this.t0, findings: [{ rule: ANSWER_RULE, path: '', message }] });
+    this.settle({
+      httpStatus: null,
+      timedOut: false,
+      waitMs: performance.now() - this.t0,
+      findings: [{ rule: ANSWER_RULE, path: '', message }],
+    });
   }
 
   /** Past the deadline (the sweep) or stopped (close): settles now and drops the connection. */
   giveUp(now: number, stopped: boolean): void {
     if (stopped)
       this.settle(
-        { httpStatus: null, timedOut: false, waitMs: now - this.t0, findings: [{ rule: ANSWER_RULE, path: '', message: 'the request failed: stopped' }] },
+        {
+          httpStatus: null,
+          timedOut: false,
+          waitMs: now - this.t0,
+          findings: [{ rule: ANSWER_RULE, path: '', message: 'the request failed: stopped' }],
+        },
         true,
       );
     else this.settle({ httpStatus: null, timedOut: true, waitMs: now - this.t0, findings: this.shared.timedOut }, true);
@@ -159,7 +181,11 @@ export type LoadPoolFactory = (origin: string, options: Pool.Options) => Dispatc
 
 const newPool: LoadPoolFactory = (origin, options) => new Pool(origin, options);
 
-export function createLoadClient(target: SellerTarget, connections: number, poolFor: LoadPoolFactory = newPool): LoadClient {
+export function createLoadClient(
+  target: SellerTarget,
+  connections: number,
+  poolFor: LoadPoolFactory = newPool,
+): LoadClient {
   const judged = new WeakMap<ExploreCase, Judged>();
   const url = new URL(target.sellerUrl);
   // The sweep below is the one deadline: undici's own 300 s timeouts must not end a longer --timeout first.
@@ -171,7 +197,9 @@ export function createLoadClient(target: SellerTarget, connections: number, pool
     // The same ceiling as explore and the rules proxy: a seller streaming without end costs at most this.
     maxReplyBytes: target.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
     inFlight: new Set(),
-    timedOut: [{ rule: ANSWER_RULE, path: '', message: `no answer within ${target.timeoutMs} ms (the deadline, --timeout)` }],
+    timedOut: [
+      { rule: ANSWER_RULE, path: '', message: `no answer within ${target.timeoutMs} ms (the deadline, --timeout)` },
+    ],
   };
   // One timer for every exchange in flight instead of one each; it gives up at most a twentieth
   // of the deadline late (a reply completing in between is still counted as a timeout).

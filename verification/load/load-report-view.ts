@@ -40,7 +40,12 @@ export function loadReportView(report: LoadReport): LoadReportView {
       path: r.first_failure.path,
       ...(r.first_failure.replay !== undefined ? { replay: r.first_failure.replay } : {}),
     })),
-    slo: verdict.slo.map((s) => ({ expression: s.expression, metric: s.metric, value: s.value, breached: s.breached_at.length > 0 || !s.run_held })),
+    slo: verdict.slo.map((s) => ({
+      expression: s.expression,
+      metric: s.metric,
+      value: s.value,
+      breached: s.breached_at.length > 0 || !s.run_held,
+    })),
     verdict: verdict.summary,
     ok: verdict.ok,
     warnings: verdict.warnings,

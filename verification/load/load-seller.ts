@@ -90,7 +90,8 @@ function levelsOf(options: LoadSellerOptions): { model: LoadModel; levels: numbe
       : (['closed', 'concurrency', options.concurrency ?? DEFAULT_CONCURRENCIES, 1024] as const);
   const levels = [...given].map((level) => wholeNumberOption(option, level, 1, max, 0));
   if (levels.length === 0) throw new KitInputError(option, 'needs at least one step');
-  if (levels.some((level, i) => i > 0 && level <= levels[i - 1])) throw new KitInputError(option, `must rise step by step, got ${levels.join(',')}`);
+  if (levels.some((level, i) => i > 0 && level <= levels[i - 1]))
+    throw new KitInputError(option, `must rise step by step, got ${levels.join(',')}`);
   return { model, levels };
 }
 
@@ -104,14 +105,19 @@ function slosOf(options: LoadSellerOptions, model: LoadModel): Slo[] {
   }
   const dropped = slos.find((s) => s.metric === 'dropped');
   if (model === 'closed' && dropped !== undefined)
-    throw new KitInputError('slos', `${dropped.expression}: nothing is dropped in the closed model (dropped belongs to rate)`);
-  if (options.abortOnFail === true && slos.length === 0) throw new KitInputError('abortOnFail', 'needs an SLO to abort on');
+    throw new KitInputError(
+      'slos',
+      `${dropped.expression}: nothing is dropped in the closed model (dropped belongs to rate)`,
+    );
+  if (options.abortOnFail === true && slos.length === 0)
+    throw new KitInputError('abortOnFail', 'needs an SLO to abort on');
   return slos;
 }
 
 function checkOptions(options: LoadSellerOptions) {
   const { model, levels } = levelsOf(options);
-  if (model === 'closed' && options.maxInFlight !== undefined) throw new KitInputError('maxInFlight', 'belongs to the open model: give rate');
+  if (model === 'closed' && options.maxInFlight !== undefined)
+    throw new KitInputError('maxInFlight', 'belongs to the open model: give rate');
   const stepSeconds = numberOption('stepSeconds', options.stepSeconds, 0.001, 86_400, DEFAULT_STEP_SECONDS);
   const orders = options.orders !== false;
   const mix = options.mix ?? DEFAULT_MIX;
@@ -127,10 +133,24 @@ function checkOptions(options: LoadSellerOptions) {
     mix,
     orders,
     ...(options.maxRequests !== undefined
-      ? { maxRequests: wholeNumberOption('maxRequests', options.maxRequests, 1, 100_000_000, 0), maxRequestsSource: 'given' as const }
-      : { maxRequests: defaultMaxRequests(model, levels, stepSeconds), maxRequestsSource: 'sized from the steps' as const }),
-    ...(options.timeLimitMs !== undefined ? { timeLimitMs: numberOption('timeLimitMs', options.timeLimitMs, 1, Number.MAX_SAFE_INTEGER, 0) } : {}),
-    minLevel: wholeNumberOption('minLevel', options.minLevel, 0, model === 'open' ? MAX_RATE : 1024, model === 'open' ? 0 : 1),
+      ? {
+          maxRequests: wholeNumberOption('maxRequests', options.maxRequests, 1, 100_000_000, 0),
+          maxRequestsSource: 'given' as const,
+        }
+      : {
+          maxRequests: defaultMaxRequests(model, levels, stepSeconds),
+          maxRequestsSource: 'sized from the steps' as const,
+        }),
+    ...(options.timeLimitMs !== undefined
+      ? { timeLimitMs: numberOption('timeLimitMs', options.timeLimitMs, 1, Number.MAX_SAFE_INTEGER, 0) }
+      : {}),
+    minLevel: wholeNumberOption(
+      'minLevel',
+      options.minLevel,
+      0,
+      model === 'open' ? MAX_RATE : 1024,
+      model === 'open' ? 0 : 1,
+    ),
     slos: slosOf(options, model),
     abortOnFail: options.abortOnFail === true,
     seed: wholeNumberOption('seed', options.seed, 0, 2 ** 31 - 1, Math.floor(Math.random() * 2 ** 31)),
@@ -150,7 +170,11 @@ function fedMix(checked: Checked, catalogue: Catalogue): LoadMix {
 }
 
 /** Replay files for failures that need company; the report then carries requests, not the generator's cases. */
-async function settleFailures(failures: PendingFailure[], checked: Checked, replayDir: string | undefined): Promise<void> {
+async function settleFailures(
+  failures: PendingFailure[],
+  checked: Checked,
+  replayDir: string | undefined,
+): Promise<void> {
   let n = 0;
   if (replayDir !== undefined)
     for (const f of failures.filter((x) => x.reproduces === 'only-under-concurrency'))

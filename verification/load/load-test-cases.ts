@@ -25,7 +25,11 @@ function stepCase(report: LoadReport, s: LoadStep): TestCase {
       return { ...base, status: 'passed', detail: stats };
     case 'cut-short':
       // Not measured whole, nothing broken: skipped with the reason, as a step that never ran.
-      return { ...base, status: 'skipped', message: `cut short: ${report.verdict.cut_short ?? report.stopped ?? 'the ramp was cut short'}; ${stats}` };
+      return {
+        ...base,
+        status: 'skipped',
+        message: `cut short: ${report.verdict.cut_short ?? report.stopped ?? 'the ramp was cut short'}; ${stats}`,
+      };
     case 'failed':
       break;
   }
@@ -33,7 +37,9 @@ function stepCase(report: LoadReport, s: LoadStep): TestCase {
     stats,
     ...Object.entries(s.rule_breaks).map(([rule, n]) => `${rule}: broken ${n}×`),
     ...Object.values(s.first_failures).map((f) =>
-      f === undefined ? '' : `${f.rule}: ${f.message} — ${f.reproduces === 'only-under-concurrency' ? `only under concurrency; ${f.replay ?? ''}` : f.curl}`,
+      f === undefined
+        ? ''
+        : `${f.rule}: ${f.message} — ${f.reproduces === 'only-under-concurrency' ? `only under concurrency; ${f.replay ?? ''}` : f.curl}`,
     ),
   ].join('\n');
   return { ...base, status: 'failed', message: `${base.name}: ${problems.join(', ')}; ${stats}`, detail };

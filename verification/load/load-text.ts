@@ -1,7 +1,15 @@
 import type { Palette } from '../palette';
 import { ALONE_TRIES } from '../explore/alone';
 import { sloValueText } from './slo';
-import { levelName, levelOf, stepOutcome, type LoadFailingExchange, type LoadModel, type LoadReport, type LoadStep } from './load-report';
+import {
+  levelName,
+  levelOf,
+  stepOutcome,
+  type LoadFailingExchange,
+  type LoadModel,
+  type LoadReport,
+  type LoadStep,
+} from './load-report';
 
 // The load report as text: one row per step, then the steps that did not run, the failures
 // (told apart: alone, or only under concurrency with a replay command), the SLOs, the
@@ -21,7 +29,11 @@ export function stepLine(step: LoadStep, deadlineMs: number, palette: Palette): 
   const level =
     step.model === 'closed'
       ? [pad(String(step.concurrency), 11)]
-      : [pad(String(step.rate), 6), pad(step.sent_per_s.toFixed(1), 8), pad(step.dropped > 0 ? palette.fail(String(step.dropped)) : '0', 7)];
+      : [
+          pad(String(step.rate), 6),
+          pad(step.sent_per_s.toFixed(1), 8),
+          pad(step.dropped > 0 ? palette.fail(String(step.dropped)) : '0', 7),
+        ];
   const notes = [
     step.partial === true ? '(partial)' : '',
     step.slo_breaches.length > 0 ? `SLO breached: ${step.slo_breaches.join(', ')}` : '',
@@ -81,7 +93,12 @@ export function renderLoad(report: LoadReport, palette: Palette): string {
     '',
   ];
   if (verdict.not_run.length > 0)
-    lines.push(palette.fail(`Not run: ${verdict.not_run.map(name).join(', ')} — ${verdict.cut_short ?? 'the ramp was cut short'}.`), '');
+    lines.push(
+      palette.fail(
+        `Not run: ${verdict.not_run.map(name).join(', ')} — ${verdict.cut_short ?? 'the ramp was cut short'}.`,
+      ),
+      '',
+    );
   const shown = new Set<string>();
   const failures: string[] = [];
   for (const step of report.steps)
@@ -92,13 +109,22 @@ export function renderLoad(report: LoadReport, palette: Palette): string {
     }
   if (failures.length > 0) lines.push('Failures (the first of each rule):', ...failures, '');
   for (const r of verdict.rules_under_concurrency)
-    lines.push(palette.fail(`${r.rule} held at ${name(levelOf(report.steps[0]))} and broke from ${name(r.first_broken_at)} on`));
+    lines.push(
+      palette.fail(`${r.rule} held at ${name(levelOf(report.steps[0]))} and broke from ${name(r.first_broken_at)} on`),
+    );
   if (verdict.slo.length > 0) {
     lines.push('', 'SLOs:');
     for (const s of verdict.slo) {
       const held = s.breached_at.length === 0 && s.run_held;
-      const where = s.breached_at.length > 0 ? `breached at ${s.breached_at.map(name).join(', ')}` : held ? 'held at every step' : 'breached for the run';
-      lines.push(`  ${held ? palette.pass('held    ') : palette.fail('BREACHED')} ${s.expression}: ${where} (the run: ${sloValueText(s, s.run_value)})`);
+      const where =
+        s.breached_at.length > 0
+          ? `breached at ${s.breached_at.map(name).join(', ')}`
+          : held
+            ? 'held at every step'
+            : 'breached for the run';
+      lines.push(
+        `  ${held ? palette.pass('held    ') : palette.fail('BREACHED')} ${s.expression}: ${where} (the run: ${sloValueText(s, s.run_value)})`,
+      );
     }
   }
   if (verdict.warnings.length > 0) lines.push('', ...verdict.warnings.map((w) => `warning: ${w}`));

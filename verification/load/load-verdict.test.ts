@@ -7,7 +7,10 @@ import { parseSlos } from './slo';
 // ramp cut short never claims the steps it did not measure; gates and SLOs that need such a
 // step fail saying so.
 
-const failure = (rule: LoadFailingExchange['rule'], reproduces: LoadFailingExchange['reproduces']): LoadFailingExchange => ({
+const failure = (
+  rule: LoadFailingExchange['rule'],
+  reproduces: LoadFailingExchange['reproduces'],
+): LoadFailingExchange => ({
   rule,
   operation: 'item-inquiry',
   path: '/items/0/id',
@@ -62,7 +65,9 @@ describe('loadVerdict', () => {
       ['item.unknown-id', 2, true],
       ['item.id-echo', 2, true],
     ]);
-    expect(v.summary).toMatch(/^FAIL: reply rules broken — item.unknown-id from concurrency 2 \(only under concurrency\), item.id-echo from concurrency 2/);
+    expect(v.summary).toMatch(
+      /^FAIL: reply rules broken — item.unknown-id from concurrency 2 \(only under concurrency\), item.id-echo from concurrency 2/,
+    );
     expect(v.summary).toContain('(capacity: the knee is concurrency 8, --min-concurrency 1)');
   });
 
@@ -96,7 +101,12 @@ describe('loadVerdict', () => {
 
   it('fails an SLO breached at a step or for the run, and one that could not be checked at a step not run', () => {
     const slos = parseSlos('p99<4ms,timeouts=0');
-    const v = loadVerdict(input([closed(1, { slo_breaches: ['p99<4ms'] }), closed(2, { slo_breaches: ['p99<4ms'] }), closed(4), closed(8)], { slos }));
+    const v = loadVerdict(
+      input(
+        [closed(1, { slo_breaches: ['p99<4ms'] }), closed(2, { slo_breaches: ['p99<4ms'] }), closed(4), closed(8)],
+        { slos },
+      ),
+    );
     expect(v.ok).toBe(false);
     expect(v.slo.map((s) => [s.expression, s.breached_at, s.run_held])).toEqual([
       ['p99<4ms', [1, 2], true],
@@ -105,7 +115,9 @@ describe('loadVerdict', () => {
     expect(v.summary).toMatch(/^FAIL: --slo p99<4ms breached at concurrency 1 and concurrency 2/);
     const unchecked = loadVerdict(input([closed(1)], { slos, cutShort: '--abort-on-fail: …' }));
     expect(unchecked.ok).toBe(false);
-    expect(unchecked.summary).toContain('--slo could not be checked at concurrency 2, concurrency 4 and concurrency 8: not measured whole');
+    expect(unchecked.summary).toContain(
+      '--slo could not be checked at concurrency 2, concurrency 4 and concurrency 8: not measured whole',
+    );
   });
 
   it('in the open model, names rates, and a schedule not kept is a warning and no knee beyond it', () => {

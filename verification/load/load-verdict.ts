@@ -36,7 +36,8 @@ export interface VerdictInput {
   maxInFlight?: number;
 }
 
-const maxInFlightText = (cap: number | undefined) => (cap === undefined ? '--max-in-flight requests' : `${cap} requests (--max-in-flight)`);
+const maxInFlightText = (cap: number | undefined) =>
+  cap === undefined ? '--max-in-flight requests' : `${cap} requests (--max-in-flight)`;
 
 /** The highest level with every step up to it healthy and complete. */
 export function kneeOf(steps: LoadStep[]): number | null {
@@ -48,7 +49,8 @@ export function kneeOf(steps: LoadStep[]): number | null {
   return knee;
 }
 
-const correctnessRules = (step: LoadStep) => (Object.keys(step.rule_breaks) as ExploreRule[]).filter((r) => r !== ANSWER_RULE);
+const correctnessRules = (step: LoadStep) =>
+  (Object.keys(step.rule_breaks) as ExploreRule[]).filter((r) => r !== ANSWER_RULE);
 
 /** Rules kept at the first step and broken at a later one, with the step they first broke at. */
 export function rulesBreakingLater(steps: LoadStep[]): RuleUnderConcurrency[] {
@@ -85,7 +87,8 @@ export function rulesBroken(steps: LoadStep[]): RuleBroken[] {
   return [...out.values()];
 }
 
-const list = (names: string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+const list = (names: string[]) =>
+  names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
 /** What the ramp measured: the knee, whether it is only a lower bound, and the levels not measured whole. */
 function capacityOf(input: VerdictInput) {
@@ -96,8 +99,13 @@ function capacityOf(input: VerdictInput) {
   const knee = kneeOf(steps);
   // Above the knee, the next step either failed (an exact knee) or never ran whole (a lower bound).
   const nextLevel = input.levels[knee === null ? 0 : input.levels.indexOf(knee) + 1];
-  const kneeIsLowerBound = knee !== null && nextLevel !== undefined && !ran.has(nextLevel) && !steps.some((s) => levelOf(s) === nextLevel && !s.healthy);
-  const cutWhy = input.cutShort ?? (input.stopped !== undefined ? `stopped by ${input.stopped}` : 'the ramp was cut short');
+  const kneeIsLowerBound =
+    knee !== null &&
+    nextLevel !== undefined &&
+    !ran.has(nextLevel) &&
+    !steps.some((s) => levelOf(s) === nextLevel && !s.healthy);
+  const cutWhy =
+    input.cutShort ?? (input.stopped !== undefined ? `stopped by ${input.stopped}` : 'the ramp was cut short');
   const above = knee === null ? [] : unmeasured.filter((l) => l > knee);
   const kneeText =
     knee === null
@@ -149,13 +157,21 @@ function warningsOf(input: VerdictInput): string[] {
 }
 
 /** Why the run fails, each as a sentence: broken rules, SLOs breached or unchecked, the gate, a stop. */
-function failuresOf(input: VerdictInput, broken: RuleBroken[], slo: SloResult[], capacity: Capacity, gate: { held: boolean; message: string }): string[] {
+function failuresOf(
+  input: VerdictInput,
+  broken: RuleBroken[],
+  slo: SloResult[],
+  capacity: Capacity,
+  gate: { held: boolean; message: string },
+): string[] {
   const name = (level: number) => levelName(input.model, level);
   const failures: string[] = [];
   if (broken.length > 0)
     failures.push(
       `reply rules broken — ${broken
-        .map((r) => `${r.rule} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`)
+        .map(
+          (r) => `${r.rule} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`,
+        )
         .join(', ')}; a seller that breaks a reply rule fails whatever its capacity`,
     );
   for (const s of slo) {
@@ -163,7 +179,10 @@ function failuresOf(input: VerdictInput, broken: RuleBroken[], slo: SloResult[],
     else if (!s.run_held) failures.push(`--slo ${s.expression} breached for the run (${sloValueText(s, s.run_value)})`);
   }
   const sloUnmeasured = input.slos.length > 0 ? capacity.unmeasured : [];
-  if (sloUnmeasured.length > 0) failures.push(`--slo could not be checked at ${list(sloUnmeasured.map(name))}: not measured whole (${capacity.cutWhy})`);
+  if (sloUnmeasured.length > 0)
+    failures.push(
+      `--slo could not be checked at ${list(sloUnmeasured.map(name))}: not measured whole (${capacity.cutWhy})`,
+    );
   if (!gate.held) failures.push(gate.message);
   if (input.stopped !== undefined) failures.push(`stopped (${input.stopped}), partial report`);
   return failures;
@@ -177,7 +196,10 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
   const failures = failuresOf(input, broken, slo, capacity, gate);
 
   const gateText = input.minLevel > 0 && gate.held ? `, ${gate.flag} ${input.minLevel}` : '';
-  const sloText = input.slos.length > 0 && failures.length === 0 ? `; SLOs held: ${input.slos.map((s) => s.expression).join(', ')}` : '';
+  const sloText =
+    input.slos.length > 0 && failures.length === 0
+      ? `; SLOs held: ${input.slos.map((s) => s.expression).join(', ')}`
+      : '';
   const summary =
     failures.length === 0
       ? `PASS: ${capacity.kneeText}${gateText}${sloText}`

@@ -27,7 +27,12 @@ export interface OpenStepResult {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export async function runOpenStep(d: StepDriver, rate: number, seconds: number, maxInFlight: number): Promise<OpenStepResult> {
+export async function runOpenStep(
+  d: StepDriver,
+  rate: number,
+  seconds: number,
+  maxInFlight: number,
+): Promise<OpenStepResult> {
   const recorder = new StepRecorder(d.target, Math.max(4, 4 * Math.min(maxInFlight, Math.ceil(rate))), d.failures);
   const interval = 1000 / rate;
   const scheduled = Math.max(1, Math.round(rate * seconds));

@@ -86,7 +86,10 @@ function caseSource(options: LoadOptions, mix: LoadMix): () => ExploreCase {
   const operations = Object.keys(mix) as ForwardedOperation[];
   if (operations.length === 0) throw new Error('the mix leaves nothing this catalogue can feed');
   const pools = new Map<ForwardedOperation, ExploreCase[]>(
-    operations.map((operation, i) => [operation, generatedCases(exploreCase(options.catalogue, [operation]), options.seed + i, POOL)]),
+    operations.map((operation, i) => [
+      operation,
+      generatedCases(exploreCase(options.catalogue, [operation]), options.seed + i, POOL),
+    ]),
   );
   const pick = mixPicker(mix);
   const random = prng(options.seed);
@@ -122,7 +125,11 @@ function stepFiguresOf(recorder: StepRecorder, seconds: number, deadlineMs: numb
   return figures;
 }
 
-async function runStep(d: StepDriver, options: LoadOptions, level: number): Promise<{ step: LoadStep; latencies: Float64Array; cut?: StepCut }> {
+async function runStep(
+  d: StepDriver,
+  options: LoadOptions,
+  level: number,
+): Promise<{ step: LoadStep; latencies: Float64Array; cut?: StepCut }> {
   const deadline = options.target.timeoutMs;
   const slos = options.slos ?? [];
   let step: LoadStep;
@@ -133,8 +140,19 @@ async function runStep(d: StepDriver, options: LoadOptions, level: number): Prom
       const r = await runClosedStep(d, level, options.stepSeconds);
       ({ recorder, cut } = r);
       const figures = stepFiguresOf(recorder, r.seconds, deadline, cut);
-      const omission = coordinatedOmission(recorder.recorded(), figures.latency_ms.p50, figures.latency_ms.p99, figures.latency_ms.max, deadline);
-      step = { model: 'closed', concurrency: level, ...figures, ...(omission !== undefined ? { coordinated_omission: omission } : {}) };
+      const omission = coordinatedOmission(
+        recorder.recorded(),
+        figures.latency_ms.p50,
+        figures.latency_ms.p99,
+        figures.latency_ms.max,
+        deadline,
+      );
+      step = {
+        model: 'closed',
+        concurrency: level,
+        ...figures,
+        ...(omission !== undefined ? { coordinated_omission: omission } : {}),
+      };
       break;
     }
     case 'open': {
@@ -193,7 +211,10 @@ async function runRamp(driver: StepDriver, options: LoadOptions): Promise<Ramp> 
     if (cut === 'budget') ramp.cutShort = `${budget} was spent during ${levelName(model, level)}`;
     if (cut === 'time-limit') ramp.cutShort = `${limit} was reached during ${levelName(model, level)}`;
     if (options.abortOnFail === true && step.slo_breaches.length > 0 && level !== options.levels.at(-1))
-      return { ...ramp, cutShort: `--abort-on-fail: ${step.slo_breaches.join(', ')} breached at ${levelName(model, level)}` };
+      return {
+        ...ramp,
+        cutShort: `--abort-on-fail: ${step.slo_breaches.join(', ')} breached at ${levelName(model, level)}`,
+      };
   }
   return ramp;
 }
@@ -202,7 +223,13 @@ async function runRamp(driver: StepDriver, options: LoadOptions): Promise<Ramp> 
 async function sendFailuresAlone(options: LoadOptions, failures: PendingFailure[]): Promise<void> {
   for (const failure of failures) {
     if (failure.rule === ANSWER_RULE) continue; // timeouts and errors: load itself, not a reply to judge
-    const alone = await reproducesAlone(options.target, failure.case, failure.rule, options.aloneTries ?? ALONE_TRIES, options.signal);
+    const alone = await reproducesAlone(
+      options.target,
+      failure.case,
+      failure.rule,
+      options.aloneTries ?? ALONE_TRIES,
+      options.signal,
+    );
     if (alone === undefined) return; // stopped
     failure.reproduces = alone ? 'alone' : 'only-under-concurrency';
     if (!alone) failure.companions = failure.companionCases.map((c) => c.request);

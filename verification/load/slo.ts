@@ -21,21 +21,25 @@ const metricName = (text: string) => text.replace(/^p\((\d+)\)$/, 'p$1');
 
 export function parseSlo(expression: string): Slo {
   const m = /^\s*([a-z0-9()]+)\s*(<=|>=|==|=|<|>)\s*([^\s]*)\s*$/i.exec(expression);
-  if (m === null) throw new SloSyntaxError(`'${expression}' is not metric<value (e.g. p95<300ms, errors<0.1%, timeouts=0)`);
+  if (m === null)
+    throw new SloSyntaxError(`'${expression}' is not metric<value (e.g. p95<300ms, errors<0.1%, timeouts=0)`);
   const metric = metricName(m[1].toLowerCase());
   if (!(SLO_METRICS as readonly string[]).includes(metric))
     throw new SloSyntaxError(`unknown metric '${m[1]}' in '${expression.trim()}' (known: ${SLO_METRICS.join(', ')})`);
   const comparison = (m[2] === '==' ? '=' : m[2]) as SloComparison;
   const v = /^(\d+(?:\.\d+)?)(ms|s|%|\/s)?$/.exec(m[3]);
-  if (v === null) throw new SloSyntaxError(`'${m[3]}' in '${expression.trim()}' is not a number with an optional unit (ms, s, %)`);
+  if (v === null)
+    throw new SloSyntaxError(`'${m[3]}' in '${expression.trim()}' is not a number with an optional unit (ms, s, %)`);
   const unit = v[2];
   const typed = metric as SloMetric;
   let value = Number(v[1]);
   if (isLatency(typed)) {
-    if (unit === '%' || unit === '/s') throw new SloSyntaxError(`'${expression.trim()}': ${metric} is a latency, in ms or s`);
+    if (unit === '%' || unit === '/s')
+      throw new SloSyntaxError(`'${expression.trim()}': ${metric} is a latency, in ms or s`);
     if (unit === 's') value *= 1000;
   } else if (typed === 'rps') {
-    if (unit !== undefined && unit !== '/s') throw new SloSyntaxError(`'${expression.trim()}': rps is requests per second, a plain number`);
+    if (unit !== undefined && unit !== '/s')
+      throw new SloSyntaxError(`'${expression.trim()}': rps is requests per second, a plain number`);
   } else if (unit === 'ms' || unit === 's' || unit === '/s')
     throw new SloSyntaxError(`'${expression.trim()}': ${metric} is a count or a share (%), not a time`);
   if (unit === '%' && value > 100) throw new SloSyntaxError(`'${expression.trim()}': a share above 100%`);
@@ -93,7 +97,8 @@ export function measured(slo: Slo, f: SloFigures): number {
 }
 
 /** Held on these figures? Nothing measured holds nothing. */
-export const sloHolds = (slo: Slo, f: SloFigures): boolean => f.exchanges > 0 && holds(slo.comparison, measured(slo, f), slo.value);
+export const sloHolds = (slo: Slo, f: SloFigures): boolean =>
+  f.exchanges > 0 && holds(slo.comparison, measured(slo, f), slo.value);
 
 export const stepFigures = (step: LoadStep): SloFigures => ({
   latencyMs: step.latency_ms,

@@ -104,6 +104,8 @@ export class StepRecorder {
 
   private companionsOf(flight: Flight): ExploreCase[] {
     const ended = [...this.recent.slice(this.recentNext), ...this.recent.slice(0, this.recentNext)]; // oldest first
-    return [...this.inFlight, ...ended.filter((r) => r !== flight && r.end > flight.start)].slice(0, MAX_COMPANIONS).map((r) => r.c);
+    return [...this.inFlight, ...ended.filter((r) => r !== flight && r.end > flight.start)]
+      .slice(0, MAX_COMPANIONS)
+      .map((r) => r.c);
   }
 }

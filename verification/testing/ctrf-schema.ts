@@ -8,7 +8,9 @@ import { packagePath } from '../../shared/package-root';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
-const validate = ajv.compile(JSON.parse(readFileSync(packagePath('fixtures/ctrf/ctrf-schema-0.0.json'), 'utf8')) as object);
+const validate = ajv.compile(
+  JSON.parse(readFileSync(packagePath('fixtures/ctrf/ctrf-schema-0.0.json'), 'utf8')) as object,
+);
 
 /** The schema's errors for a parsed document; [] when it is valid. */
 export function ctrfSchemaErrors(document: unknown): string[] {

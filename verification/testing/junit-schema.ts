@@ -23,7 +23,13 @@ export function validateJunit(xml: string): { ok: boolean; output: string } {
   try {
     writeFileSync(file, xml);
     try {
-      return { ok: true, output: execFileSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+      return {
+        ok: true,
+        output: execFileSync('xmllint', ['--noout', '--schema', XSD, file], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      };
     } catch (error) {
       return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
     }

@@ -52,7 +52,9 @@ export async function startMisbehavingSeller(options: { canary?: string } = {}):
       response.once('close', () => (stream.closedByReader = !response.writableFinished));
       pump();
     } else {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status_code: 2000, items: [] }));
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status_code: 2000, items: [] }));
     }
   };
   const server = createServer(handle);

@@ -61,7 +61,8 @@ export async function startRealisticSeller(upstream: string, behaviour: SellerBe
   };
 
   const crossTalk = (talk: Talk, reply: { items?: { id?: string }[] }) => {
-    if (behaviour.kind !== 'cross-talks' || inFlight.size <= behaviour.above || talk.request.service !== 'item_inquiry') return;
+    if (behaviour.kind !== 'cross-talks' || inFlight.size <= behaviour.above || talk.request.service !== 'item_inquiry')
+      return;
     const own = new Set((talk.request.items ?? []).map((i) => i.id));
     for (const other of inFlight) {
       const stranger = other.request.items?.find((i) => i.id !== undefined && !own.has(i.id))?.id;
@@ -94,7 +95,9 @@ export async function startRealisticSeller(upstream: string, behaviour: SellerBe
       }
       response.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(out);
     } catch (error) {
-      response.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));
+      response
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: (error as Error).message }));
     } finally {
       inFlight.delete(talk);
     }

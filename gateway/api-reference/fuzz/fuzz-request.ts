@@ -33,9 +33,18 @@ interface Requestable {
 export function inProcessTarget(apps: Record<Surface, Requestable>): FuzzTarget {
   return async (r) => {
     const started = performance.now();
-    const response = await apps[r.surface].request(`http://127.0.0.1${r.url}`, { method: r.method, headers: r.headers, body: r.body });
+    const response = await apps[r.surface].request(`http://127.0.0.1${r.url}`, {
+      method: r.method,
+      headers: r.headers,
+      body: r.body,
+    });
     const text = await response.text();
-    return { status: response.status, headers: Object.fromEntries(response.headers), text, ms: performance.now() - started };
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      text,
+      ms: performance.now() - started,
+    };
   };
 }
 
@@ -52,7 +61,8 @@ export function httpTarget(baseUrls: Record<Surface, string>, timeoutMs = 30_000
     });
     const text = await response.body.text();
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     return { status: response.statusCode, headers, text, ms: performance.now() - started };
   };
 }
@@ -63,6 +73,10 @@ const LONG_BODY = 2_000;
 export function curlOf(r: FuzzRequest, baseUrl: string): string {
   const { 'content-type': contentType, ...headers } = r.headers;
   let body = r.body;
-  if (body !== undefined && body.length > LONG_BODY) body = `${body.slice(0, 200)}…[${body.length - 400} more characters]…${body.slice(-200)}`;
-  return curlCommand(`${baseUrl.replace(/\/+$/, '')}${r.url}`, body, headers, { method: r.method, contentType: contentType ?? null });
+  if (body !== undefined && body.length > LONG_BODY)
+    body = `${body.slice(0, 200)}…[${body.length - 400} more characters]…${body.slice(-200)}`;
+  return curlCommand(`${baseUrl.replace(/\/+$/, '')}${r.url}`, body, headers, {
+    method: r.method,
+    contentType: contentType ?? null,
+  });
 }

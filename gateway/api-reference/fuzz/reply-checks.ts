@@ -6,7 +6,8 @@ import type { Json } from '../openapi-builder';
 import type { Validator } from '../../../contracts/index';
 import type { FuzzResponse } from './fuzz-request';
 
-export type CheckName = 'server-error' | 'undocumented-status' | 'reply-schema' | 'reply-not-json' | 'retry-after' | 'content-type-accepted';
+export type CheckName =
+  'server-error' | 'undocumented-status' | 'reply-schema' | 'reply-not-json' | 'retry-after' | 'content-type-accepted';
 
 export interface Problem {
   check: CheckName;
@@ -24,7 +25,10 @@ const SELLER_FAULTS = new Set([502, 503, 504]);
 export function checkReply(op: DocumentOperation, response: FuzzResponse, options: CheckOptions): Problem[] {
   const problems: Problem[] = [];
   const documented = op.responses[String(response.status)];
-  if (response.status >= 500 && !(options.sellerFaults === true && documented !== undefined && SELLER_FAULTS.has(response.status))) {
+  if (
+    response.status >= 500 &&
+    !(options.sellerFaults === true && documented !== undefined && SELLER_FAULTS.has(response.status))
+  ) {
     problems.push({ check: 'server-error', message: `answered ${response.status}: ${response.text.slice(0, 300)}` });
   }
   if (documented === undefined) {
@@ -57,12 +61,16 @@ export function checkReply(op: DocumentOperation, response: FuzzResponse, option
     const result = options.validatorOf(json.schema)(body);
     if (!result.valid) {
       const listed = result.errors.slice(0, 5).map((e) => `${e.path || '(body)'} ${e.message}`);
-      problems.push({ check: 'reply-schema', message: `the ${response.status} reply breaks its documented schema: ${listed.join('; ')}` });
+      problems.push({
+        check: 'reply-schema',
+        message: `the ${response.status} reply breaks its documented schema: ${listed.join('; ')}`,
+      });
     }
   }
   if (response.status === 429 || documented.headers?.['Retry-After'] !== undefined) {
     const retryAfter = response.headers['retry-after'];
-    if (response.status === 429 && retryAfter === undefined) problems.push({ check: 'retry-after', message: '429 without Retry-After' });
+    if (response.status === 429 && retryAfter === undefined)
+      problems.push({ check: 'retry-after', message: '429 without Retry-After' });
     if (retryAfter !== undefined && !/^[1-9]\d*$/.test(retryAfter))
       problems.push({ check: 'retry-after', message: `Retry-After '${retryAfter}' is not a whole number of seconds` });
   }
@@ -74,5 +82,10 @@ const NOT_JSON_TYPE = /^(text\/plain|application\/x-www-form-urlencoded|multipar
 
 export function checkContentType(sentType: string | undefined, hasBody: boolean, response: FuzzResponse): Problem[] {
   if (!hasBody || sentType === undefined || !NOT_JSON_TYPE.test(sentType) || response.status >= 300) return [];
-  return [{ check: 'content-type-accepted', message: `a body sent as '${sentType}' was accepted (${response.status}), not refused with 415` }];
+  return [
+    {
+      check: 'content-type-accepted',
+      message: `a body sent as '${sentType}' was accepted (${response.status}), not refused with 415`,
+    },
+  ];
 }

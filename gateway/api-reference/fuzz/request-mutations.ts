@@ -71,15 +71,33 @@ const CONTENT_TYPES: (string | null)[] = [
   'application/json; charset=utf-16',
 ];
 const NOT_JSON = ['', '{', '{"a":1}}', "{'single': 'quotes'}", 'NaN', '\u0000', '[1,]'];
-const PARAMETER_VALUES = ['', ' ', '0', '-1', '2147483648', '1e400', 'a\u0000b', '\ud800', '%', 'x'.repeat(10_000), '../../etc/passwd', '🙂'];
+const PARAMETER_VALUES = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '2147483648',
+  '1e400',
+  'a\u0000b',
+  '\ud800',
+  '%',
+  'x'.repeat(10_000),
+  '../../etc/passwd',
+  '🙂',
+];
 
 type Pointer = (string | number)[];
 
 /** Every value in a JSON document with its pointer, the root included. */
-function places(value: unknown, at: Pointer = [], out: { at: Pointer; value: unknown }[] = []): { at: Pointer; value: unknown }[] {
+function places(
+  value: unknown,
+  at: Pointer = [],
+  out: { at: Pointer; value: unknown }[] = [],
+): { at: Pointer; value: unknown }[] {
   out.push({ at, value });
   if (Array.isArray(value)) value.forEach((v, i) => places(v, [...at, i], out));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) places(v, [...at, k], out);
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) places(v, [...at, k], out);
   return out;
 }
 
@@ -117,7 +135,9 @@ function encodeRaw(text: string): string {
   for (const char of text) {
     const c = char.charCodeAt(0);
     if (char.length === 1 && c >= 0xd800 && c <= 0xdfff) {
-      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
     } else out += encodeURIComponent(char);
   }
   return out;
@@ -186,14 +206,20 @@ export function materialize(t: RequestTemplate, m: Mutation): MaterializedReques
     case 'oversized': {
       const text = JSON.stringify(t.body);
       // Valid JSON, padded with whitespace past the limit: only its size is wrong.
-      return example(`body of ${t.maxBodyBytes + 1024} bytes (limit ${t.maxBodyBytes})`, text + ' '.repeat(t.maxBodyBytes + 1024 - Buffer.byteLength(text)));
+      return example(
+        `body of ${t.maxBodyBytes + 1024} bytes (limit ${t.maxBodyBytes})`,
+        text + ' '.repeat(t.maxBodyBytes + 1024 - Buffer.byteLength(text)),
+      );
     }
     case 'not-json': {
       const raw = pick(NOT_JSON, m.b);
       return example(`body ${JSON.stringify(raw)} (not JSON)`, raw);
     }
     case 'parameter': {
-      const names = [...Object.keys(t.pathValues).map((n) => ['path', n]), ...Object.keys(t.query).map((n) => ['query', n])];
+      const names = [
+        ...Object.keys(t.pathValues).map((n) => ['path', n]),
+        ...Object.keys(t.query).map((n) => ['query', n]),
+      ];
       if (names.length === 0) return example('none (no parameter)');
       const [where, name] = pick(names, m.a);
       const pathValues = { ...t.pathValues };
@@ -205,7 +231,10 @@ export function materialize(t: RequestTemplate, m: Mutation): MaterializedReques
       else if (where === 'path') pathValues[name] = value;
       else query[name] = value;
       const shown = value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-      return { ...example(drop ? `query ${name} left out` : `${where} ${name} ← ${shown}`), url: urlOf(t, pathValues, query) };
+      return {
+        ...example(drop ? `query ${name} left out` : `${where} ${name} ← ${shown}`),
+        url: urlOf(t, pathValues, query),
+      };
     }
   }
 }

@@ -197,14 +197,17 @@ async function fuzzOperation(
       numRuns: run.options.runs + 1,
       examples: [[{ kind: 'example' as const, a: 0, b: 0 }]],
       // Shrinking sends requests too: it stops at the deadline with the smallest failure so far.
-      interruptAfterTimeLimit: Number.isFinite(run.deadline) ? Math.max(1_000, run.deadline - performance.now()) : undefined,
+      interruptAfterTimeLimit: Number.isFinite(run.deadline)
+        ? Math.max(1_000, run.deadline - performance.now())
+        : undefined,
     },
   );
   if (result.failed && result.counterexample !== null) {
     const { problems } = await attempt(result.counterexample[0], false);
     for (const p of problems) run.record(p);
     // Not again when replayed: what it did the last time, said so.
-    if (problems.length === 0) for (const p of lastFailure) run.record({ ...p, message: `${p.message} (once; not again when replayed)` });
+    if (problems.length === 0)
+      for (const p of lastFailure) run.record({ ...p, message: `${p.message} (once; not again when replayed)` });
   }
   for (const po of poNumbers.slice(0, PO_CHECKS)) await recheckPoNumber(run, op, summary.surface, template, po);
 }
@@ -223,7 +226,13 @@ async function sendMutation(
   const t = { ...template };
   const po = freshPo(t, options.seed, serial);
   const m = materialize(t, mutation);
-  const request: FuzzRequest = { surface: summary.surface, method: m.method, url: m.url, headers: m.headers, body: m.body };
+  const request: FuzzRequest = {
+    surface: summary.surface,
+    method: m.method,
+    url: m.url,
+    headers: m.headers,
+    body: m.body,
+  };
   const response = await run.send(request);
   summary.requests++;
   const base = { operationId: op.operationId, change: m.change, request };
@@ -234,7 +243,10 @@ async function sendMutation(
     ...checkContentType(m.headers['content-type'], op.requestBody !== undefined, response),
   ].map((p) => ({ ...base, ...p, status: response.status }));
   // A refused order whose PO number we did not touch: that number must still be free.
-  const freed = po !== undefined && leavesPoFree(response, options.sellerFaults === true) && !m.change.includes('purchase_order_number');
+  const freed =
+    po !== undefined &&
+    leavesPoFree(response, options.sellerFaults === true) &&
+    !m.change.includes('purchase_order_number');
   return { problems, freedPo: freed ? po : undefined };
 }
 
@@ -249,11 +261,19 @@ function leavesPoFree(response: FuzzResponse, sellerFaults: boolean): boolean {
 }
 
 /** The valid example under a PO number a refused order used: it must be accepted. */
-async function recheckPoNumber(run: FuzzRun, op: DocumentOperation, surface: Surface, template: RequestTemplate, po: string): Promise<void> {
+async function recheckPoNumber(
+  run: FuzzRun,
+  op: DocumentOperation,
+  surface: Surface,
+  template: RequestTemplate,
+  po: string,
+): Promise<void> {
   const { options, send } = run;
   const body = JSON.stringify({ ...(template.body as object), purchase_order_number: po });
   // Without the extra headers: a seller told to fail would refuse this one too.
-  const headers = Object.fromEntries(Object.entries(template.headers).filter(([name]) => !(name in (options.extraHeaders ?? {}))));
+  const headers = Object.fromEntries(
+    Object.entries(template.headers).filter(([name]) => !(name in (options.extraHeaders ?? {}))),
+  );
   const request: FuzzRequest = { surface, method: 'POST', url: op.path, headers, body };
   let response = await send(request);
   // Over the rate limit (a running stack): once more when the server says, else no verdict.
@@ -288,11 +308,17 @@ function freshPo(t: RequestTemplate, seed: number, serial: number): string | und
   return po;
 }
 
-async function templateOf(op: DocumentOperation, surface: Surface, options: FuzzOptions, session: CatalogSession | undefined): Promise<RequestTemplate> {
+async function templateOf(
+  op: DocumentOperation,
+  surface: Surface,
+  options: FuzzOptions,
+  session: CatalogSession | undefined,
+): Promise<RequestTemplate> {
   const headers: Record<string, string> = { ...options.extraHeaders };
   const schemes = op.security.flatMap((s) => Object.keys(s));
   if (schemes.includes('buyerJwt')) headers.authorization = `Bearer ${await options.credentials.buyerJwt()}`;
-  else if (schemes.includes('catalogSession') && session !== undefined) headers.authorization = `Bearer ${session.token}`;
+  else if (schemes.includes('catalogSession') && session !== undefined)
+    headers.authorization = `Bearer ${session.token}`;
   else if (schemes.includes('internalApi')) headers.authorization = `Bearer ${options.credentials.internalApi}`;
   const json = op.requestBody?.content['application/json'];
   if (json !== undefined) headers['content-type'] = 'application/json';
@@ -303,7 +329,15 @@ async function templateOf(op: DocumentOperation, surface: Surface, options: Fuzz
     if (p.in === 'path') pathValues[p.name as string] = value;
     else if (p.in === 'query') query[p.name as string] = value;
   }
-  return { method: op.method.toUpperCase(), path: op.path, pathValues, query, headers, body: json?.example, maxBodyBytes: options.maxBodyBytes[surface] };
+  return {
+    method: op.method.toUpperCase(),
+    path: op.path,
+    pathValues,
+    query,
+    headers,
+    body: json?.example,
+    maxBodyBytes: options.maxBodyBytes[surface],
+  };
 }
 
 interface CatalogSession {
@@ -311,7 +345,10 @@ interface CatalogSession {
   cartId: string;
 }
 
-async function openCatalogSession(options: FuzzOptions, send: (r: FuzzRequest) => Promise<FuzzResponse | Error>): Promise<CatalogSession | undefined> {
+async function openCatalogSession(
+  options: FuzzOptions,
+  send: (r: FuzzRequest) => Promise<FuzzResponse | Error>,
+): Promise<CatalogSession | undefined> {
   if (options.documents.gateway === undefined) return undefined;
   const response = await send({
     surface: 'gateway',

@@ -9,7 +9,8 @@ try {
     sellerUrl: process.env.SELLER_URL,
     ...states,
     onProgress: (event) => {
-      if (event.kind === 'interaction') console.error(`[${event.index}/${event.total}] ${event.interaction.description}`);
+      if (event.kind === 'interaction')
+        console.error(`[${event.index}/${event.total}] ${event.interaction.description}`);
     },
   });
   for (const rule of report.rules) console.log(`broken: ${rule.rule} (${rule.breaches.length} times)`);

@@ -10,7 +10,8 @@ import type { HeadVerdict } from './verify-head';
 // or the classifier being coarse (no witness): only the latter counts as a false breaking.
 
 export type HeadClass = CompatClass | 'unchanged';
-export type Outcome = 'agree-failed' | 'agree-passed' | 'false-safe' | 'breaking-mock-satisfied' | 'false-breaking' | 'new-work-passed';
+export type Outcome =
+  'agree-failed' | 'agree-passed' | 'false-safe' | 'breaking-mock-satisfied' | 'false-breaking' | 'new-work-passed';
 
 export interface Judged {
   generated: GeneratedHead;
@@ -35,7 +36,12 @@ export function outcomeOf(worst: HeadClass, verificationOk: boolean, witnessed: 
 }
 
 /** The head's outcome; `witness` finds, for a breaking finding, how a seller could pass base and fail head. */
-export function judge(generated: GeneratedHead, findings: CompatFinding[], verdict: HeadVerdict, witness: (f: CompatFinding) => string | undefined): Judged {
+export function judge(
+  generated: GeneratedHead,
+  findings: CompatFinding[],
+  verdict: HeadVerdict,
+  witness: (f: CompatFinding) => string | undefined,
+): Judged {
   const worst = worstClass(findings);
   const shown = verdict.ok && worst === 'breaking' ? findings.map(witness).find((w) => w !== undefined) : undefined;
   return {

@@ -40,7 +40,10 @@ const segmentsOf = (pointer: string): PathSegment[] =>
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 
 const valueAt = (root: unknown, path: readonly PathSegment[]) =>
-  path.reduce<unknown>((node, s) => (node !== null && typeof node === 'object' ? (node as Record<PathSegment, unknown>)[s] : undefined), root);
+  path.reduce<unknown>(
+    (node, s) => (node !== null && typeof node === 'object' ? (node as Record<PathSegment, unknown>)[s] : undefined),
+    root,
+  );
 
 const bodyRules = (i: PactInteraction | undefined) =>
   (i?.response as { matchingRules?: { body?: Record<string, MatchingRule> } } | undefined)?.matchingRules?.body;
@@ -56,11 +59,20 @@ function probes(seen: unknown[]): unknown[] {
 }
 
 /** How a seller could pass base and fail head on `finding`, or undefined when none is found. */
-export function witnessOf(finding: CompatFinding, base: SellerContract, head: SellerContract, observed: ReadonlyMap<string, unknown>): string | undefined {
+export function witnessOf(
+  finding: CompatFinding,
+  base: SellerContract,
+  head: SellerContract,
+  observed: ReadonlyMap<string, unknown>,
+): string | undefined {
   if (finding.class !== 'breaking') return undefined;
   const known = BY_CONSTRUCTION[finding.policy as SellerPolicyRule];
   if (known !== undefined) return known;
-  if ((finding.policy !== 'reply-matcher-stricter' && finding.policy !== 'reply-value-changed') || !finding.pointer.startsWith(REPLY_BODY)) return undefined;
+  if (
+    (finding.policy !== 'reply-matcher-stricter' && finding.policy !== 'reply-value-changed') ||
+    !finding.pointer.startsWith(REPLY_BODY)
+  )
+    return undefined;
   const h = head.pact.interactions.find((i) => i.description === finding.where);
   // Paired by description, or reworded (base then carries head's states).
   const b =
@@ -72,7 +84,13 @@ export function witnessOf(finding: CompatFinding, base: SellerContract, head: Se
   if (baseExample === undefined || headExample === undefined || typeof headExample === 'object') return undefined;
   const eb = expectationAt(bodyRules(b), path);
   const eh = expectationAt(bodyRules(h), path);
-  const seen = [baseExample, headExample, valueAt(observed.get(b?.description ?? ''), path)].filter((v) => v !== undefined);
-  const witness = probes(seen).find((p) => accepts(eb, baseExample, p) === true && accepts(eh, headExample, p) === false);
-  return witness === undefined ? undefined : `a seller sending ${JSON.stringify(witness)} at ${finding.pointer.slice(REPLY_BODY.length)} passed base`;
+  const seen = [baseExample, headExample, valueAt(observed.get(b?.description ?? ''), path)].filter(
+    (v) => v !== undefined,
+  );
+  const witness = probes(seen).find(
+    (p) => accepts(eb, baseExample, p) === true && accepts(eh, headExample, p) === false,
+  );
+  return witness === undefined
+    ? undefined
+    : `a seller sending ${JSON.stringify(witness)} at ${finding.pointer.slice(REPLY_BODY.length)} passed base`;
 }

@@ -29,7 +29,9 @@ export const CANDIDATE_RULES = {
     operation: 'place-order',
     description: 'Order numbers start with SO-',
     check: (_request, reply) =>
-      String((reply as Json).order_number ?? '').startsWith('SO-') ? undefined : `order_number ${JSON.stringify((reply as Json).order_number)}`,
+      String((reply as Json).order_number ?? '').startsWith('SO-')
+        ? undefined
+        : `order_number ${JSON.stringify((reply as Json).order_number)}`,
   },
   'order.item-comment': {
     operation: 'place-order',
@@ -92,7 +94,11 @@ export const CANDIDATE_RULES = {
     check: (_request, reply) =>
       first(
         list(reply, 'invoices'),
-        (i) => Math.abs(list(i, 'invoice_detail').reduce((sum, l) => sum + Number(l.item_quantity) * Number(l.cost), 0) - Number(i.total_cost)) > 0.005,
+        (i) =>
+          Math.abs(
+            list(i, 'invoice_detail').reduce((sum, l) => sum + Number(l.item_quantity) * Number(l.cost), 0) -
+              Number(i.total_cost),
+          ) > 0.005,
         (i) => `invoice ${String(i.invoice_number)} totals ${String(i.total_cost)}`,
       ),
   },

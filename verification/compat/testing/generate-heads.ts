@@ -34,7 +34,12 @@ function mutate(kind: MutationKind, ctx: MutationContext): string {
   return `${kind}: no place to land`;
 }
 
-function headOf(base: SellerContract, observed: ReadonlyMap<string, unknown>, random: Random, index: number): GeneratedHead {
+function headOf(
+  base: SellerContract,
+  observed: ReadonlyMap<string, unknown>,
+  random: Random,
+  index: number,
+): GeneratedHead {
   const pact = structuredClone(base.pact);
   const rules = { ...base.replyRules };
   const ctx: MutationContext = { pact, rules, random, observed, reach: new Set() };
@@ -46,7 +51,11 @@ function headOf(base: SellerContract, observed: ReadonlyMap<string, unknown>, ra
   const before = new Map(base.pact.interactions.map((i) => [i.description, canonical(i)]));
   const changed = pact.interactions.filter((i) => before.get(i.description) !== canonical(i)).map((i) => i.description);
   const alone = pact.interactions.filter(
-    (i) => !changed.includes(i.description) && !ctx.reach.has(i.description) && optionalFieldOf(i) === undefined && i.pending !== true,
+    (i) =>
+      !changed.includes(i.description) &&
+      !ctx.reach.has(i.description) &&
+      optionalFieldOf(i) === undefined &&
+      i.pending !== true,
   );
   const verify = new Set([...changed, ...ctx.reach]);
   if (alone.length > 0) verify.add(random.pick(alone).description);
@@ -60,6 +69,11 @@ function headOf(base: SellerContract, observed: ReadonlyMap<string, unknown>, ra
 }
 
 /** Head `index` of `seed`: the same on every run. */
-export function generateHead(base: SellerContract, observed: ReadonlyMap<string, unknown>, seed: number, index: number): GeneratedHead {
+export function generateHead(
+  base: SellerContract,
+  observed: ReadonlyMap<string, unknown>,
+  seed: number,
+  index: number,
+): GeneratedHead {
   return headOf(base, observed, seededRandom((seed * 1_000_003 + index) >>> 0), index);
 }

@@ -1,7 +1,17 @@
 import { optionalFieldOf } from '../../../contracts/pact/optional-capabilities';
 import type { PactDocument } from '../../../contracts/pact/pact-file';
 import { CANDIDATE_RULES, type CandidateRuleName } from './candidate-rules';
-import { dropUnder, expressionOf, isArraySite, isLeaf, isObjectSite, keyFor, parentOf, sitesOf, type Site } from './pact-sites';
+import {
+  dropUnder,
+  expressionOf,
+  isArraySite,
+  isLeaf,
+  isObjectSite,
+  keyFor,
+  parentOf,
+  sitesOf,
+  type Site,
+} from './pact-sites';
 import type { Random } from './seeded-random';
 
 // One kind of change to a head contract each: it changes the pact (or its rule catalogue) in
@@ -22,13 +32,21 @@ export interface MutationContext {
 
 type Mutation = (ctx: MutationContext) => string | undefined;
 
-const OPERATION_OF_SERVICE = { item_inquiry: 'item-inquiry', place_order: 'place-order', invoice: 'invoice', statement: 'statement' } as const;
+const OPERATION_OF_SERVICE = {
+  item_inquiry: 'item-inquiry',
+  place_order: 'place-order',
+  invoice: 'invoice',
+  statement: 'statement',
+} as const;
 const serviceOf = (i: any): string => String(i.request?.body?.content?.service ?? '');
 
-const required = (ctx: MutationContext) => ctx.pact.interactions.filter((i) => optionalFieldOf(i) === undefined && i.pending !== true);
+const required = (ctx: MutationContext) =>
+  ctx.pact.interactions.filter((i) => optionalFieldOf(i) === undefined && i.pending !== true);
 const anyInteraction = (ctx: MutationContext): any => ctx.random.pick(ctx.pact.interactions);
-const replyRules = (i: any): Record<string, any> => ((i.response.matchingRules ??= {}).body ??= {}) as Record<string, any>;
-const sitesIn = (content: unknown, keep: (s: Site) => boolean) => sitesOf(content).filter((s) => s.path.length > 0 && keep(s));
+const replyRules = (i: any): Record<string, any> =>
+  ((i.response.matchingRules ??= {}).body ??= {}) as Record<string, any>;
+const sitesIn = (content: unknown, keep: (s: Site) => boolean) =>
+  sitesOf(content).filter((s) => s.path.length > 0 && keep(s));
 const shown = (s: Site) => expressionOf(s.path);
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -57,7 +75,13 @@ const setMatcher = (rules: Record<string, any>, key: string, matcher: Record<str
   // An array's bounds stay with it: only the check changes.
   rules[key] = {
     combine: 'AND',
-    matchers: [{ ...matcher, ...(bounds?.min !== undefined ? { min: bounds.min } : {}), ...(bounds?.max !== undefined ? { max: bounds.max } : {}) }],
+    matchers: [
+      {
+        ...matcher,
+        ...(bounds?.min !== undefined ? { min: bounds.min } : {}),
+        ...(bounds?.max !== undefined ? { max: bounds.max } : {}),
+      },
+    ],
   };
 };
 
@@ -84,7 +108,13 @@ export const MUTATIONS = {
     const leaf = replyLeaf(ctx);
     if (leaf === undefined) return undefined;
     const example = String(leaf.site.value);
-    const regex = ctx.random.pick([shapeOf(example), `^${escapeRegex(example)}$`, '^.*$', `^${escapeRegex(example.slice(0, 2))}`, '^#never#$']);
+    const regex = ctx.random.pick([
+      shapeOf(example),
+      `^${escapeRegex(example)}$`,
+      '^.*$',
+      `^${escapeRegex(example.slice(0, 2))}`,
+      '^#never#$',
+    ]);
     setMatcher(leaf.rules, leaf.key, { match: 'regex', regex });
     return `${leaf.interaction.description} ${leaf.key}: regex /${regex}/`;
   },
@@ -117,7 +147,10 @@ export const MUTATIONS = {
     const key = keyFor(rules, site.path) ?? expressionOf(site.path);
     const min = ctx.random.chance(0.6) ? ctx.random.int(0, 3) : undefined;
     const max = min === undefined || ctx.random.chance(0.3) ? ctx.random.int(Math.max(1, min ?? 1), 4) : undefined;
-    rules[key] = { combine: 'AND', matchers: [{ match: 'type', ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) }] };
+    rules[key] = {
+      combine: 'AND',
+      matchers: [{ match: 'type', ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) }],
+    };
     return `${interaction.description} ${key}: type, min ${min ?? '-'}, max ${max ?? '-'}`;
   },
   'example-changed': (ctx) => {
@@ -143,14 +176,18 @@ export const MUTATIONS = {
     if (objects.length === 0) return undefined;
     const site = ctx.random.pick(objects);
     // Half the time a field the mock seller does send but the pact leaves out.
-    const seen = sitesOf(ctx.observed.get(interaction.description)).find((s) => JSON.stringify(s.path) === JSON.stringify(site.path))?.value;
+    const seen = sitesOf(ctx.observed.get(interaction.description)).find(
+      (s) => JSON.stringify(s.path) === JSON.stringify(site.path),
+    )?.value;
     const sent = Object.entries((seen ?? {}) as Record<string, unknown>).filter(
       ([k, v]) => !(k in (site.value as object)) && (v === null || typeof v !== 'object'),
     );
-    const [name, value] = sent.length > 0 && ctx.random.chance(0.5) ? ctx.random.pick(sent) : ctx.random.pick(NEW_FIELDS);
+    const [name, value] =
+      sent.length > 0 && ctx.random.chance(0.5) ? ctx.random.pick(sent) : ctx.random.pick(NEW_FIELDS);
     (site.value as Record<string, unknown>)[name] = value;
     const typed = ctx.random.chance(0.7);
-    if (typed) replyRules(interaction)[expressionOf([...site.path, name])] = { combine: 'AND', matchers: [{ match: 'type' }] };
+    if (typed)
+      replyRules(interaction)[expressionOf([...site.path, name])] = { combine: 'AND', matchers: [{ match: 'type' }] };
     return `${interaction.description} ${expressionOf([...site.path, name])}: new field ${JSON.stringify(value)}${typed ? ' (type)' : ''}`;
   },
   'reply-field-removed': (ctx) => {
@@ -174,7 +211,10 @@ export const MUTATIONS = {
   },
   'request-field-removed': (ctx) => {
     const interaction = anyInteraction(ctx);
-    const fields = sitesIn(interaction.request.body.content, (s) => typeof s.path[s.path.length - 1] === 'string' && s.path[s.path.length - 1] !== 'service');
+    const fields = sitesIn(
+      interaction.request.body.content,
+      (s) => typeof s.path[s.path.length - 1] === 'string' && s.path[s.path.length - 1] !== 'service',
+    );
     if (fields.length === 0) return undefined;
     const site = ctx.random.pick(fields);
     const at = parentOf(interaction.request.body.content, site.path)!;
@@ -210,7 +250,8 @@ export const MUTATIONS = {
     const name = ctx.random.pick(names);
     ctx.rules[name] = CANDIDATE_RULES[name].description;
     for (const i of ctx.pact.interactions)
-      if (OPERATION_OF_SERVICE[serviceOf(i) as keyof typeof OPERATION_OF_SERVICE] === CANDIDATE_RULES[name].operation) ctx.reach.add(i.description);
+      if (OPERATION_OF_SERVICE[serviceOf(i) as keyof typeof OPERATION_OF_SERVICE] === CANDIDATE_RULES[name].operation)
+        ctx.reach.add(i.description);
     return `catalogue: + ${name}`;
   },
   'reply-rule-removed-or-reworded': (ctx) => {
@@ -228,7 +269,9 @@ export const MUTATIONS = {
     const variant = ctx.random.pick(['new state', 'state value', 'reply example', 'reply field']);
     const copy = copyOf(ctx, 'variant', variant === 'new state');
     const params = copy.providerStates?.[0]?.params ?? {};
-    const stringParam = Object.keys(params).find((k) => typeof params[k] === 'string' && k !== 'member' && k !== 'account');
+    const stringParam = Object.keys(params).find(
+      (k) => typeof params[k] === 'string' && k !== 'member' && k !== 'account',
+    );
     if (variant === 'state value' && stringParam !== undefined) params[stringParam] = `${params[stringParam]}9`;
     if (variant === 'reply example') copy.response.body.content.status_code = 2001;
     if (variant === 'reply field') copy.response.body.content.currency = 'USD';
@@ -259,7 +302,9 @@ export const MUTATIONS = {
     const interaction: any = anyInteraction(ctx);
     const state = interaction.providerStates?.[0];
     if (state === undefined) return undefined;
-    const others = [...new Set(ctx.pact.interactions.flatMap((i) => (i.providerStates ?? []).map((s) => s.name)))].filter((n) => n !== state.name);
+    const others = [
+      ...new Set(ctx.pact.interactions.flatMap((i) => (i.providerStates ?? []).map((s) => s.name))),
+    ].filter((n) => n !== state.name);
     const was = state.name;
     state.name = ctx.random.chance(0.3) && others.length > 0 ? ctx.random.pick(others) : `${was} (v2)`;
     return `${interaction.description} state '${was}' → '${state.name}'`;

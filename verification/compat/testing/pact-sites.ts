@@ -54,7 +54,10 @@ export function dropUnder(byPath: Json | undefined, path: readonly PathSegment[]
 }
 
 /** The value at `path` of `root`, and a setter; undefined when a step is missing. */
-export function parentOf(root: unknown, path: readonly PathSegment[]): { parent: Json | unknown[]; key: PathSegment } | undefined {
+export function parentOf(
+  root: unknown,
+  path: readonly PathSegment[],
+): { parent: Json | unknown[]; key: PathSegment } | undefined {
   let node: unknown = root;
   for (const segment of path.slice(0, -1)) {
     if (node === null || typeof node !== 'object') return undefined;

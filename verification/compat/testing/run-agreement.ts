@@ -34,7 +34,10 @@ export async function runAgreement({ changes, seed, lanes = 1, onHead }: Agreeme
   const verifiers = await Promise.all(Array.from({ length: Math.max(1, lanes) }, () => startHeadVerifier()));
   try {
     const baseVerdict = await verifiers[0].verify(base);
-    if (!baseVerdict.ok) throw new Error(`the mock seller fails today's pact, so no head can be judged:\n${baseVerdict.failures.join('\n')}`);
+    if (!baseVerdict.ok)
+      throw new Error(
+        `the mock seller fails today's pact, so no head can be judged:\n${baseVerdict.failures.join('\n')}`,
+      );
     const judged: Judged[] = [];
     let next = 0;
     let done = 0;
@@ -44,7 +47,9 @@ export async function runAgreement({ changes, seed, lanes = 1, onHead }: Agreeme
           const generated = generateHead(base, baseVerdict.replies, seed, index);
           const findings = compareSellerContracts(base, generated.head);
           const verdict = await verifier.verify(generated.head, generated.verify);
-          judged[index] = judge(generated, findings, verdict, (f) => witnessOf(f, base, generated.head, baseVerdict.replies));
+          judged[index] = judge(generated, findings, verdict, (f) =>
+            witnessOf(f, base, generated.head, baseVerdict.replies),
+          );
           onHead?.(judged[index], ++done);
         }
       }),

@@ -41,7 +41,11 @@ export interface HeadVerifier {
 const statesOf = (i: PactInteraction) => (i.providerStates ?? []).map((s) => s.name);
 
 /** Failures of one interaction's run under the head catalogue `rules` (undefined: the kit's own). */
-function failuresOf(run: InteractionRun, interaction: PactInteraction | undefined, rules: Record<string, string> | undefined): string[] {
+function failuresOf(
+  run: InteractionRun,
+  interaction: PactInteraction | undefined,
+  rules: Record<string, string> | undefined,
+): string[] {
   const report = interactionReport(run);
   if (report.pact === 'not-offered') return [];
   const enforced = (rule: string) => rules === undefined || rule in rules;
@@ -54,7 +58,8 @@ function failuresOf(run: InteractionRun, interaction: PactInteraction | undefine
   ];
   const exchange = run.exchanges.at(-1);
   for (const name of Object.keys(rules ?? {}).filter((n) => !(n in RULES))) {
-    if (!isCandidateRule(name)) throw new Error(`the head's catalogue names '${name}': neither a rule of the kit nor a candidate rule`);
+    if (!isCandidateRule(name))
+      throw new Error(`the head's catalogue names '${name}': neither a rule of the kit nor a candidate rule`);
     const candidate = CANDIDATE_RULES[name];
     if (exchange?.operation !== candidate.operation || exchange.reply === undefined) continue;
     const broken = candidate.check(exchange.request, exchange.reply);
@@ -76,14 +81,19 @@ export async function startHeadVerifier(mock?: RunningMockSeller): Promise<HeadV
       busy = true;
       const started = performance.now();
       try {
-        const interactions = only === undefined ? head.pact.interactions : head.pact.interactions.filter((i) => only.includes(i.description));
+        const interactions =
+          only === undefined
+            ? head.pact.interactions
+            : head.pact.interactions.filter((i) => only.includes(i.description));
         const pact: PactDocument = { ...head.pact, interactions };
         writeFileSync(file, JSON.stringify(pact));
         // The vendor of the mock declares every optional interaction whose field it does not offer (alone in its state).
         const declared = interactions
           .filter((i) => optionalFieldOf(i) !== undefined && !MOCK_OFFERS.has(optionalFieldOf(i)!))
           .flatMap(statesOf)
-          .filter((state) => interactions.every((i) => !statesOf(i).includes(state) || optionalFieldOf(i) !== undefined));
+          .filter((state) =>
+            interactions.every((i) => !statesOf(i).includes(state) || optionalFieldOf(i) !== undefined),
+          );
         const runs: InteractionRun[] = [];
         await runVerification({
           sellerUrl: `${seller.url}/seller`,
@@ -95,8 +105,16 @@ export async function startHeadVerifier(mock?: RunningMockSeller): Promise<HeadV
         });
         const byDescription = new Map(interactions.map((i) => [i.description, i]));
         const failures = runs.flatMap((run) => failuresOf(run, byDescription.get(run.description), head.replyRules));
-        const replies = new Map(runs.filter((r) => r.exchanges.length > 0).map((r) => [r.description, r.exchanges.at(-1)!.reply]));
-        return { ok: failures.length === 0, failures, ran: runs.map((r) => r.description), replies, ms: performance.now() - started };
+        const replies = new Map(
+          runs.filter((r) => r.exchanges.length > 0).map((r) => [r.description, r.exchanges.at(-1)!.reply]),
+        );
+        return {
+          ok: failures.length === 0,
+          failures,
+          ran: runs.map((r) => r.description),
+          replies,
+          ms: performance.now() - started,
+        };
       } finally {
         busy = false;
       }

@@ -13,13 +13,24 @@ export interface LabelBox {
 const SLACK = 0.5;
 
 export function labelCollisions(labels: LabelBox[], frame: Box): string[] {
-  const shrunk = (b: Box): Box => ({ x: b.x + SLACK, y: b.y + SLACK, width: Math.max(0, b.width - 2 * SLACK), height: Math.max(0, b.height - 2 * SLACK) });
+  const shrunk = (b: Box): Box => ({
+    x: b.x + SLACK,
+    y: b.y + SLACK,
+    width: Math.max(0, b.width - 2 * SLACK),
+    height: Math.max(0, b.height - 2 * SLACK),
+  });
   const found: string[] = [];
   labels.forEach((a, i) => {
     const b = a.box;
-    if (b.x < frame.x - SLACK || b.y < frame.y - SLACK || b.x + b.width > frame.x + frame.width + SLACK || b.y + b.height > frame.y + frame.height + SLACK)
+    if (
+      b.x < frame.x - SLACK ||
+      b.y < frame.y - SLACK ||
+      b.x + b.width > frame.x + frame.width + SLACK ||
+      b.y + b.height > frame.y + frame.height + SLACK
+    )
       found.push(`'${a.text}' leaves the SVG`);
-    for (const other of labels.slice(i + 1)) if (overlaps(shrunk(b), shrunk(other.box))) found.push(`'${a.text}' overlaps '${other.text}'`);
+    for (const other of labels.slice(i + 1))
+      if (overlaps(shrunk(b), shrunk(other.box))) found.push(`'${a.text}' overlaps '${other.text}'`);
   });
   return found;
 }

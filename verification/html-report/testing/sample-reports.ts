@@ -60,8 +60,16 @@ export const verificationReport: VerificationReport = {
   rules: [
     {
       rule: 'alternate.original-part',
-      description: 'Alternate, superseded and equivalent entries carry original_part equal to the requested part_number',
-      breaches: [{ interaction: 'an item inquiry for a part with an alternate', id: PAYLOAD, path: '/items/1/original_part', message: 'differs' }],
+      description:
+        'Alternate, superseded and equivalent entries carry original_part equal to the requested part_number',
+      breaches: [
+        {
+          interaction: 'an item inquiry for a part with an alternate',
+          id: PAYLOAD,
+          path: '/items/1/original_part',
+          message: 'differs',
+        },
+      ],
     },
   ],
 };
@@ -79,15 +87,37 @@ export const verificationExchanges: (ExchangeBodies | undefined)[] = [
       status_code: 2000,
       items: [
         { id: PAYLOAD, mfr_code: 'DAY', part_number: '5060882', status_code: 0, locations: [] },
-        { id: PAYLOAD, mfr_code: 'DAY', part_number: 'K060882', status_code: 2, original_part: PAYLOAD, original_mfr: 'DAY', locations: [] },
+        {
+          id: PAYLOAD,
+          mfr_code: 'DAY',
+          part_number: 'K060882',
+          status_code: 2,
+          original_part: PAYLOAD,
+          original_mfr: 'DAY',
+          locations: [],
+        },
       ],
     },
   },
 ];
 
-const row = (operation: 'item-inquiry' | 'place-order', rule: string, exercised: number, broken: number, minScore: number) => {
+const row = (
+  operation: 'item-inquiry' | 'place-order',
+  rule: string,
+  exercised: number,
+  broken: number,
+  minScore: number,
+) => {
   const score = exercised === 0 ? null : (exercised - broken) / exercised;
-  return { operation, rule: rule as never, meaning: `what ${rule} guards`, exercised, broken, score, passed: score !== null && score >= minScore };
+  return {
+    operation,
+    rule: rule as never,
+    meaning: `what ${rule} guards`,
+    exercised,
+    broken,
+    score,
+    passed: score !== null && score >= minScore,
+  };
 };
 
 export const conformanceReport: ConformanceReport = {
@@ -125,7 +155,13 @@ export const conformanceReport: ConformanceReport = {
           items: [{ id: PAYLOAD, mfr_code: 'WIX', part_number: '51515' }],
         },
       } as never,
-      finding: { rule: 'item.unknown-id', path: '/items/0/id', message: `item id '${PAYLOAD}-x' was not requested`, id: `${PAYLOAD}-x`, found: `${PAYLOAD}-x` },
+      finding: {
+        rule: 'item.unknown-id',
+        path: '/items/0/id',
+        message: `item id '${PAYLOAD}-x' was not requested`,
+        id: `${PAYLOAD}-x`,
+        found: `${PAYLOAD}-x`,
+      },
       shrinkTries: 12,
       curl: `curl -sS -X POST 'http://127.0.0.1:9999/seller' --data-raw '{"id":"${PAYLOAD}"}'`,
     },
@@ -134,7 +170,11 @@ export const conformanceReport: ConformanceReport = {
   ok: false,
 };
 
-const step = (level: number, latency: [number, number, number, number, number], more: Partial<LoadStepView> = {}): LoadStepView => {
+const step = (
+  level: number,
+  latency: [number, number, number, number, number],
+  more: Partial<LoadStepView> = {},
+): LoadStepView => {
   const [p50, p90, p95, p99, max] = latency;
   const exchanges = more.exchanges ?? level * 190;
   return {
@@ -166,7 +206,13 @@ export const loadView: LoadReportView = {
     step(1, [51, 52, 53, 55, 58], { exchanges: 190, throughput_per_s: 19.5 }),
     step(2, [51, 53, 54, 57, 61], { exchanges: 380, throughput_per_s: 39.1 }),
     step(4, [52, 56, 58, 64, 70], { exchanges: 760, throughput_per_s: 77.8 }),
-    step(8, [101, 140, 150, 158, 170], { exchanges: 780, throughput_per_s: 78.2, timeouts: 3, healthy: false, slo_breaches: ['timeouts=0'] }),
+    step(8, [101, 140, 150, 158, 170], {
+      exchanges: 780,
+      throughput_per_s: 78.2,
+      timeouts: 3,
+      healthy: false,
+      slo_breaches: ['timeouts=0'],
+    }),
     step(16, [203, 240, 260, 290, 320], {
       exchanges: 770,
       throughput_per_s: 77.0,
@@ -190,7 +236,14 @@ export const loadView: LoadReportView = {
       curl: `curl -sS -X POST 'http://127.0.0.1:9999/seller' --data-raw '{"id":"${PAYLOAD}"}'`,
       replay: 'verify --replay failing-16.json --seller-url http://127.0.0.1:9999/seller',
     },
-    { rule: PAYLOAD, first_level: 16, exchanges: 1, only_under_concurrency: false, message: PAYLOAD, curl: `curl -sS '${PAYLOAD}'` },
+    {
+      rule: PAYLOAD,
+      first_level: 16,
+      exchanges: 1,
+      only_under_concurrency: false,
+      message: PAYLOAD,
+      curl: `curl -sS '${PAYLOAD}'`,
+    },
   ],
   slo: [
     { expression: 'p95<300ms', metric: 'p95', value: 300, breached: false },
@@ -218,7 +271,12 @@ export const loadViewCrowded: LoadReportView = {
   knee: 8,
   knee_is_lower_bound: false,
   not_run: [],
-  steps: [step(1, [40, 45, 48, 52, 60]), step(2, [42, 50, 55, 61, 70]), step(4, [60, 90, 110, 130, 150]), step(8, [120, 150, 170, 185, 195])],
+  steps: [
+    step(1, [40, 45, 48, 52, 60]),
+    step(2, [42, 50, 55, 61, 70]),
+    step(4, [60, 90, 110, 130, 150]),
+    step(8, [120, 150, 170, 185, 195]),
+  ],
   rules_broken: [],
   slo: [
     { expression: 'p99<200ms', metric: 'p99', value: 200, breached: false },
@@ -262,7 +320,13 @@ export const loadViewOpen: LoadReportView = {
   steps: [
     step(50, [20, 25, 30, 60, 120], { exchanges: 500, throughput_per_s: 50, dropped: 0, schedule_kept: true }),
     step(100, [22, 30, 40, 300, 900], { exchanges: 1000, throughput_per_s: 99.8, dropped: 0, schedule_kept: true }),
-    step(200, [25, 60, 200, 950, 1010], { exchanges: 2000, throughput_per_s: 199, dropped: 0, schedule_kept: true, slo_breaches: ['p95<100ms'] }),
+    step(200, [25, 60, 200, 950, 1010], {
+      exchanges: 2000,
+      throughput_per_s: 199,
+      dropped: 0,
+      schedule_kept: true,
+      slo_breaches: ['p95<100ms'],
+    }),
     step(400, [900, 1500, 1800, 2100, 2400], {
       exchanges: 2400,
       throughput_per_s: 240,
@@ -282,5 +346,7 @@ export const loadViewOpen: LoadReportView = {
   ],
   verdict: 'FAIL: the knee is 200 requests/s; SLO breached: p95<100ms, p99<1s, dropped=0',
   ok: false,
-  warnings: ['At 400 requests/s the driver could not keep the schedule: 1200 requests were not sent (the in-flight cap was reached).'],
+  warnings: [
+    'At 400 requests/s the driver could not keep the schedule: 1200 requests were not sent (the in-flight cap was reached).',
+  ],
 };

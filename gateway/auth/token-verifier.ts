@@ -82,7 +82,9 @@ function keyRefusal(key: ApiKey | undefined): KeyRefusal | undefined {
   return key.active ? undefined : 'revoked';
 }
 
-/** Why a token verified before no longer passes on its key at `nowMs`; 'key-changed' means verify its signature again. */
+/**
+ * Why a token verified before no longer passes on its key at `nowMs`; 'key-changed' means verify its signature again.
+ */
 function rememberedRefusal(
   verified: VerifiedToken,
   key: ApiKey | undefined,
@@ -95,7 +97,10 @@ function rememberedRefusal(
   return key!.publicKeyPem === verified.pem ? undefined : 'key-changed';
 }
 
-/** The username a verified token acts for: its sub, or the client's only linked user; undefined if the client acts for several (or none). */
+/**
+ * The username a verified token acts for: its sub, or the client's only
+ * linked user; undefined if the client acts for several (or none).
+ */
 function claimedUsername(verified: VerifiedToken, linked: readonly string[]): string | undefined {
   return verified.sub ?? (linked.length === 1 ? linked[0] : undefined);
 }

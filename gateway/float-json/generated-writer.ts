@@ -50,7 +50,10 @@ const SLAB_BYTES = 65_536;
 /** Integers below this are written digit by digit; larger ones through their string. */
 const SMALL_INTEGER = 2 ** 31;
 
-/** Where the generated functions write: the current slab, this reply's start in it, the position. One per compiled writer (writing is synchronous). */
+/**
+ * Where the generated functions write: the current slab, this reply's start
+ * in it, the position. One per compiled writer (writing is synchronous).
+ */
 interface Output {
   b: Buffer;
   start: number;
@@ -59,7 +62,10 @@ interface Output {
 
 /** Helpers the generated code calls, bound to one writer's output. */
 function runtimeFor(o: Output) {
-  /** Room for `bytes` more: past the slab's end, this reply so far moves to the start of a new slab (larger for a large reply). */
+  /**
+   * Room for `bytes` more: past the slab's end, this reply so far
+   * moves to the start of a new slab (larger for a large reply).
+   */
   const room = (bytes: number): void => {
     if (o.p + bytes <= o.b.length) return;
     const written = o.p - o.start;
@@ -76,7 +82,9 @@ function runtimeFor(o: Output) {
     room(value.length * 3);
     o.p += o.b.write(value, o.p, 'utf8');
   };
-  /** Text known to be ASCII (a number, null, true, false), byte by byte: shorter than a call into Buffer's native write. */
+  /**
+   * Text known to be ASCII (a number, null, true, false), byte by byte: shorter than a call into Buffer's native write.
+   */
   const ascii = (value: string): void => {
     const length = value.length;
     room(length);
@@ -86,7 +94,10 @@ function runtimeFor(o: Output) {
     o.p = p;
   };
   const stringify = (value: unknown): void => text(JSON.stringify(value) ?? 'null');
-  /** A string JSON would write as is (printable ASCII, no quote or backslash) byte by byte; anything else through JSON.stringify. */
+  /**
+   * A string JSON would write as is (printable ASCII, no quote or
+   * backslash) byte by byte; anything else through JSON.stringify.
+   */
   const string = (value: unknown): void => {
     if (typeof value !== 'string') return stringify(value);
     const length = value.length;
@@ -209,7 +220,10 @@ function valueStatement(shape: Shape, value: string, functions: string[]): strin
   }
 }
 
-/** Compiles the schema into a writer of UTF-8 JSON: floats with a decimal point, everything else as JSON.stringify writes it. */
+/**
+ * Compiles the schema into a writer of UTF-8 JSON: floats with
+ * a decimal point, everything else as JSON.stringify writes it.
+ */
 export function generateFloatJsonWriter(schema: TSchema): (value: unknown) => Buffer {
   const shape = shapeOf(schema);
   const functions: string[] = [];

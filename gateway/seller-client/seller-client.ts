@@ -259,7 +259,8 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_SELLER_REPLY_BYTES;
   const poolFor = options.poolFor ?? newPool;
   const addressPolicy = options.addressPolicy ?? UNRESTRICTED_SELLER_ADDRESSES;
-  // In production every connection's address is judged as it is resolved (DNS rebinding); in development undici's defaults stand.
+  // In production every connection's address is judged as it is
+  // resolved (DNS rebinding); in development undici's defaults stand.
   const connect = addressPolicy.enforce
     ? { connect: { lookup: guardedLookup(addressPolicy, options.resolver ?? systemResolver) } }
     : {};
@@ -315,7 +316,8 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
     return new Promise<SellerOutcome>((resolve) => {
       const handler = new SellerCallHandler(member, started, deadline, maxReplyBytes, resolve);
       try {
-        // Per call, as the deadline is: the handler's timer is the one deadline, and undici's own 300 s ones must not end a longer timeout_ms first.
+        // Per call, as the deadline is: the handler's timer is the one deadline,
+        // and undici's own 300 s ones must not end a longer timeout_ms first.
         const { headersTimeout, bodyTimeout } = undiciTimeoutsFor(deadline);
         target.pool.dispatch(
           { method: 'POST', path: target.path, headers, body: JSON.stringify(body), headersTimeout, bodyTimeout },

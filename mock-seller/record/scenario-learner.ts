@@ -177,7 +177,10 @@ export function createScenarioLearner(options: ScenarioLearnerOptions): Scenario
   };
 }
 
-/** Learns from one exchange; false when it teaches nothing (not a 200 JSON answer, or a service the scenario does not hold). */
+/**
+ * Learns from one exchange; false when it teaches nothing (not
+ * a 200 JSON answer, or a service the scenario does not hold).
+ */
 function learnExchange(seller: LearnedSeller, request: unknown, httpStatus: number | null, reply: unknown): boolean {
   if (
     httpStatus !== 200 ||
@@ -299,7 +302,8 @@ function learnRelations(
   const relations: ScenarioRelation[] = [];
   for (const entry of entries) {
     const kind = RELATION_OF[entry.status_code];
-    if (kind === undefined || (entry.mfr_code === asked.mfr_code && entry.part_number === asked.part_number)) continue; // a part is not its own alternate
+    // A part is not its own alternate.
+    if (kind === undefined || (entry.mfr_code === asked.mfr_code && entry.part_number === asked.part_number)) continue;
     learnEntry(seller, entry, memberOf);
     relations.push({ kind, mfr_code: entry.mfr_code, part_number: entry.part_number });
   }

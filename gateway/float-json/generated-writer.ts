@@ -60,22 +60,23 @@ interface Output {
   p: number;
 }
 
+/** Past the slab's end: this reply so far moves to the start of a new slab (larger for a large reply). */
+function moveToNewSlab(o: Output, bytes: number): void {
+  const written = o.p - o.start;
+  let size = SLAB_BYTES;
+  while (size < 2 * (written + bytes)) size *= 2;
+  const slab = Buffer.allocUnsafeSlow(size);
+  o.b.copy(slab, 0, o.start, o.p);
+  o.b = slab;
+  o.start = 0;
+  o.p = written;
+}
+
 /** Helpers the generated code calls, bound to one writer's output. */
 function runtimeFor(o: Output) {
-  /**
-   * Room for `bytes` more: past the slab's end, this reply so far
-   * moves to the start of a new slab (larger for a large reply).
-   */
+  /** Room for `bytes` more, in a new slab when this one is full. */
   const room = (bytes: number): void => {
-    if (o.p + bytes <= o.b.length) return;
-    const written = o.p - o.start;
-    let size = SLAB_BYTES;
-    while (size < 2 * (written + bytes)) size *= 2;
-    const slab = Buffer.allocUnsafeSlow(size);
-    o.b.copy(slab, 0, o.start, o.p);
-    o.b = slab;
-    o.start = 0;
-    o.p = written;
+    if (o.p + bytes > o.b.length) moveToNewSlab(o, bytes);
   };
   /** Any text, UTF-8 encoded. */
   const text = (value: string): void => {

@@ -254,6 +254,22 @@ function contentLength(rawHeaders: Buffer[] | null | undefined): number | undefi
 
 const newPool = (origin: string, options: Pool.Options): Dispatcher => new Pool(origin, options);
 
+/** A call's headers: the ones it forwards, JSON both ways, the member's seller credentials and the request id. */
+function sellerHeaders(
+  member: SellerCall['member'],
+  extraHeaders: SellerCall['headers'],
+  requestId: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> =
+    extraHeaders === undefined
+      ? { 'content-type': 'application/json', accept: 'application/json' }
+      : { ...extraHeaders, 'content-type': 'application/json', accept: 'application/json' };
+  const auth = cachedAuthHeader(member.sellerAuth);
+  if (auth !== undefined) headers.authorization = auth;
+  if (requestId !== undefined) headers['x-request-id'] = requestId;
+  return headers;
+}
+
 export function createSellerClient(options: SellerClientOptions = {}): SellerClient {
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_SELLER_REPLY_BYTES;
@@ -305,13 +321,7 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
       });
     }
 
-    const headers: Record<string, string> =
-      extraHeaders === undefined
-        ? { 'content-type': 'application/json', accept: 'application/json' }
-        : { ...extraHeaders, 'content-type': 'application/json', accept: 'application/json' };
-    const auth = cachedAuthHeader(member.sellerAuth);
-    if (auth !== undefined) headers.authorization = auth;
-    if (requestId !== undefined) headers['x-request-id'] = requestId;
+    const headers = sellerHeaders(member, extraHeaders, requestId);
 
     return new Promise<SellerOutcome>((resolve) => {
       const handler = new SellerCallHandler(member, started, deadline, maxReplyBytes, resolve);

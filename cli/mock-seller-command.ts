@@ -72,27 +72,10 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
 
   let close: () => Promise<void>;
   try {
-    if (values.pact !== undefined) {
-      const running = await startPactReplay({
-        pact: values.pact,
-        port,
-        host: values.host,
-        onMatch: (d) => io.stderr(`mock seller: replayed '${d}'\n`),
-      });
-      io.stdout(`mock seller: replaying ${running.interactions} interactions from ${values.pact}\n`);
-      io.stdout(
-        `mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, interactions GET ${running.url}/__replay/interactions)\n`,
-      );
-      close = running.close;
-    } else {
-      const scenario = values.scenario ?? env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH;
-      const running = await startMockSeller({ scenario, port, host: values.host, publicUrl: values['public-url'] });
-      io.stdout(`mock seller: scenario '${running.seller.data.scenario.name}' from ${scenario}\n`);
-      io.stdout(
-        `mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, control ${running.url}/__admin)\n`,
-      );
-      close = running.close;
-    }
+    close = await startServing(
+      { ...values, port, scenario: values.scenario ?? env.MOCK_SELLER_SCENARIO ?? DEFAULT_SCENARIO_PATH },
+      io,
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
@@ -112,4 +95,36 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
   io.stderr(`mock seller: ${String(io.signal.reason)}, closing\n`);
   await close();
   return 0;
+}
+
+interface ServeOptions {
+  pact?: string;
+  scenario: string;
+  port: number;
+  host: string;
+  'public-url'?: string;
+}
+
+/** Starts the pact replay (--pact) or the scenario's mock seller, says where it listens; resolves with its close. */
+async function startServing(options: ServeOptions, io: CommandIo): Promise<() => Promise<void>> {
+  const { pact, scenario, port, host } = options;
+  if (pact !== undefined) {
+    const running = await startPactReplay({
+      pact,
+      port,
+      host,
+      onMatch: (d) => io.stderr(`mock seller: replayed '${d}'\n`),
+    });
+    io.stdout(`mock seller: replaying ${running.interactions} interactions from ${pact}\n`);
+    io.stdout(
+      `mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, interactions GET ${running.url}/__replay/interactions)\n`,
+    );
+    return running.close;
+  }
+  const running = await startMockSeller({ scenario, port, host, publicUrl: options['public-url'] });
+  io.stdout(`mock seller: scenario '${running.seller.data.scenario.name}' from ${scenario}\n`);
+  io.stdout(
+    `mock seller: listening on ${running.url} (seller endpoint POST ${running.url}/seller, control ${running.url}/__admin)\n`,
+  );
+  return running.close;
 }

@@ -70,7 +70,10 @@ function readPact(args: RulesProxyArgs, io: CommandIo): { pact: PactDocument } |
   }
 }
 
-/** Every exchange, as it is answered: named by the pact's interactions, on the inspector page, on stderr and in the report files. */
+/**
+ * Every exchange, as it is answered: named by the pact's interactions,
+ * on the inspector page, on stderr and in the report files.
+ */
 function reportAsItGoes(args: RulesProxyArgs, pact: PactDocument, io: CommandIo) {
   const exchanges: ProxyExchange[] = [];
   const writeReports = () => {

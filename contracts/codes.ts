@@ -73,7 +73,9 @@ export const OVERALL_STATUS_MEANING: Record<OverallStatus, string> = {
 
 /** Invoice and statement envelopes carry a string status; the spec shows only this one. */
 export const DOCUMENT_STATUS_SUCCESS = 'success';
-/** The status of an invoice or statement envelope that failed (the code and details beside it, in error_description). */
+/**
+ * The status of an invoice or statement envelope that failed (the code and details beside it, in error_description).
+ */
 export const DOCUMENT_STATUS_ERROR = 'error';
 
 /** The document status that goes with an overall status code. */

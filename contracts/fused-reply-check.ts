@@ -45,7 +45,10 @@ function lazily<T>(make: () => T): () => T {
   return () => (made ??= make());
 }
 
-/** Generates every fused walk now: a server calls it at start, beside compileAllValidators, so no buyer's request pays for it. */
+/**
+ * Generates every fused walk now: a server calls it at start,
+ * beside compileAllValidators, so no buyer's request pays for it.
+ */
 export function compileFusedChecks(): void {
   itemInquiryWalk();
 }

@@ -122,7 +122,10 @@ function buyerAuth(deps: GatewayDeps, clock: Clock, config: GatewayConfig): Requ
   });
 }
 
-/** The four buyer operations under v3.2; v3.1 lists item inquiry and place order with the same bodies: the very same handlers. */
+/**
+ * The four buyer operations under v3.2; v3.1 lists item inquiry
+ * and place order with the same bodies: the very same handlers.
+ */
 function mountBuyerOperations(
   app: Hono<GatewayEnv>,
   operations: Operations,
@@ -159,7 +162,10 @@ function mountBuyerOperations(
   mount(V3_1, ['item_inquiry', 'place_order']);
 }
 
-/** v3.1 catalog launch and cart, the catalog page and its session API; catalog and search answer the buyer system (JWT) and the catalog page (session token) alike. */
+/**
+ * v3.1 catalog launch and cart, the catalog page and its session API; catalog and
+ * search answer the buyer system (JWT) and the catalog page (session token) alike.
+ */
 function mountCatalog(
   app: Hono<GatewayEnv>,
   deps: GatewayDeps,

@@ -18,14 +18,19 @@ import {
   systemResolver,
 } from './seller-client/seller-address-policy';
 
-/** What production changes about the seeds: no development keys, and the seller URL judged as any directory write is. */
+/**
+ * What production changes about the seeds: no development keys, and the seller URL judged as any directory write is.
+ */
 function productionSeeding(env: NodeJS.ProcessEnv): Pick<SeedOptions, 'developmentKeys' | 'sellerUrlRefusal'> {
   if (!isProduction(env)) return {};
   const policy = productionSellerAddresses(allowedSellerHosts(env));
   return { developmentKeys: false, sellerUrlRefusal: (url) => resolvedSellerUrlRefusal(policy, url, systemResolver) };
 }
 
-/** GATEWAY_SEED, or when unset: on in development, off in production (a forgotten variable must not load the demo directory). */
+/**
+ * GATEWAY_SEED, or when unset: on in development, off in production
+ * (a forgotten variable must not load the demo directory).
+ */
 export const seedingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
   readEnvironment(STORE_ENVIRONMENT, env).GATEWAY_SEED ?? !isProduction(env);
 

@@ -26,7 +26,10 @@ const NODE_ENVIRONMENT = Type.Object({ NODE_ENV: INTERNAL_API_ENVIRONMENT.proper
 // gateway process's whole environment), read and checked once at start.
 
 const DEFAULTS = DEFAULT_GATEWAY_CONFIG;
-/** 2 × HAProxy's check interval (500 ms) × its fall count (2), as gateway/cluster/haproxy.cfg ships them (a test keeps them equal). */
+/**
+ * 2 × HAProxy's check interval (500 ms) × its fall count (2), as
+ * gateway/cluster/haproxy.cfg ships them (a test keeps them equal).
+ */
 export const DEFAULT_DRAIN_MS = 2 * 500 * 2;
 const P = DEFAULTS.protection;
 

@@ -45,7 +45,10 @@ export interface GatewayServerOverrides {
   exchanges?: ExchangeLog;
   /** Metrics shared with the internal API that serves them (npm start). */
   metrics?: GatewayMetrics;
-  /** The process's drain (shared/http/drain.ts): while it drains /health answers 503 and answers close their connections. */
+  /**
+   * The process's drain (shared/http/drain.ts): while it drains
+   * /health answers 503 and answers close their connections.
+   */
   drain?: Drain;
 }
 
@@ -110,7 +113,8 @@ export async function startGatewayServer(
     port: listening.port,
     close(options = {}) {
       closing ??= (async () => {
-        // Idle keep-alive sockets go now (or after idleGraceMs), busy ones after their response (up to the grace period).
+        // Idle keep-alive sockets go now (or after idleGraceMs),
+        // busy ones after their response (up to the grace period).
         await listening.drain(settings.shutdownGraceMs, options.idleGraceMs);
         // Every request is answered: its log line goes out now, not a turn later.
         flushJsonLines();
@@ -157,7 +161,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** `npm run gateway`: the gateway process (or its cluster), until SIGINT or SIGTERM; exits 2 on a bad setting or a refused start (production-posture.ts), 1 on a failed start. */
+/**
+ * `npm run gateway`: the gateway process (or its cluster), until SIGINT or SIGTERM; exits
+ * 2 on a bad setting or a refused start (production-posture.ts), 1 on a failed start.
+ */
 export async function runGatewayProcess(): Promise<void> {
   try {
     await main();

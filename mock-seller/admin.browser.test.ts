@@ -19,7 +19,10 @@ import {
 const TEST_OUTPUT = new URL('../test-output/', import.meta.url).pathname;
 const title = browserSuiteTitle('a cross-site form post at the mock seller control API, in headless Chromium');
 
-/** A text/plain form sends name=value: split so the body is a valid fault rule (part_number "="), which the unguarded mock took (201). */
+/**
+ * A text/plain form sends name=value: split so the body is a valid
+ * fault rule (part_number "="), which the unguarded mock took (201).
+ */
 const attackPage = (action: string) => `<!doctype html>
 <title>another site</title>
 <form method="post" enctype="text/plain" action="${action}">

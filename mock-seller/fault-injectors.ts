@@ -45,7 +45,10 @@ function resetConnection(_fault: FaultOf<'reset'>, { c, log }: FaultedRequest): 
   return RESPONSE_ALREADY_SENT;
 }
 
-/** Holds the request until the client goes away or the mock lets it go (releaseHanging, close), then drops the connection. */
+/**
+ * Holds the request until the client goes away or the mock lets
+ * it go (releaseHanging, close), then drops the connection.
+ */
 async function hang(_fault: FaultOf<'hang'>, { c, state, log }: FaultedRequest): Promise<Response> {
   const socket = socketOf(c);
   await new Promise<void>((resolve) => {

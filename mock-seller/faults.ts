@@ -49,7 +49,10 @@ const ITEM_TARGET = {
 interface KindDefinition {
   params: TProperties;
   services: readonly Service[];
-  /** How a rule with a probability deals it: per item (one fault per item struck), per item whose part has a related part, or per request. */
+  /**
+   * How a rule with a probability deals it: per item (one fault per item
+   * struck), per item whose part has a related part, or per request.
+   */
   dealt: 'per-item' | 'per-related-item' | 'per-request';
 }
 
@@ -170,7 +173,10 @@ export function describeFault(fault: Fault): string {
   return fault.kind + params.join('');
 }
 
-/** A header parameter's value as its field is typed: integers and numbers as numbers, the rest (and anything unparsable) as written. */
+/**
+ * A header parameter's value as its field is typed: integers and
+ * numbers as numbers, the rest (and anything unparsable) as written.
+ */
 function paramValue(kind: string, name: string, value: string): unknown {
   const params: TProperties | undefined = Object.hasOwn(KINDS, kind) ? KINDS[kind as FaultKind].params : undefined;
   const type =

@@ -66,7 +66,10 @@ function entryFor(
   return { id, ...partFields(indexed, status, asked), locations: locationsOf(data, indexed, forwarded) };
 }
 
-/** The forwarded location ids, each once, in the order sent. Unknown ids simply get no data, as a seller would answer for a store it lacks. */
+/**
+ * The forwarded location ids, each once, in the order sent. Unknown ids
+ * simply get no data, as a seller would answer for a store it lacks.
+ */
 function forwardedLocationIds(request: ItemInquirySellerRequest): string[] {
   const forwarded: string[] = [];
   for (const location of request.locations) if (!forwarded.includes(location.id)) forwarded.push(location.id);

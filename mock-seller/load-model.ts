@@ -80,7 +80,10 @@ export function stallWaitMs(stall: ScenarioLoad['stall'], sinceLoadMs: number): 
   return phase >= stall.every_ms - stall.for_ms ? stall.every_ms - phase : 0;
 }
 
-/** `workers` at once, the rest queued first come, first served; closing lets the queue go (each slot is given back as usual). */
+/**
+ * `workers` at once, the rest queued first come, first served;
+ * closing lets the queue go (each slot is given back as usual).
+ */
 function workerPool(workers: number) {
   let busy = 0;
   const queue: (() => void)[] = [];

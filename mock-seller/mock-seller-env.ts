@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 
-/** The mock seller's Hono environment: Node's bindings (socket, raw headers) when served, none in-process (app.request). */
+/**
+ * The mock seller's Hono environment: Node's bindings (socket, raw headers) when served, none in-process (app.request).
+ */
 export interface MockSellerEnv {
   Bindings: Partial<HttpBindings> | undefined;
 }

@@ -145,7 +145,10 @@ export function sellerEndpoint(state: SellerLiveState) {
   };
 }
 
-/** The body as a request of a known service (named on `rx` once known) that keeps the contract's shape and request rules, or why not. */
+/**
+ * The body as a request of a known service (named on `rx` once known)
+ * that keeps the contract's shape and request rules, or why not.
+ */
 function acceptedRequest(text: string, rx: Received): { service: Service; request: unknown } | Refusal {
   let request: unknown;
   try {
@@ -285,7 +288,9 @@ async function delayed(faults: readonly Staged[], closing: AbortSignal): Promise
   }
 }
 
-/** The honest reply with every spoiling fault and the load's cross-talk applied; notes say what found nothing to act on. */
+/**
+ * The honest reply with every spoiling fault and the load's cross-talk applied; notes say what found nothing to act on.
+ */
 function spoiled(x: FaultyRequest, faults: readonly Staged[], applied: string[], notes: string[]): object {
   const reply = honestReply(x.state, x.c, x.service, x.request);
   for (const { fault, injector } of faults) {
@@ -301,7 +306,10 @@ function spoiled(x: FaultyRequest, faults: readonly Staged[], applied: string[],
   return reply;
 }
 
-/** A request's faults in their stages: delay, then an answer instead of the seller's, or the seller's reply spoiled and sent. */
+/**
+ * A request's faults in their stages: delay, then an answer
+ * instead of the seller's, or the seller's reply spoiled and sent.
+ */
 async function faulty(x: FaultyRequest): Promise<Response> {
   const faults = [...x.headerFaults, ...x.ruleFaults].map(staged);
   const applied = faults.map(({ fault }) => describeFault(fault));

@@ -53,7 +53,10 @@ async function bundleBin(bin: NonNullable<PublishedPackage['bin']>, outdir: stri
   chmodSync(join(outdir, `${bin.name}.mjs`), 0o755);
 }
 
-/** One declaration file of everything each face exports, for `import` and for `require`; one TypeScript program for all (the slow part). */
+/**
+ * One declaration file of everything each face exports, for `import`
+ * and for `require`; one TypeScript program for all (the slow part).
+ */
 function declareTypes(pkgs: PublishedPackage[]): void {
   const entries = pkgs.map((pkg) => ({ filePath: pkg.face, output: { noBanner: true, exportReferencedTypes: false } }));
   const types = generateDtsBundle(entries, { preferredConfigPath: packagePath('tsconfig.json') });
@@ -63,7 +66,9 @@ function declareTypes(pkgs: PublishedPackage[]): void {
   });
 }
 
-/** The files of `files` that are not built: copied from the repository at the same path, or from their built-in source. */
+/**
+ * The files of `files` that are not built: copied from the repository at the same path, or from their built-in source.
+ */
 function copyShippedFiles(pkg: PublishedPackage): void {
   for (const entry of pkg.manifest.files ?? []) {
     if (entry === 'dist/') continue;
@@ -80,7 +85,10 @@ export async function bundlePackage(pkg: PublishedPackage, outdir: string): Prom
   await Promise.all([bundleFace(pkg, outdir), pkg.bin && bundleBin(pkg.bin, outdir)]);
 }
 
-/** Every package whole; `types: false` leaves out the declarations (the suite's consumer test, which runs JavaScript: never publish such a build). */
+/**
+ * Every package whole; `types: false` leaves out the declarations (the
+ * suite's consumer test, which runs JavaScript: never publish such a build).
+ */
 export async function buildPackages(
   pkgs: PublishedPackage[],
   { types = true }: { types?: boolean } = {},

@@ -58,7 +58,9 @@ if (!(await servedAsMockSellerChild())) {
     },
   };
 
-  /** `count` calls, `concurrency` at a time: this process's CPU (user + system) per call in µs, and calls per second. */
+  /**
+   * `count` calls, `concurrency` at a time: this process's CPU (user + system) per call in µs, and calls per second.
+   */
   const run = async (call: () => Promise<void>, count: number) => {
     let next = 0;
     const cpu = process.cpuUsage();

@@ -1,4 +1,5 @@
-// npm run keys -- add --client <id> --kid <kid> --public-key <pem file> --user <username> [--algorithm RS256|ES256] [--name <client name>]
+// npm run keys -- add --client <id> --kid <kid> --public-key <pem file> --user <username>
+//                     [--algorithm RS256|ES256] [--name <client name>]
 // npm run keys -- list [--json]
 // npm run keys -- revoke --kid <kid>
 //

@@ -61,7 +61,10 @@ const NOT_IN_THE_CONTRACT_CORE = [
   'node:http2',
   'node:net',
 ];
-/** Tests and their helpers (`testing/`) may also start the apps and the kit's fixtures to drive them, never an entry point. */
+/**
+ * Tests and their helpers (`testing/`) may also start the apps
+ * and the kit's fixtures to drive them, never an entry point.
+ */
 const TESTS_MAY_ALSO_IMPORT = ['gateway', 'mock-seller', 'inspector', 'verification', 'fixtures'];
 
 const folders = (...path: string[]) =>

@@ -178,6 +178,16 @@ async function storedOrders(store: Store, orders: Answered[]): Promise<Map<strin
   return storedAs;
 }
 
+/** How the orders were answered (200 or 503), and how many answered 200 the store holds exactly once. */
+function orderFigures(orders: Answered[], storedAs: Map<string, string[]>) {
+  const answered200 = orders.filter((o) => o.status === 200).length;
+  return {
+    answered200,
+    answered503: orders.filter((o) => o.status === 503).length,
+    storedOnce: answered200 - ordersNotStoredOnce(orders, storedAs).length,
+  };
+}
+
 /** Every assertion of the chaos soak that did not hold, as a sentence. */
 function chaosProblems(journal: ChaosJournal, orders: Answered[], storedAs: Map<string, string[]>): string[] {
   const { answers, noAnswer } = journal;
@@ -299,11 +309,7 @@ export async function runChaosSoak(): Promise<number> {
       answers: answers.length,
       noAnswer: noAnswer.length,
       notJson,
-      orders: {
-        answered200: orders.filter((o) => o.status === 200).length,
-        answered503: orders.filter((o) => o.status === 503).length,
-        storedOnce: orders.filter((o) => o.status === 200).length - ordersNotStoredOnce(orders, storedAs).length,
-      },
+      orders: orderFigures(orders, storedAs),
       phases,
       timings,
       store: withStore ? 'restarted' : 'not restarted (CHAOS_STORE=off)',

@@ -162,8 +162,8 @@ try {
   stack = await startGatewayStack({
     // Faults ride on the mock seller's per-request header; a rate limit the soak never reaches.
     gatewayEnv: { GATEWAY_FORWARD_HEADERS: 'x-mock-fault', GATEWAY_RATE_LIMIT: '1000000000' },
-    // SOAK_GATEWAY_NODE_FLAGS, e.g. --max-old-space-size=128, to tell a leak from a heap that has not been collected yet.
-    // The inspector (loopback, a free port) forces full collections before the RSS readings.
+    // SOAK_GATEWAY_NODE_FLAGS, e.g. --max-old-space-size=128, to tell a leak from a heap that has not been collected
+    // yet. The inspector (loopback, a free port) forces full collections before the RSS readings.
     gatewayNodeFlags: [
       '--inspect=127.0.0.1:0',
       ...(process.env.SOAK_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),

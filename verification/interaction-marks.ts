@@ -44,7 +44,10 @@ export const needsPending = (findings: readonly CompatFinding[]): boolean =>
 /** The release a report's base names, as a reader knows it: `3.2.0`, else its source. */
 export const sinceLabel = (report: CompatReport): string => report.base.version ?? report.base.source;
 
-/** The findings of a seller comparison per head interaction (by description); contract-wide ones are left to the summary. */
+/**
+ * The findings of a seller comparison per head interaction (by
+ * description); contract-wide ones are left to the summary.
+ */
 export function findingsByInteraction(
   report: CompatReport,
   head: readonly PactInteraction[],
@@ -86,7 +89,9 @@ export function interactionMarks(
   return marks;
 }
 
-/** The mark as one line: `changed since 3.2.0: reply-field-newly-required /response/…` (at most three changes named). */
+/**
+ * The mark as one line: `changed since 3.2.0: reply-field-newly-required /response/…` (at most three changes named).
+ */
 export function changedSinceText(mark: ChangedSince): string {
   if (mark.changes.some((c) => c.policy.startsWith('interaction-added'))) return `new since ${mark.since}`;
   const shown = mark.changes.slice(0, 3).map((c) => `${c.policy}${c.pointer === '' ? '' : ` ${c.pointer}`}`);

@@ -22,7 +22,10 @@ export interface Exchange {
   elapsedMs: number;
   /** What the caller tagged the exchange with when it arrived (the interaction under way). */
   tag?: string;
-  /** The proxy answered for the seller: it could not be reached, did not answer in time, or its reply was not relayed (see `finding`). */
+  /**
+   * The proxy answered for the seller: it could not be reached, did
+   * not answer in time, or its reply was not relayed (see `finding`).
+   */
   proxyAnswer?: 'unreachable' | 'timeout' | 'stopped' | ReplyFinding['rule'];
   /** The seller's answer came after the limit: how long it took. */
   answeredAfterMs?: number;

@@ -38,7 +38,8 @@ const FIRST_CHARS = 120;
 
 /**
  * The start of a body as inert text: anything outside printable ASCII, the characters markup
- * is made of, the quote around it and the backslash, as \uXXXX — so no terminal, JSON viewer or page can take it for code.
+ * is made of, the quote around it and the backslash, as \uXXXX
+ * — so no terminal, JSON viewer or page can take it for code.
  */
 export const escapedStart = (text: string, chars = FIRST_CHARS): string =>
   (text.length > chars ? text.slice(0, chars) : text).replace(

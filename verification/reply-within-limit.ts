@@ -6,7 +6,9 @@ import { DEFAULT_MAX_SELLER_REPLY_BYTES } from '../contracts/seller-reply-size';
 
 /** The default ceiling, the same as the gateway's GATEWAY_MAX_SELLER_REPLY_BYTES default: 8 MiB. */
 export const DEFAULT_MAX_REPLY_BYTES = DEFAULT_MAX_SELLER_REPLY_BYTES;
-/** The highest limit a flag may set: a reply is held as one string, and V8's longest is just under 512 Mi characters. */
+/**
+ * The highest limit a flag may set: a reply is held as one string, and V8's longest is just under 512 Mi characters.
+ */
 export const MAX_REPLY_BYTES_CEILING = 256 * 1024 * 1024;
 
 export type LimitedReply =

@@ -20,7 +20,9 @@ export interface ProxyBreach {
 
 export interface ProxyExchange {
   index: number;
-  /** What the request was: its pact interaction when the shape names exactly one, else service and item ids or filters. */
+  /**
+   * What the request was: its pact interaction when the shape names exactly one, else service and item ids or filters.
+   */
   label: string;
   /** The seller's HTTP status; null when it sent none within the limit (see `noAnswerWithinMs`). */
   status: number | null;

@@ -79,7 +79,9 @@ const notRelayed = (status: number, finding: ReplyFinding): JudgedReply => ({
   fields: { status, finding, problem: finding.message },
 });
 
-/** Reads what the seller answered into the exchange's fields: reply, the rules' verdict, or why it could not be checked. */
+/**
+ * Reads what the seller answered into the exchange's fields: reply, the rules' verdict, or why it could not be checked.
+ */
 export function judgeReply(answer: SellerReply, arrival: Arrival): JudgedReply {
   const { status, body, contentType } = answer;
   if (body.kind === 'too-large') return notRelayed(status, tooLargeFinding(status, body.limit, body.bytesRead));

@@ -58,7 +58,10 @@ export interface RulesProxyOptions {
   onLateReply?: (exchange: Exchange) => void;
   /** How long to wait for the seller before answering 504 (default 30 s). */
   timeoutMs?: number;
-  /** The largest reply read from the seller (default 8 MiB); past it the exchange is stopped, a `reply.too-large` finding. */
+  /**
+   * The largest reply read from the seller (default 8 MiB); past
+   * it the exchange is stopped, a `reply.too-large` finding.
+   */
   maxReplyBytes?: number;
   /** Tags each exchange on arrival (e.g. with the interaction under way). */
   tag?: () => string | undefined;
@@ -265,7 +268,10 @@ function outcomeOf(first: SellerAnswer | typeof TIMED_OUT, arrival: Arrival, set
   }
 }
 
-/** A seller that answers after the limit: its reply is still judged, on the same exchange (updated in place, then onLateReply). */
+/**
+ * A seller that answers after the limit: its reply is still judged,
+ * on the same exchange (updated in place, then onLateReply).
+ */
 async function followLateAnswer(
   answer: Promise<SellerAnswer>,
   timedOut: Exchange,
@@ -286,7 +292,9 @@ async function followLateAnswer(
   settings.onLateReply?.(timedOut);
 }
 
-/** The verifier's answer: the proxy's own JSON when it answers for the seller, else the seller's JSON reply unchanged. */
+/**
+ * The verifier's answer: the proxy's own JSON when it answers for the seller, else the seller's JSON reply unchanged.
+ */
 function answerVerifier(c: Context, outcome: ProxyOutcome, settings: ProxySettings): Response {
   switch (outcome.kind) {
     case 'stopped':

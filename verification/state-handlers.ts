@@ -72,7 +72,9 @@ export interface StateEvent extends StateCall {
   error?: string;
 }
 
-/** Pact-js state handlers for every state name, backed by `source`; a failure is reported through `onEvent`, not thrown. */
+/**
+ * Pact-js state handlers for every state name, backed by `source`; a failure is reported through `onEvent`, not thrown.
+ */
 export function createStateHandlers(
   stateNames: readonly string[],
   source: StateSource,

@@ -97,7 +97,9 @@ export const StateMapFile = Type.Object(
     defaults: Type.Optional(Values),
     /** State name → the vendor's values for its parameters. */
     states: Type.Record(Type.String({ minLength: 1 }), Values),
-    /** States of optional interactions (marked so in the pact) the seller does not offer: reported NOT OFFERED, not run. */
+    /**
+     * States of optional interactions (marked so in the pact) the seller does not offer: reported NOT OFFERED, not run.
+     */
     not_offered: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true })),
     /** `verify --explore` only: the catalogue requests are generated from, beyond what the states name. */
     explore: Type.Optional(ExploreCatalogue),

@@ -17,7 +17,10 @@ export const SCHEMA_RULE_DESCRIPTION = "The reply has the contract's shape (requ
 export interface InteractionReport {
   description: string;
   states: string[];
-  /** Pact's verdict; 'not-run' when the run was stopped before this interaction; 'not-offered' when the seller declared it so. */
+  /**
+   * Pact's verdict; 'not-run' when the run was stopped before this
+   * interaction; 'not-offered' when the seller declared it so.
+   */
   pact: 'passed' | 'failed' | 'not-run' | 'not-offered';
   pactMismatches: PactMismatch[];
   rules: 'passed' | 'failed' | 'not-checked' | 'not-run' | 'not-offered';
@@ -30,11 +33,17 @@ export interface InteractionReport {
   notes: (ValidationIssue | Violation)[];
   /** Things that stopped a check: state set-up errors, no answer in time, the seller unreachable, HTTP errors. */
   problems: string[];
-  /** How the last exchange ended; on a timeout no `status` (the seller sent none in time): `noAnswerWithinMs`, and a late answer's `lateStatus`. */
+  /**
+   * How the last exchange ended; on a timeout no `status` (the seller sent
+   * none in time): `noAnswerWithinMs`, and a late answer's `lateStatus`.
+   */
   exchange?: ExchangeTiming;
   /** Run as pending: verified and reported (PASS or FAIL), never failing the run. */
   pending?: true;
-  /** Why it is pending: marked so in the pact, new or changed since `--since` (with `--pending`), or pending at the broker. */
+  /**
+   * Why it is pending: marked so in the pact, new or changed
+   * since `--since` (with `--pending`), or pending at the broker.
+   */
   pendingReason?: string;
   /** What changed in it since the contract given to `--since`. */
   changedSince?: ChangedSince;

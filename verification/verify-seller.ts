@@ -52,11 +52,16 @@ export interface VerifySellerOptions {
   timeoutMs?: number;
   /** The largest reply read from your system (default 8 MiB); a larger one is a reply.too-large finding. */
   maxReplyBytes?: number;
-  /** States of optional interactions your system does not offer: reported NOT OFFERED, not run (the state map's not_offered adds to them). */
+  /**
+   * States of optional interactions your system does not offer: reported
+   * NOT OFFERED, not run (the state map's not_offered adds to them).
+   */
   notOffered?: readonly string[];
   /** With a state map lacking values for some states' parameters: run anyway, sending the contract's examples. */
   allowExampleValues?: boolean;
-  /** The contract you last passed (a pact file, a directory of the contract's files or a git ref): changes are marked. */
+  /**
+   * The contract you last passed (a pact file, a directory of the contract's files or a git ref): changes are marked.
+   */
   since?: string;
   /** New and changed interactions since `since` (without it, those the pact marks pending) run as pending. */
   pending?: boolean;

@@ -51,7 +51,9 @@ export function brokerEnvironment(env: NodeJS.ProcessEnv) {
   }
 }
 
-/** PACT_BROKER_BASE_URL plus PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME/PASSWORD), or an error naming what is missing. */
+/**
+ * PACT_BROKER_BASE_URL plus PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME/PASSWORD), or an error naming what is missing.
+ */
 export function brokerSettings(env: NodeJS.ProcessEnv): BrokerSettings {
   const settings = brokerEnvironment(env);
   const missing: string[] = [];

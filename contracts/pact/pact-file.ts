@@ -57,7 +57,10 @@ export class PactFileError extends Error {
   }
 }
 
-/** Reads a pact for verification: readable JSON, Pact specification 4.x, with interactions; else a message naming the file and what is wrong. */
+/**
+ * Reads a pact for verification: readable JSON, Pact specification 4.x,
+ * with interactions; else a message naming the file and what is wrong.
+ */
 export function readV4Pact(file: string): PactDocument {
   let text: string;
   try {

@@ -11,8 +11,9 @@ import type { FormatName } from '../formats';
 // Every number is finite (the validator's strictNumbers; JSON.parse turns 1e400 into Infinity).
 
 /**
- * No NUL, no lone surrogate: a character class body, and the pattern of a string of others. Ajv compiles patterns with the `u` flag, where a surrogate pair
- * is one code point above U+FFFF and so matches `[^…]`; only an unpaired half is refused.
+ * No NUL, no lone surrogate: a character class body, and the pattern of a string of
+ * others. Ajv compiles patterns with the `u` flag, where a surrogate pair is one
+ * code point above U+FFFF and so matches `[^…]`; only an unpaired half is refused.
  */
 export const REFUSED_CHARACTERS = '\\u0000\\uD800-\\uDFFF';
 export const PLAIN_TEXT_PATTERN = `^[^${REFUSED_CHARACTERS}]*$`;

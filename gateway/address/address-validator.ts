@@ -19,7 +19,8 @@ export interface AddressProblem {
 export type AddressCheck =
   | {
       valid: true;
-      /** The provider's standardized form (e.g. state upper-cased), stored instead of the input. */ standardized: PostalAddress;
+      /** The provider's standardized form (e.g. state upper-cased), stored instead of the input. */
+      standardized: PostalAddress;
     }
   | { valid: false; problems: AddressProblem[] };
 

@@ -105,20 +105,23 @@ function catalog(
   };
 }
 
+/** The path parameter naming a cart line, for changing and removing it. */
+const cartItemIdParameter = (): Json[] => [
+  {
+    name: 'item_id',
+    in: 'path',
+    required: true,
+    schema: plain(CartItemPath.properties.item_id),
+    description: 'Cart line id (items[].id)',
+    example: '1',
+  },
+];
+
 /** The catalog page's API, authorised by the catalog session token (no rate limit: no API client). */
 function catalogSession(): Endpoint[] {
   const base = '/catalog-session/api';
   const tag = 'Catalog session';
-  const itemId = [
-    {
-      name: 'item_id',
-      in: 'path',
-      required: true,
-      schema: plain(CartItemPath.properties.item_id),
-      description: 'Cart line id (items[].id)',
-      example: '1',
-    },
-  ];
+  const itemId = cartItemIdParameter();
   const cart = { status: 200 as const, schema: CATALOG_PAYLOADS.cart.reply, example: seeded[`${base}/cart/items`] };
   const common = { tag, security: SESSION };
   const sellerErrors = { 502: E[502](), 503: E[503](), 504: E[504]() };

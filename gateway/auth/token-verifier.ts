@@ -82,7 +82,9 @@ function keyRefusal(key: ApiKey | undefined): KeyRefusal | undefined {
   return key.active ? undefined : 'revoked';
 }
 
-/** Why a token verified before no longer passes on its key at `nowMs`; 'key-changed' means verify its signature again. */
+/**
+ * Why a token verified before no longer passes on its key at `nowMs`; 'key-changed' means verify its signature again.
+ */
 function rememberedRefusal(
   verified: VerifiedToken,
   key: ApiKey | undefined,
@@ -95,7 +97,10 @@ function rememberedRefusal(
   return key!.publicKeyPem === verified.pem ? undefined : 'key-changed';
 }
 
-/** The username a verified token acts for: its sub, or the client's only linked user; undefined if the client acts for several (or none). */
+/**
+ * The username a verified token acts for: its sub, or the client's only
+ * linked user; undefined if the client acts for several (or none).
+ */
 function claimedUsername(verified: VerifiedToken, linked: readonly string[]): string | undefined {
   return verified.sub ?? (linked.length === 1 ? linked[0] : undefined);
 }
@@ -302,23 +307,6 @@ export function createTokenVerifier(deps: {
     return user!;
   }
 
-  function verifyFromMemory(authorization: string | undefined): AuthenticatedBuyer | undefined {
-    const cached = directory.cached;
-    const token = authorization === undefined || cached === undefined ? undefined : BEARER.exec(authorization)?.[1];
-    const verified = token === undefined ? undefined : verifiedTokens.get(token);
-    if (cached === undefined || verified === undefined) return undefined;
-    const key = cached.key(verified.kid);
-    if (key === undefined || rememberedRefusal(verified, key.value, clock(), config.clockSkewSeconds) !== undefined)
-      return undefined;
-    const linked = cached.linkedUsernames(verified.clientId)?.value;
-    if (linked === undefined) return undefined;
-    const username = claimedUsername(verified, linked);
-    const user = username === undefined ? undefined : cached.user(username);
-    // Not in memory (user undefined) or refused: verify() answers, with the reason.
-    if (user === undefined || userRefusal(username, user.value, linked) !== undefined) return undefined;
-    return { clientId: verified.clientId, kid: verified.kid, user: user.value! };
-  }
-
   async function verify(authorization: string | undefined): Promise<AuthenticatedBuyer> {
     if (authorization === undefined || authorization === '')
       throw refuse('missing Authorization header: send Authorization: Bearer <JWT>');
@@ -347,5 +335,27 @@ export function createTokenVerifier(deps: {
     return { clientId: verified.clientId, kid: verified.kid, user: await resolveUser(verified) };
   }
 
-  return { verify, verifyFromMemory };
+  const memory = { directory, verifiedTokens, clock, skewSeconds: config.clockSkewSeconds };
+  return { verify, verifyFromMemory: (authorization) => rememberedBuyer(authorization, memory) };
+}
+
+/** The buyer of a token verified before, from memory alone (no await); undefined when only verify() can answer. */
+function rememberedBuyer(
+  authorization: string | undefined,
+  memory: { directory: Directory; verifiedTokens: Map<string, VerifiedToken>; clock: Clock; skewSeconds: number },
+): AuthenticatedBuyer | undefined {
+  const cached = memory.directory.cached;
+  const token = authorization === undefined || cached === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  const verified = token === undefined ? undefined : memory.verifiedTokens.get(token);
+  if (cached === undefined || verified === undefined) return undefined;
+  const key = cached.key(verified.kid);
+  if (key === undefined || rememberedRefusal(verified, key.value, memory.clock(), memory.skewSeconds) !== undefined)
+    return undefined;
+  const linked = cached.linkedUsernames(verified.clientId)?.value;
+  if (linked === undefined) return undefined;
+  const username = claimedUsername(verified, linked);
+  const user = username === undefined ? undefined : cached.user(username);
+  // Not in memory (user undefined) or refused: verify() answers, with the reason.
+  if (user === undefined || userRefusal(username, user.value, linked) !== undefined) return undefined;
+  return { clientId: verified.clientId, kid: verified.kid, user: user.value! };
 }

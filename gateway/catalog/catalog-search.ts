@@ -117,7 +117,10 @@ async function unknownWords(db: Queryable, words: string[], kind: WordKind): Pro
   return [...new Set(words.filter((w) => !knownWords.has(w) && editsAllowed(w) > 0))];
 }
 
-/** Catalog words that may be what was meant: per unknown word by trigram distance, or (query null) every word of the kind. */
+/**
+ * Catalog words that may be what was meant: per unknown word
+ * by trigram distance, or (query null) every word of the kind.
+ */
 async function spellingCandidates(
   db: Queryable,
   trigram: boolean,

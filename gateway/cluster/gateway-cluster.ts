@@ -31,7 +31,10 @@ export interface ClusterOptions {
   log?: (line: string) => void;
 }
 
-/** Runs in the primary: forks the workers, replaces those that die, stops them all on SIGINT/SIGTERM, reloads them on SIGHUP. */
+/**
+ * Runs in the primary: forks the workers, replaces those that
+ * die, stops them all on SIGINT/SIGTERM, reloads them on SIGHUP.
+ */
 export function runGatewayCluster(options: ClusterOptions): void {
   const primary: Primary = {
     options,
@@ -62,7 +65,10 @@ interface Primary {
   reloading: boolean;
   /** Workers a reload retires on purpose: their exit is not a death to replace. */
   retiring: Set<number>;
-  /** When workers died in the last minute: one that dies at once (bad configuration) must not be restarted in a tight loop. */
+  /**
+   * When workers died in the last minute: one that dies at once
+   * (bad configuration) must not be restarted in a tight loop.
+   */
   recentDeaths: number[];
 }
 
@@ -90,7 +96,10 @@ function replaceDeadWorker(primary: Primary, worker: Worker, code: number | null
   setTimeout(() => cluster.fork(), 200).unref();
 }
 
-/** Workers are sent `signal` (SIGTERM drains, SIGINT does not) and killed if still there after the drain and the grace period. */
+/**
+ * Workers are sent `signal` (SIGTERM drains, SIGINT does not) and
+ * killed if still there after the drain and the grace period.
+ */
 async function stop(primary: Primary, reason: string, exitCode: number, signal: 'SIGTERM' | 'SIGINT'): Promise<void> {
   if (primary.stopping) return;
   primary.stopping = true;

@@ -11,7 +11,10 @@ import { readDirectorySeed, type DirectorySeed } from './directory-seed';
 /** http://127.0.0.1:9090/seller, http://localhost:9391/seller, http://[::1]:0/seller. */
 const LOCAL_MOCK_SELLER = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+\/seller$/;
 
-/** The seller URL the demo's members call: the public URL if one is set, else where the mock listens (a wildcard host as loopback). */
+/**
+ * The seller URL the demo's members call: the public URL if one is
+ * set, else where the mock listens (a wildcard host as loopback).
+ */
 export function demoSellerUrl(listening: string, publicUrl?: string): string {
   const base = new URL(publicUrl ?? listening);
   if (base.hostname === '0.0.0.0') base.hostname = '127.0.0.1';

@@ -1,5 +1,5 @@
-// Loads seeds/directory.json (data only; this code lives beside the directory it fills) — the realistic directory a fresh install starts with — into
-// the store. Idempotent: it seeds only an empty directory (no members yet), all in one
+// Loads seeds/directory.json (data only; this code lives beside the directory it fills) — the realistic directory a
+// fresh install starts with — into the store. Idempotent: it seeds only an empty directory (no members yet), all in one
 // transaction, so restarts never duplicate rows nor resurrect what an operator deleted or
 // revoked. Two processes seeding one PostgreSQL at once are serialised by an advisory lock.
 import { readFile } from 'node:fs/promises';
@@ -58,7 +58,10 @@ export interface SeedOptions {
   /** Every member's seller URL. Default: the local mock seller (openGatewayStore passes MOCK_SELLER_URL). */
   sellerUrl?: string;
   seed?: DirectorySeed;
-  /** False in production: the seeded API clients get no keys (the development keys' private halves are public). Default true. */
+  /**
+   * False in production: the seeded API clients get no keys (the
+   * development keys' private halves are public). Default true.
+   */
   developmentKeys?: boolean;
   /** Why a member's seller URL may not be written (production's address policy); undefined when it may. */
   sellerUrlRefusal?: (sellerUrl: string) => Promise<string | undefined>;

@@ -78,7 +78,10 @@ async function linkedUsernames(db: Queryable, clientId: string): Promise<string[
   return rows.map((r) => r.username);
 }
 
-/** A user joined with each of their locations (left joins: a user without locations comes back once, location columns null). */
+/**
+ * A user joined with each of their locations (left joins: a user
+ * without locations comes back once, location columns null).
+ */
 interface UserLocationRow {
   id: number;
   username: string;

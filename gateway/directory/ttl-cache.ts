@@ -32,7 +32,9 @@ interface Entry<V> {
   reloading?: boolean;
 }
 
-/** The one freshness rule, asked by get() and peek() alike, so a cached answer is trusted or not the same way on both. */
+/**
+ * The one freshness rule, asked by get() and peek() alike, so a cached answer is trusted or not the same way on both.
+ */
 function isFresh(entry: Entry<unknown>, now: number): boolean {
   return entry.expiresAt > now;
 }
@@ -93,7 +95,8 @@ export class TtlCache<V> {
     const value = entry.load();
     value.then(
       (resolved) => {
-        // Only over the entry it reloads: after a clear() (a directory change) or a new load, what was read before is not cached.
+        // Only over the entry it reloads: after a clear() (a directory
+        // change) or a new load, what was read before is not cached.
         if (this.entries.get(key) !== entry) return;
         this.entries.set(key, {
           value,

@@ -50,33 +50,42 @@ const SLAB_BYTES = 65_536;
 /** Integers below this are written digit by digit; larger ones through their string. */
 const SMALL_INTEGER = 2 ** 31;
 
-/** Where the generated functions write: the current slab, this reply's start in it, the position. One per compiled writer (writing is synchronous). */
+/**
+ * Where the generated functions write: the current slab, this reply's start
+ * in it, the position. One per compiled writer (writing is synchronous).
+ */
 interface Output {
   b: Buffer;
   start: number;
   p: number;
 }
 
+/** Past the slab's end: this reply so far moves to the start of a new slab (larger for a large reply). */
+function moveToNewSlab(o: Output, bytes: number): void {
+  const written = o.p - o.start;
+  let size = SLAB_BYTES;
+  while (size < 2 * (written + bytes)) size *= 2;
+  const slab = Buffer.allocUnsafeSlow(size);
+  o.b.copy(slab, 0, o.start, o.p);
+  o.b = slab;
+  o.start = 0;
+  o.p = written;
+}
+
 /** Helpers the generated code calls, bound to one writer's output. */
 function runtimeFor(o: Output) {
-  /** Room for `bytes` more: past the slab's end, this reply so far moves to the start of a new slab (larger for a large reply). */
+  /** Room for `bytes` more, in a new slab when this one is full. */
   const room = (bytes: number): void => {
-    if (o.p + bytes <= o.b.length) return;
-    const written = o.p - o.start;
-    let size = SLAB_BYTES;
-    while (size < 2 * (written + bytes)) size *= 2;
-    const slab = Buffer.allocUnsafeSlow(size);
-    o.b.copy(slab, 0, o.start, o.p);
-    o.b = slab;
-    o.start = 0;
-    o.p = written;
+    if (o.p + bytes > o.b.length) moveToNewSlab(o, bytes);
   };
   /** Any text, UTF-8 encoded. */
   const text = (value: string): void => {
     room(value.length * 3);
     o.p += o.b.write(value, o.p, 'utf8');
   };
-  /** Text known to be ASCII (a number, null, true, false), byte by byte: shorter than a call into Buffer's native write. */
+  /**
+   * Text known to be ASCII (a number, null, true, false), byte by byte: shorter than a call into Buffer's native write.
+   */
   const ascii = (value: string): void => {
     const length = value.length;
     room(length);
@@ -86,7 +95,10 @@ function runtimeFor(o: Output) {
     o.p = p;
   };
   const stringify = (value: unknown): void => text(JSON.stringify(value) ?? 'null');
-  /** A string JSON would write as is (printable ASCII, no quote or backslash) byte by byte; anything else through JSON.stringify. */
+  /**
+   * A string JSON would write as is (printable ASCII, no quote or
+   * backslash) byte by byte; anything else through JSON.stringify.
+   */
   const string = (value: unknown): void => {
     if (typeof value !== 'string') return stringify(value);
     const length = value.length;
@@ -209,7 +221,10 @@ function valueStatement(shape: Shape, value: string, functions: string[]): strin
   }
 }
 
-/** Compiles the schema into a writer of UTF-8 JSON: floats with a decimal point, everything else as JSON.stringify writes it. */
+/**
+ * Compiles the schema into a writer of UTF-8 JSON: floats with
+ * a decimal point, everything else as JSON.stringify writes it.
+ */
 export function generateFloatJsonWriter(schema: TSchema): (value: unknown) => Buffer {
   const shape = shapeOf(schema);
   const functions: string[] = [];

@@ -17,7 +17,10 @@ const storeUnavailable = () =>
 // contract's GatewayErrorReply; invoice and statement keep their own envelope (status other
 // than "success", error_description) and carry the overall code and details beside it.
 
-/** What a thrown value means to the caller: our own errors as they are, Hono's refusals with their status, the rest a 500. */
+/**
+ * What a thrown value means to the caller: our own errors as
+ * they are, Hono's refusals with their status, the rest a 500.
+ */
 export function knownError(error: unknown, unexpected: string): GatewayError {
   if (error instanceof GatewayError) return error;
   if (error instanceof HTTPException)

@@ -4,8 +4,8 @@ import type { HealthReply } from '../../shared/http/health-reply';
 
 // GET /health for load balancers: 200 when the store answers, else 503 naming the
 // dependency that is down, or reason `draining` once the instance is shutting down (it keeps
-// serving a while so the balancer's check can take it out first). Seller systems are not ours to vouch for (their breakers show in
-// /metrics).
+// serving a while so the balancer's check can take it out first). Seller systems are not ours to vouch for (their
+// breakers show in /metrics).
 
 const STORE_PROBE_TIMEOUT_MS = 2_000;
 

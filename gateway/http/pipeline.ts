@@ -19,7 +19,10 @@ export interface PipelineStep {
   leave?(c: Context<GatewayEnv>, response: Response, route: RouteOf): Response;
 }
 
-/** The route pattern that answered the request (`/json/federated/v3_2/item_inquiry`; empty or a catch-all `…/*` when none did). */
+/**
+ * The route pattern that answered the request
+ * (`/json/federated/v3_2/item_inquiry`; empty or a catch-all `…/*` when none did).
+ */
 export type RouteOf = (c: Context<GatewayEnv>) => string;
 
 /** One stage of a route's answer: given the stage before's value, its own or a promise of it. */
@@ -45,7 +48,10 @@ export function answerIn(...stages: Stage<never, unknown>[]): Answer {
   return { stages };
 }
 
-/** The steps' `enter`s in order, the answer if all passed, every entered step's `leave` in reverse; a failure through the error mapper. */
+/**
+ * The steps' `enter`s in order, the answer if all passed, every entered
+ * step's `leave` in reverse; a failure through the error mapper.
+ */
 async function runSteps(
   steps: readonly PipelineStep[],
   c: Context<GatewayEnv>,
@@ -86,7 +92,10 @@ export function pipelineHandler(steps: readonly PipelineStep[], answer: Answer):
   return (c) => runSteps(steps, c, answer, ownRoute);
 }
 
-/** The pipeline as one Hono middleware, for the routes Hono composes; it runs once a request, however many of its patterns match. */
+/**
+ * The pipeline as one Hono middleware, for the routes Hono composes;
+ * it runs once a request, however many of its patterns match.
+ */
 export function pipelineMiddleware(steps: readonly PipelineStep[]): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     if (c.get('pipelined') === true) return next();

@@ -85,16 +85,14 @@ describe('item inquiry', () => {
       type: 2,
     });
     // Both members' seller systems were asked, each with only its own locations and the user's account there.
-    const asked = gw.seller.seller.journal
-      .entries({ service: 'item_inquiry', limit: 2 })
-      .map(
-        (e) =>
-          e.request as {
-            locations: { id: string; member: string; account: string }[];
-            terminal_id?: string;
-            integration?: string;
-          },
-      );
+    const asked = gw.seller.seller.journal.entries({ service: 'item_inquiry', limit: 2 }).map(
+      (e) =>
+        e.request as {
+          locations: { id: string; member: string; account: string }[];
+          terminal_id?: string;
+          integration?: string;
+        },
+    );
     const byMember = Object.fromEntries(asked.map((r) => [r.locations[0].member, r]));
     expect(byMember.M100.locations).toEqual([
       { id: 'L101', member: 'M100', account: 'A-1001' },

@@ -13,7 +13,10 @@ type ListedLocation = ListedLocations[number];
 
 type ListedLocationRefusal = 'not-yours' | 'other-member' | 'other-account';
 
-/** Why a listed location cannot be asked about as listed (`mine` is the user's location under its id); undefined when it can. */
+/**
+ * Why a listed location cannot be asked about as listed (`mine`
+ * is the user's location under its id); undefined when it can.
+ */
 export function listedLocationRefusal(
   mine: UserLocation | undefined,
   listed: ListedLocation,
@@ -23,7 +26,10 @@ export function listedLocationRefusal(
   return mine.accountId === listed.account ? undefined : 'other-account';
 }
 
-/** The listed locations when each is the user's own, with its member and the user's account there (the usual request); undefined otherwise. */
+/**
+ * The listed locations when each is the user's own, with its member and
+ * the user's account there (the usual request); undefined otherwise.
+ */
 export function ownListedLocations(user: BuyerUser, listed: ListedLocations): UserLocation[] | undefined {
   const index = userLocationIndex(user);
   const chosen = new Map<string, UserLocation>();
@@ -35,7 +41,10 @@ export function ownListedLocations(user: BuyerUser, listed: ListedLocations): Us
   return [...chosen.values()];
 }
 
-/** The listed locations, each checked, every problem reported: a location that does not exist, or is not the user's as listed. */
+/**
+ * The listed locations, each checked, every problem reported: a
+ * location that does not exist, or is not the user's as listed.
+ */
 export async function listedLocations(
   directory: Pick<Directory, 'findLocation'>,
   user: BuyerUser,

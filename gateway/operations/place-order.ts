@@ -149,7 +149,10 @@ const takeoverBy = (attempt: Attempt, at: Date) => ({
   at,
 });
 
-/** Where this request differs from the order recorded under its number; undefined when it is the same order (or one recorded before bodies were kept). */
+/**
+ * Where this request differs from the order recorded under its number; undefined
+ * when it is the same order (or one recorded before bodies were kept).
+ */
 const differenceFrom = (record: OrderRecord, attempt: Attempt): string | undefined =>
   record.buyerRequest === null ? undefined : firstDifference(record.buyerRequest, attempt.request);
 

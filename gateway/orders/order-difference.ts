@@ -7,7 +7,9 @@ const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The first path at which the two parsed JSON values differ ('' for the whole value), or undefined when they are equal. */
+/**
+ * The first path at which the two parsed JSON values differ ('' for the whole value), or undefined when they are equal.
+ */
 export function firstDifference(first: unknown, second: unknown, path = ''): string | undefined {
   if (Array.isArray(first) && Array.isArray(second)) {
     const shorter = Math.min(first.length, second.length);

@@ -130,7 +130,8 @@ describe('members do not share a fate', () => {
     b.sort((x, y) => x - y);
     const p99 = b[Math.ceil(b.length * 0.99) - 1];
     console.info(`M200 beside 64 hanging M100 calls: p50 ${b[b.length >> 1].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
-    // With one pool per origin M200 queued behind M100 for seconds; a loaded 2-core machine still answers well under this.
+    // With one pool per origin M200 queued behind M100 for seconds;
+    // a loaded 2-core machine still answers well under this.
     expect(p99).toBeLessThan(1_000);
     gw.seller.seller.releaseHanging();
     const a = await Promise.all(hanging);
@@ -157,7 +158,8 @@ describe('per-member circuit breaker', () => {
     expect((await inquire(app, AT_B)).status).toBe(200);
 
     passTime(1_600);
-    // Half-open: one probe goes through (held at the door, so a second call arrives while it is in flight); the second is refused.
+    // Half-open: one probe goes through (held at the door, so a second
+    // call arrives while it is in flight); the second is refused.
     let openDoor = () => {};
     door = new Promise((resolve) => (openDoor = resolve));
     const calls = sellerCalls;

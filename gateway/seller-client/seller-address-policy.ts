@@ -78,7 +78,9 @@ export function sellerUrlRefusal(policy: SellerAddressPolicy, sellerUrl: string)
   return isAddressLiteral(url.hostname) ? addressRefusal(policy, url.hostname, url.hostname) : undefined;
 }
 
-/** The whole check of a URL being written to the directory: the URL itself, then every address its name resolves to now. */
+/**
+ * The whole check of a URL being written to the directory: the URL itself, then every address its name resolves to now.
+ */
 export async function resolvedSellerUrlRefusal(
   policy: SellerAddressPolicy,
   sellerUrl: string,

@@ -254,12 +254,29 @@ function contentLength(rawHeaders: Buffer[] | null | undefined): number | undefi
 
 const newPool = (origin: string, options: Pool.Options): Dispatcher => new Pool(origin, options);
 
+/** A call's headers: the ones it forwards, JSON both ways, the member's seller credentials and the request id. */
+function sellerHeaders(
+  member: SellerCall['member'],
+  extraHeaders: SellerCall['headers'],
+  requestId: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> =
+    extraHeaders === undefined
+      ? { 'content-type': 'application/json', accept: 'application/json' }
+      : { ...extraHeaders, 'content-type': 'application/json', accept: 'application/json' };
+  const auth = cachedAuthHeader(member.sellerAuth);
+  if (auth !== undefined) headers.authorization = auth;
+  if (requestId !== undefined) headers['x-request-id'] = requestId;
+  return headers;
+}
+
 export function createSellerClient(options: SellerClientOptions = {}): SellerClient {
   const connections = options.connections ?? DEFAULT_CONNECTIONS;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_SELLER_REPLY_BYTES;
   const poolFor = options.poolFor ?? newPool;
   const addressPolicy = options.addressPolicy ?? UNRESTRICTED_SELLER_ADDRESSES;
-  // In production every connection's address is judged as it is resolved (DNS rebinding); in development undici's defaults stand.
+  // In production every connection's address is judged as it is
+  // resolved (DNS rebinding); in development undici's defaults stand.
   const connect = addressPolicy.enforce
     ? { connect: { lookup: guardedLookup(addressPolicy, options.resolver ?? systemResolver) } }
     : {};
@@ -304,18 +321,13 @@ export function createSellerClient(options: SellerClientOptions = {}): SellerCli
       });
     }
 
-    const headers: Record<string, string> =
-      extraHeaders === undefined
-        ? { 'content-type': 'application/json', accept: 'application/json' }
-        : { ...extraHeaders, 'content-type': 'application/json', accept: 'application/json' };
-    const auth = cachedAuthHeader(member.sellerAuth);
-    if (auth !== undefined) headers.authorization = auth;
-    if (requestId !== undefined) headers['x-request-id'] = requestId;
+    const headers = sellerHeaders(member, extraHeaders, requestId);
 
     return new Promise<SellerOutcome>((resolve) => {
       const handler = new SellerCallHandler(member, started, deadline, maxReplyBytes, resolve);
       try {
-        // Per call, as the deadline is: the handler's timer is the one deadline, and undici's own 300 s ones must not end a longer timeout_ms first.
+        // Per call, as the deadline is: the handler's timer is the one deadline,
+        // and undici's own 300 s ones must not end a longer timeout_ms first.
         const { headersTimeout, bodyTimeout } = undiciTimeoutsFor(deadline);
         target.pool.dispatch(
           { method: 'POST', path: target.path, headers, body: JSON.stringify(body), headersTimeout, bodyTimeout },

@@ -31,7 +31,10 @@ export type SellerOutcome =
   | { kind: 'unreachable'; message: string; sent: boolean; elapsedMs: number }
   | { kind: 'http-error'; status: number; message: string; body?: string; elapsedMs: number }
   | { kind: 'malformed'; status: number; message: string; body: string; elapsedMs: number }
-  /** The production address policy refused the seller's URL or the address it resolved to: no connection was made, nothing sent. */
+  /**
+   * The production address policy refused the seller's URL or the
+   * address it resolved to: no connection was made, nothing sent.
+   */
   | { kind: 'refused-address'; message: string; elapsedMs: number }
   /** The reply was larger than the gateway reads; what arrived was dropped, the connection closed. */
   | { kind: 'too-large'; status: number; message: string; limitBytes: number; elapsedMs: number };
@@ -41,7 +44,10 @@ export interface SellerClient {
   close(): Promise<void>;
 }
 
-/** GATEWAY_MAX_SELLER_REPLY_BYTES' default, 8 MiB, shared with the kit; the arithmetic is in its description (server-settings.ts). */
+/**
+ * GATEWAY_MAX_SELLER_REPLY_BYTES' default, 8 MiB, shared with the
+ * kit; the arithmetic is in its description (server-settings.ts).
+ */
 export { DEFAULT_MAX_SELLER_REPLY_BYTES } from '../../contracts/seller-reply-size';
 
 export interface SellerClientOptions {
@@ -49,7 +55,9 @@ export interface SellerClientOptions {
   connections?: number;
   /** Largest seller reply body read, in bytes; a larger one is a 'too-large' outcome. */
   maxReplyBytes?: number;
-  /** Builds a member's pool from its options; default undici's Pool (a test wraps it to stand in for undici's defaults). */
+  /**
+   * Builds a member's pool from its options; default undici's Pool (a test wraps it to stand in for undici's defaults).
+   */
   /** Where calls may go (production: https, no internal addresses); default unrestricted. */
   addressPolicy?: SellerAddressPolicy;
   /** Resolves seller hostnames when the policy is enforced; default the system's (dns.lookup). */

@@ -102,7 +102,8 @@ describe.skipIf(unavailable !== undefined)(
       expect((await post(`${V3_2}/place_order`, order('PO-OUT-0'))).status).toBe(200);
       expect((await app.request('/health')).status).toBe(200);
 
-      // Stopped while an order is on its way to the seller (held at the door): its answer cannot be recorded, its state is unknown.
+      // Stopped while an order is on its way to the seller (held at the
+      // door): its answer cannot be recorded, its state is unknown.
       let openDoor = () => {};
       door = new Promise((resolve) => (openDoor = resolve));
       const calls = sellerCalls;

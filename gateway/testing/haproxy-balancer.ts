@@ -50,7 +50,10 @@ export async function startBalancer(gateways: [string, string]): Promise<Balance
   };
 }
 
-/** Resolves once the balancer sends requests to every one of `servers` (its X-Served-By names), i.e. their checks passed. */
+/**
+ * Resolves once the balancer sends requests to every one of
+ * `servers` (its X-Served-By names), i.e. their checks passed.
+ */
 export async function untilBalancedOver(balancer: Balancer, servers: string[], timeoutMs = 30_000): Promise<void> {
   const giveUp = Date.now() + timeoutMs;
   for (;;) {

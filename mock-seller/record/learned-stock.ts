@@ -3,8 +3,8 @@ import type { ScenarioStock } from '../../contracts/schemas/scenario';
 // The stock a seller started with, at one part and location, from what the recording saw:
 // a reply's quantity_available is the start minus what orders received before it; a received
 // order says the start covered everything received so far. A backorder teaches nothing here
-// (the smallest start that covers the received orders is the likeliest to repeat it). The mock replays orders against the start, so the same
-// sequence of requests gets the same outcomes.
+// (the smallest start that covers the received orders is the likeliest to repeat it). The mock replays orders against
+// the start, so the same sequence of requests gets the same outcomes.
 
 export type StockPrices = Omit<ScenarioStock, 'location_id' | 'quantity_available'>;
 

@@ -26,7 +26,10 @@ export type LearnOutcome =
 export interface RecordingLearner {
   /** One exchange, in the order the seller answered; `request`/`reply` parsed, or NOT_JSON. */
   learn(exchange: number, request: unknown, httpStatus: number | null, reply: unknown): LearnOutcome;
-  /** A valid scenario of every exchange kept; undefined until an answer showed a location. Leaves out, and lists, any exchange the whole would not hold. */
+  /**
+   * A valid scenario of every exchange kept; undefined until an answer showed
+   * a location. Leaves out, and lists, any exchange the whole would not hold.
+   */
   scenario(): Scenario | undefined;
   /** Exchanges left out so far, in the order they came. */
   readonly leftOut: readonly LeftOutExchange[];

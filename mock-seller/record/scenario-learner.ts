@@ -177,7 +177,10 @@ export function createScenarioLearner(options: ScenarioLearnerOptions): Scenario
   };
 }
 
-/** Learns from one exchange; false when it teaches nothing (not a 200 JSON answer, or a service the scenario does not hold). */
+/**
+ * Learns from one exchange; false when it teaches nothing (not
+ * a 200 JSON answer, or a service the scenario does not hold).
+ */
 function learnExchange(seller: LearnedSeller, request: unknown, httpStatus: number | null, reply: unknown): boolean {
   if (
     httpStatus !== 200 ||
@@ -299,7 +302,8 @@ function learnRelations(
   const relations: ScenarioRelation[] = [];
   for (const entry of entries) {
     const kind = RELATION_OF[entry.status_code];
-    if (kind === undefined || (entry.mfr_code === asked.mfr_code && entry.part_number === asked.part_number)) continue; // a part is not its own alternate
+    // A part is not its own alternate.
+    if (kind === undefined || (entry.mfr_code === asked.mfr_code && entry.part_number === asked.part_number)) continue;
     learnEntry(seller, entry, memberOf);
     relations.push({ kind, mfr_code: entry.mfr_code, part_number: entry.part_number });
   }
@@ -377,27 +381,23 @@ function scenarioOf(seller: LearnedSeller, options: ScenarioLearnerOptions): Sce
     ...(options.description === undefined ? {} : { description: options.description }),
     recorded_on: options.recordedOn,
     members: [...seller.members].sort().map((id) => ({ id, name: id })),
-    locations: [...seller.locations.values()]
-      .sort(byKey((l) => l.id))
-      .map((l) =>
-        defined({
-          id: l.id,
-          member: l.member,
-          description: l.description ?? l.id,
-          type: l.type ?? LocationType.Store,
-          route_times: l.route_times,
-        }),
-      ),
+    locations: [...seller.locations.values()].sort(byKey((l) => l.id)).map((l) =>
+      defined({
+        id: l.id,
+        member: l.member,
+        description: l.description ?? l.id,
+        type: l.type ?? LocationType.Store,
+        route_times: l.route_times,
+      }),
+    ),
     parts: [...seller.parts.values()].sort(byKey((p) => partKey(p.mfr_code, p.part_number))).map(scenarioPartOf),
-    accounts: [...seller.accounts.values()]
-      .sort(byKey((a) => `${a.member}\u0000${a.id}`))
-      .map((a) => ({
-        member: a.member,
-        id: a.id,
-        description: a.description ?? a.id,
-        invoices: a.invoices,
-        statements: a.statements,
-      })),
+    accounts: [...seller.accounts.values()].sort(byKey((a) => `${a.member}\u0000${a.id}`)).map((a) => ({
+      member: a.member,
+      id: a.id,
+      description: a.description ?? a.id,
+      invoices: a.invoices,
+      statements: a.statements,
+    })),
   };
 }
 

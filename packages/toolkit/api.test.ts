@@ -248,7 +248,9 @@ describe('the vendor guide', () => {
       process.env = { ...env };
       process.exitCode = undefined;
     });
-    /** The script as a vendor runs it (its import resolved to this face), in-process: what it printed and its exit code. */
+    /**
+     * The script as a vendor runs it (its import resolved to this face), in-process: what it printed and its exit code.
+     */
     async function runScript(settings: Record<string, string>) {
       const file = join(temporaryDirectory('toolkit-script'), 'verify-seller.mjs');
       writeFileSync(

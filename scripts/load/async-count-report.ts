@@ -36,7 +36,9 @@ export interface CountsOfProcess {
   steady?: PerRequestCounts & { from: number };
 }
 
-/** The counts of process `pid` per request it received; undefined if it wrote none (still running, or killed outright). */
+/**
+ * The counts of process `pid` per request it received; undefined if it wrote none (still running, or killed outright).
+ */
 export function perRequestCounts(dir: string, pid: number): CountsOfProcess | undefined {
   let written: Written;
   try {

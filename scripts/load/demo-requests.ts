@@ -47,7 +47,10 @@ export const OPERATION_MIX: readonly DemoOperation[] = [
   'item_inquiry',
 ];
 
-/** The body of `operation`; an order takes `purchaseOrderNumber` (a new one each time: a repeat is replayed, not placed). */
+/**
+ * The body of `operation`; an order takes `purchaseOrderNumber`
+ * (a new one each time: a repeat is replayed, not placed).
+ */
 export function demoBody(operation: DemoOperation, purchaseOrderNumber: string): object {
   switch (operation) {
     case 'item_inquiry':

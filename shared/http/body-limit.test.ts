@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Writes the requests on one socket, one after another's answer, and returns every status line and whether the server closed. */
+/**
+ * Writes the requests on one socket, one after another's answer,
+ * and returns every status line and whether the server closed.
+ */
 async function exchange(requests: string[]): Promise<{ answers: string[]; text: string }> {
   const socket = connect(server.port, '127.0.0.1');
   let text = '';

@@ -15,7 +15,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface SameOriginOptions {
   /** 'state-changing' (default) lets GET, HEAD and OPTIONS through: a page link may open them. */
   methods?: 'all' | 'state-changing';
-  /** Origins that are also this server's own, e.g. its public URL behind a proxy (the request's own origin always is). */
+  /**
+   * Origins that are also this server's own, e.g. its public URL behind a proxy (the request's own origin always is).
+   */
   alsoOwn?: string[];
 }
 

@@ -14,7 +14,8 @@ const agents = new Map<number, FetchDispatcher>();
 /** The dispatcher to give fetch() (`dispatcher`) when the caller's own deadline is `deadlineMs`. */
 export function agentForDeadline(deadlineMs: number): FetchDispatcher {
   let agent = agents.get(deadlineMs);
-  // Our undici's Agent drives Node's fetch (tested in deadline-agent.test.ts); only the two type packages differ (FormData's typing).
+  // Our undici's Agent drives Node's fetch (tested in deadline-agent.test.ts);
+  // only the two type packages differ (FormData's typing).
   if (agent === undefined)
     agents.set(deadlineMs, (agent = new Agent(undiciTimeoutsFor(deadlineMs)) as unknown as FetchDispatcher));
   return agent;

@@ -26,7 +26,10 @@ export interface Drain {
   phase(): DrainPhase;
   /** From the first stop signal on: /health answers 503 (reason `draining`), answers say Connection: close. */
   draining(): boolean;
-  /** Enters draining (once; later calls share the promise); resolves when the period is over or skipped, in phase `stopping`. */
+  /**
+   * Enters draining (once; later calls share the promise); resolves
+   * when the period is over or skipped, in phase `stopping`.
+   */
   begin(): Promise<void>;
   /** Ends the drain period now (a second signal, or SIGINT); begins it first if it had not begun. */
   skip(): Promise<void>;

@@ -39,7 +39,9 @@ export interface Listening {
   url: string;
   port: number;
   server: Server;
-  /** Counts this server's connections against its cap (shared with the process's other servers unless given its own). */
+  /**
+   * Counts this server's connections against its cap (shared with the process's other servers unless given its own).
+   */
   connections: ConnectionGuard;
   /** Stops listening and drops every open connection at once. Idempotent. */
   close(): Promise<void>;

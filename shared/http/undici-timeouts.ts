@@ -17,6 +17,7 @@ export function undiciTimeoutsFor(deadlineMs: number): UndiciTimeouts {
   // Switching undici's own clocks off is only safe for a caller that has a deadline of its own.
   if (!Number.isFinite(deadlineMs) || deadlineMs <= 0)
     throw new RangeError(`undiciTimeoutsFor: the deadline must be a positive number of ms, not ${deadlineMs}`);
-  // 0 = off rather than deadline + a margin: the caller's timer is the one deadline, so a late sweep or a busy event loop can never let undici's win the race, and no timer is armed per request.
+  // 0 = off rather than deadline + a margin: the caller's timer is the one deadline, so a late sweep
+  // or a busy event loop can never let undici's win the race, and no timer is armed per request.
   return { headersTimeout: 0, bodyTimeout: 0 };
 }

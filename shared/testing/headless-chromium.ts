@@ -10,7 +10,10 @@ import { chromium, type BrowserContext } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM);
 
-/** The suite title, naming the skip and its remedy when Chromium is absent (also warned, as the default reporter hides skipped names). */
+/**
+ * The suite title, naming the skip and its remedy when Chromium is
+ * absent (also warned, as the default reporter hides skipped names).
+ */
 export function browserSuiteTitle(what: string): string {
   if (chromiumAvailable) return what;
   const title = `${what} — SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium; .ci/run does)`;

@@ -608,7 +608,8 @@ describe('each policy rule on a mutation of the real buyer document', () => {
       m.change(mutated);
       const [base, head] = m.onBase === true ? [mutated, BUYER] : [BUYER, mutated];
       const findings = compareOpenApiDocuments(base, head);
-      // Only the expected operation is asserted; a shared component is reported the same at every operation that reaches it.
+      // Only the expected operation is asserted; a shared component
+      // is reported the same at every operation that reaches it.
       expect(findings.filter((f) => f.where === m.expected[0].where).map(brief)).toEqual(m.expected);
       const distinct = new Set(findings.map((f) => JSON.stringify({ ...brief(f), where: '' })));
       expect(distinct.size).toBe(m.expected.length);

@@ -24,7 +24,10 @@ export const ANNOTATIONS = new Set([
 // Arrays whose order means nothing.
 const SETS = new Set(['enum', 'required', 'type', 'anyOf', 'oneOf', 'allOf']);
 
-/** Canonical text of a schema: equal texts accept the same values. Recursion is cut at a reference already being expanded. */
+/**
+ * Canonical text of a schema: equal texts accept the same values.
+ * Recursion is cut at a reference already being expanded.
+ */
 export function canonical(document: unknown, node: unknown, expanding: ReadonlySet<string> = new Set()): string {
   if (Array.isArray(node)) return `[${node.map((n) => canonical(document, n, expanding)).join(',')}]`;
   if (!isObject(node)) return JSON.stringify(node);

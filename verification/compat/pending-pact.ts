@@ -32,7 +32,10 @@ export function markPending(head: PactDocument, report: CompatReport): PendingPa
   return { pact: { ...head, interactions }, pending, report };
 }
 
-/** Compares `base` with `head` (pact, directory or git ref of `repo`) and writes head, pending-marked, to `out`. CompatInputError for bad input. */
+/**
+ * Compares `base` with `head` (pact, directory or git ref of `repo`) and
+ * writes head, pending-marked, to `out`. CompatInputError for bad input.
+ */
 export function writePendingPact(options: { base: string; head: string; out: string; repo: string }): PendingPact {
   const base = loadContract(options.base, options.repo);
   const head = loadContract(options.head, options.repo);

@@ -1,7 +1,7 @@
 import type { CompatFinding } from './compat-finding';
 import { entryFor, pointerOf, type PathSegment } from './pact-rule-paths';
 import { jsonKind } from './reply-expectation';
-import { sellerFinding } from './seller-policy';
+import { sellerFinding, type SellerPolicyRule } from './seller-policy';
 
 // The request side of one interaction: what the seller receives. A verifier sends the pact's
 // example, with the values its provider-state generators inject; request matchers only bind the
@@ -21,19 +21,17 @@ const shown = (path: readonly PathSegment[]) =>
 /** Every change of the request body the seller receives. */
 export function compareRequestBodies(where: string, base: RequestSide, head: RequestSide): CompatFinding[] {
   const findings: CompatFinding[] = [];
+  const found = (
+    rule: SellerPolicyRule,
+    path: PathSegment[],
+    sides: { base?: unknown; head?: unknown },
+    message: string,
+  ) => findings.push(sellerFinding(rule, where, bodyPointer(path), sides, message));
   const walk = (path: PathSegment[], b: unknown, h: unknown) => {
     const kb = jsonKind(b);
     const kh = jsonKind(h);
     if (kb !== kh) {
-      findings.push(
-        sellerFinding(
-          'request-value-changed',
-          where,
-          bodyPointer(path),
-          { base: b, head: h },
-          `${shown(path)} is now sent as ${kh}, not ${kb}`,
-        ),
-      );
+      found('request-value-changed', path, { base: b, head: h }, `${shown(path)} is now sent as ${kh}, not ${kb}`);
       return;
     }
     if (kb === 'object') {
@@ -41,25 +39,14 @@ export function compareRequestBodies(where: string, base: RequestSide, head: Req
       const ho = h as Record<string, unknown>;
       for (const key of Object.keys(ho))
         if (!(key in bo))
-          findings.push(
-            sellerFinding(
-              'request-field-added',
-              where,
-              bodyPointer([...path, key]),
-              { head: ho[key] },
-              `${shown([...path, key])} is newly sent`,
-            ),
-          );
+          found('request-field-added', [...path, key], { head: ho[key] }, `${shown([...path, key])} is newly sent`);
       for (const key of Object.keys(bo)) {
         if (!(key in ho))
-          findings.push(
-            sellerFinding(
-              'request-field-removed',
-              where,
-              bodyPointer([...path, key]),
-              { base: bo[key] },
-              `${shown([...path, key])} is no longer sent`,
-            ),
+          found(
+            'request-field-removed',
+            [...path, key],
+            { base: bo[key] },
+            `${shown([...path, key])} is no longer sent`,
           );
         else walk([...path, key], bo[key], ho[key]);
       }
@@ -69,38 +56,31 @@ export function compareRequestBodies(where: string, base: RequestSide, head: Req
       const ba = b as unknown[];
       const ha = h as unknown[];
       if (ba.length !== ha.length)
-        findings.push(
-          sellerFinding(
-            'request-value-changed',
-            where,
-            bodyPointer(path),
-            { base: ba.length, head: ha.length },
-            `${shown(path)} now carries ${ha.length} entries, not ${ba.length}`,
-          ),
+        found(
+          'request-value-changed',
+          path,
+          { base: ba.length, head: ha.length },
+          `${shown(path)} now carries ${ha.length} entries, not ${ba.length}`,
         );
       for (let i = 0; i < Math.min(ba.length, ha.length); i++) walk([...path, i], ba[i], ha[i]);
       return;
     }
     if (same(b, h)) return;
     // Both sides inject this value from the seller's own state: the example is never sent.
-    const injected = entryFor(base.generators, path) !== undefined && entryFor(head.generators, path) !== undefined;
-    findings.push(
-      injected
-        ? sellerFinding(
-            'request-example-changed',
-            where,
-            bodyPointer(path),
-            { base: b, head: h },
-            `the example of ${shown(path)} changed; the seller receives its own state's value`,
-          )
-        : sellerFinding(
-            'request-value-changed',
-            where,
-            bodyPointer(path),
-            { base: b, head: h },
-            `${shown(path)} is now sent as ${JSON.stringify(h)}, not ${JSON.stringify(b)}`,
-          ),
-    );
+    if (entryFor(base.generators, path) !== undefined && entryFor(head.generators, path) !== undefined)
+      found(
+        'request-example-changed',
+        path,
+        { base: b, head: h },
+        `the example of ${shown(path)} changed; the seller receives its own state's value`,
+      );
+    else
+      found(
+        'request-value-changed',
+        path,
+        { base: b, head: h },
+        `${shown(path)} is now sent as ${JSON.stringify(h)}, not ${JSON.stringify(b)}`,
+      );
   };
   walk([], base.body, head.body);
   return findings;

@@ -84,44 +84,8 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
     exercised,
     findings,
   });
-  if (tooLarge !== undefined)
-    return done(
-      [ANSWER_RULE],
-      [
-        {
-          rule: ANSWER_RULE,
-          path: '',
-          message: tooLarge.message,
-          found: { limit_bytes: tooLarge.limit_bytes, bytes_read: tooLarge.bytes_read },
-        },
-      ],
-    );
-  const notJson = notJsonFinding(status, contentType, text);
-  if (status !== 200)
-    return done(
-      [ANSWER_RULE],
-      [
-        {
-          rule: ANSWER_RULE,
-          path: '',
-          message: `HTTP ${status}: ${notJson?.message ?? escapedStart(text, 200)}`,
-          expected: 200,
-          found: status,
-        },
-      ],
-    );
-  if (notJson !== undefined)
-    return done(
-      [ANSWER_RULE],
-      [
-        {
-          rule: ANSWER_RULE,
-          path: '',
-          message: notJson.message,
-          found: { content_type: notJson.content_type, first_bytes: notJson.first_bytes },
-        },
-      ],
-    );
+  const answer = answerFinding(status, contentType, text, tooLarge);
+  if (answer !== undefined) return done([ANSWER_RULE], [answer]);
   const reply: unknown = JSON.parse(text);
   const check = checkSellerReply(c.operation, c.request, reply);
   if (check.errors.length > 0) {
@@ -135,4 +99,37 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
   // A broken rule was exercised, whatever the coverage heuristics say.
   for (const f of findings) exercised.add(f.rule);
   return done([...exercised], findings);
+}
+
+/** The reply.answer finding of a reply that is too large, not HTTP 200 or not JSON; undefined when it is a JSON 200. */
+function answerFinding(
+  status: number,
+  contentType: string | undefined,
+  text: string,
+  tooLarge: TooLargeFinding | undefined,
+): Finding | undefined {
+  if (tooLarge !== undefined)
+    return {
+      rule: ANSWER_RULE,
+      path: '',
+      message: tooLarge.message,
+      found: { limit_bytes: tooLarge.limit_bytes, bytes_read: tooLarge.bytes_read },
+    };
+  const notJson = notJsonFinding(status, contentType, text);
+  if (status !== 200)
+    return {
+      rule: ANSWER_RULE,
+      path: '',
+      message: `HTTP ${status}: ${notJson?.message ?? escapedStart(text, 200)}`,
+      expected: 200,
+      found: status,
+    };
+  if (notJson !== undefined)
+    return {
+      rule: ANSWER_RULE,
+      path: '',
+      message: notJson.message,
+      found: { content_type: notJson.content_type, first_bytes: notJson.first_bytes },
+    };
+  return undefined;
 }

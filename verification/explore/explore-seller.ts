@@ -35,7 +35,10 @@ export interface ExploreSellerOptions extends CatalogueOptions {
   maxReplyBytes?: number;
   /** Where replay files of failures that need company are written (none are written without it). */
   replayDir?: string;
-  /** Stops the run: the report says so (`stopped`: the signal's reason). Stopped before the catalogue was read, it rejects with the signal's reason. */
+  /**
+   * Stops the run: the report says so (`stopped`: the signal's reason). Stopped
+   * before the catalogue was read, it rejects with the signal's reason.
+   */
   signal?: AbortSignal;
   onProgress?: (event: ExploreSellerProgress) => void;
 }
@@ -85,7 +88,8 @@ async function writeReplayFiles(dir: string, target: SellerTarget, failures: Exp
  * Explores a seller system with generated exchanges from your catalogue, as `verify --explore`
  * does, and returns the conformance report `verify --explore --json` writes.
  *
- * @throws KitInputError naming the option at fault (e.g. `stateMap` unreadable, or naming parts your system does not have).
+ * @throws KitInputError naming the option at fault (e.g. `stateMap`
+ * unreadable, or naming parts your system does not have).
  * @throws SellerUnreachableError when nothing listens at `sellerUrl` at start.
  */
 export async function exploreSeller(options: ExploreSellerOptions): Promise<ConformanceReport> {

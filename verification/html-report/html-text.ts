@@ -21,7 +21,10 @@ export const escapeHtml = (text: string): string =>
 
 const isMarkup = (value: unknown): value is Markup => typeof value === 'object' && value !== null && MARKUP in value;
 
-/** The text of a value as it goes into a page: markup as is, arrays joined, null/undefined as nothing, anything else escaped. */
+/**
+ * The text of a value as it goes into a page: markup as is, arrays
+ * joined, null/undefined as nothing, anything else escaped.
+ */
 export function markupText(value: MarkupValue): string {
   if (value === null || value === undefined) return '';
   if (isMarkup(value)) return value[MARKUP];

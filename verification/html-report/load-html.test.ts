@@ -21,7 +21,9 @@ const unescape = (text: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
 
-/** The x of the knee's line and of each category label, the y of each horizontal mark by label and of the axis ticks. */
+/**
+ * The x of the knee's line and of each category label, the y of each horizontal mark by label and of the axis ticks.
+ */
 function geometry(page: string, chart: string) {
   const svg = chartOf(page, chart);
   const kneeX = Number(/data-mark="knee"><line x1="([\d.]+)"/.exec(svg)?.[1]);

@@ -10,9 +10,13 @@ export interface LoadStepView {
   latency_ms: { p50: number; p90: number; p95: number; p99: number; max: number };
   timeouts: number;
   errors: number;
-  /** Broken rules by rule name (an exchange counts once per rule it broke); includes 'answer' (HTTP/transport) breaks. */
+  /**
+   * Broken rules by rule name (an exchange counts once per rule it broke); includes 'answer' (HTTP/transport) breaks.
+   */
   rule_breaks: Partial<Record<string, number>>;
-  /** Capacity: p99 under the deadline, no timeout, no error, (open model) schedule kept. Computed by the run, not here. */
+  /**
+   * Capacity: p99 under the deadline, no timeout, no error, (open model) schedule kept. Computed by the run, not here.
+   */
   healthy: boolean;
   /** Correctness: no reply rule or schema broken at this step. */
   correct: boolean;
@@ -30,7 +34,10 @@ export interface LoadStepView {
 export interface SloLineView {
   /** As written on the command line, e.g. 'p95<300ms'. */
   expression: string;
-  /** Latency metrics are drawn on the latency chart (value in ms); 'rps' on the throughput chart; others (errors, timeouts, dropped) are not drawn, only listed. */
+  /**
+   * Latency metrics are drawn on the latency chart (value in ms); 'rps' on the
+   * throughput chart; others (errors, timeouts, dropped) are not drawn, only listed.
+   */
   metric: 'p50' | 'p90' | 'p95' | 'p99' | 'max' | 'rps' | 'errors' | 'timeouts' | 'dropped';
   value: number;
   /** Breached at some step or for the run. */

@@ -43,7 +43,10 @@ function rulesBadge(i: InteractionReport): Markup {
 
 const anchorOf = (index: number) => `interaction-${index + 1}`;
 
-/** Pact's body path ($.items[1].original_mfr, $.items.1.x, $['a.b']) as a JSON pointer; undefined for anything else (headers, status). */
+/**
+ * Pact's body path ($.items[1].original_mfr, $.items.1.x, $['a.b'])
+ * as a JSON pointer; undefined for anything else (headers, status).
+ */
 export function pactPathPointer(path: string | undefined): string | undefined {
   if (path === undefined || !path.startsWith('$')) return undefined;
   let pointer = '';

@@ -19,7 +19,10 @@ export function defaultMaxRequests(model: LoadModel, levels: number[], stepSecon
   return total;
 }
 
-/** The open model's default in-flight cap: the gateway's per-member cap (GATEWAY_MEMBER_CONCURRENCY), past which it refuses a call. */
+/**
+ * The open model's default in-flight cap: the gateway's per-member
+ * cap (GATEWAY_MEMBER_CONCURRENCY), past which it refuses a call.
+ */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
 
 /** The closed model's steps when none are given: 1 up to the gateway's per-member cap. */

@@ -59,7 +59,9 @@ interface StepFigures {
   rule_breaks: Partial<Record<ExploreRule, number>>;
   /** The first failing exchange per rule. */
   first_failures: Partial<Record<ExploreRule, LoadFailingExchange>>;
-  /** Capacity: p99 under the deadline, no timeout, no error (open model: the schedule kept too). Rules are not capacity. */
+  /**
+   * Capacity: p99 under the deadline, no timeout, no error (open model: the schedule kept too). Rules are not capacity.
+   */
   healthy: boolean;
   /** Correctness: no reply rule and no schema broken at this step. */
   correct: boolean;
@@ -82,7 +84,10 @@ export interface OpenStep extends StepFigures {
   rate: number;
   /** Requests sent, over the time from the first to the last send. */
   sent_per_s: number;
-  /** Requests never sent: their time came while --max-in-flight requests were still waiting (as the gateway refuses a call past its cap). */
+  /**
+   * Requests never sent: their time came while --max-in-flight requests
+   * were still waiting (as the gateway refuses a call past its cap).
+   */
   dropped: number;
   /** The most requests in flight at once. */
   peak_in_flight: number;
@@ -143,7 +148,9 @@ export interface SloResult extends Slo {
 }
 
 export interface LoadVerdict {
-  /** Capacity only: the highest level with every step up to it healthy and complete; null when even the first is not. */
+  /**
+   * Capacity only: the highest level with every step up to it healthy and complete; null when even the first is not.
+   */
   knee: number | null;
   /** The ramp was cut short above the knee: the knee is at least this (not measured beyond). */
   knee_is_lower_bound: boolean;

@@ -197,7 +197,8 @@ async function settleFailures(
  * Runs your seller system under the gateway's load, as `verify --load` does, and returns the
  * load report `verify --load --json` writes (`verdict.ok`, the knee, every step).
  *
- * @throws KitInputError naming the option at fault (a catalogue that is unreadable, names parts your system lacks, or cannot feed the mix).
+ * @throws KitInputError naming the option at fault (a catalogue that is
+ * unreadable, names parts your system lacks, or cannot feed the mix).
  * @throws SellerUnreachableError when nothing listens at `sellerUrl` at start.
  */
 export async function loadSeller(options: LoadSellerOptions): Promise<LoadReport> {

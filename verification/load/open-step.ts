@@ -62,7 +62,9 @@ export async function runOpenStep(
   };
 
   let next = 0;
-  /** Everything whose time has come goes now (a late tick sends a burst, each counted late), or is dropped at the cap. */
+  /**
+   * Everything whose time has come goes now (a late tick sends a burst, each counted late), or is dropped at the cap.
+   */
   const pump = () => {
     const now = performance.now();
     while (cut === undefined && next < scheduled && started + next * interval <= now) {

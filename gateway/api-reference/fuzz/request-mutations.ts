@@ -215,26 +215,34 @@ export function materialize(t: RequestTemplate, m: Mutation): MaterializedReques
       const raw = pick(NOT_JSON, m.b);
       return example(`body ${JSON.stringify(raw)} (not JSON)`, raw);
     }
-    case 'parameter': {
-      const names = [
-        ...Object.keys(t.pathValues).map((n) => ['path', n]),
-        ...Object.keys(t.query).map((n) => ['query', n]),
-      ];
-      if (names.length === 0) return example('none (no parameter)');
-      const [where, name] = pick(names, m.a);
-      const pathValues = { ...t.pathValues };
-      const query = { ...t.query };
-      const drop = where === 'query' && m.b % (PARAMETER_VALUES.length + 1) === PARAMETER_VALUES.length;
-      // An empty path segment is another URL, not this operation with a bad value.
-      const value = pick(where === 'path' ? PARAMETER_VALUES.filter((v) => v.trim() !== '') : PARAMETER_VALUES, m.b);
-      if (drop) delete query[name];
-      else if (where === 'path') pathValues[name] = value;
-      else query[name] = value;
-      const shown = value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-      return {
-        ...example(drop ? `query ${name} left out` : `${where} ${name} ← ${shown}`),
-        url: urlOf(t, pathValues, query),
-      };
-    }
+    case 'parameter':
+      return mutatedParameter(t, m, example);
   }
+}
+
+/** A path or query parameter given a bad value, or a query parameter left out. */
+function mutatedParameter(
+  t: RequestTemplate,
+  m: Mutation,
+  example: (change: string) => MaterializedRequest,
+): MaterializedRequest {
+  const names = [
+    ...Object.keys(t.pathValues).map((n) => ['path', n]),
+    ...Object.keys(t.query).map((n) => ['query', n]),
+  ];
+  if (names.length === 0) return example('none (no parameter)');
+  const [where, name] = pick(names, m.a);
+  const pathValues = { ...t.pathValues };
+  const query = { ...t.query };
+  const drop = where === 'query' && m.b % (PARAMETER_VALUES.length + 1) === PARAMETER_VALUES.length;
+  // An empty path segment is another URL, not this operation with a bad value.
+  const value = pick(where === 'path' ? PARAMETER_VALUES.filter((v) => v.trim() !== '') : PARAMETER_VALUES, m.b);
+  if (drop) delete query[name];
+  else if (where === 'path') pathValues[name] = value;
+  else query[name] = value;
+  const shown = value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  return {
+    ...example(drop ? `query ${name} left out` : `${where} ${name} ← ${shown}`),
+    url: urlOf(t, pathValues, query),
+  };
 }

@@ -165,7 +165,10 @@ function recordFinding(run: FuzzRun, finding: Problem): boolean {
 
 const isKnown = (run: FuzzRun, problem: Problem) => run.options.known?.find((k) => k.matches(problem)) !== undefined;
 
-/** One operation: the example and the drawn mutations, the smallest failure recorded, then the PO numbers refused orders left free. */
+/**
+ * One operation: the example and the drawn mutations, the smallest
+ * failure recorded, then the PO numbers refused orders left free.
+ */
 async function fuzzOperation(
   run: FuzzRun,
   op: DocumentOperation,

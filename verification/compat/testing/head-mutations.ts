@@ -26,7 +26,9 @@ export interface MutationContext {
   random: Random;
   /** The mock seller's reply to each base interaction, by description (fields it sends that the pact omits). */
   observed: ReadonlyMap<string, unknown>;
-  /** Descriptions the change reaches beyond the interactions it edits (a new rule: every interaction of its operation). */
+  /**
+   * Descriptions the change reaches beyond the interactions it edits (a new rule: every interaction of its operation).
+   */
   reach: Set<string>;
 }
 
@@ -60,7 +62,10 @@ const shapeOf = (example: string) =>
     .map((c) => (c === '\u0001' ? '[A-Z]+' : c === '\u0002' ? '[a-z]+' : c === '\u0003' ? '\\d+' : escapeRegex(c)))
     .join('')}$`;
 
-/** A leaf of some interaction's reply, with the interaction and the key of the matching rule that governs it (or its own). */
+/**
+ * A leaf of some interaction's reply, with the interaction and
+ * the key of the matching rule that governs it (or its own).
+ */
 function replyLeaf(ctx: MutationContext, keep: (s: Site) => boolean = () => true) {
   const interaction = anyInteraction(ctx);
   const leaves = sitesIn(interaction.response.body?.content, (s) => isLeaf(s) && s.value !== null && keep(s));

@@ -87,7 +87,8 @@ export async function startHeadVerifier(mock?: RunningMockSeller): Promise<HeadV
             : head.pact.interactions.filter((i) => only.includes(i.description));
         const pact: PactDocument = { ...head.pact, interactions };
         writeFileSync(file, JSON.stringify(pact));
-        // The vendor of the mock declares every optional interaction whose field it does not offer (alone in its state).
+        // The vendor of the mock declares every optional interaction
+        // whose field it does not offer (alone in its state).
         const declared = interactions
           .filter((i) => optionalFieldOf(i) !== undefined && !MOCK_OFFERS.has(optionalFieldOf(i)!))
           .flatMap(statesOf)

@@ -288,7 +288,10 @@ export const loadViewCrowded: LoadReportView = {
   warnings: [],
 };
 
-/** The honest mock seller with the default budget spent early (closed model): two steps run, two not, the knee a lower bound. */
+/**
+ * The honest mock seller with the default budget spent early
+ * (closed model): two steps run, two not, the knee a lower bound.
+ */
 export const loadViewCutShort: LoadReportView = {
   seller_url: 'http://127.0.0.1:9999/seller',
   model: 'closed',

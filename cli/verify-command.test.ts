@@ -73,7 +73,10 @@ const addFault = async (service: string, fault: Record<string, unknown>) => {
 };
 const seller = () => ['--seller-url', `${mock.url}/seller`, '--states-url', `${mock.url}/__admin/provider-state`];
 
-/** The committed pact cut to its first interaction: for runs about how verify prints, one verifier process, not fifteen. */
+/**
+ * The committed pact cut to its first interaction: for runs about how verify prints, one verifier process,
+ * not fifteen.
+ */
 function firstInteractionPact(): string {
   const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: unknown[] };
   pact.interactions = pact.interactions.slice(0, 1);

@@ -77,7 +77,8 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     expect(lenient.json.ok).toBe(true);
     expect(lenient.xml).not.toContain('<failure');
 
-    // Two parts' alternates spoiled: a share of item inquiries breaks a reply rule. Whatever the score allowed, the run fails.
+    // Two parts' alternates spoiled: a share of item inquiries breaks a reply rule. Whatever the score
+    // allowed, the run fails.
     for (const part_number of ['BRF1478', 'K060882']) await fault(part_number, { kind: 'wrong-original-part' });
     const broken = await run('0');
     const row = broken.json.rows.find((r) => r.operation === 'item-inquiry' && r.rule === 'alternate.original-part')!;

@@ -41,7 +41,10 @@ const PAYLOAD = '<script>document.title="pwned"</script>';
 const mock = useMockSeller();
 let relay: Listening;
 const work = useTemporaryDirectory('verify-html');
-/** The load pages, drawn from hand-built views: the crowded one has the knee at its last step and marks near the top. */
+/**
+ * The load pages, drawn from hand-built views: the crowded one has the knee at its last step and marks near
+ * the top.
+ */
 const LOAD_VIEWS = {
   load: loadView,
   'load-crowded': loadViewCrowded,
@@ -167,7 +170,10 @@ describe('--html', () => {
   });
 });
 
-/** Each chart's box and every <text> in it, as the browser laid them out (no DOM types here: this file runs in Node). */
+/**
+ * Each chart's box and every <text> in it, as the browser laid them out (no DOM types here: this file runs in
+ * Node).
+ */
 async function chartLabels(page: Page): Promise<{ chart: string; frame: Box; labels: LabelBox[] }[]> {
   return page.evaluate(() => {
     interface Element {

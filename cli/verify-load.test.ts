@@ -60,7 +60,8 @@ describe('verify --load', () => {
       ),
     );
     const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
-    // The bound, sized from the steps (10,000/s per request in flight up to 30,000/s, 0.5 s each): every step runs whole.
+    // The bound, sized from the steps (10,000/s per request in flight up to 30,000/s, 0.5 s each): every
+    // step runs whole.
     expect(out.stderr).toMatch(/at most 60000 requests \(the bound, sized from the steps\)/);
     expect(report.verdict.not_run).toEqual([]);
     // The verdict in the message: on a starved machine the knee drops, and this says to where.

@@ -98,7 +98,10 @@ describe('the verification kit against the mock seller', () => {
     }
   });
 
-  /** The committed pact cut down to one interaction, for runs about one interaction's reply or state (one verifier process, not fifteen). */
+  /**
+   * The committed pact cut down to one interaction, for runs about one interaction's reply or state (one
+   * verifier process, not fifteen).
+   */
   const onePact = (description: string) => {
     const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: { description: string }[] };
     pact.interactions = pact.interactions.filter((i) => i.description === description);

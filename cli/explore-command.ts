@@ -1,3 +1,4 @@
+import { catalogueOptionsOf } from '../verification/explore/catalogue-option';
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from './command-line';
 import { paletteFor } from '../verification/palette';
@@ -45,11 +46,7 @@ function parse(argv: string[], io: CommandIo): Parsed {
 export function exploreSellerOptionsOf(options: ExploreCliOptions): ExploreSellerOptions {
   return {
     sellerUrl: options.sellerUrl,
-    ...(options.catalogue.kind === 'map'
-      ? { stateMap: options.catalogue.file }
-      : options.catalogue.kind === 'url'
-        ? { statesUrl: options.catalogue.url }
-        : {}),
+    ...catalogueOptionsOf(options.catalogue),
     runs: options.runs,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.timeLimitMs !== undefined ? { timeLimitMs: options.timeLimitMs } : {}),

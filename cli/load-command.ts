@@ -1,3 +1,4 @@
+import { catalogueOptionsOf } from '../verification/explore/catalogue-option';
 import { writeWhole } from './report-files';
 import { renderLoadReportHtml } from '../verification/html-report/load-html';
 import { loadReportView } from '../verification/load/load-report-view';
@@ -38,11 +39,7 @@ function parse(argv: string[], io: CommandIo): Parsed {
 export function loadSellerOptionsOf(options: LoadCliOptions): LoadSellerOptions {
   return {
     sellerUrl: options.sellerUrl,
-    ...(options.catalogue.kind === 'map'
-      ? { stateMap: options.catalogue.file }
-      : options.catalogue.kind === 'url'
-        ? { statesUrl: options.catalogue.url }
-        : {}),
+    ...catalogueOptionsOf(options.catalogue),
     ...(options.model === 'closed'
       ? { concurrency: options.levels }
       : { rate: options.levels, maxInFlight: options.maxInFlight }),

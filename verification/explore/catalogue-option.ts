@@ -30,6 +30,19 @@ function catalogueOption(options: CatalogueOptions): CatalogueOption {
   );
 }
 
+/** The options that name `source` (catalogueOption's inverse): the commands' flags, as the functions take them. */
+export function catalogueOptionsOf(source: CatalogueSource): CatalogueOptions {
+  switch (source.kind) {
+    case 'map':
+      return { stateMap: source.file };
+    case 'map-object':
+      // Checked as a state map when read, as any object given as stateMap is.
+      return { stateMap: source.map as StateMapFile };
+    case 'url':
+      return { statesUrl: source.url };
+  }
+}
+
 /** Checks the options (before anything is sent); `read` loads the catalogue, naming the option on failure. */
 export function catalogueReader(options: CatalogueOptions): {
   option: CatalogueOption['option'];

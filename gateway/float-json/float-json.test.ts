@@ -154,6 +154,33 @@ describe('float JSON fast writer', () => {
     );
   });
 
+  it('writes prices (two decimals or fewer) as the walking writer does, and the doubles beside them too', () => {
+    // The fast path for prices must give V8's shortest digits exactly; the double one step
+    // above a price is not a price and must take the long way.
+    const nextUp = (x: number) => {
+      const view = new DataView(new ArrayBuffer(8));
+      view.setFloat64(0, x);
+      view.setBigUint64(0, view.getBigUint64(0) + 1n);
+      return view.getFloat64(0);
+    };
+    const cents = fc.oneof(
+      fc.integer({ min: 1, max: 99_999 }),
+      fc.integer({ min: 1, max: 2 ** 31 * 100 + 1_000 }),
+      fc.constantFrom(1, 5, 10, 99, 100, 101, 2 ** 31 * 100 - 1, 2 ** 31 * 100 + 1),
+    );
+    const price = cents.chain((c) => fc.constantFrom(c / 100, nextUp(c / 100), c / 10));
+    fc.assert(
+      fc.property(fc.array(price, { minLength: 1, maxLength: 8 }), (prices) => {
+        const value = { n: prices[0], list: prices.map((q) => ({ q, i: 1 })) };
+        expect(fast(value)).toBe(walking(value));
+      }),
+      { numRuns: 2_000 },
+    );
+    for (const x of [0.01, 0.05, 0.1, 0.5, 12.05, 24.25, 99.99, 1234567.89, 21474836.47, 2 ** 31 - 0.01]) {
+      for (const q of [x, nextUp(x)]) expect(fast({ n: q, list: [] })).toBe(`{"n":${q},"list":[]}`);
+    }
+  });
+
   it('writes a seller string that looks like a number or like JSON as that string, escaped, in a float field too', () => {
     const notes = ['24', '24.0', '"q":2', 'back\\slash', '~float~0000~5'];
     for (const note of notes) {

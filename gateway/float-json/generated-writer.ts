@@ -72,6 +72,38 @@ function moveToNewSlab(o: Output, bytes: number): void {
   o.p = written;
 }
 
+/** A non-negative integer below SMALL_INTEGER. */
+function writeDigits(o: Output, n: number): void {
+  if (o.p + 10 > o.b.length) moveToNewSlab(o, 10);
+  const b = o.b;
+  let length = 1;
+  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) length++;
+  let p = o.p + length;
+  o.p = p;
+  let rest = n;
+  do {
+    b[--p] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  } while (rest > 0);
+}
+
+/**
+ * A positive non-integer below SMALL_INTEGER with at most two decimals (a price), given as its
+ * hundredths: what `${value}` writes, without V8's shortest-digits search. It is the same text:
+ * the double is the nearest one to cents / 100, and below 2^31 doubles are far closer together
+ * than 0.01, so no decimal with fewer digits rounds to it (float-json.test.ts checks it).
+ */
+function writeCents(o: Output, cents: number): void {
+  const units = Math.floor(cents / 100);
+  const hundredths = cents - units * 100;
+  writeDigits(o, units);
+  if (o.p + 3 > o.b.length) moveToNewSlab(o, 3);
+  const b = o.b;
+  b[o.p++] = 0x2e;
+  b[o.p++] = 0x30 + Math.floor(hundredths / 10);
+  if (hundredths % 10 !== 0) b[o.p++] = 0x30 + (hundredths % 10);
+}
+
 /** Helpers the generated code calls, bound to one writer's output. */
 function runtimeFor(o: Output) {
   /** Room for `bytes` more, in a new slab when this one is full. */
@@ -114,20 +146,8 @@ function runtimeFor(o: Output) {
     b[p++] = 0x22;
     o.p = p;
   };
-  /** A non-negative integer below SMALL_INTEGER. */
-  const digits = (n: number): void => {
-    room(10);
-    const b = o.b;
-    let length = 1;
-    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) length++;
-    let p = o.p + length;
-    o.p = p;
-    let rest = n;
-    do {
-      b[--p] = 0x30 + (rest % 10);
-      rest = Math.floor(rest / 10);
-    } while (rest > 0);
-  };
+  const digits = (n: number): void => writeDigits(o, n);
+  const centsDigits = (cents: number): void => writeCents(o, cents);
   // Finite numbers: `${n}` is what JSON writes (-0 as 0 included); NaN and ±Infinity become null.
   const integer = (value: unknown): void => {
     if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < SMALL_INTEGER)
@@ -143,6 +163,10 @@ function runtimeFor(o: Output) {
       o.b[o.p++] = 0x2e;
       o.b[o.p++] = 0x30;
       return;
+    }
+    if (typeof value === 'number' && value > 0 && value < SMALL_INTEGER) {
+      const cents = Math.round(value * 100);
+      if (cents / 100 === value) return centsDigits(cents);
     }
     if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) < 1e21) return ascii(`${value}.0`);
     if (typeof value === 'number' && Number.isFinite(value)) return ascii(`${value}`);

@@ -1,3 +1,4 @@
+import type { ItemInquirySellerRequest } from '../../contracts/index';
 import type { BuyerUser, UserLocation } from '../directory/directory';
 import { isInOrder } from './in-order';
 
@@ -14,6 +15,8 @@ export function userLocationIndex(user: BuyerUser): Map<string, UserLocation> {
   return index;
 }
 
+type ForwardedLocation = ItemInquirySellerRequest['locations'][number];
+
 const bySortOrder = (a: UserLocation, b: UserLocation) => a.sortOrder - b.sortOrder;
 
 /** Locations grouped by member, each group in the user's sort order; members in order of first appearance. */
@@ -26,6 +29,43 @@ export function groupByMember(locations: readonly UserLocation[]): Map<string, U
     else group.push(location);
   }
   return groups;
+}
+
+/** One member's part of an inquiry: the user's locations there, as forwarded to its seller. */
+export interface MemberGroup {
+  readonly locations: readonly UserLocation[];
+  readonly forwarded: readonly ForwardedLocation[];
+}
+
+/** What an inquiry about a set of locations asks: each member's group, every location's id. */
+export interface LocationPlan {
+  readonly groups: ReadonlyMap<string, MemberGroup>;
+  readonly asked: ReadonlySet<string>;
+  readonly members: readonly string[];
+}
+
+const planOf = (locations: readonly UserLocation[]): LocationPlan => {
+  const groups = new Map<string, MemberGroup>();
+  for (const [memberId, group] of groupByMember(locations)) {
+    const forwarded = group.map((l) => Object.freeze({ id: l.locationId, member: l.memberId, account: l.accountId }));
+    groups.set(memberId, { locations: Object.freeze(group), forwarded: Object.freeze(forwarded) });
+  }
+  return { groups, asked: new Set(locations.map((l) => l.locationId)), members: Object.freeze([...groups.keys()]) };
+};
+
+// The user's own list (an inquiry about all their locations, the usual one) is frozen and
+// lives as long as the directory's cached user: planned once per list rather than per request.
+const plans = new WeakMap<readonly UserLocation[], LocationPlan>();
+
+/** The plan for these locations; for a user's own (frozen) list, the one made the first time. */
+export function locationPlan(locations: readonly UserLocation[]): LocationPlan {
+  if (!Object.isFrozen(locations)) return planOf(locations);
+  let plan = plans.get(locations);
+  if (plan === undefined) {
+    plan = planOf(locations);
+    plans.set(locations, plan);
+  }
+  return plan;
 }
 
 /** The accounts a user holds at a member: those of their locations there, plus their primary account. */

@@ -1,9 +1,6 @@
 import {
   itemInquiryRequestRules,
   OverallStatus,
-  REQUESTED_PART_STATUSES,
-  type BuyerItemLocation,
-  type BuyerItemResult,
   type ItemInquiryBuyerReply,
   type ItemInquiryBuyerRequest,
   type ItemInquirySellerReply,
@@ -12,18 +9,16 @@ import {
 import type { Member, UserLocation } from '../directory/directory';
 import { type Detail, GatewayError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
-import { groupByMember, userLocationIndex } from './buyer-locations';
+import { locationPlan, userLocationIndex, type MemberGroup } from './buyer-locations';
 import { listedLocations, ownListedLocations } from './listed-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
-import { sortUnlessInOrder } from './in-order';
+import { mergeReplies } from './item-merge';
 import { forwardedCommon, memberOf } from './seller-member';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
 
 // Item inquiry: the buyer's locations (all, or the listed subset), one forwarded request per
 // member, concurrently; every reply checked; one merged answer with the buyer's own view of
-// each location (description, can_order, sort_order), sorted by sort_order.
-
-type SellerItem = ItemInquirySellerReply['items'][number];
+// each location (description, can_order, sort_order), sorted by sort_order (item-merge.ts).
 
 /** The locations to ask about: all of the user's (without waiting), or exactly the listed ones, each checked. */
 function resolveLocations(
@@ -47,77 +42,13 @@ function resolveLocations(
   return ownListedLocations(user, request.locations) ?? listedLocations(deps.directory, user, request.locations);
 }
 
-const isRequestedPart = (item: SellerItem) => REQUESTED_PART_STATUSES.includes(item.status_code);
-const mergeKey = (item: SellerItem) =>
-  isRequestedPart(item)
-    ? `${item.id}\u0000`
-    : `${item.id}\u0000${item.status_code}\u0000${item.mfr_code}\u0000${item.part_number}`;
-
-/**
- * One entry per requested part (and per alternate), with the locations of every member
- * merged. The seller replies were parsed for this request alone, so they are enriched and
- * merged in place: no copies on the hot path.
- */
-function merge(
-  request: ItemInquiryBuyerRequest,
-  replies: CheckedReply<ItemInquirySellerReply>[],
-  index: Map<string, UserLocation>,
-  asked: Set<string>,
-): BuyerItemResult[] {
-  const entries = new Map<string, SellerItem>();
-  for (const { reply } of replies) {
-    for (const item of reply.items) {
-      enrich(item.locations, index, asked);
-      const key = mergeKey(item);
-      const seen = entries.get(key);
-      if (seen === undefined) {
-        entries.set(key, item);
-      } else if (seen.status_code === 0 && item.status_code !== 0) {
-        // The same part from another member: a "found" beats "not found"; locations join.
-        item.locations = [...seen.locations, ...item.locations];
-        entries.set(key, item);
-      } else {
-        seen.locations.push(...item.locations);
-      }
-    }
-  }
-  const order = new Map(request.items.map((item, i) => [item.id, i]));
-  const merged = [...entries.values()] as BuyerItemResult[];
-  for (const entry of merged) if (entry.locations.length > 1) sortUnlessInOrder(entry.locations, bySortOrder);
-  // Request order; within one id the requested part first, alternates after (stable sort).
-  return sortUnlessInOrder(
-    merged,
-    (a, b) =>
-      (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) ||
-      Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)),
-  );
-}
-
-const bySortOrder = (a: BuyerItemLocation, b: BuyerItemLocation) => (a.sort_order ?? 0) - (b.sort_order ?? 0);
-
-/** Adds the buyer's view to each location and drops any that was not forwarded (a lenient member's slip). */
-function enrich(locations: SellerItem['locations'], index: Map<string, UserLocation>, asked: Set<string>): void {
-  let kept = 0;
-  for (let i = 0; i < locations.length; i++) {
-    const location = locations[i] as BuyerItemLocation;
-    const mine = index.get(location.id);
-    if (mine === undefined || !asked.has(location.id)) continue;
-    if (location.type === undefined) location.type = mine.type;
-    location.description = mine.description;
-    location.can_order = mine.canOrder;
-    location.sort_order = mine.sortOrder;
-    locations[kept++] = location;
-  }
-  locations.length = kept;
-}
-
 /** One member's seller, asked about the items at the user's locations there. */
 function askMember(
   deps: OperationDeps,
   input: OperationInput,
   request: ItemInquiryBuyerRequest,
   memberId: string,
-  group: UserLocation[],
+  group: MemberGroup,
 ): Promise<CheckedReply<ItemInquirySellerReply>> {
   try {
     const found = memberOf(deps, memberId);
@@ -133,12 +64,12 @@ function askSeller(
   input: OperationInput,
   request: ItemInquiryBuyerRequest,
   member: Member,
-  group: UserLocation[],
+  group: MemberGroup,
 ): Promise<CheckedReply<ItemInquirySellerReply>> {
   const forwarded: ItemInquirySellerRequest = {
     service: 'item_inquiry',
     ...forwardedCommon(member, input.buyer.user.terminalPin),
-    locations: group.map((l) => ({ id: l.locationId, member: l.memberId, account: l.accountId })),
+    locations: group.forwarded as ItemInquirySellerRequest['locations'],
     items: request.items,
   };
   return forwardToSeller<ItemInquirySellerReply>(deps, 'item-inquiry', member, forwarded, input);
@@ -150,7 +81,7 @@ export function createItemInquiry(deps: OperationDeps) {
     const user = input.buyer.user;
     const resolving = resolveLocations(deps, input, request);
     const locations = resolving instanceof Promise ? await resolving : resolving;
-    const groups = groupByMember(locations);
+    const { groups, asked, members } = locationPlan(locations);
 
     let replies: CheckedReply<ItemInquirySellerReply>[];
     if (groups.size === 1) {
@@ -166,18 +97,17 @@ export function createItemInquiry(deps: OperationDeps) {
       replies = settled.map((s) => (s as PromiseFulfilledResult<CheckedReply<ItemInquirySellerReply>>).value);
     }
 
-    const asked = new Set(locations.map((l) => l.locationId));
     const status =
       replies.find((r) => r.reply.status_code !== OverallStatus.Success)?.reply.status_code ?? OverallStatus.Success;
     const reply: ItemInquiryBuyerReply = {
       status_code: status,
-      items: merge(request, replies, userLocationIndex(user), asked),
+      items: mergeReplies(request, replies, userLocationIndex(user), asked),
     };
     return {
       httpStatus: 200,
       reply,
       warnings: replies.flatMap((r) => warningLines(r.member, r.warnings)),
-      log: { members: [...groups.keys()] },
+      log: { members },
     };
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserLocation } from '../directory/directory';
-import { locationPlan } from './buyer-locations';
+import type { BuyerUser } from '../directory/directory';
+import { listedPlan, locationPlan } from './buyer-locations';
 
 const at = (locationId: string, memberId: string, sortOrder: number): UserLocation => ({
   locationId,
@@ -41,5 +42,33 @@ describe('location plan', () => {
     expect(locationPlan(listed)).not.toBe(plan);
     expect(plan.groups.get('M1')!.locations.map((l) => l.locationId)).toEqual(['L1', 'L3']);
     expect([...plan.asked]).toEqual(['L3', 'L1']);
+  });
+});
+
+describe('listed plan', () => {
+  const user = { username: 'u' } as BuyerUser;
+  const locations = [at('L1', 'M1', 1), at('L2', 'M2', 2)];
+  const ref = (l: UserLocation) => ({ id: l.locationId, member: l.memberId, account: l.accountId });
+
+  it('chooses once per listing and user, and remembers nothing the slow way must judge', () => {
+    let chosen = 0;
+    const choose = () => (chosen++, locations);
+    const first = listedPlan(user, locations.map(ref), choose);
+    expect(listedPlan(user, locations.map(ref), choose)).toBe(first);
+    expect(chosen).toBe(1);
+    expect([...first!.asked]).toEqual(['L1', 'L2']);
+    // Another account under the same ids is another listing.
+    expect(listedPlan(user, [{ ...ref(locations[0]), account: 'other' }], () => undefined)).toBeUndefined();
+    expect(listedPlan(user, [{ ...ref(locations[0]), account: 'other' }], () => undefined)).toBeUndefined();
+    // Another user object (a directory reload) plans again.
+    listedPlan({ username: 'u' } as BuyerUser, locations.map(ref), choose);
+    expect(chosen).toBe(2);
+  });
+
+  it('keys a listing so that no two listings share a key', () => {
+    const choose = (l: UserLocation) => () => [l];
+    const a = listedPlan(user, [{ id: 'L1', member: 'M1x', account: 'y' }], choose(locations[0]));
+    const b = listedPlan(user, [{ id: 'L1', member: 'M1', account: 'xy' }], choose(locations[1]));
+    expect(a).not.toBe(b);
   });
 });

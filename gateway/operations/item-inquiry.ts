@@ -6,10 +6,10 @@ import {
   type ItemInquirySellerReply,
   type ItemInquirySellerRequest,
 } from '../../contracts/index';
-import type { Member, UserLocation } from '../directory/directory';
+import type { Member } from '../directory/directory';
 import { type Detail, GatewayError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
-import { locationPlan, userLocationIndex, type MemberGroup } from './buyer-locations';
+import { listedPlan, locationPlan, userLocationIndex, type LocationPlan, type MemberGroup } from './buyer-locations';
 import { listedLocations, ownListedLocations } from './listed-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
 import { mergeReplies } from './item-merge';
@@ -20,26 +20,30 @@ import type { OperationDeps, OperationInput, OperationResult } from './operation
 // member, concurrently; every reply checked; one merged answer with the buyer's own view of
 // each location (description, can_order, sort_order), sorted by sort_order (item-merge.ts).
 
-/** The locations to ask about: all of the user's (without waiting), or exactly the listed ones, each checked. */
-function resolveLocations(
+/** The plan of the locations to ask about: all of the user's (without waiting), or exactly the listed ones. */
+function resolvePlan(
   deps: OperationDeps,
   input: OperationInput,
   request: ItemInquiryBuyerRequest,
-): UserLocation[] | Promise<UserLocation[]> {
+): LocationPlan | Promise<LocationPlan> {
   const user = input.buyer.user;
-  if (request.locations === undefined) {
+  const listed = request.locations;
+  if (listed === undefined) {
     if (user.locations.length === 0)
       throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
-    return user.locations;
+    return locationPlan(user.locations);
   }
-  if (request.locations.length === 0) {
+  if (listed.length === 0) {
     // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
     throw new RequestValidationError(
       'locations is empty: leave it out to ask about all your locations, or list at least one',
       [{ path: '/locations', message: 'must not be empty when present' }],
     );
   }
-  return ownListedLocations(user, request.locations) ?? listedLocations(deps.directory, user, request.locations);
+  return (
+    listedPlan(user, listed, () => ownListedLocations(user, listed)) ??
+    listedLocations(deps.directory, user, listed).then(locationPlan)
+  );
 }
 
 /** One member's seller, asked about the items at the user's locations there. */
@@ -79,9 +83,8 @@ export function createItemInquiry(deps: OperationDeps) {
   return async function itemInquiry(input: OperationInput): Promise<OperationResult> {
     const request = validBuyerRequest<ItemInquiryBuyerRequest>('item-inquiry', input.body, itemInquiryRequestRules);
     const user = input.buyer.user;
-    const resolving = resolveLocations(deps, input, request);
-    const locations = resolving instanceof Promise ? await resolving : resolving;
-    const { groups, asked, members } = locationPlan(locations);
+    const planning = resolvePlan(deps, input, request);
+    const { groups, asked, members } = planning instanceof Promise ? await planning : planning;
 
     let replies: CheckedReply<ItemInquirySellerReply>[];
     if (groups.size === 1) {

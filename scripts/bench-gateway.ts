@@ -40,7 +40,8 @@ processes (as in production), the load generator here. Ends with one line of JSO
 Phases (BENCH_PHASES, default saturation,fixed,memory,workers):
   saturation  50 connections; the gateway and the bare proxy alternate, round after round, so
               a neighbour's load falls on both; ratio_vs_bare_proxy is the median of the rounds'
-              ratios, printed with each process's CPU per request (µs) beside it
+              ratios, printed with each process's CPU per request (µs) beside it, and
+              cpu_vs_bare_proxy the median of the rounds' gateway ÷ bare proxy CPU per request
   fixed       1,000 req/s evenly spaced (open loop): latency added over the bare proxy, p50/p99
   memory      the gateway's RSS after BENCH_RSS_REQUESTS (100000) requests
   workers     one gateway, then GATEWAY_WORKERS=2, each alone (PostgreSQL only; every process unpinned)
@@ -103,6 +104,7 @@ const TARGETS = {
   ratioVsBare: 0.85,
   addedVsBareP50Ms: 0.5,
   addedVsBareP99Ms: 2,
+  cpuVsBare: 1.18,
 };
 
 interface Run {
@@ -322,6 +324,10 @@ try {
   // CPU per request of every round: steadier than throughput on a busy machine.
   const gatewayCpuRounds = rounds.map((r) => r.gatewayCpu.gateway);
   const bareCpuRounds = rounds.map((r) => r.bareCpu['bare proxy']);
+  // Gateway CPU over bare proxy CPU, round by round: the two halves of a round are seconds
+  // apart, so a machine that slows down over the run (it does, by up to half) moves both.
+  const cpuVsBareRounds = rounds.map((r) => round(r.gatewayCpu.gateway / r.bareCpu['bare proxy']));
+  const cpuVsBare = round(median(cpuVsBareRounds));
 
   // A phase left out (BENCH_PHASES) reports NaN, printed as such and null in the JSON.
   const notRun: Run = { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, non2xx: 0, errors: 0 };
@@ -424,6 +430,7 @@ try {
 results
   throughput ratio (gateway / bare proxy, ${SATURATION_CONNECTIONS} connections) ${ratioVsBare}      target ≥ ${TARGETS.ratioVsBare}   ${ratioVsBare >= TARGETS.ratioVsBare ? 'ok' : 'MISSED'}   (median of ${ROUNDS} rounds: ${roundRatios.join(', ')}; ${gatewaySat.rps} vs ${bareSat.rps} req/s; CPU ${gatewayCpu.gateway} vs ${bareCpu['bare proxy']} µs/req)
   CPU per request (saturation, median of ${ROUNDS} rounds)    gateway ${median(gatewayCpuRounds)} µs, bare proxy ${median(bareCpuRounds)} µs   (rounds: ${gatewayCpuRounds.join(', ')} vs ${bareCpuRounds.join(', ')})
+  CPU per request, gateway ÷ bare proxy (median of rounds) ${cpuVsBare}      target ≤ ${TARGETS.cpuVsBare}   ${cpuVsBare <= TARGETS.cpuVsBare ? 'ok' : 'MISSED'}   (rounds: ${cpuVsBareRounds.join(', ')})
   added latency over the bare proxy at ${FIXED_RATE} req/s      p50 ${addedVsBareP50} ms (target ≤ ${TARGETS.addedVsBareP50Ms}), p99 ${addedVsBareP99} ms (target ≤ ${TARGETS.addedVsBareP99Ms})   ${addedVsBareP50 <= TARGETS.addedVsBareP50Ms && addedVsBareP99 <= TARGETS.addedVsBareP99Ms ? 'ok' : PHASES.has('fixed') ? 'MISSED' : 'not run (BENCH_PHASES)'}${behind.length === 0 ? '' : `   (${behind.join(', ')}: the machine is too busy for this figure to mean anything)`}
   throughput ratio (gateway / direct, ${SATURATION_CONNECTIONS} connections)  ${ratio}      target ≥ ${TARGETS.ratio}   ${ratio >= TARGETS.ratio ? 'ok' : 'MISSED'}
   CPU ratio (seller CPU/req direct ÷ gateway+seller CPU/req)   ${cpuRatio}      (${directCpu.seller} µs ÷ ${gatewayCpu.gateway} + ${gatewayCpu.seller} µs)
@@ -444,6 +451,8 @@ ${counts === undefined ? '' : `  counts (BENCH_COUNTS; timings of this run mean 
       bare_proxy_cpu_us_per_req: bareCpu['bare proxy'],
       gateway_cpu_us_per_req_rounds: gatewayCpuRounds,
       bare_proxy_cpu_us_per_req_rounds: bareCpuRounds,
+      cpu_vs_bare_proxy: cpuVsBare,
+      cpu_vs_bare_proxy_rounds: cpuVsBareRounds,
       fixed_bare_proxy_p50_ms: bareFixed.p50,
       fixed_bare_proxy_p99_ms: bareFixed.p99,
       added_vs_bare_proxy_p50_ms: addedVsBareP50,

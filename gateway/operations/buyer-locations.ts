@@ -20,7 +20,7 @@ type ForwardedLocation = ItemInquirySellerRequest['locations'][number];
 const bySortOrder = (a: UserLocation, b: UserLocation) => a.sortOrder - b.sortOrder;
 
 /** Locations grouped by member, each group in the user's sort order; members in order of first appearance. */
-export function groupByMember(locations: readonly UserLocation[]): Map<string, UserLocation[]> {
+function groupByMember(locations: readonly UserLocation[]): Map<string, UserLocation[]> {
   const groups = new Map<string, UserLocation[]>();
   // A user's own list is sorted already (and frozen): copied only to sort a listed subset.
   for (const location of isInOrder(locations, bySortOrder) ? locations : [...locations].sort(bySortOrder)) {

@@ -83,9 +83,8 @@ export function mergeAnyReplies(
   );
 }
 
-/** Two alternates the merge would join into one entry. */
-const sameAlternate = (a: SellerItem, b: SellerItem) =>
-  a.id === b.id && a.status_code === b.status_code && a.mfr_code === b.mfr_code && a.part_number === b.part_number;
+/** Two entries the merge would join into one (its key decides, so the shortcut cannot disagree). */
+const joined = (a: SellerItem, b: SellerItem) => mergeKey(a) === mergeKey(b);
 
 /**
  * Whether one reply's entries are already the merge's answer: in request order, each requested
@@ -111,7 +110,7 @@ function mergedAlready(items: readonly SellerItem[], request: ItemInquiryBuyerRe
     } else if (isRequestedPart(previous)) {
       runStart = i;
     } else {
-      for (let j = runStart; j < i; j++) if (sameAlternate(items[j], item)) return false;
+      for (let j = runStart; j < i; j++) if (joined(items[j], item)) return false;
     }
     previous = item;
   }

@@ -6,13 +6,18 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { packagePath } from '../shared/package-root';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { buildPackages } from './build-package';
-import { PUBLISHED_FOLDERS, publishedPackage } from './published-packages';
+import { PUBLISHED_FOLDERS, publishedPackage, publishedPackages } from './published-packages';
+import { consumerLockfile, type PackedPackage } from './consumer-lockfile';
 
 // The packages as people get them: both built and packed once (as `npm run build`, `npm pack`),
-// installed from the tarballs into an empty ES module project and an empty CommonJS one —
-// offline, from npm's cache, as a fresh install resolves them — then the command line run
-// from there, the library imported and required, and a vendor's own vitest file run against
-// the installed toolkit. No clone, no workspace link.
+// installed from the tarballs into an empty ES module project and an empty CommonJS one, then
+// the command line run from there, the library imported and required, and a vendor's own
+// vitest file run against the installed toolkit. No clone, no workspace link.
+//
+// The install is `npm ci --offline` from a lockfile cut from the workspace's own
+// (consumer-lockfile.ts): the dependencies at the versions the workspace installed, whose
+// tarballs `npm install` left in the npm cache. No registry is asked, so the test passes on a
+// fresh machine whose cache holds only what `npm install` fetched (.ci/run starts empty).
 
 const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -29,11 +34,16 @@ let bin: string;
 let mock: RunningMockSeller;
 
 /** An empty project of one module kind with both tarballs installed. */
-async function project(name: string, type: 'module' | 'commonjs', tarballs: string[]): Promise<string> {
+async function project(name: string, type: 'module' | 'commonjs', packed: PackedPackage[]): Promise<string> {
   const path = join(dir.path, name);
   mkdirSync(path);
-  writeFileSync(join(path, 'package.json'), JSON.stringify({ name: `consumer-${name}`, private: true, type }));
-  const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...tarballs], path);
+  const { dependencies, lockfile } = consumerLockfile(`consumer-${name}`, packed);
+  writeFileSync(
+    join(path, 'package.json'),
+    JSON.stringify({ name: `consumer-${name}`, private: true, type, dependencies }),
+  );
+  writeFileSync(join(path, 'package-lock.json'), JSON.stringify(lockfile, null, 2));
+  const installed = await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], path);
   expect(installed.code, installed.stderr).toBe(0);
   return path;
 }
@@ -60,8 +70,14 @@ beforeAll(async () => {
     packagePath(),
   );
   expect(packed.code, packed.stderr).toBe(0);
-  const tarballs = (JSON.parse(packed.stdout) as { filename: string }[]).map((p) => join(dir.path, p.filename));
-  expect(tarballs).toHaveLength(2);
+  const tarballs = (JSON.parse(packed.stdout) as { name: string; filename: string }[]).map((p) => ({
+    pkg: publishedPackages().find((pkg) => pkg.manifest.name === p.name)!,
+    tarball: `../${p.filename}`,
+  }));
+  expect(tarballs.map((t) => t.pkg?.manifest.name).sort()).toEqual([
+    '@federated-gateway/contracts',
+    '@federated-gateway/toolkit',
+  ]);
   [app, cjs] = await Promise.all([project('app', 'module', tarballs), project('cjs', 'commonjs', tarballs)]);
   bin = join(app, 'node_modules', '.bin', 'federated-gateway');
   mock = await startMockSeller();

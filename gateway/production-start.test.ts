@@ -7,7 +7,7 @@ import { PACKAGE_ROOT } from '../shared/package-root';
 import { openGatewayStore } from './open-gateway-store';
 import { DEV_KEYS, mintDevToken } from './auth/dev-keys';
 
-// Issue 39's run as an operator makes it: NODE_ENV=production on a new data directory, the
+// The run an operator makes: NODE_ENV=production on a new data directory, the
 // variable GATEWAY_SEED forgotten. The one test here that needs a process: its exit code.
 
 const PRODUCTION = { NODE_ENV: 'production', GATEWAY_PUBLIC_URL: 'https://gw.example', GATEWAY_LOG: 'off' };

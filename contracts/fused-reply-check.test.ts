@@ -7,7 +7,7 @@ import { generateFusedWalk } from './fused-walk';
 import { disagreement, fusedCase } from './testing/fused-cases';
 import { buildItemInquiryExchange } from './testing/large-exchange';
 
-// The fused check against the reference path on generated exchanges (issue 37.2), bounded;
+// The fused check against the reference path on generated exchanges, bounded;
 // `npm run fused:agreement -- --runs N --seed S` runs the same property at length.
 
 describe('fused seller reply check', () => {

@@ -4,7 +4,7 @@ import { itemInquiryRuleSteps, type ItemInquiryRuleState } from './reply-rules/i
 import { PAYLOADS } from './schemas/index';
 import type { ItemInquirySellerRequest } from './schemas/item-inquiry';
 
-// The seller reply check in one pass (issue 37): the schema and every reply rule of the
+// The seller reply check in one pass: the schema and every reply rule of the
 // operation in one generated walk of the parsed reply (contracts/fused-walk.ts), the rules
 // being the very steps checkSellerReply's rules take (reply-rules/item-inquiry.ts). What it
 // finds is what the reference path finds, by construction and by proof

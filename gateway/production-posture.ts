@@ -3,7 +3,7 @@ import type { ServerSettings } from './server-settings';
 import { developmentKeysInStore, revokeCommand, type StoredDevelopmentKey } from './auth/development-key-check';
 import { sellerUrlRefusal } from './seller-client/seller-address-policy';
 
-// What the gateway checks at start rather than trusts (docs/gateway.md, "Production checklist"),
+// What the gateway checks at start rather than trusts (docs/gateway/production.md, "Production checklist"),
 // and the one line that says what is on. A production gateway whose store holds a development
 // key does not start: anyone can sign as that key's client with the private half in seeds/dev-keys/.
 

@@ -6,8 +6,9 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACKAGE_ROOT } from '../shared/package-root';
 import { openGatewayStore } from './open-gateway-store';
 import { DEV_KEYS, mintDevToken } from './auth/dev-keys';
+import { docBlock } from '../shared/testing/doc-blocks';
 
-// Issue 39's run as an operator makes it: NODE_ENV=production on a new data directory, the
+// The run an operator makes: NODE_ENV=production on a new data directory, the
 // variable GATEWAY_SEED forgotten. The one test here that needs a process: its exit code.
 
 const PRODUCTION = { NODE_ENV: 'production', GATEWAY_PUBLIC_URL: 'https://gw.example', GATEWAY_LOG: 'off' };
@@ -46,9 +47,8 @@ describe('a production gateway process', () => {
         body: JSON.stringify({ items: [{ id: '1', mfr_code: 'WIX', part_number: '51515' }] }),
       });
       expect(response.status).toBe(401);
-      expect(gateway.output()).toMatch(
-        /gateway: security posture: environment production; seeding off; development keys none; forwarded headers none; seller addresses https, public only; allowed seller hosts none/,
-      );
+      // The line docs/gateway/production.md shows, as the gateway prints it.
+      expect(gateway.output()).toContain(docBlock('docs/gateway/production.md', 'posture-line').text);
     } finally {
       expect((await gateway.kill('SIGTERM')).code).toBe(0);
     }

@@ -138,10 +138,8 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     default: P.maxSellerReplyBytes,
     minimum: 1_024,
     description:
-      'largest seller reply body the gateway reads; a larger one is cut off (a declared content-length at once, else when the count passes it) ' +
-      'and answered 502, status_code 5500, naming the member and the limit; it counts as a failure for the circuit breaker. ' +
-      "8 MiB: the mock seller's largest reply (GATEWAY_MAX_INQUIRY_ITEMS 1,000 items × 3 entries, a part and 2 alternates, × 3 locations) is 3.3 MB, " +
-      '1.1 KB an entry; with 5 locations an entry is about 1.6 KB, so 1,000 × 3 × 1.6 KB ≈ 4.8 MB, and 8 MiB leaves 1.7× headroom',
+      'largest seller reply body the gateway reads; a larger one is cut off and answered 502, status_code 5500, ' +
+      'naming the member and the limit (a circuit-breaker failure). 8 MiB: 1.7× the largest reply a full inquiry can bring',
   }),
   GATEWAY_RATE_LIMIT: EnvInteger({
     default: P.rateLimit,
@@ -247,7 +245,7 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>, produc
 export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
   const read = readEnvironment(GATEWAY_ENVIRONMENT, env);
   // Without it a launch link could only come from the request's Host header, which the client writes.
-  // NODE_ENV is declared once, in the internal API's schema (the README lists it there).
+  // NODE_ENV is declared once, in the internal API's schema (docs/reference/environment.md lists it there).
   const { NODE_ENV } = readEnvironment(NODE_ENVIRONMENT, env);
   if (NODE_ENV === 'production' && read.GATEWAY_PUBLIC_URL === undefined) {
     throw new EnvironmentError([

@@ -1,6 +1,6 @@
 // Contract-check throughput on a large item-inquiry reply: schema alone, rules alone, both
 // (checkSellerReply, the reference path), fused (checkSellerReplyFused, the one pass the gateway
-// runs: issue 37), and JSON.parse of the same text for scale.
+// runs), and JSON.parse of the same text for scale.
 // Usage: npm run bench:contracts [-- --ops 300 --rounds 7 --route-times 1 --distinct-route-times]
 // By default each location's route times repeat on every entry, as a seller's delivery runs do;
 // --distinct-route-times makes every one different (the worst case for the validator's memo).

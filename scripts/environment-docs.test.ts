@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { environmentRows } from '../shared/environment';
-import { ENVIRONMENT_SECTIONS, README, renderReadme } from './environment-docs';
+import { ENVIRONMENT_PAGE, ENVIRONMENT_SECTIONS, renderEnvironmentPage } from './environment-docs';
 
-describe("the README's configuration tables", () => {
+describe("docs/reference/environment.md's configuration tables", () => {
   it('are the ones the environment schemas render (npm run docs:environment rewrites them)', () => {
-    const readme = readFileSync(README, 'utf8');
-    expect(renderReadme(readme)).toBe(readme);
+    const page = readFileSync(ENVIRONMENT_PAGE, 'utf8');
+    expect(renderEnvironmentPage(page)).toBe(page);
   });
 
   it('list every variable once across the sections', () => {
@@ -15,7 +15,7 @@ describe("the README's configuration tables", () => {
     );
     expect(names.length).toBeGreaterThan(40);
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
-    const readme = readFileSync(README, 'utf8');
-    for (const name of names) expect(readme, name).toContain(`| \`${name}\` |`);
+    const page = readFileSync(ENVIRONMENT_PAGE, 'utf8');
+    for (const name of names) expect(page, name).toContain(`| \`${name}\` |`);
   });
 });

@@ -13,11 +13,12 @@ import { INTERNAL_API_CLIENT_ENVIRONMENT } from './internal-api-client';
 import { PACT_BROKER_ENVIRONMENT } from '../contracts/pact/broker-cli';
 import { CONNECTION_ENVIRONMENT } from '../shared/http/connection-environment';
 
-// The README's configuration tables, rendered from the environment schemas the processes
-// read (so the two cannot drift: scripts/environment-docs.test.ts compares them).
-// `npm run docs:environment` rewrites them in place.
+// The configuration tables of docs/reference/environment.md, rendered from the environment
+// schemas the processes read (so the two cannot drift: scripts/environment-docs.test.ts
+// compares them). `npm run docs:environment` rewrites them in place.
 
-export const README = packagePath('README.md');
+export const ENVIRONMENT_PAGE_PATH = 'docs/reference/environment.md';
+export const ENVIRONMENT_PAGE = packagePath(ENVIRONMENT_PAGE_PATH);
 
 export const ENVIRONMENT_SECTIONS: Record<string, TObject> = {
   store: STORE_ENVIRONMENT,
@@ -33,12 +34,14 @@ export const ENVIRONMENT_SECTIONS: Record<string, TObject> = {
 
 const marker = (name: string) => new RegExp(`(<!-- environment:${name} -->)[\\s\\S]*?(<!-- /environment:${name} -->)`);
 
-/** The README with every marked table replaced by the one its schema renders. */
-export function renderReadme(readme: string): string {
-  let text = readme;
+/** The page with every marked table replaced by the one its schema renders. */
+export function renderEnvironmentPage(page: string): string {
+  let text = page;
   for (const [name, schema] of Object.entries(ENVIRONMENT_SECTIONS)) {
     if (!marker(name).test(text))
-      throw new Error(`README.md has no <!-- environment:${name} --> … <!-- /environment:${name} --> block`);
+      throw new Error(
+        `${ENVIRONMENT_PAGE_PATH} has no <!-- environment:${name} --> … <!-- /environment:${name} --> block`,
+      );
     text = text.replace(
       marker(name),
       (_all, open: string, close: string) => `${open}\n${environmentTable(schema)}\n${close}`,
@@ -48,11 +51,11 @@ export function renderReadme(readme: string): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const before = readFileSync(README, 'utf8');
-  const after = renderReadme(before);
-  if (after === before) console.error('README.md: configuration tables already up to date');
+  const before = readFileSync(ENVIRONMENT_PAGE, 'utf8');
+  const after = renderEnvironmentPage(before);
+  if (after === before) console.error(`${ENVIRONMENT_PAGE_PATH}: configuration tables already up to date`);
   else {
-    writeFileSync(README, after);
-    console.error('README.md: configuration tables rewritten from the environment schemas');
+    writeFileSync(ENVIRONMENT_PAGE, after);
+    console.error(`${ENVIRONMENT_PAGE_PATH}: configuration tables rewritten from the environment schemas`);
   }
 }

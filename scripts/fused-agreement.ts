@@ -5,7 +5,7 @@ import { disagreement, fusedCase, type FusedCase } from '../contracts/testing/fu
 import { buyerReplyJson } from '../gateway/float-json/buyer-reply-json';
 
 // npm run fused:agreement -- --runs 10000 --seed 1
-// Issue 37, item 2, at length: generated item-inquiry exchanges (valid, every reply rule broken,
+// The fused check's agreement, at length: generated item-inquiry exchanges (valid, every reply rule broken,
 // schema-invalid, number edges, huge) through the fused reply check and the reference path
 // (Ajv + rules); both must find the same (rule, path, message, every field, order), leave the
 // reply as it was, and the buyer-reply writer must write the same bytes after each.

@@ -6,7 +6,8 @@ import { PACKAGE_ROOT, packagePath } from '../shared/package-root';
 // The layout shows the architecture: contracts/ is the contract, shared/ what every app
 // shares, the apps and the vendor kit stand on both, and entry points (cli/, scripts/) sit on
 // top. This test keeps that true: the import graph of every .ts file has no cycle and no arrow
-// pointing up, and the README's layout table names exactly the folders that exist.
+// pointing up, and the layout tables (the README's and docs/reference/layout.md's) name exactly
+// the folders that exist.
 
 // Folders made at run time or by tools are not ours to list.
 const MADE = new Set(['node_modules', 'var', 'dist', 'test-output', '.git']);
@@ -206,12 +207,16 @@ function reachable(graph: Map<string, string[]>, from: string): Set<string> {
   return seen;
 }
 
-const layout = (() => {
-  const readme = readFileSync(packagePath('README.md'), 'utf8');
-  return readme.slice(readme.indexOf('## Layout'), readme.indexOf('## Commands'));
-})();
-/** The first column of the layout table: `name/`. */
-const tableFolders = [...layout.matchAll(/^\| `([^`]+)\/` \|/gm)].map((m) => m[1]);
+/** A page's section from its `## Layout` heading to the next `## ` heading (or the end). */
+function layoutSection(page: string): string {
+  const text = readFileSync(packagePath(page), 'utf8');
+  const start = text.indexOf('# Layout');
+  if (start === -1) throw new Error(`${page} has no Layout heading`);
+  const next = text.indexOf('\n## ', start + '# Layout'.length);
+  return text.slice(start, next === -1 ? undefined : next);
+}
+/** The first column of a layout table: `name/`. */
+const tableFolders = (section: string) => [...section.matchAll(/^\| `([^`]+)\/` \|/gm)].map((m) => m[1]);
 
 describe('the import graph', () => {
   const graph = importGraph();
@@ -297,12 +302,17 @@ describe('the npm packages each folder imports', () => {
   });
 });
 
-describe("the README's layout table", () => {
-  it('names exactly the top-level folders there are', () => {
-    expect([...tableFolders].sort()).toEqual(folders().sort());
-  });
+describe.each(['README.md', 'docs/reference/layout.md'])('the layout table of %s', (page) => {
+  const section = layoutSection(page);
 
+  it('names exactly the top-level folders there are', () => {
+    expect([...tableFolders(section)].sort()).toEqual(folders().sort());
+  });
+});
+
+describe('docs/reference/layout.md', () => {
   it('names every folder inside contracts/, shared/, verification/, gateway/ and mock-seller/', () => {
+    const layout = layoutSection('docs/reference/layout.md');
     const inner = ['contracts', 'shared', 'verification', 'gateway', 'mock-seller'].flatMap((parent) =>
       folders(parent),
     );

@@ -5,10 +5,10 @@ import { availableParallelism } from 'node:os';
 // Every process reads its environment through one TypeBox schema of its own, validated at
 // start: a bad value stops the process with the variable's name, what it must be and what it
 // was. The variables are strings; each field says how it decodes (integer, list, flag…).
-// The same schemas render the configuration tables of the README (environmentTable), and a
-// test keeps the two equal.
+// The same schemas render the configuration tables of docs/reference/environment.md
+// (environmentTable), and a test keeps the two equal.
 
-/** What a field promises, for messages and the README table. */
+/** What a field promises, for messages and the environment reference table. */
 interface EnvDoc {
   description: string;
   /** How the default reads in the table when it is not the literal value (e.g. "the seeded mock seller"). */
@@ -233,12 +233,12 @@ export function readEnvironment<S extends TObject>(schema: S, env: NodeJS.Proces
 
 export interface EnvironmentRow {
   name: string;
-  /** The default as the README shows it ('' when there is none). */
+  /** The default as the environment reference shows it ('' when there is none). */
   default: string;
   description: string;
 }
 
-/** The schema's variables as rows, in schema order, for the README's tables. */
+/** The schema's variables as rows, in schema order, for the environment reference's tables. */
 export function environmentRows(schema: TObject): EnvironmentRow[] {
   return Object.entries(schema.properties).map(([name, property]) => {
     const p = property as { default?: string; defaultText?: string; description?: string };

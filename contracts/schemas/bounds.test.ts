@@ -7,7 +7,7 @@ import { Scenario } from './scenario';
 import { MAX_REPLY_TEXT_LENGTH } from './common';
 
 // The contract bounds every input to what the store and the forward can carry (design.md,
-// docs/gateway.md "What the contract refuses"): each bad value on each kind of field is an
+// docs/gateway/answers.md "What the contract refuses"): each bad value on each kind of field is an
 // error at its own path. Checked two ways: every node of every request schema carries a
 // bound, and every leaf of every example request is refused when made bad.
 

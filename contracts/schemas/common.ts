@@ -4,7 +4,7 @@ import type { FormatName } from '../formats';
 // Building blocks shared by every payload. `float` in the specification is Type.Number
 // (the gateway's serializer writes these with a decimal point); `integer` is Type.Integer.
 //
-// Bounds (docs/gateway.md, "What the contract refuses"): what a buyer sends is stored in
+// Bounds (docs/gateway/answers.md, "What the contract refuses"): what a buyer sends is stored in
 // PostgreSQL text/jsonb and forwarded, so request strings are bounded in length and hold no
 // NUL (PostgreSQL text cannot) and no lone surrogate (not Unicode, no UTF-8 form). Seller
 // replies come from sellers: their strings get only a generous length, never the pattern.

@@ -18,7 +18,7 @@ import {
 } from '../testing/throwaway-postgres';
 
 // Beyond one machine: two gateway instances (processes of their own) on one PostgreSQL behind
-// HAProxy (Debian's haproxy, with the configuration docs/gateway.md gives:
+// HAProxy (Debian's haproxy, with the configuration docs/gateway/scaling.md gives:
 // gateway/cluster/haproxy.cfg). Requests spread over both; an order retried through the other
 // instance is placed once; a key revoked (in the store, as `npm run keys -- revoke` does) is
 // refused by both at once; HAProxy's own errors are the gateway's JSON; an instance restarted

@@ -97,7 +97,7 @@ export type JsonBytesWriter = (value: unknown) => Buffer;
  * The hot-path writer: the schema compiled into JavaScript once (generated-writer.ts), writing
  * `24.0` straight into UTF-8 bytes. It replaced a marker swap (integral floats swapped for
  * marker strings, JSON.stringify, a regex back to `24.0`), then a generated writer of strings;
- * docs/gateway.md ("Speed") has the figures of each.
+ * docs/performance.md has the figures of the writer against JSON.stringify.
  */
 export function compileFloatJson(schema: TSchema): JsonBytesWriter {
   return generateFloatJsonWriter(schema);

@@ -8,7 +8,7 @@ import { countMailByState } from '../mail/outbox';
 // What the gateway is doing, for Prometheus: one registry per gateway process (never
 // prom-client's global one, so tests and several apps in one process do not collide),
 // served at /metrics on the internal port (internal-api.ts). What each metric is for:
-// docs/gateway.md.
+// docs/gateway/production.md, "Metrics".
 
 export interface GatewayMetrics {
   registry: Registry;

@@ -4,7 +4,7 @@ import { checkSellerReply, checkSellerReplyFused, type SellerReplyCheck } from '
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { V3_2 } from '../app';
 
-// The gateway's seam for the seller reply check (issue 37): fused by default, the reference
+// The gateway's seam for the seller reply check: fused by default, the reference
 // path selectable. Here the gateway checks every reply both ways through the seam, answers with
 // the reference's verdict, and records any difference, over honest and faulty sellers.
 

@@ -43,7 +43,8 @@ import { orderNotPlaced, orderStateUnknown } from '../orders/order-store-outage'
 // order is recorded (and claimed) before it is forwarded, so a retried or concurrent
 // duplicate is answered with the first attempt's result instead of ordering again, and a
 // different order under the same number is refused (409) while the first stands. An order
-// the seller certainly did not place leaves its number free (docs/gateway.md, the table).
+// the seller certainly did not place leaves its number free (docs/gateway/answers.md,
+// "Orders").
 
 const MAX_IDEMPOTENCY_KEY = 255;
 const POLL_MS = 25;

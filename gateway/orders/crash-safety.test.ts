@@ -17,7 +17,7 @@ import { killAllGatewayProcesses, startGatewayProcess, type GatewayProcess } fro
 // server of this test's own is killed with SIGKILL at each point of an order, then started
 // again, and the buyer retries with the same PO number and Idempotency-Key. The mock seller
 // (in this process, so it outlives the gateway) must never see a second order, and each retry
-// gets the answer docs/gateway.md documents for the state the crash left.
+// gets the answer docs/gateway/answers.md documents for the state the crash left.
 //
 // Each point is reached with real mechanisms, no hooks in the gateway: a table lock held from
 // a second connection (the gateway's statement is seen waiting in pg_stat_activity), the mock

@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 // several instances behind a load balancer each holds its share of the client's limit
 // (limit / instances, GATEWAY_RATE_LIMIT_INSTANCES): measured, an exact count in PostgreSQL
 // costs a round trip and a row lock per request on the hot path (scripts/bench-rate-limit.ts,
-// docs/gateway.md), which a per-instance share does not.
+// docs/gateway/answers.md), which a per-instance share does not.
 
 export interface RateVerdict {
   allowed: boolean;

@@ -9,7 +9,7 @@ import type { SellerCall } from './seller-client.types';
 // A seller's reply has a size limit (GATEWAY_MAX_SELLER_REPLY_BYTES): a declared length over
 // it is refused before the body is read, a streamed one is cut off when the count passes it,
 // and the connection is closed so the seller stops sending. A tiny local server streams
-// 50 MB replies, as the hostile seller of issue 23 did (51.5 MB, six at once: +714 MB RSS).
+// 50 MB replies, as a hostile seller once did (51.5 MB, six at once: +714 MB RSS).
 
 const MB = 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);

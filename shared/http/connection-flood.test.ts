@@ -6,7 +6,7 @@ import { PACKAGE_ROOT } from '../package-root';
 
 // A connection flood against a server started through listen(), from outside: a child process
 // under `ulimit -n 256` (so the flood reaches its descriptor limit with a few hundred
-// connections, as issue 23's 20,000 did at 20,000) serving GET /health. Flood connections
+// connections, as a real flood's 20,000 did at 20,000) serving GET /health. Flood connections
 // send a header byte a second and never finish; when one is closed the flood opens another.
 // Before listen() capped connections, the child ran out of descriptors and a new client got
 // a reset until the flood let go.

@@ -17,7 +17,8 @@ export interface JsonBodyOptions {
  * On @hono/node-server with a declared Content-Length (so any body limit has already judged
  * the size, and Node's parser holds the body to it), the body parsed straight from Node's request
  * stream: asking Hono's Request for it builds a web Request, an AbortSignal and a web stream
- * first, which stood out in the gateway's CPU profile (docs/performance.md, "History, condensed").
+ * first, which stood out in the gateway's CPU profile (docs/performance.md, "The JSON body read
+ * from Node's stream").
  */
 function nodeBodyJson(c: Context, notJson: NotJson, options: JsonBodyOptions): Promise<unknown> | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agreementFigures, disagreementText, figuresTable } from './testing/agreement';
 import { runAgreement } from './testing/run-agreement';
 
-// Issue 34, item 4, "proven, not guessed": today's pact is the base (the mock seller passes
+// The classifier proven, not guessed: today's pact is the base (the mock seller passes
 // it), seeded random heads are generated from it, and for each the classifier's verdict is set
 // beside the kit's verification of the mock seller against the head. Any failed verification
 // compat did not call breaking or new work is a false safe: none is allowed. A head called

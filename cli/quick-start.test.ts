@@ -1,18 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main';
-import { STATES_USAGE } from '../../cli/states-command';
-import { runInProcess } from '../../cli/testing/run-in-process';
-import { CONTRACT_VERSION } from '../../contracts/contract-version';
-import { packagePath } from '../../shared/package-root';
-import { docBlock } from '../../shared/testing/doc-blocks';
-import { useTemporaryDirectory } from '../../shared/testing/temporary-directory';
+import { main } from './main';
+import { STATES_USAGE } from './states-command';
+import { runInProcess } from './testing/run-in-process';
+import { CONTRACT_VERSION } from '../contracts/contract-version';
+import { packagePath } from '../shared/package-root';
+import { docBlock } from '../shared/testing/doc-blocks';
+import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import {
   SPEC_FAITHFUL_STATE_MAP,
   startSpecFaithfulSeller,
   type RunningPythonSeller,
-} from '../../fixtures/sellers/spec-faithful-seller';
+} from '../fixtures/sellers/spec-faithful-seller';
 
 // The quick start, followed as a vendor follows it: its blocks run as the page shows them, in
 // this process (the CLI's commands are functions of argv and io), against a seller written from

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main';
 import { STATES_USAGE } from './states-command';
 import { runInProcess } from './testing/run-in-process';
+import { shellCommands } from './testing/shell-words';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
 import { packagePath } from '../shared/package-root';
 import { docBlock } from '../shared/testing/doc-blocks';
@@ -30,38 +31,14 @@ beforeAll(async () => {
 });
 afterAll(() => seller?.close());
 
-/** A shell line's words: quotes and backslashes as sh reads them (no variables or globs). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === ' ' || c === '\t') {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (c === "'" || c === '"') {
-      const end = line.indexOf(c, i + 1);
-      if (end === -1) throw new Error(`unclosed quote in: ${line}`);
-      word = (word ?? '') + line.slice(i + 1, end);
-      i = end;
-    } else if (c === '\\') word = (word ?? '') + line[++i];
-    else if (c === '#' && word === undefined) break;
-    else word = (word ?? '') + c;
-  }
-  if (word !== undefined) words.push(word);
-  return words;
-}
-
 /**
  * Runs a block's `npx federated-gateway …` lines through the CLI's main, in the test's folder:
  * relative file names resolve there, `> file` writes stdout there. Returns the last line's run.
  */
 async function runBlock(id: string, replace: (text: string) => string = (text) => text) {
   let last: { code: number; stdout: string; stderr: string } | undefined;
-  for (const line of replace(docBlock(PAGE, id).text).split('\n')) {
-    const words = shellWords(line);
-    if (words.length === 0) continue;
-    expect(words.slice(0, 2), line).toEqual(['npx', 'federated-gateway']);
+  for (const words of shellCommands(replace(docBlock(PAGE, id).text))) {
+    expect(words.slice(0, 2), words.join(' ')).toEqual(['npx', 'federated-gateway']);
     const redirect = words.indexOf('>');
     const argv = (redirect === -1 ? words.slice(2) : words.slice(2, redirect)).map((word) =>
       /^[\w.-]+\.json$/.test(word) && !isAbsolute(word) ? join(dir.path, word) : word,

@@ -143,25 +143,23 @@ interface KeyRow {
 
 const isKind = (schema: TSchema, kind: string) => (schema as { [Kind]?: string })[Kind] === kind;
 
+/** A record's members, in the plural: `values (text or number)`, `objects of values (…)`. */
+function members(record: TSchema): string {
+  const [value] = Object.values(record.patternProperties as Record<string, TSchema>);
+  return isKind(value, 'Record') ? `objects of ${members(value)}` : `values (${typeName(value)})`;
+}
+
 /** The schema's type in a vendor's words. */
 export function typeName(schema: TSchema): string {
   if (isKind(schema, 'Union')) return (schema.anyOf as TSchema[]).map(typeName).join(' or ');
-  if (
-    isKind(schema, 'Record') &&
-    isKind(Object.values(schema.patternProperties as Record<string, TSchema>)[0], 'Union')
-  )
-    return 'object, each member text (not empty) or a number';
   if (isKind(schema, 'Literal')) return JSON.stringify(schema.const);
   if (isKind(schema, 'String'))
-    return schema.format === 'date' ? 'date (`YYYY-MM-DD`)' : schema.minLength === 1 ? 'text (not empty)' : 'text';
+    return schema.format === 'date' ? 'date (`YYYY-MM-DD`)' : schema.minLength === 1 ? 'non-empty text' : 'text';
   if (isKind(schema, 'Number') || isKind(schema, 'Integer')) return 'number';
   if (isKind(schema, 'Boolean')) return 'true or false';
   if (isKind(schema, 'Array'))
     return `list of ${typeName(schema.items as TSchema)}${schema.uniqueItems ? ', each once' : ''}`;
-  if (isKind(schema, 'Record')) {
-    const [value] = Object.values(schema.patternProperties as Record<string, TSchema>);
-    return `object, each member ${typeName(value)}`;
-  }
+  if (isKind(schema, 'Record')) return `object of ${members(schema)}`;
   if (isKind(schema, 'Object')) return 'object';
   throw new Error(`state map schema: no type name for ${JSON.stringify(schema)}`);
 }

@@ -21,7 +21,7 @@ export const RULES_PROXY_USAGE = `Usage: rules-proxy --upstream <seller url> [op
   --header <name: value> add a header to every request to the seller; repeatable
   --pass-broken          pass broken replies through unchanged (report only)
   --pid-file <file>      write this process's id there once listening (removed at exit): in a
-                         script, stop it with kill -INT "$(cat <file>)" (see the guide)
+                         script, stop it with kill -INT "$(cat <file>)" (docs/vendor/pact-verifier.md)
   --help                 this text
 
 Takes only JSON (content-type application/json, or none) and no cross-site browser request:

@@ -18,7 +18,7 @@ export const OPTIONAL_COMMENT_KEY = 'optional_field';
 /** The comment text a person reads in the pact. */
 export const optionalCommentText = (o: OptionalCapability): string =>
   `OPTIONAL: '${o.field}' of ${o.of} is optional in the specification. A seller that does not offer it leaves this interaction out ` +
-  `(verify --not-offered '<state>', or "not_offered" in the state map; another verifier: filter it out, see docs/seller-vendor-guide.md).`;
+  `(verify --not-offered '<state>', or "not_offered" in the state map; another verifier: filter it out, see docs/vendor/state-maps.md).`;
 
 /** The optional field an interaction of a pact file exists for, if the pact marks it so. */
 export function optionalFieldOf(interaction: PactInteraction): string | undefined {

@@ -32,8 +32,8 @@ describe('the provider-state catalogue', () => {
     }
   });
 
-  it("is documented, state by state, in the vendor's guide", () => {
-    const guide = readFileSync('docs/seller-vendor-guide.md', 'utf8');
+  it("is documented, state by state, on the vendor's state maps page", () => {
+    const guide = readFileSync('docs/vendor/state-maps.md', 'utf8');
     for (const [name, definition] of Object.entries(PROVIDER_STATE_CATALOGUE)) {
       expect(guide).toContain(
         `| \`${name}\` | ${Object.keys(definition.params)

@@ -19,7 +19,7 @@ const OVERALL_STATUSES = new Set<number>(Object.values(OverallStatus));
  * Code-list membership is checked here too, so the rules stand alone.
  *
  * Each rule is the function named after its code (`item.unknown-id` → `itemUnknownId`), called
- * in the order of the vendor's guide (docs/seller-vendor-guide.md, "The report"), in one pass
+ * in the order of the vendor's reports page (docs/vendor/reports.md, "The reply rules"), in one pass
  * over the reply: the whole reply first, then each entry and its locations, then what is missing,
  * which only the end of the pass can tell. Findings come out in that order.
  */

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { packagePath } from '../../shared/package-root';
 import { temporaryDirectory } from '../../shared/testing/temporary-directory';
+import { docBlock } from '../../shared/testing/doc-blocks';
 import * as toolkit from './index';
 import {
   exploreSeller,
@@ -231,15 +232,15 @@ describe('the servers', () => {
   });
 });
 
-describe('the vendor guide', () => {
-  const guide = readFileSync(packagePath('docs/seller-vendor-guide.md'), 'utf8');
+describe("the vendor's programmatic API page", () => {
+  const PAGE = 'docs/vendor/programmatic-api.md';
   const example = (name: string) => readFileSync(packagePath('packages/toolkit/examples', name), 'utf8');
 
   it("shows the examples exactly as they run here (the vitest one importing the package's name)", () => {
-    expect(guide).toContain(
+    expect(docBlock(PAGE, 'example-seller-contract').text).toBe(
       example('seller-contract.test.ts').replace("from '../index'", "from '@federated-gateway/toolkit'"),
     );
-    expect(guide).toContain(example('verify-seller.mjs'));
+    expect(docBlock(PAGE, 'example-verify-seller').text).toBe(example('verify-seller.mjs'));
   });
 
   describe('its plain Node script', () => {

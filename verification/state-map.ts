@@ -298,7 +298,7 @@ function catalogueProblems(data: unknown): Problem[] {
   for (const { at, value: left } of placeholders(data))
     problems.push({
       at: pointerOf(at),
-      message: `${jsonPathOf(at)} is still the template's placeholder ${JSON.stringify(left)}`,
+      message: `${jsonPathOf(at)} ${PLACEHOLDER_LEFT} ${JSON.stringify(left)}`,
     });
   return problems;
 }
@@ -311,6 +311,8 @@ function valueProblems(at: Segment[], given: unknown): Problem[] {
   return [{ at: pointerOf(at), message: `${pointerOf(at)}: must be text (not empty) or a number; it ${what}` }];
 }
 
+const PLACEHOLDER_LEFT = "is still the template's placeholder";
+
 const covers = (problem: Problem, path: string) => path === problem.at || path.startsWith(`${problem.at}/`);
 
 /** Every problem of `data` as a state map, each said once: the catalogue's in its words, then the shape's. */
@@ -320,19 +322,20 @@ export function stateMapProblems(data: unknown): string[] {
   const more = shape.errors
     .filter((e) => !named.some((p) => covers(p, e.path)))
     .map((e) => `${e.path || '/'} ${e.message}`);
-  const problems = [...more, ...named.map((p) => p.message)];
-  if (named.some((p) => p.message.includes("is still the template's placeholder")))
-    problems.push('replace every "<your …>" value with one from your own catalogue');
-  return [...new Set(problems)];
+  return [...new Set([...more, ...named.map((p) => p.message)])];
 }
 
 /** Checks shape, state and parameter names against the catalogue, and placeholders left in; every problem at once. */
 export function checkStateMap(data: unknown, source = 'state map'): StateMapFile {
   const problems = stateMapProblems(data);
-  if (problems.length === 1) throw new StateMapError(`${source}: ${problems[0]}`);
-  if (problems.length > 1)
-    throw new StateMapError(`${source}: ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  return data as StateMapFile;
+  if (problems.length === 0) return data as StateMapFile;
+  const hint = problems.some((p) => p.includes(PLACEHOLDER_LEFT))
+    ? `\n(replace every "<your …>" value with one from your own catalogue)`
+    : '';
+  if (problems.length === 1) throw new StateMapError(`${source}: ${problems[0]}${hint}`);
+  throw new StateMapError(
+    `${source}: ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}${hint}`,
+  );
 }
 
 /** The offset of the first JSON syntax error in `text`; undefined when it finds none. */
@@ -446,4 +449,84 @@ export function valuesFor(map: StateMapFile, state: string): Record<string, stri
     if (definition === undefined || param in definition.params) merged[param] = value;
   }
   return merged;
+}
+
+/** The installed toolkit's copy of the schema, from the folder the vendor installed it in. */
+export const INSTALLED_SCHEMA_PATH = `./node_modules/@federated-gateway/toolkit/contracts/json-schema/${STATE_MAP_SCHEMA_FILE}`;
+
+/** The template's defaults: the parameters nearly every state takes. */
+const TEMPLATE_DEFAULTS = ['member', 'account', 'location_id'] as const;
+
+/** Each parameter's placeholder; a state may say its own (what kind of related part, a part not carried). */
+const PLACEHOLDERS: Record<string, string> = {
+  member: '<your member id>',
+  account: "<your buyer's account id>",
+  location_id: '<your location id>',
+  second_location_id: '<your second location id>',
+  mfr_code: '<your manufacturer code>',
+  part_number: '<your part number>',
+  second_mfr_code: "<your second part's manufacturer code>",
+  second_part_number: "<your second part's part number>",
+  unknown_mfr_code: '<your manufacturer code>',
+  unknown_part_number: '<your invented part number, not in your catalogue>',
+  from_invoice_date: '<your first invoice date, YYYY-MM-DD>',
+  to_invoice_date: '<your last invoice date, YYYY-MM-DD>',
+  invoice_number: '<your invoice number>',
+  po_number: '<your purchase order number>',
+  from_statement_date: '<your first statement date, YYYY-MM-DD>',
+  to_statement_date: '<your last statement date, YYYY-MM-DD>',
+};
+const RELATED: Partial<Record<string, string>> = {
+  'part has alternate': 'alternate',
+  'part has superseded': 'superseding part',
+  'part has equivalent': 'equivalent',
+};
+const STATE_PLACEHOLDERS: Partial<Record<string, Record<string, string | number>>> = {
+  'part is unknown': { part_number: PLACEHOLDERS.unknown_part_number },
+  'order will fail': { part_number: PLACEHOLDERS.unknown_part_number, quantity: 1 },
+  'order can be received': { quantity: 1 },
+  'order will be backordered': { quantity: 99999 },
+  'invoice has a downloadable copy': { invoice_number: '<your invoice number with a downloadable copy>' },
+};
+
+/** A parameter's placeholder in the template: a number for numbers, "<your …>" for the rest. */
+function placeholderFor(state: string, param: string): string | number {
+  const own = STATE_PLACEHOLDERS[state]?.[param];
+  if (own !== undefined) return own;
+  const related = RELATED[state];
+  if (related !== undefined && param === 'related_mfr_code') return `<your ${related}'s manufacturer code>`;
+  if (related !== undefined && param === 'related_part_number') return `<your ${related}'s part number>`;
+  const description = CATALOGUE[state].params[param];
+  if (description.includes('(a number)')) return 1;
+  return (
+    PLACEHOLDERS[param] ?? `<your ${description.replace(/^Optional: /, '').replace(/^./, (c) => c.toLowerCase())}>`
+  );
+}
+
+/**
+ * `federated-gateway states --template`: a state map with every provider state of the catalogue,
+ * each parameter it takes (bar the defaults') holding a placeholder the loader refuses until replaced.
+ */
+export function stateMapTemplate(): StateMapFile {
+  const defaults = Object.fromEntries(TEMPLATE_DEFAULTS.map((param) => [param, PLACEHOLDERS[param]]));
+  const states = Object.fromEntries(
+    STATE_NAMES.map((state) => [
+      state,
+      Object.fromEntries(
+        Object.keys(CATALOGUE[state].params)
+          .filter((param) => !(TEMPLATE_DEFAULTS as readonly string[]).includes(param))
+          .map((param) => [param, placeholderFor(state, param)]),
+      ),
+    ]),
+  );
+  return {
+    $schema: INSTALLED_SCHEMA_PATH,
+    $comment:
+      'From `federated-gateway states --template`. Replace every "<your …>" value with one from your own catalogue ' +
+      '(verify refuses the map while one is left) and check the numbers (order will be backordered: more than you ' +
+      'have). The defaults go to every state; a state may name its own member, account or location_id. A state ' +
+      'you leave out keeps the contract\'s example values; an optional one you do not offer goes in "not_offered".',
+    defaults,
+    states,
+  };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
-import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
+import { startMockSeller } from '../mock-seller/index';
 import type { Command } from './command-io';
 import { runInProcess, startInProcess } from './testing/run-in-process';
 import { rulesProxyCommand } from './rules-proxy-command';
@@ -26,22 +26,8 @@ function startCommand(command: Command, argv: string[]) {
 
 describe('federated-gateway states', () => {
   it('lets the official Rust verifier, through the rules proxy, pass the mock seller with a vendor state map', async () => {
-    // The vendor's catalogue: the default scenario plus the part the map names for 'part has equivalent'.
-    const scenario = readDefaultScenario();
-    scenario.parts.push({
-      mfr_code: 'ACD',
-      part_number: '41-962',
-      stock: ['L101', 'L150'].map((location_id) => ({
-        location_id,
-        cost: 4.1,
-        list: 6.99,
-        pack_code: 'EA',
-        pack_quantity: 1,
-        quantity_available: 12,
-      })),
-      related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
-    });
-    const seller = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
+    // The vendor's catalogue: the mock seller's default scenario, which the example map is for.
+    const seller = await startMockSeller({ port: 0, host: '127.0.0.1' });
     const dir = temporaryDirectory('states');
     const pidFile = join(dir, 'states.pid');
     const states = startCommand(statesCommand, [

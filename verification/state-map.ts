@@ -16,23 +16,22 @@ import { PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contra
 /** The placeholders of `federated-gateway states --template`: "<your part number>" and the like. */
 export const PLACEHOLDER = /^<your [^<>]*>$/;
 
-/** A vendor's value as text: not empty, and not a template's placeholder left in. Defined once, under `$defs`. */
-const TEXT = Type.String({
-  minLength: 1,
+/** Refuses a placeholder of the template left in a value (`not` a pattern: editors flag it too). */
+const NOT_A_PLACEHOLDER = {
   not: { pattern: PLACEHOLDER.source, description: 'A placeholder of the template: replace it with your own value' },
-  description: 'Your value (not empty)',
-});
-/** A parameter's value: text, or a number (a quantity). */
-const VALUE = Type.Union([Type.Unsafe<string>({ $ref: '#/$defs/text' }), Type.Number()], {
-  description: 'Your value: text, or a number (a quantity)',
-});
+};
 
+/**
+ * A vendor's value as text: not empty, and not a placeholder. Written out at each use rather than
+ * under `$defs`: plain TypeBox kinds, which anything walking the schema (the reference page) reads.
+ */
 const vendorText = (description?: string) =>
-  Type.Unsafe<string>({ $ref: '#/$defs/text', ...(description === undefined ? {} : { description }) });
+  Type.String({ minLength: 1, ...NOT_A_PLACEHOLDER, ...(description === undefined ? {} : { description }) });
 
 const textList = (description: string) => Type.Optional(Type.Array(vendorText(), { description }));
 
-const value = (description: string) => Type.Unsafe<string | number>({ $ref: '#/$defs/value', description });
+/** A parameter's value: text, or a number (a quantity). */
+const value = (description: string) => Type.Union([vendorText(), Type.Number()], { description });
 
 const Part = Type.Object(
   { mfr_code: vendorText('Manufacturer code'), part_number: vendorText('Part number') },
@@ -42,7 +41,10 @@ const Part = Type.Object(
 );
 const DateRange = (description: string) =>
   Type.Object(
-    { from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) },
+    {
+      from: Type.String({ format: 'date', description: 'First day, YYYY-MM-DD' }),
+      to: Type.String({ format: 'date', description: 'Last day, YYYY-MM-DD' }),
+    },
     { additionalProperties: false, description },
   );
 
@@ -72,11 +74,12 @@ export const ExploreCatalogue = Type.Object(
               Type.Array(
                 Type.Object(
                   {
-                    kind: Type.Union([
-                      Type.Literal('alternate'),
-                      Type.Literal('superseded'),
-                      Type.Literal('equivalent'),
-                    ]),
+                    kind: Type.Union(
+                      [Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')],
+                      {
+                        description: 'How it is related: alternate (item status 2), superseded (3) or equivalent (4)',
+                      },
+                    ),
                     mfr_code: vendorText('Manufacturer code of the related part'),
                     part_number: vendorText('Part number of the related part'),
                   },
@@ -137,10 +140,10 @@ const stateSchema = (name: string): TSchema =>
     { additionalProperties: false, title: name, description: `Your system must have this: ${CATALOGUE[name].setup}` },
   );
 
-const stateNames = (description: string) => Type.Unsafe<string>({ type: 'string', enum: STATE_NAMES, description });
+const stateNames = (description: string) => Type.String({ minLength: 1, enum: STATE_NAMES, description });
 
 /** The schema of a state map file; its JSON Schema is contracts/json-schema/state-map.schema.json. */
-export const StateMapSchema = Type.Object(
+export const StateMapFile = Type.Object(
   {
     $schema: Type.Optional(
       Type.String({
@@ -177,7 +180,6 @@ export const StateMapSchema = Type.Object(
   },
   {
     additionalProperties: false,
-    $defs: { text: TEXT, value: VALUE },
     title: 'Federated Gateway verification kit — state map',
     description:
       'For each provider state of the contract, the values from your own catalogue that `federated-gateway verify` (and `states`) inject into the requests. Start from `npx federated-gateway states --template`.',
@@ -187,8 +189,8 @@ export const StateMapSchema = Type.Object(
 /** The state map's JSON Schema in contracts/json-schema/ (`npm run schemas` writes it, the toolkit ships it). */
 export const STATE_MAP_SCHEMA_FILE = 'state-map.schema.json';
 
-/** The text of contracts/json-schema/state-map.schema.json, rendered from StateMapSchema. */
-export const renderStateMapJsonSchema = (): string => renderJsonSchemaFile(STATE_MAP_SCHEMA_FILE, StateMapSchema);
+/** The text of contracts/json-schema/state-map.schema.json, rendered from StateMapFile. */
+export const renderStateMapJsonSchema = (): string => renderJsonSchemaFile(STATE_MAP_SCHEMA_FILE, StateMapFile);
 
 /** A state map: what the loader returns, and what the kit's functions take as an object. */
 export interface StateMapFile {
@@ -212,7 +214,7 @@ export class StateMapError extends Error {
   }
 }
 
-const validate = compileValidator(StateMapSchema);
+const validate = compileValidator(StateMapFile);
 const STATE_LIST = STATE_NAMES.map((name) => `'${name}'`).join(', ');
 
 type Segment = string | number;

@@ -167,7 +167,7 @@ export const StateMapFile = Type.Object(
     states: Type.Object(Object.fromEntries(STATE_NAMES.map((name) => [name, Type.Optional(stateSchema(name))])), {
       additionalProperties: false,
       description:
-        "Provider state → your values for its parameters (one object per state). A state you leave out keeps the contract's example values",
+        "Provider state → your values for its parameters (one object per state). A parameter without a value here or in defaults would send the contract's example: verify refuses to start unless --allow-example-values",
     }),
     not_offered: Type.Optional(
       Type.Array(stateNames('A provider state'), {
@@ -526,8 +526,9 @@ export function stateMapTemplate(): StateMapFile {
     $comment:
       'From `federated-gateway states --template`. Replace every "<your …>" value with one from your own catalogue ' +
       '(verify refuses the map while one is left) and check the numbers (order will be backordered: more than you ' +
-      'have). The defaults go to every state; a state may name its own member, account or location_id. A state ' +
-      'you leave out keeps the contract\'s example values; an optional one you do not offer goes in "not_offered".',
+      'have). The defaults go to every state; a state may name its own member, account or location_id. An ' +
+      'optional state your system does not offer (a downloadable invoice copy) is deleted here and named in ' +
+      '"not_offered".',
     defaults,
     states,
   };

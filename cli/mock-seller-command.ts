@@ -16,7 +16,8 @@ export const MOCK_SELLER_USAGE = `Usage: mock-seller [--scenario <file> | --pact
   --public-url <url>   base of link_url in invoices and statements (default: the request's origin)
   --help               this text
 
-Prints where it listens on stdout; control API under /__admin (see the mock seller's README).
+Prints where it listens on stdout; control API under /__admin: see the mock seller's guide,
+node_modules/@federated-gateway/toolkit/mock-seller/README.md.
 Exit 0 when stopped by SIGINT/SIGTERM; 1 a scenario that does not load; 2 bad usage or a port in use.
 `;
 

@@ -4,11 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
-import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
+import { startMockSeller } from '../mock-seller/index';
 import type { Command } from './command-io';
 import { runInProcess, startInProcess } from './testing/run-in-process';
 import { rulesProxyCommand } from './rules-proxy-command';
 import { statesCommand } from './states-command';
+import { verifyCommand } from './verify-command';
+import { PROVIDER_STATE_CATALOGUE, STATE_NAMES } from '../contracts/pact/provider-states';
+import { checkStateMap } from '../verification/state-map';
 
 // `states` as a vendor on another verifier uses it: the official Rust CLI's
 // --state-change-url at `states`, its provider at the rules proxy, the proxy at the seller —
@@ -23,22 +26,8 @@ function startCommand(command: Command, argv: string[]) {
 
 describe('federated-gateway states', () => {
   it('lets the official Rust verifier, through the rules proxy, pass the mock seller with a vendor state map', async () => {
-    // The vendor's catalogue: the default scenario plus the part the map names for 'part has equivalent'.
-    const scenario = readDefaultScenario();
-    scenario.parts.push({
-      mfr_code: 'ACD',
-      part_number: '41-962',
-      stock: ['L101', 'L150'].map((location_id) => ({
-        location_id,
-        cost: 4.1,
-        list: 6.99,
-        pack_code: 'EA',
-        pack_quantity: 1,
-        quantity_available: 12,
-      })),
-      related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
-    });
-    const seller = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
+    // The vendor's catalogue: the mock seller's default scenario, which the example map is for.
+    const seller = await startMockSeller({ port: 0, host: '127.0.0.1' });
     const dir = temporaryDirectory('states');
     const pidFile = join(dir, 'states.pid');
     const states = startCommand(statesCommand, [
@@ -122,7 +111,7 @@ describe('federated-gateway states', () => {
   it('exits 2 naming the fault: no --state-map, an invalid map, a bad port; --help exits 0', async () => {
     const none = await runInProcess(statesCommand, []);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('states: --state-map is required');
+    expect(none.stderr).toContain('states: --state-map is required (or --template to start one)');
     expect(none.stderr).toContain('Usage: states --state-map <file>');
 
     const file = join(temporaryDirectory('states'), 'map.json');
@@ -143,5 +132,79 @@ describe('federated-gateway states', () => {
     const help = await runInProcess(statesCommand, ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: states --state-map <file>/);
+  });
+
+  it('--template prints a state map to start from: every state and parameter, each value a placeholder', async () => {
+    const run = await runInProcess(statesCommand, ['--template']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const template = JSON.parse(run.stdout) as {
+      $schema: string;
+      $comment: string;
+      defaults: Record<string, unknown>;
+      states: Record<string, Record<string, unknown>>;
+    };
+    expect(template.$schema).toBe(
+      './node_modules/@federated-gateway/toolkit/contracts/json-schema/state-map.schema.json',
+    );
+    expect(template.$comment).toContain('Replace every "<your …>" value');
+    expect(template.defaults).toEqual({
+      member: '<your member id>',
+      account: "<your buyer's account id>",
+      location_id: '<your location id>',
+    });
+    expect(Object.keys(template.states)).toEqual(STATE_NAMES);
+    for (const state of STATE_NAMES) {
+      const params = Object.keys(PROVIDER_STATE_CATALOGUE[state].params).filter((p) => !(p in template.defaults));
+      expect(Object.keys(template.states[state]), state).toEqual(params);
+      for (const [param, value] of Object.entries(template.states[state]))
+        if (param === 'quantity') expect(typeof value).toBe('number');
+        else expect(value, `${state} ${param}`).toMatch(/^<your [^<>]+>$/);
+    }
+    expect(template.states['part exists']).toMatchObject({
+      mfr_code: '<your manufacturer code>',
+      part_number: '<your part number>',
+    });
+    expect(template.states['order will be backordered'].quantity).toBeGreaterThan(1000);
+    // Filled in, it is a state map the loader takes.
+    const filled = JSON.parse(run.stdout.replace(/"<your [^"]*>"/g, '"X-1"')) as unknown;
+    expect(checkStateMap(filled).states['part exists']).toMatchObject({ mfr_code: 'X-1' });
+
+    const both = await runInProcess(statesCommand, ['--template', '--state-map', 'x.json']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--template or --state-map, not both');
+  });
+
+  it('refuses the template as it is, in states and in verify (exit 2), naming every placeholder left', async () => {
+    const file = join(temporaryDirectory('states'), 'state-map.json');
+    writeFileSync(file, (await runInProcess(statesCommand, ['--template'])).stdout);
+    const template = JSON.parse(readFileSync(file, 'utf8')) as { states: Record<string, Record<string, unknown>> };
+    const left =
+      Object.values(template.states).flatMap((values) => Object.values(values).filter((v) => typeof v === 'string'))
+        .length + 3;
+    const seller = await startMockSeller();
+    try {
+      const runs = [
+        await runInProcess(statesCommand, ['--state-map', file]),
+        await runInProcess(verifyCommand, ['--seller-url', `${seller.url}/seller`, '--state-map', file]),
+        await runInProcess(verifyCommand, ['--explore', '--seller-url', `${seller.url}/seller`, '--state-map', file]),
+        await runInProcess(verifyCommand, ['--load', '--seller-url', `${seller.url}/seller`, '--state-map', file]),
+      ];
+      for (const run of runs) {
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toContain(`${left} problems:`);
+        expect(run.stderr).toContain(
+          `states["part exists"].mfr_code is still the template's placeholder "<your manufacturer code>"`,
+        );
+        expect(run.stderr).toContain(`defaults.member is still the template's placeholder "<your member id>"`);
+        expect(run.stderr.match(/is still the template's placeholder/g)).toHaveLength(left);
+        expect(run.stderr).not.toMatch(/mismatch/i);
+      }
+      // Nothing reached the seller.
+      const journal = (await (await fetch(`${seller.url}/__admin/journal`)).json()) as { entries: unknown[] };
+      expect(journal.entries).toEqual([]);
+    } finally {
+      await seller.close();
+    }
   });
 });

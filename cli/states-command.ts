@@ -10,7 +10,10 @@ import { writePidFile } from './pid-file';
 // flat JSON object of values every verifier injects, so no vendor writes a state server.
 
 export const STATES_USAGE = `Usage: states --state-map <file> [options]
+       states --template > state-map.json
 
+  --template          print a state map to start from: every state and its parameters,
+                      each "<your …>" value to replace (verify refuses the map until then)
   --state-map <file>  your state map (state → your values), checked as verify checks it
   --port <n>          port to listen on (default 0: any free port, printed on stdout)
   --host <h>          address to listen on (default 127.0.0.1)
@@ -36,6 +39,7 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
   try {
     values = strictArgs(argv, {
       'state-map': { type: 'string' },
+      template: { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },
       host: { type: 'string', default: '127.0.0.1' },
       'pid-file': { type: 'string' },
@@ -45,7 +49,13 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
       io.stdout(STATES_USAGE);
       return 0;
     }
-    if (values['state-map'] === undefined) throw new UsageError('--state-map is required');
+    if (values.template) {
+      if (values['state-map'] !== undefined) throw new UsageError('--template or --state-map, not both');
+      const { stateMapTemplate } = await import('../verification/state-map');
+      io.stdout(`${JSON.stringify(stateMapTemplate(), null, 2)}\n`);
+      return 0;
+    }
+    if (values['state-map'] === undefined) throw new UsageError('--state-map is required (or --template to start one)');
     port = integerArg('--port', values.port, 0, 65_535);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -1,4 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../shared/testing/temporary-directory';
+import type { StateMapFile } from '../verification/state-map';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 import { runInProcess } from './testing/run-in-process';
@@ -40,19 +44,24 @@ describe('verify --explore', () => {
   });
 
   it('says plainly which part of the state map the seller does not have (exit 2), before exploring', async () => {
+    // The example map with a part the default scenario lacks, as a vendor's typo would name one.
+    const map = JSON.parse(readFileSync('fixtures/state-maps/mock-seller.json', 'utf8')) as StateMapFile;
+    map.states['part has equivalent'] = { ...map.states['part has equivalent'], part_number: '41-999' };
+    const file = join(temporaryDirectory('verify-explore'), 'lacking.json');
+    writeFileSync(file, JSON.stringify(map));
     const { code, ...out } = await verify([
       '--explore',
       '--seller-url',
       `${mock.url}/seller`,
       '--state-map',
-      'fixtures/state-maps/mock-seller.json',
+      file,
       '--runs',
       '10',
     ]);
     expect(code).toBe(2);
     expect(out.stderr).toContain('names a part your system does not have');
     expect(out.stderr).toContain(
-      'ACD 41-962 (named in fixtures/state-maps/mock-seller.json /states/part has equivalent) — your system answered status 0, not found',
+      `ACD 41-999 (named in ${file} /states/part has equivalent) — your system answered status 0, not found`,
     );
     expect(out.stdout).toBe('');
   });

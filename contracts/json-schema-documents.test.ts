@@ -5,9 +5,11 @@ import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { renderJsonSchemas } from './json-schema-documents';
 import { ALL_PAYLOADS, loadFixture } from './testing/fixtures';
+import { renderStateMapJsonSchema, STATE_MAP_SCHEMA_FILE } from '../verification/state-map';
 
 const dir = fileURLToPath(new URL('json-schema/', import.meta.url));
-const rendered = renderJsonSchemas();
+// The contract's documents, and the verification kit's state map (its schema is the kit's, built from the catalogue).
+const rendered = new Map([...renderJsonSchemas(), [STATE_MAP_SCHEMA_FILE, renderStateMapJsonSchema()]]);
 
 describe('generated JSON Schema documents', () => {
   it('the committed files are up to date (run `npm run schemas` if this fails)', () => {
@@ -18,16 +20,17 @@ describe('generated JSON Schema documents', () => {
     for (const [name, text] of rendered) expect(readFileSync(`${dir}${name}`, 'utf8'), name).toBe(text);
   });
 
-  it('there is one per payload, named <operation>.<payload>.schema.json, and one for mock-seller scenarios', () => {
+  it('there is one per payload, named <operation>.<payload>.schema.json, one for mock-seller scenarios and one for state maps', () => {
     const expected = [
       ...ALL_PAYLOADS.map(({ operation, payload }) => `${operation}.${payload}.schema.json`),
       'mock-seller.scenario.schema.json',
+      'state-map.schema.json',
     ];
     expect([...rendered.keys()].sort()).toEqual(expected.sort());
   });
 
   it('renders the same bytes every time, ending in a newline', () => {
-    const again = renderJsonSchemas();
+    const again = new Map([...renderJsonSchemas(), [STATE_MAP_SCHEMA_FILE, renderStateMapJsonSchema()]]);
     for (const [name, text] of rendered) {
       expect(again.get(name)).toBe(text);
       expect(text.endsWith('}\n')).toBe(true);

@@ -78,10 +78,15 @@ export const contractVersionComment = (version: string = CONTRACT_VERSION): stri
   `Federated Gateway contract ${version}`;
 
 export function renderJsonSchema(operation: string, payload: string, schema: TSchema): string {
+  return renderJsonSchemaFile(jsonSchemaFileName(operation, payload), schema);
+}
+
+/** The document of `schema` published as contracts/json-schema/`fileName` (its `$id`). */
+export function renderJsonSchemaFile(fileName: string, schema: TSchema): string {
   const own = typeof schema.$comment === 'string' ? ` — ${schema.$comment}` : '';
   const document = render({
     $schema: JSON_SCHEMA_DIALECT,
-    $id: `${JSON_SCHEMA_BASE_ID}${jsonSchemaFileName(operation, payload)}`,
+    $id: `${JSON_SCHEMA_BASE_ID}${fileName}`,
     ...schema,
     $comment: `${contractVersionComment()}${own}`,
   });

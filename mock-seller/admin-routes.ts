@@ -18,6 +18,26 @@ const object = (body: unknown): Record<string, unknown> => {
   return body as Record<string, unknown>;
 };
 
+/** A state change {state, params, action}, checked, then set up: a flat map of the values used. */
+function providerStateAnswer(control: MockSellerControl, body: Record<string, unknown>): Record<string, unknown> {
+  const { state, params, action } = body;
+  if (typeof state !== 'string' || state === '')
+    throw new BadRequestError('state is required', [{ keyword: 'required', path: '/state', message: 'is required' }]);
+  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+    throw new BadRequestError('params must be an object', [
+      { keyword: 'type', path: '/params', message: 'must be an object' },
+    ]);
+  }
+  if (action !== undefined && action !== 'setup' && action !== 'teardown') {
+    throw new BadRequestError("action must be 'setup' or 'teardown'", [
+      { keyword: 'enum', path: '/action', message: "must be 'setup' or 'teardown'" },
+    ]);
+  }
+  const result = control.providerState(state, (params ?? {}) as Record<string, unknown>, action ?? 'setup');
+  // A flat map of the values used: what every Pact verifier injects (pact-jvm, pact-net, the Rust CLI).
+  return result.params;
+}
+
 export function adminRoutes(control: MockSellerControl): Hono {
   const admin = new Hono();
 
@@ -54,7 +74,11 @@ export function adminRoutes(control: MockSellerControl): Hono {
   });
 
   admin.get('/faults', (c) => c.json({ faults: control.faults.list() }));
-  admin.post('/faults', async (c) => c.json(control.faults.add(await readJson(c)), 201));
+  // One rule, or a list of them: a list is added whole or not at all.
+  admin.post('/faults', async (c) => {
+    const body = await readJson(c);
+    return c.json(Array.isArray(body) ? control.faults.addAll(body) : control.faults.add(body), 201);
+  });
   admin.delete('/faults', (c) => {
     control.faults.clear();
     return c.body(null, 204);
@@ -75,25 +99,7 @@ export function adminRoutes(control: MockSellerControl): Hono {
       })),
     }),
   );
-  admin.post('/provider-state', async (c) => {
-    const body = object(await readJson(c));
-    const { state, params, action } = body;
-    if (typeof state !== 'string' || state === '')
-      throw new BadRequestError('state is required', [{ keyword: 'required', path: '/state', message: 'is required' }]);
-    if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
-      throw new BadRequestError('params must be an object', [
-        { keyword: 'type', path: '/params', message: 'must be an object' },
-      ]);
-    }
-    if (action !== undefined && action !== 'setup' && action !== 'teardown') {
-      throw new BadRequestError("action must be 'setup' or 'teardown'", [
-        { keyword: 'enum', path: '/action', message: "must be 'setup' or 'teardown'" },
-      ]);
-    }
-    const result = control.providerState(state, (params ?? {}) as Record<string, unknown>, action ?? 'setup');
-    // A flat map of the values used: what every Pact verifier injects (pact-jvm, pact-net, the Rust CLI).
-    return c.json(result.params);
-  });
+  admin.post('/provider-state', async (c) => c.json(providerStateAnswer(control, object(await readJson(c)))));
 
   return admin;
 }

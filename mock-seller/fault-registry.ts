@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { compileValidator, type Service } from '../contracts/index';
+import { compileValidator, type Service, type ValidationIssue } from '../contracts/index';
 import { BadRequestError, UnknownResourceError } from './errors';
 import { appliesTo, faultIssues, isItemFault, SERVICES, type Fault } from './faults';
 
@@ -44,6 +44,8 @@ const validateRule = compileValidator(FaultRuleFields);
 
 export interface FaultRegistry {
   add(input: unknown): FaultRule;
+  /** Every rule of the list, or none: each is checked before any is added (400 naming the index and the field). */
+  addAll(inputs: readonly unknown[]): FaultRule[];
   list(): FaultRule[];
   remove(id: string): void;
   clear(): void;
@@ -58,23 +60,46 @@ export interface FaultRegistry {
 
 const NONE: Fault[] = [];
 
+/** What is wrong with `input` as a fault rule, each issue at its JSON pointer (after `at`); none when it is one. */
+function ruleIssues(input: unknown, at = ''): ValidationIssue[] {
+  const shape = validateRule(input);
+  const within = (issues: ValidationIssue[]) => issues.map((issue) => ({ ...issue, path: `${at}${issue.path}` }));
+  if (!shape.valid) return within(shape.errors);
+  const issues = faultIssues((input as { fault: unknown }).fault, '/fault');
+  if (issues.length > 0) return within(issues);
+  const rule = input as FaultRuleInput;
+  if (rule.service !== '*' && !appliesTo(rule.service, rule.fault.kind))
+    return within([
+      { keyword: 'fault', path: '/fault/kind', message: `${rule.fault.kind} does not apply to ${rule.service}` },
+    ]);
+  return [];
+}
+
 export function createFaultRegistry(): FaultRegistry {
   let rules: FaultRule[] = [];
   let nextId = 1;
+  const append = (rule: FaultRuleInput): FaultRule => {
+    const added: FaultRule = { ...rule, id: `fault-${nextId++}`, remaining: rule.count ?? null, applied: 0 };
+    rules.push(added);
+    return added;
+  };
   return {
     add(input) {
-      const shape = validateRule(input);
-      if (!shape.valid) throw new BadRequestError('not a fault rule', shape.errors);
-      const issues = faultIssues((input as { fault: unknown }).fault, '/fault');
+      const issues = ruleIssues(input);
       if (issues.length > 0) throw new BadRequestError('not a fault rule', issues);
-      const rule = input as FaultRuleInput;
-      if (rule.service !== '*' && !appliesTo(rule.service, rule.fault.kind))
-        throw new BadRequestError('not a fault rule', [
-          { keyword: 'fault', path: '/fault/kind', message: `${rule.fault.kind} does not apply to ${rule.service}` },
-        ]);
-      const added: FaultRule = { ...rule, id: `fault-${nextId++}`, remaining: rule.count ?? null, applied: 0 };
-      rules.push(added);
-      return added;
+      return append(input as FaultRuleInput);
+    },
+    addAll(inputs) {
+      const bad = inputs.map((input, i) => ruleIssues(input, `/${i}`)).filter((issues) => issues.length > 0);
+      if (bad.length > 0) {
+        const indices = bad.map((issues) => issues[0].path.split('/')[1]);
+        throw new BadRequestError(
+          `not a list of fault rules: ${indices.length === 1 ? 'rule' : 'rules'} ${indices.join(', ')} (from 0) ` +
+            `${indices.length === 1 ? 'is' : 'are'} not fault rules; none of the ${inputs.length} was added`,
+          bad.flat(),
+        );
+      }
+      return inputs.map((input) => append(input as FaultRuleInput));
     },
     list: () => rules.map((r) => ({ ...r })),
     remove(id) {

@@ -260,6 +260,47 @@ describe('faults', () => {
   });
 });
 
+describe('fault rules posted as a list', () => {
+  const postRules = (seller: ReturnType<typeof createMockSeller>, body: unknown) =>
+    seller.app.request('/__admin/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('adds every rule of a list, answering the list of rules added', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await postRules(seller, [
+      { service: 'item_inquiry', count: 1, fault: { kind: 'http-status', status: 500 } },
+      { service: 'place_order', fault: { kind: 'status-code', code: 5503 } },
+    ]);
+    expect(res.status).toBe(201);
+    const added = (await json(res)) as { id: string; service: string }[];
+    expect(added.map((r) => r.service)).toEqual(['item_inquiry', 'place_order']);
+    expect(seller.faults.list().map((r) => r.id)).toEqual(added.map((r) => r.id));
+    expect((await post(seller, inquiry)).status).toBe(500);
+    expect((await json(post(seller, orderRequest))).status_code).toBe(5503);
+    expect(await json(postRules(seller, []))).toEqual([]);
+  });
+
+  it('refuses the whole list when one rule is bad, naming its index and field, and adds none', async () => {
+    const seller = createMockSeller(readDefaultScenario());
+    const res = await postRules(seller, [
+      { service: 'item_inquiry', fault: { kind: 'drop-id' } },
+      { service: 'statement', fault: { kind: 'wrong-original-part' } },
+      { service: 'invoice', fault: { kind: 'latency' } },
+      { service: 'invoice', fault: { kind: 'reset' }, cuont: 1 },
+    ]);
+    expect(res.status).toBe(400);
+    const body = (await json(res)) as { message: string; errors: { path: string; message: string }[] };
+    expect(body.message).toContain('rules 1, 2, 3 (from 0) are not fault rules; none of the 4 was added');
+    expect(body.errors.map((e) => e.path)).toEqual(['/1/fault/kind', '/2/fault', '/3/cuont']);
+    expect(body.errors[1].message).toContain('latency needs ms');
+    expect(seller.faults.list()).toEqual([]);
+    expect((await post(seller, inquiry)).status).toBe(200);
+  });
+});
+
 describe('faults over a real connection', () => {
   const started = startMockSeller({ scenario: readDefaultScenario(), port: 0 });
   afterAll(async () => (await started).close());

@@ -1,11 +1,13 @@
 // Writes contracts/json-schema/<operation>.<payload>.schema.json from the TypeBox schemas
-// (every payload, and mock-seller.scenario.schema.json for scenario files),
+// (every payload, mock-seller.scenario.schema.json for scenario files, and
+// state-map.schema.json for the verification kit's state maps),
 // and removes documents of payloads that no longer exist; and the buyer and internal API
 // documents a release of the contract carries (contracts/openapi/). Usage: npm run schemas
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderJsonSchemas } from '../contracts/json-schema-documents';
 import { renderContractApiDocuments } from '../gateway/api-reference/contract-documents';
+import { renderStateMapJsonSchema, STATE_MAP_SCHEMA_FILE } from '../verification/state-map';
 
 /** Writes each file whose text differs (or is missing) under `dir`; the names written. */
 function writeChanged(dir: string, files: Map<string, string>): string[] {
@@ -26,7 +28,7 @@ function writeChanged(dir: string, files: Map<string, string>): string[] {
 }
 
 const dir = fileURLToPath(new URL('../contracts/json-schema/', import.meta.url));
-const files = renderJsonSchemas();
+const files = new Map([...renderJsonSchemas(), [STATE_MAP_SCHEMA_FILE, renderStateMapJsonSchema()]]);
 const written = writeChanged(dir, files);
 for (const name of written) console.log(`wrote   ${name}`);
 for (const name of readdirSync(dir)) {

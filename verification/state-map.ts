@@ -1,112 +1,211 @@
 import { readFile } from 'node:fs/promises';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { renderJsonSchemaFile } from '../contracts/json-schema-documents';
 import { compileValidator } from '../contracts/validator';
-import { PROVIDER_STATE_CATALOGUE, type StateName } from '../contracts/pact/provider-states';
+import { PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contracts/pact/provider-states';
 
 // A vendor's state map: for each provider state, the values from the vendor's own
 // catalogue that the kit injects into the contract's requests. For vendors who cannot
 // implement a provider-state callback; their data must already be in place.
+//
+// One TypeBox schema, built from the provider-state catalogue, is both what the loader checks
+// and what `npm run schemas` publishes (contracts/json-schema/state-map.schema.json), so an
+// editor completes the state and parameter names and refuses what the loader would refuse.
+// The loader says the catalogue's problems in its own words, and every problem at once.
 
-const Value = Type.Union([Type.String({ minLength: 1 }), Type.Number()]);
-const Values = Type.Record(Type.String({ minLength: 1 }), Value, { description: 'Parameter name → the vendor value' });
+/** The placeholders of `federated-gateway states --template`: "<your part number>" and the like. */
+export const PLACEHOLDER = /^<your [^<>]*>$/;
+
+/** Refuses a placeholder of the template left in a value (`not` a pattern: editors flag it too). */
+const NOT_A_PLACEHOLDER = {
+  not: { pattern: PLACEHOLDER.source, description: 'A placeholder of the template: replace it with your own value' },
+};
+
+/**
+ * A vendor's value as text: not empty, and not a placeholder. Written out at each use rather than
+ * under `$defs`: plain TypeBox kinds, which anything walking the schema (the reference page) reads.
+ */
+const vendorText = (description?: string) =>
+  Type.String({ minLength: 1, ...NOT_A_PLACEHOLDER, ...(description === undefined ? {} : { description }) });
+
+const textList = (description: string) => Type.Optional(Type.Array(vendorText(), { description }));
+
+/** A parameter's value: text, or a number (a quantity). */
+const value = (description: string) => Type.Union([vendorText(), Type.Number()], { description });
 
 const Part = Type.Object(
-  { mfr_code: Type.String({ minLength: 1 }), part_number: Type.String({ minLength: 1 }) },
-  { additionalProperties: false },
+  { mfr_code: vendorText('Manufacturer code'), part_number: vendorText('Part number') },
+  {
+    additionalProperties: false,
+  },
 );
-const DateRange = Type.Object(
-  { from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }) },
-  { additionalProperties: false },
-);
+const DateRange = (description: string) =>
+  Type.Object(
+    {
+      from: Type.String({ format: 'date', description: 'First day, YYYY-MM-DD' }),
+      to: Type.String({ format: 'date', description: 'Last day, YYYY-MM-DD' }),
+    },
+    { additionalProperties: false, description },
+  );
 
-/** For `verify --explore`: more of the vendor's catalogue than the states name (see docs/seller-vendor-guide.md). */
+/** For `verify --explore`: more of the vendor's catalogue than the states name. */
 export const ExploreCatalogue = Type.Object(
   {
-    /** Locations the gateway may forward, each with the member and the buyer's account there. */
     locations: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            id: Type.String({ minLength: 1 }),
-            member: Type.String({ minLength: 1 }),
-            account: Type.String({ minLength: 1 }),
+            id: vendorText('Location id'),
+            member: vendorText('The member the location belongs to'),
+            account: vendorText("The buyer's account at that member"),
           },
           { additionalProperties: false },
         ),
+        { description: "Locations the gateway may forward, each with the member and the buyer's account there" },
       ),
     ),
-    /** Parts the seller carries, optionally with their alternate / superseded / equivalent parts. */
     parts: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            mfr_code: Type.String({ minLength: 1 }),
-            part_number: Type.String({ minLength: 1 }),
+            mfr_code: vendorText('Manufacturer code'),
+            part_number: vendorText('Part number'),
             related: Type.Optional(
               Type.Array(
                 Type.Object(
                   {
-                    kind: Type.Union([
-                      Type.Literal('alternate'),
-                      Type.Literal('superseded'),
-                      Type.Literal('equivalent'),
-                    ]),
-                    mfr_code: Type.String({ minLength: 1 }),
-                    part_number: Type.String({ minLength: 1 }),
+                    kind: Type.Union(
+                      [Type.Literal('alternate'), Type.Literal('superseded'), Type.Literal('equivalent')],
+                      {
+                        description: 'How it is related: alternate (item status 2), superseded (3) or equivalent (4)',
+                      },
+                    ),
+                    mfr_code: vendorText('Manufacturer code of the related part'),
+                    part_number: vendorText('Part number of the related part'),
                   },
                   { additionalProperties: false },
                 ),
+                { description: 'Its alternate, superseding and equivalent parts, as your system answers them' },
               ),
             ),
           },
           { additionalProperties: false },
         ),
+        { description: 'Parts the seller carries, optionally with their alternate / superseded / equivalent parts' },
       ),
     ),
-    /** Parts the seller does not have (item status 0, order line failure). */
-    unknown_parts: Type.Optional(Type.Array(Part)),
-    /** Location ids an order may name. */
-    order_locations: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    /** Accounts with invoices and statements, and values their filters may take. */
+    unknown_parts: Type.Optional(
+      Type.Array(Part, { description: 'Parts the seller does not have (item status 0, order line failure)' }),
+    ),
+    order_locations: textList('Location ids an order may name'),
     accounts: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            member: Type.String({ minLength: 1 }),
-            account: Type.String({ minLength: 1 }),
-            invoice_numbers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-            po_numbers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-            part_numbers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-            location_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-            invoice_dates: Type.Optional(DateRange),
-            statement_dates: Type.Optional(DateRange),
+            member: vendorText('Member id'),
+            account: vendorText("The buyer's account id at the member"),
+            invoice_numbers: textList('Invoice numbers of the account'),
+            po_numbers: textList('Purchase order numbers with invoices'),
+            part_numbers: textList('Part numbers on its invoices'),
+            location_ids: textList('Locations its invoices name'),
+            invoice_dates: Type.Optional(DateRange('A range with invoices')),
+            statement_dates: Type.Optional(DateRange('A range with statements')),
           },
           { additionalProperties: false },
         ),
+        { description: 'Accounts with invoices and statements, and values their filters may take' },
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: '`verify --explore` only: the catalogue requests are generated from, beyond what the states name',
+  },
 );
 export type ExploreCatalogue = Static<typeof ExploreCatalogue>;
 
+type Catalogue = Record<string, { setup: string; params: Record<string, string> }>;
+const CATALOGUE: Catalogue = PROVIDER_STATE_CATALOGUE;
+
+/** Every parameter any state takes, with its first description: what `defaults` may name. */
+const ALL_PARAMS: Record<string, string> = {};
+for (const state of Object.values(CATALOGUE))
+  for (const [param, description] of Object.entries(state.params)) ALL_PARAMS[param] ??= description;
+
+const stateSchema = (name: string): TSchema =>
+  Type.Object(
+    Object.fromEntries(
+      Object.entries(CATALOGUE[name].params).map(([param, description]) => [param, Type.Optional(value(description))]),
+    ),
+    { additionalProperties: false, title: name, description: `Your system must have this: ${CATALOGUE[name].setup}` },
+  );
+
+const stateNames = (description: string) => Type.String({ minLength: 1, enum: STATE_NAMES, description });
+
+/** The schema of a state map file; its JSON Schema is contracts/json-schema/state-map.schema.json. */
 export const StateMapFile = Type.Object(
   {
-    $comment: Type.Optional(Type.String()),
-    /** Used for every state unless the state's own entry says otherwise (member, account, a location). */
-    defaults: Type.Optional(Values),
-    /** State name → the vendor's values for its parameters. */
-    states: Type.Record(Type.String({ minLength: 1 }), Values),
-    /**
-     * States of optional interactions (marked so in the pact) the seller does not offer: reported NOT OFFERED, not run.
-     */
-    not_offered: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true })),
-    /** `verify --explore` only: the catalogue requests are generated from, beyond what the states name. */
+    $schema: Type.Optional(
+      Type.String({
+        description:
+          'The JSON Schema of this file, for your editor: ./node_modules/@federated-gateway/toolkit/contracts/json-schema/state-map.schema.json where the toolkit is installed',
+      }),
+    ),
+    $comment: Type.Optional(Type.String({ description: 'A note for people; the kit ignores it' })),
+    defaults: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          Object.entries(ALL_PARAMS).map(([param, description]) => [param, Type.Optional(value(description))]),
+        ),
+        {
+          additionalProperties: false,
+          description:
+            "Used for every state that takes the parameter, unless the state's own entry says otherwise: usually member, account and location_id",
+        },
+      ),
+    ),
+    states: Type.Object(Object.fromEntries(STATE_NAMES.map((name) => [name, Type.Optional(stateSchema(name))])), {
+      additionalProperties: false,
+      description:
+        "Provider state → your values for its parameters (one object per state). A parameter without a value here or in defaults would send the contract's example: verify refuses to start unless --allow-example-values",
+    }),
+    not_offered: Type.Optional(
+      Type.Array(stateNames('A provider state'), {
+        uniqueItems: true,
+        description:
+          'States of optional interactions (marked so in the pact) your system does not offer: reported NOT OFFERED, not run',
+      }),
+    ),
     explore: Type.Optional(ExploreCatalogue),
   },
-  { additionalProperties: false, title: 'Verification kit — state map' },
+  {
+    additionalProperties: false,
+    title: 'Federated Gateway verification kit — state map',
+    description:
+      'For each provider state of the contract, the values from your own catalogue that `federated-gateway verify` (and `states`) inject into the requests. Start from `npx federated-gateway states --template`.',
+  },
 );
-export type StateMapFile = Static<typeof StateMapFile>;
+
+/** The state map's JSON Schema in contracts/json-schema/ (`npm run schemas` writes it, the toolkit ships it). */
+export const STATE_MAP_SCHEMA_FILE = 'state-map.schema.json';
+
+/** The text of contracts/json-schema/state-map.schema.json, rendered from StateMapFile. */
+export const renderStateMapJsonSchema = (): string => renderJsonSchemaFile(STATE_MAP_SCHEMA_FILE, StateMapFile);
+
+/** A state map: what the loader returns, and what the kit's functions take as an object. */
+export interface StateMapFile {
+  /** The JSON Schema of the file, for editors; the kit ignores it. */
+  $schema?: string;
+  $comment?: string;
+  /** Used for every state unless the state's own entry says otherwise (member, account, a location). */
+  defaults?: Record<string, string | number>;
+  /** State name → the vendor's values for its parameters. */
+  states: Record<string, Record<string, string | number>>;
+  /** States of optional interactions (marked so in the pact) the seller does not offer: NOT OFFERED, not run. */
+  not_offered?: string[];
+  /** `verify --explore` only: the catalogue requests are generated from, beyond what the states name. */
+  explore?: ExploreCatalogue;
+}
 
 export class StateMapError extends Error {
   constructor(message: string) {
@@ -116,46 +215,213 @@ export class StateMapError extends Error {
 }
 
 const validate = compileValidator(StateMapFile);
-const STATE_LIST = Object.keys(PROVIDER_STATE_CATALOGUE)
-  .map((name) => `'${name}'`)
-  .join(', ');
+const STATE_LIST = STATE_NAMES.map((name) => `'${name}'`).join(', ');
 
-/** Checks shape, state names and parameter names against the catalogue; every problem at once. */
-export function checkStateMap(data: unknown, source = 'state map'): StateMapFile {
-  const states = (data as { states?: unknown } | null)?.states;
-  if (states !== null && typeof states === 'object') {
-    const listed = Object.entries(states).filter(([, entry]) => Array.isArray(entry));
-    if (listed.length > 0) {
-      throw new StateMapError(
-        `${source}: ${listed.map(([name]) => `/states/${name}: one object of values per state, not a list`).join('; ')} — each interaction now ` +
-          `has a single state; the several-parts inquiry has its own, 'two parts exist and a third is unknown' (second_* and unknown_* parameters)`,
-      );
-    }
-  }
-  const shape = validate(data);
-  if (!shape.valid)
-    throw new StateMapError(`${source}: ${shape.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
-  const map = data as StateMapFile;
-  const problems: string[] = [];
-  for (const [state, entry] of Object.entries(map.states)) {
-    const definition = PROVIDER_STATE_CATALOGUE[state as StateName];
-    if (definition === undefined) {
-      problems.push(`/states/${state}: unknown state (known: ${STATE_LIST})`);
+type Segment = string | number;
+const pointerOf = (segments: Segment[]) =>
+  segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+/** `states["part exists"].mfr_code`: the path as a reader of the file writes it. */
+export const jsonPathOf = (segments: Segment[]): string =>
+  segments
+    .map((s, i) =>
+      typeof s === 'number'
+        ? `[${s}]`
+        : /^[A-Za-z_$][\w$]*$/.test(s)
+          ? `${i === 0 ? '' : '.'}${s}`
+          : `[${JSON.stringify(s)}]`,
+    )
+    .join('');
+
+/** Every string of `data` that is still a template placeholder, with where it is. */
+function placeholders(data: unknown, at: Segment[] = [], found: { at: Segment[]; value: string }[] = []) {
+  if (typeof data === 'string' && PLACEHOLDER.test(data)) found.push({ at, value: data });
+  else if (Array.isArray(data)) data.forEach((item, i) => placeholders(item, [...at, i], found));
+  else if (data !== null && typeof data === 'object')
+    for (const [key, item] of Object.entries(data)) placeholders(item, [...at, key], found);
+  return found;
+}
+
+const isObject = (data: unknown): data is Record<string, unknown> =>
+  data !== null && typeof data === 'object' && !Array.isArray(data);
+
+interface Problem {
+  /** A JSON pointer: a shape error at or under it says the same thing again. */
+  at: string;
+  message: string;
+}
+
+/** What the catalogue says is wrong: lists per state, unknown states and parameters, placeholders left in. */
+function catalogueProblems(data: unknown): Problem[] {
+  if (!isObject(data)) return [];
+  const problems: Problem[] = [];
+  const states = isObject(data.states) ? data.states : {};
+  for (const name of Object.keys(states).filter((state) => Array.isArray(states[state])))
+    problems.push({
+      at: pointerOf(['states', name]),
+      message:
+        `/states/${name}: one object of values per state, not a list — each interaction now has a single state; ` +
+        `the several-parts inquiry has its own, 'two parts exist and a third is unknown' (second_* and unknown_* parameters)`,
+    });
+  for (const [state, entry] of Object.entries(states)) {
+    const definition = CATALOGUE[state];
+    if (!Object.hasOwn(CATALOGUE, state)) {
+      problems.push({
+        at: pointerOf(['states', state]),
+        message: `/states/${state}: unknown state (known: ${STATE_LIST})`,
+      });
       continue;
     }
-    for (const param of Object.keys(entry)) {
-      if (!(param in definition.params))
-        problems.push(
-          `/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`,
-        );
+    if (!isObject(entry)) continue;
+    for (const [param, given] of Object.entries(entry)) {
+      if (!Object.hasOwn(definition.params, param))
+        problems.push({
+          at: pointerOf(['states', state, param]),
+          message: `/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`,
+        });
+      else problems.push(...valueProblems(['states', state, param], given));
     }
   }
-  (map.not_offered ?? []).forEach((state, i) => {
-    if (!(state in PROVIDER_STATE_CATALOGUE))
-      problems.push(`/not_offered/${i}: unknown state '${state}' (known: ${STATE_LIST})`);
-  });
-  if (problems.length > 0) throw new StateMapError(`${source}: ${problems.join('; ')}`);
-  return map;
+  if (isObject(data.defaults))
+    for (const [param, given] of Object.entries(data.defaults))
+      if (!Object.hasOwn(ALL_PARAMS, param))
+        problems.push({
+          at: pointerOf(['defaults', param]),
+          message: `/defaults/${param}: no state has a parameter '${param}' (usually the defaults are member, account, location_id)`,
+        });
+      else problems.push(...valueProblems(['defaults', param], given));
+  if (Array.isArray(data.not_offered))
+    data.not_offered.forEach((state, i) => {
+      if (typeof state === 'string' && !Object.hasOwn(CATALOGUE, state))
+        problems.push({
+          at: pointerOf(['not_offered', i]),
+          message: `/not_offered/${i}: unknown state '${state}' (known: ${STATE_LIST})`,
+        });
+    });
+  for (const { at, value: left } of placeholders(data))
+    problems.push({
+      at: pointerOf(at),
+      message: `${jsonPathOf(at)} ${PLACEHOLDER_LEFT} ${JSON.stringify(left)}`,
+    });
+  return problems;
+}
+
+/** A parameter's value is text or a number: said so, not as the two branches of the schema's union. */
+function valueProblems(at: Segment[], given: unknown): Problem[] {
+  if ((typeof given === 'string' && given !== '') || (typeof given === 'number' && Number.isFinite(given))) return [];
+  const what =
+    given === '' ? 'is empty' : `is ${given === null ? 'null' : Array.isArray(given) ? 'a list' : `a ${typeof given}`}`;
+  return [{ at: pointerOf(at), message: `${pointerOf(at)}: must be text (not empty) or a number; it ${what}` }];
+}
+
+const PLACEHOLDER_LEFT = "is still the template's placeholder";
+
+const covers = (problem: Problem, path: string) => path === problem.at || path.startsWith(`${problem.at}/`);
+
+/** Every problem of `data` as a state map, each said once: the catalogue's in its words, then the shape's. */
+export function stateMapProblems(data: unknown): string[] {
+  const named = catalogueProblems(data);
+  const shape = validate(data);
+  const more = shape.errors
+    .filter((e) => !named.some((p) => covers(p, e.path)))
+    .map((e) => `${e.path || '/'} ${e.message}`);
+  return [...new Set([...more, ...named.map((p) => p.message)])];
+}
+
+/** Checks shape, state and parameter names against the catalogue, and placeholders left in; every problem at once. */
+export function checkStateMap(data: unknown, source = 'state map'): StateMapFile {
+  const problems = stateMapProblems(data);
+  if (problems.length === 0) return data as StateMapFile;
+  const hint = problems.some((p) => p.includes(PLACEHOLDER_LEFT))
+    ? `\n(replace every "<your …>" value with one from your own catalogue)`
+    : '';
+  if (problems.length === 1) throw new StateMapError(`${source}: ${problems[0]}${hint}`);
+  throw new StateMapError(
+    `${source}: ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}${hint}`,
+  );
+}
+
+/** The offset of the first JSON syntax error in `text`; undefined when it finds none. */
+export function jsonSyntaxErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  const fail = (): never => {
+    throw new SyntaxAt(i);
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const string = () => {
+    i++;
+    for (;;) {
+      if (i >= text.length) fail();
+      const c = text[i];
+      if (c === '"') return void i++;
+      if (c < ' ') fail();
+      if (c !== '\\') i++;
+      else if (text[i + 1] === 'u') {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail();
+        i += 6;
+      } else if (i + 1 < text.length && '"\\/bfnrt'.includes(text[i + 1])) i += 2;
+      else fail();
+    }
+  };
+  const list = (close: string, entry: () => void) => {
+    i++;
+    space();
+    if (text[i] === close) return void i++;
+    for (;;) {
+      entry();
+      space();
+      if (text[i] === ',') i++;
+      else if (text[i] === close) return void i++;
+      else fail();
+    }
+  };
+  const item = (): void => {
+    space();
+    const c = text[i];
+    if (c === '{')
+      list('}', () => {
+        space();
+        if (text[i] !== '"') fail();
+        string();
+        space();
+        if (text[i] !== ':') fail();
+        i++;
+        item();
+      });
+    else if (c === '[') list(']', item);
+    else if (c === '"') string();
+    else if (c === 't' || c === 'f' || c === 'n') {
+      const word = c === 't' ? 'true' : c === 'f' ? 'false' : 'null';
+      if (!text.startsWith(word, i)) fail();
+      i += word.length;
+    } else {
+      NUMBER.lastIndex = i;
+      if (!NUMBER.test(text)) fail();
+      i = NUMBER.lastIndex;
+    }
+  };
+  try {
+    item();
+    space();
+    if (i < text.length) fail();
+    return undefined;
+  } catch (error) {
+    if (error instanceof SyntaxAt) return error.offset;
+    return undefined; // nested too deep to walk: the parser's own message stays
+  }
+}
+
+class SyntaxAt {
+  constructor(readonly offset: number) {}
+}
+
+/** `line 3, column 7` of an offset in `text` (both from 1). */
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
 export async function readStateMap(file: string): Promise<StateMapFile> {
@@ -165,11 +431,14 @@ export async function readStateMap(file: string): Promise<StateMapFile> {
   } catch (error) {
     throw new StateMapError(`cannot read state map ${file}: ${(error as Error).message}`);
   }
+  if (text.startsWith('\uFEFF')) text = text.slice(1); // a byte order mark some editors write
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new StateMapError(`state map ${file} is not JSON: ${(error as Error).message}`);
+    const offset = jsonSyntaxErrorOffset(text);
+    const where = offset === undefined ? '' : `${lineAndColumn(text, offset)}: `;
+    throw new StateMapError(`state map ${file} is not JSON: ${where}${(error as Error).message}`);
   }
   return checkStateMap(data, file);
 }
@@ -182,4 +451,85 @@ export function valuesFor(map: StateMapFile, state: string): Record<string, stri
     if (definition === undefined || param in definition.params) merged[param] = value;
   }
   return merged;
+}
+
+/** The installed toolkit's copy of the schema, from the folder the vendor installed it in. */
+export const INSTALLED_SCHEMA_PATH = `./node_modules/@federated-gateway/toolkit/contracts/json-schema/${STATE_MAP_SCHEMA_FILE}`;
+
+/** The template's defaults: the parameters nearly every state takes. */
+const TEMPLATE_DEFAULTS = ['member', 'account', 'location_id'] as const;
+
+/** Each parameter's placeholder; a state may say its own (what kind of related part, a part not carried). */
+const PLACEHOLDERS: Record<string, string> = {
+  member: '<your member id>',
+  account: "<your buyer's account id>",
+  location_id: '<your location id>',
+  second_location_id: '<your second location id>',
+  mfr_code: '<your manufacturer code>',
+  part_number: '<your part number>',
+  second_mfr_code: "<your second part's manufacturer code>",
+  second_part_number: "<your second part's part number>",
+  unknown_mfr_code: '<your manufacturer code>',
+  unknown_part_number: '<your invented part number, not in your catalogue>',
+  from_invoice_date: '<your first invoice date, YYYY-MM-DD>',
+  to_invoice_date: '<your last invoice date, YYYY-MM-DD>',
+  invoice_number: '<your invoice number>',
+  po_number: '<your purchase order number>',
+  from_statement_date: '<your first statement date, YYYY-MM-DD>',
+  to_statement_date: '<your last statement date, YYYY-MM-DD>',
+};
+const RELATED: Partial<Record<string, string>> = {
+  'part has alternate': 'alternate',
+  'part has superseded': 'superseding part',
+  'part has equivalent': 'equivalent',
+};
+const STATE_PLACEHOLDERS: Partial<Record<string, Record<string, string | number>>> = {
+  'part is unknown': { part_number: PLACEHOLDERS.unknown_part_number },
+  'order will fail': { part_number: PLACEHOLDERS.unknown_part_number, quantity: 1 },
+  'order can be received': { quantity: 1 },
+  'order will be backordered': { quantity: 99999 },
+  'invoice has a downloadable copy': { invoice_number: '<your invoice number with a downloadable copy>' },
+};
+
+/** A parameter's placeholder in the template: a number for numbers, "<your …>" for the rest. */
+function placeholderFor(state: string, param: string): string | number {
+  const own = STATE_PLACEHOLDERS[state]?.[param];
+  if (own !== undefined) return own;
+  const related = RELATED[state];
+  if (related !== undefined && param === 'related_mfr_code') return `<your ${related}'s manufacturer code>`;
+  if (related !== undefined && param === 'related_part_number') return `<your ${related}'s part number>`;
+  const description = CATALOGUE[state].params[param];
+  if (description.includes('(a number)')) return 1;
+  return (
+    PLACEHOLDERS[param] ?? `<your ${description.replace(/^Optional: /, '').replace(/^./, (c) => c.toLowerCase())}>`
+  );
+}
+
+/**
+ * `federated-gateway states --template`: a state map with every provider state of the catalogue,
+ * each parameter it takes (bar the defaults') holding a placeholder the loader refuses until replaced.
+ */
+export function stateMapTemplate(): StateMapFile {
+  const defaults = Object.fromEntries(TEMPLATE_DEFAULTS.map((param) => [param, PLACEHOLDERS[param]]));
+  const states = Object.fromEntries(
+    STATE_NAMES.map((state) => [
+      state,
+      Object.fromEntries(
+        Object.keys(CATALOGUE[state].params)
+          .filter((param) => !(TEMPLATE_DEFAULTS as readonly string[]).includes(param))
+          .map((param) => [param, placeholderFor(state, param)]),
+      ),
+    ]),
+  );
+  return {
+    $schema: INSTALLED_SCHEMA_PATH,
+    $comment:
+      'From `federated-gateway states --template`. Replace every "<your …>" value with one from your own catalogue ' +
+      '(verify refuses the map while one is left) and check the numbers (order will be backordered: more than you ' +
+      'have). The defaults go to every state; a state may name its own member, account or location_id. An ' +
+      'optional state your system does not offer (a downloadable invoice copy) is deleted here and named in ' +
+      '"not_offered".',
+    defaults,
+    states,
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
-import { readDefaultScenario, startMockSeller } from '../mock-seller/index';
+import { startMockSeller } from '../mock-seller/index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 import { renderJunit } from './report-as-junit';
@@ -58,23 +58,8 @@ describe('the verification kit against the mock seller', () => {
   });
 
   it("injects a vendor's own values from a state map, without any state callback", async () => {
-    // The map names other parts than the pact's examples; one of them (a part with a single
-    // equivalent) is added to the scenario, as a vendor would pick one from its catalogue.
-    const scenario = readDefaultScenario();
-    scenario.parts.push({
-      mfr_code: 'ACD',
-      part_number: '41-962',
-      stock: ['L101', 'L150'].map((location_id) => ({
-        location_id,
-        cost: 4.1,
-        list: 6.99,
-        pack_code: 'EA',
-        pack_quantity: 1,
-        quantity_available: 12,
-      })),
-      related: [{ kind: 'equivalent', mfr_code: 'NGK', part_number: 'ILZKR7B11' }],
-    });
-    const own = await startMockSeller({ scenario, port: 0, host: '127.0.0.1' });
+    // The map names other parts than the pact's examples, all in the default scenario.
+    const own = await startMockSeller({ port: 0, host: '127.0.0.1' });
     try {
       const map = await readStateMap('fixtures/state-maps/mock-seller.json');
       const report = await runVerification({

@@ -2,7 +2,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main';
-import { STATES_USAGE } from './states-command';
 import { runInProcess } from './testing/run-in-process';
 import { shellCommands } from './testing/shell-words';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
@@ -10,7 +9,7 @@ import { packagePath } from '../shared/package-root';
 import { docBlock } from '../shared/testing/doc-blocks';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import {
-  SPEC_FAITHFUL_STATE_MAP,
+  fillTemplateForSpecFaithfulSeller,
   startSpecFaithfulSeller,
   type RunningPythonSeller,
 } from '../fixtures/sellers/spec-faithful-seller';
@@ -65,33 +64,6 @@ function showsOutput(actual: string, shown: string): void {
   }
 }
 
-/** The template with every placeholder replaced by the spec-faithful seller's own values, as step 3 says. */
-function fillTemplate(template: Record<string, unknown>): Record<string, unknown> {
-  const ours = JSON.parse(readFileSync(packagePath(SPEC_FAITHFUL_STATE_MAP), 'utf8')) as {
-    defaults: Record<string, string | number>;
-    states: Record<string, Record<string, string | number>>;
-    not_offered: string[];
-  };
-  const value = (state: string | undefined, param: string) => {
-    const found = (state === undefined ? undefined : ours.states[state]?.[param]) ?? ours.defaults[param];
-    if (found === undefined) throw new Error(`the spec-faithful map has no value for ${state ?? 'defaults'}/${param}`);
-    return found;
-  };
-  const fill = (state: string | undefined, entry: Record<string, unknown>) =>
-    Object.fromEntries(Object.keys(entry).map((param) => [param, value(state, param)]));
-  const states = template.states as Record<string, Record<string, unknown>>;
-  return {
-    ...template,
-    ...(template.defaults !== undefined && { defaults: fill(undefined, template.defaults as Record<string, unknown>) }),
-    states: Object.fromEntries(
-      Object.entries(states)
-        .filter(([state]) => !ours.not_offered.includes(state))
-        .map(([state, entry]) => [state, fill(state, entry)]),
-    ),
-    not_offered: ours.not_offered,
-  };
-}
-
 describe('the quick start', () => {
   it('installs the tarball the gateway team makes with npm pack', () => {
     const { version } = JSON.parse(readFileSync(packagePath('packages/toolkit/package.json'), 'utf8')) as {
@@ -109,21 +81,15 @@ describe('the quick start', () => {
   });
 
   it('takes a seller written from the specification from the template to PASSED', async () => {
-    // Until the states command writes templates, step 3 starts from the spec-faithful seller's
-    // filled map; then from the template the page's step 2 writes.
-    if (STATES_USAGE.includes('--template')) {
-      const template = await runBlock('quick-start-template');
-      expect(template.code).toBe(0);
-      const written = JSON.parse(readFileSync(join(dir.path, 'my-states.json'), 'utf8')) as Record<string, unknown>;
-      expect(written.$schema).toBe(
-        './node_modules/@federated-gateway/toolkit/contracts/json-schema/state-map.schema.json',
-      );
-      expect(JSON.stringify(written)).toContain('<your ');
-      writeFileSync(join(dir.path, 'my-states.json'), JSON.stringify(fillTemplate(written), null, 2));
-      expect(readFileSync(join(dir.path, 'my-states.json'), 'utf8')).not.toContain('<your ');
-    } else {
-      writeFileSync(join(dir.path, 'my-states.json'), readFileSync(packagePath(SPEC_FAITHFUL_STATE_MAP)));
-    }
+    const template = await runBlock('quick-start-template');
+    expect(template.code).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir.path, 'my-states.json'), 'utf8')) as Record<string, unknown>;
+    expect(written.$schema).toBe(
+      './node_modules/@federated-gateway/toolkit/contracts/json-schema/state-map.schema.json',
+    );
+    const filled = fillTemplateForSpecFaithfulSeller(written);
+    expect(JSON.stringify({ ...filled, $comment: '' })).not.toContain('<your ');
+    writeFileSync(join(dir.path, 'my-states.json'), JSON.stringify(filled, null, 2));
 
     const run = await runBlock('quick-start-verify', (text) => text.replace(PAGE_SELLER_URL, seller.url));
     expect(run.code, run.stderr).toBe(0);

@@ -1,6 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { danglingPathsInText, danglingReferences } from '../shared/testing/markdown-references';
+import { docBlock } from '../shared/testing/doc-blocks';
+import { fillTemplateForSpecFaithfulSeller, startSpecFaithfulSeller } from '../fixtures/sellers/spec-faithful-seller';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { packagePath } from '../shared/package-root';
@@ -149,6 +152,37 @@ describe('the installed CLI', () => {
     expect(unknown.stderr).toContain("unknown command 'verfy'");
   });
 
+  it('points only at files it ships: every link, anchor and path its pages and --help texts name', async () => {
+    const commands = ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path', 'compat'];
+    const helps = await Promise.all([
+      run(bin, ['--help'], dir.path),
+      ...commands.map((command) => run(bin, [command, '--help'], dir.path)),
+    ]);
+    const dangling = ['toolkit', 'contracts'].flatMap((name) => {
+      const root = join(app, 'node_modules', '@federated-gateway', name);
+      const check = {
+        root,
+        namedPaths: true,
+        selfPrefixes: [`node_modules/@federated-gateway/${name}/`, `./node_modules/@federated-gateway/${name}/`],
+        madeAtRunTime,
+      };
+      expect(
+        shippedFiles(root).filter((file) => /\.test\.[cm]?[jt]s$/.test(file)),
+        `${name} ships tests`,
+      ).toEqual([]);
+      const shippedPages = shippedFiles(root).filter((file) => file.endsWith('.md'));
+      expect(shippedPages.length, name).toBeGreaterThan(0);
+      const inHelp =
+        name === 'toolkit'
+          ? helps.flatMap((help, i) => danglingPathsInText(help.stdout, `${commands[i - 1] ?? ''} --help`, check))
+          : [];
+      return [...shippedPages.flatMap((page) => danglingReferences(page, check)), ...inHelp].map(
+        (d) => `${name}/${d.file}:${d.line} ${d.reference}: ${d.why}`,
+      );
+    });
+    expect(dangling).toEqual([]);
+  });
+
   it('starts the mock seller on its shipped default scenario and stops on SIGTERM', async () => {
     const child = spawn(bin, ['mock-seller', '--port', '0'], { cwd: dir.path, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -257,6 +291,40 @@ describe('the installed CLI', () => {
   });
 });
 
+// The vendor's quick start from the tarball, its blocks as the page shows them (the install
+// step is the one above: the same tarballs, from the cache), against a seller written from
+// the specification alone. cli/quick-start.test.ts follows the same page in-process.
+describe('the quick start, from the installed tarball', () => {
+  const PAGE = 'docs/vendor/quick-start.md';
+  const block = (id: string) => docBlock(PAGE, id).text;
+
+  it('takes a seller written from the specification from the template to PASSED', async () => {
+    const seller = await startSpecFaithfulSeller();
+    try {
+      const version = await run('bash', ['-euc', block('quick-start-version')], app);
+      expect(version.stdout).toBe(block('quick-start-version-output'));
+      const template = await run('bash', ['-euc', block('quick-start-template')], app);
+      expect(template.code, template.stderr).toBe(0);
+      const written = JSON.parse(readFileSync(join(app, 'my-states.json'), 'utf8')) as Record<string, unknown>;
+      // The schema the template names is there for the vendor's editor.
+      expect(existsSync(join(app, String(written.$schema)))).toBe(true);
+      const unfilled = await run('bash', ['-euc', block('quick-start-verify')], app);
+      expect(unfilled.code).toBe(2);
+      expect(unfilled.stderr).toContain("is still the template's placeholder");
+      writeFileSync(join(app, 'my-states.json'), JSON.stringify(fillTemplateForSpecFaithfulSeller(written), null, 2));
+      const verify = await run(
+        'bash',
+        ['-euc', block('quick-start-verify').replace('http://127.0.0.1:8080/seller', seller.url)],
+        app,
+      );
+      expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+      expect(verify.stdout).toMatch(/^PASSED: 14 of 15 interactions passed, 1 NOT OFFERED/m);
+    } finally {
+      seller.close();
+    }
+  });
+});
+
 // The same few calls from either module system: the kit's mock seller answers an item inquiry,
 // the contract core judges the reply (honest, then with the requested item dropped).
 const LIBRARY_CALLS = `
@@ -323,6 +391,23 @@ ${LIBRARY_CALLS}`,
     });
   });
 
+  it("run the contract package's README example as it stands: a reply without the asked item is named", async () => {
+    const { text } = docBlock('packages/contracts/README.md', 'contracts-check');
+    // The fixtures' exchange, the reply answering every item but the first.
+    const payload = (name: string) => readFileSync(packagePath('fixtures', 'payloads', name), 'utf8');
+    const setup = `const forwardedRequest = ${payload('item-inquiry.seller-request.json')};
+const sellerReply = ${payload('item-inquiry.seller-reply.json')};
+sellerReply.items = sellerReply.items.filter((item) => item.id !== forwardedRequest.items[0].id);
+`;
+    // An import must come first in a module: the README's import, then what it assumes, then the rest.
+    const [imports, ...rest] = text.split('\n\n');
+    writeFileSync(join(app, 'readme-check.mjs'), `${imports}\n${setup}${rest.join('\n\n')}`);
+    const result = await run('node', ['readme-check.mjs'], app);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^contract \d+\.\d+\.\d+:/);
+    expect(result.stderr).toContain('item.id-echo');
+  });
+
   it('are required from a CommonJS project (import.meta.url has no meaning there: the shipped files are found all the same)', async () => {
     writeFileSync(
       join(cjs, 'check.js'),
@@ -376,6 +461,18 @@ const { startMockSeller } = kit;
     );
   });
 });
+
+/** Folders and files the kit writes when it runs, which its pages name but no package ships. */
+const madeAtRunTime = ['verify-replays/'];
+
+/** The files of an installed package, relative to its folder. */
+function shippedFiles(root: string, dir = root): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : shippedFiles(root, path);
+    return [relative(root, path)];
+  });
+}
 
 function alive(pid: number): boolean {
   try {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { UsageError } from './command-line';
+import { usageFailure, UsageError } from './command-line';
 import type { CommandIo } from './command-io';
 import { COMPAT_USAGE, parseCompatOptions, type CompatOptions } from './compat-options';
 import { PACKAGE_ROOT, packagePath } from '../shared/package-root';
@@ -54,15 +54,15 @@ function compared(options: CompatOptions, baseSpec: string): CompatReport {
 }
 
 export async function compatCommand(argv: string[], io: CommandIo): Promise<number> {
-  const fail = (message: string, usage = false) => {
-    io.stderr(`compat: ${message}\n${usage ? `\n${COMPAT_USAGE}` : ''}`);
+  const fail = (message: string) => {
+    io.stderr(`compat: ${message}\n`);
     return 2;
   };
   let options;
   try {
     options = parseCompatOptions(argv, process.cwd());
   } catch (error) {
-    if (error instanceof UsageError) return fail(error.message, true);
+    if (error instanceof UsageError) return usageFailure('compat', error, io);
     throw error;
   }
   if (options === 'help') {
@@ -73,9 +73,12 @@ export async function compatCommand(argv: string[], io: CommandIo): Promise<numb
     options.base ??
     (options.paths !== undefined ? packagePath(CONTRACT_PATHS.buyerApi) : lastContractTag(options.repo));
   if (baseSpec === undefined)
-    return fail(
-      `no --base given and no contract tag (contract-v*) in ${options.repo}: name the release to compare against`,
-      true,
+    return usageFailure(
+      'compat',
+      new UsageError(
+        `no --base given and no contract tag (contract-v*) in ${options.repo}: name the release to compare against`,
+      ),
+      io,
     );
   let report: CompatReport;
   try {

@@ -1,13 +1,12 @@
 import { catalogueOptionsOf } from '../verification/explore/catalogue-option';
 import { writeFile } from 'node:fs/promises';
-import { UsageError } from './command-line';
 import { paletteFor } from '../verification/palette';
 import type { ConformanceReport } from '../verification/explore/conformance';
 import { renderConformanceJunit } from '../verification/explore/conformance-junit';
 import { conformanceTestCases } from '../verification/explore/conformance-test-cases';
 import { renderCtrf } from '../verification/report-as-ctrf';
 import { progressText, renderConformance } from '../verification/explore/conformance-text';
-import { EXPLORE_USAGE, parseExploreOptions, type ExploreCliOptions } from './explore-options';
+import { readExploreCommandLine, type ExploreCliOptions } from './explore-options';
 import { TIME_LIMIT } from '../verification/explore/run-exploration';
 import {
   exploreSeller,
@@ -20,27 +19,11 @@ import { writeWhole } from './report-files';
 import { renderConformanceHtml } from '../verification/html-report/conformance-html';
 import { kitErrorExit } from './kit-error-exit';
 
-// `verify --explore`: generated exchanges on the vendor's catalogue (exploreSeller,
+// `explore`: generated exchanges on the vendor's catalogue (exploreSeller,
 // verification/explore/explore-seller.ts). Here: the flags in, progress on stderr, the
 // failures, the conformance table and the verdict on stdout, JSON/JUnit on request.
 
 const PROGRESS_EVERY_MS = 1000;
-
-type Parsed = { kind: 'run'; options: ExploreCliOptions } | { kind: 'exit'; code: number };
-
-function parse(argv: string[], io: CommandIo): Parsed {
-  try {
-    return { kind: 'run', options: parseExploreOptions(argv) };
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    if (error.message === '') {
-      io.stdout(EXPLORE_USAGE);
-      return { kind: 'exit', code: 0 };
-    }
-    io.stderr(`verify --explore: ${error.message}\n\n${EXPLORE_USAGE}`);
-    return { kind: 'exit', code: 2 };
-  }
-}
 
 /** The flags as exploreSeller's options (progress and the signal are the command's). */
 export function exploreSellerOptionsOf(options: ExploreCliOptions): ExploreSellerOptions {
@@ -66,7 +49,7 @@ function progressPrinter(io: CommandIo): (event: ExploreSellerProgress) => void 
     switch (event.kind) {
       case 'started':
         return io.stderr(
-          `verify --explore: ${event.sellerUrl}, ${event.runs} generated exchanges from ${event.catalogue}, seed ${event.seed} (replay: --seed ${event.seed}), concurrency ${event.concurrency}\n`,
+          `explore: ${event.sellerUrl}, ${event.runs} generated exchanges from ${event.catalogue}, seed ${event.seed} (replay: --seed ${event.seed}), concurrency ${event.concurrency}\n`,
         );
       case 'progress':
         if (event.done === event.total || event.elapsedMs - lastProgress >= PROGRESS_EVERY_MS) {
@@ -86,20 +69,18 @@ async function writeReports(options: ExploreCliOptions, report: ConformanceRepor
   if (options.ctrf !== undefined)
     await writeFile(
       options.ctrf,
-      renderCtrf(
-        'federated-gateway verify --explore',
-        conformanceTestCases(report),
-        Date.now() - report.elapsedMs,
-        Date.now(),
-      ),
+      renderCtrf('federated-gateway explore', conformanceTestCases(report), Date.now() - report.elapsedMs, Date.now()),
     );
   if (options.html !== undefined) writeWhole(options.html, renderConformanceHtml(report));
 }
 
 export async function exploreCommand(argv: string[], io: CommandIo): Promise<number> {
-  const parsed = parse(argv, io);
-  if (parsed.kind === 'exit') return parsed.code;
-  const { options } = parsed;
+  const parsed = readExploreCommandLine(argv, io);
+  return parsed.kind === 'exit' ? parsed.code : runExplore(parsed.options, io);
+}
+
+/** An exploration with the flags already read (the CLI reads them before this module loads). */
+export async function runExplore(options: ExploreCliOptions, io: CommandIo): Promise<number> {
   let report: ConformanceReport;
   try {
     report = await exploreSeller({
@@ -110,7 +91,7 @@ export async function exploreCommand(argv: string[], io: CommandIo): Promise<num
   } catch (error) {
     // Stopped before the exploration began (while its catalogue was read).
     if (io.signal.aborted && error === io.signal.reason) return SIGNAL_EXIT[String(io.signal.reason)] ?? 1;
-    return kitErrorExit('verify --explore', error, io);
+    return kitErrorExit('explore', error, io);
   }
   io.stdout(`\n${renderConformance(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   await writeReports(options, report);

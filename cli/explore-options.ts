@@ -1,13 +1,13 @@
-import { parseArgs } from 'node:util';
-import { headerArgs, httpUrlArg, UsageError } from './command-line';
+import { headerArgs, httpUrlArg, strictArgs, usageFailure, UsageError, type Parsed } from './command-line';
+import type { CommandIo } from './command-io';
 import type { CatalogueSource } from '../verification/explore/catalogue-source';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
 import { reportFileArg } from './report-file-arg';
 
-// `verify --explore …`: the command line of an exploration, checked before anything starts,
+// `explore …`: the command line of an exploration, checked before anything starts,
 // with a message naming the flag at fault.
 
-export const EXPLORE_USAGE = `Usage: verify --explore --seller-url <url> (--state-map <file> | --states-url <url>) [options]
+export const EXPLORE_USAGE = `Usage: explore --seller-url <url> (--state-map <file> | --states-url <url>) [options]
 
 Generated exchanges instead of the pact's examples: item inquiries, orders, invoice and
 statement requests drawn from your own catalogue, every reply checked against the schema and
@@ -89,16 +89,16 @@ export function parseScore(flag: string, value: string): number {
 }
 
 /** The seller and the catalogue source, as explore and load both take them. */
-export function sellerAndCatalogue(
-  mode: '--explore' | '--load',
-  values: { 'seller-url'?: string; 'state-map'?: string; 'states-url'?: string },
-): { sellerUrl: string; catalogue: CatalogueSource } {
+export function sellerAndCatalogue(values: { 'seller-url'?: string; 'state-map'?: string; 'states-url'?: string }): {
+  sellerUrl: string;
+  catalogue: CatalogueSource;
+} {
   if (values['seller-url'] === undefined) throw new UsageError('--seller-url is required');
   if (values['state-map'] !== undefined && values['states-url'] !== undefined)
     throw new UsageError('give --state-map or --states-url, not both');
   if (values['state-map'] === undefined && values['states-url'] === undefined)
     throw new UsageError(
-      `${mode} needs your catalogue: --state-map <file>, or --states-url pointing at our mock seller`,
+      "--state-map or --states-url is required: your catalogue, or our mock seller's provider-state URL",
     );
   return {
     sellerUrl: httpUrlArg('--seller-url', values['seller-url']),
@@ -110,54 +110,57 @@ export function sellerAndCatalogue(
 }
 
 export function parseExploreOptions(argv: string[]): ExploreCliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        explore: { type: 'boolean', default: false },
-        'seller-url': { type: 'string' },
-        'state-map': { type: 'string' },
-        'states-url': { type: 'string' },
-        runs: { type: 'string', default: '200' },
-        seed: { type: 'string' },
-        'time-limit': { type: 'string' },
-        concurrency: { type: 'string', default: '4' },
-        'min-score': { type: 'string', default: '1' },
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string', default: '30000' },
-        'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
-        json: { type: 'string' },
-        junit: { type: 'string' },
-        ctrf: { type: 'string' },
-        'replay-dir': { type: 'string' },
-        html: { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (with --explore; see --explore --help)`);
-  }
+  const values = strictArgs(argv, {
+    'seller-url': { type: 'string' },
+    'state-map': { type: 'string' },
+    'states-url': { type: 'string' },
+    runs: { type: 'string', default: '200' },
+    seed: { type: 'string' },
+    'time-limit': { type: 'string' },
+    concurrency: { type: 'string', default: '4' },
+    'min-score': { type: 'string', default: '1' },
+    header: { type: 'string', multiple: true },
+    timeout: { type: 'string', default: '30000' },
+    'max-reply-bytes': { type: 'string', default: String(DEFAULT_MAX_REPLY_BYTES) },
+    json: { type: 'string' },
+    junit: { type: 'string' },
+    ctrf: { type: 'string' },
+    'replay-dir': { type: 'string' },
+    html: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  });
   if (values.help) throw new UsageError('');
-  const { sellerUrl, catalogue } = sellerAndCatalogue('--explore', values);
+  const { sellerUrl, catalogue } = sellerAndCatalogue(values);
   const headers = headerArgs('--header', values.header);
   return {
     sellerUrl,
     catalogue,
-    runs: wholeNumber('--runs', values.runs!, 1, 10_000_000),
+    runs: wholeNumber('--runs', values.runs, 1, 10_000_000),
     ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1) } : {}),
     ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),
-    concurrency: wholeNumber('--concurrency', values.concurrency!, 1, 256),
-    minScore: parseScore('--min-score', values['min-score']!),
+    concurrency: wholeNumber('--concurrency', values.concurrency, 1, 256),
+    minScore: parseScore('--min-score', values['min-score']),
     headers,
-    timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 3_600_000),
-    maxReplyBytes: wholeNumber('--max-reply-bytes', values['max-reply-bytes']!, 1, MAX_REPLY_BYTES_CEILING),
+    timeoutMs: wholeNumber('--timeout', values.timeout, 1, 3_600_000),
+    maxReplyBytes: wholeNumber('--max-reply-bytes', values['max-reply-bytes'], 1, MAX_REPLY_BYTES_CEILING),
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values.ctrf !== undefined ? { ctrf: values.ctrf } : {}),
     ...(values['replay-dir'] !== undefined ? { replayDir: values['replay-dir'] } : {}),
     ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
   };
+}
+
+/** `explore`'s command line once: the options, or the exit code once --help or a usage error was answered. */
+export function readExploreCommandLine(argv: string[], io: CommandIo): Parsed<ExploreCliOptions> {
+  try {
+    return { kind: 'run', options: parseExploreOptions(argv) };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message === '') {
+      io.stdout(EXPLORE_USAGE);
+      return { kind: 'exit', code: 0 };
+    }
+    return { kind: 'exit', code: usageFailure('explore', error, io) };
+  }
 }

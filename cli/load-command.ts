@@ -3,7 +3,6 @@ import { writeWhole } from './report-files';
 import { renderLoadReportHtml } from '../verification/html-report/load-html';
 import { loadReportView } from '../verification/load/load-report-view';
 import { writeFile } from 'node:fs/promises';
-import { UsageError } from './command-line';
 import { paletteFor } from '../verification/palette';
 import { renderLoadJunit } from '../verification/load/load-junit';
 import { renderLoad, stepHeader, stepLine } from '../verification/load/load-text';
@@ -11,29 +10,13 @@ import { levelName, type LoadReport } from '../verification/load/load-report';
 import { loadTestCases } from '../verification/load/load-test-cases';
 import { renderCtrf } from '../verification/report-as-ctrf';
 import { loadSeller, type LoadSellerOptions, type LoadSellerProgress } from '../verification/load/load-seller';
-import { LOAD_USAGE, parseLoadOptions, type LoadCliOptions } from './load-options';
+import { readLoadCommandLine, type LoadCliOptions } from './load-options';
 import { SIGNAL_EXIT, type CommandIo } from './command-io';
 import { kitErrorExit } from './kit-error-exit';
 
-// `verify --load`: the seller under the gateway's load (loadSeller,
+// `load`: the seller under the gateway's load (loadSeller,
 // verification/load/load-seller.ts). Here: the flags in, the bound on requests on stderr
 // before anything is sent, a line per step as it ends, then the report on stdout.
-
-type Parsed = { kind: 'run'; options: LoadCliOptions } | { kind: 'exit'; code: number };
-
-function parse(argv: string[], io: CommandIo): Parsed {
-  try {
-    return { kind: 'run', options: parseLoadOptions(argv) };
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    if (error.message === '') {
-      io.stdout(LOAD_USAGE);
-      return { kind: 'exit', code: 0 };
-    }
-    io.stderr(`verify --load: ${error.message}\n\n${LOAD_USAGE}`);
-    return { kind: 'exit', code: 2 };
-  }
-}
 
 /** The flags as loadSeller's options (progress and the signal are the command's). */
 export function loadSellerOptionsOf(options: LoadCliOptions): LoadSellerOptions {
@@ -59,6 +42,14 @@ export function loadSellerOptionsOf(options: LoadCliOptions): LoadSellerOptions 
   };
 }
 
+/** Whether the run places orders on the vendor's system, said before anything is sent. */
+export function ordersLine(options: LoadCliOptions, placesOrders: boolean): string {
+  if (placesOrders) return `load: placing real orders on ${options.sellerUrl} (--orders)`;
+  if (options.orders)
+    return 'load: no orders will be placed: --orders, but the mix or your catalogue leaves place_order out';
+  return 'load: no orders will be placed (add --orders to include place-order in the mix)';
+}
+
 /** What the run will send, and its bound, before the first request. */
 function startLine(event: LoadSellerProgress & { kind: 'started' }): string {
   const steps =
@@ -74,11 +65,10 @@ function startLine(event: LoadSellerProgress & { kind: 'started' }): string {
       ? `SLOs: ${event.slos.map((s) => s.expression).join(', ')}${event.abortOnFail ? ' (--abort-on-fail)' : ''}\n`
       : '';
   return (
-    `verify --load: ${event.sellerUrl}, ${model} ${steps} × ${event.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
+    `load: ${event.sellerUrl}, ${model} ${steps} × ${event.stepSeconds} s (about ${Math.ceil(seconds)} s), ` +
     `deadline ${event.timeoutMs} ms, at most ${event.maxRequests} requests (${source})` +
     `${event.timeLimitMs !== undefined ? `, at most ${event.timeLimitMs / 1000} s (--time-limit)` : ''}` +
-    `${event.placesOrders ? ' (place order included: fresh PO numbers)' : ', no orders'}, ` +
-    `seed ${event.seed} (replay: --seed ${event.seed})\n${slos}${stepHeader(event.model)}\n`
+    `, seed ${event.seed} (replay: --seed ${event.seed})\n${slos}${stepHeader(event.model)}\n`
   );
 }
 
@@ -86,7 +76,7 @@ function progressPrinter(options: LoadCliOptions, io: CommandIo): (event: LoadSe
   return (event) => {
     switch (event.kind) {
       case 'started':
-        return io.stderr(startLine(event));
+        return io.stderr(`${ordersLine(options, event.placesOrders)}\n${startLine(event)}`);
       case 'step':
         return io.stderr(`${stepLine(event.step, options.timeoutMs, paletteFor(io.stderrIsTTY, io.env))}\n`);
     }
@@ -97,17 +87,17 @@ async function writeReports(options: LoadCliOptions, report: LoadReport, started
   if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
   if (options.junit !== undefined) await writeFile(options.junit, renderLoadJunit(report));
   if (options.ctrf !== undefined)
-    await writeFile(
-      options.ctrf,
-      renderCtrf('federated-gateway verify --load', loadTestCases(report), started, Date.now()),
-    );
+    await writeFile(options.ctrf, renderCtrf('federated-gateway load', loadTestCases(report), started, Date.now()));
   if (options.html !== undefined) writeWhole(options.html, renderLoadReportHtml(loadReportView(report)));
 }
 
 export async function loadCommand(argv: string[], io: CommandIo): Promise<number> {
-  const parsed = parse(argv, io);
-  if (parsed.kind === 'exit') return parsed.code;
-  const { options } = parsed;
+  const parsed = readLoadCommandLine(argv, io);
+  return parsed.kind === 'exit' ? parsed.code : runLoadCommand(parsed.options, io);
+}
+
+/** A load run with the flags already read (the CLI reads them before this module loads). */
+export async function runLoadCommand(options: LoadCliOptions, io: CommandIo): Promise<number> {
   const started = Date.now();
   let report: LoadReport;
   try {
@@ -117,7 +107,7 @@ export async function loadCommand(argv: string[], io: CommandIo): Promise<number
       onProgress: progressPrinter(options, io),
     });
   } catch (error) {
-    return kitErrorExit('verify --load', error, io);
+    return kitErrorExit('load', error, io);
   }
   io.stdout(`\n${renderLoad(report, paletteFor(io.stdoutIsTTY, io.env))}`);
   await writeReports(options, report, started);

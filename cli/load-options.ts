@@ -1,6 +1,6 @@
 import { reportFileArg } from './report-file-arg';
-import { parseArgs } from 'node:util';
-import { headerArgs, UsageError } from './command-line';
+import { headerArgs, strictArgs, usageFailure, UsageError, type Parsed } from './command-line';
+import type { CommandIo } from './command-io';
 import { parseDuration, sellerAndCatalogue, wholeNumber } from './explore-options';
 import type { CatalogueSource } from '../verification/explore/catalogue-source';
 import { DEFAULT_REPLAY_DIR } from '../verification/load/replay-file';
@@ -14,29 +14,24 @@ import {
   MAX_RATE,
 } from '../verification/load/load-budget';
 
-// `verify --load …`: the command line of a load run, checked before anything is sent. The
+// `load …`: the command line of a load run, checked before anything is sent. The
 // defaults are safe for a vendor's staging system: the gateway's own deadline (5000 ms, a
 // member's default timeout_ms) and concurrency cap (GATEWAY_MEMBER_CONCURRENCY, 64) as the top
 // step, 10 s a step, and a bound on requests sized from the steps — printed before the run starts.
 
-export const LOAD_USAGE = `Usage: verify --load --seller-url <url> (--state-map <file> | --states-url <url>) [options]
+export const LOAD_USAGE = `Usage: load --seller-url <url> (--state-map <file> | --states-url <url>) [options]
 
-Your system under the gateway's load: generated requests (as --explore draws them) in the
-gateway's operation mix, ramped in steps, EVERY reply checked against the schema and every
-reply rule. Correctness is not capacity: any broken reply rule or schema, at any step, fails
-the run. The knee is the highest step with p99 under the deadline, no timeout and no error.
-
-Two models:
-  closed (--concurrency): a fixed number of requests in flight, each sent when the one before
-                          it answered. A seller that stalls makes it send less, so the stall
-                          hides in the figures (the report warns when latencies suggest it).
-  open (--rate):          requests sent on a schedule, whatever the replies do (as k6's
-                          arrival-rate executors and wrk2); latency counts from each request's
-                          intended send time; a step whose schedule could not be kept says so.
+Your system under the gateway's load: generated requests (as explore draws them) in the gateway's
+operation mix, ramped in steps, every reply checked against the schema and every reply rule. A
+broken rule fails the run at any step; the knee is the highest step with p99 under the deadline,
+no timeout and no error. Closed model (--concurrency): a number of requests in flight, each sent
+when the one before it answered (a stalling seller hides in the figures; the report warns). Open
+model (--rate): requests on a schedule whatever the replies do, latency from the intended send.
 
   --seller-url <url>        your seller system's endpoint (every request is POSTed here)
   --state-map <file>        your catalogue: the state map's values and its "explore" section
   --states-url <url>        or: our mock seller's provider-state URL (…/__admin/provider-state)
+  --orders                  include place order in the mix: REAL orders, fresh PO numbers (default: none)
   --concurrency <list>      closed model: the steps, e.g. 1,2,4,8,16 (default 1,2,4,8,16,32,64)
   --max-concurrency <n>     or: powers of two from 1 up to n (and n itself)
   --rate <list>             open model: arrival rates in requests/s, e.g. 50,100,200,400
@@ -47,35 +42,31 @@ Two models:
   --timeout <ms>            the gateway's deadline for your replies (default 5000, a member's
                             default timeout_ms; ask your gateway operator for yours)
   --mix <weights>           operation shares (default item_inquiry=70,place_order=10,invoice=10,statement=10)
-  --no-orders               send no place order at all (a production system: no real orders)
   --max-requests <n>        the most requests the run may send (default: sized from the steps so
                             every step runs whole; printed before the first is sent)
-  --time-limit <t>          end the run after t (e.g. 90s, 5m): the step under way is cut, the
-                            rest do not run, and the report says so (default: none)
+  --time-limit <t>          end the run after t (e.g. 90s, 5m): the step under way is cut, the rest
+                            do not run, and the report says so (default: none)
   --min-concurrency <n>     closed model: fail (exit 1) when the knee is below n (default 1)
   --min-rate <n>            open model: fail (exit 1) when the knee is below n requests/s
   --slo <list>              thresholds checked at every step and for the run, e.g.
-                            'p95<300ms,p99<1s,errors<0.1%,timeouts=0' (metrics p50 p90 p95 p99
-                            max in ms or s; rps; errors, timeouts, dropped as counts or %;
-                            comparisons < <= = >= >); a breach fails the run
+                            'p95<300ms,p99<1s,errors<0.1%,timeouts=0' (p50 p90 p95 p99 max in ms or s;
+                            rps; errors, timeouts, dropped as counts or %); a breach fails the run
   --abort-on-fail           stop at the first step that breaches an --slo (the rest: not run)
   --seed <n>                the generator's seed (default: random, printed)
   --header <name: value>    add a header to every request to your system; repeatable
   --json <file>             also write the report as JSON
   --junit <file>            also write JUnit XML (a test case per step, rule, SLO and the gate)
   --ctrf <file>             also write the same test cases as CTRF JSON (ctrf.io)
-  --html <file>             also write one self-contained HTML page: latency and throughput against
-                            the steps as charts, the knee, the deadline and the SLOs marked
+  --html <file>             also write one self-contained HTML page: latency and throughput charts
   --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
   --help                    this text
 
-The bound on requests is printed on stderr before the first is sent; progress per step on
-stderr; the table, the failures and the verdict on stdout. A ramp cut short (the bound spent,
---time-limit, --abort-on-fail) lists the steps that did not run, and the knee reads "at least N (not measured
-beyond)"; a gate or an SLO that needs such a step fails. Exit 0: every reply correct, the knee
-at least the gate, every SLO held; 1: otherwise; 2: bad usage, an unusable catalogue, or your
-system cannot be reached at start; 130/143: stopped by SIGINT/SIGTERM (within a second, with a
-partial report).
+Whether orders are placed, and the bound on requests, on stderr before the first is sent;
+progress per step on stderr; the table, the failures and the verdict on stdout. A ramp cut short
+lists the steps not run: the knee reads "at least N", a gate or an SLO that needs them fails.
+Exit 0: every reply correct, the knee at least the gate, every SLO held; 1: otherwise; 2: bad
+usage, an unusable catalogue, or your system unreachable at start; 130/143: stopped by
+SIGINT/SIGTERM (within a second, with a partial report saying what was measured).
 `;
 
 export interface LoadCliOptions {
@@ -88,7 +79,10 @@ export interface LoadCliOptions {
   stepSeconds: number;
   timeoutMs: number;
   mix: LoadMix;
+  /** --orders: place order in the mix (real orders); off unless asked. */
   orders: boolean;
+  /** Lines for stderr about the flags as given (an old spelling), before the run. */
+  notes: string[];
   maxRequests: number;
   maxRequestsSource: 'given' | 'sized from the steps';
   timeLimitMs?: number;
@@ -136,46 +130,37 @@ export function doublingUpTo(n: number): number[] {
   return out;
 }
 
-const loadFlags = (argv: string[]) => {
-  try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        load: { type: 'boolean', default: false },
-        'seller-url': { type: 'string' },
-        'state-map': { type: 'string' },
-        'states-url': { type: 'string' },
-        concurrency: { type: 'string' },
-        'max-concurrency': { type: 'string' },
-        rate: { type: 'string' },
-        'max-rate': { type: 'string' },
-        'max-in-flight': { type: 'string' },
-        'min-rate': { type: 'string' },
-        slo: { type: 'string', multiple: true },
-        'abort-on-fail': { type: 'boolean', default: false },
-        ctrf: { type: 'string' },
-        'step-seconds': { type: 'string', default: '10' },
-        timeout: { type: 'string', default: '5000' },
-        mix: { type: 'string' },
-        'no-orders': { type: 'boolean', default: false },
-        'max-requests': { type: 'string' },
-        'time-limit': { type: 'string' },
-        'min-concurrency': { type: 'string' },
-        seed: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        json: { type: 'string' },
-        junit: { type: 'string' },
-        html: { type: 'string' },
-        'replay-dir': { type: 'string', default: DEFAULT_REPLAY_DIR },
-        help: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (with --load; see --load --help)`);
-  }
-};
+const loadFlags = (argv: string[]) =>
+  strictArgs(argv, {
+    'seller-url': { type: 'string' },
+    'state-map': { type: 'string' },
+    'states-url': { type: 'string' },
+    orders: { type: 'boolean', default: false },
+    concurrency: { type: 'string' },
+    'max-concurrency': { type: 'string' },
+    rate: { type: 'string' },
+    'max-rate': { type: 'string' },
+    'max-in-flight': { type: 'string' },
+    'min-rate': { type: 'string' },
+    slo: { type: 'string', multiple: true },
+    'abort-on-fail': { type: 'boolean', default: false },
+    ctrf: { type: 'string' },
+    'step-seconds': { type: 'string', default: '10' },
+    timeout: { type: 'string', default: '5000' },
+    mix: { type: 'string' },
+    // The default since orders became opt-in: accepted until 1.0, with a note.
+    'no-orders': { type: 'boolean', default: false },
+    'max-requests': { type: 'string' },
+    'time-limit': { type: 'string' },
+    'min-concurrency': { type: 'string' },
+    seed: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    json: { type: 'string' },
+    junit: { type: 'string' },
+    html: { type: 'string' },
+    'replay-dir': { type: 'string', default: DEFAULT_REPLAY_DIR },
+    help: { type: 'boolean', default: false },
+  });
 type LoadFlags = ReturnType<typeof loadFlags>;
 
 /** Closed or open, from the flags given; flags of both models together are refused. */
@@ -210,7 +195,7 @@ function levelsOf(values: LoadFlags, model: LoadModel): number[] {
   return [...DEFAULT_CONCURRENCIES];
 }
 
-/** The operation mix, and whether orders may be sent at all. */
+/** The operation mix, and whether orders may be sent at all (only with --orders). */
 function mixOf(values: LoadFlags): { mix: LoadMix; orders: boolean } {
   let mix = DEFAULT_MIX;
   if (values.mix !== undefined) {
@@ -220,9 +205,10 @@ function mixOf(values: LoadFlags): { mix: LoadMix; orders: boolean } {
       throw new UsageError(`--mix: ${(error as Error).message}`);
     }
   }
-  const orders = !values['no-orders'];
+  if (values.orders && values['no-orders']) throw new UsageError('give --orders or --no-orders, not both');
+  const orders = values.orders;
   if (!orders && Object.entries(mix).every(([op, w]) => op === 'place-order' || w === 0))
-    throw new UsageError('--no-orders leaves nothing in --mix to send');
+    throw new UsageError('--mix has only place_order, which needs --orders (real orders on your system)');
   return { mix, orders };
 }
 
@@ -241,13 +227,13 @@ function slosOf(values: LoadFlags, model: LoadModel): Slo[] {
 export function parseLoadOptions(argv: string[]): LoadCliOptions {
   const values = loadFlags(argv);
   if (values.help) throw new UsageError('');
-  const { sellerUrl, catalogue } = sellerAndCatalogue('--load', values);
+  const { sellerUrl, catalogue } = sellerAndCatalogue(values);
   const model = modelOf(values);
   const headers = headerArgs('--header', values.header);
   const { mix, orders } = mixOf(values);
   const levels = levelsOf(values, model);
   const slos = slosOf(values, model);
-  const stepSeconds = parseDuration('--step-seconds', values['step-seconds']!) / 1000;
+  const stepSeconds = parseDuration('--step-seconds', values['step-seconds']) / 1000;
   const minLevel =
     model === 'open'
       ? values['min-rate'] !== undefined
@@ -264,9 +250,12 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         ? wholeNumber('--max-in-flight', values['max-in-flight'], 1, 4096)
         : DEFAULT_MAX_IN_FLIGHT,
     stepSeconds,
-    timeoutMs: wholeNumber('--timeout', values.timeout!, 1, 600_000),
+    timeoutMs: wholeNumber('--timeout', values.timeout, 1, 600_000),
     mix,
     orders,
+    notes: values['no-orders']
+      ? ['load: --no-orders is the default now (orders are placed only with --orders); the flag is accepted until 1.0']
+      : [],
     ...(values['max-requests'] !== undefined
       ? {
           maxRequests: wholeNumber('--max-requests', values['max-requests'], 1, 100_000_000),
@@ -279,13 +268,29 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
     ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),
     minLevel,
     slos,
-    abortOnFail: values['abort-on-fail']!,
+    abortOnFail: values['abort-on-fail'],
     ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1) } : {}),
     headers,
     ...(values.json !== undefined ? { json: values.json } : {}),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
     ...(values.ctrf !== undefined ? { ctrf: values.ctrf } : {}),
     ...(values.html !== undefined ? { html: reportFileArg('--html', values.html) } : {}),
-    replayDir: values['replay-dir']!,
+    replayDir: values['replay-dir'],
   };
+}
+
+/** `load`'s command line once: the options, or the exit code once --help or a usage error was answered. */
+export function readLoadCommandLine(argv: string[], io: CommandIo): Parsed<LoadCliOptions> {
+  try {
+    const options = parseLoadOptions(argv);
+    for (const note of options.notes) io.stderr(`${note}\n`);
+    return { kind: 'run', options };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message === '') {
+      io.stdout(LOAD_USAGE);
+      return { kind: 'exit', code: 0 };
+    }
+    return { kind: 'exit', code: usageFailure('load', error, io) };
+  }
 }

@@ -3,21 +3,62 @@ import { packagePath } from '../shared/package-root';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
 import type { Command, CommandIo } from './command-io';
 
+import { closest, type Parsed } from './command-line';
+import { movedFromVerify } from './old-spellings';
+
 // `federated-gateway <command>`: the toolkit's installable CLI (package.json "bin"). Commands
 // load on demand: the contract's validators compile at load, which --help need not wait for.
+// So a command's flags are read once, by its options module (light), and only a right command
+// line loads the command that runs it.
 
-/** `gate` answers --help and usage errors without loading the command (undefined: go on). */
-type Gate = (argv: string[], io: CommandIo) => Promise<number | undefined>;
+/** A command read by a light module, then run by a heavy one loaded only once its flags are right. */
+function readThenRun<O>(
+  read: () => Promise<(argv: string[], io: CommandIo) => Parsed<O>>,
+  run: () => Promise<(options: O, io: CommandIo) => Promise<number>>,
+): () => Promise<Command> {
+  return async () => {
+    const readCommandLine = await read();
+    return async (argv, io) => {
+      const parsed = readCommandLine(argv, io);
+      return parsed.kind === 'exit' ? parsed.code : (await run())(parsed.options, io);
+    };
+  };
+}
 
-const COMMANDS: Record<string, { load: () => Promise<Command>; gate?: () => Promise<Gate>; summary: string }> = {
+const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }> = {
   verify: {
-    load: async () => (await import('./verify-command')).verifyCommand,
-    gate: async () => (await import('./usage-gate')).verifyUsageGate,
+    load: readThenRun(
+      async () => (await import('./verify-options')).readVerifyCommandLine,
+      async () => (await import('./verify-command')).runVerify,
+    ),
     summary: 'verify your seller system against the pact and the reply rules',
   },
+  explore: {
+    load: readThenRun(
+      async () => (await import('./explore-options')).readExploreCommandLine,
+      async () => (await import('./explore-command')).runExplore,
+    ),
+    summary: 'generated exchanges from your catalogue, every reply checked, failures shrunk',
+  },
+  load: {
+    load: readThenRun(
+      async () => (await import('./load-options')).readLoadCommandLine,
+      async () => (await import('./load-command')).runLoadCommand,
+    ),
+    summary: "your seller system under the gateway's load: the knee, every reply checked",
+  },
+  replay: {
+    load: readThenRun(
+      async () => (await import('./replay-options')).readReplayCommandLine,
+      async () => (await import('./replay-command')).runReplay,
+    ),
+    summary: 'send a failure that needs company again, with its company (a file load or explore wrote)',
+  },
   'rules-proxy': {
-    load: async () => (await import('./rules-proxy-command')).rulesProxyCommand,
-    gate: async () => (await import('./usage-gate')).rulesProxyUsageGate,
+    load: readThenRun(
+      async () => (await import('./rules-proxy-options')).readRulesProxyCommandLine,
+      async () => (await import('./rules-proxy-command')).runRulesProxy,
+    ),
     summary: 'the reply rules in front of your seller, for your own Pact verifier',
   },
   'mock-seller': {
@@ -58,20 +99,26 @@ ${Object.entries(COMMANDS)
 `;
 
 export async function main(argv: string[], io: CommandIo): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  const [given, ...args] = argv;
+  if (given === undefined || given === '--help' || given === '-h' || given === 'help') {
     io.stdout(MAIN_USAGE);
-    return name === undefined ? 2 : 0;
+    return given === undefined ? 2 : 0;
   }
-  if (name === '--version' || name === '-v') {
+  if (given === '--version' || given === '-v') {
     io.stdout(`${versionLine()}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
+  // `verify --explore …` and the other old spellings: the new command, with a note (until 1.0).
+  const moved = given === 'verify' ? movedFromVerify(args, io) : undefined;
+  const [name, rest] = moved !== undefined ? [moved.command, moved.argv] : [given, args];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
-    io.stderr(`federated-gateway: unknown command '${name}'\n\n${MAIN_USAGE}`);
+    const near = closest(name, Object.keys(COMMANDS));
+    io.stderr(
+      `federated-gateway: unknown command '${name}'${near !== undefined ? ` (did you mean ${near}?)` : ''}\n` +
+        "Run 'federated-gateway --help' for the commands.\n",
+    );
     return 2;
   }
-  const answered = command.gate === undefined ? undefined : await (await command.gate())(rest, io);
-  return answered ?? (await command.load())(rest, io);
+  return (await command.load())(rest, io);
 }

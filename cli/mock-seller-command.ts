@@ -1,4 +1,4 @@
-import { integerArg, strictArgs, UsageError } from './command-line';
+import { integerArg, strictArgs, usageFailure, UsageError } from './command-line';
 import { Type } from '@sinclair/typebox';
 import { EnvInteger, EnvString, EnvUrl, Optional, readEnvironment } from '../shared/environment';
 import { DEFAULT_SCENARIO_PATH, ScenarioError, startMockSeller, startPactReplay } from '../mock-seller/index';
@@ -57,8 +57,7 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
     port = integerArg('--port', values.port, 0, 65_535);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`mock-seller: ${error.message}\n\n${MOCK_SELLER_USAGE}`);
-    return 2;
+    return usageFailure('mock-seller', error, io);
   }
   if (values.help) {
     io.stdout(MOCK_SELLER_USAGE);

@@ -1,5 +1,6 @@
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import type { CommandIo } from './command-io';
+import { helpHint } from './command-line';
 
 // `pact-path`: where the pact this package ships is, for a verifier's --file (pact-jvm,
 // PactNet, the Rust CLI) — inside node_modules once installed, which no one should guess.
@@ -16,7 +17,7 @@ export async function pactPathCommand(argv: string[], io: CommandIo): Promise<nu
     return 0;
   }
   if (argv.length > 0) {
-    io.stderr(`pact-path: takes no arguments, got '${argv.join(' ')}'\n\n${PACT_PATH_USAGE}`);
+    io.stderr(`pact-path: takes no arguments, got '${argv.join(' ')}'\n${helpHint('pact-path')}\n`);
     return 2;
   }
   io.stdout(`${PACT_FILE}\n`);

@@ -286,7 +286,7 @@ describe('record, then replay', () => {
       ['--upstream', 'http://x/seller', '--out', 'x.json', '--port', 'abc'],
       /--port must be a whole number from 0 to 65535, got 'abc'/,
     ],
-    [['--bogus'], /Unknown option '--bogus'/],
+    [['--bogus'], /unknown option '--bogus'/],
   ])('wrong usage %j exits 2 naming the option', async (argv, message) => {
     const run = recorder(argv as string[]);
     expect(await run.exit).toBe(2);

@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { UsageError } from './command-line';
+import { usageFailure, UsageError } from './command-line';
 import { probeTcp } from '../shared/http/upstream-probe';
 import { checkRecordFlags, parseRecordFlags, RECORD_USAGE, type RecordOptions } from './record-options';
 import { ScenarioError } from '../mock-seller/index';
@@ -38,7 +38,7 @@ type Say = (line: string) => void;
 
 export async function recordCommand(argv: string[], io: CommandIo): Promise<number> {
   const say: Say = (line) => io.stderr(`record: ${line}\n`);
-  const options = readOptions(argv, io, say);
+  const options = readOptions(argv, io);
   if (typeof options === 'number') return options;
   const unreachable = await probeTcp(options.upstream);
   if (unreachable !== undefined) {
@@ -57,15 +57,13 @@ export async function recordCommand(argv: string[], io: CommandIo): Promise<numb
 }
 
 /** The options, or the exit code once --help or a usage error has been answered. */
-function readOptions(argv: string[], io: CommandIo, say: Say): RecordOptions | number {
+function readOptions(argv: string[], io: CommandIo): RecordOptions | number {
   let flags;
   try {
     flags = parseRecordFlags(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    say(error.message);
-    io.stderr(RECORD_USAGE);
-    return 2;
+    return usageFailure('record', error, io);
   }
   if (flags.help) {
     io.stdout(RECORD_USAGE);
@@ -75,9 +73,7 @@ function readOptions(argv: string[], io: CommandIo, say: Say): RecordOptions | n
     return checkRecordFlags(flags);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    say(error.message);
-    io.stderr(`Try 'record --help'.\n`);
-    return 2;
+    return usageFailure('record', error, io);
   }
 }
 

@@ -2,34 +2,33 @@ import { readFile } from 'node:fs/promises';
 import { exchange } from '../verification/explore/exchange';
 import { isReplayFile } from '../verification/load/replay-file';
 import type { CommandIo } from './command-io';
+import { readReplayCommandLine, ROUNDS } from './replay-options';
 
-// `verify --replay <file>`: a failure that needs company, sent again with its company — the
+// `replay <file>`: a failure that needs company, sent again with its company — the
 // failing request and the requests that were in flight beside it, all at once, a few rounds.
 // Exit 1 when the rule breaks again (the failure is shown), 0 when it did not this time.
 
-const ROUNDS = 5;
-
 export async function replayCommand(argv: string[], io: CommandIo): Promise<number> {
-  const at = argv.indexOf('--replay');
-  const file = argv[at + 1];
-  if (file === undefined || file.startsWith('--')) {
-    io.stderr('verify --replay: give the replay file written by verify --load or --explore: verify --replay <file>\n');
-    return 2;
-  }
+  const parsed = readReplayCommandLine(argv, io);
+  return parsed.kind === 'exit' ? parsed.code : runReplay(parsed.options, io);
+}
+
+/** The file's failing request and its company, a few rounds. */
+export async function runReplay({ file }: { file: string }, io: CommandIo): Promise<number> {
   let data: unknown;
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    io.stderr(`verify --replay: ${file}: ${(error as Error).message}\n`);
+    io.stderr(`replay: ${file}: ${(error as Error).message}\n`);
     return 2;
   }
   if (!isReplayFile(data)) {
-    io.stderr(`verify --replay: ${file} is not a replay file (kind "replay", seller_url, rule, failing, companions)\n`);
+    io.stderr(`replay: ${file} is not a replay file (kind "replay", seller_url, rule, failing, companions)\n`);
     return 2;
   }
   const target = { sellerUrl: data.seller_url, headers: data.headers, timeoutMs: data.timeout_ms };
   io.stderr(
-    `verify --replay: ${data.rule}: the failing request with ${data.companions.length} beside it, ${ROUNDS} rounds, to ${data.seller_url}\n`,
+    `replay: ${data.rule}: the failing request with ${data.companions.length} beside it, ${ROUNDS} rounds, to ${data.seller_url}\n`,
   );
   for (let round = 1; round <= ROUNDS; round++) {
     if (io.signal.aborted) return 130;

@@ -265,7 +265,7 @@ describe('npm run rules-proxy, as a process', () => {
 describe('rules-proxy usage and refusals', () => {
   const usage: [string, string[], RegExp][] = [
     ['no upstream', [], /rules-proxy: --upstream is required/],
-    ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /Unknown option '--colour'/],
+    ['an unknown flag', ['--upstream', 'http://127.0.0.1:1/seller', '--colour'], /unknown option '--colour'/],
     [
       'a bad port',
       ['--upstream', 'http://127.0.0.1:1/seller', '--port', '70000'],

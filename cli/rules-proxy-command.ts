@@ -1,4 +1,4 @@
-import { rulesProxyArgsOrExit, type RulesProxyArgs } from './rules-proxy-options';
+import { readRulesProxyCommandLine, type RulesProxyArgs } from './rules-proxy-options';
 import { PactFileError, readV4Pact, type PactDocument } from '../contracts/pact/pact-file';
 import { interactionsShaped, requestShape } from '../contracts/pact/interaction-of-request';
 import {
@@ -29,8 +29,12 @@ export { parseRulesProxyArgs, RULES_PROXY_USAGE } from './rules-proxy-options';
 type Early = { exit: number };
 
 export async function rulesProxyCommand(argv: string[], io: CommandIo): Promise<number> {
-  const args = rulesProxyArgsOrExit(argv, io);
-  if ('exit' in args) return args.exit;
+  const parsed = readRulesProxyCommandLine(argv, io);
+  return parsed.kind === 'exit' ? parsed.code : runRulesProxy(parsed.options, io);
+}
+
+/** The proxy with its arguments already read (the CLI reads them before this module loads). */
+export async function runRulesProxy(args: RulesProxyArgs, io: CommandIo): Promise<number> {
   const pact = readPact(args, io);
   if ('exit' in pact) return pact.exit;
   const unreachable = await probeUpstream(args.upstream);

@@ -1,4 +1,4 @@
-import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
+import { headerArgs, httpUrlArg, integerArg, strictArgs, usageFailure, UsageError, type Parsed } from './command-line';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import type { CommandIo } from './command-io';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
@@ -84,22 +84,18 @@ export function parseRulesProxyArgs(argv: string[]): RulesProxyArgs | 'help' {
   };
 }
 
-/**
- * The arguments, or the exit code once --help (0) or a usage error (2) has been answered on
- * `io`: the command and its usage gate (cli/usage-gate.ts) answer with this one function.
- */
-export function rulesProxyArgsOrExit(
+/** `rules-proxy`'s command line once: the arguments, or the exit code once --help or a usage error was answered. */
+export function readRulesProxyCommandLine(
   argv: string[],
   io: Pick<CommandIo, 'stdout' | 'stderr'>,
-): RulesProxyArgs | { exit: number } {
+): Parsed<RulesProxyArgs> {
   try {
     const args = parseRulesProxyArgs(argv);
-    if (args !== 'help') return args;
+    if (args !== 'help') return { kind: 'run', options: args };
     io.stdout(RULES_PROXY_USAGE);
-    return { exit: 0 };
+    return { kind: 'exit', code: 0 };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`rules-proxy: ${error.message}\n\n${RULES_PROXY_USAGE}`);
-    return { exit: 2 };
+    return { kind: 'exit', code: usageFailure('rules-proxy', error, io) };
   }
 }

@@ -112,7 +112,7 @@ describe('federated-gateway states', () => {
     const none = await runInProcess(statesCommand, []);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('states: --state-map is required (or --template to start one)');
-    expect(none.stderr).toContain('Usage: states --state-map <file>');
+    expect(none.stderr).toContain("Run 'federated-gateway states --help' for the options.");
 
     const file = join(temporaryDirectory('states'), 'map.json');
     writeFileSync(file, JSON.stringify({ states: { 'part exists': { part_numbr: 'X' } } }));

@@ -1,4 +1,4 @@
-import { integerArg, strictArgs, UsageError } from './command-line';
+import { integerArg, strictArgs, usageFailure, UsageError } from './command-line';
 import type { RunningStateServer } from '../verification/start-state-server';
 import { kitErrorExit } from './kit-error-exit';
 import type { StateEvent } from '../verification/state-handlers';
@@ -59,8 +59,7 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
     port = integerArg('--port', values.port, 0, 65_535);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`states: ${error.message}\n\n${STATES_USAGE}`);
-    return 2;
+    return usageFailure('states', error, io);
   }
 
   // Loaded once the flags are right: Hono and the state map's validator are most of the start-up.

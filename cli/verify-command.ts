@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { parseKitOptions, USAGE, type KitOptions } from './verify-options';
-import { UsageError } from './command-line';
+import { readVerifyCommandLine, type KitOptions } from './verify-options';
+import { movedFromVerify } from './old-spellings';
 import { paletteFor } from '../verification/palette';
 import { renderJunit } from '../verification/report-as-junit';
 import { verificationTestCases } from '../verification/verification-test-cases';
@@ -25,22 +25,6 @@ import { kitErrorExit } from './kit-error-exit';
 // `verify`: Pact verification of a seller system with the reply rules applied to every
 // exchange (verifySeller, verification/verify-seller.ts). Here: the flags in, progress on
 // stderr, the report on stdout, files on request.
-
-type Parsed = { kind: 'run'; options: KitOptions } | { kind: 'exit'; code: number };
-
-function parse(argv: string[], io: CommandIo): Parsed {
-  try {
-    return { kind: 'run', options: parseKitOptions(argv, io.env) };
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    if (error.message === '') {
-      io.stdout(USAGE);
-      return { kind: 'exit', code: 0 };
-    }
-    io.stderr(`verify: ${error.message}\n\n${USAGE}`);
-    return { kind: 'exit', code: 2 };
-  }
-}
 
 /** The flags as verifySeller's options (progress and the signal are the command's). */
 export function verifySellerOptionsOf(options: KitOptions): VerifySellerOptions {
@@ -139,16 +123,16 @@ async function writeReports(
   if (options.html !== undefined) writeWhole(options.html, renderVerificationHtml(report, lastExchanges));
 }
 
+/** `verify <argv>`: the old spellings of explore, load and replay go to those commands (cli/old-spellings.ts). */
 export async function verifyCommand(argv: string[], io: CommandIo): Promise<number> {
-  // Generated exchanges instead of the pact: a command of its own (cli/explore-command.ts).
-  if (argv.includes('--explore')) return (await import('./explore-command')).exploreCommand(argv, io);
-  // The seller under load, and a failure that needs company replayed (cli/load-command.ts).
-  if (argv.includes('--load')) return (await import('./load-command')).loadCommand(argv, io);
-  if (argv.includes('--replay')) return (await import('./replay-command')).replayCommand(argv, io);
-  const parsed = parse(argv, io);
-  if (parsed.kind === 'exit') return parsed.code;
-  const { options } = parsed;
+  const moved = movedFromVerify(argv, io);
+  if (moved !== undefined) return (await import('./main')).main([moved.command, ...moved.argv], io);
+  const parsed = readVerifyCommandLine(argv, io);
+  return parsed.kind === 'exit' ? parsed.code : runVerify(parsed.options, io);
+}
 
+/** A verification with the flags already read (the CLI reads them before this module loads). */
+export async function runVerify(options: KitOptions, io: CommandIo): Promise<number> {
   const inspector = createProxyInspector(`Verification of ${options.sellerUrl}`);
   // Each interaction's last exchange, for the HTML report's request/reply view (by report position).
   const lastExchanges: (ExchangeBodies | undefined)[] = [];

@@ -68,7 +68,7 @@ describe('verify --explore', () => {
 
   it('refuses bad usage with the flag named (exit 2)', async () => {
     for (const [args, message] of [
-      [['--seller-url', 'http://127.0.0.1:1/seller'], '--explore needs your catalogue'],
+      [['--seller-url', 'http://127.0.0.1:1/seller'], '--state-map or --states-url is required'],
       [
         ['--seller-url', 'http://127.0.0.1:1/seller', '--state-map', 'x.json', '--runs', 'many'],
         "--runs must be a whole number, 1–10000000, got 'many'",

@@ -45,7 +45,10 @@ describe('verify --load never claims a step it did not measure', () => {
     const args = ['--max-concurrency', '8', '--step-seconds', '0.5', '--max-requests', '8'];
     const junit = join(dir.path, 'cut.xml');
     const run = await load(url, ...args, '--junit', junit);
-    expect(run.out.stderr).toMatch(/at most 8 requests \(--max-requests\), no orders, seed 3/); // item inquiries only: no order is sent
+    expect(run.out.stderr).toContain(
+      'load: no orders will be placed (add --orders to include place-order in the mix)\n',
+    );
+    expect(run.out.stderr).toMatch(/at most 8 requests \(--max-requests\), seed 3/);
     expect(run.report.verdict.knee).toBe(1);
     expect(run.report.verdict.knee_is_lower_bound).toBe(true);
     expect(run.report.verdict.not_run).toEqual([4, 8]);

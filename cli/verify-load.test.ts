@@ -180,7 +180,7 @@ describe('verify --load', () => {
       [['--concurrency', '4,2'], /--concurrency must rise/],
       [['--mix', 'item_inquiry=x'], /--mix: 'item_inquiry=x' is not name=weight/],
       [['--concurrency', '1,2', '--max-concurrency', '8'], /not both/],
-      [['--no-orders', '--mix', 'place_order=5'], /--no-orders leaves nothing/],
+      [['--mix', 'place_order=5'], /--mix has only place_order, which needs --orders/],
       [['--rate', '0'], /--rate must be a whole number, 1–100000, got '0'/],
       [
         ['--rate', '50,100', '--concurrency', '1,2'],

@@ -67,9 +67,9 @@ describe('the kit command line', () => {
     ).toThrow('--not-offered needs --pact');
   });
 
-  it('takes --max-reply-bytes, for verify and verify --explore alike', () => {
+  it('takes --max-reply-bytes, for verify and explore alike', () => {
     expect(parseKitOptions(['--seller-url', 'http://x', '--max-reply-bytes', '1024'], {}).maxReplyBytes).toBe(1024);
-    const explore = ['--explore', '--seller-url', 'http://x', '--state-map', 'm.json'];
+    const explore = ['--seller-url', 'http://x', '--state-map', 'm.json'];
     expect(parseExploreOptions(explore).maxReplyBytes).toBe(8_388_608);
     expect(parseExploreOptions([...explore, '--max-reply-bytes', '2048']).maxReplyBytes).toBe(2048);
     expect(() => parseExploreOptions([...explore, '--max-reply-bytes', '1e9'])).toThrow(
@@ -113,7 +113,7 @@ describe('the kit command line', () => {
       '--publish needs --branch',
     ],
     [['--seller-url', 'http://x', '--header', 'nocolon'], "--header must be 'name: value'"],
-    [['--seller-url', 'http://x', '--bogus'], "Unknown option '--bogus'"],
+    [['--seller-url', 'http://x', '--bogus'], "unknown option '--bogus'"],
     [
       ['--seller-url', 'http://x', '--max-reply-bytes', '268435457'],
       "--max-reply-bytes must be a whole number from 1 to 268435456, got '268435457'",

@@ -2,7 +2,8 @@ import { PACT_FILE } from '../contracts/pact/pact-names';
 import type { PactSource, Publication } from '../verification/verifier-options';
 import { brokerEnvironment, BrokerSettingsError } from '../contracts/pact/broker-cli';
 import { reportFileArg } from './report-file-arg';
-import { headerArgs, httpUrlArg, integerArg, strictArgs, UsageError } from './command-line';
+import { headerArgs, httpUrlArg, integerArg, strictArgs, usageFailure, UsageError, type Parsed } from './command-line';
+import type { CommandIo } from './command-io';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../verification/reply-within-limit';
 
 // `npm run verify -- …`: the vendor's command line, checked before anything starts, with a
@@ -42,10 +43,9 @@ export const USAGE = `Usage: verify --seller-url <url> [options]      (in this r
   --allow-example-values    with --state-map: run although the map gives no value for some states'
                             parameters (the contract's examples are sent; listed at start)
   --verbose                 also print the Pact verifier's own output (stderr)
-  --explore                 generated exchanges from your catalogue instead of the pact (verify --explore --help)
-  --load                    your system under the gateway's load: the knee (verify --load --help)
-  --replay <file>           send a failure that needs company again, with its company
   --help                    this text
+
+Generated exchanges, load and replaying a failure are commands of their own: explore, load, replay.
 
 Exit 0: every interaction passed Pact and the reply rules (or is optional and declared not offered,
 or pending: an interaction the pact marks \`pending: true\` never fails the run, with or without --pending);
@@ -199,4 +199,18 @@ export function parseKitOptions(argv: string[], env: NodeJS.ProcessEnv = process
     ...(values.since !== undefined ? { since: values.since } : {}),
     pending: values.pending ?? false,
   };
+}
+
+/** `verify`'s command line once: the options, or the exit code once --help or a usage error was answered. */
+export function readVerifyCommandLine(argv: string[], io: CommandIo): Parsed<KitOptions> {
+  try {
+    return { kind: 'run', options: parseKitOptions(argv, io.env) };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message === '') {
+      io.stdout(USAGE);
+      return { kind: 'exit', code: 0 };
+    }
+    return { kind: 'exit', code: usageFailure('verify', error, io) };
+  }
 }

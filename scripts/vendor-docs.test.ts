@@ -53,13 +53,16 @@ describe("the seller vendor's pages", () => {
   });
 
   it('show explore and load commands whose flags the commands accept', () => {
-    const argv = (page: string, id: string) => {
+    const argv = (page: string, id: string, command: string) => {
       const [words, ...more] = shellCommands(docBlock(join(DIR, page), id).text);
       expect(more).toEqual([]);
-      expect(words.slice(0, 3)).toEqual(['npx', 'federated-gateway', 'verify']);
+      expect(words.slice(0, 3)).toEqual(['npx', 'federated-gateway', command]);
       return words.slice(3);
     };
-    expect(parseExploreOptions(argv('explore.md', 'explore-command'))).toMatchObject({ runs: 1000, seed: 42 });
-    expect(parseLoadOptions(argv('load.md', 'load-command'))).toMatchObject({ timeoutMs: 5000 });
+    expect(parseExploreOptions(argv('explore.md', 'explore-command', 'explore'))).toMatchObject({
+      runs: 1000,
+      seed: 42,
+    });
+    expect(parseLoadOptions(argv('load.md', 'load-command', 'load'))).toMatchObject({ timeoutMs: 5000 });
   });
 });

@@ -150,10 +150,51 @@ describe('loadVerdict', () => {
     expect(v.summary).toBe('FAIL: the knee is below --min-rate 200 (capacity: the knee is 100 req/s)');
   });
 
-  it('fails when stopped by a signal, whatever else held', () => {
-    const v = loadVerdict(input([closed(1)], { stopped: 'SIGINT' }));
+  it('says a run stopped by Ctrl-C stopped, with what it measured: never a verdict on the steps that did not finish', () => {
+    const v = loadVerdict(input([closed(1), closed(2, { partial: true, exchanges: 212 })], { stopped: 'SIGINT' }));
     expect(v.ok).toBe(false);
-    expect(v.summary).toMatch(/^FAIL: stopped \(SIGINT\), partial report/);
-    expect(v.not_run).toEqual([2, 4, 8]);
+    expect(v.summary).toBe(
+      'STOPPED (Ctrl-C) after 1 of 4 steps: held up to concurrency 1, capacity not stated for the steps that did not finish; ' +
+        'correctness: no reply broke a rule in the 1,212 replies checked',
+    );
+    // The default gate (no --min-concurrency given) is not the vendor's words: not in the verdict.
+    expect(v.summary).not.toContain('--min-concurrency');
+    expect(v.not_run).toEqual([4, 8]);
+    expect(v.cut_short).toBe('stopped by Ctrl-C (SIGINT)');
+  });
+
+  it('stopped in the first step: no capacity stated, no gate named; a broken rule still fails correctness', () => {
+    const stopped = loadVerdict(
+      input([closed(1, { partial: true, exchanges: 30, timeouts: 1 })], { stopped: 'SIGINT' }),
+    );
+    expect(stopped.summary).toBe(
+      'STOPPED (Ctrl-C) after 0 of 4 steps: capacity not stated: no step finished; correctness: no reply broke a rule in the 29 replies checked',
+    );
+    expect(stopped.summary).not.toMatch(/--min-concurrency/);
+    // Stopped as the second step began: nothing measured there, so it bounds no knee.
+    const atStart = loadVerdict(
+      input([closed(1), closed(2, { partial: true, exchanges: 0, healthy: false })], { stopped: 'SIGINT' }),
+    );
+    expect(atStart.summary).toMatch(
+      /^STOPPED \(Ctrl-C\) after 1 of 4 steps: held up to concurrency 1, capacity not stated/,
+    );
+    const broken = loadVerdict(
+      input(
+        [
+          closed(1),
+          closed(2, {
+            partial: true,
+            rule_breaks: { 'item.unknown-id': 3 },
+            first_failures: { 'item.unknown-id': failure('item.unknown-id', 'only-under-concurrency') },
+            correct: false,
+          }),
+        ],
+        { stopped: 'SIGTERM' },
+      ),
+    );
+    expect(broken.summary).toBe(
+      'STOPPED (SIGTERM) after 1 of 4 steps: held up to concurrency 1, capacity not stated for the steps that did not finish; ' +
+        'correctness: FAIL — reply rules broken in the 2,000 replies checked: item.unknown-id ×3 from concurrency 2 (only under concurrency)',
+    );
   });
 });

@@ -87,6 +87,9 @@ export function rulesBroken(steps: LoadStep[]): RuleBroken[] {
   return [...out.values()];
 }
 
+/** The signal as the vendor gave it: Ctrl-C is SIGINT. */
+const signalWords = (signal: string) => (signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal);
+
 const list = (names: string[]) =>
   names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
@@ -105,7 +108,8 @@ function capacityOf(input: VerdictInput) {
     !ran.has(nextLevel) &&
     !steps.some((s) => levelOf(s) === nextLevel && !s.healthy);
   const cutWhy =
-    input.cutShort ?? (input.stopped !== undefined ? `stopped by ${input.stopped}` : 'the ramp was cut short');
+    input.cutShort ??
+    (input.stopped !== undefined ? `stopped by ${signalWords(input.stopped)}` : 'the ramp was cut short');
   const above = knee === null ? [] : unmeasured.filter((l) => l > knee);
   const kneeText =
     knee === null
@@ -129,6 +133,12 @@ function gateOf(input: VerdictInput, capacity: Capacity) {
     const needs = input.levels.find((l) => l >= input.minLevel);
     if (needs === undefined)
       message = `${flag} ${input.minLevel} is above every step of the ramp (the highest is ${levelName(input.model, input.levels.at(-1)!)})`;
+    else if (
+      input.stopped !== undefined &&
+      (knee !== null ? kneeIsLowerBound && unmeasured.includes(needs) : unmeasured.includes(needs))
+    )
+      // Stopped by the vendor: the gate is not judged (it may not even be a flag they gave).
+      message = `not judged: ${levelName(input.model, needs)} was not measured whole (${cutWhy})`;
     else if (knee !== null ? kneeIsLowerBound && unmeasured.includes(needs) : unmeasured.includes(needs))
       message = `${flag} ${input.minLevel} needs ${levelName(input.model, needs)}, which was not measured whole (${cutWhy})`;
     else message = `the knee is below ${flag} ${input.minLevel}`;
@@ -188,6 +198,54 @@ function failuresOf(
   return failures;
 }
 
+const counted = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * The verdict of a run the vendor stopped, in their words: how far it got, what capacity the
+ * finished steps showed (nothing about those that did not finish, nor about a gate), and
+ * correctness over every reply checked, which holds whatever the stop.
+ */
+function stoppedSummary(
+  input: VerdictInput & { stopped: string },
+  capacity: Capacity,
+  broken: RuleBroken[],
+  slo: SloResult[],
+): string {
+  const name = (level: number) => levelName(input.model, level);
+  const finished = input.steps.filter((s) => s.partial !== true).length;
+  const { knee } = capacity;
+  // The step above the knee: a failure it measured (a partial step with replies that broke the
+  // deadline) bounds the knee; one the stop cut before it measured anything does not.
+  const next = knee === null ? input.levels[0] : input.levels[input.levels.indexOf(knee) + 1];
+  const nextStep = input.steps.find((s) => levelOf(s) === next);
+  const nextFailed = nextStep !== undefined && !nextStep.healthy && nextStep.exchanges > 0;
+  const measured =
+    knee !== null && (next === undefined || nextFailed)
+      ? `the knee is ${name(knee)}`
+      : nextFailed
+        ? 'no step held (not even the first)'
+        : knee === null
+          ? 'capacity not stated: no step finished'
+          : `held up to ${name(knee)}, capacity not stated for the steps that did not finish`;
+  const breaches = slo
+    .filter((s) => s.breached_at.length > 0)
+    .map((s) => `; --slo ${s.expression} breached at ${list(s.breached_at.map(name))}`)
+    .join('');
+  const checked = input.steps.reduce((n, s) => n + Math.max(0, s.exchanges - s.timeouts - s.errors), 0);
+  const replies = counted(checked, 'reply checked', 'replies checked');
+  const correctness =
+    broken.length === 0
+      ? `no reply broke a rule in the ${replies}`
+      : `FAIL — reply rules broken in the ${replies}: ${broken
+          .map(
+            (r) =>
+              `${r.rule} ×${r.exchanges} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`,
+          )
+          .join(', ')}`;
+  const signal = input.stopped === 'SIGINT' ? 'Ctrl-C' : input.stopped;
+  return `STOPPED (${signal}) after ${finished} of ${counted(input.levels.length, 'step', 'steps')}: ${measured}${breaches}; correctness: ${correctness}`;
+}
+
 export function loadVerdict(input: VerdictInput): LoadVerdict {
   const capacity = capacityOf(input);
   const gate = gateOf(input, capacity);
@@ -201,9 +259,11 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
       ? `; SLOs held: ${input.slos.map((s) => s.expression).join(', ')}`
       : '';
   const summary =
-    failures.length === 0
-      ? `PASS: ${capacity.kneeText}${gateText}${sloText}`
-      : `FAIL: ${failures.join('; ')} (capacity: ${capacity.kneeText}${!gate.held && input.minLevel > 0 ? '' : gateText})`;
+    input.stopped !== undefined
+      ? stoppedSummary({ ...input, stopped: input.stopped }, capacity, broken, slo)
+      : failures.length === 0
+        ? `PASS: ${capacity.kneeText}${gateText}${sloText}`
+        : `FAIL: ${failures.join('; ')} (capacity: ${capacity.kneeText}${!gate.held && input.minLevel > 0 ? '' : gateText})`;
 
   return {
     knee: capacity.knee,

@@ -135,7 +135,18 @@ describe('the installed CLI', () => {
   });
 
   it('answers --help for itself and every command, and 2 for an unknown one', async () => {
-    const commands = ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path', 'compat'];
+    const commands = [
+      'verify',
+      'explore',
+      'load',
+      'replay',
+      'rules-proxy',
+      'mock-seller',
+      'record',
+      'states',
+      'pact-path',
+      'compat',
+    ];
     // The installed binary each time, all at once: each is a process that only prints and exits.
     const [top, unknown, ...helps] = await Promise.all([
       run(bin, ['--help'], dir.path),
@@ -153,7 +164,18 @@ describe('the installed CLI', () => {
   });
 
   it('points only at files it ships: every link, anchor and path its pages and --help texts name', async () => {
-    const commands = ['verify', 'rules-proxy', 'mock-seller', 'record', 'states', 'pact-path', 'compat'];
+    const commands = [
+      'verify',
+      'explore',
+      'load',
+      'replay',
+      'rules-proxy',
+      'mock-seller',
+      'record',
+      'states',
+      'pact-path',
+      'compat',
+    ];
     const helps = await Promise.all([
       run(bin, ['--help'], dir.path),
       ...commands.map((command) => run(bin, [command, '--help'], dir.path)),

@@ -7,6 +7,10 @@ export interface PactMismatch {
   message: string;
   expected?: unknown;
   actual?: unknown;
+  /** Set when the kit rewrote `message`: the pact's value at `path` is only an example (a type or regex matcher). */
+  exampleOnly?: true;
+  /** Pact's own words, when the kit rewrote `message`. */
+  pactMessage?: string;
 }
 
 export interface PactFailure {

@@ -13,6 +13,8 @@ export interface Exchange {
   /** HTTP status from the seller, 0 when it could not be reached. */
   status: number;
   reply?: unknown;
+  /** The reply's text as it arrived (number spellings and all), beside `reply` parsed. */
+  replyText?: string;
   /** The rules' verdict; absent when the reply could not be checked (see `problem`). */
   check?: ReplyCheck;
   /** Why the exchange could not be checked: seller unreachable, HTTP error, not JSON, no answer in time. */

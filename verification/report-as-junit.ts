@@ -1,7 +1,7 @@
 import type { VerificationReport } from './verification-report';
 import type { TestCase } from './test-cases';
 import { verificationTestCases } from './verification-test-cases';
-import { caseXml } from './test-cases-junit';
+import { caseXml, propertiesXml } from './test-cases-junit';
 import { escapeXml } from './xml-text';
 
 // JUnit XML for CI: one test case per interaction; a failure lists Pact's mismatches and
@@ -17,6 +17,7 @@ export function renderJunit(report: VerificationReport, suiteName = 'seller-syst
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escapeXml(suiteName)}" tests="${cases.length}" failures="${failures}" errors="${errors}">`,
     `  <testsuite name="${escapeXml(suiteName)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${count('skipped')}">`,
+    ...propertiesXml(report.run),
     ...cases.map(caseXml),
     '  </testsuite>',
     '</testsuites>',

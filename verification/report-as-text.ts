@@ -10,6 +10,7 @@ import { changedSinceText } from './interaction-marks';
 import { sideLabel } from './compat/compat-report';
 import { exchangeOutcomeText } from './exchange-words';
 import type { PactMismatch } from './pact-results';
+import { identityLines } from './run-identity';
 
 // The report as a vendor reads it in a terminal: one block per interaction, then one per
 // broken rule with every item id, JSON path, expected and found.
@@ -23,8 +24,12 @@ const rulesVerdict = (i: InteractionReport): string =>
     ? `BROKEN: ${[...new Set([...(i.schemaErrors.length > 0 ? ['reply.schema'] : []), ...i.violations.map((v) => v.rule)])].join(', ')}`
     : i.rules;
 
-/** Pact's mismatch with the value the seller sent beside the one expected, when Pact gives them. */
+/**
+ * Pact's mismatch with the value the seller sent beside the one expected, when Pact gives them;
+ * the kit's own words alone where the pact's value is only an example (they say both).
+ */
 export function pactMismatchText(m: PactMismatch): string {
+  if (m.exampleOnly === true) return m.message;
   const values =
     m.actual !== undefined ? ` (expected ${valueText(m.expected)}, your system sent ${valueText(m.actual)})` : '';
   return `${m.message}${values}`;
@@ -57,9 +62,17 @@ export function progressLine(i: InteractionReport, index: number, total: number,
   return `[${index}/${total}] ${verdictLabel(i, palette)} ${i.description}${changeNote(i, palette)} — ${verdicts}${problem}`;
 }
 
+/** The request of a failed interaction, to send again once its states are set up. */
+function curlLines(i: InteractionReport): string[] {
+  if (i.curl === undefined) return [];
+  const given = i.states.length > 0 ? ` (after setting up ${i.states.map((s) => `'${s}'`).join(', ')}` : ' (';
+  return [`        request${given}; add your --header values): ${i.curl}`];
+}
+
 export function renderReport(report: VerificationReport, palette: Palette = PLAIN): string {
   const lines: string[] = [];
   lines.push(`Seller verification of ${report.sellerUrl}`);
+  if (report.run !== undefined) lines.push(...identityLines(report.run));
   if (report.fatal !== undefined) lines.push('', `Pact could not run: ${report.fatal}`);
   if (report.since !== undefined) {
     const marked = report.interactions.filter((i) => i.changedSince !== undefined).length;
@@ -90,6 +103,7 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
     for (const p of i.problems) lines.push(`        problem: ${p}`);
     const examples = exampleValuesNote(i);
     if (examples !== undefined) lines.push(`        example values: ${examples}`);
+    lines.push(...curlLines(i));
   }
   if (report.rules.length > 0) {
     lines.push('', 'Broken rules');
@@ -124,5 +138,14 @@ export function summaryLine(report: VerificationReport, palette: Palette = PLAIN
     const notRun = report.interactions.filter((i) => i.pact === 'not-run').map((i) => `'${i.description}'`);
     return `${palette.fail(`STOPPED by ${report.stopped}`)}: ${ran.length} of ${total} interactions ran, ${passedCount} passed${notOffered}${pending}${broken}${notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : ''}`;
   }
-  return `${report.ok ? palette.pass('PASSED') : palette.fail('FAILED')}: ${passedCount} of ${total} interactions passed${notOffered}${pending}${broken}`;
+  if (report.ok)
+    return `${palette.pass('PASSED')}: ${passedCount} of ${total} interactions passed${notOffered}${pending}${broken}`;
+  if (report.fatal !== undefined)
+    return `${palette.fail('FAILED')}: Pact could not run; ${ran.length} of ${total} interactions ran${broken}`;
+  const failedCount = ran.filter((i) => !interactionPassed(i) && !pendingFailure(i)).length;
+  const counted =
+    failedCount > 0
+      ? `${failedCount} of ${total} interactions failed, ${passedCount} passed`
+      : `none of ${total} interactions passed`;
+  return `${palette.fail('FAILED')}: ${counted}${notOffered}${pending}${broken}`;
 }

@@ -59,7 +59,7 @@ export async function forwardToSeller(
 }
 
 /** The exchange's fields a judged reply sets. */
-export type JudgedFields = Pick<Exchange, 'status' | 'reply' | 'check' | 'problem' | 'finding'>;
+export type JudgedFields = Pick<Exchange, 'status' | 'reply' | 'replyText' | 'check' | 'problem' | 'finding'>;
 
 /** A reply the proxy will not relay (not JSON, too large), or JSON with the rules' verdict when it could be checked. */
 export type JudgedReply =
@@ -94,7 +94,7 @@ export function judgeReply(answer: SellerReply, arrival: Arrival): JudgedReply {
     text: body.text,
     contentType,
     check,
-    fields: { status, reply, check, problem },
+    fields: { status, reply, replyText: body.text, check, problem },
   });
   if (status < 200 || status > 299) return json(undefined, `the seller answered HTTP ${status}`);
   if (arrival.operation === undefined)

@@ -3,6 +3,7 @@ import { PROVIDER } from '../contracts/pact/pact-names';
 import { readV4Pact } from '../contracts/pact/pact-file';
 import { exactly, runPactCli, type PactCliRun } from './pact-cli';
 import { failureOf, parsePactResults } from './pact-results';
+import type { RunStart } from './run-identity';
 import { buildReport, type InteractionRun, type VerificationReport } from './verification-report';
 import type { Exchange } from './proxied-exchange';
 import { startRulesProxy } from './rules-proxy';
@@ -57,6 +58,8 @@ export interface KitRun {
   marks?: ReadonlyMap<string, InteractionMarks>;
   /** With `--since`: the comparison's sides and counts, for the report. */
   since?: VerificationReport['since'];
+  /** What the run judges (versions, pacts, seller, start), for the report. */
+  start?: RunStart;
 }
 
 const stateSource = (run: KitRun): StateSource =>
@@ -284,6 +287,7 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     ...(outcome.fatal !== undefined ? { fatal: outcome.fatal } : {}),
     ...(run.signal?.aborted ? { stopped: String(run.signal.reason ?? 'stopped') } : {}),
     ...(run.since !== undefined ? { since: run.since } : {}),
+    ...(run.start !== undefined ? { start: run.start } : {}),
   });
 }
 

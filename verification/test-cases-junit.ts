@@ -1,5 +1,6 @@
 import { escapeXml } from './xml-text';
 import type { TestCase } from './test-cases';
+import { identityProperties, type RunIdentity } from './run-identity';
 
 // JUnit XML of a list of test cases (the list CTRF is drawn from too): one <testsuite> per
 // suite the caller names, in the order the cases come; a failure's type is its kind, a note is
@@ -34,12 +35,25 @@ const count = (cases: TestCase[], s: TestCase['status']) => cases.filter((c) => 
 const totals = (cases: TestCase[], seconds: number) =>
   `tests="${cases.length}" failures="${count(cases, 'failed')}" errors="${count(cases, 'error')}" time="${seconds.toFixed(3)}"`;
 
-/** `suiteOf` names each case's suite; `seconds` is the run's time (each suite's as well). */
+/** What the run judged, as a testsuite's `<properties>` (the schema allows them on a testsuite only). */
+export function propertiesXml(run: RunIdentity | undefined): string[] {
+  if (run === undefined) return [];
+  return [
+    '    <properties>',
+    ...identityProperties(run).map(
+      ([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`,
+    ),
+    '    </properties>',
+  ];
+}
+
+/** `suiteOf` names each case's suite; `seconds` is the run's time (each suite's as well); `run` goes on every suite. */
 export function renderTestCasesJunit(
   title: string,
   cases: TestCase[],
   seconds: number,
   suiteOf: (c: TestCase) => string,
+  run?: RunIdentity,
 ): string {
   const suites = new Map<string, TestCase[]>();
   for (const c of cases) {
@@ -51,6 +65,7 @@ export function renderTestCasesJunit(
     `<testsuites name="${escapeXml(title)}" ${totals(cases, seconds)}>`,
     ...[...suites].flatMap(([name, members]) => [
       `  <testsuite name="${escapeXml(name)}" ${totals(members, seconds)}>`,
+      ...propertiesXml(run),
       ...members.map(caseXml),
       '  </testsuite>',
     ]),

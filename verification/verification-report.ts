@@ -6,6 +6,9 @@ import type { ExchangeTiming } from './exchange-words';
 import { notOfferedReason, type NotOffered } from './not-offered';
 import type { ChangedSince, InteractionMarks } from './interaction-marks';
 import type { CompatReport, CompatSideInfo } from './compat/compat-report';
+import { finishRun, type RunIdentity, type RunStart } from './run-identity';
+import { explainedMismatch } from './pact-matchers';
+import { curlCommand } from '../shared/curl-command';
 
 // The vendor's report: per interaction (Pact's verdict and the reply rules' verdict on the
 // same exchange) and per rule (every breach with item id, JSON path, expected and found).
@@ -47,6 +50,11 @@ export interface InteractionReport {
   pendingReason?: string;
   /** What changed in it since the contract given to `--since`. */
   changedSince?: ChangedSince;
+  /**
+   * The last request sent to the seller for it, as a curl command (the vendor's own --header
+   * values left out: they may be secrets); it reproduces the failure once the states are set up.
+   */
+  curl?: string;
 }
 
 export interface RuleBreach {
@@ -67,6 +75,8 @@ export interface RuleSummary {
 export interface VerificationReport {
   ok: boolean;
   sellerUrl: string;
+  /** What was judged: toolkit and contract versions, the pacts' sha256, the seller, when and how long. */
+  run?: RunIdentity;
   interactions: InteractionReport[];
   rules: RuleSummary[];
   /** Set when Pact could not run at all. */
@@ -207,13 +217,36 @@ export const exampleValuesNote = (i: InteractionReport): string | undefined =>
         .map(([param, example]) => `${param} (the contract's example ${JSON.stringify(example)} was sent)`)
         .join(', ')}: give your own in the state map or state callback`;
 
+/** The request body as it was sent: the text when the proxy could not parse it. */
+const requestBody = (request: unknown): string | undefined =>
+  request === undefined ? undefined : typeof request === 'string' ? request : JSON.stringify(request);
+
+/** What only the whole run knows: the curl command (the seller's URL) and the pact's matchers (its files). */
+function finished(
+  report: InteractionReport,
+  run: InteractionRun,
+  sellerUrl: string,
+  start?: RunStart,
+): InteractionReport {
+  const exchange = run.exchanges.at(-1);
+  const rules = start?.replyMatchers?.get(run.description);
+  return {
+    ...report,
+    pactMismatches: report.pactMismatches.map((m) => explainedMismatch(m, rules)),
+    ...(exchange !== undefined && (report.pact === 'passed' || report.pact === 'failed') && !interactionPassed(report)
+      ? { curl: curlCommand(sellerUrl, requestBody(exchange.request)) }
+      : {}),
+  };
+}
+
 /** The report from every interaction's run, plus every breach gathered per rule. */
 export function buildReport(
   sellerUrl: string,
   runs: InteractionRun[],
-  extra: { fatal?: string; stopped?: string; since?: VerificationReport['since'] } = {},
+  extra: { fatal?: string; stopped?: string; since?: VerificationReport['since']; start?: RunStart } = {},
 ): VerificationReport {
-  const interactions = runs.map(interactionReport);
+  const { start, ...rest } = extra;
+  const interactions = runs.map((r) => finished(interactionReport(r), r, sellerUrl, start));
   const byRule = new Map<string, RuleSummary>();
   const add = (rule: string, description: string, breach: RuleBreach) => {
     let summary = byRule.get(rule);
@@ -240,5 +273,5 @@ export function buildReport(
     extra.stopped === undefined &&
     interactions.some(interactionPassed) &&
     interactions.every(interactionAccepted);
-  return { ok, sellerUrl, interactions, rules, ...extra };
+  return { ok, sellerUrl, ...(start !== undefined ? { run: finishRun(start) } : {}), interactions, rules, ...rest };
 }

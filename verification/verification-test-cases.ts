@@ -8,7 +8,7 @@ import {
 import { changedSinceText } from './interaction-marks';
 import { pactMismatchText, valueText } from './report-as-text';
 import { exchangeOutcomeText } from './exchange-words';
-import type { TestCase } from './test-cases';
+import { withRun, type TestCase, type TestCaseList } from './test-cases';
 
 // A verification as test cases, for JUnit and CTRF: one per interaction (classname its provider
 // states, name its description), failed with Pact's mismatches and the broken reply rules,
@@ -29,6 +29,7 @@ function findingLines(i: InteractionReport): string[] {
   const examples = exampleValuesNote(i);
   if (examples !== undefined && lines.length > 0) lines.push(`example values: ${examples}`);
   if (i.exchange?.noAnswerWithinMs !== undefined) lines.push(`exchange: ${exchangeOutcomeText(i.exchange)}`);
+  if (i.curl !== undefined && lines.length > 0) lines.push(`request (once its states are set up): ${i.curl}`);
   return lines;
 }
 
@@ -72,12 +73,12 @@ function interactionCase(i: InteractionReport): TestCase {
   };
 }
 
-export function verificationTestCases(report: VerificationReport): TestCase[] {
+export function verificationTestCases(report: VerificationReport): TestCaseList {
   const cases = report.interactions.map(interactionCase);
   if (report.stopped !== undefined) {
     const notRun = report.interactions.filter((i) => i.pact === 'not-run').length;
     const message = `run stopped by ${report.stopped} before ${notRun} of ${report.interactions.length} interactions ran`;
     cases.push({ classname: 'seller-system', name: message, seconds: 0, status: 'error', kind: 'stopped', message });
   }
-  return cases;
+  return withRun(cases, report.run);
 }

@@ -12,6 +12,7 @@ import { compareDocuments } from './compat/compare-documents';
 import type { CompatReport } from './compat/compat-report';
 import { interactionMarks, type InteractionMarks } from './interaction-marks';
 import { DEFAULT_TIMEOUT_MS, runVerification, type StateSetup } from './run-verification';
+import { startRun } from './run-identity';
 import { interactionReport, type InteractionReport, type VerificationReport } from './verification-report';
 import type { Exchange } from './proxied-exchange';
 import type { PactSource, Publication } from './verifier-options';
@@ -274,6 +275,10 @@ export async function verifySellerWith(options: VerifySellerOptions, extras: Pro
   tell({ kind: 'started', sellerUrl: checked.sellerUrl, pacts: pactsText, timeoutMs: checked.timeoutMs });
   const { compat } = plan;
   return runVerification({
+    start: startRun(
+      checked.sellerUrl,
+      checked.pacts.kind === 'file' ? { files: checked.pacts.files } : { broker: checked.pacts.brokerUrl },
+    ),
     sellerUrl: checked.sellerUrl,
     pacts: checked.pacts,
     states,

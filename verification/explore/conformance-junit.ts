@@ -10,5 +10,6 @@ export function renderConformanceJunit(report: ConformanceReport): string {
     conformanceTestCases(report),
     report.elapsedMs / 1000,
     (c) => c.classname,
+    report.run,
   );
 }

@@ -1,5 +1,5 @@
 import { valueText } from '../report-as-text';
-import type { TestCase } from '../test-cases';
+import { withRun, type TestCase, type TestCaseList } from '../test-cases';
 import type { ConformanceReport } from './conformance';
 import { percent } from './conformance-text';
 import { TIME_LIMIT } from './run-exploration';
@@ -9,7 +9,7 @@ import { TIME_LIMIT } from './run-exploration';
 // runs. Not exercised: skipped. Broken (or, for reply.answer, below --min-score): failed, with
 // the shrunk request and its curl command. Stopped by a signal: an error of its own.
 
-export function conformanceTestCases(report: ConformanceReport): TestCase[] {
+export function conformanceTestCases(report: ConformanceReport): TestCaseList {
   const cases: TestCase[] = report.rows.map((r) => {
     const base = { classname: `explore.${r.operation}`, name: r.rule, seconds: 0 };
     const stats = `exercised ${r.exercised}, broken ${r.broken}, score ${percent(r.score)}`;
@@ -44,5 +44,5 @@ export function conformanceTestCases(report: ConformanceReport): TestCase[] {
     const message = `run stopped by ${report.stopped} before ${planned - done} of ${planned} exchanges were sent`;
     cases.push({ classname: 'explore.run', name: message, seconds: 0, status: 'error', kind: 'stopped', message });
   }
-  return cases;
+  return withRun(cases, report.run);
 }

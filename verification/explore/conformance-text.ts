@@ -1,5 +1,6 @@
 import { valueText } from '../report-as-text';
 import type { Palette } from '../palette';
+import { identityLines } from '../run-identity';
 import type { ConformanceReport, ConformanceRow } from './conformance';
 import { ALONE_TRIES } from './alone';
 import type { ExploreProgress } from './run-exploration';
@@ -45,26 +46,58 @@ export function renderTable(rows: ConformanceRow[], colours: Palette): string {
   return [line(head), ...body.map(line)].join('\n');
 }
 
-/** Broken reply rules first (they fail whatever the score), then answers below --min-score. */
-export function failedBecause(broken: ConformanceRow[], gate: string): string {
+const of = (count: number | undefined, done: number, what: string) =>
+  count === undefined ? what : `${count} of ${done} exchange${done === 1 ? '' : 's'} ${what}`;
+
+/** Broken reply rules first (they fail whatever the score), then answers below --min-score: each with its count. */
+export function failedBecause(broken: ConformanceRow[], gate: string, report?: ConformanceReport): string {
   if (broken.length === 0) return 'no exchange ran';
+  const done = report?.runs.done ?? 0;
   const rules = broken.filter((r) => r.rule !== ANSWER_RULE);
   const answers = broken.filter((r) => r.rule === ANSWER_RULE);
   return [
     ...(rules.length > 0
       ? [
-          `reply rules broken — ${rules.map((r) => `${r.operation} ${r.rule} ${percent(r.score)}`).join(', ')} (a broken reply rule fails the run whatever --min-score)`,
+          `${of(report?.broke?.rules, done, rules.length === 1 ? 'broke a reply rule' : 'broke reply rules')} — ${rules.map((r) => `${r.operation} ${r.rule} ${percent(r.score)}`).join(', ')} (a broken reply rule fails the run whatever --min-score)`,
         ]
       : []),
     ...(answers.length > 0
-      ? [`answered below --min-score${gate} — ${answers.map((r) => `${r.operation} ${percent(r.score)}`).join(', ')}`]
+      ? [
+          `${of(report?.broke?.unanswered, done, 'went unanswered')}, below --min-score${gate} — ${answers.map((r) => `${r.operation} ${percent(r.score)}`).join(', ')}`,
+        ]
       : []),
   ].join('; ');
+}
+
+/** The run's verdict in one line, the same in the text, HTML and CI forms: what failed, counted, said once. */
+export function conformanceHeadline(report: ConformanceReport): {
+  verdict: 'passed' | 'failed' | 'stopped';
+  text: string;
+} {
+  const broken = report.rows.filter((r) => r.score !== null && !r.passed);
+  const unexercised = report.rows.filter((r) => r.score === null).length;
+  const gate = report.minScore < 1 ? ` (--min-score ${percent(report.minScore)})` : '';
+  const limited =
+    report.stopped === 'time limit' ? ` (time limit: ${report.runs.done} of ${report.runs.planned} exchanges ran)` : '';
+  if (report.stopped !== undefined && limited === '')
+    return {
+      verdict: 'stopped',
+      text: `STOPPED (${report.stopped}): ${report.runs.done} of ${report.runs.planned} exchanges ran; lowest score ${percent(report.lowestScore)}${gate}`,
+    };
+  if (report.ok)
+    return {
+      verdict: 'passed',
+      text:
+        `PASSED${limited}: ${report.runs.done} exchanges, lowest score ` +
+        `${percent(report.lowestScore)}${gate}${unexercised > 0 ? `; ${unexercised} rule${unexercised === 1 ? '' : 's'} not exercised` : ''}`,
+    };
+  return { verdict: 'failed', text: `FAILED${limited}: ${failedBecause(broken, gate, report)}` };
 }
 
 export function renderConformance(report: ConformanceReport, colours: Palette): string {
   const out: string[] = [
     `Exploration of ${report.sellerUrl}`,
+    ...(report.run !== undefined ? identityLines(report.run) : []),
     `  catalogue: ${report.catalogue}; seed ${report.seed}; ${report.runs.done} of ${report.runs.planned} exchanges, concurrency ${report.concurrency}, ${(report.elapsedMs / 1000).toFixed(1)} s`,
     '',
   ];
@@ -99,24 +132,7 @@ export function renderConformance(report: ConformanceReport, colours: Palette): 
     }
   }
   out.push('Conformance (operation × rule)', renderTable(report.rows, colours), '');
-  const broken = report.rows.filter((r) => r.score !== null && !r.passed);
-  const unexercised = report.rows.filter((r) => r.score === null).length;
-  const gate = report.minScore < 1 ? ` (--min-score ${percent(report.minScore)})` : '';
-  const limited =
-    report.stopped === 'time limit' ? ` (time limit: ${report.runs.done} of ${report.runs.planned} exchanges ran)` : '';
-  if (report.stopped !== undefined && limited === '')
-    out.push(
-      colours.fail(
-        `STOPPED (${report.stopped}): ${report.runs.done} of ${report.runs.planned} exchanges ran; lowest score ${percent(report.lowestScore)}${gate}`,
-      ),
-    );
-  else if (report.ok)
-    out.push(
-      colours.pass(
-        `PASSED${limited}: ${report.runs.done} exchanges, lowest score ` +
-          `${percent(report.lowestScore)}${gate}${unexercised > 0 ? `; ${unexercised} rule${unexercised === 1 ? '' : 's'} not exercised` : ''}`,
-      ),
-    );
-  else out.push(colours.fail(`FAILED${limited}: ${failedBecause(broken, gate)}`));
+  const headline = conformanceHeadline(report);
+  out.push(headline.verdict === 'passed' ? colours.pass(headline.text) : colours.fail(headline.text));
   return `${out.join('\n')}\n`;
 }

@@ -21,6 +21,7 @@ const result = (over: Partial<ExploreResult> = {}): ExploreResult => ({
   generateMs: 20,
   waitMs: 900,
   checkMs: 100,
+  broke: { rules: 2, unanswered: 0 },
   tally: {
     'item-inquiry': {
       'reply.answer': { exercised: 120, broken: 0 },
@@ -91,10 +92,11 @@ describe('the conformance report', () => {
     // A reply rule broken in 2 of 80: no score lets it pass.
     expect(conformanceReport(result(), 0).ok).toBe(false);
     expect(renderConformance(conformanceReport(result(), 0.5), PLAIN)).toContain(
-      'FAILED: reply rules broken — item-inquiry alternate.original-part 97.5% (a broken reply rule fails the run whatever --min-score)',
+      'FAILED: 2 of 200 exchanges broke a reply rule — item-inquiry alternate.original-part 97.5% (a broken reply rule fails the run whatever --min-score)',
     );
     // Every rule kept, 3 of 120 exchanges unanswered: the gate decides.
     const unanswered = result({
+      broke: { rules: 0, unanswered: 3 },
       tally: {
         'item-inquiry': {
           'reply.answer': { exercised: 120, broken: 3 },
@@ -110,7 +112,7 @@ describe('the conformance report', () => {
     expect(text).toMatch(/item-inquiry\s+reply\.answer\s+120\s+3\s+97\.5%\s+ok \(above --min-score\)/);
     expect(text).toContain('PASSED: 200 exchanges, lowest score 97.5% (--min-score 97.0%)');
     expect(renderConformance(conformanceReport(unanswered), PLAIN)).toContain(
-      'FAILED: answered below --min-score — item-inquiry 97.5%',
+      'FAILED: 3 of 200 exchanges went unanswered, below --min-score — item-inquiry 97.5%',
     );
   });
 

@@ -3,6 +3,7 @@ import { RULES } from '../../contracts/reply-rules/violation';
 import { TIME_LIMIT, type ExploreFailure, type ExploreResult } from './run-exploration';
 import { ANSWER_RULE, RULES_OF, SCHEMA_RULE, type ExploreRule } from './rule-coverage';
 import { ALL_OPERATIONS } from './generators';
+import { finishRun, type RunIdentity, type RunStart } from '../run-identity';
 
 // The conformance report: per operation × rule, how often the rule was exercised, how often
 // broken, and a score (the share of exercising exchanges that kept it). --min-score gates on
@@ -24,6 +25,8 @@ export interface ConformanceRow {
 
 export interface ConformanceReport {
   sellerUrl: string;
+  /** What was judged: toolkit and contract versions, the seller, when and how long (no pact: generated exchanges). */
+  run?: RunIdentity;
   catalogue: string;
   seed: number;
   runs: { planned: number; done: number };
@@ -33,6 +36,8 @@ export interface ConformanceReport {
   checkShare: number;
   minScore: number;
   rows: ConformanceRow[];
+  /** Exchanges that broke a reply rule or the schema, and exchanges not answered (each counted once). */
+  broke?: { rules: number; unanswered: number };
   failures: ExploreFailure[];
   /** Lowest score of an exercised rule (1 when none broke). */
   lowestScore: number;
@@ -46,7 +51,7 @@ export const MEANING: Record<ExploreRule, string> = {
   [SCHEMA_RULE]: "The reply has the contract's shape (types, required fields, code lists)",
 };
 
-export function conformanceReport(result: ExploreResult, minScore = 1): ConformanceReport {
+export function conformanceReport(result: ExploreResult, minScore = 1, start?: RunStart): ConformanceReport {
   const rows: ConformanceRow[] = [];
   for (const operation of ALL_OPERATIONS) {
     const tally = result.tally[operation];
@@ -63,6 +68,7 @@ export function conformanceReport(result: ExploreResult, minScore = 1): Conforma
   const total = result.waitMs + result.checkMs;
   return {
     sellerUrl: result.sellerUrl,
+    ...(start !== undefined ? { run: finishRun(start) } : {}),
     catalogue: result.catalogue,
     seed: result.seed,
     runs: { planned: result.planned, done: result.done },
@@ -71,6 +77,7 @@ export function conformanceReport(result: ExploreResult, minScore = 1): Conforma
     checkShare: total === 0 ? 0 : result.checkMs / total,
     minScore,
     rows,
+    ...(result.broke !== undefined ? { broke: result.broke } : {}),
     failures: result.failures,
     lowestScore,
     // A time limit is a planned end; a signal is not.

@@ -4,6 +4,7 @@ import { ensureSellerReachable, sellerTargetOf } from '../seller-options';
 import { writeReplayFile } from '../load/replay-file';
 import { catalogueReader, type CatalogueOptions } from './catalogue-option';
 import { conformanceReport, type ConformanceReport } from './conformance';
+import { startRun } from '../run-identity';
 import type { SellerTarget } from './exchange';
 import { ensureSellerHasParts } from './preflight';
 import type { ExploreRule } from './rule-coverage';
@@ -97,6 +98,7 @@ export async function exploreSeller(options: ExploreSellerOptions): Promise<Conf
   const { target } = checked;
   const { signal } = options;
   const tell = options.onProgress ?? (() => {});
+  const start = startRun(target.sellerUrl, 'none');
   await ensureSellerReachable(target.sellerUrl);
   const catalogue = await checked.catalogue.read(target.headers, signal);
   // A stop ends the pre-flight at once; the exploration below then reports the run as stopped.
@@ -121,5 +123,5 @@ export async function exploreSeller(options: ExploreSellerOptions): Promise<Conf
     onShrink: (operation, rule, index) => tell({ kind: 'shrinking', operation, rule, index }),
   });
   if (options.replayDir !== undefined) await writeReplayFiles(options.replayDir, target, result.failures);
-  return conformanceReport(result, checked.minScore);
+  return conformanceReport(result, checked.minScore, start);
 }

@@ -4,7 +4,7 @@ import type { Catalogue } from './catalogue';
 import { curlCommand } from '../../shared/curl-command';
 import { exchange, requestBody, type ExchangeOutcome, type Finding, type SellerTarget } from './exchange';
 import { exploreCase, type ExploreCase } from './generators';
-import type { ExploreRule } from './rule-coverage';
+import { ANSWER_RULE, type ExploreRule } from './rule-coverage';
 import { shrinkFailure } from './shrink';
 import { ALONE_TRIES, reproducesAlone } from './alone';
 
@@ -84,6 +84,8 @@ export interface ExploreResult {
   waitMs: number;
   checkMs: number;
   tally: Record<string, Record<string, Tally>>;
+  /** Exchanges that broke a reply rule or the schema, and exchanges not answered (reply.answer): each counted once. */
+  broke?: { rules: number; unanswered: number };
   failures: ExploreFailure[];
   /** Why it ended early: 'time limit' or the signal's name. */
   stopped?: string;
@@ -120,6 +122,7 @@ interface Sent {
   checkMs: number;
   tally: Record<string, Record<string, Tally>>;
   first: Map<string, FirstBreak>;
+  broke: { rules: number; unanswered: number };
   stopped?: string;
 }
 
@@ -152,7 +155,7 @@ function tallyOutcome(
   index: number,
   outcome: ExchangeOutcome,
   companions: () => ExploreCase[],
-): boolean {
+): Set<ExploreRule> {
   const rules = (sent.tally[c.operation] ??= {});
   for (const rule of outcome.exercised) (rules[rule] ??= { exercised: 0, broken: 0 }).exercised++;
   const brokenHere = new Set<ExploreRule>();
@@ -177,12 +180,20 @@ function tallyOutcome(
       if (index < seen.index) Object.assign(seen, { index, finding: f, companions: companions() });
     }
   }
-  return brokenHere.size > 0;
+  return brokenHere;
 }
 
 /** Sends the cases `concurrency` at a time until done, stopped or out of time. */
 async function sendAll(options: ExploreOptions, cases: ExploreCase[]): Promise<Sent> {
-  const sent: Sent = { done: 0, elapsedMs: 0, waitMs: 0, checkMs: 0, tally: {}, first: new Map() };
+  const sent: Sent = {
+    done: 0,
+    elapsedMs: 0,
+    waitMs: 0,
+    checkMs: 0,
+    tally: {},
+    first: new Map(),
+    broke: { rules: 0, unanswered: 0 },
+  };
   const flights = flightLog(options.concurrency);
   const started = performance.now();
   let next = 0;
@@ -205,7 +216,10 @@ async function sendAll(options: ExploreOptions, cases: ExploreCase[]): Promise<S
       if (options.signal?.aborted) continue; // an exchange cut short by the stop is not a finding
       sent.waitMs += outcome.waitMs;
       sent.checkMs += outcome.checkMs;
-      if (tallyOutcome(sent, c, index, outcome, () => flights.companionsOf(flight))) failing++;
+      const broken = tallyOutcome(sent, c, index, outcome, () => flights.companionsOf(flight));
+      if (broken.size > 0) failing++;
+      if (broken.has(ANSWER_RULE)) sent.broke.unanswered++;
+      if ([...broken].some((r) => r !== ANSWER_RULE)) sent.broke.rules++;
       sent.done++;
       options.onProgress?.({ done: sent.done, total: cases.length, failing, elapsedMs: performance.now() - started });
     }
@@ -287,6 +301,7 @@ export async function runExploration(options: ExploreOptions): Promise<ExploreRe
     waitMs: sent.waitMs,
     checkMs: sent.checkMs,
     tally: sent.tally,
+    broke: sent.broke,
     failures,
     ...(stopped !== undefined ? { stopped } : {}),
   };

@@ -57,7 +57,7 @@ describe('renderConformanceHtml', () => {
     );
     expect(failure).toMatch(/<pre data-testid="curl">curl -sS -X POST &#39;http:\/\/127.0.0.1:9999\/seller&#39;/);
     expect(page).toContain(
-      'FAILED: 200 of 200 exchanges; reply rules broken — item-inquiry item.unknown-id 80.0%, place-order order.id-echo 0.0% (a broken reply rule fails the run whatever --min-score)',
+      'FAILED: 80 of 200 exchanges broke reply rules — item-inquiry item.unknown-id 80.0%, place-order order.id-echo 0.0% (a broken reply rule fails the run whatever --min-score)',
     );
   });
 

@@ -1,12 +1,12 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import { valueText } from '../report-as-text';
 import type { ConformanceReport } from '../explore/conformance';
-import { failedBecause, percent } from '../explore/conformance-text';
+import { conformanceHeadline, percent } from '../explore/conformance-text';
 import { ANSWER_RULE } from '../explore/rule-coverage';
-import { TIME_LIMIT, type ExploreFailure } from '../explore/run-exploration';
+import type { ExploreFailure } from '../explore/run-exploration';
 import { markup, type Markup } from './html-text';
 import { jsonView } from './json-view';
-import { htmlPage, verdictBlock } from './page-shell';
+import { htmlPage, runIdentityBlock, verdictBlock } from './page-shell';
 
 // `verify --explore --html`: the operation × rule matrix, each cell coloured by its score
 // (green when kept every time, through orange to red as it is broken more often, grey when
@@ -71,18 +71,6 @@ function failure(f: ExploreFailure, seed: number): Markup {
 </details>`;
 }
 
-function verdict(report: ConformanceReport): string {
-  const gate = report.minScore < 1 ? ` (--min-score ${percent(report.minScore)})` : '';
-  const ran = `${report.runs.done} of ${report.runs.planned} exchanges`;
-  if (report.stopped !== undefined && report.stopped !== TIME_LIMIT)
-    return `STOPPED (${report.stopped}): ${ran} ran; lowest score ${percent(report.lowestScore)}${gate}`;
-  if (report.ok) return `PASSED: ${ran}, lowest score ${percent(report.lowestScore)}${gate}`;
-  return `FAILED: ${ran}; ${failedBecause(
-    report.rows.filter((r) => r.score !== null && !r.passed),
-    gate,
-  )}`;
-}
-
 export function renderConformanceHtml(report: ConformanceReport): string {
   const failures =
     report.failures.length > 0
@@ -92,7 +80,8 @@ export function renderConformanceHtml(report: ConformanceReport): string {
 <p class="meta">${report.sellerUrl} · catalogue ${report.catalogue} · seed ${report.seed} (replay: --seed ${report.seed}) · concurrency ${report.concurrency} · ${(
     report.elapsedMs / 1000
   ).toFixed(1)} s</p>
-${verdictBlock(report.ok, verdict(report))}
+${runIdentityBlock(report.run)}
+${verdictBlock(report.ok, conformanceHeadline(report).text)}
 <h2>Conformance (operation × rule)</h2>
 ${matrix(report)}
 ${failures}`;

@@ -4,7 +4,7 @@ import { rulesBroken } from './load-html-rules';
 import { stepsTable } from './load-html-steps';
 import { modelWords, sloChart } from './load-html-words';
 import type { LoadReportView } from './load-view';
-import { badge, htmlPage } from './page-shell';
+import { badge, htmlPage, runIdentityBlock } from './page-shell';
 
 // `verify --load --html`: the verdict as the run gave it, the SLOs, warnings and a ramp cut
 // short; latency percentiles and throughput against the level (concurrency, or the arrival
@@ -14,10 +14,12 @@ import { badge, htmlPage } from './page-shell';
 
 export type { LoadReportView, LoadStepView, RuleBrokenView, SloLineView } from './load-view';
 
+/** The verdict said once: the sentence's own PASS or FAIL is the outcome, the rest follows it. */
 function verdictOf(view: LoadReportView): Markup {
-  return markup`<p class="verdict ${view.ok ? 'pass' : 'fail'}" data-testid="verdict-block"><span data-testid="outcome">${view.ok ? 'PASSED' : 'FAILED'}</span> — <span data-testid="verdict">${
-    view.verdict
-  }</span></p>`;
+  const colon = view.verdict.indexOf(': ');
+  const outcome = colon < 0 ? (view.ok ? 'PASS' : 'FAIL') : view.verdict.slice(0, colon);
+  const rest = colon < 0 ? view.verdict : view.verdict.slice(colon + 2);
+  return markup`<p class="verdict ${view.ok ? 'pass' : 'fail'}" data-testid="verdict-block"><span data-testid="verdict"><span data-testid="outcome">${outcome}</span>: ${rest}</span></p>`;
 }
 
 function warningsOf(view: LoadReportView): Markup | string {
@@ -52,6 +54,7 @@ export function renderLoadReportHtml(view: LoadReportView): string {
   const stopped = view.stopped !== undefined ? ` · stopped (${view.stopped})` : '';
   const body = markup`<h1>Load</h1>
 <p class="meta">${view.seller_url} · ${words.name} · ${ran} · deadline ${view.deadline_ms} ms${stopped}</p>
+${runIdentityBlock(view.run)}
 ${verdictOf(view)}
 ${warningsOf(view)}
 ${slosOf(view)}

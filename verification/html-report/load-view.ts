@@ -1,3 +1,4 @@
+import type { RunIdentity } from '../run-identity';
 // The view the load page is drawn from: the contract between the load run, which computes
 // every verdict (health, correctness, the knee, SLO breaches, the verdict sentence), and the
 // page, which only shows them. load-html.ts re-exports it; the run maps its report onto it.
@@ -61,6 +62,8 @@ export interface RuleBrokenView {
 
 export interface LoadReportView {
   seller_url: string;
+  /** What was judged (versions, seller, when, how long). */
+  run?: RunIdentity;
   model: 'closed' | 'open';
   steps: LoadStepView[];
   /** Capacity only: the highest level up to which every step is healthy; null when even the first is not. */

@@ -1,4 +1,5 @@
 import { markup, markupText, trustedMarkup, type Markup } from './html-text';
+import { identityEntries, type RunIdentity } from '../run-identity';
 
 // The page every HTML report shares: one self-contained file (opened from a CI artifact via
 // file://), no script, no fetch. The CSP forbids everything but inline styles and data:
@@ -72,3 +73,11 @@ export const verdictBlock = (ok: boolean, text: string): Markup =>
 
 export const badge = (kind: 'pass' | 'fail' | 'dim', text: string): Markup =>
   markup`<span class="badge ${kind}">${text}</span>`;
+
+/** What the run judged, under the page's title: versions, the pacts' digests (whole), the seller, when, how long. */
+export const runIdentityBlock = (run: RunIdentity | undefined): Markup | string =>
+  run === undefined
+    ? ''
+    : markup`<table data-testid="run-identity" class="meta">${identityEntries(run, false).map(
+        ([label, value]) => markup`<tr><th>${label}</th><td>${value}</td></tr>`,
+      )}</table>`;

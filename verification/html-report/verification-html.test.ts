@@ -19,7 +19,7 @@ describe('renderVerificationHtml', () => {
     );
     expect(rows[1][2]).toContain('<a href="#interaction-2">');
     expect(rows[2][2]).toContain('not run');
-    expect(page).toContain('FAILED: 1 of 3 interactions passed; broken rules: alternate.original-part');
+    expect(page).toContain('FAILED: 1 of 3 interactions failed, 1 passed; broken rules: alternate.original-part');
   });
 
   it("shows a failed interaction's request and reply side by side with the broken path marked", () => {

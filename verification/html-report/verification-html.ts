@@ -10,7 +10,8 @@ import { sideLabel } from '../compat/compat-report';
 import { valueText, summaryLine } from '../report-as-text';
 import { markup, type Markup } from './html-text';
 import { jsonView, type MarkedPath } from './json-view';
-import { badge, htmlPage, verdictBlock } from './page-shell';
+import { badge, htmlPage, runIdentityBlock, verdictBlock } from './page-shell';
+import { jsonTextView } from './json-text-view';
 
 // `verify --html`: every interaction with both verdicts (Pact's and the reply rules'), then
 // for each one that failed, its findings and the request and reply side by side with every
@@ -22,6 +23,8 @@ export interface ExchangeBodies {
   /** 0 when the seller could not be reached. */
   status: number;
   reply?: unknown;
+  /** The reply's text as it arrived: shown as sent (14.0 stays 14.0), when there. */
+  replyText?: string;
 }
 
 const httpStatus = (status: number | null | undefined) =>
@@ -100,7 +103,9 @@ function sideBySide(i: InteractionReport, exchange: ExchangeBodies | undefined):
   const reply =
     exchange.reply === undefined
       ? markup`<p class="note">No JSON reply (HTTP ${httpStatus(exchange.status)}).</p>`
-      : jsonView(exchange.reply, marks);
+      : exchange.replyText !== undefined
+        ? jsonTextView(exchange.replyText, marks)
+        : jsonView(exchange.reply, marks);
   const heading = `Reply (HTTP ${httpStatus(exchange.status)}${marks.length > 0 ? ', broken paths marked' : ''})`;
   return markup`<div class="side-by-side" data-testid="exchange"><div><h3>Request (as sent to your system)</h3>${jsonView(exchange.request)}</div><div><h3>${heading}</h3>${reply}</div></div>`;
 }
@@ -146,7 +151,11 @@ export function renderVerificationHtml(
       : [
           markup`<details open id="${anchorOf(index)}" data-testid="failed-interaction"><summary>${i.description}${pendingBadge(i)} — pact: ${pactBadge(i)} · reply rules: ${rulesBadge(
             i,
-          )}</summary>${marksNote(i)}${findings(i)}${sideBySide(i, exchanges[index])}</details>`,
+          )}</summary>${marksNote(i)}${findings(i)}${sideBySide(i, exchanges[index])}${
+            i.curl !== undefined
+              ? markup`<h3>Reproduce (once its states are set up; add your --header values)</h3><pre data-testid="curl">${i.curl}</pre>`
+              : ''
+          }</details>`,
         ],
   );
   const broken = report.rules.map(
@@ -155,6 +164,7 @@ export function renderVerificationHtml(
   );
   const body = markup`<h1>Seller verification</h1>
 <p class="meta">${report.sellerUrl}</p>
+${runIdentityBlock(report.run)}
 ${verdictBlock(report.ok, summaryLine(report))}
 ${report.fatal !== undefined ? markup`<p class="finding">Pact could not run: ${report.fatal}</p>` : ''}
 ${report.since !== undefined ? markup`<p class="meta" data-testid="since">compared with ${sideLabel(report.since.base)}: new and changed interactions are marked</p>` : ''}

@@ -5,5 +5,11 @@ import { renderTestCasesJunit } from '../test-cases-junit';
 // JUnit XML of a load run, drawn from its test cases (load-test-cases.ts), in one suite.
 export function renderLoadJunit(report: LoadReport): string {
   const seconds = report.steps.reduce((t, s) => t + s.seconds, 0);
-  return renderTestCasesJunit(`seller-system load (seed ${report.seed})`, loadTestCases(report), seconds, () => 'load');
+  return renderTestCasesJunit(
+    `seller-system load (seed ${report.seed})`,
+    loadTestCases(report),
+    seconds,
+    () => 'load',
+    report.run,
+  );
 }

@@ -7,6 +7,7 @@ export function loadReportView(report: LoadReport): LoadReportView {
   const { verdict } = report;
   return {
     seller_url: report.seller_url,
+    ...(report.run !== undefined ? { run: report.run } : {}),
     model: report.model,
     steps: report.steps.map((s) => ({
       level: levelOf(s),

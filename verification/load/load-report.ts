@@ -1,5 +1,6 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import type { ExploreRule } from '../explore/rule-coverage';
+import type { RunIdentity } from '../run-identity';
 
 // The JSON report of `verify --load --json`: what the text, JUnit, CTRF and HTML reports are
 // drawn from. Plain data (no class, no Map), so it can be written, read back and rendered elsewhere.
@@ -176,6 +177,8 @@ export interface LoadReport {
   kind: 'load';
   model: LoadModel;
   seller_url: string;
+  /** What was judged: toolkit and contract versions, the seller, when and how long (no pact: generated exchanges). */
+  run?: RunIdentity;
   catalogue: string;
   seed: number;
   /** The operation mix, weights by operation. */

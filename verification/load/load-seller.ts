@@ -201,10 +201,13 @@ async function settleFailures(
  * unreadable, names parts your system lacks, or cannot feed the mix).
  * @throws SellerUnreachableError when nothing listens at `sellerUrl` at start.
  */
+import { finishRun, startRun } from '../run-identity';
+
 export async function loadSeller(options: LoadSellerOptions): Promise<LoadReport> {
   const checked = checkOptions(options);
   const { target, model } = checked;
   const tell = options.onProgress ?? (() => {});
+  const start = startRun(target.sellerUrl, 'none');
   await ensureSellerReachable(target.sellerUrl);
   const catalogue = await checked.catalogue.read(target.headers);
   await ensureSellerHasParts(target, catalogue, checked.catalogue.option);
@@ -245,5 +248,5 @@ export async function loadSeller(options: LoadSellerOptions): Promise<LoadReport
     onStep: (step) => tell({ kind: 'step', step }),
   });
   await settleFailures(failures, checked, options.replayDir);
-  return report;
+  return { ...report, run: finishRun(start) };
 }

@@ -1,4 +1,4 @@
-import type { TestCase } from '../test-cases';
+import { withRun, type TestCase, type TestCaseList } from '../test-cases';
 import { sloValueText } from './slo';
 import { levelName, levelOf, stepOutcome, type LoadReport, type LoadStep } from './load-report';
 
@@ -45,7 +45,7 @@ function stepCase(report: LoadReport, s: LoadStep): TestCase {
   return { ...base, status: 'failed', message: `${base.name}: ${problems.join(', ')}; ${stats}`, detail };
 }
 
-export function loadTestCases(report: LoadReport): TestCase[] {
+export function loadTestCases(report: LoadReport): TestCaseList {
   const { verdict, model } = report;
   const cases = report.steps.map((s) => stepCase(report, s));
   for (const level of verdict.not_run)
@@ -95,5 +95,5 @@ export function loadTestCases(report: LoadReport): TestCase[] {
       status: 'error',
       message: `run stopped by ${report.stopped}: ${verdict.not_run.length} step(s) not run`,
     });
-  return cases;
+  return withRun(cases, report.run);
 }

@@ -1,3 +1,4 @@
+import { identityLines } from '../run-identity';
 import type { Palette } from '../palette';
 import { ALONE_TRIES } from '../explore/alone';
 import { sloValueText } from './slo';
@@ -87,6 +88,7 @@ export function renderLoad(report: LoadReport, palette: Palette): string {
   const name = (level: number) => levelName(model, level);
   const lines = [
     `Load on ${report.seller_url} (${report.catalogue}, seed ${report.seed}), ${model === 'closed' ? 'closed model' : `open model (at most ${report.max_in_flight} in flight)`}, deadline ${verdict.deadline_ms} ms, ${report.step_seconds} s a step`,
+    ...(report.run !== undefined ? identityLines(report.run) : []),
     '',
     stepHeader(model),
     ...report.steps.map((s) => stepLine(s, verdict.deadline_ms, palette)),

@@ -86,6 +86,9 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
 const packageVersion = () =>
   (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 /** The package's version and the contract's (they move apart: contracts/contract-version.ts). */
+/** Every command's name, as `federated-gateway --help` lists them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 export const versionLine = (): string => `${packageVersion()} (contract ${CONTRACT_VERSION})`;
 
 export const MAIN_USAGE = `Usage: federated-gateway <command> [options]

@@ -6,7 +6,7 @@ import { renderJunit } from '../verification/report-as-junit';
 import { verificationTestCases } from '../verification/verification-test-cases';
 import { renderCtrf } from '../verification/report-as-ctrf';
 import { progressLine, renderReport } from '../verification/report-as-text';
-import { SIGNAL_EXIT, type CommandIo } from './command-io';
+import { SIGNAL_EXIT, type Command, type CommandIo } from './command-io';
 import { INSPECTOR_PATH, createProxyInspector } from '../verification/proxy-inspector';
 import { lackingValuesText } from '../verification/example-values';
 import { writeWhole } from './report-files';
@@ -123,10 +123,17 @@ async function writeReports(
   if (options.html !== undefined) writeWhole(options.html, renderVerificationHtml(report, lastExchanges));
 }
 
+/** The commands verify's old flags became, loaded only when spelled the old way. */
+const MOVED_COMMANDS = {
+  explore: async () => (await import('./explore-command')).exploreCommand,
+  load: async () => (await import('./load-command')).loadCommand,
+  replay: async () => (await import('./replay-command')).replayCommand,
+} satisfies Record<NonNullable<ReturnType<typeof movedFromVerify>>['command'], () => Promise<Command>>;
+
 /** `verify <argv>`: the old spellings of explore, load and replay go to those commands (cli/old-spellings.ts). */
 export async function verifyCommand(argv: string[], io: CommandIo): Promise<number> {
   const moved = movedFromVerify(argv, io);
-  if (moved !== undefined) return (await import('./main')).main([moved.command, ...moved.argv], io);
+  if (moved !== undefined) return (await MOVED_COMMANDS[moved.command]())(moved.argv, io);
   const parsed = readVerifyCommandLine(argv, io);
   return parsed.kind === 'exit' ? parsed.code : runVerify(parsed.options, io);
 }

@@ -69,7 +69,9 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     const answer = strict.json.rows.find((r) => r.operation === 'item-inquiry' && r.rule === 'reply.answer')!;
     expect(answer.score).toBeGreaterThan(0);
     expect(answer.score).toBeLessThan(1);
-    expect(strict.stdout).toMatch(/FAILED: answered below --min-score — item-inquiry \d+\.\d%/);
+    expect(strict.stdout).toMatch(
+      /FAILED: \d+ of \d+ exchanges went unanswered, below --min-score — item-inquiry \d+\.\d%/,
+    );
     expect(strict.xml).toContain('<failure type="reply.answer"');
     if (hasXmllint) expect(validateJunit(strict.xml).ok).toBe(true);
     const lenient = await run(String(answer.score! - 0.01));
@@ -87,7 +89,7 @@ describe('verify --explore with --min-score, --json and --junit', () => {
     expect(broken.code).toBe(1);
     expect(broken.json.ok).toBe(false);
     expect(broken.stdout).toMatch(
-      /FAILED: reply rules broken — item-inquiry alternate.original-part \d+\.\d% \(a broken reply rule fails the run whatever --min-score\)/,
+      /FAILED: \d+ of \d+ exchanges broke a reply rule — item-inquiry alternate.original-part \d+\.\d% \(a broken reply rule fails the run whatever --min-score\)/,
     );
     expect(broken.xml).toContain('<failure type="alternate.original-part"');
     // CTRF says the same as JUnit: the broken rule failed, whatever the score.

@@ -254,7 +254,9 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
   it('verify: both verdicts per interaction, the failed one with request and reply side by side and the path marked', async () => {
     const { page, screenshot } = await open('verify', 'Seller verification of');
     await expect.poll(() => page.locator('[data-testid=interaction]').count()).toBe(2);
-    expect(await page.locator('[data-testid=verdict]').textContent()).toMatch(/^FAILED: 1 of 2 interactions passed/);
+    expect(await page.locator('[data-testid=verdict]').textContent()).toMatch(
+      /^FAILED: 1 of 2 interactions failed, 1 passed/,
+    );
     const mark = page.locator('[data-testid=failed-interaction] [data-testid=exchange] mark.broken');
     expect(await mark.count()).toBeGreaterThan(0);
     expect(await mark.first().isVisible()).toBe(true);
@@ -292,7 +294,7 @@ describe.skipIf(!chromiumAvailable)(browserSuiteTitle('the HTML reports in headl
       'p95<300ms',
       'p99<200ms',
     ]);
-    expect(await page.locator('[data-testid=outcome]').textContent()).toBe('FAILED');
+    expect(await page.locator('[data-testid=outcome]').textContent()).toBe('FAIL');
     expect(await page.locator('[data-testid=step]').count()).toBe(5);
     expect(await page.locator('[data-testid=step][data-healthy=false]').count()).toBe(2);
     expect(await page.locator('[data-testid=rule-broken][data-only-under-concurrency=true]').textContent()).toContain(

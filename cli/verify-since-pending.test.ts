@@ -155,7 +155,7 @@ describe('verify --since', () => {
     ]);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(
-      /FAILED: 2 of 4 interactions passed; 1 PENDING failed \(not failing the run\): .*; broken rules: alternate\.original-mfr/,
+      /FAILED: 1 of 4 interactions failed, 2 passed; 1 PENDING failed \(not failing the run\): .*; broken rules: alternate\.original-mfr/,
     );
   });
 

@@ -7,12 +7,12 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
-import { runInProcess } from '../cli/testing/run-in-process';
-import { main, versionLine } from '../cli/main';
-import { ctrfSchemaErrors } from './testing/ctrf-schema';
-import { hasXmllint, validateJunit } from './testing/junit-schema';
-import type { VerificationReport } from './verification-report';
-import type { CtrfReport } from './report-as-ctrf';
+import { runInProcess } from './testing/run-in-process';
+import { main, versionLine } from './main';
+import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
+import { hasXmllint, validateJunit } from '../verification/testing/junit-schema';
+import type { VerificationReport } from '../verification/verification-report';
+import type { CtrfReport } from '../verification/report-as-ctrf';
 
 // `verify` as a vendor runs it, against the mock seller behind a relay that spells the first
 // location's cost as a string and its list price with a trailing zero (24.990, a decimal the

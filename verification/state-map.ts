@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { renderJsonSchemaFile } from '../contracts/json-schema-documents';
 import { compileValidator } from '../contracts/validator';
-import { PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contracts/pact/provider-states';
+import { paramType, PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contracts/pact/provider-states';
 
 // A vendor's state map: for each provider state, the values from the vendor's own
 // catalogue that the kit injects into the contract's requests. For vendors who cannot
@@ -30,8 +30,9 @@ const vendorText = (description?: string) =>
 
 const textList = (description: string) => Type.Optional(Type.Array(vendorText(), { description }));
 
-/** A parameter's value: text, or a number (a quantity). */
-const value = (description: string) => Type.Union([vendorText(), Type.Number()], { description });
+/** A parameter's value, of the type the request it lands in has there: a number (a quantity) or text. */
+const value = (param: string, description: string) =>
+  paramType(param).type === 'number' ? Type.Number({ description }) : vendorText(description);
 
 const Part = Type.Object(
   { mfr_code: vendorText('Manufacturer code'), part_number: vendorText('Part number') },
@@ -135,7 +136,10 @@ for (const state of Object.values(CATALOGUE))
 const stateSchema = (name: string): TSchema =>
   Type.Object(
     Object.fromEntries(
-      Object.entries(CATALOGUE[name].params).map(([param, description]) => [param, Type.Optional(value(description))]),
+      Object.entries(CATALOGUE[name].params).map(([param, description]) => [
+        param,
+        Type.Optional(value(param, description)),
+      ]),
     ),
     { additionalProperties: false, title: name, description: `Your system must have this: ${CATALOGUE[name].setup}` },
   );
@@ -155,7 +159,7 @@ export const StateMapFile = Type.Object(
     defaults: Type.Optional(
       Type.Object(
         Object.fromEntries(
-          Object.entries(ALL_PARAMS).map(([param, description]) => [param, Type.Optional(value(description))]),
+          Object.entries(ALL_PARAMS).map(([param, description]) => [param, Type.Optional(value(param, description))]),
         ),
         {
           additionalProperties: false,
@@ -278,7 +282,7 @@ function catalogueProblems(data: unknown): Problem[] {
           at: pointerOf(['states', state, param]),
           message: `/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`,
         });
-      else problems.push(...valueProblems(['states', state, param], given));
+      else problems.push(...valueProblems(['states', state, param], param, given));
     }
   }
   if (isObject(data.defaults))
@@ -288,7 +292,7 @@ function catalogueProblems(data: unknown): Problem[] {
           at: pointerOf(['defaults', param]),
           message: `/defaults/${param}: no state has a parameter '${param}' (usually the defaults are member, account, location_id)`,
         });
-      else problems.push(...valueProblems(['defaults', param], given));
+      else problems.push(...valueProblems(['defaults', param], param, given));
   if (Array.isArray(data.not_offered))
     data.not_offered.forEach((state, i) => {
       if (typeof state === 'string' && !Object.hasOwn(CATALOGUE, state))
@@ -305,12 +309,32 @@ function catalogueProblems(data: unknown): Problem[] {
   return problems;
 }
 
-/** A parameter's value is text or a number: said so, not as the two branches of the schema's union. */
-function valueProblems(at: Segment[], given: unknown): Problem[] {
-  if ((typeof given === 'string' && given !== '') || (typeof given === 'number' && Number.isFinite(given))) return [];
-  const what =
-    given === '' ? 'is empty' : `is ${given === null ? 'null' : Array.isArray(given) ? 'a list' : `a ${typeof given}`}`;
-  return [{ at: pointerOf(at), message: `${pointerOf(at)}: must be text (not empty) or a number; it ${what}` }];
+/** What a value is, in a sentence's words: `the string "99999"`, `the number 3`, `empty`, `a list`. */
+function givenText(given: unknown): string {
+  if (given === '') return 'empty';
+  if (typeof given === 'string') return `the string ${JSON.stringify(given)}`;
+  if (typeof given === 'number') return `the number ${given}`;
+  if (given === null || typeof given === 'boolean') return String(given);
+  return Array.isArray(given) ? 'a list' : `a ${typeof given}`;
+}
+
+/**
+ * A parameter's value has the type the contract's request has where it lands (a number for a
+ * quantity, text for the rest): a "99999" would be forwarded as a string the contract does not
+ * allow. Said with the path and the field, not as the schema's words.
+ */
+function valueProblems(at: Segment[], param: string, given: unknown): Problem[] {
+  const { type, field } = paramType(param);
+  const fits =
+    type === 'number' ? typeof given === 'number' && Number.isFinite(given) : typeof given === 'string' && given !== '';
+  if (fits) return [];
+  const wanted = type === 'number' ? 'a number' : 'text';
+  return [
+    {
+      at: pointerOf(at),
+      message: `${jsonPathOf(at)} must be ${wanted} (the contract's ${field} is a ${type}), not ${givenText(given)}`,
+    },
+  ];
 }
 
 const PLACEHOLDER_LEFT = "is still the template's placeholder";

@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { renderJsonSchemaFile } from '../contracts/json-schema-documents';
 import { compileValidator } from '../contracts/validator';
+import { jsonSyntaxErrorAt } from '../shared/json-syntax-error';
+
+export { jsonSyntaxErrorOffset } from '../shared/json-syntax-error';
 import { paramType, PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contracts/pact/provider-states';
 
 // A vendor's state map: for each provider state, the values from the vendor's own
@@ -364,90 +367,6 @@ export function checkStateMap(data: unknown, source = 'state map'): StateMapFile
   );
 }
 
-/** The offset of the first JSON syntax error in `text`; undefined when it finds none. */
-export function jsonSyntaxErrorOffset(text: string): number | undefined {
-  let i = 0;
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const fail = (): never => {
-    throw new SyntaxAt(i);
-  };
-  const space = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const string = () => {
-    i++;
-    for (;;) {
-      if (i >= text.length) fail();
-      const c = text[i];
-      if (c === '"') return void i++;
-      if (c < ' ') fail();
-      if (c !== '\\') i++;
-      else if (text[i + 1] === 'u') {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail();
-        i += 6;
-      } else if (i + 1 < text.length && '"\\/bfnrt'.includes(text[i + 1])) i += 2;
-      else fail();
-    }
-  };
-  const list = (close: string, entry: () => void) => {
-    i++;
-    space();
-    if (text[i] === close) return void i++;
-    for (;;) {
-      entry();
-      space();
-      if (text[i] === ',') i++;
-      else if (text[i] === close) return void i++;
-      else fail();
-    }
-  };
-  const item = (): void => {
-    space();
-    const c = text[i];
-    if (c === '{')
-      list('}', () => {
-        space();
-        if (text[i] !== '"') fail();
-        string();
-        space();
-        if (text[i] !== ':') fail();
-        i++;
-        item();
-      });
-    else if (c === '[') list(']', item);
-    else if (c === '"') string();
-    else if (c === 't' || c === 'f' || c === 'n') {
-      const word = c === 't' ? 'true' : c === 'f' ? 'false' : 'null';
-      if (!text.startsWith(word, i)) fail();
-      i += word.length;
-    } else {
-      NUMBER.lastIndex = i;
-      if (!NUMBER.test(text)) fail();
-      i = NUMBER.lastIndex;
-    }
-  };
-  try {
-    item();
-    space();
-    if (i < text.length) fail();
-    return undefined;
-  } catch (error) {
-    if (error instanceof SyntaxAt) return error.offset;
-    return undefined; // nested too deep to walk: the parser's own message stays
-  }
-}
-
-class SyntaxAt {
-  constructor(readonly offset: number) {}
-}
-
-/** `line 3, column 7` of an offset in `text` (both from 1). */
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
-}
-
 export async function readStateMap(file: string): Promise<StateMapFile> {
   let text: string;
   try {
@@ -460,8 +379,8 @@ export async function readStateMap(file: string): Promise<StateMapFile> {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const offset = jsonSyntaxErrorOffset(text);
-    const where = offset === undefined ? '' : `${lineAndColumn(text, offset)}: `;
+    const at = jsonSyntaxErrorAt(text);
+    const where = at === undefined ? '' : `${at}: `;
     throw new StateMapError(`state map ${file} is not JSON: ${where}${(error as Error).message}`);
   }
   return checkStateMap(data, file);

@@ -1,10 +1,10 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { runInProcess } from '../cli/testing/run-in-process';
-import { otherSchemeUrl } from './seller-options';
+import { otherSchemeUrl, protocolMismatch } from './seller-options';
 import { selfSignedTls } from './testing/self-signed-tls';
 
 // The start-up check as a vendor meets it: a URL whose scheme is not what the seller's port
@@ -74,5 +74,19 @@ describe('a seller URL whose scheme its port does not speak', () => {
       'verify: your system at http://127.0.0.1:1/seller cannot be reached: 127.0.0.1:1 cannot be reached (ECONNREFUSED). Start it, or check --seller-url.',
     );
     expect(run.code).toBe(2);
+  });
+});
+
+describe('a plain server that never answers the TLS handshake', () => {
+  it('is taken as plain HTTP after a short wait, and the run goes on', async () => {
+    // A raw TCP server that reads and never writes: what a server waiting for a request line does.
+    const silent = createTcpServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/seller`;
+      expect(await protocolMismatch(url)).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

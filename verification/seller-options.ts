@@ -48,6 +48,11 @@ export async function ensureSellerReachable(sellerUrl: string): Promise<void> {
 }
 
 const PROBE_MS = 3_000;
+/**
+ * Behind an http:// URL a plain server may wait for the rest of a request line the handshake
+ * never sends: a TLS server answers a handshake at once, so a short wait is enough to tell.
+ */
+const TLS_BEHIND_HTTP_MS = 1_500;
 
 interface Endpoint {
   host: string;
@@ -79,14 +84,14 @@ export function otherSchemeUrl(sellerUrl: string): string {
 export async function protocolMismatch(sellerUrl: string): Promise<'plain HTTP' | 'TLS' | undefined> {
   const url = new URL(sellerUrl);
   const endpoint = endpointOf(url);
-  const handshake = await tlsHandshake(endpoint);
+  const handshake = await tlsHandshake(endpoint, url.protocol === 'http:' ? TLS_BEHIND_HTTP_MS : PROBE_MS);
   if (url.protocol === 'http:') return handshake === 'tls' ? 'TLS' : undefined;
   if (handshake !== 'not-tls') return undefined;
   return (await answersPlainHttp(endpoint, url)) ? 'plain HTTP' : undefined;
 }
 
 /** 'tls' when a handshake completes, 'not-tls' when the bytes that came back are no TLS record. */
-function tlsHandshake(endpoint: Endpoint): Promise<'tls' | 'not-tls' | 'unknown'> {
+function tlsHandshake(endpoint: Endpoint, timeoutMs: number): Promise<'tls' | 'not-tls' | 'unknown'> {
   return new Promise((resolve) => {
     // Only whether it speaks TLS: its certificate is not this probe's business.
     const socket = connectTls({ ...endpoint, rejectUnauthorized: false });
@@ -94,7 +99,7 @@ function tlsHandshake(endpoint: Endpoint): Promise<'tls' | 'not-tls' | 'unknown'
       socket.destroy();
       resolve(result);
     };
-    socket.setTimeout(PROBE_MS, () => done('unknown'));
+    socket.setTimeout(timeoutMs, () => done('unknown'));
     socket.once('secureConnect', () => done('tls'));
     socket.once('error', (error: NodeJS.ErrnoException) =>
       done(

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { compileValidator, type ValidationIssue } from '../contracts/index';
 import { Scenario } from '../contracts/schemas/scenario';
 import { ScenarioError } from './errors';
+import { jsonSyntaxErrorAt } from '../shared/json-syntax-error';
 
 // Reading and checking a scenario: the schema first, then the references a schema cannot
 // express (stock at a known location, relations to parts the scenario defines, ...).
@@ -111,12 +112,14 @@ export function checkScenario(data: unknown, source = 'scenario'): Scenario {
 }
 
 export async function readScenarioFile(path: string): Promise<Scenario> {
-  const text = await readFile(path, 'utf8');
+  let text = await readFile(path, 'utf8');
+  if (text.startsWith('\uFEFF')) text = text.slice(1); // a byte order mark some editors write
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new ScenarioError(`${path} is not JSON: ${(error as Error).message}`, []);
+    const at = jsonSyntaxErrorAt(text);
+    throw new ScenarioError(`${path} is not JSON: ${at === undefined ? '' : `${at}: `}${(error as Error).message}`, []);
   }
   return checkScenario(data, path);
 }

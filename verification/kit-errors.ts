@@ -29,6 +29,21 @@ export class SellerUnreachableError extends Error {
   }
 }
 
+/** The seller answers, but not in the protocol its URL names: nothing was sent. */
+export class SellerProtocolError extends SellerUnreachableError {
+  override name = 'SellerProtocolError';
+  constructor(
+    sellerUrl: string,
+    /** What its port speaks: plain HTTP behind an https:// URL, TLS behind an http:// one. */
+    readonly answers: 'plain HTTP' | 'TLS',
+    /** The URL that speaks it: the other scheme, the same host and port. */
+    readonly useUrl: string,
+  ) {
+    super(sellerUrl, `it answers ${answers}, not ${answers === 'TLS' ? 'plain HTTP' : 'TLS'}`);
+    this.message = `${sellerUrl} answers ${answers}, not ${answers === 'TLS' ? 'plain HTTP' : 'TLS'}: use ${useUrl}`;
+  }
+}
+
 /** Runs `read`, turning the errors of bad input it may throw (by class) into a KitInputError naming `option`. */
 export async function asInputError<T>(
   option: string,

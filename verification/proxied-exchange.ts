@@ -17,7 +17,10 @@ export interface Exchange {
   replyText?: string;
   /** The rules' verdict; absent when the reply could not be checked (see `problem`). */
   check?: ReplyCheck;
-  /** Why the exchange could not be checked: seller unreachable, HTTP error, not JSON, no answer in time. */
+  /**
+   * Why the exchange could not be checked: seller unreachable, closed without answering, HTTP
+   * error, not JSON, no answer in time.
+   */
   problem?: string;
   /** The reply was not JSON, or too large: the proxy answered with this instead of relaying it. */
   finding?: ReplyFinding;
@@ -25,10 +28,10 @@ export interface Exchange {
   /** What the caller tagged the exchange with when it arrived (the interaction under way). */
   tag?: string;
   /**
-   * The proxy answered for the seller: it could not be reached, did
-   * not answer in time, or its reply was not relayed (see `finding`).
+   * The proxy answered for the seller: it could not be reached, closed the connection without
+   * answering, did not answer in time, or its reply was not relayed (see `finding`).
    */
-  proxyAnswer?: 'unreachable' | 'timeout' | 'stopped' | ReplyFinding['rule'];
+  proxyAnswer?: 'unreachable' | 'closed' | 'timeout' | 'stopped' | ReplyFinding['rule'];
   /** The seller's answer came after the limit: how long it took. */
   answeredAfterMs?: number;
   /** The limit the seller did not answer within (set on a timeout; `status` is then a late answer's, if any). */

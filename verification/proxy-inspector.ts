@@ -18,6 +18,7 @@ export function createProxyInspector(title: string) {
       // The seller's status stands when it answered, even with a reply the proxy did not relay.
       const replied =
         exchange.proxyAnswer !== 'unreachable' &&
+        exchange.proxyAnswer !== 'closed' &&
         exchange.proxyAnswer !== 'timeout' &&
         exchange.proxyAnswer !== 'stopped';
       log.add({

@@ -118,6 +118,8 @@ export function renderReport(report: VerificationReport, palette: Palette = PLAI
       }
     }
   }
+  // No state source and most interactions failed: what is missing, said before the verdict.
+  if (report.noStateSource !== undefined) lines.push('', report.noStateSource.text);
   lines.push('', summaryLine(report, palette));
   return `${lines.join('\n')}\n`;
 }

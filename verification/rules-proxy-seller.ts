@@ -3,6 +3,7 @@ import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../c
 import type { Exchange } from './proxied-exchange';
 import { notJsonFinding, tooLargeFinding, type ReplyFinding } from './reply-findings';
 import { readReplyWithin, type LimitedReply } from './reply-within-limit';
+import { callFailureOf, type CallFailure } from './call-failure';
 
 // The rules proxy's side facing the seller: a request as it arrived, sent on unchanged, and
 // what the seller's answer makes of the exchange — a finding the proxy answers in its place,
@@ -28,8 +29,8 @@ export interface Arrival {
 /** Whole milliseconds since the request arrived. */
 export const elapsedSince = (arrival: Arrival): number => Math.round(performance.now() - arrival.started);
 
-/** What the seller answered: a reply read within the size limit, or no connection. */
-export type SellerAnswer = SellerReply | { kind: 'unreachable'; message: string };
+/** What the seller answered: a reply read within the size limit, or none (not reached, or closed without one). */
+export type SellerAnswer = SellerReply | { kind: 'unreachable'; message: string; failure: CallFailure };
 export type SellerReply = { kind: 'reply'; status: number; body: LimitedReply; contentType: string | undefined };
 
 /** POSTs the request to `sellerUrl` and reads the reply up to `maxReplyBytes`. Never rejects. */
@@ -54,7 +55,11 @@ export async function forwardToSeller(
     const body = await readReplyWithin(response.body, maxReplyBytes);
     return { kind: 'reply', status: response.statusCode, body, contentType: Array.isArray(type) ? type[0] : type };
   } catch (error) {
-    return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error) };
+    return {
+      kind: 'unreachable',
+      message: error instanceof Error ? error.message : String(error),
+      failure: callFailureOf(error),
+    };
   }
 }
 

@@ -7,6 +7,7 @@ import { listen } from '../shared/http/listen';
 import { refuseCrossSiteAndNonJson } from './json-request-guard';
 import { inertReplies } from './proxy-reply-headers';
 import type { ReplyFinding } from './reply-findings';
+import { callFailureText, closedText } from './call-failure';
 import { DEFAULT_MAX_REPLY_BYTES } from './reply-within-limit';
 import {
   elapsedSince,
@@ -252,8 +253,10 @@ function outcomeOf(first: SellerAnswer | typeof TIMED_OUT, arrival: Arrival, set
       return { kind: 'timeout', exchange: { ...base, proxyAnswer: 'timeout', limitMs: settings.timeoutMs, problem } };
     }
     case 'unreachable': {
-      const problem = `the seller at ${settings.sellerUrl} could not be reached: ${first.message}`;
-      return { kind: 'unreachable', problem, exchange: { ...base, proxyAnswer: 'unreachable', problem } };
+      // Closed after taking the request is the seller's doing, not a connection that never opened.
+      const problem = callFailureText(first.failure, settings.sellerUrl);
+      const proxyAnswer = first.failure.kind === 'closed' ? 'closed' : 'unreachable';
+      return { kind: 'unreachable', problem, exchange: { ...base, proxyAnswer, problem } };
     }
     case 'reply': {
       const judged = judgeReply(first, arrival);
@@ -288,7 +291,11 @@ async function followLateAnswer(
     const { problem, ...judged } = judgeReply(late, arrival).fields;
     Object.assign(timedOut, judged);
     timedOut.late = `answered after ${answeredAfterMs} ms, over the limit of ${settings.timeoutMs} ms${problem !== undefined ? `; ${problem}` : ''}`;
-  } else timedOut.late = `then the connection failed: ${late.message}`;
+  } else
+    timedOut.late =
+      late.failure.kind === 'closed'
+        ? `then ${closedText(late.failure.detail)}`
+        : `then the connection failed: ${late.message}`;
   settings.onLateReply?.(timedOut);
 }
 

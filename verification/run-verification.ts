@@ -4,7 +4,13 @@ import { readV4Pact } from '../contracts/pact/pact-file';
 import { exactly, runPactCli, type PactCliRun } from './pact-cli';
 import { failureOf, parsePactResults } from './pact-results';
 import type { RunStart } from './run-identity';
-import { buildReport, type InteractionRun, type VerificationReport } from './verification-report';
+import {
+  buildReport,
+  interactionAccepted,
+  type InteractionRun,
+  type NoStateSourceNote,
+  type VerificationReport,
+} from './verification-report';
 import type { Exchange } from './proxied-exchange';
 import { startRulesProxy } from './rules-proxy';
 import { listen } from '../shared/http/listen';
@@ -283,12 +289,35 @@ export async function runVerification(run: KitRun): Promise<VerificationReport> 
     tracker.current = undefined;
     await servers.close();
   }
-  return buildReport(run.sellerUrl, outcome.runs, {
+  const report = buildReport(run.sellerUrl, outcome.runs, {
     ...(outcome.fatal !== undefined ? { fatal: outcome.fatal } : {}),
     ...(run.signal?.aborted ? { stopped: String(run.signal.reason ?? 'stopped') } : {}),
     ...(run.since !== undefined ? { since: run.since } : {}),
     ...(run.start !== undefined ? { start: run.start } : {}),
   });
+  const note = noStateSourceNote(run.states, report);
+  return note === undefined ? report : { ...report, noStateSource: note };
+}
+
+/**
+ * Without a state map or callback every state is sent with the contract's example values, which a
+ * real seller does not have: when most interactions that ran failed so, the report says that a
+ * state source is what is missing, and how to write one, rather than leave a wall of failures.
+ */
+export function noStateSourceNote(states: StateSetup, report: VerificationReport): NoStateSourceNote | undefined {
+  if (states.kind !== 'none') return undefined;
+  const ran = report.interactions.filter((i) => i.pact === 'passed' || i.pact === 'failed');
+  const failed = ran.filter((i) => !interactionAccepted(i));
+  if (failed.length === 0 || failed.length * 2 <= ran.length) return undefined;
+  if (!failed.some((i) => i.exampleValues !== undefined)) return undefined;
+  return {
+    failed: failed.length,
+    ran: ran.length,
+    text:
+      `${failed.length} of ${ran.length} interactions failed and no state map or --states-url was given: ` +
+      "the contract's example parts were asked for. Write one: npx federated-gateway states --template > my-states.json " +
+      '(docs/vendor/state-maps.md)',
+  };
 }
 
 /** Verifier arguments for the pacts a broker holds for this provider, and for publishing the results there. */

@@ -55,8 +55,8 @@ describe('the state map loader', () => {
       "/defaults/acount: no state has a parameter 'acount'",
       '/states/part exsts: unknown state',
       "/states/part exists/part_no: 'part exists' has no parameter 'part_no'",
-      '/states/part exists/mfr_code: must be text (not empty) or a number; it is empty',
-      '/states/order will fail/quantity: must be text (not empty) or a number; it is a boolean',
+      'states["part exists"].mfr_code must be text (the contract\'s mfr_code is a string), not empty',
+      'states["order will fail"].quantity must be a number (the contract\'s quantity_ordered is a number), not true',
       "/not_offered/0: unknown state 'nope'",
       '/explore/parts/0/part_number is required',
     ])

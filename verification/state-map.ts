@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { renderJsonSchemaFile } from '../contracts/json-schema-documents';
 import { compileValidator } from '../contracts/validator';
-import { PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contracts/pact/provider-states';
+import { jsonSyntaxErrorAt } from '../shared/json-syntax-error';
+
+export { jsonSyntaxErrorOffset } from '../shared/json-syntax-error';
+import { paramType, PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contracts/pact/provider-states';
 
 // A vendor's state map: for each provider state, the values from the vendor's own
 // catalogue that the kit injects into the contract's requests. For vendors who cannot
@@ -30,8 +33,9 @@ const vendorText = (description?: string) =>
 
 const textList = (description: string) => Type.Optional(Type.Array(vendorText(), { description }));
 
-/** A parameter's value: text, or a number (a quantity). */
-const value = (description: string) => Type.Union([vendorText(), Type.Number()], { description });
+/** A parameter's value, of the type the request it lands in has there: a number (a quantity) or text. */
+const value = (param: string, description: string) =>
+  paramType(param).type === 'number' ? Type.Number({ description }) : vendorText(description);
 
 const Part = Type.Object(
   { mfr_code: vendorText('Manufacturer code'), part_number: vendorText('Part number') },
@@ -135,7 +139,10 @@ for (const state of Object.values(CATALOGUE))
 const stateSchema = (name: string): TSchema =>
   Type.Object(
     Object.fromEntries(
-      Object.entries(CATALOGUE[name].params).map(([param, description]) => [param, Type.Optional(value(description))]),
+      Object.entries(CATALOGUE[name].params).map(([param, description]) => [
+        param,
+        Type.Optional(value(param, description)),
+      ]),
     ),
     { additionalProperties: false, title: name, description: `Your system must have this: ${CATALOGUE[name].setup}` },
   );
@@ -155,7 +162,7 @@ export const StateMapFile = Type.Object(
     defaults: Type.Optional(
       Type.Object(
         Object.fromEntries(
-          Object.entries(ALL_PARAMS).map(([param, description]) => [param, Type.Optional(value(description))]),
+          Object.entries(ALL_PARAMS).map(([param, description]) => [param, Type.Optional(value(param, description))]),
         ),
         {
           additionalProperties: false,
@@ -278,7 +285,7 @@ function catalogueProblems(data: unknown): Problem[] {
           at: pointerOf(['states', state, param]),
           message: `/states/${state}/${param}: '${state}' has no parameter '${param}' (it has ${Object.keys(definition.params).join(', ')})`,
         });
-      else problems.push(...valueProblems(['states', state, param], given));
+      else problems.push(...valueProblems(['states', state, param], param, given));
     }
   }
   if (isObject(data.defaults))
@@ -288,7 +295,7 @@ function catalogueProblems(data: unknown): Problem[] {
           at: pointerOf(['defaults', param]),
           message: `/defaults/${param}: no state has a parameter '${param}' (usually the defaults are member, account, location_id)`,
         });
-      else problems.push(...valueProblems(['defaults', param], given));
+      else problems.push(...valueProblems(['defaults', param], param, given));
   if (Array.isArray(data.not_offered))
     data.not_offered.forEach((state, i) => {
       if (typeof state === 'string' && !Object.hasOwn(CATALOGUE, state))
@@ -305,12 +312,32 @@ function catalogueProblems(data: unknown): Problem[] {
   return problems;
 }
 
-/** A parameter's value is text or a number: said so, not as the two branches of the schema's union. */
-function valueProblems(at: Segment[], given: unknown): Problem[] {
-  if ((typeof given === 'string' && given !== '') || (typeof given === 'number' && Number.isFinite(given))) return [];
-  const what =
-    given === '' ? 'is empty' : `is ${given === null ? 'null' : Array.isArray(given) ? 'a list' : `a ${typeof given}`}`;
-  return [{ at: pointerOf(at), message: `${pointerOf(at)}: must be text (not empty) or a number; it ${what}` }];
+/** What a value is, in a sentence's words: `the string "99999"`, `the number 3`, `empty`, `a list`. */
+function givenText(given: unknown): string {
+  if (given === '') return 'empty';
+  if (typeof given === 'string') return `the string ${JSON.stringify(given)}`;
+  if (typeof given === 'number') return `the number ${given}`;
+  if (given === null || typeof given === 'boolean') return String(given);
+  return Array.isArray(given) ? 'a list' : `a ${typeof given}`;
+}
+
+/**
+ * A parameter's value has the type the contract's request has where it lands (a number for a
+ * quantity, text for the rest): a "99999" would be forwarded as a string the contract does not
+ * allow. Said with the path and the field, not as the schema's words.
+ */
+function valueProblems(at: Segment[], param: string, given: unknown): Problem[] {
+  const { type, field } = paramType(param);
+  const fits =
+    type === 'number' ? typeof given === 'number' && Number.isFinite(given) : typeof given === 'string' && given !== '';
+  if (fits) return [];
+  const wanted = type === 'number' ? 'a number' : 'text';
+  return [
+    {
+      at: pointerOf(at),
+      message: `${jsonPathOf(at)} must be ${wanted} (the contract's ${field} is a ${type}), not ${givenText(given)}`,
+    },
+  ];
 }
 
 const PLACEHOLDER_LEFT = "is still the template's placeholder";
@@ -340,90 +367,6 @@ export function checkStateMap(data: unknown, source = 'state map'): StateMapFile
   );
 }
 
-/** The offset of the first JSON syntax error in `text`; undefined when it finds none. */
-export function jsonSyntaxErrorOffset(text: string): number | undefined {
-  let i = 0;
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const fail = (): never => {
-    throw new SyntaxAt(i);
-  };
-  const space = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const string = () => {
-    i++;
-    for (;;) {
-      if (i >= text.length) fail();
-      const c = text[i];
-      if (c === '"') return void i++;
-      if (c < ' ') fail();
-      if (c !== '\\') i++;
-      else if (text[i + 1] === 'u') {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail();
-        i += 6;
-      } else if (i + 1 < text.length && '"\\/bfnrt'.includes(text[i + 1])) i += 2;
-      else fail();
-    }
-  };
-  const list = (close: string, entry: () => void) => {
-    i++;
-    space();
-    if (text[i] === close) return void i++;
-    for (;;) {
-      entry();
-      space();
-      if (text[i] === ',') i++;
-      else if (text[i] === close) return void i++;
-      else fail();
-    }
-  };
-  const item = (): void => {
-    space();
-    const c = text[i];
-    if (c === '{')
-      list('}', () => {
-        space();
-        if (text[i] !== '"') fail();
-        string();
-        space();
-        if (text[i] !== ':') fail();
-        i++;
-        item();
-      });
-    else if (c === '[') list(']', item);
-    else if (c === '"') string();
-    else if (c === 't' || c === 'f' || c === 'n') {
-      const word = c === 't' ? 'true' : c === 'f' ? 'false' : 'null';
-      if (!text.startsWith(word, i)) fail();
-      i += word.length;
-    } else {
-      NUMBER.lastIndex = i;
-      if (!NUMBER.test(text)) fail();
-      i = NUMBER.lastIndex;
-    }
-  };
-  try {
-    item();
-    space();
-    if (i < text.length) fail();
-    return undefined;
-  } catch (error) {
-    if (error instanceof SyntaxAt) return error.offset;
-    return undefined; // nested too deep to walk: the parser's own message stays
-  }
-}
-
-class SyntaxAt {
-  constructor(readonly offset: number) {}
-}
-
-/** `line 3, column 7` of an offset in `text` (both from 1). */
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
-}
-
 export async function readStateMap(file: string): Promise<StateMapFile> {
   let text: string;
   try {
@@ -436,8 +379,8 @@ export async function readStateMap(file: string): Promise<StateMapFile> {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const offset = jsonSyntaxErrorOffset(text);
-    const where = offset === undefined ? '' : `${lineAndColumn(text, offset)}: `;
+    const at = jsonSyntaxErrorAt(text);
+    const where = at === undefined ? '' : `${at}: `;
     throw new StateMapError(`state map ${file} is not JSON: ${where}${(error as Error).message}`);
   }
   return checkStateMap(data, file);

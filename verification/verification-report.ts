@@ -85,6 +85,16 @@ export interface VerificationReport {
   stopped?: string;
   /** With `--since`: the two contracts compared and the count of changes per class. */
   since?: { base: CompatSideInfo; head: CompatSideInfo; summary: CompatReport['summary'] };
+  /** Most interactions failed and no state source was given (run-verification.ts says so). */
+  noStateSource?: NoStateSourceNote;
+}
+
+/** Set by runVerification, printed by the reports: the run asked the contract's examples, and most failed. */
+export interface NoStateSourceNote {
+  failed: number;
+  ran: number;
+  /** The sentence to print, with the command that writes a state map. */
+  text: string;
 }
 
 /** What the kit saw for one interaction: Pact's verdict, the exchanges tagged with it, its state changes. */

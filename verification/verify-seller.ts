@@ -17,6 +17,8 @@ import { interactionReport, type InteractionReport, type VerificationReport } fr
 import type { Exchange } from './proxied-exchange';
 import type { PactSource, Publication } from './verifier-options';
 import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from './reply-within-limit';
+import { catalogueOfStateMap } from './explore/catalogue';
+import { ensureSellerHasParts } from './explore/preflight';
 
 // verifySeller: `verify` as a function. Pact verification of a seller system with the reply
 // rules applied to every exchange, returning the report the command prints. Steps: check the
@@ -251,6 +253,25 @@ function checkExampleValues(
   if (states.kind === 'map' && options.allowExampleValues !== true) throw new ExampleValuesError(lacking, stateMapFile);
 }
 
+/**
+ * The parts a state map names, asked of the seller before the run as explore asks them: a typo
+ * in a part number is one line now, not a wall of Pact's mismatches on every interaction after.
+ */
+async function ensureStateMapParts(options: VerifySellerOptions, checked: CheckedOptions, states: StateSetup) {
+  if (states.kind !== 'map') return;
+  const file = typeof options.stateMap === 'string' ? options.stateMap : '(the object given)';
+  const catalogue = catalogueOfStateMap(states.map, file);
+  if (catalogue.locations.length === 0 || catalogue.parts.length === 0) return;
+  const target = { sellerUrl: checked.sellerUrl, headers: checked.headers, timeoutMs: checked.timeoutMs };
+  await ensureSellerHasParts(
+    { ...target, maxReplyBytes: checked.maxReplyBytes },
+    catalogue,
+    'stateMap',
+    options.signal,
+    'Correct the state map (a part your system does not have belongs to "part is unknown" or "order will fail") and run again.',
+  );
+}
+
 /** Served on the kit's proxy port instead of relayed (the command's live inspector page). */
 export interface ProxyExtras {
   proxyRoutes?: { path: string; app: Hono }[];
@@ -269,6 +290,7 @@ export async function verifySellerWith(options: VerifySellerOptions, extras: Pro
     });
   checkExampleValues(options, states, plan, tell);
   await ensureSellerReachable(checked.sellerUrl);
+  await ensureStateMapParts(options, checked, states);
 
   if (plan.compat !== undefined) tell({ kind: 'since', compat: plan.compat });
   const pactsText = checked.pacts.kind === 'file' ? checked.pacts.files.join(', ') : checked.pacts.brokerUrl;
@@ -310,7 +332,8 @@ export async function verifySellerWith(options: VerifySellerOptions, extras: Pro
  * and returns the report `verify --json` writes. Never prints, never ends the process.
  *
  * @throws KitInputError naming the option at fault (an unreadable state map or pact, a `since`
- *   that is no contract, a `notOffered` state that is not optional, a state map lacking values).
+ *   that is no contract, a `notOffered` state that is not optional, a state map lacking values or
+ *   naming a part the seller answers "not found" for).
  * @throws SellerUnreachableError when nothing listens at `sellerUrl` at start.
  */
 export function verifySeller(options: VerifySellerOptions): Promise<VerificationReport> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PACT_FILE } from './pact-names';
 import { readPact } from './pact-file';
-import { PROVIDER_STATE_CATALOGUE } from './provider-states';
+import { paramType, PROVIDER_STATE_CATALOGUE } from './provider-states';
 
 describe('the provider-state catalogue', () => {
   it("gives every interaction of the committed pact exactly one state, so no verifier merges two states' values", () => {
@@ -42,4 +42,29 @@ describe('the provider-state catalogue', () => {
       );
     }
   });
+
+  it("types each parameter as the pact's requests carry it: quantity a number, the rest text", () => {
+    const seen = new Map<string, Set<string>>();
+    for (const interaction of readPact(PACT_FILE).interactions) {
+      const request = interaction.request as { body?: unknown; generators?: { body?: Record<string, unknown> } };
+      for (const [path, generator] of Object.entries(request.generators?.body ?? {})) {
+        const { type, expression } = generator as { type: string; expression?: string };
+        if (type !== 'ProviderState' || expression === undefined) continue;
+        const param = /^\$\{(\w+)\}$/.exec(expression)?.[1];
+        const example = valueAt(request.body, path);
+        if (param !== undefined) seen.set(param, (seen.get(param) ?? new Set()).add(typeof example));
+      }
+    }
+    expect(seen.size).toBeGreaterThan(10);
+    for (const [param, types] of seen) expect([...types], param).toEqual([paramType(param).type]);
+    expect(paramType('quantity')).toEqual({ type: 'number', field: 'quantity_ordered' });
+  });
 });
+
+/** The value at a generator's path (`$.items[0].quantity_ordered`) of a request body. */
+function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = typeof body === 'object' && body !== null && 'content' in body ? body.content : body;
+  for (const [, key, index] of path.matchAll(/\.(\w+)|\[(\d+)\]/g))
+    at = (at as Record<string, unknown> | undefined)?.[key ?? Number(index)];
+  return at;
+}

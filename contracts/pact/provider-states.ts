@@ -161,3 +161,21 @@ export type StateParams<S extends StateName> = Partial<
   Record<keyof (typeof PROVIDER_STATE_CATALOGUE)[S]['params'], string | number>
 >;
 export const STATE_NAMES = Object.keys(PROVIDER_STATE_CATALOGUE) as StateName[];
+
+/** What a parameter is in the request it lands in: its JSON type there, and the contract's field. */
+export interface ParamType {
+  type: 'string' | 'number';
+  field: string;
+}
+
+/** The parameters the requests carry as numbers, and the field each lands in; every other one is text. */
+const NUMBER_PARAMS: Record<string, string> = { quantity: 'quantity_ordered' };
+/** Text parameters whose field is not their own name less a second_/unknown_/related_ prefix. */
+const TEXT_FIELDS: Record<string, string> = { location_id: 'locations[].id', second_location_id: 'locations[].id' };
+
+/** A parameter's type and field, as the pact's requests have them (provider-states.test.ts holds them to the pact). */
+export function paramType(param: string): ParamType {
+  const number = NUMBER_PARAMS[param];
+  if (number !== undefined) return { type: 'number', field: number };
+  return { type: 'string', field: TEXT_FIELDS[param] ?? param.replace(/^(second|unknown|related)_/, '') };
+}

@@ -1,9 +1,10 @@
 import { checkSellerReply } from '../../contracts/reply-check';
 import type { ExploreCase } from './generators';
 import { ANSWER_RULE, exercisedRules, SCHEMA_RULE, type ExploreRule } from './rule-coverage';
-import { escapedStart, notJsonFinding, tooLargeFinding, type TooLargeFinding } from '../reply-findings';
+import { shownStart, notJsonFinding, tooLargeFinding, type TooLargeFinding } from '../reply-findings';
 import { DEFAULT_MAX_REPLY_BYTES, readReplyWithin } from '../reply-within-limit';
 import { agentForDeadline } from '../../shared/http/deadline-agent';
+import { callFailureOf, closedText } from '../call-failure';
 
 // One generated request sent to the seller and its reply judged: the schema, then every
 // reply rule of contracts/reply-check.ts — the same check the gateway makes at run time.
@@ -63,10 +64,13 @@ export async function exchange(target: SellerTarget, c: ExploreCase, signal?: Ab
     text = body.kind === 'whole' ? body.text : '';
   } catch (error) {
     const waitMs = performance.now() - t0;
+    const failure = callFailureOf(error);
     const why =
       (error as Error).name === 'TimeoutError'
         ? `no answer within ${target.timeoutMs} ms (the limit, --timeout)`
-        : `the request failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
+        : failure.kind === 'closed'
+          ? closedText(failure.detail)
+          : `the request failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
     return {
       httpStatus: null,
       waitMs,
@@ -120,7 +124,7 @@ function answerFinding(
     return {
       rule: ANSWER_RULE,
       path: '',
-      message: `HTTP ${status}: ${notJson?.message ?? escapedStart(text, 200)}`,
+      message: `HTTP ${status}: ${notJson?.message ?? shownStart(text, 200)}`,
       expected: 200,
       found: status,
     };

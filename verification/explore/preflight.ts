@@ -60,18 +60,24 @@ export async function partsTheSellerLacks(
   return problems;
 }
 
-/** Throws a KitInputError naming `option` (the catalogue's) when the seller lacks parts the catalogue names. */
+const EXPLORE_ADVICE = 'Correct the catalogue (or list such parts under explore.unknown_parts) and run again.';
+
+/**
+ * Throws a KitInputError naming `option` (the catalogue's) when the seller lacks parts the
+ * catalogue names; `advice` ends the message (verify's names the state map, explore's its section).
+ */
 export async function ensureSellerHasParts(
   target: SellerTarget,
   catalogue: Catalogue,
   option: string,
   signal?: AbortSignal,
+  advice = EXPLORE_ADVICE,
 ): Promise<void> {
   const lacking = await partsTheSellerLacks(target, catalogue, signal);
   if (lacking.length === 0 || signal?.aborted === true) return;
   throw new KitInputError(
     option,
     `${catalogue.origin} names ${lacking.length === 1 ? 'a part' : 'parts'} your system does not have:\n${lacking.map((l) => `  - ${l}\n`).join('')}` +
-      'Correct the catalogue (or list such parts under explore.unknown_parts) and run again.',
+      advice,
   );
 }

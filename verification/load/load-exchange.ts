@@ -1,11 +1,12 @@
 import { DEFAULT_MAX_REPLY_BYTES } from '../reply-within-limit';
-import { tooLargeFinding } from '../reply-findings';
+import { shownStart, tooLargeFinding } from '../reply-findings';
 import { Pool, type Dispatcher } from 'undici';
 import { checkSellerReply } from '../../contracts/reply-check';
 import { requestBody, type Finding, type SellerTarget } from '../explore/exchange';
 import type { ExploreCase } from '../explore/generators';
 import { ANSWER_RULE, SCHEMA_RULE } from '../explore/rule-coverage';
 import { undiciTimeoutsFor } from '../../shared/http/undici-timeouts';
+import { callFailureOf, closedText } from '../call-failure';
 
 // The load run's exchange: the explorer's judgement (HTTP 200 with JSON, the schema, every
 // reply rule — checkSellerReply, as the gateway checks at run time) over a keep-alive pool
@@ -36,18 +37,18 @@ export interface LoadClient {
 export function judgeReply(c: ExploreCase, status: number, text: string): Finding[] {
   if (status !== 200)
     return [
-      { rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${text.slice(0, 200)}`, expected: 200, found: status },
+      { rule: ANSWER_RULE, path: '', message: `HTTP ${status}: ${shownStart(text)}`, expected: 200, found: status },
     ];
   let reply: unknown;
   try {
     reply = JSON.parse(text);
-  } catch (error) {
+  } catch {
     return [
       {
         rule: ANSWER_RULE,
         path: '',
-        message: `the body is not JSON: ${(error as Error).message}`,
-        found: text.slice(0, 200),
+        message: `the body is not JSON; first bytes: "${shownStart(text)}"`,
+        found: shownStart(text),
       },
     ];
   }
@@ -141,7 +142,11 @@ class Exchange implements Dispatcher.DispatchHandler {
   onError(error: Error): void {
     if (this.settled) return;
     const cause = (error as { cause?: Error }).cause;
-    const message = `the request failed: ${error.message}${cause ? ` (${cause.message})` : ''}`;
+    const failure = callFailureOf(error);
+    const message =
+      failure.kind === 'closed'
+        ? closedText(failure.detail)
+        : `the request failed: ${error.message}${cause ? ` (${cause.message})` : ''}`;
     this.settle({
       httpStatus: null,
       timedOut: false,

@@ -83,9 +83,10 @@ export async function mockSellerCommand(argv: string[], io: CommandIo): Promise<
       return 2;
     }
     io.stderr(`mock-seller: ${(error as Error).message}\n`);
-    if (error instanceof ScenarioError)
-      for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
-    return 1;
+    if (!(error instanceof ScenarioError)) return 1;
+    // A scenario it cannot serve is bad input: nothing was started.
+    for (const issue of error.issues) io.stderr(`  ${issue.path || '/'}: ${issue.message}\n`);
+    return 2;
   }
 
   await new Promise<void>((resolve) => {

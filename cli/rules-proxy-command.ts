@@ -16,6 +16,7 @@ import { writeWhole } from './report-files';
 import { writePidFile } from './pid-file';
 import { INSPECTOR_PATH, createProxyInspector } from '../verification/proxy-inspector';
 import { probeUpstream } from '../shared/http/upstream-probe';
+import { otherSchemeUrl, protocolMismatch } from '../verification/seller-options';
 
 // `rules-proxy`: the reply rules for any Pact verifier. The vendor points their own verifier
 // (pact-jvm, pact-net, the Rust CLI…) at this proxy instead of their seller; every reply that
@@ -41,6 +42,13 @@ export async function runRulesProxy(args: RulesProxyArgs, io: CommandIo): Promis
   if (unreachable !== undefined) {
     io.stderr(
       `rules-proxy: the upstream ${args.upstream} cannot be reached: ${unreachable}. Start your seller system first, or check --upstream.\n`,
+    );
+    return 2;
+  }
+  const mismatch = await protocolMismatch(args.upstream);
+  if (mismatch !== undefined) {
+    io.stderr(
+      `rules-proxy: ${args.upstream} answers ${mismatch}, not ${mismatch === 'TLS' ? 'plain HTTP' : 'TLS'}: use --upstream ${otherSchemeUrl(args.upstream)}\n`,
     );
     return 2;
   }

@@ -234,14 +234,14 @@ describe('verify --explore against a seller that cross-talks under concurrency',
     const talk = report.failures.find((f) => f.rule === 'item.unknown-id');
     expect(talk).toMatchObject({ reproduces: 'only-under-concurrency' });
     expect(talk!.companions!.length).toBeGreaterThanOrEqual(3);
-    expect(talk!.replay).toContain(`verify --replay ${replayDir}`);
+    expect(talk!.replay).toContain(`federated-gateway replay ${replayDir}`);
     const block = out.stdout.slice(out.stdout.indexOf('item.unknown-id'));
     expect(block).toMatch(
       /^item.unknown-id — [a-z-]+: broken in \d+ exchanges?; first at run \d+ \(seed 7\), ONLY UNDER CONCURRENCY/,
     );
     expect(block.split('\n\n')[0]).not.toMatch(/reproduce: curl/);
     expect(await readFile(junit, 'utf8')).toMatch(
-      /name="item.unknown-id"[^]*?only under concurrency \(correct every time alone; a lone curl would pass\): npx federated-gateway verify --replay/,
+      /name="item.unknown-id"[^]*?only under concurrency \(correct every time alone; a lone curl would pass\): npx federated-gateway replay/,
     );
   });
 });

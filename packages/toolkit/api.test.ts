@@ -83,6 +83,7 @@ describe('the declared types', () => {
       'ExampleValuesError',
       'KitInputError',
       'ScenarioError',
+      'SellerProtocolError',
       'SellerUnreachableError',
       'exploreSeller',
       'loadSeller',

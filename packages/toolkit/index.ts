@@ -32,7 +32,7 @@ export {
 } from '../../verification/start-state-server';
 
 // What they throw.
-export { KitInputError, SellerUnreachableError } from '../../verification/kit-errors';
+export { KitInputError, SellerProtocolError, SellerUnreachableError } from '../../verification/kit-errors';
 export { ScenarioError } from '../../mock-seller/errors';
 
 // What they take and return.

@@ -201,7 +201,7 @@ describe('renderLoadReportHtml', () => {
     expect(sections[0][3]).toContain(
       '— first broken at concurrency 16, 37 exchanges <span class="badge fail">only under concurrency</span>',
     );
-    expect(sections[0][3]).toContain('<pre data-testid="replay">verify --replay failing-16.json');
+    expect(sections[0][3]).toContain('<pre data-testid="replay">npx federated-gateway replay failing-16.json');
     expect(sections[0][3]).toContain('<pre data-testid="curl">curl -sS -X POST');
     expect(sections[1][3]).toContain('first broken at concurrency 16, 1 exchange</summary>');
     expect(sections[1][3]).not.toContain('replay');

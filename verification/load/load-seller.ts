@@ -35,7 +35,7 @@ export interface LoadSellerOptions extends CatalogueOptions {
   timeoutMs?: number;
   /** Operation weights, e.g. { 'item-inquiry': 70, invoice: 10 } (default 70/10/10/10 with orders). */
   mix?: LoadMix;
-  /** false: send no place order at all (a production system). Default true. */
+  /** true: place real orders on your system as part of the mix. Default false, as the CLI's --orders. */
   orders?: boolean;
   /** The most requests the run may send (default: sized from the steps so every step runs whole). */
   maxRequests?: number;
@@ -119,10 +119,10 @@ function checkOptions(options: LoadSellerOptions) {
   if (model === 'closed' && options.maxInFlight !== undefined)
     throw new KitInputError('maxInFlight', 'belongs to the open model: give rate');
   const stepSeconds = numberOption('stepSeconds', options.stepSeconds, 0.001, 86_400, DEFAULT_STEP_SECONDS);
-  const orders = options.orders !== false;
+  const orders = options.orders === true;
   const mix = options.mix ?? DEFAULT_MIX;
   if (!orders && Object.entries(mix).every(([op, w]) => op === 'place-order' || w === 0))
-    throw new KitInputError('orders', 'false leaves nothing in the mix to send');
+    throw new KitInputError('orders', 'not true: the mix has only place-order, which needs orders: true');
   return {
     target: sellerTargetOf(options, DEFAULT_LOAD_TIMEOUT_MS),
     catalogue: catalogueReader(options),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ExploreCase } from '../explore/generators';
 import type { ExploreRule } from '../explore/rule-coverage';
 
-// A failure that needs company, as a file `verify --replay <file>` reads: the failing request
+// A failure that needs company, as a file `replay <file>` reads: the failing request
 // and the requests that were in flight beside it, sent together again. One file per failure, named after its rule.
 
 /** Where the commands write replay files unless told (`--replay-dir`). */
@@ -39,5 +39,5 @@ export async function writeReplayFile(dir: string, n: number, replay: ReplayFile
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${replay.rule.replace(/[^\w.-]/g, '_')}-${n}.json`);
   await writeFile(file, `${JSON.stringify(replay, null, 2)}\n`);
-  return `npx federated-gateway verify --replay ${file}`;
+  return `npx federated-gateway replay ${file}`;
 }

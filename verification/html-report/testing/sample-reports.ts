@@ -235,7 +235,7 @@ export const loadView: LoadReportView = {
       message: `item id '${PAYLOAD}' was not requested`,
       path: '/items/0/id',
       curl: `curl -sS -X POST 'http://127.0.0.1:9999/seller' --data-raw '{"id":"${PAYLOAD}"}'`,
-      replay: 'verify --replay failing-16.json --seller-url http://127.0.0.1:9999/seller',
+      replay: 'npx federated-gateway replay failing-16.json',
     },
     {
       rule: PAYLOAD,

@@ -3,15 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main';
-import { runInProcess } from '../cli/testing/run-in-process';
+import { main } from './main';
+import { runInProcess } from './testing/run-in-process';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
-import { startMisbehavingSeller, type MisbehavingSeller } from './testing/misbehaving-seller';
-import { exchange } from './explore/exchange';
-import { createLoadClient } from './load/load-exchange';
-import { shownStart } from './reply-findings';
-import type { ExploreCase } from './explore/generators';
+import { startMisbehavingSeller, type MisbehavingSeller } from '../verification/testing/misbehaving-seller';
+import { exchange } from '../verification/explore/exchange';
+import { createLoadClient } from '../verification/load/load-exchange';
+import { shownStart } from '../verification/reply-findings';
+import type { ExploreCase } from '../verification/explore/generators';
 
 // How a call to the seller that brought no usable answer is named, as a vendor reads it: a
 // seller that took the request and closed without answering was reached (look at its log),

@@ -2,13 +2,14 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main';
-import { runInProcess } from '../cli/testing/run-in-process';
-import { otherSchemeUrl, protocolMismatch } from './seller-options';
-import { selfSignedTls } from './testing/self-signed-tls';
+import { main } from './main';
+import { runInProcess } from './testing/run-in-process';
+import { otherSchemeUrl, protocolMismatch } from '../verification/seller-options';
+import { selfSignedTls } from '../verification/testing/self-signed-tls';
 
-// The start-up check as a vendor meets it: a URL whose scheme is not what the seller's port
-// speaks is exit 2 before anything runs, naming both sides and the URL to use instead.
+// The start-up check as a vendor meets it (verify, explore, load, the rules proxy's upstream): a
+// URL whose scheme is not what the seller's port speaks is exit 2 before anything runs, naming
+// both sides and the URL to use instead.
 
 const servers: Server[] = [];
 let requests = 0;
@@ -35,11 +36,11 @@ afterAll(async () => {
 describe('a seller URL whose scheme its port does not speak', () => {
   it.each([
     ['verify', []],
-    ['verify --explore', ['--explore', '--state-map', 'fixtures/state-maps/mock-seller-explore.json']],
-    ['verify --load', ['--load', '--state-map', 'fixtures/state-maps/mock-seller-explore.json']],
+    ['explore', ['--state-map', 'fixtures/state-maps/mock-seller-explore.json']],
+    ['load', ['--state-map', 'fixtures/state-maps/mock-seller-explore.json']],
   ])('%s: https:// to plain HTTP is exit 2 naming both sides and the URL to use', async (command, extra) => {
     const url = `https://127.0.0.1:${plainPort}/seller`;
-    const argv = ['verify', '--seller-url', url, ...extra];
+    const argv = [command, '--seller-url', url, ...extra];
     const before = requests;
     const run = await runInProcess(main, argv);
     expect(run.stderr).toContain(
@@ -60,6 +61,16 @@ describe('a seller URL whose scheme its port does not speak', () => {
     );
     expect(run.code).toBe(2);
     expect(requests).toBe(before);
+  });
+
+  it('rules-proxy: an https:// upstream that speaks plain HTTP is exit 2 naming the --upstream to use', async () => {
+    const before = requests;
+    const run = await runInProcess(main, ['rules-proxy', '--upstream', `https://127.0.0.1:${plainPort}/seller`]);
+    expect(run.stderr).toContain(
+      `rules-proxy: https://127.0.0.1:${plainPort}/seller answers plain HTTP, not TLS: use --upstream http://127.0.0.1:${plainPort}/seller\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(requests - before).toBeLessThanOrEqual(1);
   });
 
   it('keeps the port when the scheme changes: https://h/x on 443 becomes http://h:443/x', () => {

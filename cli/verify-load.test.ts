@@ -122,7 +122,9 @@ describe('verify --load', () => {
     // The HTML page is drawn from the same report: the knee marked on the charts, the rule named.
     const page = await readFile(join(dir.path, 'talk.html'), 'utf8');
     expect(page).toContain('knee: 16');
-    expect(page).toContain('FAIL: reply rules broken — item.unknown-id from concurrency 16');
+    expect(page).toContain(
+      '<span data-testid="outcome">FAIL</span>: reply rules broken — item.unknown-id from concurrency 16',
+    );
     expect(page).toContain('Reply rules broken');
     expect(page).toMatch(/<svg[^>]*>/);
     expect(page).toContain('item.unknown-id');
@@ -135,7 +137,7 @@ describe('verify --load', () => {
     // The replay command, not a lone curl, sends it with its company: broken again.
     const files = await readdir(replayDir);
     expect(files.length).toBeGreaterThan(0);
-    expect(talk!.first_failure.replay).toContain(`--replay ${replayDir}`);
+    expect(talk!.first_failure.replay).toContain(`federated-gateway replay ${replayDir}`);
     const file = join(
       replayDir,
       files.find((f) => f.startsWith('item.unknown-id'))!,

@@ -33,16 +33,17 @@ const stem = (operation: ForwardedOperation) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join('');
 
-/** ItemInquirySellerRequest, ItemInquirySellerReply…: the TypeBox names, which generators turn into type names. */
-export const requestComponent = (operation: ForwardedOperation) => `${stem(operation)}SellerRequest`;
-export const replyComponent = (operation: ForwardedOperation) => `${stem(operation)}SellerReply`;
-
+/** What each operation's request is called in prose. */
 const NAMED: Record<ForwardedOperation, string> = {
   'item-inquiry': 'an item inquiry',
   'place-order': 'an order',
   invoice: 'an invoice request',
   statement: 'a statement request',
 };
+
+/** ItemInquirySellerRequest, ItemInquirySellerReply…: the TypeBox names, which generators turn into type names. */
+export const requestComponent = (operation: ForwardedOperation) => `${stem(operation)}SellerRequest`;
+export const replyComponent = (operation: ForwardedOperation) => `${stem(operation)}SellerReply`;
 
 /** camelCase: the key of each operation's named examples. */
 const exampleKey = (operation: ForwardedOperation) => stem(operation)[0].toLowerCase() + stem(operation).slice(1);
@@ -79,7 +80,7 @@ function replySchema(operation: ForwardedOperation): Json {
   return {
     ...schema,
     description:
-      `The reply to a \`${SERVICE_OF[operation]}\` request. Beyond this schema the gateway checks these reply ` +
+      `The reply to ${NAMED[operation]} (service \`${SERVICE_OF[operation]}\`). Beyond this schema the gateway checks these reply ` +
       `rules, each reported under its name; a reply that breaks one is refused (or, for a member set to ` +
       `lenient, passed on with a warning):\n\n${replyRulesText(operation)}`,
     'x-reply-rules': rulesOf(operation),

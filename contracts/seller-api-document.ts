@@ -208,6 +208,9 @@ function sellerEndpoint(): Endpoint {
   };
 }
 
+/** The document's title, by which compat tells it from a buyer's document. */
+export const SELLER_API_TITLE = 'Federated Gateway seller system API';
+
 /** The seller API document; `sellerUrl` the default of the `seller_url` server variable. */
 export function sellerApiDocument(options: { sellerUrl?: string } = {}): Json {
   const schemas: Record<string, Json> = {};
@@ -216,7 +219,7 @@ export function sellerApiDocument(options: { sellerUrl?: string } = {}): Json {
     schemas[replyComponent(o)] = replySchema(o);
   }
   return buildOpenApiDocument({
-    title: 'Federated Gateway seller system API',
+    title: SELLER_API_TITLE,
     version: CONTRACT_VERSION,
     description: DESCRIPTION,
     serverUrl: '{seller_url}',

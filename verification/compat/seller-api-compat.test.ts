@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sellerApiDocument } from '../../contracts/seller-api-document';
+import { compareDocuments } from './compare-documents';
 import { compareOpenApiDocuments } from './openapi-compat';
 import { compareSellerApiDocuments, SELLER_API_POLICY } from './seller-api-compat';
 
@@ -39,6 +40,18 @@ describe('compareSellerApiDocuments', () => {
       expect.objectContaining({ side: 'seller', class: 'breaking', policy: 'request-enum-widened', where: 'POST /' }),
     ]);
     expect(seller.every((f) => !/buyer/.test(f.message))).toBe(true);
+  });
+
+  it('is the reading compat gives two seller API documents named as files', () => {
+    const head = document();
+    head.components.schemas.PlaceOrderSellerReply.required.push('comment');
+    const report = compareDocuments(
+      { kind: 'openapi', source: 'base.json', document: document() },
+      { kind: 'openapi', source: 'head.json', document: head },
+    );
+    expect(report.findings).toEqual([
+      expect.objectContaining({ side: 'seller', class: 'breaking', policy: 'reply-field-newly-required' }),
+    ]);
   });
 
   it('has a class for every rule the buyer walk can cite, and calls a new operation new work', () => {

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import type { Scenario } from '../contracts/schemas/scenario';
 import { adminRoutes } from './admin-routes';
 import type { MockSellerControl } from './mock-seller-control';
-import { documentRoutes } from './document-routes';
+import { documentRoutes, sellerApiDocumentRoute } from './document-routes';
 import { MockSellerError, RequestRefusedError } from './errors';
 import { guardedBy } from '../shared/http/request-guard';
 import { sameOriginOnly } from '../shared/http/cross-site';
@@ -125,6 +125,7 @@ function routes(
   const app = new Hono<MockSellerEnv>();
   app.post('/seller', sellerEndpoint(state));
   app.route('/documents', documentRoutes(state));
+  app.get('/openapi.json', sellerApiDocumentRoute(options.publicUrl?.replace(/\/$/, '')));
   // The control API (and the inspector beneath it) is JSON only and not for other sites: a
   // cross-site form could otherwise change the faults or reset the mock.
   app.use(
@@ -151,7 +152,8 @@ function routes(
 
 /**
  * A seller system built from a scenario: `POST /seller` (every forwarded operation),
- * `GET /documents/...` (invoice and statement copies), `/__admin` (control), `GET /health`.
+ * `GET /documents/...` (invoice and statement copies), `GET /openapi.json` (the seller API
+ * document), `/__admin` (control), `GET /health`.
  */
 export function createMockSeller(scenario: unknown, options: MockSellerOptions = {}): MockSeller {
   const base = shiftRouteTimes(checkScenario(scenario));

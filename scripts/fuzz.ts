@@ -3,7 +3,7 @@ import { mintDevToken } from '../gateway/auth/dev-keys';
 import { DEV_INTERNAL_API_TOKEN } from '../gateway/internal-api/internal-api-config';
 import { httpTarget } from '../gateway/api-reference/fuzz/fuzz-request';
 import { runFuzz, type Finding } from '../gateway/api-reference/fuzz/run-fuzz';
-import type { Json } from '../gateway/api-reference/openapi-builder';
+import type { Json } from '../contracts/openapi-builder';
 
 // npm run fuzz -- [--runs 200] [--seed 1] [--operation <operationId>] [--gateway-url …]
 //                 [--internal-url …] [--json]

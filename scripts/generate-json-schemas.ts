@@ -1,8 +1,8 @@
 // Writes contracts/json-schema/<operation>.<payload>.schema.json from the TypeBox schemas
 // (every payload, mock-seller.scenario.schema.json for scenario files, and
 // state-map.schema.json for the verification kit's state maps),
-// and removes documents of payloads that no longer exist; and the buyer and internal API
-// documents a release of the contract carries (contracts/openapi/). Usage: npm run schemas
+// and removes documents of payloads that no longer exist; and the buyer, internal and seller
+// API documents a release of the contract carries (contracts/openapi/). Usage: npm run schemas
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderJsonSchemas } from '../contracts/json-schema-documents';

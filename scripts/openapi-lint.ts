@@ -5,9 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openApiDocument } from '../gateway/api-reference/openapi-document';
 import { internalApiDocument } from '../gateway/api-reference/internal-api-document';
+import { sellerApiDocument } from '../contracts/seller-api-document';
 
-// npm run lint:openapi (part of npm run lint): the gateway's and the internal API's OpenAPI
-// documents, as served, linted by Redocly's recommended rules (redocly.yaml says which are off
+// npm run lint:openapi (part of npm run lint): the gateway's, the internal API's and the seller
+// API's OpenAPI documents, as served, linted by Redocly's recommended rules (redocly.yaml says which are off
 // and why). Offline: no telemetry, no update check.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,6 +17,7 @@ try {
   const files = [
     ['gateway.openapi.json', openApiDocument()],
     ['internal-api.openapi.json', internalApiDocument()],
+    ['seller.openapi.json', sellerApiDocument()],
   ].map(([name, document]) => {
     const file = join(dir, name as string);
     writeFileSync(file, JSON.stringify(document, null, 2));

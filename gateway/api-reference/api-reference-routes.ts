@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { openApiDocument } from './openapi-document';
 import { internalApiDocument } from './internal-api-document';
 import { referencePage } from './reference-page';
-import type { Json } from './openapi-builder';
+import type { Json } from '../../contracts/openapi-builder';
 
 /**
  * GET /openapi.json and the interactive reference at GET /reference: public, like any API

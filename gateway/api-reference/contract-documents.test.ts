@@ -7,7 +7,7 @@ import { renderContractApiDocuments } from './contract-documents';
 // file would let the contract policy compare the wrong buyer side.
 
 describe('contracts/openapi/', () => {
-  it('holds exactly the buyer and internal documents, up to date (run `npm run schemas` if this fails)', () => {
+  it('holds exactly the buyer, internal and seller documents, up to date (run `npm run schemas` if this fails)', () => {
     const rendered = renderContractApiDocuments();
     expect(readdirSync(packagePath('contracts/openapi')).sort()).toEqual([...rendered.keys()].sort());
     for (const [name, text] of rendered)

@@ -3,7 +3,7 @@
 // that check the examples and by the fuzzer that checks served replies.
 import type { TSchema } from '@sinclair/typebox';
 import { compileValidator, type Validator } from '../../contracts/index';
-import type { Json } from './openapi-builder';
+import type { Json } from '../../contracts/openapi-builder';
 
 export interface DocumentOperation {
   operationId: string;

@@ -2,7 +2,7 @@
 // example body of the schema the surface really sends (http/error-response.ts,
 // internal-api/internal-api-errors.ts). Which operation gives which is in the documents.
 import { DOCUMENT_STATUS_ERROR, OverallStatus } from '../../contracts/index';
-import type { ErrorAnswer } from './openapi-builder';
+import type { ErrorAnswer } from '../../contracts/openapi-builder';
 
 const reply = (status_code: OverallStatus, message: string, path = '', detail = message) => ({
   status_code,

@@ -6,7 +6,7 @@ import { loadFixture } from '../../contracts/testing/fixtures';
 import { OverallStatus } from '../../contracts/index';
 import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';
-import { buildOpenApiDocument, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
+import { buildOpenApiDocument, type Endpoint, type ErrorAnswer, type Json } from '../../contracts/openapi-builder';
 import { errorAnswer } from './error-answers';
 import { SESSION_COOKIE } from '../../inspector/inspector-access';
 import {

@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/catalog-queries';
 import type { CatalogSearch } from '../catalog/catalog-search';
 import { apiReferenceRoutes, internalApiReferenceRoutes } from './api-reference-routes';
 import { documentValidators, operationsOf, resolveRefs } from './document-schemas';
-import type { Json } from './openapi-builder';
+import type { Json } from '../../contracts/openapi-builder';
 import { createInternalApi } from '../internal-api/internal-api';
 import { internalApiConfigFromEnv } from '../internal-api/internal-api-config';
 import { createLocalAddressValidator } from '../address/local-address-validator';

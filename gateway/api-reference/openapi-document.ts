@@ -8,7 +8,13 @@ import { HealthReply } from '../../shared/http/health-reply';
 import { loadFixture } from '../../contracts/testing/fixtures';
 import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';
-import { buildOpenApiDocument, plain, type Endpoint, type ErrorAnswer, type Json } from './openapi-builder';
+import {
+  buildOpenApiDocument,
+  plain,
+  type Endpoint,
+  type ErrorAnswer,
+  type Json,
+} from '../../contracts/openapi-builder';
 import { envelopeExample, GATEWAY_ERRORS as E } from './error-answers';
 import SEEDED from './examples/seeded-catalog-replies.json' with { type: 'json' };
 

@@ -8,7 +8,7 @@ import { createExchangeLog } from '../../inspector/exchange-log';
 import { createGatewayMetrics } from '../metrics/gateway-metrics';
 import { inProcessTarget } from './fuzz/fuzz-request';
 import { runFuzz, type Finding, type KnownFinding } from './fuzz/run-fuzz';
-import type { Json } from './openapi-builder';
+import type { Json } from '../../contracts/openapi-builder';
 
 // The generator that keeps the documents true: every operation of the SERVED gateway and
 // internal API documents, its example and seeded mutations of it, in-process. A failure

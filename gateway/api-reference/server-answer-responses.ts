@@ -3,7 +3,7 @@
 // API would send, so no content; `x-answered-by` marks them, so a checker of the API's own
 // replies (fuzz/reply-checks.ts) does not take an app's answer of the same status for one.
 import { SERVER_ANSWERS } from '../../shared/http/server-answers';
-import type { SharedAnswer } from './openapi-builder';
+import type { SharedAnswer } from '../../contracts/openapi-builder';
 
 export const ANSWERED_BY_SERVER = 'x-answered-by';
 

@@ -10,7 +10,7 @@ import { rawExchange } from '../../shared/testing/raw-exchange';
 import { serverAnswerProbes, type ProbeTarget } from '../../shared/testing/server-answer-probes';
 import { SERVER_ANSWER_STATUSES } from '../../shared/http/server-answers';
 import { operationsOf } from './document-schemas';
-import type { Json } from './openapi-builder';
+import type { Json } from '../../contracts/openapi-builder';
 
 // The three servers as they are started (gateway, internal API, mock seller), each asked over
 // a raw loopback socket for every answer Node's HTTP server gives before the API sees the

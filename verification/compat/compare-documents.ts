@@ -3,9 +3,12 @@ import { CompatInputError, type ContractDocument } from './contract-source';
 import { compareSellerContracts, comparisonNotes } from './pact-compat';
 import { compatReport, type CompatReport } from './compat-report';
 import { incomparable } from './seller-contract';
+import { SELLER_API_TITLE } from '../../contracts/seller-api-document';
+import { compareSellerApiDocuments } from './seller-api-compat';
 
 // Two documents of the same kind, compared by the classifier for their audience: two pacts for
-// seller systems, two OpenAPI documents for buyer programs. Anything else is bad input.
+// seller systems, two OpenAPI documents for buyer programs (two seller API documents, by their
+// title, for seller systems). Anything else is bad input.
 
 /** The report of base against head; CompatInputError when they cannot be compared. */
 export function compareDocuments(base: ContractDocument, head: ContractDocument): CompatReport {
@@ -20,11 +23,12 @@ export function compareDocuments(base: ContractDocument, head: ContractDocument)
     );
   }
   if (base.kind === 'openapi' && head.kind === 'openapi') {
-    const version = (d: unknown) => (d as { info?: { version?: string } }).info?.version;
+    const info = (d: unknown) => (d as { info?: { version?: string; title?: string } }).info;
+    const forSellers = [base, head].every((d) => info(d.document)?.title === SELLER_API_TITLE);
     return compatReport(
-      { source: base.source, version: version(base.document) },
-      { source: head.source, version: version(head.document) },
-      compareOpenApiDocuments(base.document, head.document),
+      { source: base.source, version: info(base.document)?.version },
+      { source: head.source, version: info(head.document)?.version },
+      (forSellers ? compareSellerApiDocuments : compareOpenApiDocuments)(base.document, head.document),
     );
   }
   const name = (d: ContractDocument) =>

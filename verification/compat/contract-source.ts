@@ -28,6 +28,8 @@ export const CONTRACT_PATHS = {
   /** Since 3.2.0 a release carries the API documents buyer programs call (npm run schemas). */
   buyerApi: 'contracts/openapi/buyer.openapi.json',
   internalApi: 'contracts/openapi/internal.openapi.json',
+  /** Since 3.2.0 too: the API a seller system serves, as the gateway calls it. */
+  sellerApi: 'contracts/openapi/seller.openapi.json',
 } as const;
 
 /** The rule catalogue of a release's violation.ts (the `RULES` object: one `'name': 'text',` a line). */

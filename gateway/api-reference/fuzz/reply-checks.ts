@@ -2,7 +2,7 @@
 // (unless the seller was told to fail and the status is documented), a documented status, a
 // JSON body valid against that status's schema, Retry-After where a retry is asked for.
 import type { DocumentOperation } from '../document-schemas';
-import type { Json } from '../openapi-builder';
+import type { Json } from '../../../contracts/openapi-builder';
 import type { Validator } from '../../../contracts/index';
 import type { FuzzResponse } from './fuzz-request';
 

@@ -4,7 +4,7 @@
 // gateway must still be healthy and a PO number a refused order used must still be free.
 import fc from 'fast-check';
 import { documentValidators, operationsOf, type DocumentOperation } from '../document-schemas';
-import type { Json } from '../openapi-builder';
+import type { Json } from '../../../contracts/openapi-builder';
 import { checkContentType, checkReply, type CheckName } from './reply-checks';
 import { curlOf, type FuzzRequest, type FuzzResponse, type FuzzTarget, type Surface } from './fuzz-request';
 import { materialize, mutationArbitrary, type Mutation, type RequestTemplate } from './request-mutations';

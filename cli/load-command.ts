@@ -33,7 +33,7 @@ export function loadSellerOptionsOf(options: LoadCliOptions): LoadSellerOptions 
     // Sized from the steps by loadSeller as by the flags, so the report says which.
     ...(options.maxRequestsSource === 'given' ? { maxRequests: options.maxRequests } : {}),
     ...(options.timeLimitMs !== undefined ? { timeLimitMs: options.timeLimitMs } : {}),
-    minLevel: options.minLevel,
+    ...(options.minLevelGiven ? { minLevel: options.minLevel } : {}),
     slos: options.slos.map((s) => s.expression),
     abortOnFail: options.abortOnFail,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),

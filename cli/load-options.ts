@@ -46,8 +46,9 @@ model (--rate): requests on a schedule whatever the replies do, latency from the
                             every step runs whole; printed before the first is sent)
   --time-limit <t>          end the run after t (e.g. 90s, 5m): the step under way is cut, the rest
                             do not run, and the report says so (default: none)
-  --min-concurrency <n>     closed model: fail (exit 1) when the knee is below n (default 1)
-  --min-rate <n>            open model: fail (exit 1) when the knee is below n requests/s
+  --min-concurrency <n>     closed model: fail (exit 1) when the knee is below n (default: no gate;
+                            a run whose first step does not hold, or is not measured whole, exits 1)
+  --min-rate <n>            open model: fail (exit 1) when the knee is below n requests/s (default: as above)
   --slo <list>              thresholds checked at every step and for the run, e.g.
                             'p95<300ms,p99<1s,errors<0.1%,timeouts=0' (p50 p90 p95 p99 max in ms or s;
                             rps; errors, timeouts, dropped as counts or %); a breach fails the run
@@ -64,7 +65,8 @@ model (--rate): requests on a schedule whatever the replies do, latency from the
 Whether orders are placed, and the bound on requests, on stderr before the first is sent;
 progress per step on stderr; the table, the failures and the verdict on stdout. A ramp cut short
 lists the steps not run: the knee reads "at least N", a gate or an SLO that needs them fails.
-Exit 0: every reply correct, the knee at least the gate, every SLO held; 1: otherwise; 2: bad
+Exit 0: every reply correct, the first step held (the knee at least the gate), every SLO held;
+1: otherwise (a run that measured no step whole says NOT MEASURED); 2: bad
 usage, an unusable catalogue, or your system unreachable at start; 130/143: stopped by
 SIGINT/SIGTERM (within a second, with a partial report saying what was measured).
 `;
@@ -86,8 +88,10 @@ export interface LoadCliOptions {
   maxRequests: number;
   maxRequestsSource: 'given' | 'sized from the steps';
   timeLimitMs?: number;
-  /** --min-concurrency or --min-rate. */
+  /** --min-concurrency or --min-rate (0 when not given). */
   minLevel: number;
+  /** Whether the vendor gave that gate: a verdict names only the flags given. */
+  minLevelGiven: boolean;
   slos: Slo[];
   abortOnFail: boolean;
   seed?: number;
@@ -234,12 +238,12 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
   const levels = levelsOf(values, model);
   const slos = slosOf(values, model);
   const stepSeconds = parseDuration('--step-seconds', values['step-seconds']) / 1000;
+  // No gate unless the vendor gave one: the verdict then names no flag (and still fails a run
+  // whose first step did not hold, or was not measured whole).
+  const minFlag = model === 'open' ? ('min-rate' as const) : ('min-concurrency' as const);
+  const minGiven = values[minFlag];
   const minLevel =
-    model === 'open'
-      ? values['min-rate'] !== undefined
-        ? wholeNumber('--min-rate', values['min-rate'], 0, MAX_RATE)
-        : 0
-      : wholeNumber('--min-concurrency', values['min-concurrency'] ?? '1', 0, 1024);
+    minGiven === undefined ? 0 : wholeNumber(`--${minFlag}`, minGiven, 0, model === 'open' ? MAX_RATE : 1024);
   return {
     sellerUrl,
     catalogue,
@@ -267,6 +271,7 @@ export function parseLoadOptions(argv: string[]): LoadCliOptions {
         }),
     ...(values['time-limit'] !== undefined ? { timeLimitMs: parseDuration('--time-limit', values['time-limit']) } : {}),
     minLevel,
+    minLevelGiven: minGiven !== undefined,
     slos,
     abortOnFail: values['abort-on-fail'],
     ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1) } : {}),

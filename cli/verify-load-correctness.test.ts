@@ -71,7 +71,7 @@ describe('verify --load never claims a step it did not measure', () => {
     const gated = await load(url, ...args, '--min-concurrency', '8');
     expect(gated.code).toBe(1);
     expect(gated.out.stdout).toMatch(
-      /FAIL: --min-concurrency 8 needs concurrency 8, which was not measured whole \(the request budget/,
+      /FAIL: --min-concurrency 8: not judged, concurrency 8 was not measured whole \(the request budget/,
     );
   });
 
@@ -93,7 +93,7 @@ describe('verify --load never claims a step it did not measure', () => {
     expect(run.report.verdict.not_run).toEqual([4]);
     expect(run.report.verdict.knee_is_lower_bound).toBe(true);
     expect(run.out.stdout).toMatch(
-      /Not run: concurrency 4 — the time limit \(--time-limit 0\.9 s\) was reached during concurrency 2\./,
+      /Not run: concurrency 4 — the time limit \(--time-limit 0\.9s\) was reached during concurrency 2\./,
     );
     expect(run.code).toBe(0);
     expect(await readFile(join(dir.path, 'limit.xml'), 'utf8')).toMatch(
@@ -132,7 +132,7 @@ describe('verify --load never claims a step it did not measure', () => {
       ['concurrency 4', 'failed'],
       ['concurrency 8', 'skipped'],
       ['p95<100ms', 'failed'],
-      ['min-concurrency', 'passed'],
+      ['capacity', 'passed'],
     ]);
   });
 });

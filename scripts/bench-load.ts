@@ -57,6 +57,7 @@ if (!(await servedAsMockSellerChild())) {
       stepSeconds,
       maxRequests: 100_000_000,
       minLevel: 0,
+      minLevelGiven: false,
     });
     const used = process.cpuUsage(cpu);
     const step = report.steps[0];

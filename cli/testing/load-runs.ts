@@ -9,10 +9,12 @@ import { startRealisticSeller, type SellerBehaviour } from '../../verification/t
 import type { LoadReport } from '../../verification/load/load-report';
 import { runInProcess } from './run-in-process';
 import { verifyCommand } from '../verify-command';
+import { main } from '../main';
 
 // verify --load runs for a test file: an honest mock seller (its provider states feed every
 // run), sellers that misbehave in front of it (realistic-sellers.ts) or mock sellers with a load
-// section, each closed after the file; a run's exit code, output and JSON report.
+// section, each closed after the file; a run (as `verify --load` or as the `load` command) and its
+// exit code, output and JSON report.
 
 export function useLoadRuns(name: string) {
   const dir = useTemporaryDirectory(name);
@@ -41,29 +43,37 @@ export function useLoadRuns(name: string) {
       return `${mock.url}/seller`;
     },
     /** One run (item inquiries only, seed 3, replay files in the temporary directory). */
-    async load(sellerUrl: string, ...args: string[]) {
-      const json = join(dir.path, `run-${++runs}.json`);
-      const argv = [
-        '--load',
-        '--seller-url',
-        sellerUrl,
-        '--states-url',
-        `${honest.url}/__admin/provider-state`,
-        '--seed',
-        '3',
-        '--mix',
-        'item_inquiry=1',
-      ];
-      const run = await runInProcess(verifyCommand, [
-        ...argv,
-        '--json',
-        json,
-        '--replay-dir',
-        join(dir.path, 'replays'),
-        ...args,
-      ]);
-      const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
-      return { code: run.code, out: { stdout: run.stdout, stderr: run.stderr }, report };
-    },
+    load: (sellerUrl: string, ...args: string[]) => run(verifyCommand, ['--load'], sellerUrl, args),
+    /** The same run as a vendor types it: `federated-gateway load …`, through main. */
+    loadCommand: (sellerUrl: string, ...args: string[]) => run(main, ['load'], sellerUrl, args),
   };
+  async function run(
+    command: typeof main,
+    head: string[],
+    sellerUrl: string,
+    args: string[],
+  ): Promise<{ code: number; out: { stdout: string; stderr: string }; report: LoadReport }> {
+    const json = join(dir.path, `run-${++runs}.json`);
+    const argv = [
+      ...head,
+      '--seller-url',
+      sellerUrl,
+      '--states-url',
+      `${honest.url}/__admin/provider-state`,
+      '--seed',
+      '3',
+      '--mix',
+      'item_inquiry=1',
+    ];
+    const run = await runInProcess(command, [
+      ...argv,
+      '--json',
+      json,
+      '--replay-dir',
+      join(dir.path, 'replays'),
+      ...args,
+    ]);
+    const report = JSON.parse(await readFile(json, 'utf8')) as LoadReport;
+    return { code: run.code, out: { stdout: run.stdout, stderr: run.stderr }, report };
+  }
 }

@@ -156,8 +156,11 @@ export interface LoadVerdict {
   /** The ramp was cut short above the knee: the knee is at least this (not measured beyond). */
   knee_is_lower_bound: boolean;
   deadline_ms: number;
-  /** The capacity gate: --min-concurrency (closed) or --min-rate (open); 0: no gate. */
-  gate: { flag: '--min-concurrency' | '--min-rate'; value: number; held: boolean; message: string };
+  /**
+   * The capacity gate: --min-concurrency (closed) or --min-rate (open); value 0 and given false: no
+   * gate (then held says whether the first step was measured whole and held, and no flag is named).
+   */
+  gate: { flag: '--min-concurrency' | '--min-rate'; value: number; given: boolean; held: boolean; message: string };
   /** Every reply rule or schema broken at any step (any entry fails the run). */
   rules_broken: RuleBroken[];
   /** Rules broken only at a higher level than the first step. */

@@ -41,7 +41,10 @@ export interface LoadSellerOptions extends CatalogueOptions {
   maxRequests?: number;
   /** End the run after this long, ms: the step under way is cut, the rest do not run. */
   timeLimitMs?: number;
-  /** Fail when the knee is below this concurrency (closed) or rate (open); default: no gate (1 closed). */
+  /**
+   * Fail when the knee is below this concurrency (closed) or rate (open). Default: no gate, and
+   * the verdict names none (a run whose first step did not hold, or was not measured whole, still fails).
+   */
   minLevel?: number;
   /** Thresholds checked at every step and for the run, e.g. ['p95<300ms', 'errors<0.1%']. */
   slos?: readonly string[];
@@ -144,13 +147,8 @@ function checkOptions(options: LoadSellerOptions) {
     ...(options.timeLimitMs !== undefined
       ? { timeLimitMs: numberOption('timeLimitMs', options.timeLimitMs, 1, Number.MAX_SAFE_INTEGER, 0) }
       : {}),
-    minLevel: wholeNumberOption(
-      'minLevel',
-      options.minLevel,
-      0,
-      model === 'open' ? MAX_RATE : 1024,
-      model === 'open' ? 0 : 1,
-    ),
+    minLevel: wholeNumberOption('minLevel', options.minLevel, 0, model === 'open' ? MAX_RATE : 1024, 0),
+    minLevelGiven: options.minLevel !== undefined,
     slos: slosOf(options, model),
     abortOnFail: options.abortOnFail === true,
     seed: wholeNumberOption('seed', options.seed, 0, 2 ** 31 - 1, Math.floor(Math.random() * 2 ** 31)),
@@ -242,6 +240,7 @@ export async function loadSeller(options: LoadSellerOptions): Promise<LoadReport
     maxRequestsSource: checked.maxRequestsSource,
     ...(checked.timeLimitMs !== undefined ? { timeLimitMs: checked.timeLimitMs } : {}),
     minLevel: checked.minLevel,
+    minLevelGiven: checked.minLevelGiven,
     slos: checked.slos,
     abortOnFail: checked.abortOnFail,
     ...(options.signal !== undefined ? { signal: options.signal } : {}),

@@ -43,7 +43,8 @@ const input = (steps: ClosedStep[], more: Partial<VerdictInput> = {}): VerdictIn
   steps,
   latencies: steps.map(() => Float64Array.from({ length: 100 }, () => 3)),
   deadlineMs: 150,
-  minLevel: 1,
+  minLevel: 0,
+  minLevelGiven: false,
   slos: [],
   ...more,
 });
@@ -68,7 +69,8 @@ describe('loadVerdict', () => {
     expect(v.summary).toMatch(
       /^FAIL: reply rules broken — item.unknown-id from concurrency 2 \(only under concurrency\), item.id-echo from concurrency 2/,
     );
-    expect(v.summary).toContain('(capacity: the knee is concurrency 8, --min-concurrency 1)');
+    expect(v.summary).toContain('(capacity: the knee is concurrency 8)');
+    expect(v.summary).not.toContain('--min-concurrency');
   });
 
   it('counts timeouts and errors as capacity, not as broken rules', () => {
@@ -78,7 +80,7 @@ describe('loadVerdict', () => {
     expect(v.knee).toBe(2);
     expect(v.knee_is_lower_bound).toBe(false);
     expect(v.ok).toBe(true);
-    expect(v.summary).toBe('PASS: the knee is concurrency 2, --min-concurrency 1');
+    expect(v.summary).toBe('PASS: the knee is concurrency 2');
   });
 
   it('says "at least" when the budget cut the ramp, lists the steps not run, and fails a gate that needs one', () => {
@@ -90,12 +92,12 @@ describe('loadVerdict', () => {
     expect(v.not_run).toEqual([4, 8]);
     expect(v.ok).toBe(true);
     expect(v.summary).toBe(
-      'PASS: the knee is at least concurrency 1 (not measured beyond: concurrency 2, concurrency 4 and concurrency 8 were not measured whole — the request budget (--max-requests 10000) was spent during concurrency 2), --min-concurrency 1',
+      'PASS: the knee is at least concurrency 1 (not measured beyond: concurrency 2, concurrency 4 and concurrency 8 were not measured whole — the request budget (--max-requests 10000) was spent during concurrency 2)',
     );
-    const gated = loadVerdict(input(steps, { ...cut, minLevel: 8 }));
+    const gated = loadVerdict(input(steps, { ...cut, minLevel: 8, minLevelGiven: true }));
     expect(gated.ok).toBe(false);
     expect(gated.gate.message).toBe(
-      '--min-concurrency 8 needs concurrency 8, which was not measured whole (the request budget (--max-requests 10000) was spent during concurrency 2)',
+      '--min-concurrency 8: not judged, concurrency 8 was not measured whole (the request budget (--max-requests 10000) was spent during concurrency 2)',
     );
   });
 
@@ -139,15 +141,21 @@ describe('loadVerdict', () => {
       steps: [open(50), open(100), open(200, { dropped: 40, schedule_kept: false, healthy: false, sent_per_s: 160 })],
       latencies: [new Float64Array(10), new Float64Array(10), new Float64Array(10)],
       minLevel: 200,
+      minLevelGiven: true,
     });
     expect(v.knee).toBe(100);
-    expect(v.gate).toMatchObject({ flag: '--min-rate', held: false, message: 'the knee is below --min-rate 200' });
+    expect(v.gate).toMatchObject({
+      flag: '--min-rate',
+      given: true,
+      held: false,
+      message: '--min-rate 200: not met, the knee is 100 req/s',
+    });
     expect(v.warnings).toEqual([
       expect.stringMatching(
         /^200 req\/s: 40 request\(s\) came due while --max-in-flight requests were still waiting, and were dropped — the gateway would have refused them \(5503\)/,
       ),
     ]);
-    expect(v.summary).toBe('FAIL: the knee is below --min-rate 200 (capacity: the knee is 100 req/s)');
+    expect(v.summary).toBe('FAIL: --min-rate 200: not met, the knee is 100 req/s');
   });
 
   it('says a run stopped by Ctrl-C stopped, with what it measured: never a verdict on the steps that did not finish', () => {
@@ -196,5 +204,50 @@ describe('loadVerdict', () => {
       'STOPPED (SIGTERM) after 1 of 4 steps: held up to concurrency 1, capacity not stated for the steps that did not finish; ' +
         'correctness: FAIL — reply rules broken in the 2,000 replies checked: item.unknown-id ×3 from concurrency 2 (only under concurrency)',
     );
+  });
+
+  describe('the capacity gate, named only when given', () => {
+    const cutInFirst = {
+      cutShort: 'the time limit (--time-limit 2s) was reached during concurrency 1',
+      cutBy: 'the time limit (--time-limit 2s)',
+    };
+    const partialFirst = closed(1, { partial: true, exchanges: 412 });
+
+    it('no gate, cut during the first step: NOT MEASURED, no capacity stated, correctness over the replies checked', () => {
+      const v = loadVerdict(input([partialFirst], cutInFirst));
+      expect(v.ok).toBe(false);
+      expect(v.summary).toBe(
+        'NOT MEASURED: the time limit (--time-limit 2s) ended the run during its first step (concurrency 1): capacity not stated; ' +
+          'correctness: no reply broke a rule in the 412 replies checked',
+      );
+      expect(v.gate).toMatchObject({ given: false, value: 0, held: false });
+      const withSlo = loadVerdict(input([partialFirst], { ...cutInFirst, slos: parseSlos('p99<1s') }));
+      expect(withSlo.summary).toBe(
+        'NOT MEASURED: the time limit (--time-limit 2s) ended the run during its first step (concurrency 1): capacity not stated, ' +
+          '--slo p99<1s not checked; correctness: no reply broke a rule in the 412 replies checked',
+      );
+    });
+
+    it('no gate, the first step failed: FAIL saying so, no flag named', () => {
+      const v = loadVerdict(input([closed(1, { timeouts: 3, healthy: false })]));
+      expect(v.ok).toBe(false);
+      expect(v.summary).toBe('FAIL: not even the first step held (concurrency 1)');
+    });
+
+    it('given: met, not met, not judged and out of the ramp, each in the flag’s words', () => {
+      const gated = (minLevel: number, steps: ClosedStep[], more: Partial<VerdictInput> = {}) =>
+        loadVerdict(input(steps, { minLevel, minLevelGiven: true, ...more }));
+      const all = [closed(1), closed(2), closed(4), closed(8)];
+      expect(gated(4, all).summary).toBe('PASS: the knee is concurrency 8; --min-concurrency 4: met');
+      const slow = [closed(1), closed(2), closed(4, { timeouts: 1, healthy: false })];
+      expect(gated(4, slow).summary).toBe('FAIL: --min-concurrency 4: not met, the knee is concurrency 2');
+      expect(gated(16, all).summary).toBe(
+        "FAIL: --min-concurrency 16: cannot be met, the ramp's highest step is concurrency 8 (capacity: the knee is concurrency 8)",
+      );
+      expect(gated(4, [partialFirst], cutInFirst).summary).toBe(
+        'FAIL: --min-concurrency 4: not judged, concurrency 4 was not measured whole (the time limit (--time-limit 2s) was reached during concurrency 1) ' +
+          '(capacity: no step was measured whole (the time limit (--time-limit 2s) was reached during concurrency 1))',
+      );
+    });
   });
 });

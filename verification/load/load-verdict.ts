@@ -27,9 +27,13 @@ export interface VerdictInput {
   deadlineMs: number;
   /** --min-concurrency or --min-rate (0: no gate). */
   minLevel: number;
+  /** Whether the vendor gave that gate: the verdict names no flag they did not pass. */
+  minLevelGiven: boolean;
   slos: Slo[];
   /** Why the ramp stopped before its last step ended (a sentence), if it did. */
   cutShort?: string;
+  /** What cut a step under way: 'the time limit (--time-limit 2s)', 'the request budget (--max-requests 8)'. */
+  cutBy?: string;
   /** The signal that stopped the run, if one did. */
   stopped?: string;
   /** Open model: the in-flight cap. */
@@ -123,27 +127,56 @@ function capacityOf(input: VerdictInput) {
 }
 type Capacity = ReturnType<typeof capacityOf>;
 
-/** The --min-concurrency / --min-rate gate: held, and what to say when it is not. */
+/**
+ * The capacity gate. Given (--min-concurrency / --min-rate above 0): the knee must reach it, said
+ * as "--min-concurrency 4: not met, the knee is concurrency 2". Not given: no flag is named, and
+ * the run still needs its first step measured whole and held — a run that measured nothing, or
+ * whose first step failed, is not a success. `saysKnee`: the message already states the capacity.
+ */
 function gateOf(input: VerdictInput, capacity: Capacity) {
   const { knee, kneeIsLowerBound, unmeasured, cutWhy } = capacity;
+  const name = (level: number) => levelName(input.model, level);
   const flag = input.model === 'closed' ? ('--min-concurrency' as const) : ('--min-rate' as const);
-  const held = input.minLevel === 0 || (knee !== null && knee >= input.minLevel);
-  let message = input.minLevel === 0 ? 'no gate' : `${flag} ${input.minLevel}`;
-  if (!held) {
-    const needs = input.levels.find((l) => l >= input.minLevel);
-    if (needs === undefined)
-      message = `${flag} ${input.minLevel} is above every step of the ramp (the highest is ${levelName(input.model, input.levels.at(-1)!)})`;
-    else if (
-      input.stopped !== undefined &&
-      (knee !== null ? kneeIsLowerBound && unmeasured.includes(needs) : unmeasured.includes(needs))
-    )
-      // Stopped by the vendor: the gate is not judged (it may not even be a flag they gave).
-      message = `not judged: ${levelName(input.model, needs)} was not measured whole (${cutWhy})`;
-    else if (knee !== null ? kneeIsLowerBound && unmeasured.includes(needs) : unmeasured.includes(needs))
-      message = `${flag} ${input.minLevel} needs ${levelName(input.model, needs)}, which was not measured whole (${cutWhy})`;
-    else message = `the knee is below ${flag} ${input.minLevel}`;
+  const given = input.minLevelGiven && input.minLevel > 0;
+  const firstUnmeasured = knee === null && unmeasured.includes(input.levels[0]);
+  const base = { flag, value: given ? input.minLevel : 0, given };
+  if (!given) {
+    if (knee !== null) return { ...base, held: true, message: 'no gate', saysKnee: false };
+    if (firstUnmeasured)
+      return {
+        ...base,
+        held: false,
+        message: `capacity not stated: ${name(input.levels[0])} was not measured whole (${cutWhy})`,
+        saysKnee: true,
+      };
+    return { ...base, held: false, message: `not even the first step held (${name(input.levels[0])})`, saysKnee: true };
   }
-  return { flag, value: input.minLevel, held, message };
+  const gate = `${flag} ${input.minLevel}`;
+  if (knee !== null && knee >= input.minLevel) return { ...base, held: true, message: `${gate}: met`, saysKnee: false };
+  const needs = input.levels.find((l) => l >= input.minLevel);
+  const needsUnmeasured =
+    needs !== undefined &&
+    (knee !== null ? kneeIsLowerBound && unmeasured.includes(needs) : unmeasured.includes(needs));
+  if (needs === undefined)
+    return {
+      ...base,
+      held: false,
+      message: `${gate}: cannot be met, the ramp's highest step is ${name(input.levels.at(-1)!)}`,
+      saysKnee: false,
+    };
+  if (needsUnmeasured)
+    return {
+      ...base,
+      held: false,
+      message: `${gate}: not judged, ${name(needs)} was not measured whole (${cutWhy})`,
+      saysKnee: false,
+    };
+  return {
+    ...base,
+    held: false,
+    message: `${gate}: not met, ${knee === null ? 'no step held (not even the first)' : `the knee is ${name(knee)}`}`,
+    saysKnee: true,
+  };
 }
 
 /** Sentences the reader should see: coordinated omission suspected, a schedule not kept. */
@@ -231,19 +264,35 @@ function stoppedSummary(
     .filter((s) => s.breached_at.length > 0)
     .map((s) => `; --slo ${s.expression} breached at ${list(s.breached_at.map(name))}`)
     .join('');
+  const signal = input.stopped === 'SIGINT' ? 'Ctrl-C' : input.stopped;
+  return `STOPPED (${signal}) after ${finished} of ${counted(input.levels.length, 'step', 'steps')}: ${measured}${breaches}; correctness: ${correctnessOf(input, broken)}`;
+}
+
+/** Correctness over every reply checked, whatever else the run measured (a stop, a cut). */
+function correctnessOf(input: VerdictInput, broken: RuleBroken[]): string {
+  const name = (level: number) => levelName(input.model, level);
   const checked = input.steps.reduce((n, s) => n + Math.max(0, s.exchanges - s.timeouts - s.errors), 0);
   const replies = counted(checked, 'reply checked', 'replies checked');
-  const correctness =
-    broken.length === 0
-      ? `no reply broke a rule in the ${replies}`
-      : `FAIL — reply rules broken in the ${replies}: ${broken
-          .map(
-            (r) =>
-              `${r.rule} ×${r.exchanges} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`,
-          )
-          .join(', ')}`;
-  const signal = input.stopped === 'SIGINT' ? 'Ctrl-C' : input.stopped;
-  return `STOPPED (${signal}) after ${finished} of ${counted(input.levels.length, 'step', 'steps')}: ${measured}${breaches}; correctness: ${correctness}`;
+  return broken.length === 0
+    ? `no reply broke a rule in the ${replies}`
+    : `FAIL — reply rules broken in the ${replies}: ${broken
+        .map(
+          (r) =>
+            `${r.rule} ×${r.exchanges} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`,
+        )
+        .join(', ')}`;
+}
+
+/**
+ * A run cut during its first step with no gate given and nothing broken: it measured no step
+ * whole, so it states no capacity (and checked no SLO), only the correctness of what it saw.
+ */
+function notMeasuredSummary(input: VerdictInput, capacity: Capacity, broken: RuleBroken[]): string {
+  const first = levelName(input.model, input.levels[0]);
+  const why =
+    input.cutBy !== undefined ? `${input.cutBy} ended the run during its first step (${first})` : capacity.cutWhy;
+  const slos = input.slos.length > 0 ? `, --slo ${input.slos.map((s) => s.expression).join(',')} not checked` : '';
+  return `NOT MEASURED: ${why}: capacity not stated${slos}; correctness: ${correctnessOf(input, broken)}`;
 }
 
 export function loadVerdict(input: VerdictInput): LoadVerdict {
@@ -253,23 +302,31 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
   const broken = rulesBroken(input.steps);
   const failures = failuresOf(input, broken, slo, capacity, gate);
 
-  const gateText = input.minLevel > 0 && gate.held ? `, ${gate.flag} ${input.minLevel}` : '';
+  const gateText = gate.given && gate.held ? `; ${gate.message}` : '';
   const sloText =
     input.slos.length > 0 && failures.length === 0
       ? `; SLOs held: ${input.slos.map((s) => s.expression).join(', ')}`
       : '';
+  const nothingMeasured =
+    !gate.given &&
+    capacity.knee === null &&
+    capacity.unmeasured.includes(input.levels[0]) &&
+    broken.length === 0 &&
+    slo.every((s) => s.breached_at.length === 0 && s.run_held);
   const summary =
     input.stopped !== undefined
       ? stoppedSummary({ ...input, stopped: input.stopped }, capacity, broken, slo)
-      : failures.length === 0
-        ? `PASS: ${capacity.kneeText}${gateText}${sloText}`
-        : `FAIL: ${failures.join('; ')} (capacity: ${capacity.kneeText}${!gate.held && input.minLevel > 0 ? '' : gateText})`;
+      : nothingMeasured
+        ? notMeasuredSummary(input, capacity, broken)
+        : failures.length === 0
+          ? `PASS: ${capacity.kneeText}${gateText}${sloText}`
+          : `FAIL: ${failures.join('; ')}${!gate.held && gate.saysKnee ? '' : ` (capacity: ${capacity.kneeText}${gateText})`}`;
 
   return {
     knee: capacity.knee,
     knee_is_lower_bound: capacity.kneeIsLowerBound,
     deadline_ms: input.deadlineMs,
-    gate,
+    gate: { flag: gate.flag, value: gate.value, given: gate.given, held: gate.held, message: gate.message },
     rules_broken: broken,
     rules_under_concurrency: rulesBreakingLater(input.steps),
     slo,

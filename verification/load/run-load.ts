@@ -45,6 +45,8 @@ export interface LoadOptions {
   maxRequestsSource?: LoadReport['max_requests_source'];
   /** --min-concurrency or --min-rate (0: no gate). */
   minLevel: number;
+  /** Whether the vendor gave that gate (the verdict names only the flags given). */
+  minLevelGiven: boolean;
   slos?: Slo[];
   /** Stop at the first step that breaches an SLO. */
   abortOnFail?: boolean;
@@ -192,12 +194,14 @@ interface Ramp {
   latencies: Float64Array[];
   /** Why the ramp stopped before its last step ended (a sentence), if it did. */
   cutShort?: string;
+  /** What cut a step under way: 'the time limit (--time-limit 2s)', 'the request budget (--max-requests 8)'. */
+  cutBy?: string;
 }
 
 /** The steps in turn, until one is cut short or --abort-on-fail stops at a breached SLO. */
 async function runRamp(driver: StepDriver, options: LoadOptions): Promise<Ramp> {
   const { model } = options;
-  const limit = `the time limit (--time-limit ${(options.timeLimitMs ?? 0) / 1000} s)`;
+  const limit = `the time limit (--time-limit ${(options.timeLimitMs ?? 0) / 1000}s)`;
   const budget = `the request budget (--max-requests ${options.maxRequests})`;
   const ramp: Ramp = { steps: [], latencies: [] };
   for (const level of options.levels) {
@@ -208,8 +212,10 @@ async function runRamp(driver: StepDriver, options: LoadOptions): Promise<Ramp> 
     ramp.steps.push(step);
     ramp.latencies.push(latencies);
     options.onStep?.(step);
-    if (cut === 'budget') ramp.cutShort = `${budget} was spent during ${levelName(model, level)}`;
-    if (cut === 'time-limit') ramp.cutShort = `${limit} was reached during ${levelName(model, level)}`;
+    if (cut === 'budget')
+      Object.assign(ramp, { cutShort: `${budget} was spent during ${levelName(model, level)}`, cutBy: budget });
+    if (cut === 'time-limit')
+      Object.assign(ramp, { cutShort: `${limit} was reached during ${levelName(model, level)}`, cutBy: limit });
     if (options.abortOnFail === true && step.slo_breaches.length > 0 && level !== options.levels.at(-1))
       return {
         ...ramp,
@@ -253,7 +259,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(options.timeLimitMs !== undefined ? { deadline: performance.now() + options.timeLimitMs } : {}),
     ...(signal ? { signal } : {}),
   };
-  const { steps, latencies, cutShort } = await runRamp(driver, options);
+  const { steps, latencies, cutShort, cutBy } = await runRamp(driver, options);
   const stopped = signal?.aborted === true ? String(signal.reason ?? 'stopped') : undefined;
   signal?.removeEventListener('abort', stop);
   if (stopped === undefined) {
@@ -268,9 +274,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     latencies,
     deadlineMs: target.timeoutMs,
     minLevel: options.minLevel,
+    minLevelGiven: options.minLevelGiven,
     slos: options.slos ?? [],
     ...(model === 'open' ? { maxInFlight } : {}),
     ...(cutShort !== undefined ? { cutShort } : {}),
+    ...(cutBy !== undefined ? { cutBy } : {}),
     ...(stopped !== undefined ? { stopped } : {}),
   });
   const report: LoadReport = {

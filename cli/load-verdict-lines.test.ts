@@ -7,7 +7,7 @@ import { useLoadRuns } from './testing/load-runs';
 // that measured no step whole says NOT MEASURED (exit 1), never PASS. No wall-clock margin is
 // asserted: the cuts here fall in a first step far longer than the limit.
 
-const { dir, mockWith, loadCommand } = useLoadRuns('load-verdict-lines');
+const { dir, mockWith, sellerThat, loadCommand } = useLoadRuns('load-verdict-lines');
 const verdictLine = (stdout: string) => stdout.trim().split('\n').at(-1);
 
 describe('load: no verdict about a flag that was not given', () => {
@@ -58,6 +58,31 @@ describe('load: no verdict about a flag that was not given', () => {
     expect(above.code).toBe(1);
     expect(verdictLine(above.out.stdout)).toBe(
       "FAIL: --min-concurrency 4: cannot be met, the ramp's highest step is concurrency 2 (capacity: the knee is concurrency 2)",
+    );
+  });
+});
+
+describe('load: the headline counts what failed', () => {
+  it('broken rules: how many replies of how many checked, each rule with its count, said once in text and HTML', async () => {
+    const url = await sellerThat({ kind: 'cross-talks', above: 3, delayMs: 20 });
+    const html = join(dir.path, 'talk.html');
+    const run = await loadCommand(url, '--concurrency', '1,4', '--step-seconds', '0.3', '--html', html);
+    expect(run.code).toBe(1);
+    const { steps, verdict } = run.report;
+    const broken = steps.reduce((n, s) => n + s.replies_broken, 0);
+    const checked = steps.reduce((n, s) => n + s.exchanges - s.timeouts - s.errors, 0);
+    expect(broken).toBeGreaterThan(0);
+    const rules = verdict.rules_broken
+      .map((r) => `${r.rule} ×${r.exchanges.toLocaleString('en-US')} from concurrency 4 (only under concurrency)`)
+      .join(', ');
+    expect(verdictLine(run.out.stdout)).toBe(
+      `FAIL: ${broken.toLocaleString('en-US')} of ${checked.toLocaleString('en-US')} replies broke a reply rule — ${rules}; ` +
+        'a seller that breaks a reply rule fails whatever its capacity (capacity: the knee is concurrency 4)',
+    );
+    const page = await readFile(html, 'utf8');
+    expect(page).toContain(`<span data-testid="outcome">FAIL</span>: ${verdict.summary.slice('FAIL: '.length)}`);
+    expect(page.split(`${broken.toLocaleString('en-US')} of ${checked.toLocaleString('en-US')} replies`)).toHaveLength(
+      2,
     );
   });
 });

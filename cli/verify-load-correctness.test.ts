@@ -22,7 +22,7 @@ describe('verify --load against a seller that mixes buyers’ items above 3 requ
     expect(report.verdict.rules_broken.map((r) => r.rule)).toContain('item.unknown-id');
     expect(report.verdict.rules_broken.every((r) => r.first_level === 4 && r.only_under_concurrency)).toBe(true);
     expect(out.stdout).toMatch(
-      /^FAIL: reply rules broken — item\.[a-z-]+ from concurrency 4 \(only under concurrency\)/m,
+      /^FAIL: [\d,]+ of [\d,]+ replies broke a reply rule — item\.[a-z-]+ ×[\d,]+ from concurrency 4 \(only under concurrency\)/m,
     );
     expect(out.stdout).not.toMatch(/PASS/);
   });
@@ -33,7 +33,7 @@ describe('verify --load against a seller that mixes buyers’ items above 3 requ
     expect(code).toBe(1);
     expect(report.steps[0].correct).toBe(true);
     expect(report.verdict.rules_broken.map((r) => r.first_level)).toContain(400);
-    expect(out.stdout).toMatch(/FAIL: reply rules broken — .*from 400 req\/s/);
+    expect(out.stdout).toMatch(/FAIL: [\d,]+ of [\d,]+ replies broke a reply rule — .*from 400 req\/s/);
   });
 });
 

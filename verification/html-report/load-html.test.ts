@@ -122,7 +122,7 @@ describe('renderLoadReportHtml', () => {
 
   it('shows the verdict sentence as the run wrote it, its outcome said once', () => {
     expect(page).toContain(
-      '<p class="verdict fail" data-testid="verdict-block"><span data-testid="verdict"><span data-testid="outcome">FAIL</span>: item.unknown-id broke from concurrency 16 (only under concurrency); the knee is concurrency 4',
+      '<p class="verdict fail" data-testid="verdict-block"><span data-testid="verdict"><span data-testid="outcome">FAIL</span>: 212 of 9,840 replies broke a reply rule — item.unknown-id ×180 from concurrency 16 (only under concurrency)',
     );
     expect(page).not.toContain('FAILED');
     const passed = renderLoadReportHtml(loadViewCrowded);

@@ -56,6 +56,8 @@ interface StepFigures {
   timeouts: number;
   /** Transport failures and non-200 answers other than timeouts. */
   errors: number;
+  /** Replies that broke at least one reply rule or the schema (each counted once, whatever it broke). */
+  replies_broken: number;
   /** Broken rules by rule id (an exchange counts once per rule it broke; reply.answer counts errors and timeouts). */
   rule_breaks: Partial<Record<ExploreRule, number>>;
   /** The first failing exchange per rule. */

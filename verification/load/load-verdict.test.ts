@@ -29,6 +29,7 @@ const closed = (concurrency: number, more: Partial<ClosedStep> = {}): ClosedStep
   latency_ms: { p50: 2, p90: 3, p95: 4, p99: 5, max: 9 },
   timeouts: 0,
   errors: 0,
+  replies_broken: 0,
   rule_breaks: {},
   first_failures: {},
   healthy: true,
@@ -53,6 +54,7 @@ describe('loadVerdict', () => {
   it('fails a seller that mixes buyers’ items at concurrency 2, naming the rules and the step, whatever the knee', () => {
     const talk = closed(2, {
       rule_breaks: { 'item.unknown-id': 40, 'item.id-echo': 40 },
+      replies_broken: 50, // ten replies broke both
       first_failures: {
         'item.unknown-id': failure('item.unknown-id', 'only-under-concurrency'),
         'item.id-echo': failure('item.id-echo', 'only-under-concurrency'),
@@ -67,7 +69,7 @@ describe('loadVerdict', () => {
       ['item.id-echo', 2, true],
     ]);
     expect(v.summary).toMatch(
-      /^FAIL: reply rules broken — item.unknown-id from concurrency 2 \(only under concurrency\), item.id-echo from concurrency 2/,
+      /^FAIL: 50 of 4,000 replies broke a reply rule — item.unknown-id ×40 from concurrency 2 \(only under concurrency\), item.id-echo ×40 from concurrency 2 \(only under concurrency\); a seller that breaks a reply rule fails whatever its capacity/,
     );
     expect(v.summary).toContain('(capacity: the knee is concurrency 8)');
     expect(v.summary).not.toContain('--min-concurrency');
@@ -202,7 +204,7 @@ describe('loadVerdict', () => {
     );
     expect(broken.summary).toBe(
       'STOPPED (SIGTERM) after 1 of 4 steps: held up to concurrency 1, capacity not stated for the steps that did not finish; ' +
-        'correctness: FAIL — reply rules broken in the 2,000 replies checked: item.unknown-id ×3 from concurrency 2 (only under concurrency)',
+        'correctness: FAIL, 3 of 2,000 replies broke a reply rule — item.unknown-id ×3 from concurrency 2 (only under concurrency)',
     );
   });
 

@@ -210,13 +210,7 @@ function failuresOf(
   const name = (level: number) => levelName(input.model, level);
   const failures: string[] = [];
   if (broken.length > 0)
-    failures.push(
-      `reply rules broken — ${broken
-        .map(
-          (r) => `${r.rule} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`,
-        )
-        .join(', ')}; a seller that breaks a reply rule fails whatever its capacity`,
-    );
+    failures.push(`${brokenCount(input, broken)}; a seller that breaks a reply rule fails whatever its capacity`);
   for (const s of slo) {
     if (s.breached_at.length > 0) failures.push(`--slo ${s.expression} breached at ${list(s.breached_at.map(name))}`);
     else if (!s.run_held) failures.push(`--slo ${s.expression} breached for the run (${sloValueText(s, s.run_value)})`);
@@ -270,17 +264,33 @@ function stoppedSummary(
 
 /** Correctness over every reply checked, whatever else the run measured (a stop, a cut). */
 function correctnessOf(input: VerdictInput, broken: RuleBroken[]): string {
+  const replies = counted(repliesChecked(input.steps), 'reply checked', 'replies checked');
+  return broken.length === 0 ? `no reply broke a rule in the ${replies}` : `FAIL, ${brokenCount(input, broken)}`;
+}
+
+/** Replies checked: every exchange answered in time with HTTP 200 (the rest are capacity, not correctness). */
+const repliesChecked = (steps: LoadStep[]) =>
+  steps.reduce((n, s) => n + Math.max(0, s.exchanges - s.timeouts - s.errors), 0);
+
+/**
+ * "212 of 9,840 replies broke a reply rule — item.unknown-id ×180 from concurrency 16 (only under
+ * concurrency), …": the replies that broke any rule (each once), then each rule with its count.
+ */
+function brokenCount(input: VerdictInput, broken: RuleBroken[]): string {
   const name = (level: number) => levelName(input.model, level);
-  const checked = input.steps.reduce((n, s) => n + Math.max(0, s.exchanges - s.timeouts - s.errors), 0);
-  const replies = counted(checked, 'reply checked', 'replies checked');
-  return broken.length === 0
-    ? `no reply broke a rule in the ${replies}`
-    : `FAIL — reply rules broken in the ${replies}: ${broken
-        .map(
-          (r) =>
-            `${r.rule} ×${r.exchanges} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`,
-        )
-        .join(', ')}`;
+  const checked = repliesChecked(input.steps);
+  // A reply breaking two rules counts once; never fewer than the rule broken most often.
+  const replies = Math.max(
+    input.steps.reduce((n, s) => n + s.replies_broken, 0),
+    ...broken.map((r) => r.exchanges),
+  );
+  const rules = broken
+    .map(
+      (r) =>
+        `${r.rule} ×${r.exchanges.toLocaleString('en-US')} from ${name(r.first_level)}${r.only_under_concurrency ? ' (only under concurrency)' : ''}`,
+    )
+    .join(', ');
+  return `${replies.toLocaleString('en-US')} of ${counted(checked, 'reply', 'replies')} broke a reply rule — ${rules}`;
 }
 
 /**

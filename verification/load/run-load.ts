@@ -117,6 +117,7 @@ function stepFiguresOf(recorder: StepRecorder, seconds: number, deadlineMs: numb
     latency_ms,
     timeouts: recorder.timeouts,
     errors: recorder.errors,
+    replies_broken: recorder.repliesBroken,
     rule_breaks,
     first_failures: recorder.firstFailures,
     healthy: recorder.exchanges > 0 && latency_ms.p99 < deadlineMs && recorder.timeouts === 0 && recorder.errors === 0,

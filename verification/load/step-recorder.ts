@@ -30,6 +30,8 @@ export class StepRecorder {
   exchanges = 0;
   timeouts = 0;
   errors = 0;
+  /** Replies that broke at least one reply rule or the schema (an exchange counts once). */
+  repliesBroken = 0;
   readonly ruleBreaks: Partial<Record<ExploreRule, number>> = {};
   readonly firstFailures: Partial<Record<ExploreRule, LoadFailingExchange>> = {};
   private latencies = new Float64Array(1024);
@@ -75,6 +77,7 @@ export class StepRecorder {
     }
     if (outcome.findings.length === 0) return;
     if (outcome.findings.some((f) => f.rule === ANSWER_RULE)) this.errors++;
+    if (outcome.findings.some((f) => f.rule !== ANSWER_RULE)) this.repliesBroken++;
     const brokenHere = new Set<ExploreRule>();
     for (const f of outcome.findings) {
       if (brokenHere.has(f.rule)) continue;

@@ -253,7 +253,7 @@ export const loadView: LoadReportView = {
     { expression: 'timeouts=0', metric: 'timeouts', value: 0, breached: true },
   ],
   verdict:
-    'FAIL: item.unknown-id broke from concurrency 16 (only under concurrency); the knee is concurrency 4, --min-concurrency 2; SLO breached: p99<200ms, errors<0.1%, timeouts=0',
+    'FAIL: 212 of 9,840 replies broke a reply rule — item.unknown-id ×180 from concurrency 16 (only under concurrency); a seller that breaks a reply rule fails whatever its capacity; --slo p99<200ms breached at concurrency 16 (capacity: the knee is concurrency 4; --min-concurrency 2: met)',
   ok: false,
   warnings: [
     `Coordinated omission suspected at concurrency 16: the p99 would have been about 2400 ms had requests kept arriving (try the open model, --rate). ${PAYLOAD}`,

@@ -167,6 +167,16 @@ describe('renderLoadReportHtml', () => {
     // The closed model has no dropped or schedule column.
     expect(page).not.toContain('<th class="num">dropped</th>');
     expect(page).toContain('<li data-testid="warning">Coordinated omission suspected at concurrency 16');
+    expect(page).not.toContain('data-testid="notes"'); // no note: no list
+  });
+
+  it('shows a note as the text report says it, apart from the warnings', () => {
+    const note =
+      "replies take a steady ~44 ms at concurrency 1 while one alone takes 2 ms (on a fresh connection): your server's TCP stack may be holding small writes (Nagle's algorithm against delayed ACK); set TCP_NODELAY on its sockets";
+    const page = renderLoadReportHtml({ ...loadView, notes: [note] });
+    expect(page).toContain(
+      `<li data-testid="note">note: replies take a steady ~44 ms at concurrency 1 while one alone takes 2 ms (on a fresh connection): your server&#39;s TCP stack`,
+    );
   });
 
   it('adds the open model’s dropped and schedule columns, painting a step that could not keep its schedule', () => {

@@ -36,6 +36,15 @@ function warningsOf(view: LoadReportView): Markup | string {
   return markup`<ul data-testid="warnings" style="border-left: 3px solid #bf8700; background: #fff8c5; padding: 6px 10px 6px 28px; margin: 8px 0">${cut}${items}</ul>`;
 }
 
+/** Hints from the figures that judge nothing: each as the text report says it. */
+function notesOf(view: LoadReportView): Markup | string {
+  const notes = view.notes ?? [];
+  if (notes.length === 0) return '';
+  return markup`<ul data-testid="notes" style="border-left: 3px solid #0969da; background: #ddf4ff; padding: 6px 10px 6px 28px; margin: 8px 0">${notes.map(
+    (n) => markup`<li data-testid="note">note: ${n}</li>`,
+  )}</ul>`;
+}
+
 function slosOf(view: LoadReportView): Markup | string {
   if (view.slo.length === 0) return '';
   const rows = view.slo.map((s) => {
@@ -57,6 +66,7 @@ export function renderLoadReportHtml(view: LoadReportView): string {
 ${runIdentityBlock(view.run)}
 ${verdictOf(view)}
 ${warningsOf(view)}
+${notesOf(view)}
 ${slosOf(view)}
 <h2>Latency and throughput against ${words.against}</h2>
 ${view.steps.length > 0 ? loadCharts(view) : markup`<p class="note">No step ran.</p>`}

@@ -82,5 +82,7 @@ export interface LoadReportView {
   ok: boolean;
   /** Sentences to show as warnings (coordinated omission suspected, schedule not kept, …). */
   warnings: string[];
+  /** Hints that judge nothing (e.g. a TCP stack holding small writes); absent in older views. */
+  notes?: string[];
   stopped?: string;
 }

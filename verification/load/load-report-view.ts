@@ -50,6 +50,7 @@ export function loadReportView(report: LoadReport): LoadReportView {
     verdict: verdict.summary,
     ok: verdict.ok,
     warnings: verdict.warnings,
+    notes: verdict.notes,
     ...(report.stopped !== undefined ? { stopped: report.stopped } : {}),
   };
 }

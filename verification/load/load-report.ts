@@ -79,6 +79,16 @@ export interface ClosedStep extends StepFigures {
   concurrency: number;
   /** Set when the latencies suggest coordinated omission (a stall the closed model hid). */
   coordinated_omission?: CoordinatedOmission;
+  /** The run's first step at concurrency 1: set when its replies suggest the seller's TCP stack holds small writes. */
+  small_writes_held?: SmallWritesHeld;
+}
+
+/** Replies a steady ~40 ms at concurrency 1 while the run's first, alone on a fresh connection, was fast. */
+export interface SmallWritesHeld {
+  /** The median of the step's replies after the first, ms. */
+  steady_p50_ms: number;
+  /** The run's first exchange: nothing else in flight, a fresh connection, ms. */
+  lone_ms: number;
 }
 
 export interface OpenStep extends StepFigures {
@@ -173,6 +183,8 @@ export interface LoadVerdict {
   cut_short?: string;
   /** Sentences the reader should see: coordinated omission suspected, a schedule not kept. */
   warnings: string[];
+  /** Hints from the figures that judge nothing: e.g. a TCP stack holding small writes (small_writes_held). */
+  notes: string[];
   /** The verdict as one line, the same in every form of the report. */
   summary: string;
   ok: boolean;

@@ -130,6 +130,7 @@ export function renderLoad(report: LoadReport, palette: Palette): string {
     }
   }
   if (verdict.warnings.length > 0) lines.push('', ...verdict.warnings.map((w) => `warning: ${w}`));
+  if (verdict.notes.length > 0) lines.push('', ...verdict.notes.map((n) => `note: ${n}`));
   if (lines.at(-1) !== '') lines.push('');
   lines.push(verdict.ok ? palette.pass(verdict.summary) : palette.fail(verdict.summary), '');
   return lines.join('\n');

@@ -252,4 +252,14 @@ describe('loadVerdict', () => {
       );
     });
   });
+
+  it('carries the note of a TCP stack holding small writes, as data and as the sentence every report prints', () => {
+    const held = closed(1, { small_writes_held: { steady_p50_ms: 44.1, lone_ms: 2.3 } });
+    const v = loadVerdict(input([held, closed(2), closed(4), closed(8)]));
+    expect(v.notes).toEqual([
+      "replies take a steady ~44 ms at concurrency 1 while one alone takes 2 ms (on a fresh connection): your server's TCP stack may be holding small writes (Nagle's algorithm against delayed ACK); set TCP_NODELAY on its sockets",
+    ]);
+    expect(v.ok).toBe(true); // a hint, not a verdict
+    expect(loadVerdict(input([closed(1)], { levels: [1] })).notes).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ import {
   type SloResult,
 } from './load-report';
 import { runFigures, sloResults, sloValueText } from './slo';
+import { smallWritesNote } from './small-writes';
 
 // The verdict of a load run, in one place for every form of the report. Correctness is not
 // capacity: any reply rule or schema broken at any step fails the run, whatever the knee. The
@@ -343,6 +344,9 @@ export function loadVerdict(input: VerdictInput): LoadVerdict {
     not_run: input.levels.filter((l) => !input.steps.some((s) => levelOf(s) === l)),
     ...(input.cutShort !== undefined || input.stopped !== undefined ? { cut_short: capacity.cutWhy } : {}),
     warnings: warningsOf(input),
+    notes: input.steps.flatMap((s) =>
+      s.model === 'closed' && s.small_writes_held !== undefined ? [smallWritesNote(s.small_writes_held)] : [],
+    ),
     summary,
     ok: failures.length === 0,
   };

@@ -14,6 +14,7 @@ import { runOpenStep } from './open-step';
 import type { StepRecorder, PendingFailure } from './step-recorder';
 import { timeIsUp, type StepCut, type StepDriver } from './step-driver';
 import { coordinatedOmission } from './coordinated-omission';
+import { LONE_PROBES, smallWritesHeld, steadyAtAckTimer } from './small-writes';
 import { sloHolds, stepFigures } from './slo';
 import { loadVerdict } from './load-verdict';
 import { DEFAULT_MAX_IN_FLIGHT } from './load-budget';
@@ -243,6 +244,25 @@ async function sendFailuresAlone(options: LoadOptions, failures: PendingFailure[
   }
 }
 
+/**
+ * A first step at concurrency 1 steady in the delayed-ACK band: a few exchanges alone, each on a
+ * fresh connection, tell a TCP stack holding small writes (small-writes.ts). Sent after the run,
+ * as the failures are re-sent alone, and only for such a step: a seller not near 40 ms gets none.
+ */
+async function probeSmallWrites(driver: StepDriver, first: LoadStep | undefined, latencies: Float64Array | undefined) {
+  if (first?.model !== 'closed' || first.concurrency !== 1 || latencies === undefined) return;
+  if (steadyAtAckTimer(latencies) === undefined) return;
+  let lone: number | undefined;
+  for (let i = 0; i < LONE_PROBES; i++) {
+    const client = createLoadClient(driver.target, 1);
+    const outcome = await client.exchange(driver.nextCase());
+    await client.close();
+    if (outcome.httpStatus !== null && !outcome.timedOut) lone = Math.min(lone ?? Infinity, outcome.waitMs);
+  }
+  const held = smallWritesHeld(latencies, lone);
+  if (held !== undefined) first.small_writes_held = held;
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { target, catalogue, seed, signal, model } = options;
   const mix = feedableMix(options.mix, catalogue, options.orders);
@@ -261,11 +281,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(signal ? { signal } : {}),
   };
   const { steps, latencies, cutShort, cutBy } = await runRamp(driver, options);
+
   const stopped = signal?.aborted === true ? String(signal.reason ?? 'stopped') : undefined;
   signal?.removeEventListener('abort', stop);
   if (stopped === undefined) {
     await client.close();
     await sendFailuresAlone(options, driver.failures);
+    await probeSmallWrites(driver, steps[0], latencies[0]);
   }
 
   const verdict = loadVerdict({

@@ -36,6 +36,16 @@ describe('load: no verdict about a flag that was not given', () => {
     );
   });
 
+  it('the same cut with a gate given: FAIL in the gate’s words (not judged), never NOT MEASURED', async () => {
+    const url = await mockWith({ service_time: { ms: 5 } });
+    const args = ['--concurrency', '1,2', '--step-seconds', '30', '--time-limit', '300ms', '--min-concurrency', '2'];
+    const run = await loadCommand(url, ...args);
+    expect(run.code).toBe(1);
+    expect(verdictLine(run.out.stdout)).toBe(
+      'FAIL: --min-concurrency 2: not judged, no step was measured whole (the time limit (--time-limit 0.3s) was reached during concurrency 1)',
+    );
+  });
+
   it('a request budget spent in the first step: NOT MEASURED, in the budget’s words', async () => {
     const url = await mockWith({ service_time: { ms: 5 } });
     const run = await loadCommand(url, '--concurrency', '1,2', '--step-seconds', '30', '--max-requests', '5');

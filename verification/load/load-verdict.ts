@@ -165,6 +165,13 @@ function gateOf(input: VerdictInput, capacity: Capacity) {
       message: `${gate}: cannot be met, the ramp's highest step is ${name(input.levels.at(-1)!)}`,
       saysKnee: false,
     };
+  if (needsUnmeasured && firstUnmeasured)
+    return {
+      ...base,
+      held: false,
+      message: `${gate}: not judged, no step was measured whole (${cutWhy})`,
+      saysKnee: true,
+    };
   if (needsUnmeasured)
     return {
       ...base,

@@ -30,6 +30,19 @@ const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 
 const dir = useTemporaryDirectory('installed-packages');
+/** Every command of the installed CLI. */
+const COMMANDS = [
+  'verify',
+  'explore',
+  'load',
+  'replay',
+  'rules-proxy',
+  'mock-seller',
+  'record',
+  'states',
+  'pact-path',
+  'compat',
+];
 /** The ES module project (the command line's tests run from it too) and the CommonJS one. */
 let app: string;
 let cjs: string;
@@ -135,26 +148,14 @@ describe('the installed CLI', () => {
   });
 
   it('answers --help for itself and every command, and 2 for an unknown one', async () => {
-    const commands = [
-      'verify',
-      'explore',
-      'load',
-      'replay',
-      'rules-proxy',
-      'mock-seller',
-      'record',
-      'states',
-      'pact-path',
-      'compat',
-    ];
     // The installed binary each time, all at once: each is a process that only prints and exits.
     const [top, unknown, ...helps] = await Promise.all([
       run(bin, ['--help'], dir.path),
       run(bin, ['verfy'], dir.path),
-      ...commands.map((command) => run(bin, [command, '--help'], dir.path)),
+      ...COMMANDS.map((command) => run(bin, [command, '--help'], dir.path)),
     ]);
     expect(top.code).toBe(0);
-    commands.forEach((command, i) => {
+    COMMANDS.forEach((command, i) => {
       expect(top.stdout).toContain(`  ${command}`);
       expect(helps[i].code, command).toBe(0);
       expect(helps[i].stdout, command).toMatch(new RegExp(`^Usage: ${command}`));
@@ -164,21 +165,9 @@ describe('the installed CLI', () => {
   });
 
   it('points only at files it ships: every link, anchor and path its pages and --help texts name', async () => {
-    const commands = [
-      'verify',
-      'explore',
-      'load',
-      'replay',
-      'rules-proxy',
-      'mock-seller',
-      'record',
-      'states',
-      'pact-path',
-      'compat',
-    ];
     const helps = await Promise.all([
       run(bin, ['--help'], dir.path),
-      ...commands.map((command) => run(bin, [command, '--help'], dir.path)),
+      ...COMMANDS.map((command) => run(bin, [command, '--help'], dir.path)),
     ]);
     const dangling = ['toolkit', 'contracts'].flatMap((name) => {
       const root = join(app, 'node_modules', '@federated-gateway', name);
@@ -196,7 +185,7 @@ describe('the installed CLI', () => {
       expect(shippedPages.length, name).toBeGreaterThan(0);
       const inHelp =
         name === 'toolkit'
-          ? helps.flatMap((help, i) => danglingPathsInText(help.stdout, `${commands[i - 1] ?? ''} --help`, check))
+          ? helps.flatMap((help, i) => danglingPathsInText(help.stdout, `${COMMANDS[i - 1] ?? ''} --help`, check))
           : [];
       return [...shippedPages.flatMap((page) => danglingReferences(page, check)), ...inHelp].map(
         (d) => `${name}/${d.file}:${d.line} ${d.reference}: ${d.why}`,

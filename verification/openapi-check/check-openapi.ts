@@ -11,7 +11,7 @@ import { RULES, type RuleName } from '../../contracts/reply-rules/violation';
 import { follow, isObject, pointerChild, type JsonObject, type Located } from '../compat/openapi-refs';
 import { branchesOf } from '../compat/openapi-schema-shape';
 import { schemaGaps } from './reply-schema-walk';
-import { schemaChecker, type VendorDocument } from './vendor-document';
+import { schemaChecker, type SchemaCheck, type VendorDocument } from './vendor-document';
 
 /** The reply rules that compare the reply with the request: no document can state them. */
 export const RULES_PROVEN_ONLY_BY_VERIFY = [
@@ -146,6 +146,26 @@ function replyBranches(document: unknown, located: Located, accepts: (pointer: s
   return accepting.length > 0 ? accepting : [located];
 }
 
+/**
+ * Why a schema refuses a value: its own errors, or, for a union, the errors of the branch that
+ * comes closest (fewest errors), so a request refused by every branch is told by the one meant for it.
+ */
+function closestErrors(
+  document: unknown,
+  located: Located,
+  value: unknown,
+  checker: (pointer: string) => SchemaCheck,
+): ErrorObject[] {
+  const errors = checker(located.at)(value);
+  if (errors.length === 0) return errors;
+  const target = follow(document, located);
+  const branches = isObject(target.node) ? branchesOf(target) : undefined;
+  if (branches === undefined) return errors;
+  return branches
+    .map((branch) => closestErrors(document, branch, value, checker))
+    .reduce((best, next) => (next.length < best.length ? next : best));
+}
+
 /** Every finding of the vendor's document against the pact's interactions at `path`. */
 export function checkOpenApi(
   vendor: VendorDocument,
@@ -186,7 +206,9 @@ export function checkOpenApi(
         vendor: 'no application/json request body schema',
         contract: 'an application/json body',
       });
-    else for (const refusal of refusals(checker(requestSchema.at)(request), request, 'sends')) add('request', refusal);
+    else
+      for (const refusal of refusals(closestErrors(document, requestSchema, request, checker), request, 'sends'))
+        add('request', refusal);
     if (replySchema === undefined) {
       add('reply', {
         path: '$',
@@ -195,7 +217,8 @@ export function checkOpenApi(
       });
       continue;
     }
-    for (const refusal of refusals(checker(replySchema.at)(reply), reply, 'requires')) add('reply', refusal);
+    for (const refusal of refusals(closestErrors(document, replySchema, reply, checker), reply, 'requires'))
+      add('reply', refusal);
     const component = isObject(request) ? REPLY_OF_SERVICE[String(request.service)] : undefined;
     if (component === undefined) continue;
     const contractSide = { document: contract, at: { node: { $ref: `#/components/schemas/${component}` }, at: '' } };

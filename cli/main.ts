@@ -54,6 +54,13 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
     ),
     summary: 'send a failure that needs company again, with its company (a file load or explore wrote)',
   },
+  'check-openapi': {
+    load: readThenRun(
+      async () => (await import('./check-openapi-options')).readCheckOpenApiCommandLine,
+      async () => (await import('./check-openapi-command')).runCheckOpenApi,
+    ),
+    summary: 'your own OpenAPI document against the pact, without running anything',
+  },
   'rules-proxy': {
     load: readThenRun(
       async () => (await import('./rules-proxy-options')).readRulesProxyCommandLine,

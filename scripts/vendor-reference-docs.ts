@@ -33,6 +33,7 @@ export const HELP_PAGES: { title: string; argv: string[]; id: string }[] = [
   { title: 'states', argv: ['states', '--help'], id: 'help-states' },
   { title: 'mock-seller', argv: ['mock-seller', '--help'], id: 'help-mock-seller' },
   { title: 'pact-path', argv: ['pact-path', '--help'], id: 'help-pact-path' },
+  { title: 'check-openapi', argv: ['check-openapi', '--help'], id: 'help-check-openapi' },
   { title: 'compat', argv: ['compat', '--help'], id: 'help-compat' },
   { title: 'record', argv: ['record', '--help'], id: 'help-record' },
 ];

@@ -1,0 +1,128 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packagePath } from '../../shared/package-root';
+import { useTemporaryDirectory } from '../../shared/testing/temporary-directory';
+import { RULES } from '../../contracts/reply-rules/violation';
+import { checkOpenApi, openApiCheckAsText, RULES_PROVEN_ONLY_BY_VERIFY } from './check-openapi';
+import { as31, chosenPath, readVendorDocument, VendorDocumentError } from './vendor-document';
+
+// A vendor's OpenAPI document against the pact: the contract's own document passes, and each
+// way a vendor's document can refuse the contract (or allow what it forbids) is a finding.
+
+type Doc = Record<string, any>;
+const SELLER_API = packagePath('contracts', 'openapi', 'seller.openapi.json');
+const contractDocument = () => JSON.parse(readFileSync(SELLER_API, 'utf8')) as Doc;
+const scratch = useTemporaryDirectory('check-openapi');
+
+function documentFile(name: string, change: (doc: Doc) => void): string {
+  const doc = contractDocument();
+  change(doc);
+  const file = join(scratch.path, name);
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}
+const checked = (file: string) => {
+  const vendor = readVendorDocument(file);
+  return checkOpenApi(vendor, chosenPath(vendor, undefined));
+};
+
+describe('check-openapi', () => {
+  it("finds nothing in the contract's own seller API document", () => {
+    const report = checked(SELLER_API);
+    expect(report.findings).toEqual([]);
+    expect(report.operation).toBe('POST /');
+    expect(openApiCheckAsText(report)).toMatch(/^PASSED: .* \(15 interactions\)\n$/m);
+  });
+
+  it('finds a reply field the contract requires left optional, naming its path and both sides', () => {
+    const file = documentFile('optional.json', (doc) => {
+      const invoice = doc.components.schemas.InvoiceSellerReply.properties.invoices.items;
+      invoice.required = invoice.required.filter((name: string) => name !== 'invoice_number');
+    });
+    const report = checked(file);
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(new Set(report.findings.map((f) => [f.kind, f.path, f.vendor, f.contract].join(' ')))).toEqual(
+      new Set(['reply-schema $.invoices[*].invoice_number optional required']),
+    );
+    expect(report.findings.map((f) => f.interaction)).toContain('an invoice by invoice number');
+    expect(openApiCheckAsText(report)).toMatch(
+      /^an invoice by invoice number: reply-schema \$\.invoices\[\*\]\.invoice_number: vendor: optional, contract: required$/m,
+    );
+    expect(openApiCheckAsText(report)).toMatch(/^FAILED: \d+ findings in \d+ of 15 interactions$/m);
+  });
+
+  it("finds a request schema that refuses the pact's statement request", () => {
+    const file = documentFile('no-statement.json', (doc) => {
+      doc.components.schemas.StatementSellerRequest.properties.service = { type: 'string', enum: ['invoice'] };
+    });
+    const findings = checked(file).findings;
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.every((f) => f.kind === 'request' && f.interaction.startsWith('statements'))).toBe(true);
+    // Told by the branch meant for a statement, not by every branch of the request's oneOf.
+    expect(findings.map((f) => `${f.path} ${f.contract}`)).toEqual(['$.service sends "statement"']);
+  });
+
+  it('finds a reply type wider than the contract and an enum the contract does not list', () => {
+    const file = documentFile('wider.json', (doc) => {
+      doc.components.schemas.InvoiceSellerReply.properties.status.type = ['string', 'number'];
+      doc.components.schemas.PlaceOrderSellerReply.properties.items.items.properties.status_code.enum.push(7);
+    });
+    const findings = checked(file).findings;
+    expect(findings).toContainEqual(
+      expect.objectContaining({ path: '$.status', vendor: 'number | string', contract: 'string' }),
+    );
+    expect(findings).toContainEqual(
+      expect.objectContaining({ path: '$.items[*].status_code', vendor: 'also 7', contract: 'one of 0, 1, 2' }),
+    );
+  });
+
+  it("reads a 3.0 document's nullable as a type union", () => {
+    expect(as31({ type: 'string', nullable: true, enum: ['a'] })).toEqual({
+      type: ['string', 'null'],
+      enum: ['a', null],
+    });
+    expect(as31({ type: 'number', minimum: 1, exclusiveMinimum: true })).toEqual({
+      type: 'number',
+      exclusiveMinimum: 1,
+    });
+    const file = documentFile('nullable-3.0.json', (doc) => {
+      doc.openapi = '3.0.3';
+      doc.components.schemas.InvoiceSellerReply.properties.error_description.nullable = true;
+    });
+    const vendor = readVendorDocument(file);
+    expect(vendor.version).toBe('3.0');
+    const findings = checkOpenApi(vendor, '/').findings;
+    expect(findings.length).toBeGreaterThan(0);
+    expect(new Set(findings.map((f) => `${f.path} ${f.vendor} ${f.contract}`))).toEqual(
+      new Set(['$.error_description null | string string']),
+    );
+  });
+
+  it('refuses bad input naming the file: Swagger 2.0, not JSON, a dangling $ref, several POST paths', () => {
+    const swagger = join(scratch.path, 'swagger.json');
+    writeFileSync(swagger, JSON.stringify({ swagger: '2.0', paths: {} }));
+    expect(() => readVendorDocument(swagger)).toThrow(
+      new VendorDocumentError(`${swagger}: Swagger 2.0 is not supported: convert it to OpenAPI 3 first`),
+    );
+    const yaml = join(scratch.path, 'seller.yaml');
+    writeFileSync(yaml, 'openapi: 3.1.0\npaths: {}\n');
+    expect(() => readVendorDocument(yaml)).toThrow(`${yaml} is not JSON`);
+    const dangling = documentFile('dangling.json', (doc) => {
+      doc.components.schemas.SellerReply.anyOf[0] = { $ref: '#/components/schemas/Nowhere' };
+    });
+    expect(() => readVendorDocument(dangling)).toThrow(
+      `${dangling}: $ref '#/components/schemas/Nowhere' at /components/schemas/SellerReply/anyOf/0/$ref resolves nowhere`,
+    );
+    expect(() => readVendorDocument(join(scratch.path, 'absent.json'))).toThrow(/cannot read .*absent\.json: ENOENT/);
+    const two = documentFile('two-posts.json', (doc) => {
+      doc.paths['/orders'] = doc.paths['/'];
+    });
+    expect(() => chosenPath(readVendorDocument(two), undefined)).toThrow('2 POST paths (/, /orders)');
+  });
+
+  it('notes every reply rule that compares the reply with the request, and only rules that exist', () => {
+    for (const rule of RULES_PROVEN_ONLY_BY_VERIFY) expect(RULES).toHaveProperty([rule]);
+    expect(openApiCheckAsText(checked(SELLER_API))).toContain('item.id-echo');
+  });
+});

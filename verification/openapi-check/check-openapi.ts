@@ -1,0 +1,273 @@
+// `check-openapi`: a vendor's own OpenAPI document read against the pact, without running
+// anything. For each interaction: the vendor's operation accepts the contract's request, its
+// 200 reply schema accepts the contract's example reply, and it allows no reply the contract's
+// reply schema refuses (structurally: required properties, types, enums). Pure but for reading
+// the contract's own files.
+import { readFileSync } from 'node:fs';
+import type { ErrorObject } from 'ajv';
+import { PACT_FILE } from '../../contracts/pact/pact-names';
+import { packagePath } from '../../shared/package-root';
+import { RULES, type RuleName } from '../../contracts/reply-rules/violation';
+import { follow, isObject, pointerChild, type JsonObject, type Located } from '../compat/openapi-refs';
+import { branchesOf } from '../compat/openapi-schema-shape';
+import { schemaGaps } from './reply-schema-walk';
+import { schemaChecker, type SchemaCheck, type VendorDocument } from './vendor-document';
+
+/** The reply rules that compare the reply with the request: no document can state them. */
+export const RULES_PROVEN_ONLY_BY_VERIFY = [
+  'item.id-echo',
+  'item.unknown-id',
+  'item.requested-part-missing',
+  'item.requested-part-duplicate',
+  'item.requested-part-mismatch',
+  'item.original-mismatch',
+  'alternate.original-part',
+  'alternate.original-mfr',
+  'location.not-forwarded',
+  'order.id-echo',
+  'order.unknown-id',
+  'order.duplicate-id',
+  'invoice.date-range',
+  'invoice.account',
+  'invoice.number',
+  'invoice.po-number',
+  'invoice.location',
+  'invoice.part-number',
+  'statement.date-range',
+  'statement.account',
+  'statement.location',
+] as const satisfies readonly RuleName[];
+
+export interface OpenApiFinding {
+  interaction: string;
+  /**
+   * request: the vendor refuses the contract's request; reply: the contract's example reply;
+   * reply-schema: the vendor's reply schema allows what the contract's refuses.
+   */
+  kind: 'request' | 'reply' | 'reply-schema';
+  /** A JSON path into the request or reply body (`$` for the body itself). */
+  path: string;
+  vendor: string;
+  contract: string;
+}
+
+export interface OpenApiCheckReport {
+  document: string;
+  operation: string;
+  interactions: number;
+  findings: OpenApiFinding[];
+  provenOnlyByVerify: { rule: string; guards: string }[];
+}
+
+interface PactInteraction {
+  description: string;
+  request: { body?: { content?: unknown } };
+  response: { body?: { content?: unknown } };
+}
+
+const SELLER_API = packagePath('contracts', 'openapi', 'seller.openapi.json');
+
+/** The contract's reply component for each `service`. */
+const REPLY_OF_SERVICE: Record<string, string> = {
+  item_inquiry: 'ItemInquirySellerReply',
+  place_order: 'PlaceOrderSellerReply',
+  invoice: 'InvoiceSellerReply',
+  statement: 'StatementSellerReply',
+};
+
+const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
+
+/** A JSON pointer into a value (Ajv's instancePath) as a JSON path: /items/0/id → $.items[0].id. */
+export const jsonPath = (pointer: string): string =>
+  '$' +
+  pointer
+    .split('/')
+    .slice(1)
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((token) => (/^\d+$/.test(token) ? `[${token}]` : `.${token}`))
+    .join('');
+
+/** Ajv's errors, one per path: the vendor refuses what the contract sends. */
+function refusals(
+  errors: ErrorObject[],
+  value: unknown,
+  what: string,
+): { path: string; vendor: string; contract: string }[] {
+  const byPath = new Map<string, string[]>();
+  for (const error of errors) {
+    // An anyOf/oneOf says only that no branch fitted; its branches' own errors say why.
+    if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && errors.length > 1) continue;
+    const at =
+      error.keyword === 'required'
+        ? `${error.instancePath}/${String((error.params as { missingProperty: string }).missingProperty)}`
+        : error.instancePath;
+    const list = byPath.get(at) ?? [];
+    if (!list.includes(error.message ?? error.keyword)) list.push(error.message ?? error.keyword);
+    byPath.set(at, list);
+  }
+  return [...byPath].map(([at, messages]) => ({
+    path: jsonPath(at),
+    vendor: `refuses it (${messages.join('; ')})`,
+    contract: `${what} ${shown(valueAt(value, at))}`,
+  }));
+}
+
+function valueAt(value: unknown, pointer: string): unknown {
+  let node = value;
+  for (const token of pointer.split('/').slice(1))
+    node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[token] : undefined;
+  return node;
+}
+
+const shown = (value: unknown): string => {
+  if (value === undefined) return 'nothing here';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/** The application/json schema of a request body or response object (either may be a $ref), with its pointer. */
+function mediaSchema(document: unknown, located: Located): Located | undefined {
+  const target = follow(document, located);
+  if (!isObject(target.node)) return undefined;
+  const content = target.node.content;
+  if (!isObject(content)) return undefined;
+  const key = Object.keys(content).find((type) => type.split(';')[0].trim().toLowerCase() === 'application/json');
+  const media = key === undefined ? undefined : content[key];
+  if (!isObject(media) || media.schema === undefined) return undefined;
+  return { node: media.schema, at: pointerChild(target.at, 'content', key!, 'schema') };
+}
+
+/** A vendor reply schema that is a union: the branches that accept the contract's example reply (all if none does). */
+function replyBranches(document: unknown, located: Located, accepts: (pointer: string) => boolean): Located[] {
+  const schema = follow(document, located);
+  const branches = isObject(schema.node) ? branchesOf(schema) : undefined;
+  if (branches === undefined) return [located];
+  const accepting = branches.filter((branch) => accepts(branch.at));
+  return accepting.length > 0 ? accepting : [located];
+}
+
+/**
+ * Why a schema refuses a value: its own errors, or, for a union, the errors of the branch that
+ * comes closest (fewest errors), so a request refused by every branch is told by the one meant for it.
+ */
+function closestErrors(
+  document: unknown,
+  located: Located,
+  value: unknown,
+  checker: (pointer: string) => SchemaCheck,
+): ErrorObject[] {
+  const errors = checker(located.at)(value);
+  if (errors.length === 0) return errors;
+  const target = follow(document, located);
+  const branches = isObject(target.node) ? branchesOf(target) : undefined;
+  if (branches === undefined) return errors;
+  return branches
+    .map((branch) => closestErrors(document, branch, value, checker))
+    .reduce((best, next) => (next.length < best.length ? next : best));
+}
+
+/** Every finding of the vendor's document against the pact's interactions at `path`. */
+export function checkOpenApi(
+  vendor: VendorDocument,
+  path: string,
+  pactFile: string = PACT_FILE,
+  contractFile: string = SELLER_API,
+): OpenApiCheckReport {
+  const pact = readJson(pactFile) as { interactions: PactInteraction[] };
+  const contract = readJson(contractFile) as JsonObject;
+  const document = vendor.document;
+  const operationAt = pointerChild('', 'paths', path, 'post');
+  const item = (document.paths as JsonObject)[path];
+  const operation = isObject(item) && isObject(item.post) ? item.post : undefined;
+  const checker = schemaChecker(vendor);
+  const requestSchema =
+    operation?.requestBody === undefined
+      ? undefined
+      : mediaSchema(document, { node: operation.requestBody, at: pointerChild(operationAt, 'requestBody') });
+  const responses = isObject(operation?.responses) ? operation.responses : {};
+  const okKey = ['200', '2XX'].find((code) => responses[code] !== undefined);
+  const replySchema =
+    okKey === undefined
+      ? undefined
+      : mediaSchema(document, { node: responses[okKey], at: pointerChild(operationAt, 'responses', okKey) });
+  const findings: OpenApiFinding[] = [];
+  for (const interaction of pact.interactions) {
+    const add = (kind: OpenApiFinding['kind'], found: { path: string; vendor: string; contract: string }) =>
+      findings.push({ interaction: interaction.description, kind, ...found });
+    const request = interaction.request.body?.content;
+    const reply = interaction.response.body?.content;
+    if (operation === undefined) {
+      add('request', { path: '$', vendor: `no operation POST ${path}`, contract: `POST ${path}` });
+      continue;
+    }
+    if (requestSchema === undefined)
+      add('request', {
+        path: '$',
+        vendor: 'no application/json request body schema',
+        contract: 'an application/json body',
+      });
+    else
+      for (const refusal of refusals(closestErrors(document, requestSchema, request, checker), request, 'sends'))
+        add('request', refusal);
+    if (replySchema === undefined) {
+      add('reply', {
+        path: '$',
+        vendor: 'no 200 application/json reply schema',
+        contract: 'an application/json reply',
+      });
+      continue;
+    }
+    for (const refusal of refusals(closestErrors(document, replySchema, reply, checker), reply, 'requires'))
+      add('reply', refusal);
+    const component = isObject(request) ? REPLY_OF_SERVICE[String(request.service)] : undefined;
+    if (component === undefined) continue;
+    const contractSide = { document: contract, at: { node: { $ref: `#/components/schemas/${component}` }, at: '' } };
+    // Of the branches that could answer this request, the closest one is the vendor's reply to it.
+    const candidates = replyBranches(document, replySchema, (at) => checker(at)(reply).length === 0).map((branch) =>
+      schemaGaps({ document, at: branch }, contractSide),
+    );
+    const gaps = candidates.reduce((best, next) => (next.length < best.length ? next : best));
+    for (const gap of gaps) add('reply-schema', gap);
+  }
+  return {
+    document: vendor.file,
+    operation: `POST ${path}`,
+    interactions: pact.interactions.length,
+    findings,
+    provenOnlyByVerify: RULES_PROVEN_ONLY_BY_VERIFY.map((rule) => ({ rule, guards: RULES[rule] })),
+  };
+}
+
+/** The interactions with at least one finding. */
+export const interactionsWithFindings = (report: OpenApiCheckReport): number =>
+  new Set(report.findings.map((f) => f.interaction)).size;
+
+export const openApiCheckExitCode = (report: OpenApiCheckReport): number => (report.findings.length > 0 ? 1 : 0);
+
+/** The report as text: one line per finding, the note, then the summary line. */
+export function openApiCheckAsText(report: OpenApiCheckReport): string {
+  const lines = report.findings.map(
+    (f) => `${f.interaction}: ${f.kind} ${f.path}: vendor: ${f.vendor}, contract: ${f.contract}`,
+  );
+  if (lines.length > 0) lines.push('');
+  lines.push(
+    'Note: no document can state the reply rules that compare the reply with the request; proven only by `verify`:',
+    ...report.provenOnlyByVerify.map(({ rule, guards }) => `  ${rule}: ${guards}`),
+    '',
+    report.findings.length > 0
+      ? `FAILED: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${interactionsWithFindings(report)} of ${report.interactions} interactions`
+      : `PASSED: your document accepts every request of the pact and allows only replies the contract accepts (${report.interactions} interactions)`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The report as JSON. */
+export function openApiCheckAsJson(report: OpenApiCheckReport): string {
+  const summary = {
+    passed: report.findings.length === 0,
+    findings: report.findings.length,
+    interactionsWithFindings: interactionsWithFindings(report),
+    interactions: report.interactions,
+  };
+  return `${JSON.stringify({ document: report.document, operation: report.operation, summary, findings: report.findings, provenOnlyByVerify: report.provenOnlyByVerify }, null, 2)}\n`;
+}

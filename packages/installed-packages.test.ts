@@ -42,6 +42,7 @@ const COMMANDS = [
   'states',
   'pact-path',
   'compat',
+  'check-openapi',
 ];
 /** The ES module project (the command line's tests run from it too) and the CommonJS one. */
 let app: string;

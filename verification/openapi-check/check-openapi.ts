@@ -13,30 +13,44 @@ import { branchesOf } from '../compat/openapi-schema-shape';
 import { schemaGaps } from './reply-schema-walk';
 import { schemaChecker, type SchemaCheck, type VendorDocument } from './vendor-document';
 
+/**
+ * Whether each reply rule compares the reply with the request (no document can state it: proven
+ * only by `verify`) or looks at the reply alone. Exhaustive, so a new rule must be placed here.
+ */
+const RULE_REACH = {
+  'item.id-echo': 'with-request',
+  'item.unknown-id': 'with-request',
+  'item.requested-part-missing': 'with-request',
+  'item.requested-part-duplicate': 'with-request',
+  'item.requested-part-mismatch': 'with-request',
+  'item.original-mismatch': 'with-request',
+  'item.status-code': 'reply-alone',
+  'alternate.original-part': 'with-request',
+  'alternate.original-mfr': 'with-request',
+  'location.not-forwarded': 'with-request',
+  'location.duplicate': 'reply-alone',
+  'location.type-code': 'reply-alone',
+  'location.pack-code': 'reply-alone',
+  'reply.status-code': 'reply-alone',
+  'order.id-echo': 'with-request',
+  'order.unknown-id': 'with-request',
+  'order.duplicate-id': 'with-request',
+  'order.item-status': 'reply-alone',
+  'invoice.date-range': 'with-request',
+  'invoice.account': 'with-request',
+  'invoice.number': 'with-request',
+  'invoice.po-number': 'with-request',
+  'invoice.location': 'with-request',
+  'invoice.part-number': 'with-request',
+  'statement.date-range': 'with-request',
+  'statement.account': 'with-request',
+  'statement.location': 'with-request',
+} as const satisfies Record<RuleName, 'with-request' | 'reply-alone'>;
+
 /** The reply rules that compare the reply with the request: no document can state them. */
-export const RULES_PROVEN_ONLY_BY_VERIFY = [
-  'item.id-echo',
-  'item.unknown-id',
-  'item.requested-part-missing',
-  'item.requested-part-duplicate',
-  'item.requested-part-mismatch',
-  'item.original-mismatch',
-  'alternate.original-part',
-  'alternate.original-mfr',
-  'location.not-forwarded',
-  'order.id-echo',
-  'order.unknown-id',
-  'order.duplicate-id',
-  'invoice.date-range',
-  'invoice.account',
-  'invoice.number',
-  'invoice.po-number',
-  'invoice.location',
-  'invoice.part-number',
-  'statement.date-range',
-  'statement.account',
-  'statement.location',
-] as const satisfies readonly RuleName[];
+export const RULES_PROVEN_ONLY_BY_VERIFY = (Object.keys(RULE_REACH) as RuleName[]).filter(
+  (rule) => RULE_REACH[rule] === 'with-request',
+);
 
 export interface OpenApiFinding {
   interaction: string;

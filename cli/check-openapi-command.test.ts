@@ -24,7 +24,7 @@ describe('federated-gateway check-openapi', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('proven only by `verify`');
     expect(stdout.trimEnd().split('\n').at(-1)).toBe(
-      'PASSED: your document accepts every request of the pact and allows only replies the contract accepts (15 interactions)',
+      'PASSED: your document accepts every request of the pact, allows its example replies, and requires every reply field the contract requires, no wider in type or enum (15 interactions; bounds, formats and extra fields not compared)',
     );
     expect(stderr).toContain('POST /');
   });

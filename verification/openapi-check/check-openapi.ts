@@ -270,7 +270,7 @@ export function openApiCheckAsText(report: OpenApiCheckReport): string {
     '',
     report.findings.length > 0
       ? `FAILED: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${interactionsWithFindings(report)} of ${report.interactions} interactions`
-      : `PASSED: your document accepts every request of the pact and allows only replies the contract accepts (${report.interactions} interactions)`,
+      : `PASSED: your document accepts every request of the pact, allows its example replies, and requires every reply field the contract requires, no wider in type or enum (${report.interactions} interactions; bounds, formats and extra fields not compared)`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { markup, type Markup } from './html-text';
-import { nearestPresent, type MarkedPath } from './json-view';
+import { markerOf, type MarkedPath } from './json-view';
 
 // A JSON body shown from its text as it arrived, not re-serialized: every number, string and
 // literal keeps its own spelling (14.0 stays 14.0, "\u00e9" stays "\u00e9"), since the
@@ -19,17 +19,7 @@ export function jsonTextView(text: string, marks: readonly MarkedPath[] = []): M
   } catch {
     return markup`<pre class="json">${text}</pre>`;
   }
-  const labels = new Map<string, string[]>();
-  for (const m of marks) {
-    const at = nearestPresent(parsed, m.path);
-    labels.set(at, [...(labels.get(at) ?? []), m.label]);
-  }
-  const marked = (pointer: string, inner: Markup): Markup => {
-    const label = labels.get(pointer);
-    return label === undefined
-      ? inner
-      : markup`<mark class="broken" data-path="${pointer || '/'}" title="${label.join('\n')}">${inner}</mark>`;
-  };
+  const marked = markerOf(parsed, marks);
   let at = 0;
   const space = () => {
     while (at < text.length && ' \t\n\r'.includes(text[at])) at++;

@@ -32,18 +32,23 @@ export function nearestPresent(value: unknown, pointer: string): string {
   return found;
 }
 
-export function jsonView(value: unknown, marks: readonly MarkedPath[] = []): Markup {
+/** Wraps the part at a pointer in a <mark> naming each finding there (or at something absent below it). */
+export function markerOf(value: unknown, marks: readonly MarkedPath[]): (pointer: string, inner: Markup) => Markup {
   const labels = new Map<string, string[]>();
   for (const m of marks) {
     const at = nearestPresent(value, m.path);
     labels.set(at, [...(labels.get(at) ?? []), m.label]);
   }
-  const marked = (pointer: string, inner: Markup): Markup => {
+  return (pointer, inner) => {
     const label = labels.get(pointer);
     return label === undefined
       ? inner
       : markup`<mark class="broken" data-path="${pointer || '/'}" title="${label.join('\n')}">${inner}</mark>`;
   };
+}
+
+export function jsonView(value: unknown, marks: readonly MarkedPath[] = []): Markup {
+  const marked = markerOf(value, marks);
   const render = (node: unknown, pointer: string, indent: string): Markup => {
     if (typeof node !== 'object' || node === null) return markup`${JSON.stringify(node) ?? 'undefined'}`;
     const inner = indent + '  ';

@@ -120,8 +120,8 @@ async function insertMembers(tx: Queryable, seed: DirectorySeed, sellerUrl: stri
     const auth = m.sellerAuth;
     await tx.query(
       `INSERT INTO members (id, name, seller_url, seller_auth_kind, seller_auth_token, seller_auth_username,
-         seller_auth_password, integration, timeout_ms, reply_mode)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         seller_auth_password, integration, timeout_ms, reply_mode, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'live')`,
       [
         m.id,
         m.name,

@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    // A function reads as a story of named steps: none over 80 lines in the product (issue 36).
+    // A function reads as a story of named steps: none over 80 lines in the product.
     // Tests (a describe block is one function) and the testing helpers are exempt.
     files: ['**/*.ts', '**/*.mjs'],
     ignores: ['**/*.test.ts', '**/testing/**'],
@@ -55,7 +55,7 @@ export default tseslint.config(
   {
     // Tests and benchmarks build deliberately broken payloads (a status code out of its list,
     // a price as a string) by mutating parsed JSON: the types must not stand in their way.
-    files: ['**/*.test.ts', '**/testing/**/*.ts', 'scripts/bench-*.ts'],
+    files: ['**/*.test.ts', '**/testing/**/*.ts', 'lab/bench-*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
@@ -70,7 +70,7 @@ export default tseslint.config(
   prettier,
   {
     // Prettier breaks code at 120 columns but leaves comments and literals alone; this holds the
-    // limit (issue 36) after eslint-config-prettier turned max-len off. Comments are rewrapped;
+    // limit after eslint-config-prettier turned max-len off. Comments are rewrapped;
     // a string, template or regex literal cannot be broken without changing what it means (help
     // text, messages and patterns the tests compare), so a line holding one is exempt, as a URL is.
     rules: {

@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const INCLUDE = [
-  '{gateway,mock-seller,inspector,contracts,cli,scripts,seeds,fixtures,verification,shared,packages}/**/*.test.ts',
+  '{gateway,mock-seller,inspector,contracts,cli,scripts,lab,seeds,fixtures,verification,shared,packages}/**/*.test.ts',
 ];
 
 // Files whose assertions hold a wall-clock figure (a latency knee, a breaker that must answer

@@ -12,7 +12,7 @@ const EMAIL = /^[^\s@\0\uD800-\uDFFF]+@[^\s@.\0\uD800-\uDFFF]+(\.[^\s@.\0\uD800-
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 // Dates and route times are checked by hand, not by regex: a large seller reply carries
-// thousands of them and this runs on every reply (see scripts/bench-contracts.ts).
+// thousands of them and this runs on every reply (see lab/bench-contracts.ts).
 // Each digit is `charCode - 48`; `(d >>> 0) > 9` is true for anything but '0'-'9'.
 
 function dayExists(year: number, month: number, day: number): boolean {

@@ -8,7 +8,7 @@ import { disagreement, fusedCase } from './testing/fused-cases';
 import { buildItemInquiryExchange } from './testing/large-exchange';
 
 // The fused check against the reference path on generated exchanges, bounded;
-// `npm run fused:agreement -- --runs N --seed S` runs the same property at length.
+// `npm run -w lab fused:agreement -- --runs N --seed S` runs the same property at length.
 
 describe('fused seller reply check', () => {
   it('finds exactly what the reference path finds, in the same order, on valid, rule-broken, schema-broken and huge replies', () => {

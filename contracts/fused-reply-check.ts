@@ -8,7 +8,7 @@ import type { ItemInquirySellerRequest } from './schemas/item-inquiry';
 // operation in one generated walk of the parsed reply (contracts/fused-walk.ts), the rules
 // being the very steps checkSellerReply's rules take (reply-rules/item-inquiry.ts). What it
 // finds is what the reference path finds, by construction and by proof
-// (fused-reply-check.test.ts, `npm run fused:agreement`):
+// (fused-reply-check.test.ts, `npm run -w lab fused:agreement`):
 // - a reply of exactly the contract's shape: the rules' findings, gathered during the walk,
 //   in the order the reference gathers them (the same steps in the same order);
 // - anything else (a schema error, a field beyond the contract, which is a note): the walk

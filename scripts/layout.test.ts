@@ -26,6 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[] | 'anything'> = {
   // The published packages' faces and their build: they gather the kit, never the gateway.
   packages: ['contracts', 'shared', 'inspector', 'mock-seller', 'verification'],
   scripts: 'anything',
+  // The performance lab (benchmarks, soaks, agreement proofs): an entry point like scripts/.
+  lab: 'anything',
 };
 
 /** The gateway's own npm packages (store, mail, metrics, tokens): only the private package installs them. */
@@ -51,6 +53,7 @@ const MAY_IMPORT_PACKAGES: Record<string, readonly string[] | 'anything'> = {
   packages: ['esbuild', 'dts-bundle-generator'],
   gateway: 'anything',
   scripts: 'anything',
+  lab: 'anything',
 };
 /** What the contract core's face may reach: the rules without any HTTP server, client or socket. */
 const CONTRACTS_FACE = 'packages/contracts/index.ts';
@@ -164,6 +167,9 @@ function arrowsUp(graph: Map<string, string[]>): string[] {
   const wrong: string[] = [];
   for (const [file, targets] of graph) {
     const from = topOf(file);
+    // The lab measures the product; nothing of the product may stand on it.
+    for (const target of targets)
+      if (topOf(target) === 'lab' && from !== 'lab') wrong.push(`${file} → ${target} (nothing imports the lab)`);
     const allowed = MAY_IMPORT[from];
     if (allowed === 'anything') continue;
     for (const target of targets) {

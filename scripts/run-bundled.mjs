@@ -16,8 +16,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = {
   start: "import './scripts/start.ts';",
   gateway: "import { runGatewayProcess } from './gateway/server.ts';\nawait runGatewayProcess();",
-  // npm run bench's yardstick, run the way the gateway is so that the two compare on code alone.
-  'bare-proxy': "import './scripts/bare-proxy.ts';",
+  // The lab's gateway benchmark's yardstick, run the way the gateway is so that the two compare on code alone.
+  'bare-proxy': "import './lab/bare-proxy.ts';",
 };
 
 const name = process.argv[2];

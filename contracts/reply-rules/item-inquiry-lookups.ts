@@ -2,7 +2,7 @@ import { ItemStatus, PACK_CODES } from '../codes';
 import type { LocationRef, RequestedItem, SellerItemLocation, SellerItemResult } from '../schemas/item-inquiry';
 
 // The look-ups behind the item inquiry rules (item-inquiry.ts). The gateway runs those rules on
-// every seller reply it relays (scripts/bench-contracts.ts), so each look-up here spares work on
+// every seller reply it relays (lab/bench-contracts.ts), so each look-up here spares work on
 // the valid path; the rules read the same without knowing how.
 
 /** One requested item and how many reply entries answer it: in all, and for the requested part itself. */

@@ -7,7 +7,7 @@ import { ITEM_INQUIRY_MUTATIONS, itemInquiryExchange } from './arbitraries';
 import { buildItemInquiryExchange } from './large-exchange';
 
 // Cases for the differential test of the fused reply check against the reference path
-// (contracts/fused-reply-check.test.ts bounded, `npm run fused:agreement` at length): a forwarded
+// (contracts/fused-reply-check.test.ts bounded, `npm run -w lab fused:agreement` at length): a forwarded
 // item-inquiry request and the text of a seller reply to it, valid or broken every way there
 // is — every reply rule (the mutations of arbitraries.ts, several at once), any field set to a
 // number edge, a wrong type, an odd string, deleted, or joined by an extra field, and huge.

@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 // Requests per API client per fixed window, counted in this gateway instance's memory. With
 // several instances behind a load balancer each holds its share of the client's limit
 // (limit / instances, GATEWAY_RATE_LIMIT_INSTANCES): measured, an exact count in PostgreSQL
-// costs a round trip and a row lock per request on the hot path (scripts/bench-rate-limit.ts,
+// costs a round trip and a row lock per request on the hot path (lab/bench-rate-limit.ts,
 // docs/gateway/answers.md), which a per-instance share does not.
 
 export interface RateVerdict {

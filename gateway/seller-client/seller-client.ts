@@ -19,7 +19,7 @@ import {
 
 // undici on a keep-alive Pool per member and seller origin, dispatched with our own handler:
 // cheaper per forwarded call than the global fetch or undici's request() (docs/performance.md,
-// npm run bench:seller-call). Every seller fault becomes an outcome, never a throw.
+// npm run -w lab bench:seller-call). Every seller fault becomes an outcome, never a throw.
 // A pool per member, not per origin: members often share a seller host, and a member whose
 // calls hang fills only its own pool, not the others' (docs/performance.md, "A seller pool per member").
 

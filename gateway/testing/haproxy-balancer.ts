@@ -3,7 +3,7 @@ import { packagePath } from '../../shared/package-root';
 import { freePort } from './throwaway-postgres';
 
 // Debian's haproxy with the shipped gateway/cluster/haproxy.cfg in front of two gateway
-// instances, on a free loopback port: for the multi-instance test and `npm run soak -- --chaos`.
+// instances, on a free loopback port: for the multi-instance test and `npm run -w lab soak -- --chaos`.
 
 export interface Balancer {
   url: string;

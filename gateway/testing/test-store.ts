@@ -15,7 +15,7 @@
 // - DATABASE_URL set: a fresh database on that PostgreSQL server (CREATE DATABASE with a
 //   random name, migrated and seeded), dropped on close(). The URL's user must be allowed
 //   to create databases.
-// Figures (`npm run bench:test-store`, 2 busy cores): fresh PGlite +
+// Figures (`npm run -w lab bench:test-store`, 2 busy cores): fresh PGlite +
 // migrations + seeds ~4.2 s; from the dump ~1.0 s (uncompressed and gzip alike, ~0.4–0.6 s
 // on an idle machine). Memory is returned on close(): close every store you create.
 import { createHash, randomBytes } from 'node:crypto';

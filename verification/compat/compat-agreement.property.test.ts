@@ -8,7 +8,7 @@ import { runAgreement } from './testing/run-agreement';
 // compat did not call breaking or new work is a false safe: none is allowed. A head called
 // breaking that the mock passes with no witness of how another seller could fail it is a false
 // breaking: kept under 5%. Bounded: a fixed seed and 30 heads, one mock seller on port 0.
-// `npm run contract:agreement` runs the same over 1,000 and more.
+// `npm run -w lab contract:agreement` runs the same over 1,000 and more.
 
 const HEADS = 30;
 const SEED = 1;

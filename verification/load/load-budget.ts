@@ -4,7 +4,7 @@ import type { LoadModel } from './load-report';
 // step it announces. The open model sends exactly rate × seconds. The closed model's rate is
 // the seller's: the bound allows 10,000 exchanges/s per request in flight up to 30,000/s a step
 // — above the fastest seller here (the mock seller, ~4,800/s at concurrency 1) and the
-// driver's own ceiling on one core (~18,000–23,000/s, npm run bench:load).
+// driver's own ceiling on one core (~18,000–23,000/s, npm run -w lab bench:load).
 
 const CLOSED_PER_CONNECTION_PER_S = 10_000;
 const CLOSED_CEILING_PER_S = 30_000;

@@ -3,13 +3,13 @@ import { integerArg, strictArgs, UsageError } from '../cli/command-line';
 import { agreementFigures, disagreementText, figuresTable } from '../verification/compat/testing/agreement';
 import { runAgreement } from '../verification/compat/testing/run-agreement';
 
-// npm run contract:agreement -- --changes 1000 --seed 1 [--lanes 2] [--json]
+// npm run -w lab contract:agreement -- --changes 1000 --seed 1 [--lanes 2] [--json]
 // The classifier checked at scale: generated heads of today's pact, compat's verdict beside the kit's
 // verification of the mock seller against each (compat-agreement.property.test.ts runs 30).
 // Progress on stderr, figures on stdout. Exit 0: no false safe and false breaking under 5%;
 // 1 otherwise; 2 bad usage.
 
-const USAGE = `usage: npm run contract:agreement -- [--changes <n>] [--seed <s>] [--lanes <n>] [--json] [--help]
+const USAGE = `usage: npm run -w lab contract:agreement -- [--changes <n>] [--seed <s>] [--lanes <n>] [--json] [--help]
 
   --changes <n>  generated heads (default 1000)
   --seed <s>     the generator's seed (default 1); head n of a seed is the same on every run

@@ -1,6 +1,6 @@
 // How fast can a test get an isolated, migrated, seeded PGlite store? Compares the ways
 // createTestStore could start one and prints the figures, then one line of JSON.
-//   npm run bench:test-store -- [rounds]
+//   npm run -w lab bench:test-store -- [rounds]
 import { PGlite } from '@electric-sql/pglite';
 import { openPgliteStore } from '../gateway/store/pglite-store';
 import { runMigrations } from '../gateway/store/migrations';

@@ -19,12 +19,12 @@ import { cpuMicros, rssMb } from './load/process-stats';
 import { perRequestCounts, type CountsOfProcess, type PerRequestCounts } from './load/async-count-report';
 import { cpuSplit, pinProcesses, postgresOnPort } from './load/cpu-pinning';
 
-const HELP = `npm run bench — the gateway's item inquiry against a bare proxy and the mock seller
+const HELP = `npm run -w lab bench — the gateway's item inquiry against a bare proxy and the mock seller
 
-  npm run bench [-- --store pglite|postgres] [--no-pin]
+  npm run -w lab bench [-- --store pglite|postgres] [--no-pin]
 
 Item inquiry (3 items, 2 locations) through the gateway, through a bare proxy
-(scripts/bare-proxy.ts: the least any gateway must do, the yardstick) and straight to the mock
+(lab/bare-proxy.ts: the least any gateway must do, the yardstick) and straight to the mock
 seller in the same run, on loopback. The mock seller and the gateway run in their own
 processes (as in production), the load generator here. Ends with one line of JSON.
 
@@ -53,7 +53,7 @@ Environment:
   BENCH_GATEWAY_NODE_FLAGS / BENCH_BARE_NODE_FLAGS for one of them only, e.g.
   BENCH_GATEWAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the gateway.
   BENCH_COUNTS=1: also counts, per request, the promises, ticks, timers and garbage collections
-  of the gateway and of the bare proxy (scripts/load/async-counts.mjs): figures the machine's
+  of the gateway and of the bare proxy (lab/load/async-counts.mjs): figures the machine's
   load does not move, for a before/after in one run. The hooks slow both processes, so the
   timings of such a run mean nothing.`;
 
@@ -64,7 +64,7 @@ try {
     options: { store: { type: 'string' }, 'no-pin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   }).values;
 } catch (error) {
-  console.error(`bench: ${(error as Error).message} (npm run bench -- --help)`);
+  console.error(`bench: ${(error as Error).message} (npm run -w lab bench -- --help)`);
   process.exit(2);
 }
 if (args.help) {
@@ -88,7 +88,7 @@ const COUNTS = process.env.BENCH_COUNTS === '1';
 const BOTH_FLAGS = [
   ...GATEWAY_HEAP_FLAGS,
   ...flagsOf('BENCH_NODE_FLAGS'),
-  ...(COUNTS ? ['--import', './scripts/load/async-counts.mjs'] : []),
+  ...(COUNTS ? ['--import', './lab/load/async-counts.mjs'] : []),
 ];
 // The children inherit it; each writes <pid>.json there when it exits.
 if (COUNTS) process.env.ASYNC_COUNTS_DIR = mkdtempSync(join(tmpdir(), 'bench-counts-'));
@@ -146,7 +146,7 @@ function load(
   });
 }
 
-/** Open-loop load at a fixed rate (scripts/load/paced-load.ts) of one request, as a Run. */
+/** Open-loop load at a fixed rate (lab/load/paced-load.ts) of one request, as a Run. */
 async function paced(
   url: string,
   body: string,
@@ -229,7 +229,7 @@ try {
     log: (line) => console.log(line),
   });
   const { seller, gateway, store: storeKind } = stack;
-  // The yardstick: a bare proxy doing only what any gateway must (scripts/bare-proxy.ts).
+  // The yardstick: a bare proxy doing only what any gateway must (lab/bare-proxy.ts).
   bare = await startNodeChild({
     name: 'bare proxy',
     args: ['scripts/run-bundled.mjs', 'bare-proxy', '--upstream', `${seller.url}/seller`],

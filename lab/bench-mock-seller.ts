@@ -4,7 +4,7 @@
 // A third run sends unique item ids on every request, so the mock's reply cache never hits;
 // a fourth sends the same unique-id load to the bare handler, because building a fresh body
 // per request slows the load generator itself (on a shared 2-core machine it then caps both).
-// Usage: npm run bench:mock-seller [-- --seconds 8 --rounds 2 --connections 50]
+// Usage: npm run -w lab bench:mock-seller [-- --seconds 8 --rounds 2 --connections 50]
 // Ends with one line of JSON holding the figures. Target: mock ≥ 0.7 × bare.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -4,7 +4,7 @@ import { integerArg, strictArgs, UsageError } from '../cli/command-line';
 import { disagreement, fusedCase, type FusedCase } from '../contracts/testing/fused-cases';
 import { buyerReplyJson } from '../gateway/float-json/buyer-reply-json';
 
-// npm run fused:agreement -- --runs 10000 --seed 1
+// npm run -w lab fused:agreement -- --runs 10000 --seed 1
 // The fused check's agreement, at length: generated item-inquiry exchanges (valid, every reply rule broken,
 // schema-invalid, number edges, huge) through the fused reply check and the reference path
 // (Ajv + rules); both must find the same (rule, path, message, every field, order), leave the
@@ -12,7 +12,7 @@ import { buyerReplyJson } from '../gateway/float-json/buyer-reply-json';
 // contracts/fused-reply-check.test.ts runs the same property bounded. Progress on stderr, the
 // verdict on stdout. Exit 0: they agree; 1: a disagreement, printed with the shrunk case; 2: bad usage.
 
-const USAGE = `usage: npm run fused:agreement -- [--runs <n>] [--seed <s>] [--help]
+const USAGE = `usage: npm run -w lab fused:agreement -- [--runs <n>] [--seed <s>] [--help]
 
   --runs <n>   generated exchanges (default 2000)
   --seed <s>   the generator's seed (default 1); the same seed gives the same exchanges

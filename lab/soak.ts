@@ -11,7 +11,7 @@ import { inspectorUrl, openInspectorSession } from './load/inspector-session';
 import { rssMb } from './load/process-stats';
 import { CHAOS_HELP, runChaosSoak } from './soak-chaos';
 
-const HELP = `npm run soak — the gateway under a steady mix for a while: no unexpected 5xx, no memory growth
+const HELP = `npm run -w lab soak — the gateway under a steady mix for a while: no unexpected 5xx, no memory growth
 
 Starts a throwaway PostgreSQL, the mock seller and the gateway (own processes, loopback only),
 measures the saturation rate of the mix briefly (closed loop, 50 connections), then sends the
@@ -34,7 +34,7 @@ Environment: SOAK_SECONDS (60), SOAK_SATURATION_SECONDS (5), BENCH_STORE=postgre
 SOAK_GATEWAY_NODE_FLAGS (Node flags for the gateway, e.g. --max-old-space-size=128).
 Progress on stderr; a summary and, on the last line, JSON on stdout.
 --chaos: deploys and failovers under load instead (rolling restart behind HAProxy, a worker
-reload, a store restart); \`npm run soak -- --chaos --help\`.
+reload, a store restart); \`npm run -w lab soak -- --chaos --help\`.
 Exit 0: no unexpected 5xx, no request without an answer, RSS growth under 10%; 1: otherwise;
 2: bad usage.`;
 

@@ -1,4 +1,4 @@
-// npm run bench:rate-limit   (DATABASE_URL=postgres://… for the exact variant)
+// npm run -w lab bench:rate-limit   (DATABASE_URL=postgres://… for the exact variant)
 //
 // What a rate-limit check costs on the hot path: the per-instance in-memory count the gateway
 // uses, against an exact count shared by every instance in PostgreSQL (one upsert per request:

@@ -1,7 +1,7 @@
-// Preloaded into a server under load (node --import) by `BENCH_COUNTS=1 npm run bench`: counts
+// Preloaded into a server under load (node --import) by `BENCH_COUNTS=1 npm run -w lab bench`: counts
 // the async resources the process creates (promises, ticks, timers), the HTTP requests it
 // receives, the garbage collections and the bytes it allocates, and writes them as JSON to
-// $ASYNC_COUNTS_DIR/<pid>.json when it exits (scripts/load/async-count-report.ts reads them).
+// $ASYNC_COUNTS_DIR/<pid>.json when it exits (lab/load/async-count-report.ts reads them).
 // Per request, these do not drift with the machine's load the way CPU time does, so a change's
 // effect shows in one run. Two windows: the whole process, and the steady state from request
 // ASYNC_COUNTS_FROM (default 1,000) on, which start-up and warm-up (store, first compilations,

@@ -1,4 +1,4 @@
-// npm run bench:load — the kit is never the bottleneck: `verify --load`'s driver (every reply
+// npm run -w lab bench:load — the kit is never the bottleneck: `verify --load`'s driver (every reply
 // checked by the schema and the reply rules) against autocannon (replies not read), with the
 // same generated item inquiry bodies and the same concurrency, on the honest mock seller in a
 // child process (so neither driver steals its CPU). The two take turns, --rounds times, so a
@@ -9,7 +9,7 @@
 // far above what the seller holds, --rate-target, so both drivers are saturated: our
 // schedule with --max-in-flight = the concurrency against autocannon's overallRate on as many
 // connections); the open model's ratio is of replies per second at that saturation.
-// Usage: npm run bench:load [-- --seconds 3 --concurrency 16 --seed 1 --rounds 3 --rate-target 100000]
+// Usage: npm run -w lab bench:load [-- --seconds 3 --concurrency 16 --seed 1 --rounds 3 --rate-target 100000]
 // Ends with one line of JSON holding the figures.
 import { forkMockSeller, servedAsMockSellerChild } from './load/mock-seller-child';
 import autocannon from 'autocannon';

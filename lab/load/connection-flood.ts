@@ -4,7 +4,7 @@ import { request } from 'node:http';
 // A connection flood, small: `size` connections to one port that send a header byte
 // a second and never finish (each one closed is replaced at once), and meanwhile a new client's
 // GET /health on every URL given, timed. Against `npm start` under a low `ulimit -n`:
-//   node --import tsx scripts/load/connection-flood.ts 1500 http://127.0.0.1:8080 http://127.0.0.1:9090
+//   node --import tsx lab/load/connection-flood.ts 1500 http://127.0.0.1:8080 http://127.0.0.1:9090
 // (flooding the first URL's port). docs/gateway/scaling.md has the figures.
 
 const [size, target, ...others] = [Number(process.argv[2]), process.argv[3], ...process.argv.slice(4)];

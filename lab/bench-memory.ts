@@ -17,9 +17,9 @@ import { demoBody, OPERATION_MIX, V3_2_PATH } from './load/demo-requests';
 import { openInspectorSession, inspectorUrl } from './load/inspector-session';
 import { rssMb } from './load/process-stats';
 
-const HELP = `npm run bench:memory — what the gateway's process holds (RSS), and how long a first start takes
+const HELP = `npm run -w lab bench:memory — what the gateway's process holds (RSS), and how long a first start takes
 
-  npm run bench:memory [-- --requests N] [--only first-start,later-start,gateway-pglite,gateway-postgres]
+  npm run -w lab bench:memory [-- --requests N] [--only first-start,later-start,gateway-pglite,gateway-postgres]
 
 Runs each case in processes of its own, with the heap flags of npm start / npm run gateway
 (${GATEWAY_HEAP_FLAGS.join(' ')}) plus --inspect=127.0.0.1:0, through which every RSS reading

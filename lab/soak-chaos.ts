@@ -12,7 +12,7 @@ import { percentile, round } from './load/latency-stats';
 import type { LoadAnswer, LoadRequest } from './load/load-request';
 import { pacedLoad } from './load/paced-load';
 
-export const CHAOS_HELP = `npm run soak -- --chaos — deploys and failovers under load lose no request
+export const CHAOS_HELP = `npm run -w lab soak -- --chaos — deploys and failovers under load lose no request
 
 Starts a throwaway PostgreSQL, the mock seller, two gateway instances (the second with
 GATEWAY_WORKERS=2) and Debian's haproxy with the shipped gateway/cluster/haproxy.cfg, then sends

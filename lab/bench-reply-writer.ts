@@ -2,7 +2,7 @@
 // the walking reference writer, and JSON.stringify (which cannot write `24.0`: the floor), each
 // to the UTF-8 bytes that go on the wire, on a small reply (the bench's inquiry: 3 items, 2
 // locations) and a large one (~300 KB). Ends with one line of JSON.
-// Usage: npm run bench:writer [-- --ops 2000 --rounds 7]
+// Usage: npm run -w lab bench:writer [-- --ops 2000 --rounds 7]
 import { PAYLOADS } from '../contracts/index';
 import { buildItemInquiryExchange, type ExchangeSize } from '../contracts/testing/large-exchange';
 import { buyerReplyJson } from '../gateway/float-json/buyer-reply-json';

@@ -8,7 +8,7 @@ import { killAllNodeChildren, startNodeChild, type NodeChild } from '../../gatew
 
 // The mock seller and the gateway in processes of their own (as in production) over a
 // throwaway PostgreSQL, on loopback, for the benches that load them from this process
-// (npm run bench, npm run soak). Store: BENCH_STORE=postgres|pglite; by default a throwaway
+// (npm run -w lab bench, npm run -w lab soak). Store: BENCH_STORE=postgres|pglite; by default a throwaway
 // PostgreSQL when initdb and pg_ctl are on the PATH (the embedded PGlite keeps a whole
 // Postgres in the gateway's own heap, ~400 MB of RSS before the first request), else PGlite.
 

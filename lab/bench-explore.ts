@@ -3,7 +3,7 @@
 // CPU. Reports the wall time, the rate, and where the time went: our own checking (schema +
 // rules + coverage, measured per exchange) vs waiting for the seller (request sent → body
 // read). Target: 1,000 exchanges in under 30 s on the 2-core build machine.
-// Usage: npm run bench:explore [-- --runs 1000 --concurrency 8 --seed 1]
+// Usage: npm run -w lab bench:explore [-- --runs 1000 --concurrency 8 --seed 1]
 // Ends with one line of JSON holding the figures.
 import { forkMockSeller, servedAsMockSellerChild } from './load/mock-seller-child';
 import { cpus, loadavg } from 'node:os';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { round } from './latency-stats';
 
-// Reads what scripts/load/async-counts.mjs wrote for one process when it exited, per request.
+// Reads what lab/load/async-counts.mjs wrote for one process when it exited, per request.
 
 export interface PerRequestCounts {
   requests: number;

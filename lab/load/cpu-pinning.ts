@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { platform } from 'node:os';
 
-// CPU pinning for npm run bench (Linux, taskset from util-linux): the proxy under test (the
+// CPU pinning for npm run -w lab bench (Linux, taskset from util-linux): the proxy under test (the
 // gateway or the bare proxy, loaded one at a time) on a CPU of its own, the load generator,
 // the mock seller and the store on the others. Unpinned, five busy processes share two CPUs
 // and the figures measure the scheduler as much as the proxy: a proxy waiting for a CPU while

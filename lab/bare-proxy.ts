@@ -3,11 +3,11 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { listen } from '../shared/http/listen';
 
-// The least any gateway must do for an item inquiry, as npm run bench's yardstick: parse the
+// The least any gateway must do for an item inquiry, as npm run -w lab bench's yardstick: parse the
 // buyer's JSON, add the locations, forward to the seller over a keep-alive pool, parse the
 // seller's reply and write it back. No authentication, directory, checks or log: the distance
 // between this and the gateway is what the gateway's own work costs.
-//   tsx scripts/bare-proxy.ts --upstream <seller url> [--port <n>]
+//   tsx lab/bare-proxy.ts --upstream <seller url> [--port <n>]
 
 const { values } = parseArgs({ options: { upstream: { type: 'string' }, port: { type: 'string', default: '0' } } });
 if (values.upstream === undefined) {

@@ -1,9 +1,9 @@
-// npm run bench:seller-call — what one forwarded seller call costs the gateway's process, three
+// npm run -w lab bench:seller-call — what one forwarded seller call costs the gateway's process, three
 // ways in the same run: the gateway's seller client (undici Pool.dispatch with its own handler),
 // undici's Pool.request() + body.text(), and the global fetch() + text(); each reply parsed with
 // JSON.parse. The mock seller runs in a child process, so its CPU is not counted. Rounds
 // alternate the ways, so drift in the machine's load falls on all three; medians are printed.
-// Usage: npm run bench:seller-call [-- --calls 3000 --rounds 5 --concurrency 8]
+// Usage: npm run -w lab bench:seller-call [-- --calls 3000 --rounds 5 --concurrency 8]
 // Ends with one line of JSON holding the figures.
 import { loadavg } from 'node:os';
 import { Pool } from 'undici';
@@ -23,7 +23,7 @@ if (!(await servedAsMockSellerChild())) {
   const concurrency = arg('concurrency', 8);
   const { url, child } = await forkMockSeller(import.meta.url);
   const sellerUrl = `${url}/seller`;
-  // What the gateway forwards for the bench's inquiry (as in npm run bench's straight-to-seller case).
+  // What the gateway forwards for the bench's inquiry (as in npm run -w lab bench's straight-to-seller case).
   const body = {
     service: 'item_inquiry',
     integration: 'northside-dev',

@@ -1,7 +1,7 @@
 // Contract-check throughput on a large item-inquiry reply: schema alone, rules alone, both
 // (checkSellerReply, the reference path), fused (checkSellerReplyFused, the one pass the gateway
 // runs), and JSON.parse of the same text for scale.
-// Usage: npm run bench:contracts [-- --ops 300 --rounds 7 --route-times 1 --distinct-route-times]
+// Usage: npm run -w lab bench:contracts [-- --ops 300 --rounds 7 --route-times 1 --distinct-route-times]
 // By default each location's route times repeat on every entry, as a seller's delivery runs do;
 // --distinct-route-times makes every one different (the worst case for the validator's memo).
 import { checkItemInquiryReply, checkSellerReply, checkSellerReplyFused, validators } from '../contracts/index';

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -7,17 +8,10 @@ const INCLUDE = [
   '{gateway,mock-seller,inspector,contracts,cli,scripts,lab,seeds,fixtures,verification,shared,packages}/**/*.test.ts',
 ];
 
-// Files whose assertions hold a wall-clock figure (a latency knee, a breaker that must answer
-// within ms, a flood's close times, a stop within a second): they run one at a time, after the
-// rest, with no other test file competing for the CPU.
-const ON_THEIR_OWN = [
-  'cli/verify-load.test.ts',
-  'cli/verify-load-verdicts.test.ts',
-  'cli/explore-command.test.ts',
-  'gateway/protection/seller-protection.test.ts',
-  'gateway/seller-client/seller-client.test.ts',
-  'shared/http/connection-flood.test.ts',
-];
+// A file whose assertions hold a wall-clock figure (a latency knee, a breaker that must answer
+// within ms, a flood's close times, a stop within a second) is named *.wall-clock.test.ts: those
+// run one at a time, after the rest, with no other test file competing for the CPU.
+const WALL_CLOCK = '**/*.wall-clock.test.ts';
 
 // The shared group's longest files (docs/performance.md), started first so that none begins
 // near the end while the other worker has nothing left. Vitest orders by the durations it cached
@@ -27,8 +21,8 @@ const LONGEST_FIRST = [
   'verification/verification-kit.test.ts',
   'cli/verify-command.test.ts',
   'gateway/orders/crash-safety.test.ts',
-  'cli/installed-cli.test.ts',
-  'verification/compat/compat-agreement.property.test.ts',
+  'packages/installed-packages.test.ts',
+  'lab/compat-agreement.test.ts',
   'verification/explore/run-exploration.test.ts',
   'gateway/cluster/gateway-cluster.test.ts',
   'gateway/store/store.test.ts',
@@ -37,6 +31,13 @@ const LONGEST_FIRST = [
   'gateway/store/store-image.test.ts',
   'gateway/api-reference/openapi-fuzz.test.ts',
 ];
+
+// A start order only, never a selection: a file missing here still runs, in Vitest's own order.
+// It cannot be derived: a fresh checkout has no durations, and nothing in a file says how long it
+// takes. A name that no longer exists would silently stop helping, so it is refused here.
+const missing = LONGEST_FIRST.filter((file) => !existsSync(new URL(file, import.meta.url)));
+if (missing.length > 0)
+  throw new Error(`vitest.config.ts: LONGEST_FIRST names files that do not exist: ${missing.join(', ')}`);
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -63,7 +64,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: INCLUDE,
-          exclude: [...configDefaults.exclude, ...ON_THEIR_OWN],
+          exclude: [...configDefaults.exclude, WALL_CLOCK],
           // Vitest's default is one worker fewer than the cores: on a 2-core machine a single
           // worker, every file in turn. The long files mostly wait (on a child process, a
           // seller's latency, a socket), so one worker per core keeps both cores busy.
@@ -79,7 +80,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'on-their-own', include: ON_THEIR_OWN, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'wall-clock', include: [WALL_CLOCK], maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },

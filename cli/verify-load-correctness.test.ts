@@ -9,7 +9,7 @@ import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 // not measure: cross-talk fails the run naming the step and the rules in both models, a spent
 // budget lists the steps not run and reads the knee as "at least", --abort-on-fail stops at
 // the first breached SLO, and CTRF says what JUnit says. The verdicts here hold on a busy
-// machine (wide margins); the wall-clock ones are in verify-load-verdicts.test.ts.
+// machine (wide margins); the wall-clock ones are in verify-load-verdicts.wall-clock.test.ts.
 
 const { dir, sellerThat, mockWith, load } = useLoadRuns('verify-load-correctness');
 

@@ -45,7 +45,7 @@ describe('gateway app', () => {
     ]);
   });
 
-  // Propagation to the seller (x-request-id on the forwarded call) is pinned in seller-client.test.ts.
+  // Propagation to the seller (x-request-id on the forwarded call) is pinned in seller-client.wall-clock.test.ts.
   it("keeps the caller's request id", async () => {
     const response = await gw.post(`${V3_2}/item_inquiry`, INQUIRY, { headers: { 'x-request-id': 'buyer-trace-42' } });
     expect(response.headers.get('x-request-id')).toBe('buyer-trace-42');

@@ -5,7 +5,7 @@ import { runAgreement } from '../verification/compat/testing/run-agreement';
 
 // npm run -w lab contract:agreement -- --changes 1000 --seed 1 [--lanes 2] [--json]
 // The classifier checked at scale: generated heads of today's pact, compat's verdict beside the kit's
-// verification of the mock seller against each (compat-agreement.property.test.ts runs 30).
+// verification of the mock seller against each (lab/compat-agreement.test.ts runs 30).
 // Progress on stderr, figures on stdout. Exit 0: no false safe and false breaking under 5%;
 // 1 otherwise; 2 bad usage.
 

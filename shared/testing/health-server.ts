@@ -2,7 +2,7 @@ import { listen } from '../http/listen';
 
 // A server that answers GET /health (how its connection cap stands) and POST /upload (reads the
 // body, says its length), through listen() like every server of the toolkit, for tests that
-// flood it from outside (shared/http/connection-flood.test.ts runs it under `ulimit -n`).
+// flood it from outside (shared/http/connection-flood.wall-clock.test.ts runs it under `ulimit -n`).
 // Prints "listening on <url>".
 
 const served = await listen(async (request) => {

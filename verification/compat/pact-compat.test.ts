@@ -288,7 +288,7 @@ describe('compareSellerContracts: one rule per kind of change', () => {
     ]);
   });
 
-  // Found by the agreement run (compat-agreement.property.test.ts): the mock seller answered 400
+  // Found by the agreement run (lab/compat-agreement.test.ts): the mock seller answered 400
   // to a request with a new field, which compat called safe. The seller-request schemas are closed.
   it("calls a new request field breaking: the contract's own seller-request schema refuses it", () => {
     const head = headWith((_p, find) => (find(ORDER).request.body.content.note = 'leave at the back'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agreementFigures, disagreementText, figuresTable } from './testing/agreement';
-import { runAgreement } from './testing/run-agreement';
+import { agreementFigures, disagreementText, figuresTable } from '../verification/compat/testing/agreement';
+import { runAgreement } from '../verification/compat/testing/run-agreement';
 
 // The classifier proven, not guessed: today's pact is the base (the mock seller passes
 // it), seeded random heads are generated from it, and for each the classifier's verdict is set

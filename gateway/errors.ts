@@ -2,6 +2,7 @@ import { OverallStatus, type ErrorDetail, type GatewayErrorReply } from '../cont
 import { HttpError } from '../shared/http/http-error';
 import { EMPTY_BODY, notJsonMessage } from '../shared/http/json-body';
 import type { RequestRefusal } from '../shared/http/request-guard';
+import { STORE_RETRY_AFTER_SECONDS } from './store/store-outage';
 
 // One error type per failure kind, each with its overall code (common-codes.md) and HTTP
 // status. Handlers throw these; app.onError (error-response.ts) is the one place that turns
@@ -126,7 +127,7 @@ export class SellerAddressRefusedError extends SellerReplyError {}
 export class StoreUnavailableError extends GatewayError {
   readonly code = OverallStatus.ServiceOffline;
   readonly httpStatus = 503;
-  override retryAfterSeconds = 5;
+  override retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
 }
 
 /** A PO number or idempotency key whose first order is still being placed by another request. */

@@ -53,7 +53,8 @@ const exec = (command: string, args: string[]) =>
 const bin = (name: string) => packagePath('node_modules', '.bin', name);
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
-// Bare specifiers a declaration file imports: `from '…'`, `import('…')`, `/// <reference types="…" />`.
+// Bare specifiers a declaration file imports: in from-clauses, in import() calls and in
+// reference-types directives.
 const DECLARATION_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|<reference\s+types=)["']([^"'./][^"']*)["']/g;
 
 /** What is wrong with a built package's dependencies (nothing: an empty list). */

@@ -8,11 +8,6 @@ import { bytesText } from './reply-within-limit';
 export const NOT_JSON = 'reply.not-json';
 export const TOO_LARGE = 'reply.too-large';
 
-export const FINDING_MEANING = {
-  [NOT_JSON]: 'The reply is JSON, declared as application/json',
-  [TOO_LARGE]: 'The reply fits within the size limit (--max-reply-bytes)',
-} as const;
-
 export interface NotJsonFinding {
   rule: typeof NOT_JSON;
   message: string;

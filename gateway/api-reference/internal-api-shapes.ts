@@ -130,7 +130,7 @@ export const InspectorErrorReply = Type.Object(
 
 // Drift checks, both ways: each schema's static type and the routes' type accept each other.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-export const SHAPES_MATCH_ROUTES: [
+const _shapesMatchRoutes: [
   Same<Static<typeof RegisteredKeyReply>, RegisteredKey>,
   Same<Static<typeof KeyListingReply>, KeyListingJson[]>,
   Same<Static<typeof OutboxViewReply>, OutboxView>,

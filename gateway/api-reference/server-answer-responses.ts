@@ -5,7 +5,7 @@
 import { SERVER_ANSWERS } from '../../shared/http/server-answers';
 import type { SharedAnswer } from '../../contracts/openapi-builder';
 
-export const ANSWERED_BY_SERVER = 'x-answered-by';
+const ANSWERED_BY_SERVER = 'x-answered-by';
 
 export const SERVER_ANSWER_RESPONSES: SharedAnswer[] = SERVER_ANSWERS.map((a) => ({
   status: a.status,

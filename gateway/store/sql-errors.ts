@@ -15,11 +15,6 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return sqlState(error) === '23503';
 }
 
-/** 23514: a CHECK constraint refused the row. */
-export function isCheckViolation(error: unknown): boolean {
-  return sqlState(error) === '23514';
-}
-
 /** The violated constraint's name, when the server reports it. */
 export function constraintOf(error: unknown): string | undefined {
   const constraint = (error as { constraint?: unknown } | null)?.constraint;

@@ -8,8 +8,6 @@ import { diffOperation } from './openapi-operation-diff';
 import { HTTP_METHODS, operationPointer, whereOf, type DocumentOperation } from './openapi-operations';
 import { isObject, type JsonObject } from './openapi-refs';
 
-export type { DocumentOperation } from './openapi-operations';
-
 /** A path with its variables' names left out: /cart/{} matches /cart/{id} and /cart/{item_id}. */
 const pathShape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
 

@@ -12,7 +12,7 @@ import { badge, htmlPage, runIdentityBlock } from './page-shell';
 // the steps; and every reply rule broken. The run decides everything; the page only shows it.
 // Its input is its own view (load-view.ts), so it can be drawn from any load report.
 
-export type { LoadReportView, LoadStepView, RuleBrokenView, SloLineView } from './load-view';
+export type { LoadReportView, LoadStepView } from './load-view';
 
 /** The verdict said once: the sentence's own PASS or FAIL is the outcome, the rest follows it. */
 function verdictOf(view: LoadReportView): Markup {

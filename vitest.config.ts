@@ -18,7 +18,7 @@ const WALL_CLOCK = '**/*.wall-clock.test.ts';
 // on the last run, but a fresh checkout (CI's first Node line) has none and falls back to file
 // size, which put compat-agreement (32 lines, 10–21 s) among the last files.
 const LONGEST_FIRST = [
-  'verification/verification-kit.test.ts',
+  'verification/verify/verification-kit.test.ts',
   'cli/verify-command.test.ts',
   'gateway/orders/crash-safety.test.ts',
   'packages/installed-packages.test.ts',

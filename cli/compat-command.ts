@@ -4,7 +4,7 @@ import type { CommandIo } from './command-io';
 import { COMPAT_USAGE, parseCompatOptions, type CompatOptions } from './compat-options';
 import { PACKAGE_ROOT, packagePath } from '../shared/package-root';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
-import { paletteFor } from '../verification/palette';
+import { paletteFor } from '../verification/reports/palette';
 import { CompatInputError, CONTRACT_PATHS, loadContract } from '../verification/compat/contract-source';
 import { compareApiVersions } from '../verification/compat/openapi-version-move';
 import { compareDocuments } from '../verification/compat/compare-documents';

@@ -1,10 +1,10 @@
 import { catalogueOptionsOf } from '../verification/explore/catalogue-option';
 import { writeFile } from 'node:fs/promises';
-import { paletteFor } from '../verification/palette';
+import { paletteFor } from '../verification/reports/palette';
 import type { ConformanceReport } from '../verification/explore/conformance';
 import { renderConformanceJunit } from '../verification/explore/conformance-junit';
 import { conformanceTestCases } from '../verification/explore/conformance-test-cases';
-import { renderCtrf } from '../verification/report-as-ctrf';
+import { renderCtrf } from '../verification/reports/report-as-ctrf';
 import { progressText, renderConformance } from '../verification/explore/conformance-text';
 import { readExploreCommandLine, type ExploreCliOptions } from './explore-options';
 import { TIME_LIMIT } from '../verification/explore/run-exploration';

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACT_VERSION } from '../contracts/contract-version';
 import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
-import type { RunIdentity } from '../verification/run-identity';
+import type { RunIdentity } from '../verification/reports/run-identity';
 import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 import { hasXmllint, validateJunit } from '../verification/testing/junit-schema';
-import type { CtrfReport } from '../verification/report-as-ctrf';
+import type { CtrfReport } from '../verification/reports/report-as-ctrf';
 import { main, versionLine } from './main';
 import { runInProcess } from './testing/run-in-process';
 

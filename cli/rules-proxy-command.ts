@@ -8,13 +8,13 @@ import {
   renderProxyText,
   toProxyExchange,
   type ProxyExchange,
-} from '../verification/rules-proxy-report';
-import { startRulesProxy, type RunningRulesProxy } from '../verification/rules-proxy';
-import type { Exchange } from '../verification/proxied-exchange';
+} from '../verification/rules-proxy/rules-proxy-report';
+import { startRulesProxy, type RunningRulesProxy } from '../verification/rules-proxy/rules-proxy';
+import type { Exchange } from '../verification/rules-proxy/proxied-exchange';
 import type { CommandIo } from './command-io';
 import { writeWhole } from './report-files';
 import { writePidFile } from './pid-file';
-import { INSPECTOR_PATH, createProxyInspector } from '../verification/proxy-inspector';
+import { INSPECTOR_PATH, createProxyInspector } from '../verification/rules-proxy/proxy-inspector';
 import { probeUpstream } from '../shared/http/upstream-probe';
 import { otherSchemeUrl, protocolMismatch } from '../verification/seller-options';
 

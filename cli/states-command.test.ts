@@ -11,7 +11,7 @@ import { rulesProxyCommand } from './rules-proxy-command';
 import { statesCommand } from './states-command';
 import { verifyCommand } from './verify-command';
 import { PROVIDER_STATE_CATALOGUE, STATE_NAMES } from '../contracts/pact/provider-states';
-import { checkStateMap } from '../verification/state-map';
+import { checkStateMap } from '../verification/states/state-map';
 
 // `states` as a vendor on another verifier uses it: the official Rust CLI's
 // --state-change-url at `states`, its provider at the rules proxy, the proxy at the seller —

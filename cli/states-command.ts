@@ -1,7 +1,7 @@
 import { integerArg, strictArgs, usageFailure, UsageError } from './command-line';
-import type { RunningStateServer } from '../verification/start-state-server';
+import type { RunningStateServer } from '../verification/states/start-state-server';
 import { kitErrorExit } from './kit-error-exit';
-import type { StateEvent } from '../verification/state-handlers';
+import type { StateEvent } from '../verification/states/state-handlers';
 import type { CommandIo } from './command-io';
 import { writePidFile } from './pid-file';
 
@@ -51,7 +51,7 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
     }
     if (values.template) {
       if (values['state-map'] !== undefined) throw new UsageError('--template or --state-map, not both');
-      const { stateMapTemplate } = await import('../verification/state-map');
+      const { stateMapTemplate } = await import('../verification/states/state-map');
       io.stdout(`${JSON.stringify(stateMapTemplate(), null, 2)}\n`);
       return 0;
     }
@@ -63,7 +63,7 @@ export async function statesCommand(argv: string[], io: CommandIo): Promise<numb
   }
 
   // Loaded once the flags are right: Hono and the state map's validator are most of the start-up.
-  const { startStateServer } = await import('../verification/start-state-server');
+  const { startStateServer } = await import('../verification/states/start-state-server');
   let failures = 0;
   const onStateChange = (event: StateEvent) => {
     if (event.error !== undefined) failures++;

@@ -1,7 +1,7 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CtrfReport } from '../verification/report-as-ctrf';
+import type { CtrfReport } from '../verification/reports/report-as-ctrf';
 import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';

@@ -1,14 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { readVerifyCommandLine, type KitOptions } from './verify-options';
 import { movedFromVerify } from './old-spellings';
-import { paletteFor } from '../verification/palette';
-import { renderJunit } from '../verification/report-as-junit';
-import { verificationTestCases } from '../verification/verification-test-cases';
-import { renderCtrf } from '../verification/report-as-ctrf';
-import { progressLine, renderReport } from '../verification/report-as-text';
+import { paletteFor } from '../verification/reports/palette';
+import { renderJunit } from '../verification/reports/report-as-junit';
+import { verificationTestCases } from '../verification/reports/verification-test-cases';
+import { renderCtrf } from '../verification/reports/report-as-ctrf';
+import { progressLine, renderReport } from '../verification/reports/report-as-text';
 import { SIGNAL_EXIT, type Command, type CommandIo } from './command-io';
-import { INSPECTOR_PATH, createProxyInspector } from '../verification/proxy-inspector';
-import { lackingValuesText } from '../verification/example-values';
+import { INSPECTOR_PATH, createProxyInspector } from '../verification/rules-proxy/proxy-inspector';
+import { lackingValuesText } from '../verification/states/example-values';
 import { writeWhole } from './report-files';
 import { renderVerificationHtml, type ExchangeBodies } from '../verification/html-report/verification-html';
 import { compatAsText } from '../verification/compat/compat-text';
@@ -17,13 +17,13 @@ import {
   verifySellerWith,
   type VerifyProgress,
   type VerifySellerOptions,
-} from '../verification/verify-seller';
-import type { VerificationReport } from '../verification/verification-report';
+} from '../verification/verify/verify-seller';
+import type { VerificationReport } from '../verification/reports/verification-report';
 import type { KitInputError } from '../verification/kit-errors';
 import { kitErrorExit } from './kit-error-exit';
 
 // `verify`: Pact verification of a seller system with the reply rules applied to every
-// exchange (verifySeller, verification/verify-seller.ts). Here: the flags in, progress on
+// exchange (verifySeller, verification/verify/verify-seller.ts). Here: the flags in, progress on
 // stderr, the report on stdout, files on request.
 
 /** The flags as verifySeller's options (progress and the signal are the command's). */

@@ -7,7 +7,7 @@ import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 import { runInProcess } from './testing/run-in-process';
 import type { ConformanceReport } from '../verification/explore/conformance';
-import type { CtrfReport } from '../verification/report-as-ctrf';
+import type { CtrfReport } from '../verification/reports/report-as-ctrf';
 import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 
 // The conformance report: operation × rule with exercised / broken / score, the --min-score

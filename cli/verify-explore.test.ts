@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
-import type { StateMapFile } from '../verification/state-map';
+import type { StateMapFile } from '../verification/states/state-map';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
 import { verifyCommand } from './verify-command';
 import { runInProcess } from './testing/run-in-process';

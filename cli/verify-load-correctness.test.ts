@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CtrfReport } from '../verification/report-as-ctrf';
+import type { CtrfReport } from '../verification/reports/report-as-ctrf';
 import { useLoadRuns } from './testing/load-runs';
 import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { runInProcess } from './testing/run-in-process';
 import { verifyCommand } from './verify-command';
-import type { VerificationReport } from '../verification/verification-report';
+import type { VerificationReport } from '../verification/reports/verification-report';
 import {
   SPEC_FAITHFUL_STATE_MAP as MAP,
   startSpecFaithfulSeller,

@@ -3,7 +3,7 @@ import { PACT_FILE } from '../contracts/pact/pact-names';
 import { parseKitOptions } from './verify-options';
 import { parseExploreOptions } from './explore-options';
 import { UsageError } from './command-line';
-import { checkStateMap, StateMapError, valuesFor } from '../verification/state-map';
+import { checkStateMap, StateMapError, valuesFor } from '../verification/states/state-map';
 
 describe('the kit command line', () => {
   it('defaults to the committed pact and no state set-up', () => {

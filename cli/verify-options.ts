@@ -1,5 +1,5 @@
 import { PACT_FILE } from '../contracts/pact/pact-names';
-import type { PactSource, Publication } from '../verification/verifier-options';
+import type { PactSource, Publication } from '../verification/verify/verifier-options';
 import { brokerEnvironment, BrokerSettingsError } from '../contracts/pact/broker-cli';
 import { reportFileArg } from './report-file-arg';
 import { headerArgs, httpUrlArg, integerArg, strictArgs, usageFailure, UsageError, type Parsed } from './command-line';

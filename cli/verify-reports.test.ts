@@ -11,8 +11,8 @@ import { runInProcess } from './testing/run-in-process';
 import { main, versionLine } from './main';
 import { ctrfSchemaErrors } from '../verification/testing/ctrf-schema';
 import { hasXmllint, validateJunit } from '../verification/testing/junit-schema';
-import type { VerificationReport } from '../verification/verification-report';
-import type { CtrfReport } from '../verification/report-as-ctrf';
+import type { VerificationReport } from '../verification/reports/verification-report';
+import type { CtrfReport } from '../verification/reports/report-as-ctrf';
 
 // `verify` as a vendor runs it, against the mock seller behind a relay that spells the first
 // location's cost as a string and its list price with a trailing zero (24.990, a decimal the

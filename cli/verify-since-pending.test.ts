@@ -9,7 +9,7 @@ import { CHANGED_INTERACTION, nextContractExample } from '../fixtures/pacts/next
 import { compareDocuments } from '../verification/compat/compare-documents';
 import { loadContract } from '../verification/compat/contract-source';
 import { markPending } from '../verification/compat/pending-pact';
-import type { VerificationReport } from '../verification/verification-report';
+import type { VerificationReport } from '../verification/reports/verification-report';
 import { hasXmllint, validateJunit } from '../verification/testing/junit-schema';
 import { runInProcess } from './testing/run-in-process';
 import { verifyCommand } from './verify-command';

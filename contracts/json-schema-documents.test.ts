@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { renderJsonSchemas } from './json-schema-documents';
 import { ALL_PAYLOADS, loadFixture } from './testing/fixtures';
-import { renderStateMapJsonSchema, STATE_MAP_SCHEMA_FILE } from '../verification/state-map';
+import { renderStateMapJsonSchema, STATE_MAP_SCHEMA_FILE } from '../verification/states/state-map';
 
 const dir = fileURLToPath(new URL('json-schema/', import.meta.url));
 // The contract's documents, and the verification kit's state map (its schema is the kit's, built from the catalogue).

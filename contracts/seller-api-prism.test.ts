@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { packagePath } from '../shared/package-root';
 import { temporaryDirectory } from '../shared/testing/temporary-directory';
 import { startMockSeller, type RunningMockSeller } from '../mock-seller/index';
-import { verifySeller } from '../verification/verify-seller';
+import { verifySeller } from '../verification/verify/verify-seller';
 
 // Prism (Stoplight's validation proxy, a devDependency) reads the committed seller API document
 // and stands between the kit and the mock seller, checking every request the kit sends and

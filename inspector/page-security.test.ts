@@ -8,7 +8,7 @@ import { createInternalApi } from '../gateway/internal-api/internal-api';
 import { createLocalAddressValidator } from '../gateway/address/local-address-validator';
 import type { Store } from '../gateway/store/store';
 import { createMockSeller, readDefaultScenario } from '../mock-seller/index';
-import { createProxyInspector } from '../verification/proxy-inspector';
+import { createProxyInspector } from '../verification/rules-proxy/proxy-inspector';
 import { createExchangeLog } from './exchange-log';
 
 // Every HTML page of every app, found by walking the app's GET routes (a page added later is

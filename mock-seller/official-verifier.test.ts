@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSeller, type RunningMockSeller } from './index';
 import { listen } from '../shared/http/listen';
 import { runOfficialVerifier } from '../verification/testing/official-pact-verifier';
-import { exactly } from '../verification/pact-cli';
+import { exactly } from '../verification/verify/pact-cli';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 

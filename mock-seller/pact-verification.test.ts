@@ -4,8 +4,13 @@ import { startMockSeller, type RunningMockSeller } from './index';
 import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 import { STATE_NAMES } from '../contracts/pact/provider-states';
-import { createStateHandlers, remoteStateSource, type StateEvent } from '../verification/state-handlers';
-import { baseOptions, pactSourceOptions, publishOptions, stateHandlerOptions } from '../verification/verifier-options';
+import { createStateHandlers, remoteStateSource, type StateEvent } from '../verification/states/state-handlers';
+import {
+  baseOptions,
+  pactSourceOptions,
+  publishOptions,
+  stateHandlerOptions,
+} from '../verification/verify/verifier-options';
 
 // Provider side against our own mock seller: proves the contract can be satisfied and
 // that the mock conforms. States are set up through the mock's provider-state endpoint.

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { fileURLToPath } from 'node:url';
 import { renderJsonSchemas } from '../contracts/json-schema-documents';
 import { renderContractApiDocuments } from '../gateway/api-reference/contract-documents';
-import { renderStateMapJsonSchema, STATE_MAP_SCHEMA_FILE } from '../verification/state-map';
+import { renderStateMapJsonSchema, STATE_MAP_SCHEMA_FILE } from '../verification/states/state-map';
 
 /** Writes each file whose text differs (or is missing) under `dir`; the names written. */
 function writeChanged(dir: string, files: Map<string, string>): string[] {

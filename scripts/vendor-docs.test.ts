@@ -7,7 +7,7 @@ import { shellCommands } from '../cli/testing/shell-words';
 import { parseExploreOptions } from '../cli/explore-options';
 import { parseLoadOptions } from '../cli/load-options';
 import { RULES } from '../contracts/reply-rules/violation';
-import { checkStateMap } from '../verification/state-map';
+import { checkStateMap } from '../verification/states/state-map';
 import { COMMANDS_PAGE } from './vendor-reference-docs';
 
 // The seller vendor's pages (docs/vendor/): what a block shows is what the toolkit accepts, and

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { packagePath } from '../shared/package-root';
 import { docBlock } from '../shared/testing/doc-blocks';
 import { PROVIDER_STATE_CATALOGUE } from '../contracts/pact/provider-states';
-import { StateMapFile } from '../verification/state-map';
+import { StateMapFile } from '../verification/states/state-map';
 import {
   COMMANDS_PAGE,
   HELP_PAGES,

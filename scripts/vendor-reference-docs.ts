@@ -9,7 +9,7 @@ import { PACT_FILE } from '../contracts/pact/pact-names';
 import { readPact } from '../contracts/pact/pact-file';
 import { optionalFieldOf } from '../contracts/pact/optional-capabilities';
 import { PROVIDER_STATE_CATALOGUE } from '../contracts/pact/provider-states';
-import { StateMapFile } from '../verification/state-map';
+import { StateMapFile } from '../verification/states/state-map';
 
 // The vendor's reference pages, written from what the toolkit itself says: each command's
 // `--help` as it prints it, and the state map's schema with the provider-state catalogue. So

@@ -10,7 +10,7 @@ export {
   type VerifySellerOptions,
   type VerifyProgress,
   type BrokerPacts,
-} from '../../verification/verify-seller';
+} from '../../verification/verify/verify-seller';
 export {
   exploreSeller,
   type ExploreSellerOptions,
@@ -24,29 +24,33 @@ export {
   type StartOptions as StartMockSellerOptions,
   type RunningMockSeller,
 } from '../../mock-seller/start-mock-seller';
-export { startRulesProxy, type StartRulesProxyOptions, type RunningRulesProxy } from '../../verification/rules-proxy';
+export {
+  startRulesProxy,
+  type StartRulesProxyOptions,
+  type RunningRulesProxy,
+} from '../../verification/rules-proxy/rules-proxy';
 export {
   startStateServer,
   type StateServerOptions,
   type RunningStateServer,
-} from '../../verification/start-state-server';
+} from '../../verification/states/start-state-server';
 
 // What they throw.
 export { KitInputError, SellerProtocolError, SellerUnreachableError } from '../../verification/kit-errors';
 export { ScenarioError } from '../../mock-seller/errors';
 
 // What they take and return.
-export type { StateMapFile } from '../../verification/state-map';
-export type { StateEvent } from '../../verification/state-handlers';
+export type { StateMapFile } from '../../verification/states/state-map';
+export type { StateEvent } from '../../verification/states/state-handlers';
 export type { FaultRuleInput } from '../../mock-seller/fault-registry';
-export type { Publication } from '../../verification/verifier-options';
-export type { Exchange } from '../../verification/proxied-exchange';
+export type { Publication } from '../../verification/verify/verifier-options';
+export type { Exchange } from '../../verification/rules-proxy/proxied-exchange';
 export type {
   VerificationReport,
   InteractionReport,
   RuleSummary,
   RuleBreach,
-} from '../../verification/verification-report';
+} from '../../verification/reports/verification-report';
 export type { ConformanceReport, ConformanceRow } from '../../verification/explore/conformance';
 export type { LoadReport, LoadStep, LoadVerdict } from '../../verification/load/load-report';
 export type { LoadMix } from '../../verification/load/load-mix';

@@ -31,7 +31,7 @@ describe('markdown references', () => {
       join(root, 'docs', 'a.md'),
       [
         '[ok](b.md#here) [gone](c.md) [no heading](b.md#there) [web](https://example.com/x.md)',
-        'Reads `shipped.json` and `verification/state-map.ts`; writes `reports/`.',
+        'Reads `shipped.json` and `verification/states/state-map.ts`; writes `reports/`.',
         '```sh illustration',
         'cat [x](missing.md) `not/there.ts`',
         '```',
@@ -41,7 +41,7 @@ describe('markdown references', () => {
     expect(found.map((d) => [d.line, d.reference, d.why])).toEqual([
       [1, 'c.md', 'no such file'],
       [1, 'b.md#there', 'no heading #there'],
-      [2, 'verification/state-map.ts', 'names a path that is not there'],
+      [2, 'verification/states/state-map.ts', 'names a path that is not there'],
     ]);
     expect(danglingPathsInText('see docs/b.md and docs/c.md.', '--help', { root }).map((d) => d.reference)).toEqual([
       'docs/c.md',

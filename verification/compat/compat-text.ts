@@ -1,4 +1,4 @@
-import { PLAIN, type Palette } from '../palette';
+import { PLAIN, type Palette } from '../reports/palette';
 import { CLASS_ORDER, CLASS_TITLES, shortValue, sideLabel, summaryLine, type CompatReport } from './compat-report';
 
 // The terminal form: grouped by class, breaking first; colour only through the palette the

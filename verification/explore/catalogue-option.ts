@@ -1,6 +1,6 @@
 import { KitInputError } from '../kit-errors';
 import { httpUrlOption } from '../option-checks';
-import type { StateMapFile } from '../state-map';
+import type { StateMapFile } from '../states/state-map';
 import type { Catalogue } from './catalogue';
 import { CatalogueError, loadCatalogue, type CatalogueSource } from './catalogue-source';
 

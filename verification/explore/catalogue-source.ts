@@ -1,6 +1,6 @@
 import { Scenario } from '../../contracts/schemas/scenario';
 import { compileValidator } from '../../contracts/validator';
-import { checkStateMap, readStateMap, StateMapError } from '../state-map';
+import { checkStateMap, readStateMap, StateMapError } from '../states/state-map';
 import { catalogueGaps, catalogueOfScenario, catalogueOfStateMap, type Catalogue } from './catalogue';
 
 // Where an exploration's catalogue comes from: the vendor's state map, or our mock seller's

@@ -1,5 +1,5 @@
 import type { Scenario } from '../../contracts/schemas/scenario';
-import { valuesFor, type StateMapFile } from '../state-map';
+import { valuesFor, type StateMapFile } from '../states/state-map';
 
 // What exploration draws its requests from: the vendor's own parts, locations and accounts.
 // Built from a state map (the states' values plus its optional `explore` section) or from our

@@ -1,6 +1,6 @@
 import type { ConformanceReport } from './conformance';
 import { conformanceTestCases } from './conformance-test-cases';
-import { renderTestCasesJunit } from '../test-cases-junit';
+import { renderTestCasesJunit } from '../reports/test-cases-junit';
 
 // JUnit XML of an exploration: one testsuite per operation (and one for a stopped run), drawn
 // from its test cases (conformance-test-cases.ts).

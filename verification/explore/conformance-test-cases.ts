@@ -1,5 +1,5 @@
-import { valueText } from '../report-as-text';
-import { withRun, type TestCase, type TestCaseList } from '../test-cases';
+import { valueText } from '../reports/report-as-text';
+import { withRun, type TestCase, type TestCaseList } from '../reports/test-cases';
 import type { ConformanceReport } from './conformance';
 import { percent } from './conformance-text';
 import { TIME_LIMIT } from './run-exploration';

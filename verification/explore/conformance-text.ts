@@ -1,6 +1,6 @@
-import { valueText } from '../report-as-text';
-import type { Palette } from '../palette';
-import { identityLines } from '../run-identity';
+import { valueText } from '../reports/report-as-text';
+import type { Palette } from '../reports/palette';
+import { identityLines } from '../reports/run-identity';
 import type { ConformanceReport, ConformanceRow } from './conformance';
 import { ALONE_TRIES } from './alone';
 import type { ExploreProgress } from './run-exploration';

@@ -3,7 +3,7 @@ import { hasXmllint, validateJunit } from '../testing/junit-schema';
 import { conformanceReport } from './conformance';
 import { renderConformanceJunit } from './conformance-junit';
 import { renderConformance } from './conformance-text';
-import { PLAIN } from '../palette';
+import { PLAIN } from '../reports/palette';
 import type { ExploreResult } from './run-exploration';
 
 // The conformance report: operation × rule with exercised / broken / score, the --min-score

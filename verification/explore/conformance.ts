@@ -3,7 +3,7 @@ import { RULES } from '../../contracts/reply-rules/violation';
 import { TIME_LIMIT, type ExploreFailure, type ExploreResult } from './run-exploration';
 import { ANSWER_RULE, RULES_OF, SCHEMA_RULE, type ExploreRule } from './rule-coverage';
 import { ALL_OPERATIONS } from './generators';
-import { finishRun, type RunIdentity, type RunStart } from '../run-identity';
+import { finishRun, type RunIdentity, type RunStart } from '../reports/run-identity';
 
 // The conformance report: per operation × rule, how often the rule was exercised, how often
 // broken, and a score (the share of exercising exchanges that kept it). --min-score gates on

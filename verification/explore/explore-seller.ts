@@ -4,7 +4,7 @@ import { ensureSellerReachable, sellerTargetOf } from '../seller-options';
 import { writeReplayFile } from '../load/replay-file';
 import { catalogueReader, type CatalogueOptions } from './catalogue-option';
 import { conformanceReport, type ConformanceReport } from './conformance';
-import { startRun } from '../run-identity';
+import { startRun } from '../reports/run-identity';
 import type { SellerTarget } from './exchange';
 import { ensureSellerHasParts } from './preflight';
 import type { ExploreRule } from './rule-coverage';

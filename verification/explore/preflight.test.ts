@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partsTheSellerLacks } from './preflight';
 import { catalogueOfStateMap } from './catalogue';
-import { checkStateMap, type StateMapFile } from '../state-map';
+import { checkStateMap, type StateMapFile } from '../states/state-map';
 import {
   SPEC_FAITHFUL_STATE_MAP,
   startSpecFaithfulSeller,

@@ -10,7 +10,7 @@ import {
   statementRequestRules,
 } from '../../contracts/request-rules';
 import { validators } from '../../contracts/validator';
-import { readStateMap } from '../state-map';
+import { readStateMap } from '../states/state-map';
 import { catalogueOfScenario, catalogueOfStateMap, type Catalogue } from './catalogue';
 import { exploreCase, type ExploreCase } from './generators';
 import { generatedCases, runExploration } from './run-exploration';

@@ -1,5 +1,5 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
-import { valueText } from '../report-as-text';
+import { valueText } from '../reports/report-as-text';
 import type { ConformanceReport } from '../explore/conformance';
 import { conformanceHeadline, percent } from '../explore/conformance-text';
 import { ANSWER_RULE } from '../explore/rule-coverage';

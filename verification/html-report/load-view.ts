@@ -1,4 +1,4 @@
-import type { RunIdentity } from '../run-identity';
+import type { RunIdentity } from '../reports/run-identity';
 // The view the load page is drawn from: the contract between the load run, which computes
 // every verdict (health, correctness, the knee, SLO breaches, the verdict sentence), and the
 // page, which only shows them. load-html.ts re-exports it; the run maps its report onto it.

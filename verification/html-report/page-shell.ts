@@ -1,5 +1,5 @@
 import { markup, markupText, trustedMarkup, type Markup } from './html-text';
-import { identityEntries, type RunIdentity } from '../run-identity';
+import { identityEntries, type RunIdentity } from '../reports/run-identity';
 
 // The page every HTML report shares: one self-contained file (opened from a CI artifact via
 // file://), no script, no fetch. The CSP forbids everything but inline styles and data:

@@ -1,13 +1,13 @@
-import { exchangeOutcomeText } from '../exchange-words';
+import { exchangeOutcomeText } from '../reports/exchange-words';
 import {
   interactionPassed,
   SCHEMA_RULE,
   type InteractionReport,
   type VerificationReport,
-} from '../verification-report';
-import { changedSinceText } from '../interaction-marks';
+} from '../reports/verification-report';
+import { changedSinceText } from '../verify/interaction-marks';
 import { sideLabel } from '../compat/compat-report';
-import { valueText, summaryLine } from '../report-as-text';
+import { valueText, summaryLine } from '../reports/report-as-text';
 import { markup, type Markup } from './html-text';
 import { jsonView, type MarkedPath } from './json-view';
 import { badge, htmlPage, runIdentityBlock, verdictBlock } from './page-shell';

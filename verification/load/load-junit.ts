@@ -1,6 +1,6 @@
 import type { LoadReport } from './load-report';
 import { loadTestCases } from './load-test-cases';
-import { renderTestCasesJunit } from '../test-cases-junit';
+import { renderTestCasesJunit } from '../reports/test-cases-junit';
 
 // JUnit XML of a load run, drawn from its test cases (load-test-cases.ts), in one suite.
 export function renderLoadJunit(report: LoadReport): string {

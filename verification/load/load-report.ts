@@ -1,6 +1,6 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import type { ExploreRule } from '../explore/rule-coverage';
-import type { RunIdentity } from '../run-identity';
+import type { RunIdentity } from '../reports/run-identity';
 
 // The JSON report of `verify --load --json`: what the text, JUnit, CTRF and HTML reports are
 // drawn from. Plain data (no class, no Map), so it can be written, read back and rendered elsewhere.

@@ -199,7 +199,7 @@ async function settleFailures(
  * unreadable, names parts your system lacks, or cannot feed the mix).
  * @throws SellerUnreachableError when nothing listens at `sellerUrl` at start.
  */
-import { finishRun, startRun } from '../run-identity';
+import { finishRun, startRun } from '../reports/run-identity';
 
 export async function loadSeller(options: LoadSellerOptions): Promise<LoadReport> {
   const checked = checkOptions(options);

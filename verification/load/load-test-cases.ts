@@ -1,4 +1,4 @@
-import { withRun, type TestCase, type TestCaseList } from '../test-cases';
+import { withRun, type TestCase, type TestCaseList } from '../reports/test-cases';
 import { sloValueText } from './slo';
 import { levelName, levelOf, stepOutcome, type LoadReport, type LoadStep } from './load-report';
 

@@ -1,5 +1,5 @@
-import { identityLines } from '../run-identity';
-import type { Palette } from '../palette';
+import { identityLines } from '../reports/run-identity';
+import type { Palette } from '../reports/palette';
 import { ALONE_TRIES } from '../explore/alone';
 import { sloValueText } from './slo';
 import {

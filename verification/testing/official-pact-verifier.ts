@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { pactBinary } from '../pact-cli';
+import { pactBinary } from '../verify/pact-cli';
 
 // The official Rust `pact verifier`, spawned as a vendor runs it by hand: tests use it to
 // prove the pact and the rules proxy work with a verifier that is not ours.

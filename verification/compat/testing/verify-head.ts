@@ -5,9 +5,9 @@ import { optionalFieldOf } from '../../../contracts/pact/optional-capabilities';
 import type { PactDocument, PactInteraction } from '../../../contracts/pact/pact-file';
 import { RULES } from '../../../contracts/reply-rules/violation';
 import { startMockSeller, type RunningMockSeller } from '../../../mock-seller/index';
-import { checkNotOffered } from '../../not-offered';
-import { runVerification } from '../../run-verification';
-import { interactionReport, type InteractionRun } from '../../verification-report';
+import { checkNotOffered } from '../../states/not-offered';
+import { runVerification } from '../../verify/run-verification';
+import { interactionReport, type InteractionRun } from '../../reports/verification-report';
 import type { SellerContract } from '../seller-contract';
 import { CANDIDATE_RULES, isCandidateRule } from './candidate-rules';
 

@@ -1,5 +1,5 @@
 import type { ConformanceReport } from '../../explore/conformance';
-import type { VerificationReport } from '../../verification-report';
+import type { VerificationReport } from '../../reports/verification-report';
 import type { LoadReportView, LoadStepView } from '../load-html';
 import type { ExchangeBodies } from '../verification-html';
 

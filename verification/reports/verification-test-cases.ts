@@ -5,7 +5,7 @@ import {
   type InteractionReport,
   type VerificationReport,
 } from './verification-report';
-import { changedSinceText } from './interaction-marks';
+import { changedSinceText } from '../verify/interaction-marks';
 import { pactMismatchText, valueText } from './report-as-text';
 import { exchangeOutcomeText } from './exchange-words';
 import { withRun, type TestCase, type TestCaseList } from './test-cases';

@@ -6,10 +6,10 @@ import {
   type InteractionReport,
   type VerificationReport,
 } from './verification-report';
-import { changedSinceText } from './interaction-marks';
-import { sideLabel } from './compat/compat-report';
+import { changedSinceText } from '../verify/interaction-marks';
+import { sideLabel } from '../compat/compat-report';
 import { exchangeOutcomeText } from './exchange-words';
-import type { PactMismatch } from './pact-results';
+import type { PactMismatch } from '../verify/pact-results';
 import { identityLines } from './run-identity';
 
 // The report as a vendor reads it in a terminal: one block per interaction, then one per

@@ -4,8 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../shared/package-root';
-import { temporaryDirectory } from '../shared/testing/temporary-directory';
+import { packagePath } from '../../shared/package-root';
+import { temporaryDirectory } from '../../shared/testing/temporary-directory';
 import { checkStateMap, jsonPathOf, jsonSyntaxErrorOffset, readStateMap, StateMapError } from './state-map';
 
 // The state map loader: what a vendor's mistakes look like (every one at once, where it is),

@@ -1,10 +1,10 @@
-import { RULES } from '../contracts/reply-rules/index';
-import { escapeXml } from './xml-text';
-import { valueText } from './report-as-text';
-import { exchangeOutcomeText } from './exchange-words';
-import type { ReplyCheck } from '../contracts/reply-check';
+import { RULES } from '../../contracts/reply-rules/index';
+import { escapeXml } from '../reports/xml-text';
+import { valueText } from '../reports/report-as-text';
+import { exchangeOutcomeText } from '../reports/exchange-words';
+import type { ReplyCheck } from '../../contracts/reply-check';
 import type { Exchange } from './proxied-exchange';
-import type { ReplyFinding } from './reply-findings';
+import type { ReplyFinding } from '../reply-findings';
 
 // The standalone rules proxy's report: one entry per exchange it carried, in the words of the
 // contract (rule, item id, JSON path, expected, found), as text, JSON and JUnit.

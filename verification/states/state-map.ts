@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { renderJsonSchemaFile } from '../contracts/json-schema-documents';
-import { compileValidator } from '../contracts/validator';
-import { jsonSyntaxErrorAt } from '../shared/json-syntax-error';
+import { renderJsonSchemaFile } from '../../contracts/json-schema-documents';
+import { compileValidator } from '../../contracts/validator';
+import { jsonSyntaxErrorAt } from '../../shared/json-syntax-error';
 
-export { jsonSyntaxErrorOffset } from '../shared/json-syntax-error';
-import { paramType, PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../contracts/pact/provider-states';
+export { jsonSyntaxErrorOffset } from '../../shared/json-syntax-error';
+import { paramType, PROVIDER_STATE_CATALOGUE, STATE_NAMES, type StateName } from '../../contracts/pact/provider-states';
 
 // A vendor's state map: for each provider state, the values from the vendor's own
 // catalogue that the kit injects into the contract's requests. For vendors who cannot

@@ -1,4 +1,4 @@
-import type { PactInteraction } from '../contracts/pact/pact-file';
+import type { PactInteraction } from '../../contracts/pact/pact-file';
 import { valuesFor, type StateMapFile } from './state-map';
 
 // Which of the pact's states will be sent with the contract's example values: a state map

@@ -1,6 +1,6 @@
 import type { VerifierOptions } from '@pact-foundation/pact';
-import { PROVIDER } from '../contracts/pact/pact-names';
-import type { StateHandlers } from './state-handlers';
+import { PROVIDER } from '../../contracts/pact/pact-names';
+import type { StateHandlers } from '../states/state-handlers';
 
 // pact-js Verifier options from small named parts (the pactflow example style): what to
 // verify against, where the pacts come from, how states are set up, whether results are

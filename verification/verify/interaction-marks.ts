@@ -1,6 +1,6 @@
-import type { PactInteraction } from '../contracts/pact/pact-file';
-import type { CompatClass, CompatFinding } from './compat/compat-finding';
-import type { CompatReport } from './compat/compat-report';
+import type { PactInteraction } from '../../contracts/pact/pact-file';
+import type { CompatClass, CompatFinding } from '../compat/compat-finding';
+import type { CompatReport } from '../compat/compat-report';
 
 // What a vendor is told about each interaction beyond its verdict: what changed in it since the
 // contract they last passed (`verify --since`), and whether it runs as pending — reported with

@@ -1,9 +1,9 @@
 import { request } from 'undici';
-import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../contracts/reply-check';
+import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from '../../contracts/reply-check';
 import type { Exchange } from './proxied-exchange';
-import { notJsonFinding, tooLargeFinding, type ReplyFinding } from './reply-findings';
-import { readReplyWithin, type LimitedReply } from './reply-within-limit';
-import { callFailureOf, type CallFailure } from './call-failure';
+import { notJsonFinding, tooLargeFinding, type ReplyFinding } from '../reply-findings';
+import { readReplyWithin, type LimitedReply } from '../reply-within-limit';
+import { callFailureOf, type CallFailure } from '../call-failure';
 
 // The rules proxy's side facing the seller: a request as it arrived, sent on unchanged, and
 // what the seller's answer makes of the exchange — a finding the proxy answers in its place,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderCtrf } from './report-as-ctrf';
 import type { TestCase } from './test-cases';
-import { ctrfSchemaErrors } from './testing/ctrf-schema';
+import { ctrfSchemaErrors } from '../testing/ctrf-schema';
 
 // The CTRF form against CTRF's published JSON Schema (fixtures/ctrf/, from the reference
 // implementation's package): a dashboard that validates it accepts ours.

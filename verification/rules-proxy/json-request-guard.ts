@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { sameOriginOnly } from '../shared/http/cross-site';
-import { jsonContentType } from '../shared/http/json-content-type';
-import { guardedBy } from '../shared/http/request-guard';
+import { sameOriginOnly } from '../../shared/http/cross-site';
+import { jsonContentType } from '../../shared/http/json-content-type';
+import { guardedBy } from '../../shared/http/request-guard';
 
 // What the rules proxy (on the paths it relays) and the kit's state endpoint take: JSON from a
 // verifier, never a browser form from another site. A cross-site <form enctype=text/plain> needs

@@ -1,6 +1,6 @@
-import { listen } from '../shared/http/listen';
-import { asInputError, KitInputError } from './kit-errors';
-import { wholeNumberOption } from './option-checks';
+import { listen } from '../../shared/http/listen';
+import { asInputError, KitInputError } from '../kit-errors';
+import { wholeNumberOption } from '../option-checks';
 import { createStateEndpoint } from './state-endpoint';
 import { stateMapSource, type StateEvent } from './state-handlers';
 import { checkStateMap, readStateMap, StateMapError, type StateMapFile } from './state-map';

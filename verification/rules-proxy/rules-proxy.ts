@@ -1,14 +1,14 @@
 import { Hono, type Context } from 'hono';
-import type { ReplyCheck } from '../contracts/reply-check';
-import { operationOfService } from '../contracts/operation-of-service';
+import type { ReplyCheck } from '../../contracts/reply-check';
+import { operationOfService } from '../../contracts/operation-of-service';
 import { breachesOf, breachLine } from './rules-proxy-report';
 import type { Exchange } from './proxied-exchange';
-import { listen } from '../shared/http/listen';
+import { listen } from '../../shared/http/listen';
 import { refuseCrossSiteAndNonJson } from './json-request-guard';
 import { inertReplies } from './proxy-reply-headers';
-import type { ReplyFinding } from './reply-findings';
-import { callFailureText, closedText } from './call-failure';
-import { DEFAULT_MAX_REPLY_BYTES } from './reply-within-limit';
+import type { ReplyFinding } from '../reply-findings';
+import { callFailureText, closedText } from '../call-failure';
+import { DEFAULT_MAX_REPLY_BYTES } from '../reply-within-limit';
 import {
   elapsedSince,
   forwardToSeller,

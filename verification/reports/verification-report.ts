@@ -1,14 +1,14 @@
-import { RULES, type Violation } from '../contracts/reply-rules/index';
-import type { ValidationIssue } from '../contracts/validator';
-import type { PactFailure, PactMismatch } from './pact-results';
-import type { Exchange } from './proxied-exchange';
+import { RULES, type Violation } from '../../contracts/reply-rules/index';
+import type { ValidationIssue } from '../../contracts/validator';
+import type { PactFailure, PactMismatch } from '../verify/pact-results';
+import type { Exchange } from '../rules-proxy/proxied-exchange';
 import type { ExchangeTiming } from './exchange-words';
-import { notOfferedReason, type NotOffered } from './not-offered';
-import type { ChangedSince, InteractionMarks } from './interaction-marks';
-import type { CompatReport, CompatSideInfo } from './compat/compat-report';
+import { notOfferedReason, type NotOffered } from '../states/not-offered';
+import type { ChangedSince, InteractionMarks } from '../verify/interaction-marks';
+import type { CompatReport, CompatSideInfo } from '../compat/compat-report';
 import { finishRun, type RunIdentity, type RunStart } from './run-identity';
-import { explainedMismatch } from './pact-matchers';
-import { curlCommand } from '../shared/curl-command';
+import { explainedMismatch } from '../verify/pact-matchers';
+import { curlCommand } from '../../shared/curl-command';
 
 // The vendor's report: per interaction (Pact's verdict and the reply rules' verdict on the
 // same exchange) and per rule (every breach with item id, JSON path, expected and found).

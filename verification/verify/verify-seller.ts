@@ -1,24 +1,24 @@
 import type { Hono } from 'hono';
-import { PACT_FILE } from '../contracts/pact/pact-names';
-import { PactFileError, readV4Pact, type PactInteraction } from '../contracts/pact/pact-file';
-import { asInputError, KitInputError } from './kit-errors';
-import { ensureSellerReachable } from './seller-options';
-import { headersOption, httpUrlOption, wholeNumberOption } from './option-checks';
-import { checkStateMap, readStateMap, StateMapError, type StateMapFile } from './state-map';
-import { checkNotOffered, NotOfferedError, type NotOffered } from './not-offered';
-import { statesLackingValues, type StateLackingValues } from './example-values';
-import { CompatInputError, loadContract } from './compat/contract-source';
-import { compareDocuments } from './compat/compare-documents';
-import type { CompatReport } from './compat/compat-report';
+import { PACT_FILE } from '../../contracts/pact/pact-names';
+import { PactFileError, readV4Pact, type PactInteraction } from '../../contracts/pact/pact-file';
+import { asInputError, KitInputError } from '../kit-errors';
+import { ensureSellerReachable } from '../seller-options';
+import { headersOption, httpUrlOption, wholeNumberOption } from '../option-checks';
+import { checkStateMap, readStateMap, StateMapError, type StateMapFile } from '../states/state-map';
+import { checkNotOffered, NotOfferedError, type NotOffered } from '../states/not-offered';
+import { statesLackingValues, type StateLackingValues } from '../states/example-values';
+import { CompatInputError, loadContract } from '../compat/contract-source';
+import { compareDocuments } from '../compat/compare-documents';
+import type { CompatReport } from '../compat/compat-report';
 import { interactionMarks, type InteractionMarks } from './interaction-marks';
 import { DEFAULT_TIMEOUT_MS, runVerification, type StateSetup } from './run-verification';
-import { startRun } from './run-identity';
-import { interactionReport, type InteractionReport, type VerificationReport } from './verification-report';
-import type { Exchange } from './proxied-exchange';
+import { startRun } from '../reports/run-identity';
+import { interactionReport, type InteractionReport, type VerificationReport } from '../reports/verification-report';
+import type { Exchange } from '../rules-proxy/proxied-exchange';
 import type { PactSource, Publication } from './verifier-options';
-import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from './reply-within-limit';
-import { catalogueOfStateMap } from './explore/catalogue';
-import { ensureSellerHasParts } from './explore/preflight';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_CEILING } from '../reply-within-limit';
+import { catalogueOfStateMap } from '../explore/catalogue';
+import { ensureSellerHasParts } from '../explore/preflight';
 
 // verifySeller: `verify` as a function. Pact verification of a seller system with the reply
 // rules applied to every exchange, returning the report the command prints. Steps: check the

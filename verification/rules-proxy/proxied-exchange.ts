@@ -1,5 +1,5 @@
-import type { ForwardedOperation, ReplyCheck } from '../contracts/reply-check';
-import type { ReplyFinding } from './reply-findings';
+import type { ForwardedOperation, ReplyCheck } from '../../contracts/reply-check';
+import type { ReplyFinding } from '../reply-findings';
 
 // One request through the rules proxy and what became of it: its own file so the reports
 // that read it need not import the proxy (which imports them).

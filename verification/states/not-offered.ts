@@ -1,5 +1,5 @@
-import { optionalFieldOf } from '../contracts/pact/optional-capabilities';
-import type { PactInteraction } from '../contracts/pact/pact-file';
+import { optionalFieldOf } from '../../contracts/pact/optional-capabilities';
+import type { PactInteraction } from '../../contracts/pact/pact-file';
 
 // What a seller declares it does not offer: states of interactions the pact marks optional.
 // Declaring a state leaves every interaction in that state out of the run, so a state may be

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { CONTRACT_VERSION } from '../contracts/contract-version';
-import { packagePath } from '../shared/package-root';
-import { replyMatchersOf, type ReplyMatchers } from './pact-matchers';
+import { CONTRACT_VERSION } from '../../contracts/contract-version';
+import { packagePath } from '../../shared/package-root';
+import { replyMatchersOf, type ReplyMatchers } from '../verify/pact-matchers';
 
 // What a report judged, so a verdict can be traced to the exact run: the toolkit and contract
 // versions, the pact's bytes (sha256), the seller, when the run started and how long it took.

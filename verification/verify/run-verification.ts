@@ -1,24 +1,30 @@
 import type { Hono } from 'hono';
-import { PROVIDER } from '../contracts/pact/pact-names';
-import { readV4Pact } from '../contracts/pact/pact-file';
+import { PROVIDER } from '../../contracts/pact/pact-names';
+import { readV4Pact } from '../../contracts/pact/pact-file';
 import { exactly, runPactCli, type PactCliRun } from './pact-cli';
 import { failureOf, parsePactResults } from './pact-results';
-import type { RunStart } from './run-identity';
+import type { RunStart } from '../reports/run-identity';
 import {
   buildReport,
   interactionAccepted,
   type InteractionRun,
   type NoStateSourceNote,
   type VerificationReport,
-} from './verification-report';
-import type { Exchange } from './proxied-exchange';
-import { startRulesProxy } from './rules-proxy';
-import { listen } from '../shared/http/listen';
-import { createStateEndpoint } from './state-endpoint';
-import { noStateSource, remoteStateSource, stateMapSource, type StateEvent, type StateSource } from './state-handlers';
-import type { StateMapFile } from './state-map';
+} from '../reports/verification-report';
+import type { Exchange } from '../rules-proxy/proxied-exchange';
+import { startRulesProxy } from '../rules-proxy/rules-proxy';
+import { listen } from '../../shared/http/listen';
+import { createStateEndpoint } from '../states/state-endpoint';
+import {
+  noStateSource,
+  remoteStateSource,
+  stateMapSource,
+  type StateEvent,
+  type StateSource,
+} from '../states/state-handlers';
+import type { StateMapFile } from '../states/state-map';
 import type { PactSource, Publication } from './verifier-options';
-import { notOfferedFor, type NotOffered } from './not-offered';
+import { notOfferedFor, type NotOffered } from '../states/not-offered';
 import { PENDING_IN_PACT, type InteractionMarks } from './interaction-marks';
 
 // The vendor kit's run: the rules proxy in front of the seller, the kit's state endpoint in

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { temporaryDirectory } from '../shared/testing/temporary-directory';
-import { startMockSeller } from '../mock-seller/index';
-import { PACT_FILE } from '../contracts/pact/pact-names';
-import { readPact } from '../contracts/pact/pact-file';
-import { renderJunit } from './report-as-junit';
-import { progressLine, renderReport } from './report-as-text';
-import { interactionReport, type InteractionRun } from './verification-report';
+import { temporaryDirectory } from '../../shared/testing/temporary-directory';
+import { startMockSeller } from '../../mock-seller/index';
+import { PACT_FILE } from '../../contracts/pact/pact-names';
+import { readPact } from '../../contracts/pact/pact-file';
+import { renderJunit } from '../reports/report-as-junit';
+import { progressLine, renderReport } from '../reports/report-as-text';
+import { interactionReport, type InteractionRun } from '../reports/verification-report';
 import { runVerification, type StateSetup } from './run-verification';
-import { readStateMap } from './state-map';
-import { useMockSeller } from '../mock-seller/testing/use-mock-seller';
-import { startMisbehavingSeller } from './testing/misbehaving-seller';
+import { readStateMap } from '../states/state-map';
+import { useMockSeller } from '../../mock-seller/testing/use-mock-seller';
+import { startMisbehavingSeller } from '../testing/misbehaving-seller';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

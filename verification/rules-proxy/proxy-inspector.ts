@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import type { Exchange } from './proxied-exchange';
-import { createExchangeLog } from '../inspector/exchange-log';
-import { createInspector } from '../inspector/inspector-app';
-import { memberOfRequest } from '../inspector/member-of-request';
+import { createExchangeLog } from '../../inspector/exchange-log';
+import { createInspector } from '../../inspector/inspector-app';
+import { memberOfRequest } from '../../inspector/member-of-request';
 
 // The inspector page over what a rules proxy relays (the standalone proxy and the kit's run):
 // mounted at /__inspector on the proxy's own port, before its catch-all relay.

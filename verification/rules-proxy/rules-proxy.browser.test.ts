@@ -8,8 +8,8 @@ import {
   chromiumAvailable,
   launchHeadlessChromium,
   type HeadlessChromium,
-} from '../shared/testing/headless-chromium';
-import { startMisbehavingSeller, type MisbehavingSeller } from './testing/misbehaving-seller';
+} from '../../shared/testing/headless-chromium';
+import { startMisbehavingSeller, type MisbehavingSeller } from '../testing/misbehaving-seller';
 import { startRulesProxy, type RunningRulesProxy } from './rules-proxy';
 
 // The finding, replayed in a real browser: a page on another loopback origin posts an
@@ -19,7 +19,7 @@ import { startRulesProxy, type RunningRulesProxy } from './rules-proxy';
 // A canary server counts what the seller's script would call; a screenshot lands in test-output/.
 
 const title = browserSuiteTitle('the rules proxy against a cross-site form, in headless Chromium');
-const TEST_OUTPUT = new URL('../test-output/', import.meta.url).pathname;
+const TEST_OUTPUT = new URL('../../test-output/', import.meta.url).pathname;
 const SCRIPT_TITLE = 'seller script ran';
 
 const serve = async (handler: Parameters<typeof createServer>[1]) => {

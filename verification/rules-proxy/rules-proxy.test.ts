@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMisbehavingSeller, type MisbehavingSeller } from './testing/misbehaving-seller';
+import { startMisbehavingSeller, type MisbehavingSeller } from '../testing/misbehaving-seller';
 import type { Exchange } from './proxied-exchange';
 import { createRulesProxy, type RulesProxyOptions } from './rules-proxy';
 import { PROXY_CSP } from './proxy-reply-headers';

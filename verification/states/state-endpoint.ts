@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { StateAction, StateEvent, StateSource } from './state-handlers';
-import { refuseCrossSiteAndNonJson } from './json-request-guard';
-import { inertReplies } from './proxy-reply-headers';
+import { refuseCrossSiteAndNonJson } from '../rules-proxy/json-request-guard';
+import { inertReplies } from '../rules-proxy/proxy-reply-headers';
 
 // The kit's own provider-state URL, handed to the Pact verifier: every state change passes
 // through here to the vendor's source (their callback, their state map, or nothing), so the

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { renderJsonSchemas } from './json-schema-documents';
-import { ALL_PAYLOADS, loadFixture } from './testing/fixtures';
+import { ALL_PAYLOADS, loadFixture } from './payload-examples';
 import { renderStateMapJsonSchema, STATE_MAP_SCHEMA_FILE } from '../verification/states/state-map';
 
 const dir = fileURLToPath(new URL('json-schema/', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { checkSellerReply } from './reply-check';
-import { loadFixture } from './testing/fixtures';
+import { loadFixture } from './payload-examples';
 import { buildItemInquiryExchange } from './testing/large-exchange';
 
 describe('checkSellerReply: schema, then rules', () => {

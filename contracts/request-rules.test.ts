@@ -6,7 +6,7 @@ import {
   statementRequestRules,
   usersCreateRequestRules,
 } from './request-rules';
-import { loadFixture } from './testing/fixtures';
+import { loadFixture } from './payload-examples';
 
 describe('request rules', () => {
   it('pass every fixture', () => {

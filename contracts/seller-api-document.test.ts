@@ -7,7 +7,7 @@ import { PACT_FILE_NAME } from './pact/pact-names';
 import { RULES, type RuleName } from './reply-rules/violation';
 import { SERVICE_OF } from './schemas/index';
 import { replyComponent, requestComponent, rulesOf, SELLER_OPERATIONS, sellerApiDocument } from './seller-api-document';
-import { loadFixture } from './testing/fixtures';
+import { loadFixture } from './payload-examples';
 
 // The seller API document says what the gateway sends and accepts. Its schemas are checked here
 // by a fresh Ajv of their own (not the project's validator), reading the committed document as a

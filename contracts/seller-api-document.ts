@@ -15,7 +15,7 @@ import {
 } from './openapi-builder';
 import { RULES, type RuleName } from './reply-rules/violation';
 import { PAYLOADS, SERVICE_OF } from './schemas/index';
-import { loadFixture } from './testing/fixtures';
+import { loadFixture } from './payload-examples';
 import type { ForwardedOperation } from './reply-check';
 
 /** The operations in the order the document lists them. */

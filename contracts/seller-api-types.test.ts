@@ -8,7 +8,7 @@ import { useTemporaryDirectory } from '../shared/testing/temporary-directory';
 import { PACT_FILE_NAME } from './pact/pact-names';
 import { SERVICE_OF } from './schemas/index';
 import { replyComponent, requestComponent, SELLER_OPERATIONS } from './seller-api-document';
-import { loadFixture } from './testing/fixtures';
+import { loadFixture } from './payload-examples';
 
 // What a vendor's code generator makes of the committed seller API document: openapi-typescript
 // writes its types, and the TypeScript compiler (strict, in-process) checks every seller fixture

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { validators, compileValidator } from './validator';
-import { ALL_PAYLOADS, loadFixture } from './testing/fixtures';
+import { ALL_PAYLOADS, loadFixture } from './payload-examples';
 import { Type } from '@sinclair/typebox';
 import { Closed, Open } from './schemas/common';
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../contracts/testing/fixtures';
+import { loadFixture } from '../contracts/payload-examples';
 import type { ExchangeRecord } from './exchange';
 import { createExchangeLog } from './exchange-log';
 import { createInspector } from './inspector-app';

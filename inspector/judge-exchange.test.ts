@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../contracts/testing/fixtures';
+import { loadFixture } from '../contracts/payload-examples';
 import type { ExchangeRecord } from './exchange';
 import { judgeExchange, summaryOf } from './judge-exchange';
 

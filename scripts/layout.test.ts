@@ -241,6 +241,16 @@ describe('the import graph', () => {
     expect(arrowsUp(graph)).toEqual([]);
   });
 
+  it('keeps testing/ folders out of the product: only tests, other testing/ helpers and entry points import them', () => {
+    const isEntryPoint = (file: string) => MAY_IMPORT[topOf(file)] === 'anything';
+    const wrong = [...graph]
+      .filter(([file]) => !isTestCode(file) && !isEntryPoint(file))
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => t.split('/').includes('testing')).map((t) => `${file} → ${t}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
   it('has no arrow up inside the gateway either: store/ stands on no other gateway folder, orders/ not on protection/', () => {
     const wrong = [...graph]
       .filter(([file]) => !isTestCode(file))

@@ -7,7 +7,7 @@ import {
   RULES,
   type RuleCheck,
 } from './index';
-import { loadFixture } from '../testing/fixtures';
+import { loadFixture } from '../payload-examples';
 
 // Each rule fires on a reply built to break it, with its name and path, and only it:
 // the same reply without the break (the fixture) passes every rule.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TSchema } from '@sinclair/typebox';
 import { compileValidator, validators } from '../validator';
-import { ALL_PAYLOADS, loadFixture } from '../testing/fixtures';
+import { ALL_PAYLOADS, loadFixture } from '../payload-examples';
 import { CATALOG_PAYLOADS } from './catalog';
 import { Scenario } from './scenario';
 import { MAX_REPLY_TEXT_LENGTH } from './common';

@@ -2,7 +2,7 @@
 // creation, buyer systems' keys, the welcome-mail outbox, metrics and the inspector's JSON
 // endpoints. Served by the internal API itself at GET /openapi.json.
 import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
-import { loadFixture } from '../../contracts/testing/fixtures';
+import { loadFixture } from '../../contracts/payload-examples';
 import { OverallStatus } from '../../contracts/index';
 import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';

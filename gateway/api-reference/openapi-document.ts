@@ -5,7 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { GatewayErrorReply, PAYLOADS } from '../../contracts/index';
 import { CATALOG_PAYLOADS, CartItemPath, CartPath } from '../../contracts/schemas/catalog';
 import { HealthReply } from '../../shared/http/health-reply';
-import { loadFixture } from '../../contracts/testing/fixtures';
+import { loadFixture } from '../../contracts/payload-examples';
 import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixture } from '../../contracts/testing/fixtures';
+import { loadFixture } from '../../contracts/payload-examples';
 import type { Listening } from '../../shared/http/listen';
 import {
   bothLeftToStandIn,

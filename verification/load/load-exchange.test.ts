@@ -11,7 +11,7 @@ import {
   STAND_IN_FAILURES,
 } from '../../shared/testing/late-replies';
 import { listen, type Listening } from '../../shared/http/listen';
-import { loadFixture } from '../../contracts/testing/fixtures';
+import { loadFixture } from '../../contracts/payload-examples';
 import type { ExploreCase } from '../explore/generators';
 import { createLoadClient, type LoadClient, type LoadPoolFactory } from './load-exchange';
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { packagePath } from '../../shared/package-root';
-import { PAYLOADS, type Operation } from '../schemas/index';
+import { packagePath } from '../shared/package-root';
+import { PAYLOADS, type Operation } from './schemas/index';
 
-// The example payloads under fixtures/payloads/<operation>.<payload>.json, read fresh on
+// The example payloads under fixtures/payloads/<operation>.<payload>.json (the examples of the
+// OpenAPI documents, and what the tests start from), read fresh on
 // every call so a test may change its copy freely.
 
 export const FIXTURES_DIR = packagePath('fixtures', 'payloads') + '/';

@@ -1,4 +1,4 @@
-// The mock seller's face: what the gateway's tests, the CLI, the kit's tests and the benches
+// The mock seller's entry point: what the gateway's tests, the CLI, the kit's tests and the benches
 // may use. Everything else in this folder is its inside.
 export { createMockSeller, type MockSeller } from './app';
 export { startMockSeller, startPactReplay, type RunningMockSeller } from './start-mock-seller';

@@ -5,7 +5,7 @@ import { generateDtsBundle } from 'dts-bundle-generator';
 import { packagePath } from '../shared/package-root';
 import type { PublishedPackage } from './published-packages';
 
-// A published package from its face: ESM and CommonJS bundles of our code with every npm
+// A published package from its entry point: ESM and CommonJS bundles of our code with every npm
 // package left external (so its `dependencies` are exactly what the bundles import, a test
 // holds them together), one bundled type declaration per module system, the command line
 // as chunked ESM, and the data files it reads at run time copied from their one home.
@@ -27,13 +27,13 @@ const CJS_IMPORT_META_URL = {
   define: { 'import.meta.url': '__importMetaUrl' },
 };
 
-/** Both bundles of the face into `outdir`; their paths. */
+/** Both bundles of the entry point into `outdir`; their paths. */
 export async function bundleFace(pkg: PublishedPackage, outdir: string): Promise<Record<keyof typeof BUNDLES, string>> {
   const esm = join(outdir, BUNDLES.esm);
   const cjs = join(outdir, BUNDLES.cjs);
   await Promise.all([
-    build({ ...COMMON, entryPoints: [pkg.face], outfile: esm, format: 'esm' }),
-    build({ ...COMMON, ...CJS_IMPORT_META_URL, entryPoints: [pkg.face], outfile: cjs, format: 'cjs' }),
+    build({ ...COMMON, entryPoints: [pkg.entryPoint], outfile: esm, format: 'esm' }),
+    build({ ...COMMON, ...CJS_IMPORT_META_URL, entryPoints: [pkg.entryPoint], outfile: cjs, format: 'cjs' }),
   ]);
   return { esm, cjs };
 }
@@ -54,11 +54,14 @@ async function bundleBin(bin: NonNullable<PublishedPackage['bin']>, outdir: stri
 }
 
 /**
- * One declaration file of everything each face exports, for `import`
+ * One declaration file of everything each entry point exports, for `import`
  * and for `require`; one TypeScript program for all (the slow part).
  */
 function declareTypes(pkgs: PublishedPackage[]): void {
-  const entries = pkgs.map((pkg) => ({ filePath: pkg.face, output: { noBanner: true, exportReferencedTypes: false } }));
+  const entries = pkgs.map((pkg) => ({
+    filePath: pkg.entryPoint,
+    output: { noBanner: true, exportReferencedTypes: false },
+  }));
   const types = generateDtsBundle(entries, { preferredConfigPath: packagePath('tsconfig.json') });
   pkgs.forEach((pkg, i) => {
     writeFileSync(join(pkg.dir, 'dist', 'index.d.mts'), types[i]);
@@ -79,7 +82,7 @@ function copyShippedFiles(pkg: PublishedPackage): void {
   }
 }
 
-/** Every bundle of the package (the face in both module systems, the command line) into `outdir`. */
+/** Every bundle of the package (the entry point in both module systems, the command line) into `outdir`. */
 export async function bundlePackage(pkg: PublishedPackage, outdir: string): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   await Promise.all([bundleFace(pkg, outdir), pkg.bin && bundleBin(pkg.bin, outdir)]);

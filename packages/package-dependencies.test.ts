@@ -13,7 +13,7 @@ import {
 } from './bundle-imports';
 import { publishedPackages, readManifest, type PublishedPackage } from './published-packages';
 
-// Dependencies that tell the truth: each published package's bundles, built from its face as
+// Dependencies that tell the truth: each published package's bundles, built from its entry point as
 // `npm run build` builds them, import exactly the npm packages its manifest declares.
 
 const dir = useTemporaryDirectory('package-dependencies');

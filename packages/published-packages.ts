@@ -24,9 +24,9 @@ export interface PublishedPackage {
   /** Absolute path of packages/<folder>. */
   dir: string;
   manifest: PackageManifest;
-  /** The face every bundle is built from: packages/<folder>/index.ts. */
-  face: string;
-  /** The command-line entry bundled beside the face (chunked ESM), if the package has a bin. */
+  /** The entry point every bundle is built from: packages/<folder>/index.ts. */
+  entryPoint: string;
+  /** The command-line entry bundled beside the entry point (chunked ESM), if the package has a bin. */
   bin?: { name: string; entry: string };
   /** Where each built-in file of the package comes from in the repository (the rest of `files` keeps its path). */
   builtIn: Record<string, string>;
@@ -47,7 +47,7 @@ export function publishedPackage(folder: PublishedFolder): PublishedPackage {
     folder,
     dir,
     manifest,
-    face: join(dir, 'index.ts'),
+    entryPoint: join(dir, 'index.ts'),
     bin: binName !== undefined && entry !== undefined ? { name: binName, entry: packagePath(entry) } : undefined,
     builtIn: { LICENSE: 'LICENSE', 'CHANGELOG.md': CHANGELOG[folder] },
   };

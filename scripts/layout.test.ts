@@ -23,7 +23,7 @@ const MAY_IMPORT: Record<string, readonly string[] | 'anything'> = {
   fixtures: ['contracts', 'shared'],
   seeds: [],
   cli: ['contracts', 'shared', 'inspector', 'gateway', 'mock-seller', 'verification', 'fixtures'],
-  // The published packages' faces and their build: they gather the kit, never the gateway.
+  // The published packages' entry points and their build: they gather the kit, never the gateway.
   packages: ['contracts', 'shared', 'inspector', 'mock-seller', 'verification'],
   scripts: 'anything',
   // The performance lab (benchmarks, soaks, agreement proofs): an entry point like scripts/.
@@ -55,7 +55,7 @@ const MAY_IMPORT_PACKAGES: Record<string, readonly string[] | 'anything'> = {
   scripts: 'anything',
   lab: 'anything',
 };
-/** What the contract core's face may reach: the rules without any HTTP server, client or socket. */
+/** What the contract core's entry point may reach: the rules without any HTTP server, client or socket. */
 const CONTRACTS_FACE = 'packages/contracts/index.ts';
 const NOT_IN_THE_CONTRACT_CORE = [
   ...HTTP_PACKAGES,
@@ -297,7 +297,7 @@ describe('the npm packages each folder imports', () => {
     expect(packagesNotAllowed(imports)).toEqual([]);
   });
 
-  it("reach no HTTP server, client or socket, and none of the gateway's packages, from the contract core's face", () => {
+  it("reach no HTTP server, client or socket, and none of the gateway's packages, from the contract core's entry point", () => {
     const reached = [...reachable(graph, CONTRACTS_FACE)];
     expect(reached.length).toBeGreaterThan(20);
     const wrong = reached.flatMap((file) =>

@@ -83,12 +83,12 @@ describe("the mock seller's guide", () => {
     );
   });
 
-  it("id=in-process: a vendor's test, importing from the toolkit's face", async () => {
+  it("id=in-process: a vendor's test, importing from the toolkit's entry point", async () => {
     const code = block('in-process');
-    const face = "import { startMockSeller } from '@federated-gateway/toolkit';";
-    expect(code.startsWith(`${face}\n`)).toBe(true);
+    const entry = "import { startMockSeller } from '@federated-gateway/toolkit';";
+    expect(code.startsWith(`${entry}\n`)).toBe(true);
     expect(toolkit.startMockSeller).toBeTypeOf('function');
-    const js = (await transform(code.replace(face, ''), { loader: 'ts' })).code;
+    const js = (await transform(code.replace(entry, ''), { loader: 'ts' })).code;
     const printed: unknown[] = [];
     const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
       ...args: string[]

@@ -1,4 +1,4 @@
-// The face of @federated-gateway/contracts: the contract core for anyone who only wants the
+// The package entry point of @federated-gateway/contracts: the contract core for anyone who only wants the
 // rules (schemas, code lists, validators, request and reply rules, the pact and its JSON
 // Schemas). No HTTP server is reachable from here (packages/package-dependencies.test.ts).
 export * from '../../contracts/index';

@@ -23,7 +23,7 @@ import {
   type VerifySellerOptions,
 } from './index';
 
-// The toolkit's face as a vendor's code meets it: the types it declares, and each function
+// The toolkit's entry point as a vendor's code meets it: the types it declares, and each function
 // run in-process against our mock seller (honest, and breaking one reply rule). None of them
 // may print or end the process: process.exit and both streams are watched throughout.
 
@@ -251,7 +251,7 @@ describe("the vendor's programmatic API page", () => {
       process.exitCode = undefined;
     });
     /**
-     * The script as a vendor runs it (its import resolved to this face), in-process: what it printed and its exit code.
+     * The script as a vendor runs it (its import resolved to this entry point), in-process: what it printed and its exit code.
      */
     async function runScript(settings: Record<string, string>) {
       const file = join(temporaryDirectory('toolkit-script'), 'verify-seller.mjs');

@@ -1,4 +1,4 @@
-// The face of @federated-gateway/toolkit for a vendor's own code: the kit's runs as functions
+// The package entry point of @federated-gateway/toolkit for a vendor's own code: the kit's runs as functions
 // (each returns the report its command prints, never prints, never ends the process), the
 // servers a test starts, their options and reports, and the errors they throw. Everything
 // else in the repository is the toolkit's inside.

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { normalisePact, type PactDocument } from '../../contracts/pact/pact-file';
-import { findingsByInteraction, needsPending } from '../verify/interaction-marks';
+import { findingsByInteraction, needsPending } from '../verify/interaction-notes';
 import { compareDocuments } from './compare-documents';
 import type { CompatReport } from './compat-report';
 import { CompatInputError, loadContract } from './contract-source';

@@ -1,11 +1,11 @@
-import { exchangeOutcomeText } from '../reports/exchange-words';
+import { exchangeOutcomeText } from '../reports/exchange-outcome';
 import {
   interactionPassed,
   SCHEMA_RULE,
   type InteractionReport,
   type VerificationReport,
 } from '../reports/verification-report';
-import { changedSinceText } from '../verify/interaction-marks';
+import { changedSinceText } from '../verify/interaction-notes';
 import { sideLabel } from '../compat/compat-report';
 import { valueText, summaryLine } from '../reports/report-as-text';
 import { markup, type Markup } from './html-text';

@@ -6,9 +6,9 @@ import {
   type InteractionReport,
   type VerificationReport,
 } from './verification-report';
-import { changedSinceText } from '../verify/interaction-marks';
+import { changedSinceText } from '../verify/interaction-notes';
 import { sideLabel } from '../compat/compat-report';
-import { exchangeOutcomeText } from './exchange-words';
+import { exchangeOutcomeText } from './exchange-outcome';
 import type { PactMismatch } from '../verify/pact-results';
 import { identityLines } from './run-identity';
 

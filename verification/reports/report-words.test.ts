@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { interactionReport, type InteractionRun } from './verification-report';
 import { pactMismatchText, renderReport } from './report-as-text';
 import { buildReport } from './verification-report';
-import { exchangeOutcomeText } from './exchange-words';
+import { exchangeOutcomeText } from './exchange-outcome';
 
 // The words a vendor reads: Pact's mismatches quote what their system sent beside what was
 // expected (the value it was sent, not the contract's example); a timeout names the limit.

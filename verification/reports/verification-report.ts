@@ -2,9 +2,9 @@ import { RULES, type Violation } from '../../contracts/reply-rules/index';
 import type { ValidationIssue } from '../../contracts/validator';
 import type { PactFailure, PactMismatch } from '../verify/pact-results';
 import type { Exchange } from '../rules-proxy/proxied-exchange';
-import type { ExchangeTiming } from './exchange-words';
+import type { ExchangeTiming } from './exchange-outcome';
 import { notOfferedReason, type NotOffered } from '../states/not-offered';
-import type { ChangedSince, InteractionMarks } from '../verify/interaction-marks';
+import type { ChangedSince, InteractionNotes } from '../verify/interaction-notes';
 import type { CompatReport, CompatSideInfo } from '../compat/compat-report';
 import { finishRun, type RunIdentity, type RunStart } from './run-identity';
 import { explainedMismatch } from '../verify/pact-matchers';
@@ -112,7 +112,7 @@ export interface InteractionRun {
   /** Set when the seller declared this optional interaction not offered: it is not run. */
   notOffered?: NotOffered;
   /** What changed in it since `--since`, and whether it runs as pending. */
-  marks?: InteractionMarks;
+  marks?: InteractionNotes;
 }
 
 /** Pact quotes the contract's examples; the vendor wants to read the values their seller was sent. */

@@ -5,9 +5,9 @@ import {
   type InteractionReport,
   type VerificationReport,
 } from './verification-report';
-import { changedSinceText } from '../verify/interaction-marks';
+import { changedSinceText } from '../verify/interaction-notes';
 import { pactMismatchText, valueText } from './report-as-text';
-import { exchangeOutcomeText } from './exchange-words';
+import { exchangeOutcomeText } from './exchange-outcome';
 import { withRun, type TestCase, type TestCaseList } from './test-cases';
 
 // A verification as test cases, for JUnit and CTRF: one per interaction (classname its provider

@@ -1,7 +1,7 @@
 import { RULES } from '../../contracts/reply-rules/index';
 import { escapeXml } from '../reports/xml-text';
 import { valueText } from '../reports/report-as-text';
-import { exchangeOutcomeText } from '../reports/exchange-words';
+import { exchangeOutcomeText } from '../reports/exchange-outcome';
 import type { ReplyCheck } from '../../contracts/reply-check';
 import type { Exchange } from './proxied-exchange';
 import type { ReplyFinding } from '../reply-findings';

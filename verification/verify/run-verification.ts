@@ -25,7 +25,7 @@ import {
 import type { StateMapFile } from '../states/state-map';
 import type { PactSource, Publication } from './verifier-options';
 import { notOfferedFor, type NotOffered } from '../states/not-offered';
-import { PENDING_IN_PACT, type InteractionMarks } from './interaction-marks';
+import { PENDING_IN_PACT, type InteractionNotes } from './interaction-notes';
 
 // The vendor kit's run: the rules proxy in front of the seller, the kit's state endpoint in
 // front of the vendor's state source, and the official Pact verifier (a child process)
@@ -66,8 +66,8 @@ export interface KitRun {
   onProxyReady?: (url: string) => void;
   /** Optional interactions the seller does not offer (checked with checkNotOffered): reported, not run. */
   notOffered?: NotOffered[];
-  /** Per interaction description: what changed since `--since`, and whether it runs as pending (interactionMarks). */
-  marks?: ReadonlyMap<string, InteractionMarks>;
+  /** Per interaction description: what changed since `--since`, and whether it runs as pending (interactionNotes). */
+  marks?: ReadonlyMap<string, InteractionNotes>;
   /** With `--since`: the comparison's sides and counts, for the report. */
   since?: VerificationReport['since'];
   /** What the run judges (versions, pacts, seller, start), for the report. */

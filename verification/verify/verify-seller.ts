@@ -10,7 +10,7 @@ import { statesLackingValues, type StateLackingValues } from '../states/example-
 import { CompatInputError, loadContract } from '../compat/contract-source';
 import { compareDocuments } from '../compat/compare-documents';
 import type { CompatReport } from '../compat/compat-report';
-import { interactionMarks, type InteractionMarks } from './interaction-marks';
+import { interactionNotes, type InteractionNotes } from './interaction-notes';
 import { DEFAULT_TIMEOUT_MS, runVerification, type StateSetup } from './run-verification';
 import { startRun } from '../reports/run-identity';
 import { interactionReport, type InteractionReport, type VerificationReport } from '../reports/verification-report';
@@ -196,7 +196,7 @@ interface ContractPlan {
   /** The states declared not offered: the state map's and the option's. */
   declared: string[];
   notOffered: NotOffered[];
-  marks?: Map<string, InteractionMarks>;
+  marks?: Map<string, InteractionNotes>;
   compat?: CompatReport;
   interactions: PactInteraction[];
 }
@@ -229,7 +229,7 @@ async function contractPlanOf(
           () => compareDocuments(loadContract(since, process.cwd()), loadContract(pacts.files[0], process.cwd())),
           [CompatInputError],
         );
-  const marks = interactionMarks(interactions, compat, options.pending === true);
+  const marks = interactionNotes(interactions, compat, options.pending === true);
   return { declared, notOffered, marks, interactions, ...(compat !== undefined ? { compat } : {}) };
 }
 

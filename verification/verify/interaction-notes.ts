@@ -21,7 +21,7 @@ export interface ChangedSince {
   changes: InteractionChange[];
 }
 
-export interface InteractionMarks {
+export interface InteractionNotes {
   changedSince?: ChangedSince;
   /** Why it runs as pending; absent: it counts. */
   pending?: string;
@@ -66,16 +66,16 @@ export function findingsByInteraction(
  * (`verify --pending`) — pending for those `needsPending` picks. `pending: true` in the pact
  * is honoured whatever the flags.
  */
-export function interactionMarks(
+export function interactionNotes(
   head: readonly PactInteraction[],
   compat: CompatReport | undefined,
   pendingChanges: boolean,
-): Map<string, InteractionMarks> {
+): Map<string, InteractionNotes> {
   const byInteraction = compat === undefined ? new Map<string, CompatFinding[]>() : findingsByInteraction(compat, head);
-  const marks = new Map<string, InteractionMarks>();
+  const marks = new Map<string, InteractionNotes>();
   for (const interaction of head) {
     const findings = byInteraction.get(interaction.description) ?? [];
-    const mark: InteractionMarks = {};
+    const mark: InteractionNotes = {};
     if (compat !== undefined && findings.length > 0)
       mark.changedSince = {
         since: sinceLabel(compat),

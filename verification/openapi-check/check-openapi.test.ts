@@ -5,6 +5,7 @@ import { packagePath } from '../../shared/package-root';
 import { useTemporaryDirectory } from '../../shared/testing/temporary-directory';
 import { RULES } from '../../contracts/reply-rules/violation';
 import { checkOpenApi, openApiCheckAsText, RULES_PROVEN_ONLY_BY_VERIFY } from './check-openapi';
+import { stringify as stringifyYaml } from 'yaml';
 import { as31, chosenPath, readVendorDocument, VendorDocumentError } from './vendor-document';
 
 // A vendor's OpenAPI document against the pact: the contract's own document passes, and each
@@ -32,9 +33,7 @@ describe('check-openapi', () => {
     const report = checked(SELLER_API);
     expect(report.findings).toEqual([]);
     expect(report.operation).toBe('POST /');
-    expect(openApiCheckAsText(report)).toMatch(
-      /^PASSED: .* \(15 interactions; bounds, formats and extra fields not compared\)\n$/m,
-    );
+    expect(openApiCheckAsText(report)).toMatch(/^PASSED: .* \(15 interactions; .*\)\n$/m);
   });
 
   it('finds a reply field the contract requires left optional, naming its path and both sides', () => {
@@ -108,8 +107,14 @@ describe('check-openapi', () => {
       new VendorDocumentError(`${swagger}: Swagger 2.0 is not supported: convert it to OpenAPI 3 first`),
     );
     const yaml = join(scratch.path, 'seller.yaml');
-    writeFileSync(yaml, 'openapi: 3.1.0\npaths: {}\n');
-    expect(() => readVendorDocument(yaml)).toThrow(`${yaml} is not JSON`);
+    writeFileSync(yaml, 'openapi: 3.1.0\npaths: [unclosed\n');
+    expect(() => readVendorDocument(yaml)).toThrow(`${yaml} is not YAML (`);
+    const neither = join(scratch.path, 'seller.json');
+    writeFileSync(neither, '{"openapi": "3.1.0",\n  paths: [\n');
+    expect(() => readVendorDocument(neither)).toThrow(`${neither} is neither JSON (`);
+    const text = join(scratch.path, 'notes.yaml');
+    writeFileSync(text, 'just some notes\n');
+    expect(() => readVendorDocument(text)).toThrow(`${text} is not an OpenAPI document (not an object)`);
     const dangling = documentFile('dangling.json', (doc) => {
       doc.components.schemas.SellerReply.anyOf[0] = { $ref: '#/components/schemas/Nowhere' };
     });
@@ -121,6 +126,86 @@ describe('check-openapi', () => {
       doc.paths['/orders'] = doc.paths['/'];
     });
     expect(() => chosenPath(readVendorDocument(two), undefined)).toThrow('2 POST paths (/, /orders)');
+  });
+
+  it('reads a YAML document as its JSON twin', () => {
+    const file = join(scratch.path, 'seller.yml');
+    writeFileSync(file, stringifyYaml(contractDocument()));
+    const report = checked(file);
+    expect(report.findings).toEqual([]);
+    expect(report.interactionNames).toHaveLength(15);
+  });
+
+  it('finds bounds, formats and patterns wider than the contract, and items left open', () => {
+    const file = documentFile('constraints.json', (doc) => {
+      const item = doc.components.schemas.ItemInquirySellerReply.properties.items.items;
+      delete item.properties.id.minLength;
+      item.properties.locations.items.properties.cost.minimum = -1;
+      delete item.properties.mfr_code.maxLength;
+      const invoice = doc.components.schemas.InvoiceSellerReply.properties.invoices.items;
+      delete invoice.properties.invoice_date.format;
+      delete doc.components.schemas.PlaceOrderSellerReply.properties.order_number.pattern;
+      delete doc.components.schemas.StatementSellerReply.properties.statements.items;
+    });
+    const found = new Set(checked(file).findings.map((f) => `${f.kind} ${f.path}: ${f.vendor} / ${f.contract}`));
+    expect(found).toEqual(
+      new Set([
+        'reply-schema $.items[*].id: no minLength / minLength 1',
+        'reply-schema $.items[*].locations[*].cost: minimum -1 / minimum 0',
+        'reply-schema $.items[*].mfr_code: no maxLength / maxLength 65536',
+        'reply-schema $.invoices[*].invoice_date: no format / format date',
+        'reply-schema $.order_number: no pattern: allows "\\u0000" / pattern ^[^\\u0000\\uD800-\\uDFFF]*$',
+        'reply-schema $.statements[*]: any item / object',
+      ]),
+    );
+  });
+
+  it('finds other properties a vendor allows where the contract allows none, and none where it allows them', () => {
+    const contract = contractDocument();
+    contract.components.schemas.InvoiceSellerReply.additionalProperties = false;
+    const strict = join(scratch.path, 'strict-contract.json');
+    writeFileSync(strict, JSON.stringify(contract));
+    const vendor = readVendorDocument(SELLER_API);
+    const findings = checkOpenApi(vendor, '/', undefined, strict).findings;
+    expect(new Set(findings.map((f) => `${f.path}: ${f.vendor} / ${f.contract}`))).toEqual(
+      new Set(['$.*: other properties allowed / no other property']),
+    );
+    // The contract's own replies allow other properties: a vendor saying so, or not, is within them.
+    const closed = documentFile('closed.json', (doc) => {
+      doc.components.schemas.InvoiceSellerReply.additionalProperties = false;
+      doc.components.schemas.StatementSellerReply.additionalProperties = { type: 'string' };
+    });
+    expect(checked(closed).findings).toEqual([]);
+  });
+
+  it('reads a vendor media type reply as JSON, and finds a request body the gateway cannot send', () => {
+    const vendorType = documentFile('vendor-type.json', (doc) => {
+      const content = doc.paths['/'].post.responses['200'].content;
+      content['application/vnd.seller+json'] = content['application/json'];
+      delete content['application/json'];
+      doc.components.schemas.InvoiceSellerReply.properties.status.type = 'integer';
+    });
+    const findings = checked(vendorType).findings;
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings).toContainEqual(
+      expect.objectContaining({ kind: 'reply-schema', path: '$.status', vendor: 'integer' }),
+    );
+    const xml = documentFile('xml-request.json', (doc) => {
+      const content = doc.paths['/'].post.requestBody.content;
+      content['application/xml'] = content['application/json'];
+      delete content['application/json'];
+    });
+    expect(new Set(checked(xml).findings.map((f) => `${f.kind} ${f.vendor} / ${f.contract}`))).toEqual(
+      new Set(['request request body as application/xml / sends application/json']),
+    );
+    const put = documentFile('put.json', (doc) => {
+      doc.paths['/'] = { put: doc.paths['/'].post };
+    });
+    const vendor = readVendorDocument(put);
+    expect(checkOpenApi(vendor, '/').findings[0]).toMatchObject({
+      vendor: 'no POST at / (only PUT)',
+      contract: 'POST /',
+    });
   });
 
   it('notes every reply rule that compares the reply with the request, and only rules that exist', () => {

@@ -5,7 +5,7 @@ import { packagePath } from '../../shared/package-root';
 import { useTemporaryDirectory } from '../../shared/testing/temporary-directory';
 import { RULES } from '../../contracts/reply-rules/violation';
 import { checkOpenApi, openApiCheckAsText, RULES_PROVEN_ONLY_BY_VERIFY } from './check-openapi';
-import { stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { as31, chosenPath, readVendorDocument, VendorDocumentError } from './vendor-document';
 
 // A vendor's OpenAPI document against the pact: the contract's own document passes, and each
@@ -13,6 +13,7 @@ import { as31, chosenPath, readVendorDocument, VendorDocumentError } from './ven
 
 type Doc = Record<string, any>;
 const SELLER_API = packagePath('contracts', 'openapi', 'seller.openapi.json');
+const NORTHWIND = packagePath('fixtures', 'vendor-openapi', 'northwind-parts.openapi.yaml');
 const contractDocument = () => JSON.parse(readFileSync(SELLER_API, 'utf8')) as Doc;
 const scratch = useTemporaryDirectory('check-openapi');
 
@@ -206,6 +207,42 @@ describe('check-openapi', () => {
       vendor: 'no POST at / (only PUT)',
       contract: 'POST /',
     });
+  });
+
+  it('passes a vendor document written by hand from the specification (3.0 YAML, allOf, a vendor media type)', () => {
+    const report = checked(NORTHWIND);
+    expect(report.operation).toBe('POST /federated');
+    expect(report.findings).toEqual([]);
+  });
+
+  it('finds what is broken in a hand-written document, each with its interaction, path and both sides', () => {
+    const doc = parseYaml(readFileSync(NORTHWIND, 'utf8')) as Doc;
+    const schemas = doc.components.schemas;
+    schemas.OverallCode.enum.push(9999);
+    schemas.Money.nullable = true;
+    schemas.OrderAnswer.properties.items.items.properties.id.pattern = '^[^\\x00-\\x1F]{1,64}$';
+    delete schemas.StatementAnswer.allOf[1].properties.statements.items.properties.statement_date.format;
+    const content = doc.paths['/federated'].post.responses['200'].content;
+    content['application/vnd.northwind.gateway.v2+json'] = content['application/json'];
+    delete content['application/json'];
+    const file = join(scratch.path, 'northwind-broken.yaml');
+    writeFileSync(file, stringifyYaml(doc));
+    const report = checked(file);
+    const found = new Set(report.findings.map((f) => `${f.kind} ${f.path}: ${f.vendor} / ${f.contract}`));
+    expect(found).toContain(
+      'reply $: replies as application/vnd.northwind.gateway.v2+json / the pact expects Content-Type application/json',
+    );
+    expect(found).toContain(
+      'reply-schema $.status_code: also 9999 / one of 2000, 3000, 3100, 3110, 3200, 3210, 3220, 3300, 4403, 4408, 4422, 5500, 5503',
+    );
+    expect(found).toContain('reply-schema $.items[*].locations[*].cost: null | number / number');
+    expect(found).toContain(
+      'reply-schema $.items[*].id: pattern ^[^\\x00-\\x1F]{1,64}$: allows "\\ud800" / pattern ^[^\\u0000\\uD800-\\uDFFF]*$',
+    );
+    expect(found).toContain('reply-schema $.statements[*].statement_date: no format / format date');
+    expect(report.findings.find((f) => f.path === '$.statements[*].statement_date')?.interaction).toBe(
+      'statements by date range, with their detail lines',
+    );
   });
 
   it('notes every reply rule that compares the reply with the request, and only rules that exist', () => {

@@ -11,6 +11,7 @@ import { RULES, type RuleName } from '../../contracts/reply-rules/violation';
 import { follow, isObject, pointerChild, type JsonObject, type Located } from '../compat/openapi-refs';
 import { branchesOf } from '../compat/openapi-schema-shape';
 import { schemaGaps } from './reply-schema-walk';
+import { undeclaredProperties } from './undeclared-properties';
 import { schemaChecker, type SchemaCheck, type VendorDocument } from './vendor-document';
 
 /**
@@ -78,7 +79,16 @@ export interface OpenApiCheckReport {
 interface PactInteraction {
   description: string;
   request: { body?: { content?: unknown } };
-  response: { body?: { content?: unknown } };
+  response: { body?: { content?: unknown }; headers?: Record<string, string[] | string> };
+}
+
+/** The media type the pact expects a reply to declare (Pact compares it), or undefined. */
+function expectedReplyType(interaction: PactInteraction): string | undefined {
+  const header = Object.entries(interaction.response.headers ?? {}).find(
+    ([name]) => name.toLowerCase() === 'content-type',
+  );
+  const value = Array.isArray(header?.[1]) ? header[1][0] : header?.[1];
+  return value === undefined ? undefined : mediaType(value);
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -212,6 +222,58 @@ function closestErrors(
     .reduce((best, next) => (next.length < best.length ? next : best));
 }
 
+type Add = (kind: OpenApiFinding['kind'], found: { path: string; vendor: string; contract: string }) => void;
+
+/** One interaction's reply findings: media type, example reply, the vendor's reply schema against the contract's. */
+function replyFindings(
+  document: JsonObject,
+  contract: JsonObject,
+  vendorReply: { schema: Located; keys: string[] },
+  checker: (pointer: string) => SchemaCheck,
+  interaction: PactInteraction,
+  add: Add,
+): void {
+  const request = interaction.request.body?.content;
+  const reply = interaction.response.body?.content;
+  const expected = expectedReplyType(interaction);
+  const replyType = vendorReply.keys.find((k) => k === 'application/json') ?? vendorReply.keys[0];
+  if (expected !== undefined && replyType !== expected)
+    add('reply', {
+      path: '$',
+      vendor: `replies as ${vendorReply.keys.join(', ')}`,
+      contract: `the pact expects Content-Type ${expected}`,
+    });
+  const component = isObject(request) ? REPLY_OF_SERVICE[String(request.service)] : undefined;
+  const whole = checker(vendorReply.schema.at)(reply);
+  if (component === undefined) {
+    for (const refusal of refusals(closestErrors(document, vendorReply.schema, reply, checker), reply, 'requires'))
+      add('reply', refusal);
+    return;
+  }
+  const contractSide = { document: contract, at: { node: { $ref: `#/components/schemas/${component}` }, at: '' } };
+  // Of the branches that could answer this request, the closest to the contract's reply is the vendor's reply to it.
+  const candidates = replyBranches(document, vendorReply.schema, (at) => checker(at)(reply).length === 0).map(
+    (branch) => ({ branch, gaps: schemaGaps({ document, at: branch }, contractSide) }),
+  );
+  const closest = candidates.reduce((best, next) => (next.gaps.length < best.gaps.length ? next : best));
+  if (whole.length > 0) {
+    const own = closestErrors(document, closest.branch, reply, checker);
+    // A property the vendor requires that an example reply lacks is one its seller sends on top:
+    // Pact and the contract allow other properties (the walk below compares its schema).
+    const errors = own.filter((e) => e.keyword !== 'required');
+    if (own.length === 0)
+      add('reply', {
+        path: '$',
+        vendor: `refuses it (${whole.find((e) => e.keyword === 'oneOf')?.message ?? whole[0].message ?? 'its union'})`,
+        contract: 'requires the example reply',
+      });
+    for (const refusal of refusals(errors, reply, 'requires')) add('reply', refusal);
+  }
+  for (const gap of closest.gaps) add('reply-schema', gap);
+  for (const at of undeclaredProperties(document, closest.branch, reply))
+    add('reply', { path: at, vendor: 'not declared (taken as not sent)', contract: "the pact's reply has it" });
+}
+
 /** Every finding of the vendor's document against the pact's interactions at `path`. */
 export function checkOpenApi(
   vendor: VendorDocument,
@@ -236,12 +298,11 @@ export function checkOpenApi(
   const okReply =
     okKey === undefined ? undefined : { node: responses[okKey], at: pointerChild(operationAt, 'responses', okKey) };
   const replySchema = okReply === undefined ? undefined : mediaSchema(document, okReply, isJson);
+  const replyKeys = okReply === undefined ? [] : mediaTypes(document, okReply).filter(isJson).map(mediaType);
   const findings: OpenApiFinding[] = [];
   for (const interaction of pact.interactions) {
-    const add = (kind: OpenApiFinding['kind'], found: { path: string; vendor: string; contract: string }) =>
-      findings.push({ interaction: interaction.description, kind, ...found });
+    const add: Add = (kind, found) => findings.push({ interaction: interaction.description, kind, ...found });
     const request = interaction.request.body?.content;
-    const reply = interaction.response.body?.content;
     if (operation === undefined) {
       add('request', { path: '$', vendor: noPost(item, path), contract: `POST ${path}` });
       continue;
@@ -269,17 +330,7 @@ export function checkOpenApi(
       });
       continue;
     }
-    for (const refusal of refusals(closestErrors(document, replySchema, reply, checker), reply, 'requires'))
-      add('reply', refusal);
-    const component = isObject(request) ? REPLY_OF_SERVICE[String(request.service)] : undefined;
-    if (component === undefined) continue;
-    const contractSide = { document: contract, at: { node: { $ref: `#/components/schemas/${component}` }, at: '' } };
-    // Of the branches that could answer this request, the closest one is the vendor's reply to it.
-    const candidates = replyBranches(document, replySchema, (at) => checker(at)(reply).length === 0).map((branch) =>
-      schemaGaps({ document, at: branch }, contractSide),
-    );
-    const gaps = candidates.reduce((best, next) => (next.length < best.length ? next : best));
-    for (const gap of gaps) add('reply-schema', gap);
+    replyFindings(document, contract, { schema: replySchema, keys: replyKeys }, checker, interaction, add);
   }
   return {
     document: vendor.file,

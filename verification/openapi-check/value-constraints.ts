@@ -26,6 +26,9 @@ const PATTERN_SAMPLES = [
   '\u{1F600}',
 ];
 
+/** Characters a string of a given length is made of, to see whether a vendor's pattern allows that length. */
+const LENGTH_FILLERS = ['a', 'A', '0', 'x', 'Z', '9', '-', '_', '.', ' '];
+
 const admits = (types: Set<string> | undefined, kind: 'number' | 'string' | 'array') =>
   types === undefined || types.has(kind) || (kind === 'number' && types.has('integer'));
 
@@ -67,9 +70,13 @@ export function constraintGaps(
   ] as const) {
     if (!admits(vTypes, kind)) continue;
     const [vLow, cLow, vHigh, cHigh] = [count(vs, low), count(cs, low), count(vs, high), count(cs, high)];
-    if (cLow !== undefined && cLow > 0 && (vLow ?? 0) < cLow)
+    // A vendor's pattern may bound the length itself (`^[A-Z]{1,32}$`): tried on strings just past the contract's.
+    const pattern = kind === 'string' ? regex(vs.pattern) : undefined;
+    const patternAllows = (length: number) =>
+      pattern === undefined || LENGTH_FILLERS.some((c) => pattern.test(c.repeat(length)));
+    if (cLow !== undefined && cLow > 0 && (vLow ?? 0) < cLow && patternAllows(cLow - 1))
       gaps.push({ path, vendor: vLow === undefined ? `no ${low}` : `${low} ${vLow}`, contract: `${low} ${cLow}` });
-    if (cHigh !== undefined && (vHigh === undefined || vHigh > cHigh))
+    if (cHigh !== undefined && (vHigh === undefined || vHigh > cHigh) && patternAllows(cHigh + 1))
       gaps.push({
         path,
         vendor: vHigh === undefined ? `no ${high}` : `${high} ${vHigh}`,

@@ -10,10 +10,11 @@ Reads your own OpenAPI document (3.0 or 3.1, JSON or YAML) against the pact,
 without running anything. For each interaction of the pact:
   request   your POST operation accepts application/json and the interaction's request body
             validates against its request body schema
-  reply     the interaction's example reply validates against your 200 reply schema, and your
-            reply schema allows nothing the contract's refuses: every property the contract
-            requires is required; types, enums, nullable, bounds, formats and patterns
-            within the contract's; no other property where the contract allows none
+  reply     your 200 reply is application/json, as the pact expects; the interaction's example
+            reply validates against your reply schema, which declares every property it has;
+            and your reply schema allows nothing the contract's refuses: every property the
+            contract requires is required; types, enums, nullable, bounds, formats and
+            patterns within the contract's; no other property where the contract allows none
 The reply rules that compare a reply with its request are listed as proven only by verify.
 
   --openapi <file>  your OpenAPI document

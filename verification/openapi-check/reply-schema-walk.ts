@@ -13,15 +13,9 @@ import {
   typeSet,
   typesWithin,
 } from '../compat/openapi-schema-shape';
-import { constraintGaps } from './value-constraints';
+import { constraintGaps, type SchemaGap } from './value-constraints';
 
-/** One place where the vendor's schema allows more than the contract's. */
-export interface SchemaGap {
-  /** A JSON path into the reply: `$.invoices[*].status`. */
-  path: string;
-  vendor: string;
-  contract: string;
-}
+export type { SchemaGap };
 
 export interface Side {
   document: unknown;

@@ -5,7 +5,14 @@
 // the contract refuses and the vendor allows is the finding. Pure: no I/O.
 import { compareBounds, lowerBound, upperBound, type Bound } from '../compat/openapi-schema-shape';
 import type { JsonObject } from '../compat/openapi-refs';
-import type { SchemaGap } from './reply-schema-walk';
+
+/** One place where the vendor's schema allows more than the contract's. */
+export interface SchemaGap {
+  /** A JSON path into the reply: `$.invoices[*].status`. */
+  path: string;
+  vendor: string;
+  contract: string;
+}
 
 /** Strings that break one common pattern or another: empty, control characters, lone surrogates, spaces, case. */
 const PATTERN_SAMPLES = [

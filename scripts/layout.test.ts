@@ -34,7 +34,7 @@ const MAY_IMPORT: Record<string, readonly string[] | 'anything'> = {
 const GATEWAY_PACKAGES = ['@electric-sql/pglite', 'pg', 'jose', 'nodemailer', 'prom-client'];
 const HTTP_PACKAGES = ['hono', '@hono/node-server', 'undici'];
 const RULES_PACKAGES = ['@sinclair/typebox', 'ajv'];
-const KIT_PACKAGES = [...RULES_PACKAGES, ...HTTP_PACKAGES, 'fast-check', '@pact-foundation/pact-cli'];
+const KIT_PACKAGES = [...RULES_PACKAGES, ...HTTP_PACKAGES, 'fast-check', '@pact-foundation/pact-cli', 'yaml'];
 /**
  * The npm packages each folder's code may import (tests and `testing/` helpers: any of the
  * workspace's). The published packages install only their own dependencies, so a wrong import

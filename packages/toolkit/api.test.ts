@@ -251,7 +251,8 @@ describe("the vendor's programmatic API page", () => {
       process.exitCode = undefined;
     });
     /**
-     * The script as a vendor runs it (its import resolved to this entry point), in-process: what it printed and its exit code.
+     * The script as a vendor runs it (its import resolved to this entry point), in-process: what it
+     * printed and its exit code.
      */
     async function runScript(settings: Record<string, string>) {
       const file = join(temporaryDirectory('toolkit-script'), 'verify-seller.mjs');

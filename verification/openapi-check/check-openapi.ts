@@ -1,8 +1,8 @@
 // `check-openapi`: a vendor's own OpenAPI document read against the pact, without running
 // anything. For each interaction: the vendor's operation accepts the contract's request, its
 // 200 reply schema accepts the contract's example reply, and it allows no reply the contract's
-// reply schema refuses (structurally: required properties, types, enums). Pure but for reading
-// the contract's own files.
+// reply schema refuses (required properties, types, enums, null, bounds, formats, patterns,
+// other properties). Pure but for reading the contract's own files.
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { PACT_FILE } from '../../contracts/pact/pact-names';
@@ -11,6 +11,7 @@ import { RULES, type RuleName } from '../../contracts/reply-rules/violation';
 import { follow, isObject, pointerChild, type JsonObject, type Located } from '../compat/openapi-refs';
 import { branchesOf } from '../compat/openapi-schema-shape';
 import { schemaGaps } from './reply-schema-walk';
+import { undeclaredProperties } from './undeclared-properties';
 import { schemaChecker, type SchemaCheck, type VendorDocument } from './vendor-document';
 
 /**
@@ -69,6 +70,8 @@ export interface OpenApiCheckReport {
   document: string;
   operation: string;
   interactions: number;
+  /** The pact's interactions, in its order. */
+  interactionNames: string[];
   findings: OpenApiFinding[];
   provenOnlyByVerify: { rule: string; guards: string }[];
 }
@@ -76,8 +79,19 @@ export interface OpenApiCheckReport {
 interface PactInteraction {
   description: string;
   request: { body?: { content?: unknown } };
-  response: { body?: { content?: unknown } };
+  response: { body?: { content?: unknown }; headers?: Record<string, string[] | string> };
 }
+
+/** The media type the pact expects a reply to declare (Pact compares it), or undefined. */
+function expectedReplyType(interaction: PactInteraction): string | undefined {
+  const header = Object.entries(interaction.response.headers ?? {}).find(
+    ([name]) => name.toLowerCase() === 'content-type',
+  );
+  const value = Array.isArray(header?.[1]) ? header[1][0] : header?.[1];
+  return value === undefined ? undefined : mediaType(value);
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 const SELLER_API = packagePath('contracts', 'openapi', 'seller.openapi.json');
 
@@ -139,25 +153,53 @@ const shown = (value: unknown): string => {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 };
 
-/** The application/json schema of a request body or response object (either may be a $ref), with its pointer. */
-function mediaSchema(document: unknown, located: Located): Located | undefined {
+const mediaType = (key: string) => key.split(';')[0].trim().toLowerCase();
+/** A request body's media types that take the gateway's application/json. */
+const takesJson = (key: string) => ['application/json', 'application/*', '*/*'].includes(mediaType(key));
+/** A reply's media types the kit reads as JSON: application/json or a +json type (application/vnd.x+json). */
+const isJson = (key: string) =>
+  mediaType(key) === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType(key));
+
+/** The media types of a request body or response object (either may be a $ref). */
+function mediaTypes(document: unknown, located: Located): string[] {
+  const target = follow(document, located);
+  return isObject(target.node) && isObject(target.node.content) ? Object.keys(target.node.content) : [];
+}
+
+/** The JSON schema of a request body or response object (either may be a $ref), with its pointer. */
+function mediaSchema(document: unknown, located: Located, matches: (key: string) => boolean): Located | undefined {
   const target = follow(document, located);
   if (!isObject(target.node)) return undefined;
   const content = target.node.content;
   if (!isObject(content)) return undefined;
-  const key = Object.keys(content).find((type) => type.split(';')[0].trim().toLowerCase() === 'application/json');
+  const keys = Object.keys(content).filter(matches);
+  // application/json before a vendor type when a document lists both.
+  const key = keys.find((k) => mediaType(k) === 'application/json') ?? keys[0];
   const media = key === undefined ? undefined : content[key];
-  if (!isObject(media) || media.schema === undefined) return undefined;
+  if (!isObject(media)) return undefined;
+  // A media type with no schema takes any body.
+  if (media.schema === undefined) return { node: {}, at: pointerChild(target.at, 'content', key!) };
   return { node: media.schema, at: pointerChild(target.at, 'content', key!, 'schema') };
 }
 
-/** A vendor reply schema that is a union: the branches that accept the contract's example reply (all if none does). */
+/** What a document has at a path with no POST operation. */
+function noPost(item: unknown, path: string): string {
+  const methods = isObject(item) ? Object.keys(item).filter((k) => HTTP_METHODS.has(k)) : [];
+  return methods.length === 0
+    ? `no operation at ${path}`
+    : `no POST at ${path} (only ${methods.map((m) => m.toUpperCase()).join(', ')})`;
+}
+
+const typesText = (types: string[]) => (types.length === 0 ? 'no media type' : types.join(', '));
+
+/** A vendor reply schema that is a union: the branches that accept the example reply (every one if none does). */
 function replyBranches(document: unknown, located: Located, accepts: (pointer: string) => boolean): Located[] {
   const schema = follow(document, located);
   const branches = isObject(schema.node) ? branchesOf(schema) : undefined;
   if (branches === undefined) return [located];
   const accepting = branches.filter((branch) => accepts(branch.at));
-  return accepting.length > 0 ? accepting : [located];
+  // None does: every branch is a candidate, and the closest to the contract's is taken.
+  return accepting.length > 0 ? accepting : branches;
 }
 
 /**
@@ -180,6 +222,58 @@ function closestErrors(
     .reduce((best, next) => (next.length < best.length ? next : best));
 }
 
+type Add = (kind: OpenApiFinding['kind'], found: { path: string; vendor: string; contract: string }) => void;
+
+/** One interaction's reply findings: media type, example reply, the vendor's reply schema against the contract's. */
+function replyFindings(
+  document: JsonObject,
+  contract: JsonObject,
+  vendorReply: { schema: Located; keys: string[] },
+  checker: (pointer: string) => SchemaCheck,
+  interaction: PactInteraction,
+  add: Add,
+): void {
+  const request = interaction.request.body?.content;
+  const reply = interaction.response.body?.content;
+  const expected = expectedReplyType(interaction);
+  const replyType = vendorReply.keys.find((k) => k === 'application/json') ?? vendorReply.keys[0];
+  if (expected !== undefined && replyType !== expected)
+    add('reply', {
+      path: '$',
+      vendor: `replies as ${vendorReply.keys.join(', ')}`,
+      contract: `the pact expects Content-Type ${expected}`,
+    });
+  const component = isObject(request) ? REPLY_OF_SERVICE[String(request.service)] : undefined;
+  const whole = checker(vendorReply.schema.at)(reply);
+  if (component === undefined) {
+    for (const refusal of refusals(closestErrors(document, vendorReply.schema, reply, checker), reply, 'requires'))
+      add('reply', refusal);
+    return;
+  }
+  const contractSide = { document: contract, at: { node: { $ref: `#/components/schemas/${component}` }, at: '' } };
+  // Of the branches that could answer this request, the closest to the contract's reply is the vendor's reply to it.
+  const candidates = replyBranches(document, vendorReply.schema, (at) => checker(at)(reply).length === 0).map(
+    (branch) => ({ branch, gaps: schemaGaps({ document, at: branch }, contractSide) }),
+  );
+  const closest = candidates.reduce((best, next) => (next.gaps.length < best.gaps.length ? next : best));
+  if (whole.length > 0) {
+    const own = closestErrors(document, closest.branch, reply, checker);
+    // A property the vendor requires that an example reply lacks is one its seller sends on top:
+    // Pact and the contract allow other properties (the walk below compares its schema).
+    const errors = own.filter((e) => e.keyword !== 'required');
+    if (own.length === 0)
+      add('reply', {
+        path: '$',
+        vendor: `refuses it (${whole.find((e) => e.keyword === 'oneOf')?.message ?? whole[0].message ?? 'its union'})`,
+        contract: 'requires the example reply',
+      });
+    for (const refusal of refusals(errors, reply, 'requires')) add('reply', refusal);
+  }
+  for (const gap of closest.gaps) add('reply-schema', gap);
+  for (const at of undeclaredProperties(document, closest.branch, reply))
+    add('reply', { path: at, vendor: 'not declared (taken as not sent)', contract: "the pact's reply has it" });
+}
+
 /** Every finding of the vendor's document against the pact's interactions at `path`. */
 export function checkOpenApi(
   vendor: VendorDocument,
@@ -194,31 +288,33 @@ export function checkOpenApi(
   const item = (document.paths as JsonObject)[path];
   const operation = isObject(item) && isObject(item.post) ? item.post : undefined;
   const checker = schemaChecker(vendor);
-  const requestSchema =
+  const requestBody =
     operation?.requestBody === undefined
       ? undefined
-      : mediaSchema(document, { node: operation.requestBody, at: pointerChild(operationAt, 'requestBody') });
+      : { node: operation.requestBody, at: pointerChild(operationAt, 'requestBody') };
+  const requestSchema = requestBody === undefined ? undefined : mediaSchema(document, requestBody, takesJson);
   const responses = isObject(operation?.responses) ? operation.responses : {};
   const okKey = ['200', '2XX'].find((code) => responses[code] !== undefined);
-  const replySchema =
-    okKey === undefined
-      ? undefined
-      : mediaSchema(document, { node: responses[okKey], at: pointerChild(operationAt, 'responses', okKey) });
+  const okReply =
+    okKey === undefined ? undefined : { node: responses[okKey], at: pointerChild(operationAt, 'responses', okKey) };
+  const replySchema = okReply === undefined ? undefined : mediaSchema(document, okReply, isJson);
+  const replyKeys = okReply === undefined ? [] : mediaTypes(document, okReply).filter(isJson).map(mediaType);
   const findings: OpenApiFinding[] = [];
   for (const interaction of pact.interactions) {
-    const add = (kind: OpenApiFinding['kind'], found: { path: string; vendor: string; contract: string }) =>
-      findings.push({ interaction: interaction.description, kind, ...found });
+    const add: Add = (kind, found) => findings.push({ interaction: interaction.description, kind, ...found });
     const request = interaction.request.body?.content;
-    const reply = interaction.response.body?.content;
     if (operation === undefined) {
-      add('request', { path: '$', vendor: `no operation POST ${path}`, contract: `POST ${path}` });
+      add('request', { path: '$', vendor: noPost(item, path), contract: `POST ${path}` });
       continue;
     }
     if (requestSchema === undefined)
       add('request', {
         path: '$',
-        vendor: 'no application/json request body schema',
-        contract: 'an application/json body',
+        vendor:
+          requestBody === undefined
+            ? 'no request body'
+            : `request body as ${typesText(mediaTypes(document, requestBody))}`,
+        contract: 'sends application/json',
       });
     else
       for (const refusal of refusals(closestErrors(document, requestSchema, request, checker), request, 'sends'))
@@ -226,27 +322,21 @@ export function checkOpenApi(
     if (replySchema === undefined) {
       add('reply', {
         path: '$',
-        vendor: 'no 200 application/json reply schema',
-        contract: 'an application/json reply',
+        vendor:
+          okReply === undefined
+            ? `no 200 reply (replies: ${Object.keys(responses).join(', ') || 'none'})`
+            : `200 reply as ${typesText(mediaTypes(document, okReply))}`,
+        contract: 'a 200 application/json reply',
       });
       continue;
     }
-    for (const refusal of refusals(closestErrors(document, replySchema, reply, checker), reply, 'requires'))
-      add('reply', refusal);
-    const component = isObject(request) ? REPLY_OF_SERVICE[String(request.service)] : undefined;
-    if (component === undefined) continue;
-    const contractSide = { document: contract, at: { node: { $ref: `#/components/schemas/${component}` }, at: '' } };
-    // Of the branches that could answer this request, the closest one is the vendor's reply to it.
-    const candidates = replyBranches(document, replySchema, (at) => checker(at)(reply).length === 0).map((branch) =>
-      schemaGaps({ document, at: branch }, contractSide),
-    );
-    const gaps = candidates.reduce((best, next) => (next.length < best.length ? next : best));
-    for (const gap of gaps) add('reply-schema', gap);
+    replyFindings(document, contract, { schema: replySchema, keys: replyKeys }, checker, interaction, add);
   }
   return {
     document: vendor.file,
     operation: `POST ${path}`,
     interactions: pact.interactions.length,
+    interactionNames: pact.interactions.map((i) => i.description),
     findings,
     provenOnlyByVerify: RULES_PROVEN_ONLY_BY_VERIFY.map((rule) => ({ rule, guards: RULES[rule] })),
   };
@@ -270,7 +360,7 @@ export function openApiCheckAsText(report: OpenApiCheckReport): string {
     '',
     report.findings.length > 0
       ? `FAILED: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${interactionsWithFindings(report)} of ${report.interactions} interactions`
-      : `PASSED: your document accepts every request of the pact, allows its example replies, and requires every reply field the contract requires, no wider in type or enum (${report.interactions} interactions; bounds, formats and extra fields not compared)`,
+      : `PASSED: your document accepts every request of the pact, allows its example replies, and requires every reply field the contract requires, none wider in type, enum, null, bounds, format or other properties (${report.interactions} interactions; patterns compared on sample strings; properties your document does not declare taken as not sent)`,
   );
   return `${lines.join('\n')}\n`;
 }

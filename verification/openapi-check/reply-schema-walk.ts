@@ -1,7 +1,9 @@
-// Whether a vendor's reply schema allows what the contract's forbids, structurally, for the
-// common cases: a property the contract requires that the vendor's leaves optional, a type or
-// an enum wider than the contract's. Objects and arrays are walked path by path; allOf is
-// merged, anyOf/oneOf taken branch by branch. Pure: no I/O.
+// Whether a vendor's reply schema allows what the contract's forbids: a property the contract
+// requires that the vendor's leaves optional, a type, an enum (null included: nullable is a
+// type union here) or a value constraint wider than the contract's, other properties where the
+// contract allows none, array items left open. Objects and arrays are walked path by path;
+// allOf is merged, anyOf/oneOf taken branch by branch. A property the vendor's schema does not
+// declare is taken as one the seller does not send. Pure: no I/O.
 import { follow, isObject, pointerChild, type Located } from '../compat/openapi-refs';
 import {
   asObjectSchema,
@@ -11,14 +13,9 @@ import {
   typeSet,
   typesWithin,
 } from '../compat/openapi-schema-shape';
+import { constraintGaps, type SchemaGap } from './value-constraints';
 
-/** One place where the vendor's schema allows more than the contract's. */
-export interface SchemaGap {
-  /** A JSON path into the reply: `$.invoices[*].status`. */
-  path: string;
-  vendor: string;
-  contract: string;
-}
+export type { SchemaGap };
 
 export interface Side {
   document: unknown;
@@ -96,6 +93,7 @@ export function schemaGaps(vendor: Side, contract: Side, path = '$', depth = 0):
         contract: valuesText(cValues),
       });
   }
+  if (vValues === undefined) gaps.push(...constraintGaps(vs, cs, vTypes, path));
   const vRequired = new Set(Array.isArray(vs.required) ? (vs.required as string[]) : []);
   const vProperties = isObject(vs.properties) ? vs.properties : {};
   const cProperties = isObject(cs.properties) ? cs.properties : {};
@@ -112,6 +110,10 @@ export function schemaGaps(vendor: Side, contract: Side, path = '$', depth = 0):
       ),
     );
   }
+  gaps.push(...extraPropertyGaps(vendor.document, v, contract.document, c, vProperties, cProperties, path, depth));
+  const arrays = vTypes === undefined || vTypes.has('array');
+  if (isObject(cs.items) && vs.items === undefined && arrays && vValues === undefined)
+    gaps.push({ path: `${path}[*]`, vendor: 'any item', contract: typeText(typeSet(cs.items)) });
   if (isObject(cs.items) && (isObject(vs.items) || vs.items === true))
     gaps.push(
       ...schemaGaps(
@@ -125,3 +127,55 @@ export function schemaGaps(vendor: Side, contract: Side, path = '$', depth = 0):
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Where the contract allows no other property (or only some): the vendor's other properties, and its rule for them. */
+function extraPropertyGaps(
+  vDocument: unknown,
+  v: Located,
+  cDocument: unknown,
+  c: Located,
+  vProperties: Record<string, unknown>,
+  cProperties: Record<string, unknown>,
+  path: string,
+  depth: number,
+): SchemaGap[] {
+  const cs = asObjectSchema(c.node);
+  const vs = asObjectSchema(v.node);
+  const cExtra = cs.additionalProperties;
+  if (cExtra === undefined || cExtra === true) return [];
+  const gaps: SchemaGap[] = [];
+  const extraSide = (node: unknown, at: string) => ({ node, at: pointerChild(at, 'additionalProperties') });
+  for (const name of Object.keys(vProperties).filter((n) => !Object.hasOwn(cProperties, n))) {
+    if (cExtra === false) gaps.push({ path: `${path}.${name}`, vendor: 'a property', contract: 'no such property' });
+    else
+      gaps.push(
+        ...schemaGaps(
+          { document: vDocument, at: { node: vProperties[name], at: pointerChild(v.at, 'properties', name) } },
+          { document: cDocument, at: extraSide(cExtra, c.at) },
+          `${path}.${name}`,
+          depth + 1,
+        ),
+      );
+  }
+  const vExtra = vs.additionalProperties;
+  if (vExtra === false) return gaps;
+  if (cExtra === false || vExtra === undefined || vExtra === true)
+    gaps.push({
+      path: `${path}.*`,
+      vendor: 'other properties allowed',
+      contract:
+        cExtra === false
+          ? 'no other property'
+          : `other properties only as ${typeText(typeSet(asObjectSchema(cExtra)))}`,
+    });
+  else
+    gaps.push(
+      ...schemaGaps(
+        { document: vDocument, at: extraSide(vExtra, v.at) },
+        { document: cDocument, at: extraSide(cExtra, c.at) },
+        `${path}.*`,
+        depth + 1,
+      ),
+    );
+  return gaps;
+}

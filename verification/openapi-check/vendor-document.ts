@@ -1,9 +1,10 @@
-// Reading a vendor's own OpenAPI document for `check-openapi`: JSON only (the toolkit depends on
-// no YAML parser), OpenAPI 3.0 or 3.1, every local $ref resolving. Anything else is bad input,
-// told in one line that names the file, before anything is checked.
+// Reading a vendor's own OpenAPI document for `check-openapi`: JSON or YAML, OpenAPI 3.0 or
+// 3.1, every local $ref resolving. Anything else is bad input, told in one line that names the
+// file, before anything is checked.
 import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020';
+import { parse as parseYaml } from 'yaml';
 import { FORMATS } from '../../contracts/formats';
 import { isObject, pointerChild, resolvePointer, type JsonObject } from '../compat/openapi-refs';
 
@@ -30,20 +31,36 @@ export function readVendorDocument(file: string): VendorDocument {
   } catch (error) {
     throw new VendorDocumentError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  let parsed: unknown;
+  return vendorDocumentOf(file, parsedText(file, text));
+}
+
+const firstLine = (message: string) => message.split('\n')[0];
+
+/** A `.yaml`/`.yml` file as YAML; anything else as JSON, or as YAML when it is not JSON. */
+function parsedText(file: string, text: string): unknown {
+  const yamlName = /\.ya?ml$/i.test(file);
+  let jsonError: string | undefined;
+  if (!yamlName)
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      jsonError = (error as Error).message;
+    }
   try {
-    parsed = JSON.parse(text);
+    return parseYaml(text, { maxAliasCount: 1_000 });
   } catch (error) {
+    const yamlError = firstLine((error as Error).message);
     throw new VendorDocumentError(
-      `${file} is not JSON (${(error as Error).message}); only JSON documents are read: convert a YAML one first`,
+      jsonError === undefined
+        ? `${file} is not YAML (${yamlError})`
+        : `${file} is neither JSON (${jsonError}) nor YAML (${yamlError})`,
     );
   }
-  return vendorDocumentOf(file, parsed);
 }
 
 /** A parsed document checked as readVendorDocument checks a file's. */
 export function vendorDocumentOf(file: string, parsed: unknown): VendorDocument {
-  if (!isObject(parsed)) throw new VendorDocumentError(`${file} is not an OpenAPI document (not a JSON object)`);
+  if (!isObject(parsed)) throw new VendorDocumentError(`${file} is not an OpenAPI document (not an object)`);
   if (parsed.swagger !== undefined)
     throw new VendorDocumentError(`${file}: Swagger 2.0 is not supported: convert it to OpenAPI 3 first`);
   const openapi = parsed.openapi;

@@ -8,6 +8,7 @@
 // so every gateway instance drops its cached directory on commit; the directory of this process
 // is invalidated at once. A write never makes a member live: only a passing certificate does.
 import { compileValidator, type Validator } from '../../contracts/validator';
+import { MAX_ID_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
 import type { StateMapFile } from '../../contracts/state-map-schema';
 import { CURRENT_CONTRACT_MAJOR, passingCertificate } from '../certification/certificates';
 import { systemClock, type Clock } from '../clock';
@@ -165,6 +166,18 @@ const VALIDATE = {
   updateAccount: compileValidator(UpdateAccountInput),
   operator: compileValidator(OperatorName),
 };
+
+const PLAIN = new RegExp(PLAIN_TEXT_PATTERN, 'u');
+
+/** An id named in a path: one the store can hold (no NUL, no lone surrogate, bounded), else a 400 naming it. */
+export function idParam(value: string, name: string): string {
+  const path = `path:${name}`;
+  if (!PLAIN.test(value) || [...value].length > MAX_ID_LENGTH || value === '')
+    throw invalid(`${path} must be 1 to ${MAX_ID_LENGTH} characters, without NUL (U+0000) or an unpaired surrogate`, [
+      { path, message: `1 to ${MAX_ID_LENGTH} characters of plain text` },
+    ]);
+  return value;
+}
 
 /** Who makes a change: required, plain text, bounded. */
 export function operatorOf(actor: unknown, path = 'header:X-Operator'): string {
@@ -721,21 +734,23 @@ async function updateAccount(
 export function memberWriter(options: MemberWriterOptions) {
   const ctx: Ctx = { ...options, clock: options.clock ?? systemClock };
   return {
-    create: (body: unknown, actor: string) => create(ctx, body, actor),
-    update: (id: string, body: unknown, actor: string) => update(ctx, id, body, actor),
-    suspend: (id: string, body: unknown, actor: string) => suspend(ctx, id, body, actor),
-    reinstate: (id: string, body: unknown, actor: string) => reinstate(ctx, id, body, actor),
-    list: (filter: { status?: string } = {}) => list(ctx, filter),
-    show: (id: string) => show(ctx, id),
-    changes: (id: string, limit?: number) => changes(ctx, id, limit),
-    listLocations: (memberId: string) => listLocations(ctx, memberId),
-    addLocation: (memberId: string, body: unknown, actor: string) => addLocation(ctx, memberId, body, actor),
-    updateLocation: (memberId: string, locationId: string, body: unknown, actor: string) =>
-      updateLocation(ctx, memberId, locationId, body, actor),
-    listAccounts: (memberId: string) => listAccounts(ctx, memberId),
-    addAccount: (memberId: string, body: unknown, actor: string) => addAccount(ctx, memberId, body, actor),
-    updateAccount: (memberId: string, accountId: string, body: unknown, actor: string) =>
-      updateAccount(ctx, memberId, accountId, body, actor),
+    create: async (body: unknown, actor: string) => create(ctx, body, actor),
+    update: async (id: string, body: unknown, actor: string) => update(ctx, idParam(id, 'id'), body, actor),
+    suspend: async (id: string, body: unknown, actor: string) => suspend(ctx, idParam(id, 'id'), body, actor),
+    reinstate: async (id: string, body: unknown, actor: string) => reinstate(ctx, idParam(id, 'id'), body, actor),
+    list: async (filter: { status?: string } = {}) => list(ctx, filter),
+    show: async (id: string) => show(ctx, idParam(id, 'id')),
+    changes: async (id: string, limit?: number) => changes(ctx, idParam(id, 'id'), limit),
+    listLocations: async (memberId: string) => listLocations(ctx, idParam(memberId, 'id')),
+    addLocation: async (memberId: string, body: unknown, actor: string) =>
+      addLocation(ctx, idParam(memberId, 'id'), body, actor),
+    updateLocation: async (memberId: string, locationId: string, body: unknown, actor: string) =>
+      updateLocation(ctx, idParam(memberId, 'id'), idParam(locationId, 'locationId'), body, actor),
+    listAccounts: async (memberId: string) => listAccounts(ctx, idParam(memberId, 'id')),
+    addAccount: async (memberId: string, body: unknown, actor: string) =>
+      addAccount(ctx, idParam(memberId, 'id'), body, actor),
+    updateAccount: async (memberId: string, accountId: string, body: unknown, actor: string) =>
+      updateAccount(ctx, idParam(memberId, 'id'), idParam(accountId, 'accountId'), body, actor),
   };
 }
 

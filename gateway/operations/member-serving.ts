@@ -48,21 +48,20 @@ export function servingPlan(
   plan: LocationPlan,
   listed: readonly { id: string }[] | undefined,
 ): LocationPlan | Promise<LocationPlan> {
-  let waiting = false;
+  // The usual request: every member in memory and live, nothing allocated.
   let notLive: Member[] | undefined;
-  const found = plan.members.map((id) => memberOf(deps, id));
-  for (const member of found) {
-    if (member instanceof Promise) waiting = true;
-    else if (member.status !== 'live') (notLive ??= []).push(member);
+  for (const id of plan.members) {
+    const member = memberOf(deps, id);
+    if (member instanceof Promise)
+      return Promise.all(plan.members.map((m) => memberOf(deps, m))).then((members) =>
+        decide(
+          plan,
+          members.filter((m) => m.status !== 'live'),
+          listed,
+        ),
+      );
+    if (member.status !== 'live') (notLive ??= []).push(member);
   }
-  if (waiting)
-    return Promise.all(found).then((members) =>
-      decide(
-        plan,
-        members.filter((m) => m.status !== 'live'),
-        listed,
-      ),
-    );
   return notLive === undefined ? plan : decide(plan, notLive, listed);
 }
 

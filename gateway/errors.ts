@@ -84,6 +84,12 @@ export class LocationNotAllowedError extends GatewayError {
   readonly httpStatus = 403;
 }
 
+/**
+ * A location or member the buyer named whose member is not live: pending (not yet certified) or
+ * suspended by an operator. Nothing was sent to its seller (3110, rule member.not-live).
+ */
+export class MemberNotServingError extends LocationNotAllowedError {}
+
 /** The seller did not answer within the deadline. */
 export class SellerTimeoutError extends GatewayError {
   readonly code = OverallStatus.Timeout;

@@ -19,12 +19,24 @@ import {
 } from './seller-client/seller-address-policy';
 
 /**
+ * Why a seller URL may not be written to the directory (the seeds, an operator's member): in
+ * production the address policy judges it and the addresses its name resolves to now; in
+ * development every URL goes.
+ */
+export function sellerUrlRefusalOf(
+  env: NodeJS.ProcessEnv = process.env,
+): ((sellerUrl: string) => Promise<string | undefined>) | undefined {
+  if (!isProduction(env)) return undefined;
+  const policy = productionSellerAddresses(allowedSellerHosts(env));
+  return (url) => resolvedSellerUrlRefusal(policy, url, systemResolver);
+}
+
+/**
  * What production changes about the seeds: no development keys, and the seller URL judged as any directory write is.
  */
 function productionSeeding(env: NodeJS.ProcessEnv): Pick<SeedOptions, 'developmentKeys' | 'sellerUrlRefusal'> {
   if (!isProduction(env)) return {};
-  const policy = productionSellerAddresses(allowedSellerHosts(env));
-  return { developmentKeys: false, sellerUrlRefusal: (url) => resolvedSellerUrlRefusal(policy, url, systemResolver) };
+  return { developmentKeys: false, sellerUrlRefusal: sellerUrlRefusalOf(env) };
 }
 
 /**

@@ -44,7 +44,7 @@ export const GATEWAY_ERRORS = {
     errorAnswer(
       'GatewayErrorReply',
       403,
-      "Not allowed for this buyer: another buyer's thing (4403) or a location not theirs (3110)",
+      "Not allowed for this buyer: another buyer's thing (4403), a location not theirs (3110), or a location or member whose member is not live — pending certification or suspended (3110, rule `member.not-live`; nothing was sent to the seller)",
       reply(OverallStatus.LocationNotAllowed, "location 'L999' is not one of your locations", '/locations/0/id'),
     ),
   404: (what: string) =>

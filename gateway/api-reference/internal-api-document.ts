@@ -21,6 +21,7 @@ import {
   RegisterKeyRequest,
   RevokedKeyReply,
 } from './internal-api-shapes';
+import { MEMBER_ENDPOINTS } from './member-endpoints';
 
 const reply = (status_code: OverallStatus, message: string, path = '') => ({
   status_code,
@@ -317,6 +318,7 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
       429: inspectorGuesses(),
     },
   },
+  ...MEMBER_ENDPOINTS,
 ]);
 
 export function internalApiDocument(options: { serverUrl?: string } = {}): Json {
@@ -326,12 +328,13 @@ export function internalApiDocument(options: { serverUrl?: string } = {}): Json 
     version: CONTRACT_VERSION,
     description:
       "The gateway's internal API, on its own port (INTERNAL_PORT) behind the internal credential (INTERNAL_API_TOKEN): " +
-      "user creation, buyer systems' keys, the welcome-mail outbox, metrics and the exchange inspector.",
+      "user creation, buyer systems' keys, members, the welcome-mail outbox, metrics and the exchange inspector.",
     serverUrl: options.serverUrl ?? '/',
     serverDescription: 'The internal API (its own port, not the gateway’s)',
     tags: [
       ['Users', 'User creation (the specification’s internal operation)'],
       ['Keys', "Buyer systems' public keys (npm run keys)"],
+      ['Members', 'Members, their locations and accounts, and their change history (npm run members)'],
       ['Outbox', 'The welcome-mail outbox (npm run outbox)'],
       ['Inspector', "The live view of the gateway's forwarded exchanges"],
       ['Operations', 'Metrics and this document'],

@@ -99,6 +99,8 @@ describe.each(availableTestBackends())('directory on %s', (backend) => {
       integration: 'lakeshore-dev',
       timeoutMs: 5000,
       replyMode: 'strict',
+      // Seeded members serve buyers from the first start.
+      status: 'live',
     });
     expect(await directory.findLocation('L150')).toEqual({
       id: 'L150',

@@ -9,6 +9,7 @@ import { createStore } from '../store/create-store';
 import { seedDirectory } from './directory-seed';
 import { createDirectory } from './create-directory';
 import { registerKey, revokeKey } from './api-keys';
+import { memberWriter } from './members';
 
 const TTL_MS = 60_000;
 const POLL_LIMIT_MS = 2_000;
@@ -124,6 +125,23 @@ describe.each(availableTestBackends())('directory change signals on %s', (backen
     expect(await elsewhere.findKey('fresh-kid')).toBeUndefined();
     await registerKey(pair.writer, { clientId, kid: 'fresh-kid', publicKeyPem: es256PublicKey(), algorithm: 'ES256' });
     await msUntil(async () => (await elsewhere.findKey('fresh-kid'))?.active === true);
+    elsewhere.close();
+    ready.stop();
+  });
+
+  it('stops serving a member suspended through another directory, and serves it once it is live again', async () => {
+    const ready = await listening();
+    const elsewhere = createDirectory(pair.reader, { ttlMs: TTL_MS });
+    expect((await elsewhere.findMember('M100'))?.status).toBe('live');
+    const writer = memberWriter({ store: pair.writer, directory: createDirectory(pair.writer, { ttlMs: TTL_MS }) });
+    await writer.suspend('M100', { reason: 'seen elsewhere at once' }, 'test');
+    const ms = await msUntil(async () => (await elsewhere.findMember('M100'))?.status === 'suspended');
+    expect(ms).toBeLessThan(TTL_MS / 30);
+    await writer.addLocation('M100', { id: 'L199', description: 'New yard', type: 2 }, 'test');
+    await msUntil(async () => (await elsewhere.findLocation('L199'))?.memberId === 'M100');
+    await pair.writer.query("UPDATE members SET status = 'live' WHERE id = 'M100'");
+    await pair.writer.notifyDirectoryChanged!();
+    await msUntil(async () => (await elsewhere.findMember('M100'))?.status === 'live');
     elsewhere.close();
     ready.stop();
   });

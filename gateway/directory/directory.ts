@@ -6,6 +6,11 @@
 export type SellerAuth =
   { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'basic'; username: string; password: string };
 
+/** pending: added, not yet certified; live: serves buyers; suspended: stopped by an operator (members.md). */
+export type MemberStatus = 'pending' | 'live' | 'suspended';
+
+export const MEMBER_STATUSES: readonly MemberStatus[] = ['pending', 'live', 'suspended'];
+
 export interface Member {
   id: string;
   name: string;
@@ -22,6 +27,8 @@ export interface Member {
    * (tests) may leave it out, meaning 'strict'.
    */
   replyMode?: 'strict' | 'lenient';
+  /** Only a live member serves buyers; the others are refused before any seller call (3110). */
+  status: MemberStatus;
 }
 
 export interface Location {

@@ -9,6 +9,7 @@ import type {
   KeyAlgorithm,
   Location,
   Member,
+  MemberStatus,
   SellerAuth,
 } from './directory';
 
@@ -25,6 +26,7 @@ interface MemberRow {
   integration: string | null;
   timeout_ms: number;
   reply_mode: 'strict' | 'lenient';
+  status: MemberStatus;
 }
 
 function sellerAuth(row: MemberRow): SellerAuth {
@@ -150,7 +152,7 @@ async function findLocation(db: Queryable, id: string): Promise<Location | undef
 async function findMember(db: Queryable, id: string): Promise<Member | undefined> {
   const { rows } = await db.query<MemberRow>(
     `SELECT id, name, seller_url, seller_auth_kind, seller_auth_token, seller_auth_username,
-            seller_auth_password, integration, timeout_ms, reply_mode
+            seller_auth_password, integration, timeout_ms, reply_mode, status
      FROM members WHERE id = $1`,
     [id],
   );
@@ -164,6 +166,7 @@ async function findMember(db: Queryable, id: string): Promise<Member | undefined
         integration: row.integration,
         timeoutMs: row.timeout_ms,
         replyMode: row.reply_mode,
+        status: row.status,
       }
     : undefined;
 }

@@ -64,6 +64,18 @@ export class InternalRequestRejected extends GatewayError {
   readonly httpStatus = 400;
 }
 
+/** The thing named in the path does not exist (an unknown member, location or account): 404. */
+export class InternalNotFound extends GatewayError {
+  readonly code = OverallStatus.GeneralError;
+  readonly httpStatus = 404;
+}
+
+/** The write conflicts with what is stored (an id taken, a status the action does not apply to): 409. */
+export class InternalConflict extends GatewayError {
+  readonly code = OverallStatus.GeneralError;
+  readonly httpStatus = 409;
+}
+
 /** How the internal API refuses a body that is not JSON (readJsonBody's NotJson). */
 export const internalBodyNotJson = (reason: string): InternalRequestRejected =>
   new InternalRequestRejected(notJsonMessage(reason), [

@@ -20,6 +20,7 @@ import { outboxRoutes } from './outbox-routes';
 import type { ExchangeFeed } from '../../inspector/exchange';
 import { createInspector } from '../../inspector/inspector-app';
 import { keyRoutes } from './key-routes';
+import { memberRoutes } from './member-routes';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { metricsRoute } from '../metrics/metrics-route';
 import { internalApiReferenceRoutes } from '../api-reference/api-reference-routes';
@@ -35,6 +36,8 @@ export interface InternalApiDeps {
   directory?: Pick<Directory, 'invalidate'>;
   /** The gateway's metrics in this process, served at GET /metrics (internal credential). */
   metrics?: GatewayMetrics;
+  /** Why a seller URL may not be written to a member (production's address policy); undefined when it may. */
+  sellerUrlRefusal?: (sellerUrl: string) => Promise<string | undefined>;
   /** Woken after each creation so the welcome mail leaves at once; runs `retry` passes. */
   dispatcher?: OutboxDispatcher;
   clock?: Clock;
@@ -95,6 +98,10 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
   app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
+  app.route(
+    '/internal/members',
+    memberRoutes({ store: deps.store, directory: deps.directory, clock, sellerUrlRefusal: deps.sellerUrlRefusal }),
+  );
   app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 
   app.notFound((c) =>

@@ -17,6 +17,7 @@ import { Type } from '@sinclair/typebox';
 import { userMailComposers } from './welcome-email';
 import type { ExchangeFeed } from '../../inspector/exchange';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { sellerUrlRefusalOf } from '../open-gateway-store';
 
 // Wires the internal API from the environment and listens; starts the outbox dispatcher
 // beside it. `npm start` calls startInternalApi with the gateway's store and directory;
@@ -88,6 +89,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
     log,
     inspector,
     metrics: options.metrics,
+    sellerUrlRefusal: sellerUrlRefusalOf(env),
   });
 
   const hostname = options.hostname ?? config.hostname;

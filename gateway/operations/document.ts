@@ -15,6 +15,7 @@ import { validBuyerRequest } from './buyer-request';
 import { resolveDocumentAccess } from './document-access';
 import { forwardToSeller, warningLines } from './forward';
 import { forwardedCommon, memberOf } from './seller-member';
+import { notServing, notServingDetail } from './member-serving';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
 
 // Invoice and statement are one flow: check the request, resolve which member and account
@@ -52,6 +53,12 @@ export function createDocumentOperation<K extends DocumentKind>(deps: OperationD
       locationId: request.location_id,
     });
     const member = await memberOf(deps, access.memberId);
+    if (member.status !== 'live') {
+      // The member the buyer named, or the one their account is held at.
+      const path = request.member === undefined ? '/account' : '/member';
+      const what = request.member === undefined ? `account '${access.accountId}'` : undefined;
+      throw notServing(member, [notServingDetail(member, path, what)]);
+    }
     const { member: _member, account: _account, ...filters } = request;
     const forwarded = {
       service: kind,

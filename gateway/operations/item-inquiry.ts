@@ -14,6 +14,7 @@ import { listedLocations, ownListedLocations } from './listed-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
 import { mergeReplies } from './item-merge';
 import { forwardedCommon, memberOf } from './seller-member';
+import { servingPlan } from './member-serving';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
 
 // Item inquiry: the buyer's locations (all, or the listed subset), one forwarded request per
@@ -84,7 +85,8 @@ export function createItemInquiry(deps: OperationDeps) {
     const request = validBuyerRequest<ItemInquiryBuyerRequest>('item-inquiry', input.body, itemInquiryRequestRules);
     const user = input.buyer.user;
     const planning = resolvePlan(deps, input, request);
-    const { groups, asked, members } = planning instanceof Promise ? await planning : planning;
+    const serving = servingPlan(deps, planning instanceof Promise ? await planning : planning, request.locations);
+    const { groups, asked, members } = serving instanceof Promise ? await serving : serving;
 
     let replies: CheckedReply<ItemInquirySellerReply>[];
     if (groups.size === 1) {

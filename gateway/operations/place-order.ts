@@ -34,6 +34,7 @@ import { validBuyerRequest } from './buyer-request';
 import { userLocationIndex } from './buyer-locations';
 import { forwardToSeller, warningLines } from './forward';
 import { forwardedCommon, memberOf } from './seller-member';
+import { notServing, notServingDetail } from './member-serving';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
 import { isStoreUnreachable } from '../store/store-outage';
 import { SellerBusyError, SellerCircuitOpenError } from '../protection/protection-errors';
@@ -200,6 +201,14 @@ async function attemptOf(deps: OperationDeps, input: OperationInput): Promise<At
   const key = idempotencyKeyOf(input);
   const locations = await resolveItems(deps, input, request);
   const member = await memberOf(deps, locations[0].memberId);
+  // Before the order is claimed: a refused order leaves nothing recorded and its number free.
+  if (member.status !== 'live')
+    throw notServing(
+      member,
+      request.items.map((item, i) =>
+        notServingDetail(member, `/items/${i}/location_id`, `location '${item.location_id}'`),
+      ),
+    );
   const { items, ...order } = request;
   const forwarded: PlaceOrderSellerRequest = {
     service: 'place_order',

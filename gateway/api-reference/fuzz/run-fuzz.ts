@@ -331,6 +331,8 @@ async function templateOf(
     const value = p.name === 'cart_id' && session !== undefined ? session.cartId : String(p.example);
     if (p.in === 'path') pathValues[p.name as string] = value;
     else if (p.in === 'query') query[p.name as string] = value;
+    // A documented header (X-Operator on the member writes) goes with its example, as a caller sends it.
+    else if (p.in === 'header') headers[(p.name as string).toLowerCase()] = value;
   }
   return {
     method: op.method.toUpperCase(),

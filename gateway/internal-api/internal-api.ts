@@ -20,6 +20,7 @@ import { outboxRoutes } from './outbox-routes';
 import type { ExchangeFeed } from '../../inspector/exchange';
 import { createInspector } from '../../inspector/inspector-app';
 import { keyRoutes } from './key-routes';
+import { certificationRoutes } from './certification-routes';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { metricsRoute } from '../metrics/metrics-route';
 import { internalApiReferenceRoutes } from '../api-reference/api-reference-routes';
@@ -41,6 +42,8 @@ export interface InternalApiDeps {
   log?: (line: string) => void;
   /** The gateway's forwarded exchanges: served by the inspector at /inspector, behind the same credential. */
   inspector?: { feed: ExchangeFeed; signal?: AbortSignal };
+  /** A certification worker in this process, woken when a certification is asked for. */
+  certificationWorker?: { wake(): void };
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -95,6 +98,10 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
   app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
+  app.route(
+    '/internal',
+    certificationRoutes({ store: deps.store, clock, onRequested: () => deps.certificationWorker?.wake() }),
+  );
   app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 
   app.notFound((c) =>

@@ -49,6 +49,8 @@ export interface StartInternalApiOptions {
   outboxPollMs?: number;
   /** The gateway's forwarded exchanges in this process: adds the inspector page at /inspector. */
   exchanges?: ExchangeFeed;
+  /** A certification worker in this process, woken when a certification is asked for. */
+  certificationWorker?: { wake(): void };
 }
 
 export interface RunningInternalApi {
@@ -88,6 +90,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
     log,
     inspector,
     metrics: options.metrics,
+    certificationWorker: options.certificationWorker,
   });
 
   const hostname = options.hostname ?? config.hostname;

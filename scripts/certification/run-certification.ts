@@ -237,6 +237,8 @@ export async function runCertification(
       return { kind: 'error', message: error.message };
     throw error;
   }
+  // Stopped (the worker is stopping, or lost its lease): nothing complete was measured, so no certificate.
+  if (signal.aborted) return { kind: 'error', message: `stopped before it was complete: ${String(signal.reason)}` };
   const { passed, findings } = verdictOf(spec, reports);
   return {
     kind: 'certificate',

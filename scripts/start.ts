@@ -90,6 +90,7 @@ Federated Gateway (development)
   internal API  ${internalApi.url}/internal/users/create   (Authorization: Bearer $INTERNAL_API_TOKEN; development default in docs/internal-api.md)
   inspectors    ${seller.url}/__admin/ui (mock seller)   ${internalApi.url}/inspector#token=<INTERNAL_API_TOKEN> (gateway's forwarded calls)
   metrics       ${internalApi.url}/metrics   (Prometheus; same credential)
+  certification npm run certification -- request <member> --wait   (a worker runs here; docs/gateway/certification.md)
   store         DATABASE_URL / GATEWAY_DATA_DIR, else var/pglite (seeded on first start)
 
 Mint a development token (user demo) and ask for an item:

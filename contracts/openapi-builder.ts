@@ -38,7 +38,7 @@ export interface Endpoint {
     description?: string;
   };
   reply: {
-    status: 200 | 201 | 204;
+    status: 200 | 201 | 202 | 204;
     schema?: TSchema | Json;
     example?: unknown;
     examples?: NamedExamples;

@@ -10,6 +10,7 @@ import { demoSellerUrl, pointSeededMembersAt } from '../gateway/directory/demo-s
 import { createDirectory } from '../gateway/directory/create-directory';
 import { createExchangeLog } from '../inspector/exchange-log';
 import { createGatewayMetrics } from '../gateway/metrics/gateway-metrics';
+import { startCertificationWorker } from './certification/worker';
 
 // npm start: the mock seller (9090, default scenario), the embedded store with the seeds,
 // the gateway (8080) and the internal API (8081) — everything a developer needs locally.
@@ -51,6 +52,7 @@ try {
   let store;
   let gateway;
   let internal;
+  let certification;
   try {
     // The demo's members call this mock seller, wherever it listens (a MOCK_SELLER_URL given wins).
     const sellerUrl = process.env.MOCK_SELLER_URL ?? demoSellerUrl(seller.url, env.MOCK_SELLER_PUBLIC_URL);
@@ -67,8 +69,11 @@ try {
     const exchanges = createExchangeLog({ limit: 500 });
     const metrics = createGatewayMetrics({ store });
     gateway = await startGatewayServer(process.env, { store, directory, exchanges, metrics });
-    internal = await startInternalApi({ store, directory, exchanges, metrics });
+    // Certification jobs from this store, each run in a child process (never on the gateway's event loop).
+    certification = startCertificationWorker({ store });
+    internal = await startInternalApi({ store, directory, exchanges, metrics, certificationWorker: certification });
   } catch (error) {
+    await certification?.stop();
     await gateway?.close();
     await store?.close();
     await seller.close();
@@ -76,6 +81,7 @@ try {
   }
   const openStore = store;
   const internalApi = internal;
+  const worker = certification;
   const base = gateway.url;
   console.error(`
 Federated Gateway (development)
@@ -84,6 +90,7 @@ Federated Gateway (development)
   internal API  ${internalApi.url}/internal/users/create   (Authorization: Bearer $INTERNAL_API_TOKEN; development default in docs/internal-api.md)
   inspectors    ${seller.url}/__admin/ui (mock seller)   ${internalApi.url}/inspector#token=<INTERNAL_API_TOKEN> (gateway's forwarded calls)
   metrics       ${internalApi.url}/metrics   (Prometheus; same credential)
+  certification npm run certification -- request <member> --wait   (a worker runs here; docs/gateway/certification.md)
   store         DATABASE_URL / GATEWAY_DATA_DIR, else var/pglite (seeded on first start)
 
 Mint a development token (user demo) and ask for an item:
@@ -102,7 +109,8 @@ More: docs/gateway.md. Ctrl-C stops everything (in-flight requests finish first)
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     // The gateway drains first, so its in-flight seller calls still find the mock seller.
-    void Promise.all([gateway.close(), internalApi.close()])
+    // The certification worker releases its jobs and stops its children before the store closes.
+    void Promise.all([gateway.close(), internalApi.close(), worker.stop()])
       .catch((error) => console.error(`start: shutdown: ${(error as Error).message}`))
       .then(() => openStore.close())
       .then(() => seller.close())

@@ -9,6 +9,7 @@ import { CONTRACT_VERSION } from '../../contracts/contract-version';
 import { buildOpenApiDocument, type Endpoint, type ErrorAnswer, type Json } from '../../contracts/openapi-builder';
 import { errorAnswer } from './error-answers';
 import { SESSION_COOKIE } from '../../inspector/inspector-access';
+import { certificationEndpoints } from './certification-endpoints';
 import {
   InspectorErrorReply,
   InspectorExchangesReply,
@@ -319,6 +320,7 @@ export const INTERNAL_ENDPOINTS: Endpoint[] = withBodyLimit([
     },
   },
   ...MEMBER_ENDPOINTS,
+  ...certificationEndpoints({ 401: E[401](), 403: E[403](), 415: E[415](), 503: E[503](STORE_DOWN) }),
 ]);
 
 export function internalApiDocument(options: { serverUrl?: string } = {}): Json {
@@ -336,6 +338,7 @@ export function internalApiDocument(options: { serverUrl?: string } = {}): Json 
       ['Keys', "Buyer systems' public keys (npm run keys)"],
       ['Members', 'Members, their locations and accounts, and their change history (npm run members)'],
       ['Outbox', 'The welcome-mail outbox (npm run outbox)'],
+      ['Certification', "Members' certification jobs and certificates (npm run certification)"],
       ['Inspector', "The live view of the gateway's forwarded exchanges"],
       ['Operations', 'Metrics and this document'],
     ].map(([name, description]) => ({ name, description })),

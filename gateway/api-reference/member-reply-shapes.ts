@@ -3,7 +3,14 @@
 // at the bottom make typecheck fail when the two drift apart.
 import { Type, type Static } from '@sinclair/typebox';
 import { StateMapFile } from '../../contracts/state-map-schema';
-import type { AccountView, CertificateView, LocationView, MemberChange, MemberView } from '../directory/members';
+import {
+  MEMBER_ACTIONS,
+  type AccountView,
+  type CertificateView,
+  type LocationView,
+  type MemberChange,
+  type MemberView,
+} from '../directory/members';
 
 const Timestamp = Type.String({ description: 'ISO 8601 UTC' });
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('live'), Type.Literal('suspended')], {
@@ -70,18 +77,7 @@ export const MemberDetailReply = Type.Object(
   { title: 'Member detail — reply', additionalProperties: false },
 );
 
-const Action = Type.Union(
-  [
-    'member.create',
-    'member.update',
-    'member.suspend',
-    'member.reinstate',
-    'location.add',
-    'location.update',
-    'account.add',
-    'account.update',
-  ].map((a) => Type.Literal(a)),
-);
+const Action = Type.Union(MEMBER_ACTIONS.map((a) => Type.Literal(a)));
 export const MemberChangesReply = Type.Array(
   Type.Object(
     {

@@ -123,15 +123,19 @@ export interface MemberChange {
   at: string;
 }
 
-export type MemberAction =
-  | 'member.create'
-  | 'member.update'
-  | 'member.suspend'
-  | 'member.reinstate'
-  | 'location.add'
-  | 'location.update'
-  | 'account.add'
-  | 'account.update';
+/** What a member_changes row records; `member.certified` is written by a certification that passed. */
+export const MEMBER_ACTIONS = [
+  'member.create',
+  'member.update',
+  'member.suspend',
+  'member.reinstate',
+  'member.certified',
+  'location.add',
+  'location.update',
+  'account.add',
+  'account.update',
+] as const;
+export type MemberAction = (typeof MEMBER_ACTIONS)[number];
 
 export interface MemberWriterOptions {
   store: Store;

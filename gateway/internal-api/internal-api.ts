@@ -21,6 +21,7 @@ import type { ExchangeFeed } from '../../inspector/exchange';
 import { createInspector } from '../../inspector/inspector-app';
 import { keyRoutes } from './key-routes';
 import { memberRoutes } from './member-routes';
+import { certificationRoutes } from './certification-routes';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { metricsRoute } from '../metrics/metrics-route';
 import { internalApiReferenceRoutes } from '../api-reference/api-reference-routes';
@@ -44,6 +45,8 @@ export interface InternalApiDeps {
   log?: (line: string) => void;
   /** The gateway's forwarded exchanges: served by the inspector at /inspector, behind the same credential. */
   inspector?: { feed: ExchangeFeed; signal?: AbortSignal };
+  /** A certification worker in this process, woken when a certification is asked for. */
+  certificationWorker?: { wake(): void };
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -101,6 +104,10 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   app.route(
     '/internal/members',
     memberRoutes({ store: deps.store, directory: deps.directory, clock, sellerUrlRefusal: deps.sellerUrlRefusal }),
+  );
+  app.route(
+    '/internal',
+    certificationRoutes({ store: deps.store, clock, onRequested: () => deps.certificationWorker?.wake() }),
   );
   app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 

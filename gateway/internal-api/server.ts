@@ -50,6 +50,8 @@ export interface StartInternalApiOptions {
   outboxPollMs?: number;
   /** The gateway's forwarded exchanges in this process: adds the inspector page at /inspector. */
   exchanges?: ExchangeFeed;
+  /** A certification worker in this process, woken when a certification is asked for. */
+  certificationWorker?: { wake(): void };
 }
 
 export interface RunningInternalApi {
@@ -90,6 +92,7 @@ export async function startInternalApi(options: StartInternalApiOptions): Promis
     inspector,
     metrics: options.metrics,
     sellerUrlRefusal: sellerUrlRefusalOf(env),
+    certificationWorker: options.certificationWorker,
   });
 
   const hostname = options.hostname ?? config.hostname;

@@ -20,6 +20,7 @@ import { outboxRoutes } from './outbox-routes';
 import type { ExchangeFeed } from '../../inspector/exchange';
 import { createInspector } from '../../inspector/inspector-app';
 import { keyRoutes } from './key-routes';
+import { conformanceRoutes } from './conformance-routes';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { metricsRoute } from '../metrics/metrics-route';
 import { internalApiReferenceRoutes } from '../api-reference/api-reference-routes';
@@ -85,6 +86,8 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
     return c.json(reply, 200);
   });
 
+  const conformance = conformanceRoutes({ store: deps.store, clock, credential: deps.config.token });
+  app.route('/inspector/conformance', conformance.page);
   if (deps.inspector !== undefined) {
     // Outside /internal/*: a browser cannot send the bearer header, so the inspector takes the
     // credential once and keeps a session cookie (inspector/inspector-access.ts).
@@ -95,6 +98,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
   }
   app.route('/internal/outbox', outboxRoutes({ store: deps.store, clock, dispatcher: deps.dispatcher }));
   app.route('/internal/keys', keyRoutes({ store: deps.store, directory: deps.directory }));
+  app.route('/internal/conformance', conformance.api);
   app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 
   app.notFound((c) =>

@@ -8,10 +8,22 @@ import type { Queryable } from '../store/store';
 // across instances. Labels are bounded: members are the directory's, operations four, rules
 // the closed list (conformance/conformance-rules.ts). Alert rules: alert-rules.yml beside this.
 
-type Child = { inc(value?: number): void };
+interface Totals {
+  judged: number;
+  nonconforming: number;
+  rules: Map<string, number>;
+}
 
+/**
+ * The counts are plain numbers bumped per reply (prom-client hashes a label set on every
+ * inc(), some microseconds on the hot path); each counter writes them out at scrape time.
+ */
 export function replyCounters(registry: Registry, store: Queryable | undefined) {
-  const judged = new Counter({
+  const totals = new Map<string, Map<string, Totals>>();
+  const each = (visit: (member: string, operation: string, t: Totals) => void) => {
+    for (const [member, operations] of totals) for (const [operation, t] of operations) visit(member, operation, t);
+  };
+  new Counter({
     name: 'gateway_replies_judged_total',
     help: 'Seller replies the gateway judged (a JSON 2xx body checked against the schema and the reply rules), by member and operation',
     labelNames: ['member', 'operation'],
@@ -19,50 +31,44 @@ export function replyCounters(registry: Registry, store: Queryable | undefined) 
     // Every live member is exported from the start (at 0), so "a member with no replies" is a
     // series that stays flat rather than one that is missing.
     async collect() {
-      if (store === undefined) return;
-      const live = await liveMembers(store).catch(() => []);
+      const live = store === undefined ? [] : await liveMembers(store).catch(() => []);
+      this.reset();
       for (const member of live) for (const operation of FORWARDED_OPERATIONS) this.inc({ member, operation }, 0);
+      each((member, operation, t) => this.inc({ member, operation }, t.judged));
     },
   });
-  const nonconforming = new Counter({
+  new Counter({
     name: 'gateway_replies_nonconforming_total',
     help: 'Seller replies that broke at least one reply rule (or the schema), by member and operation',
     labelNames: ['member', 'operation'],
     registers: [registry],
+    collect() {
+      this.reset();
+      each((member, operation, t) => this.inc({ member, operation }, t.nonconforming));
+    },
   });
-  const broken = new Counter({
+  new Counter({
     name: 'gateway_replies_broken_total',
     help: 'Seller replies that broke a reply rule (reply.schema: not the contract’s shape), by member, operation and rule; once per reply',
     labelNames: ['member', 'operation', 'rule'],
     registers: [registry],
+    collect() {
+      this.reset();
+      each((member, operation, t) => {
+        for (const [rule, n] of t.rules) this.inc({ member, operation, rule }, n);
+      });
+    },
   });
-  // Children cached per label set: the hot path skips prom-client's label hashing.
-  const children = new Map<string, { judged: Child; nonconforming: Child; rules: Map<string, Child> }>();
-  const childrenOf = (member: string, operation: string) => {
-    const key = `${member}\u0000${operation}`;
-    let c = children.get(key);
-    if (c === undefined)
-      children.set(
-        key,
-        (c = {
-          judged: judged.labels({ member, operation }),
-          nonconforming: nonconforming.labels({ member, operation }),
-          rules: new Map(),
-        }),
-      );
-    return c;
-  };
   return {
     judged(member: string, operation: string, rules: readonly string[]): void {
-      const c = childrenOf(member, operation);
-      c.judged.inc();
+      let ofMember = totals.get(member);
+      if (ofMember === undefined) totals.set(member, (ofMember = new Map()));
+      let t = ofMember.get(operation);
+      if (t === undefined) ofMember.set(operation, (t = { judged: 0, nonconforming: 0, rules: new Map() }));
+      t.judged += 1;
       if (rules.length === 0) return;
-      c.nonconforming.inc();
-      for (const rule of rules) {
-        let child = c.rules.get(rule);
-        if (child === undefined) c.rules.set(rule, (child = broken.labels({ member, operation, rule })));
-        child.inc();
-      }
+      t.nonconforming += 1;
+      for (const rule of rules) t.rules.set(rule, (t.rules.get(rule) ?? 0) + 1);
     },
   };
 }

@@ -81,7 +81,7 @@ describe('a mistyped or missing flag', () => {
         ['--seller-url', 'http://127.0.0.1:1/seller'],
         "--state-map or --states-url is required: your catalogue, or our mock seller's provider-state URL",
       ],
-      ['replay', [], 'a replay file is required: replay <file> (load and explore write them)'],
+      ['replay', [], 'a replay file is required: replay <file> (load and explore write them; so does the gateway)'],
       ['rules-proxy', [], '--upstream is required'],
       ['explore', ['--seller-url'], '--seller-url needs a value'],
     ];

@@ -32,7 +32,7 @@ every reply rule; each failure shrunk to the smallest request still breaking the
   --json <file>             also write the conformance report as JSON
   --junit <file>            also write JUnit XML (one test case per operation × rule)
   --ctrf <file>             also write the same test cases as CTRF JSON (ctrf.io)
-  --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
+  --replay-dir <dir>        where replay files of failures seen only under concurrency go (default verify-replays)
   --html <file>             also write one self-contained HTML page: the operation × rule matrix
                             coloured by score, each failure's shrunk request and curl command
   --help                    this text

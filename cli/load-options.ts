@@ -59,7 +59,7 @@ model (--rate): requests on a schedule whatever the replies do, latency from the
   --junit <file>            also write JUnit XML (a test case per step, rule, SLO and the gate)
   --ctrf <file>             also write the same test cases as CTRF JSON (ctrf.io)
   --html <file>             also write one self-contained HTML page: latency and throughput charts
-  --replay-dir <dir>        where replay files of failures that need company go (default verify-replays)
+  --replay-dir <dir>        where replay files of failures seen only under concurrency go (default verify-replays)
   --help                    this text
 
 Whether orders are placed, and the bound on requests, on stderr before the first is sent;

@@ -52,7 +52,8 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; summary: string }
       async () => (await import('./replay-options')).readReplayCommandLine,
       async () => (await import('./replay-command')).runReplay,
     ),
-    summary: 'send a failure that needs company again, with its company (a file load or explore wrote)',
+    summary:
+      "send failures again: one seen only under concurrency (load, explore), or production's (the gateway's file)",
   },
   'check-openapi': {
     load: readThenRun(

@@ -1,20 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { exchange } from '../verification/explore/exchange';
-import { isReplayFile } from '../verification/load/replay-file';
+import { isReplayFile, type ReplayFile } from '../verification/load/replay-file';
+import {
+  PRODUCTION_REPLAY_KIND,
+  validateProductionReplayFile,
+  type ProductionReplayFile,
+} from '../contracts/production-replay';
 import type { CommandIo } from './command-io';
-import { readReplayCommandLine, ROUNDS } from './replay-options';
+import { readReplayCommandLine, ROUNDS, type ReplayOptions } from './replay-options';
+import { runProductionReplay } from './production-replay-command';
 
-// `replay <file>`: a failure that needs company, sent again with its company — the
+// `replay <file>`: a failure seen only under concurrency, sent again as it was seen — the
 // failing request and the requests that were in flight beside it, all at once, a few rounds.
-// Exit 1 when the rule breaks again (the failure is shown), 0 when it did not this time.
+// Or a production replay file (the gateway's): each exchange sent again, a verdict each.
+// Exit 1 when a rule breaks again (the failure is shown), 0 when none did this time.
 
 export async function replayCommand(argv: string[], io: CommandIo): Promise<number> {
   const parsed = readReplayCommandLine(argv, io);
   return parsed.kind === 'exit' ? parsed.code : runReplay(parsed.options, io);
 }
 
-/** The file's failing request and its company, a few rounds. */
-export async function runReplay({ file }: { file: string }, io: CommandIo): Promise<number> {
+/** The file's failing request and the requests beside it, a few rounds; or a production file's exchanges. */
+export async function runReplay(options: ReplayOptions, io: CommandIo): Promise<number> {
+  const { file } = options;
   let data: unknown;
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
@@ -22,13 +30,32 @@ export async function runReplay({ file }: { file: string }, io: CommandIo): Prom
     io.stderr(`replay: ${file}: ${(error as Error).message}\n`);
     return 2;
   }
+  if ((data as { kind?: unknown } | null)?.kind === PRODUCTION_REPLAY_KIND) {
+    const shape = validateProductionReplayFile(data);
+    if (!shape.valid) {
+      const [first] = shape.errors;
+      io.stderr(`replay: ${file} is not a production replay file: ${first.path || '/'} ${first.message}\n`);
+      return 2;
+    }
+    return runProductionReplay(data as ProductionReplayFile, options, io);
+  }
   if (!isReplayFile(data)) {
-    io.stderr(`replay: ${file} is not a replay file (kind "replay", seller_url, rule, failing, companions)\n`);
+    io.stderr(
+      `replay: ${file} is not a replay file (kind "replay", seller_url, rule, failing, companions; or kind "${PRODUCTION_REPLAY_KIND}")\n`,
+    );
     return 2;
   }
-  const target = { sellerUrl: data.seller_url, headers: data.headers, timeoutMs: data.timeout_ms };
+  return replayWithCompany(data, options, io);
+}
+
+async function replayWithCompany(data: ReplayFile, options: ReplayOptions, io: CommandIo): Promise<number> {
+  const target = {
+    sellerUrl: options.sellerUrl ?? data.seller_url,
+    headers: { ...data.headers, ...options.headers },
+    timeoutMs: options.timeoutMs ?? data.timeout_ms,
+  };
   io.stderr(
-    `replay: ${data.rule}: the failing request with ${data.companions.length} beside it, ${ROUNDS} rounds, to ${data.seller_url}\n`,
+    `replay: ${data.rule}: the failing request with ${data.companions.length} beside it, ${ROUNDS} rounds, to ${target.sellerUrl}\n`,
   );
   for (let round = 1; round <= ROUNDS; round++) {
     if (io.signal.aborted) return 130;

@@ -131,7 +131,7 @@ describe('verify --load', () => {
     expect(talk!.first_failure.companions!.length).toBeGreaterThanOrEqual(8);
     expect(out.stdout).toMatch(/item.unknown-id held at concurrency 1 and broke from concurrency 16 on/);
     expect(out.stdout).toMatch(/only under concurrency: .*a lone curl would pass/);
-    // The replay command, not a lone curl, sends it with its company: broken again.
+    // The replay command, not a lone curl, sends it with the requests that were in flight beside it: broken again.
     const files = await readdir(replayDir);
     expect(files.length).toBeGreaterThan(0);
     expect(talk!.first_failure.replay).toContain(`federated-gateway replay ${replayDir}`);
@@ -199,7 +199,7 @@ describe('verify --load', () => {
 });
 
 describe('verify --explore against a seller that cross-talks under concurrency', () => {
-  it('tells a failure that needs company apart: not shrunk, no lone curl, a replay file with its company', async () => {
+  it('tells a failure seen only under concurrency apart: not shrunk, no lone curl, a replay file with the requests beside it', async () => {
     const mock = await mockWith({ service_time: { ms: 15 }, cross_talk: { above: 3, mix: 'item-id' } });
     const replayDir = join(dir.path, 'explore-replays');
     const json = join(dir.path, 'explore.json');

@@ -10,3 +10,4 @@ export * from './fused-reply-check';
 export * from './operation-of-service';
 export * from './json-schema-documents';
 export * from './contract-version';
+export * from './production-replay';

@@ -28,6 +28,8 @@ import { failedAttempts } from '../shared/failed-attempts';
 import { createRateLimiter } from './protection/rate-limiter';
 import { clientRateLimits } from './protection/client-rate-limits';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
+import type { ConformanceCounter } from './conformance/conformance-counter';
+import { judgedReplyListener } from './conformance/judged-reply-listener';
 import { protectSellerClient, sellerProtectionOptions } from './protection/protected-seller-client';
 import { INQUIRY_ITEMS_RULE, itemCountLimit, ORDER_LINES_RULE } from './protection/item-count-limit';
 
@@ -48,6 +50,8 @@ export interface GatewayDeps {
   catalogTokenTtlSeconds?: number;
   /** Prometheus metrics of this gateway (served by the internal API's /metrics); none by default. */
   metrics?: GatewayMetrics;
+  /** Production conformance: every judged reply counted (flushed to the store by its owner); none by default. */
+  conformance?: ConformanceCounter;
   /** True once the instance is shutting down: /health answers 503 (reason `draining`). */
   draining?: () => boolean;
   /** The seller reply check: the fused one pass by default; the reference path (checkSellerReply) for oracle tests. */
@@ -105,6 +109,7 @@ function operationsOf(deps: GatewayDeps, clock: Clock, config: GatewayConfig): O
     config,
     onViolations: metrics && ((member, list) => metrics.violations(member, list)),
     replyCheck: deps.replyCheck,
+    onReplyJudged: judgedReplyListener(metrics, deps.conformance),
   });
 }
 

@@ -15,6 +15,7 @@ import { createSellerClient } from './seller-client/seller-client';
 import { recordingSellerClient } from './seller-client/recording-seller-client';
 import type { ExchangeLog } from '../inspector/exchange-log';
 import { createGateway } from './app';
+import { createConformanceCounter } from './conformance/conformance-counter';
 import { flushJsonLines, jsonLineLogger } from './http/request-log';
 import { GATEWAY_PROCESS_ENVIRONMENT, serverSettings } from './server-settings';
 import { EnvironmentError, readEnvironment } from '../shared/environment';
@@ -77,8 +78,10 @@ export async function startGatewayServer(
     addressPolicy: settings.sellerAddresses,
   });
   const sellerClient = overrides.exchanges === undefined ? direct : recordingSellerClient(direct, overrides.exchanges);
+  const conformance = createConformanceCounter({ store }); // flushed every 10 s and at close
   const app = createGateway({
     store,
+    conformance,
     directory,
     sellerClient,
     config: settings.config,
@@ -106,6 +109,7 @@ export async function startGatewayServer(
     throw error;
   }
   console.error(`gateway: listening on ${listening.url}, store ${describeStore(storeOptionsFromEnv(env))}`);
+  conformance.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -118,6 +122,7 @@ export async function startGatewayServer(
         await listening.drain(settings.shutdownGraceMs, options.idleGraceMs);
         // Every request is answered: its log line goes out now, not a turn later.
         flushJsonLines();
+        await conformance.stop().catch(lostCounts); // the last counts reach the store before it closes
         await sellerClient.close();
         if (ownsStore) await store.close();
       })();
@@ -125,6 +130,9 @@ export async function startGatewayServer(
     },
   };
 }
+
+const lostCounts = (error: unknown) =>
+  console.error(`gateway: conformance counts of the last seconds lost at stop: ${(error as Error).message}`);
 
 async function main(): Promise<void> {
   readEnvironment(GATEWAY_PROCESS_ENVIRONMENT);

@@ -62,8 +62,12 @@ describe('every HTML page carries the security headers', () => {
       log: () => {},
       inspector: { feed: createExchangeLog() },
     });
-    expect(await htmlPages(app)).toEqual(['/inspector']);
-    expect(await htmlPages(app, { authorization: `Bearer ${token}` })).toEqual(['/inspector']);
+    // The conformance page beside it answers the same sign-in without the credential.
+    expect((await htmlPages(app)).sort()).toEqual(['/inspector', '/inspector/conformance']);
+    expect((await htmlPages(app, { authorization: `Bearer ${token}` })).sort()).toEqual([
+      '/inspector',
+      '/inspector/conformance',
+    ]);
     expect(await (await app.request('/inspector')).text()).toContain('id="login"');
   });
 

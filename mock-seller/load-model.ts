@@ -5,7 +5,7 @@ import { draw, latencyMs } from './fault-schedule';
 // The scenario's `load` section at run time: N workers with a seeded service time and a FIFO
 // queue beyond them, and the cross-talk fault — a reply takes an item id or an original_part
 // from another request in flight, while more than `above` are in flight. Requests alone are
-// always answered correctly: the failure needs company, as a shared-state bug does. And the
+// always answered correctly: the failure shows only under concurrency, as a shared-state bug does. And the
 // stall: for for_ms at the end of every every_ms nothing is answered; a request arriving in one
 // waits for it to end before it queues for a worker.
 

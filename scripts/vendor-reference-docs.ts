@@ -62,17 +62,15 @@ export async function renderCommandsPage(): Promise<string> {
   for (const page of HELP_PAGES) {
     const text = await helpText(page.argv);
     const fence = fenceFor(text);
-    sections.push(
-      `## \`${page.title}\`\n\n\`npx federated-gateway ${page.argv.join(' ')}\`:\n\n${fence}text id=${page.id}\n${text}${fence}\n`,
-    );
+    sections.push(`## \`${page.title}\`\n\n${fence}text id=${page.id}\n${text}${fence}\n`);
   }
   return [
     '# Command reference',
     '',
     GENERATED,
     '',
-    'Every command of `npx federated-gateway`, as its `--help` prints it. The pages beside this one',
-    'say when to use each ([the index](../README.md)).',
+    'Every command of `npx federated-gateway`: each section is what `npx federated-gateway <command>',
+    '--help` prints. The pages beside this one say when to use each ([the index](../README.md)).',
     '',
     ...HELP_PAGES.map((p) => `- [\`${p.title}\`](#${slug(`\`${p.title}\``)})`),
     '',

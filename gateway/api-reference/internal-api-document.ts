@@ -8,6 +8,7 @@ import { SERVER_ANSWER_RESPONSES } from './server-answer-responses';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';
 import { buildOpenApiDocument, type Endpoint, type ErrorAnswer, type Json } from '../../contracts/openapi-builder';
 import { errorAnswer } from './error-answers';
+import { CONFORMANCE_ENDPOINTS } from './conformance-endpoints';
 import { SESSION_COOKIE } from '../../inspector/inspector-access';
 import { certificationEndpoints } from './certification-endpoints';
 import {
@@ -340,10 +341,11 @@ export function internalApiDocument(options: { serverUrl?: string } = {}): Json 
       ['Outbox', 'The welcome-mail outbox (npm run outbox)'],
       ['Certification', "Members' certification jobs and certificates (npm run certification)"],
       ['Inspector', "The live view of the gateway's forwarded exchanges"],
+      ['Conformance', 'Production conformance: replies judged and broken per member, the replay file'],
       ['Operations', 'Metrics and this document'],
     ].map(([name, description]) => ({ name, description })),
     errorSchemas: { GatewayErrorReply, InspectorErrorReply },
-    endpoints: INTERNAL_ENDPOINTS,
+    endpoints: [...INTERNAL_ENDPOINTS, ...CONFORMANCE_ENDPOINTS],
     sharedAnswers: SERVER_ANSWER_RESPONSES,
     securitySchemes: {
       internalApi: { type: 'http', scheme: 'bearer', description: 'The internal API credential (INTERNAL_API_TOKEN)' },

@@ -22,7 +22,8 @@ const SEED = 20_261_125;
 const RUNS_PER_OPERATION = 300;
 // No time limit: every run of the seed is sent however busy the machine, so the file runs beside
 // others (a budget cut the runs short under load, which kept it in vitest's serial group).
-// Room for the member routes' thirteen operations too, on a busy 2-core machine.
+// 240 s: room for the member routes' thirteen operations and the five conformance ones (each
+// reads the store's figures), on a busy 2-core machine.
 const TIMEOUT_MS = 240_000;
 
 let gw: TestGateway;

@@ -22,6 +22,7 @@ import { createInspector } from '../../inspector/inspector-app';
 import { keyRoutes } from './key-routes';
 import { memberRoutes } from './member-routes';
 import { certificationRoutes } from './certification-routes';
+import { conformanceRoutes } from './conformance-routes';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { metricsRoute } from '../metrics/metrics-route';
 import { internalApiReferenceRoutes } from '../api-reference/api-reference-routes';
@@ -91,6 +92,8 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
     return c.json(reply, 200);
   });
 
+  const conformance = conformanceRoutes({ store: deps.store, clock, credential: deps.config.token });
+  app.route('/inspector/conformance', conformance.page);
   if (deps.inspector !== undefined) {
     // Outside /internal/*: a browser cannot send the bearer header, so the inspector takes the
     // credential once and keeps a session cookie (inspector/inspector-access.ts).
@@ -109,6 +112,7 @@ export function createInternalApi(deps: InternalApiDeps): Hono {
     '/internal',
     certificationRoutes({ store: deps.store, clock, onRequested: () => deps.certificationWorker?.wake() }),
   );
+  app.route('/internal/conformance', conformance.api);
   app.route('/', internalApiReferenceRoutes({ serverUrl: deps.config.publicUrl }));
 
   app.notFound((c) =>

@@ -4,6 +4,7 @@ import type { Queryable } from '../store/store';
 import type { SellerOutcome } from '../seller-client/seller-client.types';
 import type { BreakerState, CircuitBreakers } from '../protection/circuit-breaker';
 import { countMailByState } from '../mail/outbox';
+import { replyCounters } from './reply-counters';
 
 // What the gateway is doing, for Prometheus: one registry per gateway process (never
 // prom-client's global one, so tests and several apps in one process do not collide),
@@ -17,6 +18,8 @@ export interface GatewayMetrics {
   sellerCall(memberId: string, outcome: SellerOutcome): void;
   sellerRefused(memberId: string, reason: 'circuit-open' | 'busy'): void;
   violations(memberId: string, violations: readonly Violation[]): void;
+  /** One seller reply judged, and the rules it broke (each once): conformance with its denominator. */
+  replyJudged(memberId: string, operation: string, broken: readonly string[]): void;
   /** Breaker states are read at each scrape from the gateway's breakers. */
   watchBreakers(breakers: CircuitBreakers): void;
 }
@@ -35,6 +38,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   const requests = requestCounters(registry);
   const sellers = sellerCounters(registry);
+  const replies = replyCounters(registry, options.store);
   const watched: CircuitBreakers[] = [];
   breakerGauge(registry, watched);
   if (options.store !== undefined) outboxGauge(registry, options.store);
@@ -54,6 +58,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     violations(member, list) {
       for (const v of list) sellers.violations.inc({ rule: v.rule, member });
     },
+    replyJudged: replies.judged,
     watchBreakers(breakers) {
       watched.push(breakers);
     },

@@ -109,6 +109,14 @@ function checkedReply<T>(
 ): CheckedReply<T> {
   if (outcome.kind !== 'reply') throw sellerFault(member, outcome);
   const check = (deps.replyCheck ?? checkSellerReplyFused)(operation, body, outcome.body);
+  deps.onReplyJudged?.({
+    memberId: member.id,
+    operation,
+    request: body,
+    replyText: outcome.text,
+    reply: outcome.body,
+    check,
+  });
   if (check.errors.length > 0) {
     throw new SellerReplyError(
       `the seller of member ${member.id} sent a reply that does not match the contract (${check.errors.length} ` +

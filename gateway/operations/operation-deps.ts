@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import type { GatewayConfig } from '../gateway-config';
 import type { AuthenticatedBuyer } from '../auth/token-verifier';
 import type { SellerReplyCheck, Violation } from '../../contracts/index';
+import type { ReplyJudgement } from '../conformance/reply-judgement';
 
 /** What every operation is built from; the same handlers serve the v3.2 and v3.1 paths. */
 export interface OperationDeps {
@@ -15,6 +16,8 @@ export interface OperationDeps {
   config: GatewayConfig;
   /** Told of the reply-rule violations found in each seller reply (metrics). */
   onViolations?: (memberId: string, violations: readonly Violation[]) => void;
+  /** Told of every seller reply judged, broken or not (production conformance, its denominators). */
+  onReplyJudged?: (judgement: ReplyJudgement) => void;
   /**
    * How each seller reply is checked: by default the fused one-pass check
    * (checkSellerReplyFused); checkSellerReply, the reference path, for the oracle tests.

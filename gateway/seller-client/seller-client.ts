@@ -107,7 +107,7 @@ function answer(member: SellerCall['member'], status: number, chunks: Buffer[], 
     };
   }
   try {
-    return { kind: 'reply', status, body: JSON.parse(text), elapsedMs };
+    return { kind: 'reply', status, body: JSON.parse(text), text, elapsedMs };
   } catch (error) {
     return {
       kind: 'malformed',

@@ -21,7 +21,8 @@ export interface SellerCall {
 
 /** What came back, classified; never throws for a seller's fault. */
 export type SellerOutcome =
-  | { kind: 'reply'; status: number; body: unknown; elapsedMs: number }
+  /** `text`: the body as read (the conformance sample keeps a broken reply's very bytes). */
+  | { kind: 'reply'; status: number; body: unknown; text?: string; elapsedMs: number }
   | { kind: 'timeout'; message: string; elapsedMs: number }
   /**
    * No usable answer from the connection. `sent` is false only when no connection was made

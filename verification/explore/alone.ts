@@ -2,7 +2,7 @@ import { exchange, type SellerTarget } from './exchange';
 import type { ExploreCase } from './generators';
 import type { ExploreRule } from './rule-coverage';
 
-// A failure seen under concurrency, re-sent alone: does it need company? A seller with a
+// A failure seen under concurrency, re-sent alone: does it fail alone too? A seller with a
 // shared-state bug answers the lone request correctly, and a lone curl command would pass —
 // so the report must say so instead of handing the vendor a command that shows nothing.
 

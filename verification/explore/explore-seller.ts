@@ -34,7 +34,7 @@ export interface ExploreSellerOptions extends CatalogueOptions {
   timeoutMs?: number;
   /** The largest reply read from your system (default 8 MiB). */
   maxReplyBytes?: number;
-  /** Where replay files of failures that need company are written (none are written without it). */
+  /** Where replay files of failures seen only under concurrency are written (none are written without it). */
   replayDir?: string;
   /**
    * Stops the run: the report says so (`stopped`: the signal's reason). Stopped
@@ -70,7 +70,7 @@ function checkOptions(options: ExploreSellerOptions) {
   };
 }
 
-/** A failure that needs company gets a replay file instead of a lone curl that would pass. */
+/** A failure seen only under concurrency gets a replay file instead of a lone curl that would pass. */
 async function writeReplayFiles(dir: string, target: SellerTarget, failures: ExploreFailure[]): Promise<void> {
   let n = 0;
   for (const f of failures.filter((x) => x.reproduces === 'only-under-concurrency'))

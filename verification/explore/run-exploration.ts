@@ -126,7 +126,7 @@ interface Sent {
   stopped?: string;
 }
 
-/** Requests in flight and just finished: a failure's company, should it need it. */
+/** Requests in flight and just finished: what was beside a failure, should it fail only beside them. */
 function flightLog(concurrency: number) {
   type Flight = { c: ExploreCase; start: number; end: number };
   const inFlight = new Set<Flight>();
@@ -229,7 +229,7 @@ async function sendAll(options: ExploreOptions, cases: ExploreCase[]): Promise<S
   return sent;
 }
 
-/** A first break sent alone (does it need company?), then shrunk with a curl command, or reported as first sent. */
+/** A first break sent alone (does it fail alone too?), then shrunk with a curl command, or reported as first sent. */
 async function settleFailure(
   options: ExploreOptions,
   arbitrary: fc.Arbitrary<ExploreCase>,
@@ -237,12 +237,12 @@ async function settleFailure(
   first: FirstBreak,
 ): Promise<ExploreFailure> {
   const { companions, ...f } = first;
-  // Sent alone first: a failure that needs company is not shrunk (alone it passes) nor given a lone curl.
+  // Sent alone first: a failure seen only under concurrency is not shrunk (alone it passes) nor given a lone curl.
   const alone =
     options.concurrency > 1 && !options.signal?.aborted
       ? await reproducesAlone(options.target, original, f.rule, options.aloneTries ?? ALONE_TRIES, options.signal)
       : undefined;
-  // Reported as first sent, not shrunk: when it needs company, or when the run was stopped.
+  // Reported as first sent, not shrunk: when it shows only under concurrency, or when the run was stopped.
   const unshrunk = {
     ...f,
     original,

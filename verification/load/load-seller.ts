@@ -54,7 +54,7 @@ export interface LoadSellerOptions extends CatalogueOptions {
   seed?: number;
   /** Added to every request to your system. */
   headers?: Record<string, string>;
-  /** Where replay files of failures that need company are written (none are written without it). */
+  /** Where replay files of failures seen only under concurrency are written (none are written without it). */
   replayDir?: string;
   /** Stops the run within a second: the partial report says so (`stopped`). */
   signal?: AbortSignal;
@@ -167,7 +167,7 @@ function fedMix(checked: Checked, catalogue: Catalogue): LoadMix {
   return mix;
 }
 
-/** Replay files for failures that need company; the report then carries requests, not the generator's cases. */
+/** Replay files for failures seen only under concurrency; the report then carries requests, not generated cases. */
 async function settleFailures(
   failures: PendingFailure[],
   checked: Checked,

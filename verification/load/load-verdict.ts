@@ -70,7 +70,7 @@ export function rulesBreakingLater(steps: LoadStep[]): RuleUnderConcurrency[] {
   return [...out.values()];
 }
 
-/** Every reply rule and the schema, wherever broken: the first step, the count, whether it needs company. */
+/** Every reply rule and the schema, wherever broken: the first step, the count, whether only under concurrency. */
 export function rulesBroken(steps: LoadStep[]): RuleBroken[] {
   const out = new Map<ExploreRule, RuleBroken>();
   for (const step of steps)

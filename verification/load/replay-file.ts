@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ExploreCase } from '../explore/generators';
 import type { ExploreRule } from '../explore/rule-coverage';
 
-// A failure that needs company, as a file `replay <file>` reads: the failing request
+// A failure seen only under concurrency, as a file `replay <file>` reads: the failing request
 // and the requests that were in flight beside it, sent together again. One file per failure, named after its rule.
 
 /** Where the commands write replay files unless told (`--replay-dir`). */

@@ -24,7 +24,7 @@ export type { PendingFailure } from './step-recorder';
 // The load run: the explorer's generated requests in the gateway's operation mix, sent at each
 // level of the ramp for a fixed time — a number of requests in flight (closed model) or an
 // arrival rate (open model) — every reply judged by the schema and the reply rules. Then the
-// failures are sent alone (do they need company?), and the verdict is drawn (load-verdict.ts).
+// failures are sent alone (do they fail alone too?), and the verdict is drawn (load-verdict.ts).
 
 export interface LoadOptions {
   /** timeoutMs is the deadline: the gateway's per-member timeout. */
@@ -227,7 +227,7 @@ async function runRamp(driver: StepDriver, options: LoadOptions): Promise<Ramp> 
   return ramp;
 }
 
-/** Each first failure sent alone a few times: one that never breaks alone needs company. */
+/** Each first failure sent alone a few times: one that never breaks alone shows only under concurrency. */
 async function sendFailuresAlone(options: LoadOptions, failures: PendingFailure[]): Promise<void> {
   for (const failure of failures) {
     if (failure.rule === ANSWER_RULE) continue; // timeouts and errors: load itself, not a reply to judge

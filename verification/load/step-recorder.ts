@@ -7,10 +7,10 @@ import type { LoadFailingExchange } from './load-report';
 
 // What one step of a load run saw, exchange by exchange, whichever model sent them: the
 // latencies (a typed array grown by doubling: no boxed number per exchange), timeouts, errors,
-// rule breaks, and for the first failure of each rule the company it had — the requests in
+// rule breaks, and for the first failure of each rule the requests in flight beside it — the requests in
 // flight beside it and those that ended after it started.
 
-/** Requests kept beside a failure: enough to replay the company it had. */
+/** Requests kept beside a failure: enough to replay the requests that were beside it. */
 const MAX_COMPANIONS = 64;
 
 /** One request in flight. */
@@ -20,7 +20,7 @@ export interface Flight {
   end: number;
 }
 
-/** What a failing exchange needs until it is reported: its request and its company. */
+/** What a failing exchange needs until it is reported: its request and the requests beside it. */
 export interface PendingFailure extends LoadFailingExchange {
   case: ExploreCase;
   companionCases: ExploreCase[];
@@ -40,7 +40,7 @@ export class StepRecorder {
   private recentNext = 0;
 
   /**
-   * `ring`: how many ended flights are kept as company (4 × the requests in flight);
+   * `ring`: how many ended flights are kept beside failures (4 × the requests in flight);
    * `failures`: the run's list, each first failure of a rule is added to it.
    */
   constructor(

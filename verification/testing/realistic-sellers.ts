@@ -12,7 +12,7 @@ import { request } from 'undici';
 //   correct but slower as load grows, so it has a real knee in either model;
 // - cross-talks above K: while more than K requests are in flight, an item inquiry's reply
 //   takes its first item's id from another request in flight (one buyer's part in another's
-//   reply) — correct alone, wrong only in company.
+//   reply) — correct alone, wrong only beside other requests.
 
 export type SellerBehaviour =
   | { kind: 'stalls'; everyMs: number; forMs: number }

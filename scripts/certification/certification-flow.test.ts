@@ -18,6 +18,7 @@ import {
   type RunningPythonSeller,
 } from '../../fixtures/sellers/spec-faithful-seller';
 import { runCertification } from './run-certification';
+import { memberWriter } from '../../gateway/directory/members';
 
 // A member's way from pending to live, end to end on the store: the seller written from the
 // specification alone (Python) is added pending, certified through the worker with the kit's
@@ -61,15 +62,13 @@ describe.each(availableTestBackends())('certification on %s', (backend) => {
       startSpecFaithfulSeller(),
       startMockSeller({ faults: [{ service: 'item_inquiry', fault: { kind: 'wrong-original-part' } }] }),
     ]);
-    // The seller written from the specification, as an operator adds it: pending, with its
-    // state map, a location and an account; the demo buyer is given that location.
-    await addMember('N7', python.url, SPEC_MAP);
-    await store.query(
-      `INSERT INTO locations (id, member_id, description, type) VALUES ('DEPOT-1', 'N7', 'Depot 1', 2)`,
-    );
-    await store.query(
-      `INSERT INTO accounts (member_id, account_id, description) VALUES ('N7', 'ACC-77', 'Demo garage')`,
-    );
+    // The seller written from the specification, as an operator adds it (the writer behind
+    // `npm run members` and /internal/members): pending, with its state map, a location and an
+    // account; the demo buyer is given that location (user locations are not the directory's).
+    const members = memberWriter({ store });
+    await members.create({ id: 'N7', name: 'Spec-faithful parts', sellerUrl: python.url, stateMap: SPEC_MAP }, 'ops');
+    await members.addLocation('N7', { id: 'DEPOT-1', description: 'Depot 1', type: 2 }, 'ops');
+    await members.addAccount('N7', { accountId: 'ACC-77', description: 'Demo garage' }, 'ops');
     await store.query(
       `INSERT INTO user_locations (user_id, location_id, member_id, account_id, can_order, sort_order)
        SELECT id, 'DEPOT-1', 'N7', 'ACC-77', true, 9 FROM users WHERE username = 'demo'`,
@@ -80,6 +79,32 @@ describe.each(availableTestBackends())('certification on %s', (backend) => {
     python?.close();
     await faulty?.close();
     await store?.close();
+  });
+
+  const inquiryAtN7 = async () => {
+    const app = createGateway({
+      store,
+      directory: createDirectory(store),
+      sellerClient: createSellerClient({}),
+      clock: () => Date.now(),
+      config: gatewayConfig(),
+      logger: () => {},
+    });
+    const token = await mintDevToken('dev-key-1', { issuedAt: Math.floor(Date.now() / 1000) });
+    const response = await app.request(`http://127.0.0.1${V3_2}/item_inquiry`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        items: [{ id: '1', mfr_code: 'FRA', part_number: 'PH3614' }],
+        locations: [{ id: 'DEPOT-1', member: 'N7', account: 'ACC-77' }],
+      }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it('refuses a buyer at the member while it is pending, before any seller call', async () => {
+    const { status, body } = await inquiryAtN7();
+    expect({ status, code: body.status_code }).toEqual({ status: 403, code: 3110 });
   });
 
   it('certifies two members at once: the spec-faithful seller goes live, the faulty one stays pending with its findings', async () => {
@@ -108,16 +133,23 @@ describe.each(availableTestBackends())('certification on %s', (backend) => {
       },
     });
     await worker.drain();
+    await worker.stop();
     console.info(`one certification, wall time: ${wallMs.map((ms) => `${Math.round(ms)} ms`).join(', ')} (${backend})`);
 
     const [passed] = await certificates('N7');
     expect(passed.findings, JSON.stringify(passed.findings)).toEqual([]);
     expect({ job: Number(passed.job_id), verdict: passed.verdict }).toEqual({ job: n7.job.id, verdict: 'passed' });
     expect(await member('N7')).toBe('live');
-    const changes = await store.query<{ actor: string; detail: { after: unknown } }>(
-      `SELECT actor, detail FROM member_changes WHERE member_id = 'N7'`,
+    const changes = await store.query<{ actor: string; action: string; detail: { after?: unknown } }>(
+      `SELECT actor, action, detail FROM member_changes WHERE member_id = 'N7' ORDER BY id`,
     );
-    expect(changes.rows.map((r) => [r.actor, r.detail.after])).toEqual([['certification', { status: 'live' }]]);
+    expect(changes.rows.map((r) => [r.actor, r.action])).toEqual([
+      ['ops', 'member.create'],
+      ['ops', 'location.add'],
+      ['ops', 'account.add'],
+      ['certification', 'member.certified'],
+    ]);
+    expect(changes.rows.at(-1)?.detail.after).toEqual({ status: 'live' });
 
     const [failed] = await certificates('MFAULT');
     expect({ job: Number(failed.job_id), verdict: failed.verdict }).toEqual({ job: mfault.job.id, verdict: 'failed' });
@@ -127,27 +159,10 @@ describe.each(availableTestBackends())('certification on %s', (backend) => {
   }, 180_000);
 
   it('serves a buyer at the newly live member through the gateway', async () => {
-    const directory = createDirectory(store);
-    const app = createGateway({
-      store,
-      directory,
-      sellerClient: createSellerClient({}),
-      clock: () => Date.now(),
-      config: gatewayConfig(),
-      logger: () => {},
-    });
-    const token = await mintDevToken('dev-key-1', { issuedAt: Math.floor(Date.now() / 1000) });
-    const response = await app.request(`http://127.0.0.1${V3_2}/item_inquiry`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        items: [{ id: '1', mfr_code: 'FRA', part_number: 'PH3614' }],
-        locations: [{ id: 'DEPOT-1', member: 'N7', account: 'ACC-77' }],
-      }),
-    });
-    const body = (await response.json()) as { items: { id: string; locations: { id: string }[] }[] };
-    expect(response.status, JSON.stringify(body)).toBe(200);
-    expect(body.items[0].locations.map((l) => l.id)).toContain('DEPOT-1');
+    const { status, body } = await inquiryAtN7();
+    expect(status, JSON.stringify(body)).toBe(200);
+    const items = body.items as { locations: { id: string }[] }[];
+    expect(items[0].locations.map((l) => l.id)).toContain('DEPOT-1');
   });
 
   it('loses no job when a worker stops mid-certification, and runs none twice: the late finish is fenced off', async () => {
@@ -181,6 +196,8 @@ describe.each(availableTestBackends())('certification on %s', (backend) => {
     await b.drain();
     finishLate();
     await refused;
+    // Stopped, so neither claims a job of the next case once its own is done.
+    await Promise.all([a.stop(), b.stop()]);
     const rows = await certificates('N7B');
     expect(rows.map((r) => [Number(r.job_id), r.verdict])).toEqual([[job.id, 'passed']]);
     const { rows: jobs } = await store.query<{ status: string; attempt: number; claimed_by: string }>(

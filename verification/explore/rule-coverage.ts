@@ -1,5 +1,6 @@
 import type { ForwardedOperation } from '../../contracts/reply-check';
 import type { RuleName } from '../../contracts/reply-rules/violation';
+import { REPLY_RULES_OF, SCHEMA_RULE } from '../../contracts/reply-rules/rules-by-operation';
 import type { InvoiceSellerReply, InvoiceSellerRequest } from '../../contracts/schemas/invoice';
 import type { ItemInquirySellerReply } from '../../contracts/schemas/item-inquiry';
 import type { StatementSellerReply, StatementSellerRequest } from '../../contracts/schemas/statement';
@@ -11,47 +12,14 @@ import type { StatementSellerReply, StatementSellerRequest } from '../../contrac
 // reply has the contract's shape.
 
 export const ANSWER_RULE = 'reply.answer';
-export const SCHEMA_RULE = 'reply.schema';
+export { SCHEMA_RULE };
 export type ExploreRule = RuleName | typeof ANSWER_RULE | typeof SCHEMA_RULE;
 
 export const RULES_OF: Record<ForwardedOperation, readonly ExploreRule[]> = {
-  'item-inquiry': [
-    ANSWER_RULE,
-    SCHEMA_RULE,
-    'reply.status-code',
-    'item.id-echo',
-    'item.unknown-id',
-    'item.requested-part-missing',
-    'item.requested-part-duplicate',
-    'item.requested-part-mismatch',
-    'item.original-mismatch',
-    'item.status-code',
-    'alternate.original-part',
-    'alternate.original-mfr',
-    'location.not-forwarded',
-    'location.duplicate',
-    'location.type-code',
-  ],
-  'place-order': [
-    ANSWER_RULE,
-    SCHEMA_RULE,
-    'reply.status-code',
-    'order.id-echo',
-    'order.unknown-id',
-    'order.duplicate-id',
-    'order.item-status',
-  ],
-  invoice: [
-    ANSWER_RULE,
-    SCHEMA_RULE,
-    'invoice.date-range',
-    'invoice.account',
-    'invoice.number',
-    'invoice.po-number',
-    'invoice.location',
-    'invoice.part-number',
-  ],
-  statement: [ANSWER_RULE, SCHEMA_RULE, 'statement.date-range', 'statement.account', 'statement.location'],
+  'item-inquiry': [ANSWER_RULE, ...REPLY_RULES_OF['item-inquiry']],
+  'place-order': [ANSWER_RULE, ...REPLY_RULES_OF['place-order']],
+  invoice: [ANSWER_RULE, ...REPLY_RULES_OF.invoice],
+  statement: [ANSWER_RULE, ...REPLY_RULES_OF.statement],
 };
 
 function itemInquiryRules(reply: ItemInquirySellerReply): ExploreRule[] {

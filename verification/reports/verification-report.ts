@@ -13,8 +13,9 @@ import { curlCommand } from '../../shared/curl-command';
 // The vendor's report: per interaction (Pact's verdict and the reply rules' verdict on the
 // same exchange) and per rule (every breach with item id, JSON path, expected and found).
 
-/** Schema errors are reported under this name, beside the reply rules. */
-export const SCHEMA_RULE = 'reply.schema';
+import { SCHEMA_RULE } from '../../contracts/reply-rules/rules-by-operation';
+
+export { SCHEMA_RULE };
 export const SCHEMA_RULE_DESCRIPTION = "The reply has the contract's shape (required fields, types, formats, codes)";
 
 export interface InteractionReport {

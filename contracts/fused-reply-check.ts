@@ -1,6 +1,6 @@
 import { generateFusedWalk } from './fused-walk';
 import { checkSellerReply, type ForwardedOperation, type ReplyCheck } from './reply-check';
-import { itemInquiryRuleSteps, type ItemInquiryRuleState } from './reply-rules/index';
+import { itemInquiryRulesByPart, type ItemInquiryRuleState } from './reply-rules/index';
 import { PAYLOADS } from './schemas/index';
 import type { ItemInquirySellerRequest } from './schemas/item-inquiry';
 
@@ -30,7 +30,7 @@ const itemInquiryWalk = lazily(() =>
 );
 
 function fusedItemInquiry(): Fused {
-  const steps = itemInquiryRuleSteps;
+  const steps = itemInquiryRulesByPart;
   return (request, reply) => {
     const state = steps.start(request as ItemInquirySellerRequest);
     if (!itemInquiryWalk()(reply, state, steps)) return checkSellerReply('item-inquiry', request, reply);

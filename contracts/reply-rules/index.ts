@@ -1,5 +1,5 @@
 import type { Operation } from '../schemas/index';
-import { checkItemInquiryReply, itemInquiryRuleSteps, type ItemInquiryRuleState } from './item-inquiry';
+import { checkItemInquiryReply, itemInquiryRulesByPart, type ItemInquiryRuleState } from './item-inquiry';
 import { checkPlaceOrderReply } from './place-order';
 import { checkInvoiceReply, checkStatementReply } from './documents';
 import type { RuleCheck } from './violation';
@@ -10,7 +10,7 @@ export {
   checkPlaceOrderReply,
   checkInvoiceReply,
   checkStatementReply,
-  itemInquiryRuleSteps,
+  itemInquiryRulesByPart,
   type ItemInquiryRuleState,
 };
 

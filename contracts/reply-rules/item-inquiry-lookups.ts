@@ -64,18 +64,17 @@ export class ForwardedLocations {
   // Why: for a handful of locations a scan is cheaper than hashing the reply's fresh strings.
   declare private readonly few: boolean;
   declare private readonly indexById: Map<string, number> | undefined;
-  // Why: one typed array instead of a Set per entry. marks[n] is the number (from 1) of the
-  // last entry that listed forwarded location n, so a new entry needs no clearing.
-  declare private readonly marks: Int32Array;
+  // Why: one typed array instead of a Set per entry. lastListedBy[n] is the number (from 1) of
+  // the last entry that listed forwarded location n, so a new entry needs no clearing.
+  declare private readonly lastListedBy: Int32Array;
 
-  // (Plain loops: V8 leaves this constructor out of line, where `map` with a callback costs more.)
   constructor(locations: readonly LocationRef[]) {
     const ids: string[] = [];
     for (let n = 0; n < locations.length; n++) ids.push(locations[n].id);
     this.ids = ids;
     this.few = ids.length <= 8;
     this.indexById = this.few ? undefined : indexById(ids);
-    this.marks = new Int32Array(ids.length);
+    this.lastListedBy = new Int32Array(ids.length);
   }
 
   /** Index of location `id` among the forwarded ones, or -1; `j` is where it stands in its entry. */
@@ -88,12 +87,12 @@ export class ForwardedLocations {
 
   /**
    * Whether location j of entry i repeats an earlier location of that entry; `at` is its
-   * forwarded index (-1 when not forwarded). Marks it as listed by entry i.
+   * forwarded index (-1 when not forwarded). Notes it as listed by entry i.
    */
   repeatsInEntry(i: number, locations: readonly SellerItemLocation[], j: number, at: number): boolean {
     if (at === -1) return repeatsEarlier(locations, j);
-    if (this.marks[at] === i + 1) return true;
-    this.marks[at] = i + 1;
+    if (this.lastListedBy[at] === i + 1) return true;
+    this.lastListedBy[at] = i + 1;
     return false;
   }
 }
@@ -104,7 +103,7 @@ function indexById(ids: readonly string[]): Map<string, number> {
   return byId;
 }
 
-/** A location that was not forwarded has no mark: look back through its entry (rare, a broken reply). */
+/** A location that was not forwarded is not noted: look back through its entry (rare, a broken reply). */
 function repeatsEarlier(locations: readonly SellerItemLocation[], j: number): boolean {
   const id = locations[j].id;
   for (let k = 0; k < j; k++) if (locations[k].id === id) return true;

@@ -9,42 +9,36 @@ import type {
 import { AskedItems, ForwardedLocations, PackCodes, type Tally, isRequestedPart } from './item-inquiry-lookups';
 import { type RuleCheck, violation } from './violation';
 
+// The reply rules of an item inquiry: what a seller's reply must hold against the request that
+// was forwarded to it, beyond the shape the schema gives. Each rule is one function named after
+// its code (`item.unknown-id` → itemUnknownId), its meaning above it, as the vendor's reports
+// page lists them (docs/vendor/reports.md, "The reply rules"). The reply is assumed to have
+// passed the schema; code-list membership is checked here too, so the rules stand alone.
+
 const ITEM_STATUSES = new Set<number>(Object.values(ItemStatus));
 const LOCATION_TYPES = new Set<number>(Object.values(LocationType));
 const OVERALL_STATUSES = new Set<number>(Object.values(OverallStatus));
 
 /**
- * Cross-field rules of an item inquiry reply against the request that was forwarded.
- * Assumes the reply passed the schema (shape); checks what a schema cannot express.
- * Code-list membership is checked here too, so the rules stand alone.
- *
- * Each rule is the function named after its code (`item.unknown-id` → `itemUnknownId`), called
- * in the order of the vendor's reports page (docs/vendor/reports.md, "The reply rules"), in one pass
- * over the reply: the whole reply first, then each entry and its locations, then what is missing,
- * which only the end of the pass can tell. Findings come out in that order.
+ * Every rule over one reply: the whole reply first, then each entry and its locations, then what
+ * is missing, which only the end of the reply can tell. Findings come out in that order.
  */
 export function checkItemInquiryReply(request: ItemInquirySellerRequest, reply: ItemInquirySellerReply): RuleCheck {
-  const steps = itemInquiryRuleSteps;
-  const state = steps.start(request);
-
-  // The whole reply, first, as in the guide.
-  steps.reply(state, reply);
-
-  // Each entry, and each of its locations.
+  const rules = itemInquiryRulesByPart;
+  const state = rules.start(request);
+  rules.reply(state, reply);
   const entries = reply.items;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    steps.entry(state, reply, entry, i);
+    rules.entry(state, reply, entry, i);
     const locations = entry.locations;
-    for (let j = 0; j < locations.length; j++) steps.location(state, reply, entry, i, locations[j], j);
+    for (let j = 0; j < locations.length; j++) rules.location(state, reply, entry, i, locations[j], j);
   }
-
-  // What is missing, per requested id.
-  steps.end(state, reply);
+  rules.end(state, reply);
   return state.found;
 }
 
-/** What the rules carry from one step to the next over one reply. */
+/** What the rules remember while reading one reply: what was asked, and what was found so far. */
 export interface ItemInquiryRuleState {
   found: RuleCheck;
   asked: AskedItems;
@@ -53,13 +47,13 @@ export interface ItemInquiryRuleState {
 }
 
 /**
- * The rules by the node they read, in the order checkItemInquiryReply calls them: `reply` once
- * (its status_code), `entry` per entry (its own fields), `location` per location of that entry,
- * `end` once (what is missing). The fused check (contracts/fused-reply-check.ts) calls the same
- * steps from inside its one walk of the reply; each reads only fields of the node it is given
- * and of nodes already passed.
+ * The rules grouped by the part of the reply they read, in the order checkItemInquiryReply calls
+ * them: `reply` once (its status_code), `entry` per entry (its own fields), `location` per
+ * location of that entry, `end` once (what is missing). Each is given the reply and the parts
+ * enclosing the one it reads, and reads nothing further on, so any reader of the reply that
+ * calls them in this order finds the same, in the same order.
  */
-export const itemInquiryRuleSteps = {
+export const itemInquiryRulesByPart = {
   start(request: ItemInquirySellerRequest): ItemInquiryRuleState {
     return {
       found: { violations: [], notes: [] },
@@ -74,15 +68,20 @@ export const itemInquiryRuleSteps = {
   entry(state: ItemInquiryRuleState, _reply: ItemInquirySellerReply, entry: SellerItemResult, i: number): void {
     const found = state.found;
     const tally = state.asked.answer(entry);
-    itemUnknownId(found, entry, i, state.asked, tally);
-    if (tally !== undefined && isRequestedPart(entry.status_code)) {
-      itemRequestedPartMismatch(found, entry, i, tally.asked);
-      itemOriginalMismatch(found, entry, i, tally.asked);
+    if (tally === undefined) {
+      itemUnknownId(found, entry, i, state.asked);
+      itemStatusCode(found, entry, i);
+      return;
+    }
+    const asked = tally.asked;
+    if (isRequestedPart(entry.status_code)) {
+      itemRequestedPartMismatch(found, entry, i, asked);
+      itemOriginalMismatch(found, entry, i, asked);
     }
     itemStatusCode(found, entry, i);
-    if (tally !== undefined && isStandIn(entry.status_code)) {
-      alternateOriginalPart(found, entry, i, tally.asked);
-      alternateOriginalMfr(found, entry, i, tally.asked);
+    if (isStandIn(entry.status_code)) {
+      alternateOriginalPart(found, entry, i, asked);
+      alternateOriginalMfr(found, entry, i, asked);
     }
   },
   location(
@@ -96,15 +95,15 @@ export const itemInquiryRuleSteps = {
     const found = state.found;
     const forwarded = state.forwarded;
     const at = forwarded.indexOf(location.id, j);
-    locationNotForwarded(found, entry, i, j, forwarded, at);
-    locationDuplicate(found, entry, i, j, forwarded.repeatsInEntry(i, entry.locations, j, at));
+    if (at === -1) locationNotForwarded(found, entry, i, j, forwarded);
+    if (forwarded.repeatsInEntry(i, entry.locations, j, at)) locationDuplicate(found, entry, i, j);
     locationTypeCode(found, entry, i, j, location);
     locationPackCode(found, entry, i, j, location, state.packCodes);
   },
   end(state: ItemInquiryRuleState, reply: ItemInquirySellerReply): void {
     const success = reply.status_code === OverallStatus.Success;
     for (const tally of state.asked.tallies()) {
-      itemIdEcho(state.found, tally, success);
+      if (success) itemIdEcho(state.found, tally);
       itemRequestedPartMissing(state.found, tally);
       itemRequestedPartDuplicate(state.found, tally);
     }
@@ -115,15 +114,22 @@ export const itemInquiryRuleSteps = {
 const isStandIn = (status: number): boolean =>
   status === ItemStatus.Alternate || status === ItemStatus.Superseded || status === ItemStatus.Equivalent;
 
-// Each rule below is its test, then a call that reports the finding when it is broken. Why the
-// report is a function of its own, taking the rule's first arguments: the test alone stays small
-// enough for V8 to always inline it into the loops above; with the message in it, it would not be.
-
-// item.id-echo: a seller answering with an error status (invalid account, offline…) may return no items.
-function itemIdEcho(found: RuleCheck, tally: Tally, success: boolean) {
-  if (success && tally.entries === 0) reportIdEcho(found, tally);
+/** reply.status-code: the overall status_code is one of the common overall codes. */
+function replyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply): void {
+  if (OVERALL_STATUSES.has(reply.status_code)) return;
+  found.violations.push(
+    violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, {
+      found: reply.status_code,
+    }),
+  );
 }
-function reportIdEcho(found: RuleCheck, { asked }: Tally) {
+
+/**
+ * item.id-echo: every requested item id comes back in a successful reply (status_code 2000). A
+ * seller answering with an error status (invalid account, offline…) may return no items.
+ */
+function itemIdEcho(found: RuleCheck, { asked, entries }: Tally): void {
+  if (entries > 0) return;
   found.violations.push(
     violation('item.id-echo', '/items', `requested item id '${asked.id}' is missing from the reply`, {
       id: asked.id,
@@ -132,17 +138,8 @@ function reportIdEcho(found: RuleCheck, { asked }: Tally) {
   );
 }
 
-// item.unknown-id
-function itemUnknownId(
-  found: RuleCheck,
-  entry: SellerItemResult,
-  i: number,
-  asked: AskedItems,
-  tally: Tally | undefined,
-) {
-  if (tally === undefined) reportUnknownId(found, entry, i, asked);
-}
-function reportUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems) {
+/** item.unknown-id: no item id comes back that was not requested. */
+function itemUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, asked: AskedItems): void {
   found.violations.push(
     violation('item.unknown-id', `/items/${i}/id`, `item id '${entry.id}' was not requested`, {
       id: entry.id,
@@ -152,11 +149,12 @@ function reportUnknownId(found: RuleCheck, entry: SellerItemResult, i: number, a
   );
 }
 
-// item.requested-part-missing: an id answered only by stand-ins (no entry at all is item.id-echo).
-function itemRequestedPartMissing(found: RuleCheck, tally: Tally) {
-  if (tally.entries > 0 && tally.requestedPart === 0) reportRequestedPartMissing(found, tally);
-}
-function reportRequestedPartMissing(found: RuleCheck, { asked }: Tally) {
+/**
+ * item.requested-part-missing: a requested id that comes back has an entry for the requested
+ * part itself (status 0 or 1), not only stand-ins. An id with no entry at all is item.id-echo.
+ */
+function itemRequestedPartMissing(found: RuleCheck, { asked, entries, requestedPart }: Tally): void {
+  if (entries === 0 || requestedPart > 0) return;
   found.violations.push(
     violation(
       'item.requested-part-missing',
@@ -167,31 +165,22 @@ function reportRequestedPartMissing(found: RuleCheck, { asked }: Tally) {
   );
 }
 
-// item.requested-part-duplicate
-function itemRequestedPartDuplicate(found: RuleCheck, tally: Tally) {
-  if (tally.requestedPart > 1) reportRequestedPartDuplicate(found, tally);
-}
-function reportRequestedPartDuplicate(found: RuleCheck, { asked, requestedPart }: Tally) {
+/** item.requested-part-duplicate: a requested id has only one entry for the requested part itself. */
+function itemRequestedPartDuplicate(found: RuleCheck, { asked, requestedPart }: Tally): void {
+  if (requestedPart <= 1) return;
   found.violations.push(
     violation(
       'item.requested-part-duplicate',
       '/items',
       `id '${asked.id}' has ${requestedPart} entries for the requested part itself`,
-      {
-        id: asked.id,
-        expected: 1,
-        found: requestedPart,
-      },
+      { id: asked.id, expected: 1, found: requestedPart },
     ),
   );
 }
 
-// item.requested-part-mismatch
-function itemRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.mfr_code !== asked.mfr_code || entry.part_number !== asked.part_number)
-    reportRequestedPartMismatch(found, entry, i, asked);
-}
-function reportRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
+/** item.requested-part-mismatch: the status 0/1 entry carries the requested mfr_code and part_number. */
+function itemRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem): void {
+  if (entry.mfr_code === asked.mfr_code && entry.part_number === asked.part_number) return;
   found.violations.push(
     violation(
       'item.requested-part-mismatch',
@@ -206,35 +195,36 @@ function reportRequestedPartMismatch(found: RuleCheck, entry: SellerItemResult, 
   );
 }
 
-// item.original-mismatch: the requested part may restate what was asked, but nothing else.
-function itemOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_part !== undefined && entry.original_part !== asked.part_number)
-    reportOriginalMismatch(found, entry, i, 'original_part', asked.part_number);
-  if (entry.original_mfr !== undefined && entry.original_mfr !== asked.mfr_code)
-    reportOriginalMismatch(found, entry, i, 'original_mfr', asked.mfr_code);
+/**
+ * item.original-mismatch: a status 0/1 entry carries no original_part/original_mfr, or the
+ * requested ones. The requested part may restate what was asked, but nothing else.
+ */
+function itemOriginalMismatch(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem): void {
+  const { original_part, original_mfr } = entry;
+  if (original_part !== undefined && original_part !== asked.part_number)
+    found.violations.push(restatedViolation(entry, i, 'original_part', asked.part_number));
+  if (original_mfr !== undefined && original_mfr !== asked.mfr_code)
+    found.violations.push(restatedViolation(entry, i, 'original_mfr', asked.mfr_code));
 }
-function reportOriginalMismatch(
-  found: RuleCheck,
+
+/** The finding of item.original-mismatch: the requested part restates something else than was asked. */
+function restatedViolation(
   entry: SellerItemResult,
   i: number,
   field: 'original_part' | 'original_mfr',
   expected: string,
 ) {
-  found.violations.push(
-    violation(
-      'item.original-mismatch',
-      `/items/${i}/${field}`,
-      `status ${entry.status_code} entry for id '${entry.id}' carries ${field} '${entry[field]}', not the requested '${expected}'`,
-      { id: entry.id, expected, found: entry[field] },
-    ),
+  return violation(
+    'item.original-mismatch',
+    `/items/${i}/${field}`,
+    `status ${entry.status_code} entry for id '${entry.id}' carries ${field} '${entry[field]}', not the requested '${expected}'`,
+    { id: entry.id, expected, found: entry[field] },
   );
 }
 
-// item.status-code
-function itemStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
-  if (!ITEM_STATUSES.has(entry.status_code)) reportStatusCode(found, entry, i);
-}
-function reportStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) {
+/** item.status-code: the item status_code is one of 0-4. */
+function itemStatusCode(found: RuleCheck, entry: SellerItemResult, i: number): void {
+  if (ITEM_STATUSES.has(entry.status_code)) return;
   found.violations.push(
     violation(
       'item.status-code',
@@ -248,56 +238,52 @@ function reportStatusCode(found: RuleCheck, entry: SellerItemResult, i: number) 
   );
 }
 
-// alternate.original-part and alternate.original-mfr: a stand-in says which requested part it
-// stands in for. The tests stay apart and small (they run on every alternate); the report, run
-// only when one fails, is shared.
-function alternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_part !== asked.part_number)
-    reportOriginal(found, entry, i, 'part', entry.original_part, asked.part_number);
+/**
+ * alternate.original-part: an alternate, superseded or equivalent entry carries original_part
+ * equal to the requested part_number.
+ */
+function alternateOriginalPart(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem): void {
+  if (entry.original_part === asked.part_number) return;
+  found.violations.push(standInViolation('part', entry, i, entry.original_part, asked.part_number));
 }
-function alternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem) {
-  if (entry.original_mfr !== asked.mfr_code) reportOriginal(found, entry, i, 'mfr', entry.original_mfr, asked.mfr_code);
+
+/**
+ * alternate.original-mfr: an alternate, superseded or equivalent entry carries original_mfr
+ * equal to the requested mfr_code.
+ */
+function alternateOriginalMfr(found: RuleCheck, entry: SellerItemResult, i: number, asked: RequestedItem): void {
+  if (entry.original_mfr === asked.mfr_code) return;
+  found.violations.push(standInViolation('mfr', entry, i, entry.original_mfr, asked.mfr_code));
 }
-function reportOriginal(
-  found: RuleCheck,
+
+/** The finding of the two alternate.original-* rules: a stand-in that does not say what it stands in for. */
+function standInViolation(
+  what: 'part' | 'mfr',
   entry: SellerItemResult,
   i: number,
-  what: 'part' | 'mfr',
   given: string | undefined,
   expected: string,
 ) {
   const field = `original_${what}`;
   const requested = what === 'part' ? 'part_number' : 'mfr_code';
-  found.violations.push(
-    violation(
-      `alternate.original-${what}`,
-      `/items/${i}/${field}`,
-      given === undefined
-        ? `status ${entry.status_code} entry for id '${entry.id}' has no ${field}`
-        : `${field} '${given}' differs from the requested ${requested} '${expected}'`,
-      { id: entry.id, expected, found: given },
-    ),
+  return violation(
+    `alternate.original-${what}`,
+    `/items/${i}/${field}`,
+    given === undefined
+      ? `status ${entry.status_code} entry for id '${entry.id}' has no ${field}`
+      : `${field} '${given}' differs from the requested ${requested} '${expected}'`,
+    { id: entry.id, expected, found: given },
   );
 }
 
-// location.not-forwarded (`at`: the location's index among the forwarded ones, -1 when absent)
+/** location.not-forwarded: every location in the reply was forwarded to the seller. */
 function locationNotForwarded(
   found: RuleCheck,
   entry: SellerItemResult,
   i: number,
   j: number,
   forwarded: ForwardedLocations,
-  at: number,
-) {
-  if (at === -1) reportNotForwarded(found, entry, i, j, forwarded);
-}
-function reportNotForwarded(
-  found: RuleCheck,
-  entry: SellerItemResult,
-  i: number,
-  j: number,
-  forwarded: ForwardedLocations,
-) {
+): void {
   const id = entry.locations[j].id;
   found.violations.push(
     violation('location.not-forwarded', `/items/${i}/locations/${j}/id`, `location '${id}' was not forwarded`, {
@@ -308,11 +294,8 @@ function reportNotForwarded(
   );
 }
 
-// location.duplicate (`repeats`: whether an earlier location of the entry has the same id)
-function locationDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j: number, repeats: boolean) {
-  if (repeats) reportDuplicate(found, entry, i, j);
-}
-function reportDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j: number) {
+/** location.duplicate: a location appears at most once per item entry. */
+function locationDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j: number): void {
   const id = entry.locations[j].id;
   const first = entry.locations.findIndex((l: SellerItemLocation) => l.id === id);
   found.violations.push(
@@ -320,80 +303,46 @@ function reportDuplicate(found: RuleCheck, entry: SellerItemResult, i: number, j
       'location.duplicate',
       `/items/${i}/locations/${j}/id`,
       `location '${id}' appears twice for this entry (also at /items/${i}/locations/${first})`,
-      {
-        id: entry.id,
-        found: id,
-      },
+      { id: entry.id, found: id },
     ),
   );
 }
 
-// location.type-code
+/** location.type-code: a location's type, when given, is 1 (store) or 2 (warehouse). */
 function locationTypeCode(
   found: RuleCheck,
   entry: SellerItemResult,
   i: number,
   j: number,
-  location: SellerItemLocation,
-) {
-  if (location.type !== undefined && !isLocationType(location.type)) reportTypeCode(found, entry, i, j, location);
-}
-// Why the comparisons first: they spare a Set look-up on the two codes every reply carries.
-const isLocationType = (type: number) =>
-  type === LocationType.Store || type === LocationType.Warehouse || LOCATION_TYPES.has(type);
-function reportTypeCode(found: RuleCheck, entry: SellerItemResult, i: number, j: number, { type }: SellerItemLocation) {
+  { type }: SellerItemLocation,
+): void {
+  if (type === undefined || LOCATION_TYPES.has(type)) return;
   found.violations.push(
     violation(
       'location.type-code',
       `/items/${i}/locations/${j}/type`,
       `location type ${type} is not 1 (store) or 2 (warehouse)`,
-      {
-        id: entry.id,
-        found: type,
-      },
+      { id: entry.id, found: type },
     ),
   );
 }
 
-// location.pack-code: a note only, sellers have their own pack codes.
+/** location.pack-code: the pack code is one of the common list. A note only: sellers have their own. */
 function locationPackCode(
   found: RuleCheck,
   entry: SellerItemResult,
   i: number,
   j: number,
-  location: SellerItemLocation,
-  packCodes: PackCodes,
-) {
-  if (!packCodes.isCommon(location.pack_code)) reportPackCode(found, entry, i, j, location);
-}
-function reportPackCode(
-  found: RuleCheck,
-  entry: SellerItemResult,
-  i: number,
-  j: number,
   { pack_code }: SellerItemLocation,
-) {
+  packCodes: PackCodes,
+): void {
+  if (packCodes.isCommon(pack_code)) return;
   found.notes.push(
     violation(
       'location.pack-code',
       `/items/${i}/locations/${j}/pack_code`,
       `pack code '${pack_code}' is not in the common list`,
-      {
-        id: entry.id,
-        found: pack_code,
-      },
+      { id: entry.id, found: pack_code },
     ),
-  );
-}
-
-// reply.status-code
-function replyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
-  if (!OVERALL_STATUSES.has(reply.status_code)) reportReplyStatusCode(found, reply);
-}
-function reportReplyStatusCode(found: RuleCheck, reply: ItemInquirySellerReply) {
-  found.violations.push(
-    violation('reply.status-code', '/status_code', `status_code ${reply.status_code} is not an overall status code`, {
-      found: reply.status_code,
-    }),
   );
 }

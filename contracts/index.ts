@@ -6,7 +6,6 @@ export * from './validator';
 export * from './reply-rules/index';
 export * from './request-rules';
 export * from './reply-check';
-export * from './fused-reply-check';
 export * from './operation-of-service';
 export * from './json-schema-documents';
 export * from './contract-version';

@@ -1,4 +1,4 @@
-// The string checks the validators' quick pass and the fused walk make by hand, one home for
+// The string checks the validators' quick pass and the one-pass walk make by hand, one home for
 // both: what Ajv's maxLength and PLAIN_TEXT_PATTERN decide, without a regular expression.
 
 /** Characters as Ajv's maxLength counts them: code points, a surrogate pair being one. */

@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import type { Directory } from './directory/directory';
 import type { SellerClient } from './seller-client/seller-client.types';
 import type { Store } from './store/store';
@@ -7,15 +7,18 @@ import { gatewayConfig, type GatewayConfig } from './gateway-config';
 import { createTokenVerifier } from './auth/token-verifier';
 import { authenticate } from './auth/authenticate';
 import { createOperations, type Operations } from './operations/index';
-import { operationRoute, type OperationEdge } from './http/operation-route';
+import { inEnvelope, operationAnswer, type Operation, type OperationEdge } from './http/operation-route';
 import { errorResponse } from './http/error-response';
 import { healthRoute } from './http/health-route';
 import { jsonLineLogger, type Logger } from './http/request-log';
 import { checkMiddleware, type RequestCheck } from './http/request-check';
 import { gatewayPipeline } from './http/gateway-pipeline';
-import { mountBehindPipeline, type PipelineStep } from './http/pipeline';
-import { OverallStatus, type SellerReplyCheck } from '../contracts/index';
-import type { GatewayEnv } from './http/gateway-env';
+import { answerHandler, mountBehindPipeline, pipelineHandler, type PipelineStep } from './http/pipeline';
+import { OverallStatus } from '../contracts/index';
+import { ALL_SPEEDUPS, type Speedups } from './speedups/speedups';
+import type { ErrorEnvelope, GatewayEnv } from './http/gateway-env';
+import type { Answer } from './http/pipeline';
+import type { BuyerReplyOperation } from './float-json/buyer-reply-json';
 import { createCatalog } from './catalog/catalog-queries';
 import { createCatalogSearch } from './catalog/catalog-search';
 import { catalogRoutes } from './catalog/catalog-routes';
@@ -54,8 +57,8 @@ export interface GatewayDeps {
   conformance?: ConformanceCounter;
   /** True once the instance is shutting down: /health answers 503 (reason `draining`). */
   draining?: () => boolean;
-  /** The seller reply check: the fused one pass by default; the reference path (checkSellerReply) for oracle tests. */
-  replyCheck?: SellerReplyCheck;
+  /** What is done fast, what plainly (gateway/speedups/): every speed-up by default; plain for oracle tests. */
+  speedups?: Speedups;
   /** Rewrites the steps every request passes (http/gateway-pipeline.ts): tests add a marker step or trace each one. */
   pipeline?: (steps: PipelineStep[]) => PipelineStep[];
 }
@@ -71,14 +74,36 @@ export function createGateway(deps: GatewayDeps) {
   const logger = deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger);
   const defaults = gatewayPipeline({ logger, metrics: deps.metrics, maxBodyBytes: config.protection.maxBodyBytes });
   const steps = deps.pipeline === undefined ? defaults : deps.pipeline(defaults);
+  const speed = deps.speedups ?? ALL_SPEEDUPS;
 
-  // The buyer operations are each one handler that runs the pipeline itself and always
-  // answers (http/operation-route.ts), alone on its path; every other route gets the same
-  // steps, from the same list, as middleware on its own paths (http/pipeline.ts).
+  // With the 'own-runner' speed-up the buyer operations are each one handler that runs the
+  // pipeline itself and always answers, alone on its path; every other route (and, without
+  // it, the buyer operations too) gets the same steps, from the same list, as middleware on
+  // its own paths (http/pipeline.ts).
   const app = new Hono<GatewayEnv>();
   app.onError(errorResponse);
-  mountBuyerOperations(app, operations, { steps, checks: auth, forwardHeaders: config.forwardHeaders }, config);
   const others = new Hono<GatewayEnv>();
+  const edge = { steps, checks: auth, forwardHeaders: config.forwardHeaders, writers: speed.buyerReplyWriters };
+  const answers = buyerOperations(operations, edge, config);
+  const handlers = new Map<BuyerReplyOperation, Handler<GatewayEnv>>();
+  for (const { path, name, envelope } of BUYER_ROUTES) {
+    // One handler per operation, whichever version's path it is on.
+    let handler = handlers.get(name);
+    if (speed.buyerRoutes === 'own-runner') {
+      handler ??= inEnvelope(envelope, pipelineHandler(steps, answers[name]));
+      app.post(path, handler);
+    } else {
+      handler ??= answerHandler(answers[name]);
+      // Before the pipeline's middleware (mountBehindPipeline registers it), as in the own runner.
+      if (envelope !== 'gateway')
+        app.use(
+          path,
+          inEnvelope(envelope, (_c, next) => next()),
+        );
+      others.post(path, handler);
+    }
+    handlers.set(name, handler);
+  }
   others.get('/health', healthRoute(deps.store, deps.draining));
   mountCatalog(others, deps, operations, checkMiddleware(auth), clock);
   others.route('/', apiReferenceRoutes());
@@ -108,7 +133,7 @@ function operationsOf(deps: GatewayDeps, clock: Clock, config: GatewayConfig): O
     clock,
     config,
     onViolations: metrics && ((member, list) => metrics.violations(member, list)),
-    replyCheck: deps.replyCheck,
+    speedups: deps.speedups ?? ALL_SPEEDUPS,
     onReplyJudged: judgedReplyListener(metrics, deps.conformance),
   });
 }
@@ -129,42 +154,44 @@ function buyerAuth(deps: GatewayDeps, clock: Clock, config: GatewayConfig): Requ
 
 /**
  * The four buyer operations under v3.2; v3.1 lists item inquiry
- * and place order with the same bodies: the very same handlers.
+ * and place order with the same bodies: the very same answers.
  */
-function mountBuyerOperations(
-  app: Hono<GatewayEnv>,
+const BUYER_ROUTES = [
+  { path: `${V3_2}/item_inquiry`, name: 'item-inquiry', envelope: 'gateway' },
+  { path: `${V3_2}/place_order`, name: 'place-order', envelope: 'gateway' },
+  { path: `${V3_2}/invoice`, name: 'invoice', envelope: 'invoices' },
+  { path: `${V3_2}/statement`, name: 'statement', envelope: 'statements' },
+  { path: `${V3_1}/item_inquiry`, name: 'item-inquiry', envelope: 'gateway' },
+  { path: `${V3_1}/place_order`, name: 'place-order', envelope: 'gateway' },
+] as const satisfies readonly { path: string; name: BuyerReplyOperation; envelope: ErrorEnvelope }[];
+
+/** Each buyer operation's answer, with the item and line count limits in front of it. */
+function buyerOperations(
   operations: Operations,
   edge: OperationEdge,
   config: GatewayConfig,
-): void {
+): Record<BuyerReplyOperation, Answer> {
   const limits = config.protection;
-  const routes = {
-    item_inquiry: operationRoute(
-      'item-inquiry',
-      itemCountLimit(operations.itemInquiry, {
-        limit: limits.maxInquiryItems,
-        rule: INQUIRY_ITEMS_RULE,
-        noun: 'items per item inquiry',
-      }),
-      edge,
-    ),
-    place_order: operationRoute(
-      'place-order',
-      itemCountLimit(operations.placeOrder, {
-        limit: limits.maxOrderLines,
-        rule: ORDER_LINES_RULE,
-        noun: 'lines per order',
-      }),
-      edge,
-    ),
-    invoice: operationRoute('invoice', operations.invoice, edge, 'invoices'),
-    statement: operationRoute('statement', operations.statement, edge, 'statements'),
+  const limited: Record<BuyerReplyOperation, Operation> = {
+    'item-inquiry': itemCountLimit(operations.itemInquiry, {
+      limit: limits.maxInquiryItems,
+      rule: INQUIRY_ITEMS_RULE,
+      noun: 'items per item inquiry',
+    }),
+    'place-order': itemCountLimit(operations.placeOrder, {
+      limit: limits.maxOrderLines,
+      rule: ORDER_LINES_RULE,
+      noun: 'lines per order',
+    }),
+    invoice: operations.invoice,
+    statement: operations.statement,
   };
-  const mount = (base: string, names: (keyof typeof routes)[]) => {
-    for (const name of names) app.post(`${base}/${name}`, routes[name]);
+  return {
+    'item-inquiry': operationAnswer('item-inquiry', limited['item-inquiry'], edge),
+    'place-order': operationAnswer('place-order', limited['place-order'], edge),
+    invoice: operationAnswer('invoice', limited.invoice, edge),
+    statement: operationAnswer('statement', limited.statement, edge),
   };
-  mount(V3_2, ['item_inquiry', 'place_order', 'invoice', 'statement']);
-  mount(V3_1, ['item_inquiry', 'place_order']);
 }
 
 /**

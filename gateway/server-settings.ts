@@ -1,5 +1,6 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
 import {
+  EnvChoiceList,
   EnvCount,
   EnvFlag,
   EnvInteger,
@@ -12,6 +13,7 @@ import {
 } from '../shared/environment';
 import { DEFAULT_GATEWAY_CONFIG, type GatewayConfig } from './gateway-config';
 import { STORE_ENVIRONMENT } from './store/store-config';
+import { SPEEDUP_NAMES, speedups, type Speedups } from './speedups/speedups';
 import { CONNECTION_ENVIRONMENT } from '../shared/http/connection-environment';
 import { INTERNAL_API_ENVIRONMENT } from './internal-api/internal-api-config';
 import {
@@ -156,6 +158,11 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
     minimum: 1,
     description: 'gateway instances behind the load balancer: each allows a client `limit / instances` per window',
   }),
+  GATEWAY_SPEEDUPS: EnvChoiceList(SPEEDUP_NAMES, {
+    description:
+      'what the gateway does only to be fast (docs/performance.md, "Speed-ups"); each left out is done the plain way, ' +
+      'same answers, slower: to measure one, or to rule one out when an answer looks wrong',
+  }),
   GATEWAY_ALLOWED_SELLER_HOSTS: EnvList({
     default: [],
     lowerCase: true,
@@ -196,6 +203,8 @@ export interface ServerSettings {
   production: boolean;
   /** Where seller calls may go: unrestricted in development. */
   sellerAddresses: SellerAddressPolicy;
+  /** The speed-ups on (GATEWAY_SPEEDUPS); the plain way for the others. */
+  speedups: Speedups;
   config: GatewayConfig;
 }
 
@@ -213,6 +222,7 @@ export function settingsOf(env: StaticDecode<typeof GATEWAY_ENVIRONMENT>, produc
     directoryTtlMs: env.DIRECTORY_TTL_MS,
     publicUrl: env.GATEWAY_PUBLIC_URL,
     workers: env.GATEWAY_WORKERS,
+    speedups: speedups(env.GATEWAY_SPEEDUPS),
     config: {
       auth: {
         audience: env.JWT_AUDIENCE,

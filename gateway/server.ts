@@ -1,5 +1,5 @@
 import { compileAllValidators } from '../contracts/validator';
-import { compileFusedChecks } from '../contracts/fused-reply-check';
+import { compileOnePassChecks } from './speedups/one-pass-check';
 import cluster from 'node:cluster';
 import { pathToFileURL } from 'node:url';
 import { clusterRefusal, runGatewayCluster } from './cluster/gateway-cluster';
@@ -90,11 +90,12 @@ export async function startGatewayServer(
     // Behind a proxy the request's own origin is not what a browser can open.
     publicUrl: settings.publicUrl,
     draining: overrides.drain?.draining,
+    speedups: settings.speedups,
   });
 
   // Validators compile when first used (the CLI's --help stays quick); a server compiles them before it serves.
   compileAllValidators();
-  compileFusedChecks();
+  compileOnePassChecks();
   let listening: Listening;
   try {
     listening = await listen(app.fetch, {

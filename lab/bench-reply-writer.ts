@@ -5,8 +5,8 @@
 // Usage: npm run -w lab bench:writer [-- --ops 2000 --rounds 7]
 import { PAYLOADS } from '../contracts/index';
 import { buildItemInquiryExchange, type ExchangeSize } from '../contracts/testing/large-exchange';
-import { buyerReplyJson } from '../gateway/float-json/buyer-reply-json';
-import { compileFloatJsonByWalking } from '../gateway/float-json/float-json';
+import { compileFloatJson as compileFloatJsonByWalking } from '../gateway/float-json/float-json';
+import { GENERATED_WRITERS } from '../gateway/speedups/speedups';
 import { median, round } from './load/latency-stats';
 
 const arg = (name: string, fallback: number) => {
@@ -16,7 +16,7 @@ const arg = (name: string, fallback: number) => {
 const opsPerRound = arg('ops', 2_000);
 const rounds = arg('rounds', 7);
 
-const generated = buyerReplyJson['item-inquiry'];
+const generated = GENERATED_WRITERS['item-inquiry'];
 const walking = compileFloatJsonByWalking(PAYLOADS['item-inquiry']['buyer-reply']);
 
 /** A buyer reply as the gateway writes it: the seller's reply with each location's buyer view added. */

@@ -156,6 +156,27 @@ export function EnvChoice<const T extends readonly string[]>(choices: T, options
   );
 }
 
+/** A comma-separated list of some of `choices` (`all` or `none` for every one or none); default all. */
+export function EnvChoiceList<const T extends readonly string[]>(choices: T, options: EnvDoc) {
+  const expects = `all, none, or a comma-separated list of ${choices.join(', ')}`;
+  return field(
+    Type.Transform(Type.String({ description: options.description, defaultText: options.defaultText, default: 'all' }))
+      .Decode((value): T[number][] => {
+        const items = value
+          .split(',')
+          .map((item) => item.trim().toLowerCase())
+          .filter((item) => item !== '');
+        if (items.length === 1 && items[0] === 'all') return [...choices];
+        if (items.length === 1 && items[0] === 'none') return [];
+        const unknown = items.filter((item) => !choices.includes(item));
+        if (unknown.length > 0) throw new Error(`${expects} (unknown: ${unknown.join(', ')})`);
+        return items as T[number][];
+      })
+      .Encode((items) => items.join(',')),
+    expects,
+  );
+}
+
 /** How many processes: a whole number ≥ 1, or `auto` (the CPUs this process may use). */
 export function EnvCount(options: EnvDoc & { default: number }) {
   const expects = 'a whole number ≥ 1 or auto';

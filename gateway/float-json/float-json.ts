@@ -1,11 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
-import { generateFloatJsonWriter } from './generated-writer';
 
 // Strictly typed buyer clients (native Dart or Swift decoders) reject `12` where the contract
 // says float, so every field typed float (Type.Number in contracts/) is written with a decimal
-// point. compileFloatJson is the writer every buyer reply goes through; compileFloatJsonByWalking
-// below is the plain reference it is tested against: the schema walked once into a plan,
-// serializing follows the plan, any subtree with no float in it handed to JSON.stringify whole.
+// point. This is the plain writer: the schema walked once into a plan, serializing follows the
+// plan, any subtree with no float in it handed to JSON.stringify whole. The gateway writes with
+// a faster one generated from the same schema (gateway/speedups/generated-reply-writer.ts),
+// tested byte for byte against this one.
 
 type Plan =
   | { kind: 'float' }
@@ -90,21 +90,9 @@ function write(plan: Plan, value: unknown): string {
 }
 
 export type JsonWriter = (value: unknown) => string;
-/** JSON as the UTF-8 bytes that go on the wire. */
-export type JsonBytesWriter = (value: unknown) => Buffer;
 
-/**
- * The hot-path writer: the schema compiled into JavaScript once (generated-writer.ts), writing
- * `24.0` straight into UTF-8 bytes. It replaced a marker swap (integral floats swapped for
- * marker strings, JSON.stringify, a regex back to `24.0`), then a generated writer of strings;
- * docs/performance.md has the figures of the writer against JSON.stringify.
- */
-export function compileFloatJson(schema: TSchema): JsonBytesWriter {
-  return generateFloatJsonWriter(schema);
-}
-
-/** The same output by walking every field: the reference the fast writer is tested against. */
-export function compileFloatJsonByWalking(schema: TSchema): JsonWriter {
+/** The writer of JSON with floats written as floats, by walking every field of the value. */
+export function compileFloatJson(schema: TSchema): JsonWriter {
   const plan = planOf(schema);
   return (value) => write(plan, value);
 }

@@ -1,20 +1,18 @@
 import type { Context, Handler } from 'hono';
 import { bodyNotJson } from '../errors';
 import { readJsonBody } from '../../shared/http/json-body';
-import { buyerReplyJson, type BuyerReplyOperation } from '../float-json/buyer-reply-json';
+import type { BuyerReplyOperation, BuyerReplyWriters } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
 import type { ErrorEnvelope, GatewayEnv } from './gateway-env';
-import { answerIn, pipelineHandler, type PipelineStep } from './pipeline';
+import { answerIn, type Answer, type PipelineStep } from './pipeline';
 import type { RequestCheck } from './request-check';
 import { replyWithHeaders } from './reply-headers';
 
-// A buyer operation's whole HTTP edge in one handler: the gateway's pipeline (the same list of
-// steps other routes get as Hono middleware, gateway-pipeline.ts), the route's own checks
-// (authentication and rate limit), the body handed to the operation, the reply written with
-// the float-aware writer, any failure through the one error mapper. The four operations are
-// the gateway's hot path: each alone on its path and always answering, so no middleware chain
-// runs for them (it cost a promise and a closure per layer, and every check awaited even when
-// it had nothing to wait for). Everything else lives in gateway/operations/.
+// A buyer operation's HTTP edge: the route's own checks (authentication and rate limit), the
+// body handed to the operation, the reply written with the float-aware writer. The gateway's
+// pipeline runs around it (app.ts mounts it, in its own handler or behind Hono middleware, as
+// gateway/speedups/ chooses); any failure goes through the one error mapper. Everything else
+// lives in gateway/operations/.
 
 export type Operation = (input: OperationInput) => Promise<OperationResult>;
 
@@ -25,6 +23,8 @@ export interface OperationEdge {
   checks: RequestCheck;
   /** Buyer headers that travel on to the seller. */
   forwardHeaders: string[];
+  /** The buyer reply writers (gateway/speedups/). */
+  writers: BuyerReplyWriters;
 }
 
 function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, string> | undefined {
@@ -36,14 +36,9 @@ function sellerHeaders(c: Context<GatewayEnv>, names: string[]): Record<string, 
   return headers;
 }
 
-/** Invoices and statements answer failures in their own envelope; the others in the gateway's. */
-export function operationRoute(
-  name: BuyerReplyOperation,
-  operation: Operation,
-  edge: OperationEdge,
-  envelope: ErrorEnvelope = 'gateway',
-): Handler<GatewayEnv> {
-  const write = buyerReplyJson[name];
+/** The operation's answer in stages, for the pipeline to run (http/pipeline.ts). */
+export function operationAnswer(name: BuyerReplyOperation, operation: Operation, edge: OperationEdge): Answer {
+  const write = edge.writers[name];
 
   const inputOf = (c: Context<GatewayEnv>, body: unknown): OperationInput => ({
     buyer: c.get('buyer'),
@@ -72,17 +67,22 @@ export function operationRoute(
     return replyWithHeaders(c, write(result.reply), result.httpStatus, headers);
   }
 
-  const answer = answerIn(
+  return answerIn(
     (c) => edge.checks(c),
     (c) => readJsonBody(c, bodyNotJson),
     (c, body) => operation(inputOf(c, body)),
     reply,
   );
-  const run = pipelineHandler(edge.steps, answer);
-  // The envelope is known before any step runs: a refusal of the body limit answers in it too.
-  if (envelope === 'gateway') return run;
+}
+
+/**
+ * Sets the envelope failures answer in (invoices and statements have their own) before any
+ * step runs, so a refusal of the body limit answers in it too; `next` then runs the route.
+ */
+export function inEnvelope(envelope: ErrorEnvelope, route: Handler<GatewayEnv>): Handler<GatewayEnv> {
+  if (envelope === 'gateway') return route;
   return (c, next) => {
     c.set('envelope', envelope);
-    return run(c, next);
+    return route(c, next);
   };
 }

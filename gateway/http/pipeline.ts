@@ -5,10 +5,12 @@ import { errorResponse } from './error-response';
 
 // The steps every request passes (the request log, metrics, body limit, content type), declared
 // once as an ordered list (gateway-pipeline.ts) and run by one runner in two forms: Hono
-// middleware on the other routes' own paths, and a plain handler for the buyer operations, the
-// hot path, which Hono calls without a middleware chain (one async layer, no closure per step,
-// no await unless a step has something to wait for). gateway/app-pipeline.test.ts walks every
-// route of the app and proves both forms run the same steps in the same order.
+// middleware on the routes' own paths, and, for the buyer operations, the hot path, a handler
+// of their own that Hono calls without a middleware chain (one async layer, no closure per
+// step, no await unless a step has something to wait for). The own handler is a speed-up
+// (gateway/speedups/, 'own-runner'); its plain version mounts the buyer operations behind the
+// middleware like any route. gateway/app-pipeline.test.ts walks every route of the app, both
+// ways, and proves they run the same steps in the same order.
 
 export interface PipelineStep {
   /** Names the step (the trace of gateway/app-pipeline.test.ts). */
@@ -90,6 +92,11 @@ const lastMatchedRoute: RouteOf = (c) => routePath(c, -1);
 /** The pipeline around a route that always answers (the buyer operations): no middleware chain runs. */
 export function pipelineHandler(steps: readonly PipelineStep[], answer: Answer): Handler<GatewayEnv> {
   return (c) => runSteps(steps, c, answer, ownRoute);
+}
+
+/** The answer alone, as a Hono handler behind pipelineMiddleware (the plain way to mount a buyer operation). */
+export function answerHandler(answer: Answer): Handler<GatewayEnv> {
+  return (c) => runSteps([], c, answer, ownRoute);
 }
 
 /**

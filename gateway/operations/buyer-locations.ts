@@ -45,7 +45,7 @@ export interface LocationPlan {
 }
 
 /** The plan for these locations; `shared` freezes what later requests will be handed too. */
-function planOf(locations: readonly UserLocation[], shared: boolean): LocationPlan {
+export function locationPlanOf(locations: readonly UserLocation[], shared: boolean): LocationPlan {
   const freeze = shared ? Object.freeze : <T>(value: T) => value;
   const groups = new Map<string, MemberGroup>();
   for (const [memberId, group] of groupByMember(locations)) {
@@ -55,50 +55,32 @@ function planOf(locations: readonly UserLocation[], shared: boolean): LocationPl
   return { groups, asked: new Set(locations.map((l) => l.locationId)), members: freeze([...groups.keys()]) };
 }
 
-// The user's own list (an inquiry about all their locations) is frozen and lives as long as
-// the directory's cached user: planned once per list rather than per request.
-const plans = new WeakMap<readonly UserLocation[], LocationPlan>();
-
-/** The plan for these locations; for a user's own (frozen) list, the one made the first time. */
-export function locationPlan(locations: readonly UserLocation[]): LocationPlan {
-  if (!Object.isFrozen(locations)) return planOf(locations, false);
-  let plan = plans.get(locations);
-  if (plan === undefined) {
-    plan = planOf(locations, true);
-    plans.set(locations, plan);
-  }
-  return plan;
+/** How an inquiry finds its plan. */
+export interface LocationPlans {
+  /** The plan for these locations (the user's own list, or a subset already judged). */
+  of(locations: readonly UserLocation[]): LocationPlan;
+  /**
+   * The plan for a subset the user lists: `choose` picks the user's own locations that match,
+   * and returns undefined when the directory must judge the listing (then so does this).
+   */
+  ofListed(
+    user: BuyerUser,
+    listed: readonly { id: string; member: string; account: string }[],
+    choose: () => UserLocation[] | undefined,
+  ): LocationPlan | undefined;
 }
-
-/** How many listed subsets are remembered per user before the memory starts again. */
-const LISTED_PLANS_PER_USER = 32;
-const listedPlans = new WeakMap<BuyerUser, Map<string, LocationPlan>>();
 
 /**
- * The plan for a subset the user lists (the bench's buyer and many real ones list the same few
- * every time), remembered per user object under what was listed: `choose` runs only for a
- * subset not seen before, and returns undefined when it must be judged the slow way.
+ * Every plan made afresh for its request. The gateway remembers them instead
+ * (gateway/speedups/remembered-location-plans.ts), tested against these.
  */
-export function listedPlan(
-  user: BuyerUser,
-  listed: readonly { id: string; member: string; account: string }[],
-  choose: () => UserLocation[] | undefined,
-): LocationPlan | undefined {
-  let key = '';
-  // Each part after its length: no two listings share a key, whatever their characters.
-  for (const { id, member, account } of listed)
-    key += `${id.length}:${id}${member.length}:${member}${account.length}:${account}`;
-  let memory = listedPlans.get(user);
-  const known = memory?.get(key);
-  if (known !== undefined) return known;
-  const chosen = choose();
-  if (chosen === undefined) return undefined;
-  const plan = planOf(chosen, true);
-  if (memory === undefined) listedPlans.set(user, (memory = new Map()));
-  else if (memory.size >= LISTED_PLANS_PER_USER) memory.clear();
-  memory.set(key, plan);
-  return plan;
-}
+export const FRESH_PLANS: LocationPlans = {
+  of: (locations) => locationPlanOf(locations, false),
+  ofListed(_user, _listed, choose) {
+    const chosen = choose();
+    return chosen === undefined ? undefined : locationPlanOf(chosen, false);
+  },
+};
 
 /** The accounts a user holds at a member: those of their locations there, plus their primary account. */
 export function accountsAt(user: BuyerUser, memberId: string, primaryHeldThere: boolean): Set<string> {

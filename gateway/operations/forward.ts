@@ -1,4 +1,4 @@
-import { checkSellerReplyFused, type ForwardedOperation, type Violation } from '../../contracts/index';
+import type { ForwardedOperation, Violation } from '../../contracts/index';
 import type { Member } from '../directory/directory';
 import {
   type Detail,
@@ -108,7 +108,7 @@ function checkedReply<T>(
   outcome: SellerOutcome,
 ): CheckedReply<T> {
   if (outcome.kind !== 'reply') throw sellerFault(member, outcome);
-  const check = (deps.replyCheck ?? checkSellerReplyFused)(operation, body, outcome.body);
+  const check = deps.speedups.checkSellerReply(operation, body, outcome.body);
   deps.onReplyJudged?.({
     memberId: member.id,
     operation,

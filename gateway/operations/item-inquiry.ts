@@ -9,10 +9,9 @@ import {
 import type { Member } from '../directory/directory';
 import { type Detail, GatewayError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
-import { listedPlan, locationPlan, userLocationIndex, type LocationPlan, type MemberGroup } from './buyer-locations';
+import { userLocationIndex, type LocationPlan, type MemberGroup } from './buyer-locations';
 import { listedLocations, ownListedLocations } from './listed-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
-import { mergeReplies } from './item-merge';
 import { forwardedCommon, memberOf } from './seller-member';
 import { servingPlan } from './member-serving';
 import type { OperationDeps, OperationInput, OperationResult } from './operation-deps';
@@ -29,10 +28,11 @@ function resolvePlan(
 ): LocationPlan | Promise<LocationPlan> {
   const user = input.buyer.user;
   const listed = request.locations;
+  const plans = deps.speedups.locationPlans;
   if (listed === undefined) {
     if (user.locations.length === 0)
       throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
-    return locationPlan(user.locations);
+    return plans.of(user.locations);
   }
   if (listed.length === 0) {
     // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
@@ -42,8 +42,8 @@ function resolvePlan(
     );
   }
   return (
-    listedPlan(user, listed, () => ownListedLocations(user, listed)) ??
-    listedLocations(deps.directory, user, listed).then(locationPlan)
+    plans.ofListed(user, listed, () => ownListedLocations(user, listed)) ??
+    listedLocations(deps.directory, user, listed).then((locations) => plans.of(locations))
   );
 }
 
@@ -106,7 +106,7 @@ export function createItemInquiry(deps: OperationDeps) {
       replies.find((r) => r.reply.status_code !== OverallStatus.Success)?.reply.status_code ?? OverallStatus.Success;
     const reply: ItemInquiryBuyerReply = {
       status_code: status,
-      items: mergeReplies(request, replies, userLocationIndex(user), asked),
+      items: deps.speedups.mergeReplies(request, replies, userLocationIndex(user), asked),
     };
     return {
       httpStatus: 200,

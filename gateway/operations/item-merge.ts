@@ -12,20 +12,21 @@ import { sortUnlessInOrder } from './in-order';
 // requested part (and per alternate), the locations of every member joined, each location
 // with the buyer's view of it, entries in request order and locations by sort_order. The
 // seller replies were parsed for this request alone, so they are enriched and merged in
-// place: no copies on the hot path.
+// place: no copies on the hot path. The gateway takes a shortcut for the usual buyer's one
+// reply (gateway/speedups/merge-shortcut.ts), tested against this merge.
 
-type SellerItem = ItemInquirySellerReply['items'][number];
+export type SellerItem = ItemInquirySellerReply['items'][number];
 
-const isRequestedPart = (item: SellerItem) => REQUESTED_PART_STATUSES.includes(item.status_code);
-const mergeKey = (item: SellerItem) =>
+export const isRequestedPart = (item: SellerItem) => REQUESTED_PART_STATUSES.includes(item.status_code);
+export const mergeKey = (item: SellerItem) =>
   isRequestedPart(item)
     ? `${item.id}\u0000`
     : `${item.id}\u0000${item.status_code}\u0000${item.mfr_code}\u0000${item.part_number}`;
 
-const bySortOrder = (a: BuyerItemLocation, b: BuyerItemLocation) => (a.sort_order ?? 0) - (b.sort_order ?? 0);
+export const bySortOrder = (a: BuyerItemLocation, b: BuyerItemLocation) => (a.sort_order ?? 0) - (b.sort_order ?? 0);
 
 /** Adds the buyer's view to each location and drops any that was not forwarded (a lenient member's slip). */
-function enrich(
+export function enrich(
   locations: SellerItem['locations'],
   index: Map<string, UserLocation>,
   asked: ReadonlySet<string>,
@@ -47,8 +48,8 @@ function enrich(
 /** The request's position of each item id. */
 const requestOrder = (request: ItemInquiryBuyerRequest) => new Map(request.items.map((item, i) => [item.id, i]));
 
-/** Any number of replies, in any order, with repeated entries: keyed, joined, then sorted. */
-export function mergeAnyReplies(
+/** The buyer's entries from any number of replies, in any order, with repeated entries: keyed, joined, then sorted. */
+export function mergeReplies(
   request: ItemInquiryBuyerRequest,
   replies: readonly { reply: ItemInquirySellerReply }[],
   index: Map<string, UserLocation>,
@@ -81,58 +82,4 @@ export function mergeAnyReplies(
       (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0) ||
       Number(!isRequestedPart(a as SellerItem)) - Number(!isRequestedPart(b as SellerItem)),
   );
-}
-
-/** Two entries the merge would join into one (its key decides, so the shortcut cannot disagree). */
-const joined = (a: SellerItem, b: SellerItem) => mergeKey(a) === mergeKey(b);
-
-/**
- * Whether one reply's entries are already the merge's answer: in request order, each requested
- * part before its alternates, nothing the merge would join. Any doubt (an id the request does
- * not have, two requested entries of one id, an alternate repeated) says no, and the full merge
- * decides.
- */
-function mergedAlready(items: readonly SellerItem[], request: ItemInquiryBuyerRequest): boolean {
-  const asked = request.items;
-  let rank = 0;
-  let previous: SellerItem | undefined;
-  let runStart = 0;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    // Request order only moves forward: an id further back, or none, is for the full merge.
-    while (rank < asked.length && asked[rank].id !== item.id) rank++;
-    if (rank === asked.length) return false;
-    const alternate = !isRequestedPart(item);
-    if (previous === undefined || previous.id !== item.id) {
-      if (alternate) runStart = i;
-    } else if (!alternate) {
-      return false; // a second requested entry, or one after its alternates
-    } else if (isRequestedPart(previous)) {
-      runStart = i;
-    } else {
-      for (let j = runStart; j < i; j++) if (joined(items[j], item)) return false;
-    }
-    previous = item;
-  }
-  return true;
-}
-
-/**
- * The buyer's entries. One member's reply in order (the usual buyer) is enriched where it
- * stands; anything else takes the full merge. Both give the same entries (item-merge.test.ts).
- */
-export function mergeReplies(
-  request: ItemInquiryBuyerRequest,
-  replies: readonly { reply: ItemInquirySellerReply }[],
-  index: Map<string, UserLocation>,
-  asked: ReadonlySet<string>,
-): BuyerItemResult[] {
-  if (replies.length !== 1) return mergeAnyReplies(request, replies, index, asked);
-  const items = replies[0].reply.items;
-  if (!mergedAlready(items, request)) return mergeAnyReplies(request, replies, index, asked);
-  for (const item of items) {
-    enrich(item.locations, index, asked);
-    if (item.locations.length > 1) sortUnlessInOrder(item.locations as BuyerItemLocation[], bySortOrder);
-  }
-  return items as BuyerItemResult[];
 }

@@ -4,7 +4,8 @@ import type { Store } from '../store/store';
 import type { Clock } from '../clock';
 import type { GatewayConfig } from '../gateway-config';
 import type { AuthenticatedBuyer } from '../auth/token-verifier';
-import type { SellerReplyCheck, Violation } from '../../contracts/index';
+import type { Violation } from '../../contracts/index';
+import type { Speedups } from '../speedups/speedups';
 import type { ReplyJudgement } from '../conformance/reply-judgement';
 
 /** What every operation is built from; the same handlers serve the v3.2 and v3.1 paths. */
@@ -18,11 +19,8 @@ export interface OperationDeps {
   onViolations?: (memberId: string, violations: readonly Violation[]) => void;
   /** Told of every seller reply judged, broken or not (production conformance, its denominators). */
   onReplyJudged?: (judgement: ReplyJudgement) => void;
-  /**
-   * How each seller reply is checked: by default the fused one-pass check
-   * (checkSellerReplyFused); checkSellerReply, the reference path, for the oracle tests.
-   */
-  replyCheck?: SellerReplyCheck;
+  /** The parts done fast or plainly (gateway/speedups/): the reply check, the merge, the location plans. */
+  speedups: Speedups;
 }
 
 /** One buyer call, stripped of HTTP: who, what, and the ids that travel with it. */

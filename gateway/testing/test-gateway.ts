@@ -10,7 +10,7 @@ import { createGateway, type Gateway } from '../app';
 import { gatewayConfig, type GatewayConfig } from '../gateway-config';
 import type { Clock } from '../clock';
 import type { MintOptions } from '../auth/mint-token';
-import type { SellerReplyCheck } from '../../contracts/index';
+import type { Speedups } from '../speedups/speedups';
 
 // A whole gateway for in-process tests: a seeded test store, the real directory and seller
 // client, and a real mock seller on a free loopback port that every member points at.
@@ -44,8 +44,8 @@ export interface TestGatewayOptions {
   setupSql?: string[];
   /** The instance's drain state (/health answers 503 while it is true). */
   draining?: () => boolean;
-  /** The seller reply check (default: the gateway's, the fused one pass); checkSellerReply for the reference. */
-  replyCheck?: SellerReplyCheck;
+  /** What is done fast, what plainly (default: every speed-up); NO_SPEEDUPS for the plain versions. */
+  speedups?: Speedups;
 }
 
 const KID_OF = { demo: 'dev-key-1', other: 'dev-key-2' } as const;
@@ -69,7 +69,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     config: gatewayConfig(options.config),
     logger: (entry) => logs.push(entry),
     draining: options.draining,
-    replyCheck: options.replyCheck,
+    speedups: options.speedups,
   });
 
   async function token(user: 'demo' | 'other' = 'demo', overrides: Partial<MintOptions> = {}): Promise<string> {

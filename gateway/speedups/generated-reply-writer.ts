@@ -13,8 +13,8 @@ import type { TSchema } from '@sinclair/typebox';
 // or copy per reply, and a slab is garbage once the last reply in it has been sent. Keys are
 // unrolled into byte stores when the source is generated; ASCII strings and small integers
 // are copied byte by byte; anything else (an escape, a non-ASCII character, an exponent) goes
-// through JSON.stringify. Output is byte for byte what the walking writer in float-json.ts
-// writes; float-json.test.ts checks that on random values.
+// through JSON.stringify. Output is byte for byte what the plain writer of gateway/float-json/
+// writes; generated-reply-writer.test.ts checks that on random values.
 
 type Shape =
   | { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' }
@@ -91,7 +91,7 @@ function writeDigits(o: Output, n: number): void {
  * A positive non-integer below SMALL_INTEGER with at most two decimals (a price), given as its
  * hundredths: what `${value}` writes, without V8's shortest-digits search. It is the same text:
  * the double is the nearest one to cents / 100, and below 2^31 doubles are far closer together
- * than 0.01, so no decimal with fewer digits rounds to it (float-json.test.ts checks it).
+ * than 0.01, so no decimal with fewer digits rounds to it (generated-reply-writer.test.ts checks it).
  */
 function writeCents(o: Output, cents: number): void {
   const units = Math.floor(cents / 100);

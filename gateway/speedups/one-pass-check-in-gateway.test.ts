@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { checkSellerReply, checkSellerReplyFused, type SellerReplyCheck } from '../../contracts/index';
+import { checkSellerReply } from '../../contracts/index';
+import { checkSellerReplyInOnePass, type SellerReplyCheck } from './one-pass-check';
+import { ALL_SPEEDUPS } from './speedups';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 import { V3_2 } from '../app';
 
-// The gateway's seam for the seller reply check: fused by default, the reference
+// The gateway's seam for the seller reply check: one pass by default, the reference
 // path selectable. Here the gateway checks every reply both ways through the seam, answers with
 // the reference's verdict, and records any difference, over honest and faulty sellers.
 
@@ -12,14 +14,17 @@ const compared: { operation: string; same: boolean }[] = [];
 const both: SellerReplyCheck = (operation, request, reply) => {
   const copy = structuredClone(reply);
   const reference = checkSellerReply(operation, request, reply);
-  const fused = checkSellerReplyFused(operation, request, copy);
-  compared.push({ operation, same: isDeepStrictEqual(fused, reference) && isDeepStrictEqual(copy, reply) });
+  const onePass = checkSellerReplyInOnePass(operation, request, copy);
+  compared.push({ operation, same: isDeepStrictEqual(onePass, reference) && isDeepStrictEqual(copy, reply) });
   return reference;
 };
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway({ config: { forwardHeaders: ['x-mock-fault'] }, replyCheck: both });
+  gw = await startTestGateway({
+    config: { forwardHeaders: ['x-mock-fault'] },
+    speedups: { ...ALL_SPEEDUPS, checkSellerReply: both },
+  });
 });
 afterAll(() => gw.close());
 
@@ -30,7 +35,7 @@ const INQUIRY = {
   ],
 };
 
-describe('fused reply check in the gateway', () => {
+describe('one-pass reply check in the gateway', () => {
   it('gives the verdict of the reference path on every seller reply, honest or broken', async () => {
     const faults = [
       undefined,

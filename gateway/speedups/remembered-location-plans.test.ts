@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { UserLocation } from '../directory/directory';
-import type { BuyerUser } from '../directory/directory';
-import { listedPlan, locationPlan } from './buyer-locations';
+import fc from 'fast-check';
+import type { BuyerUser, UserLocation } from '../directory/directory';
+import { FRESH_PLANS } from '../operations/buyer-locations';
+import { REMEMBERED_PLANS } from './remembered-location-plans';
+
+const locationPlan = REMEMBERED_PLANS.of;
+const listedPlan = REMEMBERED_PLANS.ofListed;
 
 const at = (locationId: string, memberId: string, sortOrder: number): UserLocation => ({
   locationId,
@@ -42,6 +46,35 @@ describe('location plan', () => {
     expect(locationPlan(listed)).not.toBe(plan);
     expect(plan.groups.get('M1')!.locations.map((l) => l.locationId)).toEqual(['L1', 'L3']);
     expect([...plan.asked]).toEqual(['L3', 'L1']);
+  });
+});
+
+describe('remembered plans against fresh ones', () => {
+  const location = fc.record({
+    locationId: fc.constantFrom('L1', 'L2', 'L3', 'L4', 'L5'),
+    memberId: fc.constantFrom('M1', 'M2', 'M3'),
+    accountId: fc.constantFrom('A1', 'A2'),
+    description: fc.string(),
+    type: fc.constantFrom(1, 2),
+    canOrder: fc.boolean(),
+    sortOrder: fc.integer({ min: 0, max: 5 }),
+  });
+
+  it('plan exactly what a fresh plan would, for own lists and listings, the first time and after', () => {
+    fc.assert(
+      fc.property(fc.array(location, { maxLength: 8 }), fc.boolean(), (locations, frozen) => {
+        const list = frozen ? Object.freeze(locations) : locations;
+        const fresh = FRESH_PLANS.of(list);
+        expect(locationPlan(list)).toEqual(fresh);
+        expect(locationPlan(list)).toEqual(fresh);
+        const user = { username: 'u' } as BuyerUser;
+        const listing = locations.map((l) => ({ id: l.locationId, member: l.memberId, account: l.accountId }));
+        const choose = () => locations;
+        expect(listedPlan(user, listing, choose)).toEqual(FRESH_PLANS.ofListed(user, listing, choose));
+        expect(listedPlan(user, listing, choose)).toEqual(FRESH_PLANS.ofListed(user, listing, choose));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { checkSellerReplyFused } from '../fused-reply-check';
-import { checkSellerReply } from '../reply-check';
-import type { ItemInquirySellerRequest } from '../schemas/item-inquiry';
-import { ITEM_INQUIRY_MUTATIONS, itemInquiryExchange } from './arbitraries';
-import { buildItemInquiryExchange } from './large-exchange';
+import { checkSellerReplyInOnePass } from '../speedups/one-pass-check';
+import { checkSellerReply } from '../../contracts/reply-check';
+import type { ItemInquirySellerRequest } from '../../contracts/schemas/item-inquiry';
+import { ITEM_INQUIRY_MUTATIONS, itemInquiryExchange } from '../../contracts/testing/arbitraries';
+import { buildItemInquiryExchange } from '../../contracts/testing/large-exchange';
 
-// Cases for the differential test of the fused reply check against the reference path
-// (contracts/fused-reply-check.test.ts bounded, `npm run -w lab fused:agreement` at length): a forwarded
+// Cases for the differential test of the one-pass reply check against the reference path
+// (gateway/speedups/one-pass-check.test.ts bounded, `npm run -w lab one-pass:agreement` at length): a forwarded
 // item-inquiry request and the text of a seller reply to it, valid or broken every way there
 // is — every reply rule (the mutations of arbitraries.ts, several at once), any field set to a
 // number edge, a wrong type, an odd string, deleted, or joined by an extra field, and huge.
 // The reply is text, as it reaches the gateway, so that 1e400 and integers past 2^53 are what
 // JSON.parse makes of them.
 
-export interface FusedCase {
+export interface OnePassCase {
   request: ItemInquirySellerRequest;
   replyText: string;
 }
@@ -138,7 +138,7 @@ function applyEdits(reply: unknown, edits: Edit[]): string {
 }
 
 /** One exchange: a generated valid one, broken by 0–3 reply rules and then 0–3 edits; now and then a huge one. */
-export const fusedCase = (): fc.Arbitrary<FusedCase> =>
+export const onePassCase = (): fc.Arbitrary<OnePassCase> =>
   fc.oneof(
     {
       weight: 20,
@@ -178,23 +178,23 @@ export const fusedCase = (): fc.Arbitrary<FusedCase> =>
   );
 
 /**
- * Where the fused check and the reference part ways on a case, in words; undefined when they
+ * Where the one-pass check and the reference part ways on a case, in words; undefined when they
  * agree: the same verdict, the same findings (rule, path, message, every field, in order) and
  * the reply left as it was — and, given the buyer-reply writer (`write`, which lives in the
  * gateway), the same bytes written from the reply after each.
  */
 export function disagreement(
-  { request, replyText }: FusedCase,
+  { request, replyText }: OnePassCase,
   write?: (reply: unknown) => Uint8Array,
 ): string | undefined {
   const referenceReply: unknown = JSON.parse(replyText);
-  const fusedReply: unknown = JSON.parse(replyText);
+  const onePassReply: unknown = JSON.parse(replyText);
   const reference = checkSellerReply('item-inquiry', request, referenceReply);
-  const fused = checkSellerReplyFused('item-inquiry', request, fusedReply);
-  if (!isDeepStrictEqual(fused, reference))
-    return `findings differ:\n  reference ${JSON.stringify(reference)}\n  fused     ${JSON.stringify(fused)}`;
-  if (!isDeepStrictEqual(fusedReply, referenceReply)) return 'the fused check changed the reply';
-  if (write !== undefined && Buffer.compare(write(fusedReply), write(referenceReply)) !== 0)
+  const onePass = checkSellerReplyInOnePass('item-inquiry', request, onePassReply);
+  if (!isDeepStrictEqual(onePass, reference))
+    return `findings differ:\n  reference ${JSON.stringify(reference)}\n  one pass  ${JSON.stringify(onePass)}`;
+  if (!isDeepStrictEqual(onePassReply, referenceReply)) return 'the one-pass check changed the reply';
+  if (write !== undefined && Buffer.compare(write(onePassReply), write(referenceReply)) !== 0)
     return 'the buyer reply bytes differ';
   return undefined;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ItemInquiryBuyerRequest, ItemInquirySellerReply } from '../../contracts/index';
 import type { UserLocation } from '../directory/directory';
-import { mergeAnyReplies, mergeReplies } from './item-merge';
+import { mergeReplies } from '../operations/item-merge';
+import { mergeRepliesWithShortcut } from './merge-shortcut';
 
 // The one-member shortcut must answer exactly what the full merge answers, whatever order or
 // repetition the reply has: the shortcut only decides when it may skip the keying and sorting.
@@ -55,9 +56,9 @@ describe('item inquiry merge', () => {
     fc.assert(
       fc.property(exchange, ({ requested, items, asked }) => {
         const request = requestOf(requested);
-        const full = mergeAnyReplies(request, [{ reply: replyOf(structuredClone(items)) }], INDEX, new Set(asked));
+        const full = mergeReplies(request, [{ reply: replyOf(structuredClone(items)) }], INDEX, new Set(asked));
         const oneReply = replyOf(structuredClone(items));
-        const merged = mergeReplies(request, [{ reply: oneReply }], INDEX, new Set(asked));
+        const merged = mergeRepliesWithShortcut(request, [{ reply: oneReply }], INDEX, new Set(asked));
         if (merged === oneReply.items) shortcuts++;
         expect(merged).toEqual(full);
       }),
@@ -74,7 +75,7 @@ describe('item inquiry merge', () => {
       { id: '1', status_code: 2, mfr_code: 'ACD', part_number: '9', locations: [] },
       { id: '2', status_code: 0, mfr_code: 'WIX', part_number: '51516', locations: [{ id: 'L9' }] },
     ];
-    const merged = mergeReplies(request, [{ reply: replyOf(items) }], INDEX, new Set(['L1', 'L2']));
+    const merged = mergeRepliesWithShortcut(request, [{ reply: replyOf(items) }], INDEX, new Set(['L1', 'L2']));
     expect(merged).toBe(items);
     expect(merged.map((e) => e.locations.map((l) => [l.id, l.sort_order, l.description]))).toEqual([
       [
@@ -93,7 +94,7 @@ describe('item inquiry merge', () => {
       { id: '1', status_code: 1, mfr_code: 'WIX', part_number: '51515', locations: [{ id: 'L1' }] },
       { id: '1', status_code: 1, mfr_code: 'WIX', part_number: '51515', locations: [{ id: 'L2' }] },
     ];
-    const merged = mergeReplies(request, [{ reply: replyOf(items) }], INDEX, new Set(['L1', 'L2']));
+    const merged = mergeRepliesWithShortcut(request, [{ reply: replyOf(items) }], INDEX, new Set(['L1', 'L2']));
     expect(merged.map((e) => [e.id, e.locations.map((l) => l.id)])).toEqual([
       ['1', ['L2', 'L1']],
       ['2', ['L1']],

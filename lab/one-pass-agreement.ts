@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { runAsProcess, type CommandIo } from '../cli/command-io';
 import { integerArg, strictArgs, UsageError } from '../cli/command-line';
-import { disagreement, fusedCase, type FusedCase } from '../contracts/testing/fused-cases';
-import { buyerReplyJson } from '../gateway/float-json/buyer-reply-json';
+import { disagreement, onePassCase, type OnePassCase } from '../gateway/testing/one-pass-cases';
+import { GENERATED_WRITERS } from '../gateway/speedups/speedups';
 
-// npm run -w lab fused:agreement -- --runs 10000 --seed 1
-// The fused check's agreement, at length: generated item-inquiry exchanges (valid, every reply rule broken,
-// schema-invalid, number edges, huge) through the fused reply check and the reference path
+// npm run -w lab one-pass:agreement -- --runs 10000 --seed 1
+// the one-pass check's agreement, at length: generated item-inquiry exchanges (valid, every reply rule broken,
+// schema-invalid, number edges, huge) through the one-pass reply check and the reference path
 // (Ajv + rules); both must find the same (rule, path, message, every field, order), leave the
 // reply as it was, and the buyer-reply writer must write the same bytes after each.
-// contracts/fused-reply-check.test.ts runs the same property bounded. Progress on stderr, the
+// gateway/speedups/one-pass-check.test.ts runs the same property bounded. Progress on stderr, the
 // verdict on stdout. Exit 0: they agree; 1: a disagreement, printed with the shrunk case; 2: bad usage.
 
-const USAGE = `usage: npm run -w lab fused:agreement -- [--runs <n>] [--seed <s>] [--help]
+const USAGE = `usage: npm run -w lab one-pass:agreement -- [--runs <n>] [--seed <s>] [--help]
 
   --runs <n>   generated exchanges (default 2000)
   --seed <s>   the generator's seed (default 1); the same seed gives the same exchanges
@@ -34,16 +34,16 @@ async function fusedAgreement(argv: string[], io: CommandIo): Promise<number> {
     seed = integerArg('--seed', values.seed, 0, Number.MAX_SAFE_INTEGER);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`fused:agreement: ${error.message}\n\n${USAGE}`);
+    io.stderr(`one-pass:agreement: ${error.message}\n\n${USAGE}`);
     return 2;
   }
-  io.stderr(`fused:agreement: ${runs} exchanges of seed ${seed}\n`);
-  const write = buyerReplyJson['item-inquiry'];
+  io.stderr(`one-pass:agreement: ${runs} exchanges of seed ${seed}\n`);
+  const write = GENERATED_WRITERS['item-inquiry'];
   const step = Math.max(1, Math.floor(runs / 10));
   let done = 0;
   const started = performance.now();
   const result = fc.check(
-    fc.property(fusedCase(), (c) => {
+    fc.property(onePassCase(), (c) => {
       const found = disagreement(c, (reply) => Buffer.from(write(reply)));
       if (found === undefined && ++done % step === 0) io.stderr(`  ${done}/${runs}\n`);
       return found === undefined;
@@ -53,11 +53,11 @@ async function fusedAgreement(argv: string[], io: CommandIo): Promise<number> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (!result.failed) {
     io.stdout(
-      `${runs} exchanges (seed ${seed}) in ${seconds} s: the fused check and the reference path agree on every one — AGREE\n`,
+      `${runs} exchanges (seed ${seed}) in ${seconds} s: the one-pass check and the reference path agree on every one — AGREE\n`,
     );
     return 0;
   }
-  const shrunk = result.counterexample?.[0] as FusedCase | undefined;
+  const shrunk = result.counterexample?.[0] as OnePassCase | undefined;
   io.stdout(
     `DISAGREE after ${result.numRuns} exchanges (seed ${seed}, path ${result.counterexamplePath}), shrunk ${result.numShrinks} times:\n`,
   );

@@ -1,18 +1,18 @@
 import type { TSchema } from '@sinclair/typebox';
-import { FORMATS, type FormatName } from './formats';
-import { PLAIN_TEXT_PATTERN } from './schemas/common';
-import { codePoints, isPlainText } from './string-checks';
+import { FORMATS, type FormatName } from '../../contracts/formats';
+import { PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
+import { codePoints, isPlainText } from '../../contracts/string-checks';
 
 // One walk over a parsed payload, generated from its TypeBox schema as Ajv's standalone code
 // and fast-json-stringify generate theirs: the schema turned into JavaScript once, with
 // `new Function`, at first use. The walk answers one question, the one nearly every seller
 // reply asks: does the payload have the contract's shape exactly, with no field beyond it?
-// On the way it calls hooks (the reply rules, contracts/fused-reply-check.ts) at the nodes
+// On the way it calls hooks (the reply rules, gateway/speedups/one-pass-check.ts) at the nodes
 // named by the caller, so the rules run in the same pass. It does not say what is wrong: a
 // payload it refuses goes to the reference path (Ajv's full pass and the rules), which does.
 //
 // Why at start rather than a generated file committed by `npm run schemas`: the schemas are in
-// memory anyway, the generated writer (gateway/float-json/generated-writer.ts) and Ajv are
+// memory anyway, the generated writer (gateway/speedups/generated-reply-writer.ts) and Ajv are
 // compiled the same way, and there is no second copy of the contract to keep in step.
 
 /**
@@ -24,7 +24,7 @@ import { codePoints, isPlainText } from './string-checks';
 export type WalkHooks = Record<string, { enter?: string; leave?: string }>;
 
 /** True when the payload has exactly the schema's shape (no extra field); `state` goes to the hooks. */
-export type FusedWalk<State> = (payload: unknown, state: State, hooks: object) => boolean;
+export type OnePassWalk<State> = (payload: unknown, state: State, hooks: object) => boolean;
 
 type Node = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ const ref = (g: Gen, value: unknown) => {
 function known(node: Node, kind: string, at: string): void {
   for (const key of Object.keys(node)) {
     if (!KNOWN[kind].includes(key) && !ANNOTATIONS.has(key))
-      throw new Error(`fused walk: keyword '${key}' at ${at || '/'} is not supported`);
+      throw new Error(`one-pass walk: keyword '${key}' at ${at || '/'} is not supported`);
   }
 }
 
@@ -84,12 +84,12 @@ function check(g: Gen, node: Node, v: string, at: string, scope: string[]): stri
   if ('const' in node) {
     known(node, 'const', at);
     if (node.const === null || typeof node.const === 'object')
-      throw new Error(`fused walk: only a scalar const at ${at}`);
+      throw new Error(`one-pass walk: only a scalar const at ${at}`);
     return `if (${v} !== ${JSON.stringify(node.const)}) return false;`;
   }
   const type = node.type;
   if (typeof type !== 'string' || !(type in KNOWN))
-    throw new Error(`fused walk: type ${JSON.stringify(type)} at ${at || '/'} is not supported`);
+    throw new Error(`one-pass walk: type ${JSON.stringify(type)} at ${at || '/'} is not supported`);
   known(node, type, at);
   switch (type) {
     case 'object':
@@ -107,7 +107,7 @@ ${item}
     case 'string': {
       const parts = [`typeof ${v} !== 'string'`];
       if (typeof node.minLength === 'number') {
-        if (node.minLength !== 1) throw new Error(`fused walk: minLength other than 1 at ${at}`);
+        if (node.minLength !== 1) throw new Error(`one-pass walk: minLength other than 1 at ${at}`);
         parts.push(`${v}.length === 0`);
       }
       // A string no longer than n UTF-16 units has at most n code points: only a longer one is counted.
@@ -136,7 +136,7 @@ ${item}
       if (typeof node.exclusiveMaximum === 'number') parts.push(`${v} >= ${node.exclusiveMaximum}`);
       if (Array.isArray(node.enum)) {
         if (!node.enum.every((x) => typeof x === 'number'))
-          throw new Error(`fused walk: enum of other than numbers at ${at}`);
+          throw new Error(`one-pass walk: enum of other than numbers at ${at}`);
         parts.push(`!(${node.enum.map((x) => `${v} === ${x}`).join(' || ')})`);
       }
       return `if (${parts.join(' || ')}) return false;`;
@@ -144,7 +144,7 @@ ${item}
     case 'boolean':
       return `if (typeof ${v} !== 'boolean') return false;`;
   }
-  throw new Error(`fused walk: unreachable type ${type}`);
+  throw new Error(`one-pass walk: unreachable type ${type}`);
 }
 
 /**
@@ -154,7 +154,7 @@ ${item}
  * location's route times on every entry. Only strings that passed are remembered.
  */
 function checkFormat(g: Gen, format: string, v: string, at: string, scope: string[]): string {
-  if (!(format in FORMATS)) throw new Error(`fused walk: unknown format '${format}' at ${at}`);
+  if (!(format in FORMATS)) throw new Error(`one-pass walk: unknown format '${format}' at ${at}`);
   const test = ref(g, FORMATS[format as FormatName]);
   const indices = scope.filter((_, n) => n % 2 === 1);
   if (indices.length < 2) return `if (!${test}(${v})) return false;`;
@@ -181,7 +181,7 @@ function checkObject(g: Gen, node: Node, v: string, at: string, scope: string[])
   const required = new Set((node.required as string[] | undefined) ?? []);
   for (const name of required)
     if (!properties.some(([p]) => p === name))
-      throw new Error(`fused walk: required '${name}' without a schema at ${at}`);
+      throw new Error(`one-pass walk: required '${name}' without a schema at ${at}`);
   const hook = g.hooks[at];
   if (hook !== undefined) g.met.add(at);
   const count = fresh(g, 'n');
@@ -212,12 +212,12 @@ ${hook?.leave ? `h.${hook.leave}(${args});` : ''}`;
 }
 
 /** The walk of `schema`, with `hooks` called at the nodes they name. */
-export function generateFusedWalk<State>(schema: TSchema, hooks: WalkHooks = {}): FusedWalk<State> {
+export function generateOnePassWalk<State>(schema: TSchema, hooks: WalkHooks = {}): OnePassWalk<State> {
   const g: Gen = { refs: [], memos: 0, vars: 0, hooks, met: new Set() };
   const body = check(g, schema as unknown as Node, 'root', '', []);
   for (const at of Object.keys(hooks))
-    if (!g.met.has(at)) throw new Error(`fused walk: no object at hook path '${at}'`);
+    if (!g.met.has(at)) throw new Error(`one-pass walk: no object at hook path '${at}'`);
   const memos = Array.from({ length: g.memos }, (_, n) => `const m${n} = [];`).join(' ');
   const source = `return function fusedWalk(root, s, h) {\n${memos}\n${body}\nreturn true;\n};`;
-  return new Function('r', source)(g.refs) as FusedWalk<State>;
+  return new Function('r', source)(g.refs) as OnePassWalk<State>;
 }

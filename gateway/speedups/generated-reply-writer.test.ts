@@ -2,18 +2,32 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PAYLOADS } from '../../contracts/index';
-import { compileFloatJson, compileFloatJsonByWalking } from './float-json';
-import { buyerReplyJson, type BuyerReplyOperation } from './buyer-reply-json';
+import { compileFloatJson as compileFloatJsonByWalking } from '../float-json/float-json';
+import { WALKING_WRITERS, type BuyerReplyOperation, type BuyerReplyWriters } from '../float-json/buyer-reply-json';
+import { generateFloatJsonWriter as compileFloatJson } from './generated-reply-writer';
+import { GENERATED_WRITERS } from './speedups';
+
+// The generated buyer-reply writer against the plain one (gateway/float-json/): what a float
+// field must look like, on both, then the generated one's bytes equal to the plain one's.
+
+const buyerReplyJson = GENERATED_WRITERS;
 
 /** The writers write UTF-8 bytes; most assertions read them back as text. */
-const replyText = Object.fromEntries(
-  Object.entries(buyerReplyJson).map(([operation, write]) => [
-    operation,
-    (value: unknown) => write(value).toString('utf8'),
-  ]),
-) as Record<BuyerReplyOperation, (value: unknown) => string>;
+const textOf = (writers: BuyerReplyWriters) =>
+  Object.fromEntries(
+    Object.entries(writers).map(([operation, write]) => [operation, (value: unknown) => write(value).toString('utf8')]),
+  ) as Record<BuyerReplyOperation, (value: unknown) => string>;
 
-describe('float JSON serializer', () => {
+const walkingBytes = (schema: TSchema) => {
+  const write = compileFloatJsonByWalking(schema);
+  return (value: unknown) => Buffer.from(write(value));
+};
+
+describe.each([
+  { name: 'generated', writers: GENERATED_WRITERS, compile: compileFloatJson },
+  { name: 'plain', writers: WALKING_WRITERS, compile: walkingBytes },
+])('float JSON serializer ($name)', ({ writers, compile }) => {
+  const replyText = textOf(writers);
   it('writes float fields of an item inquiry reply with a decimal point and leaves integers alone', () => {
     const text = replyText['item-inquiry']({
       status_code: 2000,
@@ -94,7 +108,7 @@ describe('float JSON serializer', () => {
   });
 
   it('keeps numbers JSON cannot write with a decimal point valid', () => {
-    const write = compileFloatJson(Type.Object({ a: Type.Number(), b: Type.Number(), c: Type.Number() }));
+    const write = compile(Type.Object({ a: Type.Number(), b: Type.Number(), c: Type.Number() }));
     const text = write({ a: 1e21, b: Number.NaN, c: -0 }).toString('utf8');
     expect(JSON.parse(text)).toEqual({ a: 1e21, b: null, c: 0 });
   });

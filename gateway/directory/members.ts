@@ -10,7 +10,8 @@
 import { compileValidator, type Validator } from '../../contracts/validator';
 import { MAX_ID_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
 import type { StateMapFile } from '../../contracts/state-map-schema';
-import { CURRENT_CONTRACT_MAJOR, passingCertificate } from '../certification/certificates';
+import { passingCertificate } from '../certification/certification-reads';
+import { CURRENT_CONTRACT_MAJOR } from '../certification/certification-types';
 import { systemClock, type Clock } from '../clock';
 import type { Queryable, Store } from '../store/store';
 import type { AccountStanding, Directory, MemberStatus, SellerAuth } from './directory';

@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../store/store';
 import { availableTestBackends, createTestStore } from '../testing/test-store';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';
-import { CURRENT_CONTRACT_MAJOR, passingCertificate } from './certificates';
 import { createCertificationQueue, FencedOut } from './certification-queue';
-import { membersNeedingCertification } from './certification-reads';
+import { membersNeedingCertification, passingCertificate } from './certification-reads';
 import { CertificationConflict, CertificationInputRejected, CertificationNotFound } from './certification-errors';
-import type { CertificationOutcome } from './certification-types';
+import { CURRENT_CONTRACT_MAJOR, type CertificationOutcome } from './certification-types';
 
 // The queue on the store, with a clock the test moves: requests and their refusals, claims,
 // leases that lapse, the fence on finish, release, and what a finish does to the member.

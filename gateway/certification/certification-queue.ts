@@ -3,15 +3,16 @@ import { systemClock, type Clock } from '../clock';
 import type { Queryable, Store } from '../store/store';
 import { isUniqueViolation } from '../store/sql-errors';
 import type { MemberAction } from '../directory/members';
-import { CURRENT_CONTRACT_MAJOR } from './certificates';
 import { CertificationConflict, CertificationNotFound } from './certification-errors';
+import { JOB_COLUMNS, jobOf, type JobRow } from './certification-reads';
 import { checkSlos, checkStateMap } from './member-certification-input';
-import type {
-  CertificationJob,
-  CertificationOutcome,
-  CertificationSpec,
-  JobLease,
-  JobStatus,
+import {
+  CURRENT_CONTRACT_MAJOR,
+  type CertificationJob,
+  type CertificationOutcome,
+  type CertificationSpec,
+  type JobLease,
+  type JobStatus,
 } from './certification-types';
 
 // The certification queue, kept in the store so any gateway instance or a separate worker
@@ -31,38 +32,6 @@ export interface CertificationQueueOptions {
   /** How long a claim holds without a heartbeat (default 60 s). */
   leaseMs?: number;
 }
-
-interface JobRow {
-  id: string;
-  member_id: string;
-  status: JobStatus;
-  contract_version: string;
-  requested_by: string;
-  requested_at: Date | string;
-  claimed_by: string | null;
-  lease_until: Date | string | null;
-  attempt: number;
-  finished_at: Date | string | null;
-  error: string | null;
-}
-
-const JOB_COLUMNS =
-  'id, member_id, status, contract_version, requested_by, requested_at, claimed_by, lease_until, attempt, finished_at, error';
-const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
-
-export const jobOf = (row: JobRow): CertificationJob => ({
-  id: Number(row.id),
-  memberId: row.member_id,
-  status: row.status,
-  contractVersion: row.contract_version,
-  requestedBy: row.requested_by,
-  requestedAt: new Date(row.requested_at),
-  claimedBy: row.claimed_by,
-  leaseUntil: date(row.lease_until),
-  attempt: row.attempt,
-  finishedAt: date(row.finished_at),
-  error: row.error,
-});
 
 interface MemberRow {
   id: string;

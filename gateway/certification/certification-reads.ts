@@ -1,12 +1,18 @@
 import type { Queryable } from '../store/store';
-import { CURRENT_CONTRACT_MAJOR } from './certificates';
 import { CertificationNotFound } from './certification-errors';
-import { jobOf } from './certification-queue';
-import type { CertificationFinding, CertificationJob, Verdict } from './certification-types';
+import {
+  CURRENT_CONTRACT_MAJOR,
+  type CertificationFinding,
+  type CertificationJob,
+  type JobStatus,
+  type Verdict,
+} from './certification-types';
 
 // What an operator reads: a job with its certificate (findings and the kit's report), a
 // member's jobs and certificates, and the members that need certification for the current
-// contract major.
+// contract major; what the member writer reads: the passing certificate a member needs to go
+// (or come back) live. The job row mapping lives here, not in the queue: the queue reaches this
+// file through the member writer, so this file may not import the queue.
 
 export interface Certificate {
   id: number;
@@ -55,6 +61,55 @@ const certificateOf = (row: CertificateRow): Certificate => ({
   issuedAt: new Date(row.issued_at),
 });
 
+// A job as the store keeps it: the queue writes and maps its rows with these too.
+export interface JobRow {
+  id: string;
+  member_id: string;
+  status: JobStatus;
+  contract_version: string;
+  requested_by: string;
+  requested_at: Date | string;
+  claimed_by: string | null;
+  lease_until: Date | string | null;
+  attempt: number;
+  finished_at: Date | string | null;
+  error: string | null;
+}
+
+export const JOB_COLUMNS =
+  'id, member_id, status, contract_version, requested_by, requested_at, claimed_by, lease_until, attempt, finished_at, error';
+const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+export const jobOf = (row: JobRow): CertificationJob => ({
+  id: Number(row.id),
+  memberId: row.member_id,
+  status: row.status,
+  contractVersion: row.contract_version,
+  requestedBy: row.requested_by,
+  requestedAt: new Date(row.requested_at),
+  claimedBy: row.claimed_by,
+  leaseUntil: date(row.lease_until),
+  attempt: row.attempt,
+  finishedAt: date(row.finished_at),
+  error: row.error,
+});
+
+/** The newest passing certificate the member holds for `major`, if any. */
+export async function passingCertificate(
+  q: Queryable,
+  memberId: string,
+  major: number = CURRENT_CONTRACT_MAJOR,
+): Promise<Certificate | undefined> {
+  const { rows } = await q.query<CertificateRow>(
+    `SELECT ${CERTIFICATE_COLUMNS} FROM certificates
+      WHERE member_id = $1 AND contract_major = $2 AND verdict = 'passed'
+      ORDER BY issued_at DESC, id DESC
+      LIMIT 1`,
+    [memberId, major],
+  );
+  return rows[0] === undefined ? undefined : certificateOf(rows[0]);
+}
+
 async function ensureMember(q: Queryable, memberId: string): Promise<void> {
   const { rows } = await q.query('SELECT 1 FROM members WHERE id = $1', [memberId]);
   if (rows.length === 0)
@@ -66,12 +121,7 @@ export async function jobWithCertificate(
   q: Queryable,
   jobId: number,
 ): Promise<{ job: CertificationJob; certificate: CertificateWithReport | null }> {
-  const { rows } = await q.query<Parameters<typeof jobOf>[0]>(
-    `SELECT id, member_id, status, contract_version, requested_by, requested_at, claimed_by, lease_until, attempt,
-            finished_at, error
-       FROM certification_jobs WHERE id = $1`,
-    [jobId],
-  );
+  const { rows } = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM certification_jobs WHERE id = $1`, [jobId]);
   if (rows[0] === undefined)
     throw new CertificationNotFound(`unknown certification job ${jobId}`, [{ path: '/jobId', message: 'no such job' }]);
   const { rows: certificates } = await q.query<CertificateRow>(
@@ -92,10 +142,8 @@ export async function memberCertifications(
   limit = 50,
 ): Promise<{ jobs: CertificationJob[]; certificates: Certificate[] }> {
   await ensureMember(q, memberId);
-  const { rows: jobs } = await q.query<Parameters<typeof jobOf>[0]>(
-    `SELECT id, member_id, status, contract_version, requested_by, requested_at, claimed_by, lease_until, attempt,
-            finished_at, error
-       FROM certification_jobs WHERE member_id = $1 ORDER BY requested_at DESC, id DESC LIMIT $2`,
+  const { rows: jobs } = await q.query<JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM certification_jobs WHERE member_id = $1 ORDER BY requested_at DESC, id DESC LIMIT $2`,
     [memberId, limit],
   );
   const { rows: certificates } = await q.query<CertificateRow>(

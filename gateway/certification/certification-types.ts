@@ -1,6 +1,10 @@
 // The shapes a certification passes through: the job as the store keeps it, what a worker is
 // handed to run (the member's seller, credentials and state map), and what it hands back. The
 // runner itself (the kit) lives in an entry point: the gateway never imports verification/.
+import { CONTRACT_VERSION } from '../../contracts/contract-version';
+
+/** The major a member's passing certificate must be for: only then may it go (or come back) live. */
+export const CURRENT_CONTRACT_MAJOR = Number(CONTRACT_VERSION.split('.')[0]);
 
 export const JOB_STATUSES = ['queued', 'running', 'passed', 'failed', 'error'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURRENT_CONTRACT_MAJOR } from '../certification/certificates';
+import { CURRENT_CONTRACT_MAJOR } from '../certification/certification-types';
 import { availableTestBackends, createTestStore } from '../testing/test-store';
 import type { Store } from '../store/store';
 import type { ReplyCheck } from '../../contracts/index';

@@ -1,5 +1,5 @@
 import type { ForwardedOperation } from '../../contracts/index';
-import { CURRENT_CONTRACT_MAJOR } from '../certification/certificates';
+import { CURRENT_CONTRACT_MAJOR } from '../certification/certification-types';
 import type { Clock } from '../clock';
 import type { Queryable } from '../store/store';
 import { CONFORMANCE_RULES, FORWARDED_OPERATIONS } from './conformance-rules';

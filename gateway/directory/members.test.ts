@@ -7,7 +7,7 @@ import { availableTestBackends, createTestStore } from '../testing/test-store';
 import { createDirectory } from './create-directory';
 import { LIVE_NEEDS_CERTIFICATE, MEMBER_RULES, MemberCommandError, memberWriter, operatorOf } from './members';
 import { productionSellerAddresses, resolvedSellerUrlRefusal } from '../seller-client/seller-address-policy';
-import { CURRENT_CONTRACT_MAJOR } from '../certification/certificates';
+import { CURRENT_CONTRACT_MAJOR } from '../certification/certification-types';
 import { packagePath } from '../../shared/package-root';
 import { CONTRACT_VERSION } from '../../contracts/contract-version';
 

@@ -10,7 +10,8 @@
 import { compileValidator, type Validator } from '../../contracts/validator';
 import { MAX_ID_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
 import type { StateMapFile } from '../../contracts/state-map-schema';
-import { CURRENT_CONTRACT_MAJOR, passingCertificate } from '../certification/certificates';
+import { passingCertificate } from '../certification/certification-reads';
+import { CURRENT_CONTRACT_MAJOR } from '../certification/certification-types';
 import { systemClock, type Clock } from '../clock';
 import type { Queryable, Store } from '../store/store';
 import type { AccountStanding, Directory, MemberStatus, SellerAuth } from './directory';
@@ -27,6 +28,11 @@ import {
   UpdateLocationInput,
   UpdateMemberInput,
 } from './member-shapes';
+import {
+  MEMBER_COLUMNS as DIRECTORY_MEMBER_COLUMNS,
+  memberOf,
+  type MemberRow as DirectoryMemberRow,
+} from './store-directory';
 
 /** invalid: 400; not-found: 404; conflict: 409 (the state of the member forbids it). */
 export type MemberRefusalKind = 'invalid' | 'not-found' | 'conflict';
@@ -262,47 +268,21 @@ async function checkSellerUrl(options: MemberWriterOptions, sellerUrl: string): 
   return sellerUrl;
 }
 
-interface MemberRow {
-  id: string;
-  name: string;
-  seller_url: string;
-  seller_auth_kind: SellerAuth['kind'];
-  seller_auth_token: string | null;
-  seller_auth_username: string | null;
-  seller_auth_password: string | null;
-  integration: string | null;
-  timeout_ms: number;
-  reply_mode: 'strict' | 'lenient';
-  status: MemberStatus;
+/** The directory's row and what only the operator reads: the state map and SLOs certification runs with. */
+interface MemberRow extends DirectoryMemberRow {
   state_map: StateMapFile | null;
   slos: string[] | null;
 }
 
-const MEMBER_COLUMNS = `id, name, seller_url, seller_auth_kind, seller_auth_token, seller_auth_username,
-  seller_auth_password, integration, timeout_ms, reply_mode, status, state_map, slos`;
-
-const authOfRow = (row: MemberRow): SellerAuth =>
-  row.seller_auth_kind === 'bearer'
-    ? { kind: 'bearer', token: row.seller_auth_token ?? '' }
-    : row.seller_auth_kind === 'basic'
-      ? { kind: 'basic', username: row.seller_auth_username ?? '', password: row.seller_auth_password ?? '' }
-      : { kind: 'none' };
+const MEMBER_COLUMNS = `${DIRECTORY_MEMBER_COLUMNS}, state_map, slos`;
 
 const authView = (auth: SellerAuth): SellerAuthView =>
   auth.kind === 'basic' ? { kind: 'basic', username: auth.username } : { kind: auth.kind };
 
-const viewOf = (row: MemberRow): MemberView => ({
-  id: row.id,
-  name: row.name,
-  sellerUrl: row.seller_url,
-  sellerAuth: authView(authOfRow(row)),
-  integration: row.integration,
-  timeoutMs: row.timeout_ms,
-  replyMode: row.reply_mode,
-  status: row.status,
-  stateMap: row.state_map,
-  slos: row.slos,
-});
+const viewOf = (row: MemberRow): MemberView => {
+  const member = memberOf(row);
+  return { ...member, sellerAuth: authView(member.sellerAuth), stateMap: row.state_map, slos: row.slos };
+};
 
 /** The auth as the change history holds it: the kind and username, each secret as a mark. */
 function maskedAuth(auth: SellerAuth, before?: SellerAuth): Record<string, string> {
@@ -419,7 +399,8 @@ async function update(ctx: Ctx, id: string, body: unknown, actor: string): Promi
     ctx,
     async (tx, record) => {
       const before = await rowOf(tx, id, true);
-      const auth = newAuth ?? authOfRow(before);
+      const beforeAuth = memberOf(before).sellerAuth;
+      const auth = newAuth ?? beforeAuth;
       const { rows } = await tx.query<MemberRow>(
         `UPDATE members SET name = $2, seller_url = $3, seller_auth_kind = $4, seller_auth_token = $5,
          seller_auth_username = $6, seller_auth_password = $7, integration = $8, timeout_ms = $9,
@@ -441,8 +422,8 @@ async function update(ctx: Ctx, id: string, body: unknown, actor: string): Promi
         ],
       );
       const after = viewOf(rows[0]);
-      const was = recorded(viewOf(before), authOfRow(before));
-      const now = recorded(after, auth, authOfRow(before));
+      const was = recorded(viewOf(before), beforeAuth);
+      const now = recorded(after, auth, beforeAuth);
       const changed = Object.keys(now).filter((k) => JSON.stringify(now[k]) !== JSON.stringify(was[k]));
       const pick = (from: Record<string, unknown>) => Object.fromEntries(changed.map((k) => [k, from[k]]));
       await record(id, 'member.update', { before: pick(was), after: pick(now) });

@@ -15,7 +15,8 @@ import type {
 
 export type DirectoryReader = Omit<import('./directory').Directory, 'invalidate'>;
 
-interface MemberRow {
+/** A members row as the directory reads it; the member writer reads these columns and a few more. */
+export interface MemberRow {
   id: string;
   name: string;
   seller_url: string;
@@ -29,6 +30,9 @@ interface MemberRow {
   status: MemberStatus;
 }
 
+export const MEMBER_COLUMNS = `id, name, seller_url, seller_auth_kind, seller_auth_token, seller_auth_username,
+  seller_auth_password, integration, timeout_ms, reply_mode, status`;
+
 function sellerAuth(row: MemberRow): SellerAuth {
   switch (row.seller_auth_kind) {
     case 'bearer':
@@ -39,6 +43,18 @@ function sellerAuth(row: MemberRow): SellerAuth {
       return { kind: 'none' };
   }
 }
+
+/** The store always holds a reply mode, so the member read back has one. */
+export const memberOf = (row: MemberRow): Required<Member> => ({
+  id: row.id,
+  name: row.name,
+  sellerUrl: row.seller_url,
+  sellerAuth: sellerAuth(row),
+  integration: row.integration,
+  timeoutMs: row.timeout_ms,
+  replyMode: row.reply_mode,
+  status: row.status,
+});
 
 export function storeDirectory(db: Queryable): DirectoryReader {
   return {
@@ -150,25 +166,8 @@ async function findLocation(db: Queryable, id: string): Promise<Location | undef
 }
 
 async function findMember(db: Queryable, id: string): Promise<Member | undefined> {
-  const { rows } = await db.query<MemberRow>(
-    `SELECT id, name, seller_url, seller_auth_kind, seller_auth_token, seller_auth_username,
-            seller_auth_password, integration, timeout_ms, reply_mode, status
-     FROM members WHERE id = $1`,
-    [id],
-  );
-  const row = rows[0];
-  return row
-    ? {
-        id: row.id,
-        name: row.name,
-        sellerUrl: row.seller_url,
-        sellerAuth: sellerAuth(row),
-        integration: row.integration,
-        timeoutMs: row.timeout_ms,
-        replyMode: row.reply_mode,
-        status: row.status,
-      }
-    : undefined;
+  const { rows } = await db.query<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM members WHERE id = $1`, [id]);
+  return rows[0] === undefined ? undefined : memberOf(rows[0]);
 }
 
 async function findAccount(db: Queryable, memberId: string, accountId: string): Promise<Account | undefined> {

@@ -5,7 +5,6 @@ import { readJsonBody } from '../../shared/http/json-body';
 import { MAX_ID_LENGTH, PLAIN_TEXT_PATTERN } from '../../contracts/schemas/common';
 import { internalBodyNotJson } from './internal-api-errors';
 import { createCertificationQueue } from '../certification/certification-queue';
-import { CURRENT_CONTRACT_MAJOR } from '../certification/certificates';
 import {
   jobWithCertificate,
   memberCertifications,
@@ -14,7 +13,7 @@ import {
   type MemberNeedingCertification,
 } from '../certification/certification-reads';
 import { CertificationRequestInvalid } from '../certification/certification-errors';
-import type { CertificationJob } from '../certification/certification-types';
+import { CURRENT_CONTRACT_MAJOR, type CertificationJob } from '../certification/certification-types';
 
 // Certification through the internal API: ask for a member's certification (202 with the job
 // a worker will run; the open job when there is one), read a member's jobs and certificates, a

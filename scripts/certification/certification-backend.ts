@@ -7,7 +7,7 @@ import {
   membersNeedingCertification,
 } from '../../gateway/certification/certification-reads';
 import { GatewayError } from '../../gateway/errors';
-import { CURRENT_CONTRACT_MAJOR } from '../../gateway/certification/certificates';
+import { CURRENT_CONTRACT_MAJOR } from '../../gateway/certification/certification-types';
 import {
   jobJson,
   type CertificateJson,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../store/store';
 import { availableTestBackends, createTestStore } from '../testing/test-store';
-import { CURRENT_CONTRACT_MAJOR, passingCertificate } from './certificates';
+import { passingCertificate } from './certification-reads';
+import { CURRENT_CONTRACT_MAJOR } from './certification-types';
 
 describe.each(availableTestBackends())('member status and certificates on %s', (backend) => {
   let store: Store;
@@ -44,7 +45,7 @@ describe.each(availableTestBackends())('member status and certificates on %s', (
     await issue('passed', CURRENT_CONTRACT_MAJOR - 1, '2026-01-03T00:00:00Z');
     expect(await passingCertificate(store, 'MNEW')).toBeUndefined();
     const job = await issue('passed', CURRENT_CONTRACT_MAJOR, '2026-01-01T00:00:00Z');
-    expect(await passingCertificate(store, 'MNEW')).toMatchObject({ jobId: job, verdict: 'passed' });
+    expect(await passingCertificate(store, 'MNEW')).toMatchObject({ jobId: job, verdict: 'passed', findings: [] });
     expect((await passingCertificate(store, 'MNEW', CURRENT_CONTRACT_MAJOR - 1))?.contractMajor).toBe(
       CURRENT_CONTRACT_MAJOR - 1,
     );

@@ -111,7 +111,13 @@ export function pipelineMiddleware(steps: readonly PipelineStep[]): MiddlewareHa
       await next();
       return c.res;
     });
-    c.res = await runSteps(steps, c, rest, lastMatchedRoute);
+    const response = await runSteps(steps, c, rest, lastMatchedRoute);
+    // Set over an earlier response, Hono's c.res wraps a new Response around the old one's
+    // body (a stream then, which the Node adapter pipes instead of writing it whole) and copies
+    // its headers. This one is the whole answer already, made from that one: cleared first,
+    // c.res takes it as it is.
+    c.res = undefined;
+    c.res = response;
   };
 }
 

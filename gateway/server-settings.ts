@@ -67,7 +67,7 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
       defaultText: '30000',
       description:
         'how long directory look-ups are cached (one read in the last fifth of that time reloads it in the background, so ' +
-        'no request waits for the store when it ends); key and user writes reach every instance at once anyway (a ' +
+        'no request waits for the store when it ends); key, user and member writes reach every instance at once anyway (a ' +
         'PostgreSQL NOTIFY on commit drops each cache), so this is the fallback for changes made by hand in SQL',
     }),
   ),

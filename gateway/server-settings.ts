@@ -160,8 +160,9 @@ export const GATEWAY_ENVIRONMENT = Type.Object({
   }),
   GATEWAY_SPEEDUPS: EnvChoiceList(SPEEDUP_NAMES, {
     description:
-      'what the gateway does only to be fast (docs/performance.md, "Speed-ups"); each left out is done the plain way, ' +
-      'same answers, slower: to measure one, or to rule one out when an answer looks wrong',
+      `what the gateway does only to be fast (docs/performance.md, "Speed-ups"): \`all\`, \`none\` or some of ` +
+      `${SPEEDUP_NAMES.map((name) => `\`${name}\``).join(', ')}. Each left out is done the plain way, same answers, ` +
+      'slower: to measure one, or to rule one out when an answer looks wrong',
   }),
   GATEWAY_ALLOWED_SELLER_HOSTS: EnvList({
     default: [],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import {
   EnvChoice,
+  EnvChoiceList,
   EnvFlag,
   EnvInteger,
   EnvList,
@@ -80,6 +81,23 @@ describe('readEnvironment', () => {
   it('refuses a port over the range', () => {
     expect(() => readEnvironment(SCHEMA, { PORT: '70000' })).toThrow(
       "PORT must be an integer ≥ 0 and ≤ 65535, not '70000'",
+    );
+  });
+});
+
+describe('EnvChoiceList', () => {
+  const LIST = Type.Object({ PARTS: EnvChoiceList(['a', 'b', 'c'], { description: 'parts' }) });
+
+  it('is every choice by default and for `all`, none for `none`, else the ones named', () => {
+    expect(readEnvironment(LIST, {}).PARTS).toEqual(['a', 'b', 'c']);
+    expect(readEnvironment(LIST, { PARTS: 'ALL' }).PARTS).toEqual(['a', 'b', 'c']);
+    expect(readEnvironment(LIST, { PARTS: 'none' }).PARTS).toEqual([]);
+    expect(readEnvironment(LIST, { PARTS: ' c, A ' }).PARTS).toEqual(['c', 'a']);
+  });
+
+  it('refuses a name that is not a choice, saying which are', () => {
+    expect(() => readEnvironment(LIST, { PARTS: 'a,d' })).toThrow(
+      "PARTS must be all, none, or a comma-separated list of a, b, c (unknown: d), not 'a,d'",
     );
   });
 });

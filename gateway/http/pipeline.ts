@@ -10,7 +10,9 @@ import { errorResponse } from './error-response';
 // step, no await unless a step has something to wait for). The own handler is a speed-up
 // (gateway/speedups/, 'own-runner'); its plain version mounts the buyer operations behind the
 // middleware like any route. gateway/app-pipeline.test.ts walks every route of the app, both
-// ways, and proves they run the same steps in the same order.
+// ways, and proves they run the same steps in the same order. Measured gain of the own handler:
+// without it the gateway serves 0.77 of the bare proxy's item inquiries, not 0.84, at 1.30 times
+// its CPU a request, not 1.20 (docs/performance.md, "Speed-ups").
 
 export interface PipelineStep {
   /** Names the step (the trace of gateway/app-pipeline.test.ts). */

@@ -44,43 +44,15 @@ export interface LocationPlan {
   readonly members: readonly string[];
 }
 
-/** The plan for these locations; `shared` freezes what later requests will be handed too. */
-export function locationPlanOf(locations: readonly UserLocation[], shared: boolean): LocationPlan {
-  const freeze = shared ? Object.freeze : <T>(value: T) => value;
+/** The plan for these locations: each member's group, in the user's sort order, and what its seller is sent. */
+export function locationPlan(locations: readonly UserLocation[]): LocationPlan {
   const groups = new Map<string, MemberGroup>();
   for (const [memberId, group] of groupByMember(locations)) {
-    const forwarded = group.map((l) => freeze({ id: l.locationId, member: l.memberId, account: l.accountId }));
-    groups.set(memberId, { locations: freeze(group), forwarded: freeze(forwarded) });
+    const forwarded = group.map((l) => ({ id: l.locationId, member: l.memberId, account: l.accountId }));
+    groups.set(memberId, { locations: group, forwarded });
   }
-  return { groups, asked: new Set(locations.map((l) => l.locationId)), members: freeze([...groups.keys()]) };
+  return { groups, asked: new Set(locations.map((l) => l.locationId)), members: [...groups.keys()] };
 }
-
-/** How an inquiry finds its plan. */
-export interface LocationPlans {
-  /** The plan for these locations (the user's own list, or a subset already judged). */
-  of(locations: readonly UserLocation[]): LocationPlan;
-  /**
-   * The plan for a subset the user lists: `choose` picks the user's own locations that match,
-   * and returns undefined when the directory must judge the listing (then so does this).
-   */
-  ofListed(
-    user: BuyerUser,
-    listed: readonly { id: string; member: string; account: string }[],
-    choose: () => UserLocation[] | undefined,
-  ): LocationPlan | undefined;
-}
-
-/**
- * Every plan made afresh for its request. The gateway remembers them instead
- * (gateway/speedups/remembered-location-plans.ts), tested against these.
- */
-export const FRESH_PLANS: LocationPlans = {
-  of: (locations) => locationPlanOf(locations, false),
-  ofListed(_user, _listed, choose) {
-    const chosen = choose();
-    return chosen === undefined ? undefined : locationPlanOf(chosen, false);
-  },
-};
 
 /** The accounts a user holds at a member: those of their locations there, plus their primary account. */
 export function accountsAt(user: BuyerUser, memberId: string, primaryHeldThere: boolean): Set<string> {

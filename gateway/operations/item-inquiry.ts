@@ -9,7 +9,7 @@ import {
 import type { Member } from '../directory/directory';
 import { type Detail, GatewayError, LocationNotAllowedError, RequestValidationError } from '../errors';
 import { validBuyerRequest } from './buyer-request';
-import { userLocationIndex, type LocationPlan, type MemberGroup } from './buyer-locations';
+import { locationPlan, userLocationIndex, type LocationPlan, type MemberGroup } from './buyer-locations';
 import { listedLocations, ownListedLocations } from './listed-locations';
 import { forwardToSeller, warningLines, type CheckedReply } from './forward';
 import { forwardedCommon, memberOf } from './seller-member';
@@ -28,11 +28,10 @@ function resolvePlan(
 ): LocationPlan | Promise<LocationPlan> {
   const user = input.buyer.user;
   const listed = request.locations;
-  const plans = deps.speedups.locationPlans;
   if (listed === undefined) {
     if (user.locations.length === 0)
       throw new LocationNotAllowedError(`user '${user.username}' has no locations to ask about`);
-    return plans.of(user.locations);
+    return locationPlan(user.locations);
   }
   if (listed.length === 0) {
     // An empty subset would ask no seller and answer no item: surely not what the buyer meant.
@@ -41,10 +40,9 @@ function resolvePlan(
       [{ path: '/locations', message: 'must not be empty when present' }],
     );
   }
-  return (
-    plans.ofListed(user, listed, () => ownListedLocations(user, listed)) ??
-    listedLocations(deps.directory, user, listed).then((locations) => plans.of(locations))
-  );
+  // The user's own locations, as listed, without a store read; the directory judges any other listing.
+  const own = ownListedLocations(user, listed);
+  return own !== undefined ? locationPlan(own) : listedLocations(deps.directory, user, listed).then(locationPlan);
 }
 
 /** One member's seller, asked about the items at the user's locations there. */

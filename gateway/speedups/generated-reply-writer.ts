@@ -14,7 +14,9 @@ import type { TSchema } from '@sinclair/typebox';
 // unrolled into byte stores when the source is generated; ASCII strings and small integers
 // are copied byte by byte; anything else (an escape, a non-ASCII character, an exponent) goes
 // through JSON.stringify. Output is byte for byte what the plain writer of gateway/float-json/
-// writes; generated-reply-writer.test.ts checks that on random values.
+// writes; generated-reply-writer.test.ts checks that on random values. Measured gain: without it
+// the gateway serves 0.68 of the bare proxy's item inquiries, not 0.88, at 1.50 times its CPU a
+// request, not 1.15 (docs/performance.md, "Speed-ups").
 
 type Shape =
   | { kind: 'float' | 'integer' | 'string' | 'boolean' | 'plain' }

@@ -18,7 +18,9 @@ import {
 // The merge's shortcut: one member's reply already in request order (the usual buyer) is
 // enriched where it stands instead of keyed, joined and sorted. Its plain version, the oracle,
 // is mergeReplies (gateway/operations/item-merge.ts); merge-shortcut.test.ts proves both give the
-// same entries for any one reply. Measured gain: docs/performance.md, "Speed-ups".
+// same entries for any one reply. Measured gain: without it the gateway serves 0.80 of the bare
+// proxy's item inquiries, not 0.83, at 1.26 times its CPU a request, not 1.21 (docs/performance.md,
+// "Speed-ups").
 
 /** Two entries the merge would join into one (its key decides, so the shortcut cannot disagree). */
 const joined = (a: SellerItem, b: SellerItem) => mergeKey(a) === mergeKey(b);

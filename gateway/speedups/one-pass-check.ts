@@ -18,7 +18,8 @@ import { generateOnePassWalk } from './one-pass-walk';
 // - anything else (a schema error, a field beyond the contract, which is a note): the walk
 //   stops at the first sign of it and checkSellerReply says what is wrong. That is rare.
 // Place order, invoice and statement take checkSellerReply whole: small replies, not worth it.
-// Measured gain: docs/performance.md, "The one-pass seller-reply check".
+// Measured gain: without it the gateway serves 0.80 of the bare proxy's item inquiries, not
+// 0.83, at 1.27 times its CPU a request, not 1.21 (docs/performance.md, "Speed-ups").
 
 /** How the gateway checks a seller's reply against the request it forwarded. */
 export type SellerReplyCheck = (operation: ForwardedOperation, forwardedRequest: unknown, reply: unknown) => ReplyCheck;

@@ -1,11 +1,9 @@
 import { checkSellerReply } from '../../contracts/index';
 import { buyerReplyWriters, WALKING_WRITERS, type BuyerReplyWriters } from '../float-json/buyer-reply-json';
-import { FRESH_PLANS, type LocationPlans } from '../operations/buyer-locations';
 import { mergeReplies } from '../operations/item-merge';
 import { generateFloatJsonWriter } from './generated-reply-writer';
 import { mergeRepliesWithShortcut } from './merge-shortcut';
 import { checkSellerReplyInOnePass, type SellerReplyCheck } from './one-pass-check';
-import { REMEMBERED_PLANS } from './remembered-location-plans';
 
 // What the gateway does only to be fast, in one place. Each speed-up stands in for a plain
 // version that does the same work the obvious way; the plain one is its oracle in the tests
@@ -14,13 +12,7 @@ import { REMEMBERED_PLANS } from './remembered-location-plans';
 // by one, which is how the lab's bench measures each one's gain (docs/performance.md).
 
 /** Every speed-up, by the name GATEWAY_SPEEDUPS gives it. */
-export const SPEEDUP_NAMES = [
-  'one-pass-check',
-  'generated-writer',
-  'merge-shortcut',
-  'remembered-plans',
-  'own-runner',
-] as const;
+export const SPEEDUP_NAMES = ['one-pass-check', 'generated-writer', 'merge-shortcut', 'own-runner'] as const;
 
 export type SpeedupName = (typeof SPEEDUP_NAMES)[number];
 
@@ -32,8 +24,6 @@ export interface Speedups {
   buyerReplyWriters: BuyerReplyWriters;
   /** How item inquiry merges its seller replies into the buyer's entries. */
   mergeReplies: typeof mergeReplies;
-  /** How an item inquiry finds which of the user's locations go to which member. */
-  locationPlans: LocationPlans;
   /** How the buyer routes run the gateway's pipeline: in their own handler, or as Hono middleware. */
   buyerRoutes: 'own-runner' | 'middleware';
 }
@@ -46,7 +36,6 @@ const PARTS: { [Part in keyof Speedups]: { name: SpeedupName; fast: Speedups[Par
   checkSellerReply: { name: 'one-pass-check', fast: checkSellerReplyInOnePass, plain: checkSellerReply },
   buyerReplyWriters: { name: 'generated-writer', fast: GENERATED_WRITERS, plain: WALKING_WRITERS },
   mergeReplies: { name: 'merge-shortcut', fast: mergeRepliesWithShortcut, plain: mergeReplies },
-  locationPlans: { name: 'remembered-plans', fast: REMEMBERED_PLANS, plain: FRESH_PLANS },
   buyerRoutes: { name: 'own-runner', fast: 'own-runner', plain: 'middleware' },
 };
 
@@ -59,7 +48,6 @@ export function speedups(on: Iterable<SpeedupName> = SPEEDUP_NAMES): Speedups {
     checkSellerReply: pick('checkSellerReply'),
     buyerReplyWriters: pick('buyerReplyWriters'),
     mergeReplies: pick('mergeReplies'),
-    locationPlans: pick('locationPlans'),
     buyerRoutes: pick('buyerRoutes'),
   };
 }

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
+import { isDeepStrictEqual } from 'node:util';
+import { checkSellerReply } from '../../contracts/index';
 import { V3_1, V3_2 } from '../app';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway';
+import { checkSellerReplyInOnePass, type SellerReplyCheck } from './one-pass-check';
 import { ALL_SPEEDUPS, NO_SPEEDUPS, SPEEDUP_NAMES, speedups, type Speedups } from './speedups';
 
 // The speed-ups against their plain versions through the whole gateway: the same requests,
@@ -57,7 +60,10 @@ const EXCHANGES: Exchange[] = [
   { path: `${V3_2}/place_order`, body: { ...ORDER, items: [] } },
   { path: `${V3_2}/invoice`, body: { member: 'M100', from_invoice_date: '2026-09-01', to_invoice_date: '2026-09-30' } },
   { path: `${V3_2}/invoice`, body: '{' },
-  { path: `${V3_2}/statement`, body: { account: 'A-2001', from_statement_date: '2026-08-01' } },
+  {
+    path: `${V3_2}/statement`,
+    body: { account: 'A-2001', from_statement_date: '2026-08-01', to_statement_date: '2026-12-31' },
+  },
   { path: `${V3_2}/statement`, body: { from_statement_date: '2026-01-01' } },
   { path: `${V3_2}/no_such_operation`, body: {} },
 ];
@@ -105,6 +111,23 @@ describe('speed-ups against their plain versions', () => {
 
   it.each(SPEEDUP_NAMES)('%s on alone answers exactly what the plain versions answer', async (name) => {
     expect(await answersWith(speedups([name]))).toEqual(plain);
+  });
+
+  it("the one-pass check's verdict is the plain check's on every seller reply, notes included, the reply untouched", async () => {
+    // Notes (a lenient member's findings) may not change an answer's bytes: the verdicts are compared too.
+    const compared: { operation: string; same: boolean }[] = [];
+    const both: SellerReplyCheck = (operation, request, reply) => {
+      const copy = structuredClone(reply);
+      const reference = checkSellerReply(operation, request, reply);
+      const onePass = checkSellerReplyInOnePass(operation, request, copy);
+      compared.push({ operation, same: isDeepStrictEqual(onePass, reference) && isDeepStrictEqual(copy, reply) });
+      return reference;
+    };
+    expect(await answersWith({ ...ALL_SPEEDUPS, checkSellerReply: both })).toEqual(plain);
+    expect(new Set(compared.map((c) => c.operation))).toEqual(
+      new Set(['item-inquiry', 'place-order', 'invoice', 'statement']),
+    );
+    expect(compared.filter((c) => !c.same)).toEqual([]);
   });
 });
 

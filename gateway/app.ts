@@ -7,7 +7,7 @@ import { gatewayConfig, type GatewayConfig } from './gateway-config';
 import { createTokenVerifier } from './auth/token-verifier';
 import { authenticate } from './auth/authenticate';
 import { createOperations, type Operations } from './operations/index';
-import { inEnvelope, operationAnswer, type Operation, type OperationEdge } from './http/operation-route';
+import { inEnvelope, operationAnswer, type OperationEdge } from './http/operation-route';
 import { errorResponse } from './http/error-response';
 import { healthRoute } from './http/health-route';
 import { jsonLineLogger, type Logger } from './http/request-log';
@@ -69,12 +69,12 @@ export const V3_1 = '/json/federated/v3_1';
 export function createGateway(deps: GatewayDeps) {
   const clock = deps.clock ?? systemClock;
   const config = deps.config ?? gatewayConfig();
-  const operations = operationsOf(deps, clock, config);
+  const speed = deps.speedups ?? ALL_SPEEDUPS;
+  const operations = operationsOf(deps, clock, config, speed);
   const auth = buyerAuth(deps, clock, config);
   const logger = deps.logger === false ? undefined : (deps.logger ?? jsonLineLogger);
   const defaults = gatewayPipeline({ logger, metrics: deps.metrics, maxBodyBytes: config.protection.maxBodyBytes });
   const steps = deps.pipeline === undefined ? defaults : deps.pipeline(defaults);
-  const speed = deps.speedups ?? ALL_SPEEDUPS;
 
   // With the 'own-runner' speed-up the buyer operations are each one handler that runs the
   // pipeline itself and always answers, alone on its path; every other route (and, without
@@ -83,7 +83,7 @@ export function createGateway(deps: GatewayDeps) {
   const app = new Hono<GatewayEnv>();
   app.onError(errorResponse);
   const others = new Hono<GatewayEnv>();
-  const edge = { steps, checks: auth, forwardHeaders: config.forwardHeaders, writers: speed.buyerReplyWriters };
+  const edge = { checks: auth, forwardHeaders: config.forwardHeaders, writers: speed.buyerReplyWriters };
   const answers = buyerOperations(operations, edge, config);
   const handlers = new Map<BuyerReplyOperation, Handler<GatewayEnv>>();
   for (const { path, name, envelope } of BUYER_ROUTES) {
@@ -117,7 +117,7 @@ export function createGateway(deps: GatewayDeps) {
 }
 
 /** The operations, calling sellers through the per-member protection (circuit breaker, cap on calls in flight). */
-function operationsOf(deps: GatewayDeps, clock: Clock, config: GatewayConfig): Operations {
+function operationsOf(deps: GatewayDeps, clock: Clock, config: GatewayConfig, speedups: Speedups): Operations {
   const metrics = deps.metrics;
   const sellerClient = protectSellerClient(deps.sellerClient, {
     ...sellerProtectionOptions(config.protection),
@@ -133,7 +133,7 @@ function operationsOf(deps: GatewayDeps, clock: Clock, config: GatewayConfig): O
     clock,
     config,
     onViolations: metrics && ((member, list) => metrics.violations(member, list)),
-    speedups: deps.speedups ?? ALL_SPEEDUPS,
+    speedups,
     onReplyJudged: judgedReplyListener(metrics, deps.conformance),
   });
 }
@@ -172,25 +172,27 @@ function buyerOperations(
   config: GatewayConfig,
 ): Record<BuyerReplyOperation, Answer> {
   const limits = config.protection;
-  const limited: Record<BuyerReplyOperation, Operation> = {
-    'item-inquiry': itemCountLimit(operations.itemInquiry, {
-      limit: limits.maxInquiryItems,
-      rule: INQUIRY_ITEMS_RULE,
-      noun: 'items per item inquiry',
-    }),
-    'place-order': itemCountLimit(operations.placeOrder, {
-      limit: limits.maxOrderLines,
-      rule: ORDER_LINES_RULE,
-      noun: 'lines per order',
-    }),
-    invoice: operations.invoice,
-    statement: operations.statement,
-  };
   return {
-    'item-inquiry': operationAnswer('item-inquiry', limited['item-inquiry'], edge),
-    'place-order': operationAnswer('place-order', limited['place-order'], edge),
-    invoice: operationAnswer('invoice', limited.invoice, edge),
-    statement: operationAnswer('statement', limited.statement, edge),
+    'item-inquiry': operationAnswer(
+      'item-inquiry',
+      itemCountLimit(operations.itemInquiry, {
+        limit: limits.maxInquiryItems,
+        rule: INQUIRY_ITEMS_RULE,
+        noun: 'items per item inquiry',
+      }),
+      edge,
+    ),
+    'place-order': operationAnswer(
+      'place-order',
+      itemCountLimit(operations.placeOrder, {
+        limit: limits.maxOrderLines,
+        rule: ORDER_LINES_RULE,
+        noun: 'lines per order',
+      }),
+      edge,
+    ),
+    invoice: operationAnswer('invoice', operations.invoice, edge),
+    statement: operationAnswer('statement', operations.statement, edge),
   };
 }
 

@@ -4,7 +4,7 @@ import { readJsonBody } from '../../shared/http/json-body';
 import type { BuyerReplyOperation, BuyerReplyWriters } from '../float-json/buyer-reply-json';
 import type { OperationInput, OperationResult } from '../operations/operation-deps';
 import type { ErrorEnvelope, GatewayEnv } from './gateway-env';
-import { answerIn, type Answer, type PipelineStep } from './pipeline';
+import { answerIn, type Answer } from './pipeline';
 import type { RequestCheck } from './request-check';
 import { replyWithHeaders } from './reply-headers';
 
@@ -17,8 +17,6 @@ import { replyWithHeaders } from './reply-headers';
 export type Operation = (input: OperationInput) => Promise<OperationResult>;
 
 export interface OperationEdge {
-  /** The gateway's pipeline (gateway-pipeline.ts), run around the operation. */
-  steps: readonly PipelineStep[];
   /** The route's own checks after the pipeline's, before the body is read. */
   checks: RequestCheck;
   /** Buyer headers that travel on to the seller. */

@@ -47,9 +47,10 @@ describe('startInternalApi', () => {
       expect(logs.join()).not.toContain(DEV_INTERNAL_API_TOKEN);
       const created = await createOver(running.url, validCreateUserRequest());
       expect(created).toEqual({ status: 200, body: { username: 'nina', user_id: expect.any(Number) } });
-      await waitFor(async () => (await readdir(outboxDir.path)).length > 0);
-      const [file] = await readdir(outboxDir.path);
-      expect(file).toMatch(/\.eml$/);
+      // The mailer renames a message into place once written: the .eml is whole when it appears.
+      const mails = async () => (await readdir(outboxDir.path)).filter((name) => name.endsWith('.eml'));
+      await waitFor(async () => (await mails()).length > 0);
+      const [file] = await mails();
       const eml = await readFile(join(outboxDir.path, file), 'utf8');
       expect(eml).toMatch(/^To: nina@new-garage.example\r$/m);
       expect(eml).toMatch(/Temporary password: +\S{16}/);

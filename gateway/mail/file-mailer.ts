@@ -1,10 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Mailer, MailMessage } from './mailer';
 
 // The local default: each message composed by nodemailer exactly as SMTP would carry it and
-// written as an .eml file a developer can open in any mail client.
+// written as an .eml file a developer can open in any mail client. Written under another name
+// and renamed: whoever watches the folder never opens a half-written .eml.
 
 export function createFileMailer(dir: string): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
@@ -15,7 +16,9 @@ export function createFileMailer(dir: string): Mailer {
       await mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const id = info.messageId.replace(/[^A-Za-z0-9-]/g, '');
-      await writeFile(join(dir, `${stamp}-${id}.eml`), info.message as Buffer);
+      const file = join(dir, `${stamp}-${id}.eml`);
+      await writeFile(`${file}.partial`, info.message as Buffer);
+      await rename(`${file}.partial`, file);
       return { messageId: info.messageId };
     },
     close: () => transport.close(),

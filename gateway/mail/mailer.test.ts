@@ -48,6 +48,7 @@ describe('mailers', () => {
     await mailer.send({ ...message, subject: 'Second' });
     const files = (await readdir(join(dir, 'nested'))).sort();
     expect(files).toHaveLength(2);
+    // Only whole messages: none left under its temporary name.
     expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
     const eml = await readFile(join(dir, 'nested', files[0]), 'utf8');
     expect(eml).toMatch(/^To: ann@example.com\r$/m);
